@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# er2bc: bandwidth control for Linux gateways, as out-of-tree modules.
+#
+#   make [KVER=6.1|6.12|debug] [KDIR=...]	modules for one kernel, and the tools
+#   make check [KVER=...] [T=filter]		build, boot each kernel in QEMU, run the suites
+#   make demo					shape real traffic with er2bc in the VM
+#   make vm-shell [KVER=...]			interactive guest with the modules installed
+#   make lint					checkpatch and sparse
+#   make install [DESTDIR=...]			modules (depmod), tc plugin
+#
+# The Kbuild file drives the kernel build; this file drives everything else.
+
+KVER ?= 6.12
+VM := tools/testing/vm
+BUILDMOD := tools/testing/build-modules.sh
+# KDIR, when given, names the kernel tree to build against
+KTARGET = $(if $(KDIR),$(KDIR),$(KVER))
+# kernels `make check` covers unless KVER is given on the command line
+CHECK_KERNELS = $(if $(filter command line,$(origin KVER)),$(KVER),6.1 6.12 debug)
+
+all: modules tools
+
+deps:
+	@tools/testing/setup-deps.sh
+
+modules: deps
+	@$(BUILDMOD) $(KTARGET) W=1 >/dev/null
+
+tools: deps
+	@$(MAKE) -s -C tools/tc
+
+# checkpatch from Debian's linux-source, sparse through Kbuild (C=2 checks
+# every file, built or not); both fail on any finding
+lint: deps
+	@tools/testing/lint.sh
+
+check: deps tools
+	@$(VM)/check.sh $(if $(T),-T "$(T)") $(CHECK_KERNELS)
+
+demo: deps tools
+	@$(VM)/demo.sh $(KVER)
+
+vm-shell: deps tools
+	@mods=$$($(BUILDMOD) $(KVER) 2>/dev/null) && \
+	$(VM)/run.sh -i -k $(KVER) -- $(VM)/guest-install.sh "$$mods"
+
+install: modules tools
+	@mods=$$($(BUILDMOD) $(KTARGET) 2>/dev/null) && \
+	kdir=$(if $(KDIR),$(KDIR),$$($(VM)/kernels.sh kdir $(KVER))) && \
+	$(MAKE) -C "$$kdir" M="$$mods" INSTALL_MOD_DIR=updates/er2bc modules_install
+	$(MAKE) -s -C tools/tc install
+
+clean:
+	rm -rf build
+	$(MAKE) -s -C tools/tc clean
+
+.PHONY: all deps modules tools lint check demo vm-shell install clean

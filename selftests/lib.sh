@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the project's kselftests (sourced). Each test script sets up
+# its own network namespaces, reports each check as a TAP line and exits
+# with the kselftest codes: 0 pass, 1 fail, 4 skip.
+
+ksft_pass=0
+ksft_fail=1
+ksft_skip=4
+
+__tap_n=0
+__tap_failed=0
+NS_LIST=()
+
+tap_begin() {
+	echo "TAP version 13"
+	trap tap_end EXIT
+}
+
+# log_test RC DESCRIPTION [DETAIL]: one TAP line per check
+log_test() {
+	local rc=$1 desc=$2 detail=${3:-}
+	__tap_n=$((__tap_n + 1))
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $__tap_n - $desc${detail:+ # $detail}"
+	elif [ "$rc" -eq $ksft_skip ]; then
+		echo "ok $__tap_n - $desc # SKIP ${detail}"
+	else
+		echo "not ok $__tap_n - $desc${detail:+ # $detail}"
+		__tap_failed=1
+	fi
+}
+
+tap_end() {
+	local rc=$?
+	trap - EXIT
+	cleanup_all_ns
+	echo "1..$__tap_n"
+	[ $__tap_failed -eq 1 ] && exit $ksft_fail
+	exit $rc
+}
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	trap - EXIT
+	cleanup_all_ns
+	exit $ksft_skip
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || skip_all "$c is not installed"
+	done
+}
+
+require_module() {
+	modprobe "$1" 2>/dev/null || skip_all "module $1 cannot be loaded"
+}
+
+# setup_ns NAME...: create namespaces with unique names, stored in $NAME
+setup_ns() {
+	local name ns
+	for name in "$@"; do
+		ns="$name-$(mktemp -u XXXXXX)"
+		ip netns add "$ns" || return 1
+		ip -n "$ns" link set lo up
+		NS_LIST+=("$ns")
+		eval "$name=$ns"
+	done
+}
+
+cleanup_all_ns() {
+	local ns
+	for ns in "${NS_LIST[@]}"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	NS_LIST=()
+}
+
+# busywait TIMEOUT_MS COMMAND...: retry until the command succeeds
+busywait() {
+	local timeout_ms=$1 start now
+	shift
+	start=$(date +%s%3N)
+	while true; do
+		"$@" && return 0
+		now=$(date +%s%3N)
+		[ $((now - start)) -ge "$timeout_ms" ] && return 1
+		sleep 0.1
+	done
+}
+
+# veth_pair NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: link two namespaces (v4 /24, v6 /64)
+veth_pair() {
+	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" || return 1
+	ip -n "$1" addr add "$3" dev "$2"
+	ip -n "$4" addr add "$6" dev "$5"
+	ip -n "$1" link set "$2" up
+	ip -n "$4" link set "$5" up
+}
+
+tcp_listening() { ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q .; }
+udp_bound() { ip netns exec "$1" ss -Hlun "sport = :$2" | grep -q .; }
+
+# iperf3_run CLIENT_NS SERVER_NS SERVER_ADDR ARGS...: one run, JSON on stdout
+iperf3_run() {
+	local cns=$1 sns=$2 addr=$3 port=5201 server rc
+	shift 3
+	ip netns exec "$sns" iperf3 -s -1 -p $port >/dev/null 2>&1 &
+	server=$!
+	busywait 5000 tcp_listening "$sns" $port || { kill $server; return 1; }
+	ip netns exec "$cns" iperf3 -c "$addr" -p $port -J "$@"
+	rc=$?
+	wait $server
+	return $rc
+}
+
+# json_get EXPR: evaluate a Python expression on the JSON document j (stdin)
+json_get() {
+	python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"
+}
+
+# within VALUE LOW HIGH: LOW <= VALUE <= HIGH (floating point)
+within() {
+	python3 -c "import sys; sys.exit(0 if $2 <= $1 <= $3 else 1)"
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive-window arithmetic of tcp_rcvmgr.
+ */
+#include <linux/export.h>
+#include <linux/minmax.h>
+#include <linux/math.h>
+#include <net/tcp.h>
+#include <kunit/visibility.h>
+
+#include "window.h"
+
+/**
+ * rcvmgr_window_field - the window field to write into an ACK
+ * @adv_field: the window field the receiver put in the ACK
+ * @wscale: the receiver's window scale (shift), at most 14
+ * @ack: the ACK's acknowledgment number
+ * @assigned: the window assigned to the connection, in bytes
+ * @edge: the right edge advertised so far to the sender; updated
+ *
+ * The result never exceeds @adv_field (the gateway never offers more than
+ * the receiver can take) and, unless the receiver itself shrank its window,
+ * never moves the right edge of the window backwards (RFC 9293 3.8.6: a
+ * window must not shrink). A scaled window is rounded down to a multiple of
+ * 1 << @wscale, except where rounding down would shrink it.
+ */
+u16 rcvmgr_window_field(u16 adv_field, u8 wscale, u32 ack, u32 assigned,
+			struct rcvmgr_edge *edge)
+{
+	u32 field = min_t(u32, assigned >> wscale, adv_field);
+
+	if (edge->valid && after(edge->seq, ack)) {
+		u32 keep = DIV_ROUND_UP(edge->seq - ack, 1U << wscale);
+
+		field = max(field, min_t(u32, keep, adv_field));
+	}
+	if (!edge->valid || after(ack + (field << wscale), edge->seq)) {
+		edge->seq = ack + (field << wscale);
+		edge->valid = true;
+	}
+	return field;
+}
+EXPORT_SYMBOL_IF_KUNIT(rcvmgr_window_field);

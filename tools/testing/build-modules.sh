@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the modules for one kernel in a directory of their own:
+#
+#   build-modules.sh KVER [make arguments ...]
+#
+# KVER is 6.1, 6.12, debug, or a path to a kernel build tree (KDIR). Kbuild
+# writes objects next to the sources of an external module, so each kernel
+# gets a tree of links to the sources under build/<name>/: the kernels never
+# share an object, and rebuilds stay incremental. Prints that directory;
+# its modroot/ is a module tree for the guest (see below).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kver=$1
+shift
+
+if [ -d "$kver" ]; then
+	kdir=$(cd "$kver" && pwd)
+	name=kdir-$(echo "$kdir" | sha256sum | cut -c1-8)
+	krel=$(cat "$kdir/include/config/kernel.release")
+else
+	kdir=$("$top/tools/testing/vm/kernels.sh" kdir "$kver")
+	krel=$("$top/tools/testing/vm/kernels.sh" krel "$kver")
+	name=$kver
+fi
+dir=$top/build/$name
+version=$(git -C "$top" describe --always --dirty --tags 2>/dev/null ||
+	  cat "$top/VERSION" 2>/dev/null || echo unknown)
+
+mkdir -p "$dir"
+# mirror the sources as links; drop links whose source has gone
+(cd "$top" && find Kbuild VERSION include sch_er2bc tcp_rcvmgr -type f \
+	\( -name Kbuild -o -name VERSION -o -name '*.[ch]' \)) |
+while read -r f; do
+	mkdir -p "$dir/$(dirname "$f")"
+	ln -sfn "$top/$f" "$dir/$f"
+done
+find "$dir" -xtype l -delete
+
+make -C "$kdir" M="$dir" ER2BC_VERSION="$version" "$@" modules >&2
+
+# A module tree for the guest, indexed here: depmod over 9p in the guest
+# takes a minute under TCG, natively a second. The guest copies the index
+# and the project's modules over its own /lib/modules/<krel>.
+root=$dir/modroot/lib/modules/$krel
+rm -rf "$dir/modroot"
+mkdir -p "$root/updates/er2bc"
+cp "$dir"/*/*.ko "$root/updates/er2bc/"
+if [ -d "/lib/modules/$krel/kernel" ]; then
+	ln -s "/lib/modules/$krel/kernel" "$root/kernel"
+	cp /lib/modules/"$krel"/modules.{order,builtin,builtin.modinfo} "$root/"
+else
+	cp "$kdir"/modules.{order,builtin,builtin.modinfo} "$root/" 2>/dev/null || true
+fi
+depmod -b "$dir/modroot" "$krel"
+rm -f "$root/kernel"
+echo "$dir"

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make lint: checkpatch (--strict, as netdev runs it) on the project's
+# kernel and plugin sources, and sparse (C=2) on the modules against each
+# Debian kernel. Any finding fails.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/testing/vm/common.sh"
+cd "$top"
+
+# checkpatch and its data files (CAMELCASE is ignored: outside a kernel
+# tree checkpatch takes the kernel's own Qdisc and Qdisc_ops for new names), from Debian's linux-source (once)
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12) || die "linux-source-6.12 is not installed"
+cp_dir=$ER2BC_CACHE/checkpatch/$srcver
+if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
+	mkdir -p "$cp_dir"
+	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$cp_dir" --strip-components=1 \
+		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch' || die "cannot extract checkpatch"
+fi
+
+fail=0
+files=$(git ls-files -co --exclude-standard -- 'sch_er2bc/*.[ch]' 'tcp_rcvmgr/*.[ch]' \
+	'include/*.h' 'tools/tc/*.[ch]' | sort -u)
+echo "checkpatch --strict: $(echo "$files" | wc -w) files"
+if ! "$cp_dir/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+	--ignore CAMELCASE -f $files; then
+	fail=1
+fi
+
+for k in 6.1 6.12; do
+	out=$("$top/tools/testing/build-modules.sh" "$k" C=2 W=1 2>&1 >/dev/null)
+	findings=$(echo "$out" | grep -E '(warning|error):')
+	if [ -n "$findings" ]; then
+		echo "sparse ($k):"
+		echo "$findings"
+		fail=1
+	else
+		echo "sparse ($k): clean"
+	fi
+done
+exit $fail

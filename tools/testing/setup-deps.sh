@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install from Debian everything the build and the tests need. The package
+# list is pinned here and nowhere else. Idempotent: quiet and fast when all
+# is installed already.
+#
+# Kernels are named by Debian's meta-packages, so the ABI suffix (which
+# moves with every security update) is never written down: the harness
+# discovers what got installed (tools/testing/vm/kernels.sh).
+set -euo pipefail
+
+PKGS=(
+	# kernels the tests boot, and their headers for out-of-tree builds
+	linux-image-amd64 linux-headers-amd64		# Debian 12's 6.1 LTS
+	linux-image-6.12-amd64 linux-headers-6.12-amd64	# 6.12 LTS (security archive)
+	linux-source-6.12				# debug kernel, checkpatch
+	# build
+	build-essential bc bison flex libelf-dev libssl-dev dwarves
+	xz-utils zstd pkg-config sparse libmnl-dev python3
+	# the VM and what runs inside it
+	qemu-system-x86 busybox-static kmod cpio
+	iproute2 iperf3 bpftrace iputils-ping tcpdump nftables
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "setup-deps: missing packages: ${missing[*]}" >&2
+	echo "setup-deps: run this script as root to install them" >&2
+	exit 1
+fi
+
+echo "setup-deps: installing ${missing[*]}" >&2
+start=$(date +%s)
+export DEBIAN_FRONTEND=noninteractive
+# The guest never uses an initrd from the host: skip building one for each
+# kernel package (it would cost about a minute per kernel).
+mkdir -p /etc/initramfs-tools/conf.d
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup-deps: done in $(( $(date +%s) - start ))s" >&2

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: for each kernel, build the modules warning-free (W=1), boot
+# the kernel, run the suites in the guest and scan the guest's log; print a
+# line per kernel and the total, `N passed, N failed[, N skipped]`.
+#
+#   check.sh [-T FILTER] KVER...
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+. "$here/common.sh"
+
+filter=
+if [ "${1:-}" = -T ]; then
+	filter=$2
+	shift 2
+fi
+kernels=("$@")
+[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12 debug)
+
+# What a guest must never print. A warning or worse anywhere in the log
+# fails the kernel's run, wherever it came from.
+bad_log='(WARNING:|BUG:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|'
+bad_log+='possible recursive locking|possible circular locking|inconsistent lock state|'
+bad_log+='suspicious RCU usage|refcount_t:|rcu: INFO: .* detected stalls|'
+bad_log+='unreferenced object|list_(add|del) corruption|sleeping function called from invalid context)'
+
+total_p=0 total_f=0 total_s=0
+report=$top/build/check
+mkdir -p "$report"
+: >"$report/summary"
+
+for kver in "${kernels[@]}"; do
+	out=$report/$kver
+	rm -rf "$out"
+	mkdir -p "$out"
+	res=$out/host-results
+	: >"$res"
+	echo "=== $kver"
+
+	t0=$(date +%s)
+	if mods=$("$top/tools/testing/build-modules.sh" "$kver" W=1 2>"$out/build.log"); then
+		if grep -E 'warning:|error:' "$out/build.log" | grep -v '^make' | grep -q .; then
+			grep -E -A3 'warning:|error:' "$out/build.log"
+			echo "FAIL build W=1 without warnings" >>"$res"
+		else
+			echo "PASS build W=1 without warnings" >>"$res"
+		fi
+		kdir=$("$here/kernels.sh" kdir "$kver")
+		t1=$(date +%s)
+		ER2BC_KDIR=$kdir "$here/run.sh" -k "$kver" -o "$out/vm" -t 2400 -- \
+			env ER2BC_KDIR="$kdir" "$here/guest-suite.sh" "$mods" "$filter"
+		rc=$?
+		echo "# $kver: build $((t1 - t0))s, VM run $(( $(date +%s) - t1 ))s" | tee "$out/timing"
+		if [ $rc -eq 125 ]; then
+			echo "FAIL guest ran to the end (panic or timeout: see $out/vm/console.log)" >>"$res"
+		fi
+		[ -f "$out/vm/results" ] && cat "$out/vm/results" >>"$res"
+		# kernel lines only (timestamped); the tests' own output is not scanned
+		hits=$(cat "$out/vm/console.log" "$out/vm/dmesg.txt" 2>/dev/null |
+			grep -E '^\[ *[0-9]+\.[0-9]+\]' | grep -E "$bad_log" | head -n 20)
+		if [ -n "$hits" ]; then
+			echo "$hits" | sed 's/^/# guest log: /'
+			echo "FAIL guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
+		else
+			echo "PASS guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
+		fi
+	else
+		tail -n 30 "$out/build.log"
+		echo "FAIL build" >>"$res"
+	fi
+
+	grep '^FAIL' "$res" | sed "s/^/# $kver: /"
+	p=$(grep -c '^PASS' "$res")
+	f=$(grep -c '^FAIL' "$res")
+	s=$(grep -c '^SKIP' "$res")
+	line="$p passed, $f failed"
+	[ "$s" -gt 0 ] && line+=", $s skipped"
+	echo "$kver: $line" | tee -a "$report/summary"
+	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+done
+
+echo "=== summary (logs under $report)"
+cat "$report/summary"
+line="$total_p passed, $total_f failed"
+[ "$total_s" -gt 0 ] && line+=", $total_s skipped"
+echo "total: $line"
+[ "$total_f" -eq 0 ] && [ "$total_p" -gt 0 ]

@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the guest: install the project's modules (as indexed on the
+# host by build-modules.sh) and tc plugin into the guest's overlay, so that
+# modprobe, and tc's on-demand loading, find them.
+#
+#   guest-install.sh MODULE_DIR
+set -eu
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+krel=$(uname -r)
+mkdir -p "/lib/modules/$krel"
+cp -r "$1/modroot/lib/modules/$krel/." "/lib/modules/$krel/"
+install -m 0644 "$top/tools/tc/q_er2bc.so" /usr/lib/x86_64-linux-gnu/tc/q_er2bc.so

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Find the kernels the project builds for and boots.
+#
+#   kernels.sh krel  KVER	kernel release (uname -r) of KVER
+#   kernels.sh kdir  KVER	directory to build external modules against
+#   kernels.sh image KVER	uncompressed vmlinux to boot through PVH
+#
+# KVER is 6.1 or 6.12 (Debian's packages, newest installed ABI; the suffix
+# moves with security updates so it is discovered, never written down), or
+# debug (the project's debug kernel, built on first use).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+
+debug_dir() { "$here/build-debug-kernel.sh"; }
+
+krel_of() {
+	local kver=$1 k
+	if [ "$kver" = debug ]; then
+		cat "$(debug_dir)/include/config/kernel.release"
+		return
+	fi
+	case "$kver" in
+	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12 or debug)" ;;
+	esac
+	k=$(cd /lib/modules && ls -d "$kver".[0-9]* 2>/dev/null |
+		while read -r d; do [ -e "$d/build/Makefile" ] && [ -e "/boot/vmlinuz-$d" ] && echo "$d"; done |
+		sort -V | tail -n 1)
+	[ -n "$k" ] || die "no Debian $kver kernel with headers installed (run tools/testing/setup-deps.sh)"
+	echo "$k"
+}
+
+# The bzImage carries vmlinux compressed (xz on 6.1, zstd on 6.12): find the
+# stream and unpack it. Booting vmlinux through PVH skips the decompressor,
+# which under TCG saves seconds per boot.
+extract_vmlinux() {
+	local img=$1 out=$2 magic tool off
+	for magic in '\xfd7zXZ\x00:xz' '\x28\xb5\x2f\xfd:zstd' '\x1f\x8b\x08:gzip'; do
+		tool=${magic##*:}
+		for off in $(LC_ALL=C grep -obUaP "${magic%:*}" "$img" | cut -d: -f1); do
+			tail -c +$((off + 1)) "$img" | $tool -dc >"$out.tmp" 2>/dev/null || true
+			if [ "$(head -c 4 "$out.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
+				mv "$out.tmp" "$out"
+				return 0
+			fi
+		done
+	done
+	rm -f "$out.tmp"
+	die "cannot find vmlinux inside $img"
+}
+
+image_of() {
+	local kver=$1 krel out
+	if [ "$kver" = debug ]; then
+		echo "$(debug_dir)/vmlinux"
+		return
+	fi
+	krel=$(krel_of "$kver")
+	out=$ER2BC_CACHE/vmlinux/$krel
+	if [ ! -s "$out" ] || [ "/boot/vmlinuz-$krel" -nt "$out" ]; then
+		mkdir -p "$(dirname "$out")"
+		extract_vmlinux "/boot/vmlinuz-$krel" "$out"
+	fi
+	echo "$out"
+}
+
+case "${1:-}" in
+krel)	krel_of "$2" ;;
+kdir)	if [ "$2" = debug ]; then debug_dir; else echo "/lib/modules/$(krel_of "$2")/build"; fi ;;
+image)	image_of "$2" ;;
+*)	echo "usage: $0 krel|kdir|image 6.1|6.12|debug" >&2; exit 2 ;;
+esac

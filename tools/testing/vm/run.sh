@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel in QEMU on the host's root file system and run a command.
+#
+#   run.sh [-k KVER] [-o OUT] [-t SECONDS] [-i] [-- COMMAND ...]
+#
+#   -k  6.1, 6.12 (default) or debug
+#   -o  output directory shared writable with the guest (default: a new
+#       one under build/vm); it keeps console.log, the exit status and
+#       whatever the command writes to $ER2BC_OUT
+#   -t  time limit for the whole run (default 600 s)
+#   -i  interactive shell instead of a command
+#
+# Exits with the command's exit status; 125 if the guest never finished
+# (panic, timeout). Acceleration: KVM if a real boot with it works (probed
+# once per host kernel and cached), else TCG; ER2BC_ACCEL=kvm|tcg forces.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+. "$here/common.sh"
+
+kver=6.12 out= limit=600 interactive=0
+while getopts "k:o:t:i" o; do
+	case $o in
+	k) kver=$OPTARG ;;
+	o) out=$OPTARG ;;
+	t) limit=$OPTARG ;;
+	i) interactive=1 ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = -- ] && shift
+
+[ -n "$out" ] || out=$top/build/vm/$kver-$(date +%Y%m%d-%H%M%S)-$$
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out/exit-status" "$out/boot-seconds"
+printf '%q ' "$@" >"$out/cmd"
+
+image=$("$here/kernels.sh" image "$kver")
+initrd=$("$here/mkinitramfs.sh" "$kver")
+
+qemu_cmd() {
+	local accel=$1 mem=2G cmdline
+
+	[ "$kver" = debug ] && mem=4G
+	# panic=-1 reboot=t: a panic triple-faults at once, and -no-reboot
+	# turns that into QEMU's exit
+	cmdline="console=ttyS0 loglevel=5 panic=-1 reboot=t oops=panic panic_on_warn=1"
+	cmdline+=" mitigations=off nokaslr no_timer_check tsc=reliable"
+	cmdline+=" 8250.nr_uarts=1 rcupdate.rcu_expedited=1"
+	[ "$kver" = debug ] && cmdline+=" kasan.fault=panic kmemleak=on"
+	cmdline+=" er2bc.init=$here/guest-init.sh er2bc.out=$out er2bc.cwd=$PWD"
+	cmdline+=" er2bc.kver=$kver er2bc.interactive=$interactive"
+
+	QEMU=(qemu-system-x86_64 -nodefaults -no-reboot -display none
+		-machine q35 -smp 2 -m "$mem"
+		-kernel "$image" -initrd "$initrd" -append "$cmdline"
+		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
+		-device virtio-9p-pci,fsdev=root,mount_tag=hostroot
+		-fsdev local,id=out,path="$out",security_model=none,multidevs=remap
+		-device virtio-9p-pci,fsdev=out,mount_tag=out)
+	if [ "$accel" = kvm ]; then
+		QEMU+=(-accel kvm -cpu max)
+	else
+		# One host thread for both vCPUs: with a thread each, a vCPU can
+		# run a stale translation of code the kernel is patching (jump
+		# labels) and die on an int3 no text_poke owns (seen at boot on
+		# 6.12, about one boot in ten). Round-robin vCPUs still interleave.
+		QEMU+=(-accel tcg,thread=single -cpu max)
+	fi
+	if [ $interactive = 1 ]; then
+		QEMU+=(-serial mon:stdio)
+	else
+		QEMU+=(-serial "file:$out/console.log")
+	fi
+}
+
+# A working /dev/kvm is not enough: nested KVM here starts guests that then
+# die on MSRs or emulation failures. Boot for real once and remember.
+pick_accel() {
+	local key cache probe
+	if [ -n "${ER2BC_ACCEL:-}" ]; then
+		echo "$ER2BC_ACCEL"
+		return
+	fi
+	key=$( (uname -r; qemu-system-x86_64 --version | head -n 1) | sha256sum | cut -c1-12)
+	cache=$ER2BC_CACHE/accel-$key
+	if [ ! -s "$cache" ]; then
+		echo tcg >"$cache.tmp"
+		if [ -w /dev/kvm ]; then
+			probe=$(mktemp -d)
+			if ER2BC_ACCEL=kvm timeout 60 "$0" -k "$kver" -o "$probe" -t 30 -- true \
+				>/dev/null 2>&1; then
+				echo kvm >"$cache.tmp"
+			fi
+			rm -rf "$probe"
+		fi
+		mv "$cache.tmp" "$cache"
+		log "acceleration: $(cat "$cache") (probed with a real boot)"
+	fi
+	cat "$cache"
+}
+
+accel=$(pick_accel)
+qemu_cmd "$accel"
+start=$(date +%s.%N)
+if [ $interactive = 1 ]; then
+	"${QEMU[@]}" || true
+else
+	: >"$out/console.log"
+	tail -n +1 -f "$out/console.log" --pid=$$ 2>/dev/null &
+	timeout --foreground "$limit" "${QEMU[@]}" </dev/null || true
+	sleep 0.2
+	kill %1 2>/dev/null || true
+fi
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+
+if [ ! -s "$out/exit-status" ]; then
+	log "$kver guest did not finish (panic or timeout after ${limit}s); log: $out/console.log"
+	exit 125
+fi
+log "$kver ($accel): booted in $(cat "$out/boot-seconds" 2>/dev/null || echo '?')s, whole run $(printf '%.1f' "$secs")s"
+exit "$(cat "$out/exit-status")"
