@@ -37,12 +37,27 @@ want_hooks="ip forward ip output ip6 forward ip6 output "
 modprobe tcp_rcvmgr
 log_test $? "module loads"
 
-[ "$(hooks "$RTR")" = "$want_hooks" ]
-log_test $? "hooks on forward and output, IPv4 and IPv6" "$(hooks "$RTR")"
+# Listing hooks needs CONFIG_NETFILTER_NETLINK_HOOK (Debian's 6.1 lacks it)
+modprobe -q nfnetlink_hook
+if [ -d /sys/module/nfnetlink_hook ]; then
+	can_list=0
+else
+	can_list=$ksft_skip
+	why="kernel without CONFIG_NETFILTER_NETLINK_HOOK: hooks cannot be listed"
+fi
+# check_hooks NS WANT DESC
+check_hooks() {
+	if [ $can_list -ne 0 ]; then
+		log_test $can_list "$3" "$why"
+		return
+	fi
+	[ "$(hooks "$1")" = "$2" ]
+	log_test $? "$3" "$(hooks "$1")"
+}
 
+check_hooks "$RTR" "$want_hooks" "hooks on forward and output, IPv4 and IPv6"
 setup_ns LATE
-[ "$(hooks "$LATE")" = "$want_hooks" ]
-log_test $? "hooks in a namespace created after loading"
+check_hooks "$LATE" "$want_hooks" "hooks in a namespace created after loading"
 
 # Unmanaged connections pass untouched: the windows of the ACKs the server
 # sends are the same on both sides of the router. Compared per connection
@@ -95,5 +110,5 @@ wait $server
 [ $unload -eq 0 ] && [ $rc -eq 0 ]
 log_test $? "unload during a transfer; the transfer completes" "rmmod=$unload iperf3=$rc"
 
-[ -z "$(hooks "$RTR")" ] && [ -z "$(hooks "$LATE")" ]
-log_test $? "no hooks left after unload"
+check_hooks "$RTR" "" "no hooks left after unload"
+check_hooks "$LATE" "" "no hooks left after unload (namespace created later)"
