@@ -45,10 +45,15 @@ vm-shell: deps tools
 	@mods=$$($(BUILDMOD) $(KVER) 2>/dev/null) && \
 	$(VM)/run.sh -i -k $(KVER) -- $(VM)/guest-install.sh "$$mods"
 
+# Unsigned (Debian's signing key is not on the machine); depmod by hand,
+# as Debian's header packages carry no System.map for Kbuild to run it with
 install: modules tools
 	@mods=$$($(BUILDMOD) $(KTARGET) 2>/dev/null) && \
 	kdir=$(if $(KDIR),$(KDIR),$$($(VM)/kernels.sh kdir $(KVER))) && \
-	$(MAKE) -C "$$kdir" M="$$mods" INSTALL_MOD_DIR=updates/er2bc modules_install
+	krel=$(if $(KDIR),$$(cat $(KDIR)/include/config/kernel.release),$$($(VM)/kernels.sh krel $(KVER))) && \
+	$(MAKE) -C "$$kdir" M="$$mods" INSTALL_MOD_DIR=updates/er2bc \
+		CONFIG_MODULE_SIG_ALL= modules_install && \
+	depmod -a "$$krel"
 	$(MAKE) -s -C tools/tc install
 
 clean:
