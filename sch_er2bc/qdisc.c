@@ -130,6 +130,8 @@ static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
 	burst_ns = er2bc_rate_tx_ns(&rate, er2bc_burst_bytes(sch, rate_bps, burst));
 
 	sch_tree_lock(sch);
+	q->time_next = er2bc_clock_rescale(q->time_next, ktime_get_ns(),
+					   q->rate_bps, rate_bps);
 	q->rate = rate;
 	q->burst_ns = burst_ns;
 	WRITE_ONCE(q->rate_bps, rate_bps);
@@ -145,7 +147,7 @@ static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
 	qdisc_tree_reduce_backlog(sch, dropped_pkts, dropped_bytes);
 	sch_tree_unlock(sch);
 
-	/* a new rate may let the head packet leave earlier or later */
+	/* the head packet may leave earlier now: let dequeue decide again */
 	qdisc_watchdog_cancel(&q->watchdog);
 	__netif_schedule(qdisc_root(sch));
 	return 0;

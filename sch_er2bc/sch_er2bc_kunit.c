@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the er2bc shaper's rate arithmetic.
+ * KUnit tests of the er2bc shaper's rate and clock arithmetic.
  */
 #include <kunit/test.h>
 #include <linux/math64.h>
@@ -90,11 +90,45 @@ static void er2bc_rate_no_overflow(struct kunit *test)
 	}
 }
 
+/* the clock's debt is carried over in bytes when the rate changes */
+static void er2bc_clock_rescale_debt(struct kunit *test)
+{
+	const u64 now = 1000 * NSEC_PER_SEC;
+
+	/* 11.5 s owed at 1 kbit/s is 11.5 ms at 1 Mbit/s, 1.15 ms at 10 */
+	KUNIT_EXPECT_EQ(test, er2bc_clock_rescale(now + 11500000000ULL, now, 1000, 1000000),
+			now + 11500000);
+	KUNIT_EXPECT_EQ(test, er2bc_clock_rescale(now + 11500000000ULL, now, 1000, 10000000),
+			now + 1150000);
+	/* lowering the rate stretches the debt */
+	KUNIT_EXPECT_EQ(test, er2bc_clock_rescale(now + 1000, now, 10000000, 1000000),
+			now + 10000);
+	/* 64-bit rates do not overflow the product */
+	KUNIT_EXPECT_EQ(test, er2bc_clock_rescale(now + NSEC_PER_SEC, now,
+						  100000000000ULL, 200000000000ULL),
+			now + NSEC_PER_SEC / 2);
+}
+
+/* no debt, or no rate on either side: nothing to carry */
+static void er2bc_clock_rescale_edges(struct kunit *test)
+{
+	const u64 now = 5 * NSEC_PER_SEC;
+
+	/* a clock behind now (burst credit) is left alone */
+	KUNIT_EXPECT_EQ(test, er2bc_clock_rescale(now - 7, now, 1000, 2000), now - 7);
+	KUNIT_EXPECT_EQ(test, er2bc_clock_rescale(now + 7, now, 1000, 1000), now + 7);
+	/* becoming unlimited releases the queue at once */
+	KUNIT_EXPECT_EQ(test, er2bc_clock_rescale(now + 7, now, 1000, 0), now);
+	KUNIT_EXPECT_EQ(test, er2bc_clock_rescale(now + 7, now, 0, 1000), now);
+}
+
 static struct kunit_case er2bc_shaper_cases[] = {
 	KUNIT_CASE(er2bc_rate_matches_division),
 	KUNIT_CASE(er2bc_rate_known_values),
 	KUNIT_CASE(er2bc_rate_zero_is_unlimited),
 	KUNIT_CASE(er2bc_rate_no_overflow),
+	KUNIT_CASE(er2bc_clock_rescale_debt),
+	KUNIT_CASE(er2bc_clock_rescale_edges),
 	{}
 };
 

@@ -47,3 +47,28 @@ void er2bc_rate_set(struct er2bc_rate *r, u64 bits_per_sec)
 	r->shift = shift;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_rate_set);
+
+/**
+ * er2bc_clock_rescale - move the virtual clock to a new rate
+ * @time_next: earliest departure of the next packet, at the old rate
+ * @now: the current time
+ * @old_bps: the old rate (0: none)
+ * @new_bps: the new rate (0: none)
+ *
+ * A clock ahead of now is a debt: bytes already sent that the old rate has
+ * not paid for yet. The debt is carried over in bytes, so that a rate
+ * raised from 1 kbit/s to 10 Mbit/s releases the queue at once instead of
+ * after the seconds the old rate still owed, and a rate lowered does not
+ * let the debt be paid at the new, faster pace.
+ *
+ * Return: the clock at the new rate.
+ */
+u64 er2bc_clock_rescale(u64 time_next, u64 now, u64 old_bps, u64 new_bps)
+{
+	if (time_next <= now || old_bps == new_bps)
+		return time_next;
+	if (!old_bps || !new_bps)
+		return now;
+	return now + mul_u64_u64_div_u64(time_next - now, old_bps, new_bps);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_clock_rescale);

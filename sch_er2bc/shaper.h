@@ -24,6 +24,7 @@ struct er2bc_rate {
 #define ER2BC_RATE_MAX_LEN	BIT(29)
 
 void er2bc_rate_set(struct er2bc_rate *r, u64 bits_per_sec);
+u64 er2bc_clock_rescale(u64 time_next, u64 now, u64 old_bps, u64 new_bps);
 
 static inline u64 er2bc_rate_tx_ns(const struct er2bc_rate *r, u32 len)
 {

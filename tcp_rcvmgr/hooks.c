@@ -29,32 +29,19 @@ static unsigned int rcvmgr_hook(void *priv, struct sk_buff *skb,
 	return NF_ACCEPT;
 }
 
+#define RCVMGR_HOOK(_pf, _hooknum, _prio) {	\
+	.hook		= rcvmgr_hook,			\
+	.pf		= _pf,				\
+	.hooknum	= _hooknum,			\
+	.priority	= _prio,			\
+}
+
 /* last on each hook: a packet is seen once every filter has accepted it */
 static const struct nf_hook_ops rcvmgr_nf_ops[] = {
-	{
-		.hook		= rcvmgr_hook,
-		.pf		= NFPROTO_IPV4,
-		.hooknum	= NF_INET_FORWARD,
-		.priority	= NF_IP_PRI_LAST - 1,
-	},
-	{
-		.hook		= rcvmgr_hook,
-		.pf		= NFPROTO_IPV4,
-		.hooknum	= NF_INET_LOCAL_OUT,
-		.priority	= NF_IP_PRI_LAST - 1,
-	},
-	{
-		.hook		= rcvmgr_hook,
-		.pf		= NFPROTO_IPV6,
-		.hooknum	= NF_INET_FORWARD,
-		.priority	= NF_IP6_PRI_LAST - 1,
-	},
-	{
-		.hook		= rcvmgr_hook,
-		.pf		= NFPROTO_IPV6,
-		.hooknum	= NF_INET_LOCAL_OUT,
-		.priority	= NF_IP6_PRI_LAST - 1,
-	},
+	RCVMGR_HOOK(NFPROTO_IPV4, NF_INET_FORWARD, NF_IP_PRI_LAST - 1),
+	RCVMGR_HOOK(NFPROTO_IPV4, NF_INET_LOCAL_OUT, NF_IP_PRI_LAST - 1),
+	RCVMGR_HOOK(NFPROTO_IPV6, NF_INET_FORWARD, NF_IP6_PRI_LAST - 1),
+	RCVMGR_HOOK(NFPROTO_IPV6, NF_INET_LOCAL_OUT, NF_IP6_PRI_LAST - 1),
 };
 
 static int __net_init rcvmgr_net_init(struct net *net)

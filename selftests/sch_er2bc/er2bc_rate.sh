@@ -76,3 +76,14 @@ fi
 drops=$(tcq -s -j qdisc show dev veth0 | json_get "j[0]['drops']")
 [ "$((drops - drops0))" -gt 0 ]
 log_test $? "excess dropped and counted" "drops=$((drops - drops0))"
+
+# A cap raised while packets wait releases them at once: 1400-byte pings at
+# 1 kbit/s owe 11.5 s each; raised to 10 Mbit/s after 0.5 s, the owed time
+# shrinks to about 1 ms, so the second ping returns long before 11 s.
+tcq qdisc change dev veth0 root er2bc rate 1kbit limit 1000 burst 1600
+ip netns exec "$SND" ping -q -c 2 -i 0.2 -s 1400 -w 6 10.0.0.2 >/dev/null &
+ping=$!
+sleep 0.5
+tcq qdisc change dev veth0 root er2bc rate 10mbit
+wait $ping
+log_test $? "raising the cap releases waiting packets at once" "two replies within 6 s"
