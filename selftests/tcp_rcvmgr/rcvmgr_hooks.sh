@@ -37,9 +37,12 @@ want_hooks="ip forward ip output ip6 forward ip6 output "
 modprobe tcp_rcvmgr
 log_test $? "module loads"
 
-# Listing hooks needs CONFIG_NETFILTER_NETLINK_HOOK (Debian's 6.1 lacks it)
-modprobe -q nfnetlink_hook
-if [ -d /sys/module/nfnetlink_hook ]; then
+# Listing hooks needs CONFIG_NETFILTER_NETLINK_HOOK (Debian's 6.1 lacks it):
+# see whether an nftables base chain of our own shows up in the listing
+setup_ns PROBE
+ip netns exec "$PROBE" nft add table inet probe
+ip netns exec "$PROBE" nft add chain inet probe out "{ type filter hook output priority 0; }"
+if ip netns exec "$PROBE" nft list hooks 2>/dev/null | grep -q "chain inet probe out"; then
 	can_list=0
 else
 	can_list=$ksft_skip

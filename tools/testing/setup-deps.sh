@@ -39,9 +39,6 @@ fi
 echo "setup-deps: installing ${missing[*]}" >&2
 start=$(date +%s)
 export DEBIAN_FRONTEND=noninteractive
-# The guest never uses an initrd from the host: skip building one for each
-# kernel package (it would cost about a minute per kernel).
-mkdir -p /etc/initramfs-tools/conf.d
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "setup-deps: done in $(( $(date +%s) - start ))s" >&2

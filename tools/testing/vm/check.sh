@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: for each kernel, build the modules warning-free (W=1), boot
-# the kernel, run the suites in the guest and scan the guest's log; print a
-# line per kernel and the total, `N passed, N failed[, N skipped]`.
+# make check: checkpatch and sparse (make lint), then for each kernel build
+# the modules warning-free (W=1), boot the kernel, run the suites in the
+# guest and scan the guest's log; print a line per kernel and the total,
+# `N passed, N failed[, N skipped]`.
 #
 #   check.sh [-T FILTER] KVER...
 set -uo pipefail
@@ -32,6 +33,18 @@ report=$top/build/check
 mkdir -p "$report"
 : >"$report/summary"
 
+# style and static checks, once for all kernels (a full run only)
+if [ -z "$filter" ]; then
+	echo "=== lint"
+	if "$top/tools/testing/lint.sh"; then
+		echo "lint: 1 passed, 0 failed" | tee -a "$report/summary"
+		total_p=1
+	else
+		echo "lint: 0 passed, 1 failed" | tee -a "$report/summary"
+		total_f=1
+	fi
+fi
+
 for kver in "${kernels[@]}"; do
 	out=$report/$kver
 	rm -rf "$out"
@@ -48,10 +61,9 @@ for kver in "${kernels[@]}"; do
 		else
 			echo "PASS build W=1 without warnings" >>"$res"
 		fi
-		kdir=$("$here/kernels.sh" kdir "$kver")
 		t1=$(date +%s)
-		ER2BC_KDIR=$kdir "$here/run.sh" -k "$kver" -o "$out/vm" -t 2400 -- \
-			env ER2BC_KDIR="$kdir" "$here/guest-suite.sh" "$mods" "$filter"
+		"$here/run.sh" -k "$kver" -o "$out/vm" -t 2400 -- \
+			"$here/guest-suite.sh" "$mods" "$filter"
 		rc=$?
 		echo "# $kver: build $((t1 - t0))s, VM run $(( $(date +%s) - t1 ))s" | tee "$out/timing"
 		if [ $rc -eq 125 ]; then
