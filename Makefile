@@ -50,7 +50,7 @@ vm-shell: deps tools
 install: modules tools
 	@mods=$$($(BUILDMOD) $(KTARGET) 2>/dev/null) && \
 	kdir=$(if $(KDIR),$(KDIR),$$($(VM)/kernels.sh kdir $(KVER))) && \
-	krel=$(if $(KDIR),$$(cat $(KDIR)/include/config/kernel.release),$$($(VM)/kernels.sh krel $(KVER))) && \
+	krel=$$(modinfo -F vermagic "$$mods/sch_er2bc/sch_er2bc.ko" | cut -d' ' -f1) && \
 	$(MAKE) -C "$$kdir" M="$$mods" INSTALL_MOD_DIR=updates/er2bc \
 		CONFIG_MODULE_SIG_ALL= modules_install && \
 	depmod -a "$$krel"

@@ -19,7 +19,9 @@ shift
 if [ -d "$kver" ]; then
 	kdir=$(cd "$kver" && pwd)
 	name=kdir-$(echo "$kdir" | sha256sum | cut -c1-8)
-	krel=$(cat "$kdir/include/config/kernel.release")
+	# what modules built here carry as vermagic (Debian's 6.1 headers have
+	# the upstream version in kernel.release)
+	krel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$kdir/include/generated/utsrelease.h")
 else
 	kdir=$("$top/tools/testing/vm/kernels.sh" kdir "$kver")
 	krel=$("$top/tools/testing/vm/kernels.sh" krel "$kver")
@@ -52,7 +54,9 @@ if [ -d "/lib/modules/$krel/kernel" ]; then
 	ln -s "/lib/modules/$krel/kernel" "$root/kernel"
 	cp /lib/modules/"$krel"/modules.{order,builtin,builtin.modinfo} "$root/"
 else
-	cp "$kdir"/modules.{order,builtin,builtin.modinfo} "$root/" 2>/dev/null || true
+	for f in modules.order modules.builtin modules.builtin.modinfo; do
+		if [ -e "$kdir/$f" ]; then cp "$kdir/$f" "$root/"; else : >"$root/$f"; fi
+	done
 fi
 depmod -b "$dir/modroot" "$krel"
 rm -f "$root/kernel"
