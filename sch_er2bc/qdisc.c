@@ -137,11 +137,16 @@ static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
 	WRITE_ONCE(q->rate_bps, rate_bps);
 	WRITE_ONCE(q->burst, burst);
 	WRITE_ONCE(q->limit, limit);
+	/* the excess is dropped from the head, counted as drops, not as sent */
 	while (sch->q.qlen > limit) {
-		struct sk_buff *skb = qdisc_dequeue_head(sch);
+		struct sk_buff *skb = __qdisc_dequeue_head(&sch->q);
 
+		if (!skb)	/* what is left is a packet a parent peeked at */
+			break;
 		dropped_pkts++;
 		dropped_bytes += qdisc_pkt_len(skb);
+		qdisc_qstats_backlog_dec(sch, skb);
+		qdisc_qstats_drop(sch);
 		rtnl_kfree_skbs(skb, skb);
 	}
 	qdisc_tree_reduce_backlog(sch, dropped_pkts, dropped_bytes);

@@ -66,3 +66,34 @@ tcq qdisc add dev dummy0 root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0
 sent=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind']=='er2bc'][0]['packets']")
 [ "${sent:-0}" -ge 3 ]
 log_test $? "works as a child qdisc" "packets=$sent"
+
+# Lowering the limit below the queue drops the excess from the head, counts
+# it as dropped, not sent, and tells the parent: both report the same
+# backlog. At 8 bit/s a 1042-byte frame takes 17 minutes: nothing leaves
+# while the test looks, so every count is exact.
+snapshot() { tcq -s -j qdisc show dev dummy0; }
+# get SNAPSHOT KIND FIELD
+get() { echo "$1" | json_get "[q for q in j if q['kind']=='$2'][0]['$3']"; }
+tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit limit 100 burst 1500
+ip netns exec "$NS" python3 -c "
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(40):
+    s.sendto(b'x' * 1000, ('192.0.2.2', 9))"
+s0=$(snapshot)
+queued=$(get "$s0" er2bc qlen)
+[ "$queued" -ge 30 ]
+log_test $? "packets wait at 8 bit/s" "qlen=$queued"
+tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc limit 5
+s1=$(snapshot)
+# 1000 bytes of UDP payload: 1042-byte frames
+[ "$(get "$s1" er2bc qlen)" = 5 ] && [ "$(get "$s1" prio qlen)" = 5 ] &&
+	[ "$(get "$s1" er2bc backlog)" = 5210 ] && [ "$(get "$s1" prio backlog)" = 5210 ] &&
+	[ $(($(get "$s1" er2bc drops) - $(get "$s0" er2bc drops))) = $((queued - 5)) ] &&
+	[ "$(get "$s1" er2bc bytes)" = "$(get "$s0" er2bc bytes)" ]
+log_test $? "limit lowered: excess dropped and counted, parent's backlog follows" \
+	"qlen=$(get "$s1" er2bc qlen)/$(get "$s1" prio qlen) backlog=$(get "$s1" er2bc backlog)/$(get "$s1" prio backlog)"
+
+# deleting a qdisc that holds packets and an armed watchdog
+tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
+log_test $? "delete with packets queued and the watchdog armed"
