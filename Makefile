@@ -7,6 +7,7 @@
 #   make demo					shape real traffic with er2bc in the VM
 #   make vm-shell [KVER=...]			interactive guest with the modules installed
 #   make lint					checkpatch and sparse
+#   make bench-qdisc				per-packet cost beside pfifo, tbf, htb (QEMU -icount)
 #   make install [DESTDIR=...]			modules (depmod), tc plugin
 #
 # The Kbuild file drives the kernel build; this file drives everything else.
@@ -47,6 +48,9 @@ vm-shell: deps tools
 
 # Unsigned (Debian's signing key is not on the machine); depmod by hand,
 # as Debian's header packages carry no System.map for Kbuild to run it with
+bench-qdisc: deps tools
+	@tools/bench/qdisc-cost.sh $(if $(filter command line,$(origin KVER)),$(KVER))
+
 install: modules tools
 	@mods=$$($(BUILDMOD) $(KTARGET) 2>/dev/null) && \
 	kdir=$(if $(KDIR),$(KDIR),$$($(VM)/kernels.sh kdir $(KVER))) && \
@@ -60,4 +64,4 @@ clean:
 	rm -rf build
 	$(MAKE) -s -C tools/tc clean
 
-.PHONY: all deps modules tools lint check demo vm-shell install clean
+.PHONY: all deps modules tools lint check demo vm-shell bench-qdisc install clean

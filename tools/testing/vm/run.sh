@@ -3,13 +3,17 @@
 #
 # Boot a kernel in QEMU on the host's root file system and run a command.
 #
-#   run.sh [-k KVER] [-o OUT] [-t SECONDS] [-i] [-- COMMAND ...]
+#   run.sh [-k KVER] [-o OUT] [-t SECONDS] [-c CPUS] [-x QEMU_ARGS] [-i]
+#          [-- COMMAND ...]
 #
 #   -k  6.1, 6.12 (default) or debug
 #   -o  output directory shared writable with the guest (default: a new
 #       one under build/vm); it keeps console.log, the exit status and
 #       whatever the command writes to $ER2BC_OUT
 #   -t  time limit for the whole run (default 600 s)
+#   -c  number of vCPUs (default 2)
+#   -x  more QEMU arguments, e.g. "-icount shift=0" for benchmarks whose
+#       guest time must count executed instructions (TCG only)
 #   -i  interactive shell instead of a command
 #
 # Exits with the command's exit status; 125 if the guest never finished
@@ -21,9 +25,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 . "$here/common.sh"
 
-kver=6.12 out= limit=600 interactive=0
-while getopts "k:o:t:i" o; do
+kver=6.12 out= limit=600 interactive=0 cpus=2 extra=
+while getopts "k:o:t:c:x:i" o; do
 	case $o in
+	c) cpus=$OPTARG ;;
+	x) extra=$OPTARG ;;
 	k) kver=$OPTARG ;;
 	o) out=$OPTARG ;;
 	t) limit=$OPTARG ;;
@@ -57,7 +63,7 @@ qemu_cmd() {
 	cmdline+=" er2bc.kver=$kver er2bc.interactive=$interactive"
 
 	QEMU=(qemu-system-x86_64 -nodefaults -no-reboot -display none
-		-machine q35 -smp 2 -m "$mem"
+		-machine q35 -smp "$cpus" -m "$mem"
 		-kernel "$image" -initrd "$initrd" -append "$cmdline"
 		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
 		-device virtio-9p-pci,fsdev=root,mount_tag=hostroot
@@ -72,6 +78,8 @@ qemu_cmd() {
 		# 6.12, about one boot in ten). Round-robin vCPUs still interleave.
 		QEMU+=(-accel tcg,thread=single -cpu max)
 	fi
+	# shellcheck disable=SC2206 # -x is a list of words by design
+	[ -n "$extra" ] && QEMU+=($extra)
 	if [ $interactive = 1 ]; then
 		QEMU+=(-serial mon:stdio)
 	else
