@@ -69,12 +69,13 @@ log_test $? "works as a child qdisc" "packets=$sent"
 
 # Lowering the limit below the queue drops the excess from the head, counts
 # it as dropped, not sent, and tells the parent: both report the same
-# backlog. At 8 bit/s a 1042-byte frame takes 17 minutes: nothing leaves
-# while the test looks, so every count is exact.
+# backlog. At 8 bit/s a 1042-byte frame takes 17 minutes and a burst of one
+# byte lets only the first frame go at once: nothing else leaves while the
+# test looks, so every count is exact.
 snapshot() { tcq -s -j qdisc show dev dummy0; }
 # get SNAPSHOT KIND FIELD
 get() { echo "$1" | json_get "[q for q in j if q['kind']=='$2'][0]['$3']"; }
-tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit limit 100 burst 1500
+tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit limit 100 burst 1
 ip netns exec "$NS" python3 -c "
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -92,7 +93,7 @@ s1=$(snapshot)
 	[ $(($(get "$s1" er2bc drops) - $(get "$s0" er2bc drops))) = $((queued - 5)) ] &&
 	[ "$(get "$s1" er2bc bytes)" = "$(get "$s0" er2bc bytes)" ]
 log_test $? "limit lowered: excess dropped and counted, parent's backlog follows" \
-	"qlen=$(get "$s1" er2bc qlen)/$(get "$s1" prio qlen) backlog=$(get "$s1" er2bc backlog)/$(get "$s1" prio backlog)"
+	"qlen=$(get "$s1" er2bc qlen)/$(get "$s1" prio qlen) backlog=$(get "$s1" er2bc backlog)/$(get "$s1" prio backlog) drops=$(get "$s0" er2bc drops)->$(get "$s1" er2bc drops) bytes=$(get "$s0" er2bc bytes)->$(get "$s1" er2bc bytes)"
 
 # deleting a qdisc that holds packets and an armed watchdog
 tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
