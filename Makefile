@@ -46,11 +46,11 @@ vm-shell: deps tools
 	@mods=$$($(BUILDMOD) $(KVER) 2>/dev/null) && \
 	$(VM)/run.sh -i -k $(KVER) -- $(VM)/guest-install.sh "$$mods"
 
-# Unsigned (Debian's signing key is not on the machine); depmod by hand,
-# as Debian's header packages carry no System.map for Kbuild to run it with
 bench-qdisc: deps tools
 	@tools/bench/qdisc-cost.sh $(if $(filter command line,$(origin KVER)),$(KVER))
 
+# Unsigned (Debian's signing key is not on the machine); depmod by hand,
+# as Debian's header packages carry no System.map for Kbuild to run it with
 install: modules tools
 	@mods=$$($(BUILDMOD) $(KTARGET) 2>/dev/null) && \
 	kdir=$(if $(KDIR),$(KDIR),$$($(VM)/kernels.sh kdir $(KVER))) && \

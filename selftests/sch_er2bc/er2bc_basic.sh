@@ -13,6 +13,10 @@ ip -n "$NS" link add dummy0 type dummy && ip -n "$NS" link set dummy0 up
 
 tcq() { ip netns exec "$NS" tc "$@"; }
 opts() { tcq -j qdisc show dev dummy0 | json_get "j[0].get('options', {})$1"; }
+# snapshot: the statistics of every qdisc on dummy0, read at one instant
+snapshot() { tcq -s -j qdisc show dev dummy0; }
+# get SNAPSHOT KIND FIELD
+get() { echo "$1" | json_get "[q for q in j if q['kind']=='$2'][0]['$3']"; }
 
 # tc asks the kernel for the module ("sch_er2bc", or "net-sch-er2bc" on 6.9+)
 tcq qdisc add dev dummy0 root handle 1: er2bc rate 10mbit limit 200
@@ -63,7 +67,7 @@ tcq qdisc add dev dummy0 root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0
 	ip -n "$NS" addr add 192.0.2.1/24 dev dummy0 &&
 	ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0 &&
 	ip netns exec "$NS" ping -q -c 3 -i 0.2 -W 1 192.0.2.2 >/dev/null 2>&1
-sent=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind']=='er2bc'][0]['packets']")
+sent=$(get "$(snapshot)" er2bc packets)
 [ "${sent:-0}" -ge 3 ]
 log_test $? "works as a child qdisc" "packets=$sent"
 
@@ -72,9 +76,6 @@ log_test $? "works as a child qdisc" "packets=$sent"
 # backlog. At 8 bit/s a 1042-byte frame takes 17 minutes and a burst of one
 # byte lets only the first frame go at once: nothing else leaves while the
 # test looks, so every count is exact.
-snapshot() { tcq -s -j qdisc show dev dummy0; }
-# get SNAPSHOT KIND FIELD
-get() { echo "$1" | json_get "[q for q in j if q['kind']=='$2'][0]['$3']"; }
 tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit limit 100 burst 1
 ip netns exec "$NS" python3 -c "
 import socket

@@ -78,8 +78,10 @@ qemu_cmd() {
 		# 6.12, about one boot in ten). Round-robin vCPUs still interleave.
 		QEMU+=(-accel tcg,thread=single -cpu max)
 	fi
-	# shellcheck disable=SC2206 # -x is a list of words by design
-	[ -n "$extra" ] && QEMU+=($extra)
+	if [ -n "$extra" ]; then
+		# shellcheck disable=SC2206 # -x is a list of words by design
+		QEMU+=($extra)
+	fi
 	if [ $interactive = 1 ]; then
 		QEMU+=(-serial mon:stdio)
 	else
