@@ -1,48 +1,107 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * net/sched/sch_er2bc	eR2BC gateway scheduler: Qdisc_ops and netlink glue.
+ * net/sched/sch_er2bc	eR2BC gateway scheduler: Qdisc_ops, class ops and
+ *			netlink glue.
  *
- * The shaper is a virtual clock (EDT): each packet leaving advances the
- * clock by its transmission time at the cap, and a packet may leave once
- * the clock is not ahead of now. An idle qdisc lets the clock fall behind
- * now by at most the burst, so at most `burst` bytes leave back to back.
- * One qdisc watchdog wakes the queue when the clock is ahead.
+ * A classful qdisc: a total rate cap W, and flat classes, each with a
+ * priority, a necessary rate R_f, the guarantee G in force, an optional
+ * ceil and a weight, and a child qdisc. Where a packet goes is decided in
+ * er2bc_classify(); which class sends next, in sched.c; what each class is
+ * guaranteed, in guarantee.c.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
+#include <linux/slab.h>
 #include <linux/ktime.h>
 #include <net/netlink.h>
+#include <net/pkt_cls.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
 #include <linux/er2bc.h>
 
 #include "er2bc_compat.h"
-#include "shaper.h"
+#include "guarantee.h"
+#include "sched.h"
 
 /* how late the watchdog may fire, so timers can be batched */
 #define ER2BC_TIMER_SLACK_NS	(10 * NSEC_PER_USEC)
-/* the default burst: this long at the cap, and at least two full frames */
+/* the default burst: this long at the rate, and at least two full frames */
 #define ER2BC_BURST_DEFAULT_NS	NSEC_PER_MSEC
+/* a weight's quantum is weight * MTU bytes, at most this */
+#define ER2BC_QUANTUM_MAX	(1U << 30)
+
+struct er2bc_class {
+	struct er2bc_node node;		/* the scheduler's: hot */
+	struct Qdisc *qdisc;		/* the child */
+	struct Qdisc_class_common common;
+	struct list_head prio_list;	/* in by_prio[], classid order */
+
+	/* configuration, as dumped; changed under RTNL and the tree lock */
+	u64 rate;			/* R_f */
+	u64 ceil;
+	u32 weight;
+	u32 burst;
+	u32 cburst;
+	u8 prio;			/* 1 = highest */
+	u8 type;			/* enum er2bc_class_type */
+	u32 filter_cnt;
+
+	struct gnet_stats_basic_sync bstats;
+	u32 drops;			/* refused by the child */
+	struct net_rate_estimator __rcu *rate_est;
+};
 
 struct er2bc_sched_data {
-	/* read and written for every packet */
-	struct er2bc_rate rate;
-	u64 time_next;		/* earliest departure of the next packet */
-	u64 burst_ns;		/* how far the clock may fall behind now */
+	struct er2bc_sched sched;	/* hot */
+	struct tcf_proto __rcu *filter_list;
+	u32 defcls;			/* minor of the default class, 0: none */
+	u64 unclassified;
+
+	struct Qdisc_class_hash clhash;
+	struct tcf_block *block;
+	/* the classes in priority order, as guarantees are handed out */
+	struct list_head by_prio[ER2BC_NPRIO];
 
 	/* configuration, as dumped */
-	u64 rate_bps;
-	u32 burst;		/* bytes; 0 = derived from rate and MTU */
-	u32 limit;
+	u64 rate;			/* W */
+	u32 burst;
+	u8 mode;
+	u8 share;
+	u64 guaranteed;			/* sum of the guarantees in force */
 
 	struct qdisc_watchdog watchdog;
 };
 
+static struct netlink_range_validation er2bc_burst_range = {
+	.max = ER2BC_RATE_MAX_LEN,
+};
+
+static struct netlink_range_validation er2bc_minor_range = {
+	.max = TC_H_MIN_MASK,
+};
+
+static struct netlink_range_validation er2bc_weight_range = {
+	.min = 1,
+	.max = ER2BC_WEIGHT_MAX,
+};
+
 static const struct nla_policy er2bc_policy[TCA_ER2BC_MAX + 1] = {
 	[TCA_ER2BC_RATE]	= { .type = NLA_U64 },
-	[TCA_ER2BC_BURST]	= { .type = NLA_U32 },
-	[TCA_ER2BC_LIMIT]	= { .type = NLA_U32 },
+	[TCA_ER2BC_BURST]	= NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_burst_range),
+	[TCA_ER2BC_DEFAULT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_minor_range),
+	[TCA_ER2BC_MODE]	= NLA_POLICY_MAX(NLA_U8, ER2BC_MODE_MAX),
+	[TCA_ER2BC_SHARE]	= NLA_POLICY_MAX(NLA_U8, ER2BC_SHARE_MAX),
+};
+
+static const struct nla_policy er2bc_class_policy[TCA_ER2BC_CLASS_MAX + 1] = {
+	[TCA_ER2BC_CLASS_PRIO]	 = NLA_POLICY_RANGE(NLA_U8, ER2BC_PRIO_MIN, ER2BC_PRIO_MAX),
+	[TCA_ER2BC_CLASS_RATE]	 = { .type = NLA_U64 },
+	[TCA_ER2BC_CLASS_CEIL]	 = { .type = NLA_U64 },
+	[TCA_ER2BC_CLASS_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_weight_range),
+	[TCA_ER2BC_CLASS_TYPE]	 = NLA_POLICY_MAX(NLA_U8, ER2BC_TYPE_MAX),
+	[TCA_ER2BC_CLASS_BURST]	 = NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_burst_range),
+	[TCA_ER2BC_CLASS_CBURST] = NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_burst_range),
 };
 
 static u32 er2bc_burst_bytes(const struct Qdisc *sch, u64 rate_bps, u32 burst)
@@ -56,40 +115,166 @@ static u32 er2bc_burst_bytes(const struct Qdisc *sch, u64 rate_bps, u32 burst)
 	return min_t(u64, bytes, ER2BC_RATE_MAX_LEN);
 }
 
+static struct er2bc_class *er2bc_find(struct Qdisc *sch, u32 classid)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct Qdisc_class_common *clc;
+
+	clc = qdisc_class_find(&q->clhash, classid);
+	return clc ? container_of(clc, struct er2bc_class, common) : NULL;
+}
+
+/*
+ * Give every class its guarantee for the current mode and cap, in priority
+ * order, and set its clocks. Under the tree lock: packets see the whole new
+ * set or none of it.
+ */
+static void er2bc_update_guarantees(struct Qdisc *sch, u64 now)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct er2bc_class *cl;
+	struct er2bc_fill fill;
+	u64 sum = 0;
+	int p;
+
+	er2bc_fill_start(&fill, q->mode, q->rate);
+	for (p = 0; p < ER2BC_NPRIO; p++) {
+		list_for_each_entry(cl, &q->by_prio[p], prio_list) {
+			u64 g = er2bc_fill_next(&fill, cl->rate, cl->ceil);
+
+			sum += g;
+			er2bc_clock_set(&cl->node.g, g,
+					er2bc_burst_bytes(sch, g, cl->burst), now);
+			er2bc_sched_replace(&q->sched, &cl->node, now);
+		}
+	}
+	WRITE_ONCE(q->guaranteed, sum);
+}
+
+/* the qdisc's filters, then skb->priority naming a class, then the default */
+static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch,
+					  int *qerr)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct er2bc_class *cl;
+	struct tcf_result res;
+	struct tcf_proto *fl;
+	int result;
+
+	*qerr = NET_XMIT_SUCCESS | __NET_XMIT_BYPASS;
+	fl = rcu_dereference_bh(q->filter_list);
+	result = tcf_classify(skb, NULL, fl, &res, false);
+	if (result >= 0) {
+#ifdef CONFIG_NET_CLS_ACT
+		switch (result) {
+		case TC_ACT_QUEUED:
+		case TC_ACT_STOLEN:
+		case TC_ACT_TRAP:
+			*qerr = NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
+			fallthrough;
+		case TC_ACT_SHOT:
+			return NULL;
+		}
+#endif
+		cl = (struct er2bc_class *)res.class;
+		if (!cl)
+			cl = er2bc_find(sch, res.classid);
+		if (cl)
+			return cl;
+	}
+	if (TC_H_MAJ(skb->priority ^ sch->handle) == 0 && TC_H_MIN(skb->priority)) {
+		cl = er2bc_find(sch, skb->priority);
+		if (cl)
+			return cl;
+	}
+	if (q->defcls) {
+		cl = er2bc_find(sch, TC_H_MAKE(sch->handle, q->defcls));
+		if (cl)
+			return cl;
+	}
+	q->unclassified++;
+	return NULL;
+}
+
 static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			 struct sk_buff **to_free)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+	struct er2bc_class *cl;
+	int err;
 
-	if (unlikely(sch->q.qlen >= READ_ONCE(q->limit)))
-		return qdisc_drop(skb, sch, to_free);
+	cl = er2bc_classify(skb, sch, &err);
+	if (unlikely(!cl)) {
+		if (err & __NET_XMIT_BYPASS)
+			qdisc_qstats_drop(sch);
+		__qdisc_drop(skb, to_free);
+		return err;
+	}
 
-	return qdisc_enqueue_tail(skb, sch);
+	err = qdisc_enqueue(skb, cl->qdisc, to_free);
+	if (unlikely(err != NET_XMIT_SUCCESS)) {
+		if (net_xmit_drop_count(err)) {
+			cl->drops++;
+			qdisc_qstats_drop(sch);
+		}
+		return err;
+	}
+	sch->qstats.backlog += len;
+	sch->q.qlen++;
+	/*
+	 * Whether the class was idle is asked after the child took the packet:
+	 * a child may have dropped others meanwhile, or (netem) sent one back
+	 * through this qdisc. Activation is idempotent.
+	 */
+	if (!er2bc_node_active(&cl->node) && cl->qdisc->q.qlen)
+		er2bc_sched_activate(&q->sched, &cl->node, ktime_get_ns());
+	return NET_XMIT_SUCCESS;
 }
 
 static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
+	u32 tries = q->sched.active;
+	struct er2bc_node *n;
 	struct sk_buff *skb;
-	u64 now, earliest;
+	u64 now, wake;
 
-	skb = qdisc_peek_head(sch);
-	if (!skb)
+	if (!sch->q.qlen)
 		return NULL;
+	now = ktime_get_ns();
+	/* each turn that finds nothing moves a class whose child waits aside */
+	for (; tries; tries--) {
+		struct er2bc_class *cl;
 
-	if (q->rate.mult) {
-		now = ktime_get_ns();
-		if (q->time_next > now) {
+		n = er2bc_sched_next(&q->sched, now, &wake);
+		if (!n) {
 			qdisc_qstats_overlimit(sch);
-			qdisc_watchdog_schedule_range_ns(&q->watchdog, q->time_next,
-							 ER2BC_TIMER_SLACK_NS);
+			if (wake != U64_MAX)
+				qdisc_watchdog_schedule_range_ns(&q->watchdog, wake,
+								 ER2BC_TIMER_SLACK_NS);
 			return NULL;
 		}
-		earliest = now > q->burst_ns ? now - q->burst_ns : 0;
-		q->time_next = max(q->time_next, earliest) +
-			       er2bc_rate_tx_ns(&q->rate, qdisc_pkt_len(skb));
+		cl = container_of(n, struct er2bc_class, node);
+		skb = qdisc_dequeue_peeked(cl->qdisc);
+		if (unlikely(!skb)) {
+			/* the child may also have emptied itself (qlen_notify) */
+			if (er2bc_node_active(n)) {
+				qdisc_warn_nonwc(__func__, cl->qdisc);
+				er2bc_sched_skip(&q->sched, n);
+			}
+			continue;
+		}
+		er2bc_sched_charge(&q->sched, n, qdisc_pkt_len(skb), now,
+				   cl->qdisc->q.qlen);
+		bstats_update(&cl->bstats, skb);
+		qdisc_bstats_update(sch, skb);
+		qdisc_qstats_backlog_dec(sch, skb);
+		sch->q.qlen--;
+		return skb;
 	}
-	return qdisc_dequeue_head(sch);
+	/* only children that hold packets back: their watchdogs wake the root */
+	return NULL;
 }
 
 static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
@@ -97,62 +282,44 @@ static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_ER2BC_MAX + 1];
-	unsigned int dropped_pkts = 0, dropped_bytes = 0;
-	struct er2bc_rate rate;
-	u64 rate_bps, burst_ns;
-	u32 burst, limit;
-	int err;
+	struct er2bc_class *cl;
+	u64 rate, now;
+	u32 burst;
+	bool weighted;
+	int err, p;
 
 	if (!opt)
 		return 0;
-
 	err = nla_parse_nested(tb, TCA_ER2BC_MAX, opt, er2bc_policy, extack);
 	if (err < 0)
 		return err;
 
 	/* everything is validated and computed before any state changes */
-	if (tb[TCA_ER2BC_LIMIT] && !nla_get_u32(tb[TCA_ER2BC_LIMIT])) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_LIMIT],
-				    "er2bc: limit must be at least one packet");
-		return -EINVAL;
-	}
-	if (tb[TCA_ER2BC_BURST] &&
-	    nla_get_u32(tb[TCA_ER2BC_BURST]) > ER2BC_RATE_MAX_LEN) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_BURST],
-				    "er2bc: burst must not exceed 512 MiB");
-		return -EINVAL;
-	}
-	rate_bps = tb[TCA_ER2BC_RATE] ? nla_get_u64(tb[TCA_ER2BC_RATE]) : q->rate_bps;
+	rate = tb[TCA_ER2BC_RATE] ? nla_get_u64(tb[TCA_ER2BC_RATE]) : q->rate;
 	burst = tb[TCA_ER2BC_BURST] ? nla_get_u32(tb[TCA_ER2BC_BURST]) : q->burst;
-	limit = tb[TCA_ER2BC_LIMIT] ? nla_get_u32(tb[TCA_ER2BC_LIMIT]) : q->limit;
-
-	er2bc_rate_set(&rate, rate_bps);
-	burst_ns = er2bc_rate_tx_ns(&rate, er2bc_burst_bytes(sch, rate_bps, burst));
 
 	sch_tree_lock(sch);
-	q->time_next = er2bc_clock_rescale(q->time_next, ktime_get_ns(),
-					   q->rate_bps, rate_bps);
-	q->rate = rate;
-	q->burst_ns = burst_ns;
-	WRITE_ONCE(q->rate_bps, rate_bps);
+	now = ktime_get_ns();
+	er2bc_clock_set(&q->sched.cap, rate, er2bc_burst_bytes(sch, rate, burst), now);
+	WRITE_ONCE(q->rate, rate);
 	WRITE_ONCE(q->burst, burst);
-	WRITE_ONCE(q->limit, limit);
-	/* the excess is dropped from the head, counted as drops, not as sent */
-	while (sch->q.qlen > limit) {
-		struct sk_buff *skb = __qdisc_dequeue_head(&sch->q);
-
-		if (!skb)	/* what is left is a packet a parent peeked at */
-			break;
-		dropped_pkts++;
-		dropped_bytes += qdisc_pkt_len(skb);
-		qdisc_qstats_backlog_dec(sch, skb);
-		qdisc_qstats_drop(sch);
-		rtnl_kfree_skbs(skb, skb);
+	if (tb[TCA_ER2BC_DEFAULT])
+		WRITE_ONCE(q->defcls, nla_get_u32(tb[TCA_ER2BC_DEFAULT]));
+	if (tb[TCA_ER2BC_MODE])
+		WRITE_ONCE(q->mode, nla_get_u8(tb[TCA_ER2BC_MODE]));
+	if (tb[TCA_ER2BC_SHARE])
+		WRITE_ONCE(q->share, nla_get_u8(tb[TCA_ER2BC_SHARE]));
+	weighted = q->share == ER2BC_SHARE_WEIGHTED;
+	if (weighted != q->sched.weighted) {
+		q->sched.weighted = weighted;
+		for (p = 0; p < ER2BC_NPRIO; p++)
+			list_for_each_entry(cl, &q->by_prio[p], prio_list)
+				er2bc_sched_replace(&q->sched, &cl->node, now);
 	}
-	qdisc_tree_reduce_backlog(sch, dropped_pkts, dropped_bytes);
+	er2bc_update_guarantees(sch, now);
 	sch_tree_unlock(sch);
 
-	/* the head packet may leave earlier now: let dequeue decide again */
+	/* a class may send earlier now: let dequeue decide again */
 	qdisc_watchdog_cancel(&q->watchdog);
 	__netif_schedule(qdisc_root(sch));
 	return 0;
@@ -162,28 +329,58 @@ static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 		      struct netlink_ext_ack *extack)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
+	int err, p;
 
 	qdisc_watchdog_init(&q->watchdog, sch);
-	q->limit = max_t(u32, qdisc_dev(sch)->tx_queue_len, 1);
-	er2bc_rate_set(&q->rate, 0);
+	er2bc_sched_init(&q->sched);
+	for (p = 0; p < ER2BC_NPRIO; p++)
+		INIT_LIST_HEAD(&q->by_prio[p]);
 
+	err = tcf_block_get(&q->block, &q->filter_list, sch, extack);
+	if (err)
+		return err;
+	err = qdisc_class_hash_init(&q->clhash);
+	if (err)
+		return err;
 	return er2bc_change(sch, opt, extack);
 }
 
 static void er2bc_reset(struct Qdisc *sch)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct er2bc_class *cl;
+	unsigned int i;
 
-	qdisc_reset_queue(sch);
-	q->time_next = 0;
+	for (i = 0; i < q->clhash.hashsize; i++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+			er2bc_sched_deactivate(&q->sched, &cl->node);
+			qdisc_reset(cl->qdisc);
+		}
+	}
 	qdisc_watchdog_cancel(&q->watchdog);
+}
+
+static void er2bc_destroy_class(struct Qdisc *sch, struct er2bc_class *cl)
+{
+	gen_kill_estimator(&cl->rate_est);
+	qdisc_put(cl->qdisc);
+	kfree(cl);
 }
 
 static void er2bc_destroy(struct Qdisc *sch)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct er2bc_class *cl;
+	struct hlist_node *next;
+	unsigned int i;
 
 	qdisc_watchdog_cancel(&q->watchdog);
+	tcf_block_put(q->block);
+	for (i = 0; i < q->clhash.hashsize; i++) {
+		hlist_for_each_entry_safe(cl, next, &q->clhash.hash[i], common.hnode)
+			er2bc_destroy_class(sch, cl);
+	}
+	qdisc_class_hash_destroy(&q->clhash);
 }
 
 static int er2bc_dump(struct Qdisc *sch, struct sk_buff *skb)
@@ -195,10 +392,11 @@ static int er2bc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (!opts)
 		return -EMSGSIZE;
 
-	if (nla_put_u64_64bit(skb, TCA_ER2BC_RATE, READ_ONCE(q->rate_bps),
-			      TCA_ER2BC_PAD) ||
+	if (nla_put_u64_64bit(skb, TCA_ER2BC_RATE, READ_ONCE(q->rate), TCA_ER2BC_PAD) ||
 	    nla_put_u32(skb, TCA_ER2BC_BURST, READ_ONCE(q->burst)) ||
-	    nla_put_u32(skb, TCA_ER2BC_LIMIT, READ_ONCE(q->limit)))
+	    nla_put_u32(skb, TCA_ER2BC_DEFAULT, READ_ONCE(q->defcls)) ||
+	    nla_put_u8(skb, TCA_ER2BC_MODE, READ_ONCE(q->mode)) ||
+	    nla_put_u8(skb, TCA_ER2BC_SHARE, READ_ONCE(q->share)))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);
@@ -208,7 +406,351 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
+static int er2bc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct tc_er2bc_xstats st = {};
+
+	sch_tree_lock(sch);
+	st.rate = q->rate;
+	st.guaranteed = q->guaranteed;
+	st.unclassified = q->unclassified;
+	st.throttled = q->sched.throttled;
+	st.waits = q->sched.waits;
+	st.classes = q->clhash.hashelems;
+	st.active = q->sched.active;
+	sch_tree_unlock(sch);
+
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+/* Classes */
+
+static unsigned long er2bc_search_class(struct Qdisc *sch, u32 classid)
+{
+	return (unsigned long)er2bc_find(sch, classid);
+}
+
+static struct Qdisc *er2bc_class_leaf(struct Qdisc *sch, unsigned long arg)
+{
+	return ((struct er2bc_class *)arg)->qdisc;
+}
+
+static int er2bc_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
+		       struct Qdisc **old, struct netlink_ext_ack *extack)
+{
+	struct er2bc_class *cl = (struct er2bc_class *)arg;
+
+	if (!new) {
+		new = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops,
+					cl->common.classid, extack);
+		if (!new)
+			return -ENOBUFS;
+	}
+	/* the old child's packets are purged: qlen_notify idles the class */
+	*old = qdisc_replace(sch, new, &cl->qdisc);
+	return 0;
+}
+
+static void er2bc_qlen_notify(struct Qdisc *sch, unsigned long arg)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct er2bc_class *cl = (struct er2bc_class *)arg;
+
+	er2bc_sched_deactivate(&q->sched, &cl->node);
+}
+
+/* insert into the priority order, by classid among equals */
+static void er2bc_prio_insert(struct er2bc_sched_data *q, struct er2bc_class *cl)
+{
+	struct list_head *head = &q->by_prio[cl->prio - 1];
+	struct er2bc_class *pos;
+
+	/* classes tend to be added in rising classid order: search from the tail */
+	list_for_each_entry_reverse(pos, head, prio_list) {
+		if (pos->common.classid < cl->common.classid) {
+			list_add(&cl->prio_list, &pos->prio_list);
+			return;
+		}
+	}
+	list_add(&cl->prio_list, head);
+}
+
+static u32 er2bc_quantum(struct Qdisc *sch, u32 weight)
+{
+	u64 quantum = (u64)weight * psched_mtu(qdisc_dev(sch));
+
+	return min_t(u64, quantum, ER2BC_QUANTUM_MAX);
+}
+
+static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
+			      struct nlattr **tca, unsigned long *arg,
+			      struct netlink_ext_ack *extack)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct er2bc_class *cl = (struct er2bc_class *)*arg;
+	struct nlattr *tb[TCA_ER2BC_CLASS_MAX + 1] = {};
+	struct Qdisc *child = NULL;
+	u64 rate, ceil, now;
+	u32 weight, burst, cburst;
+	u8 prio, type;
+	int err;
+
+	if (parentid && parentid != TC_H_ROOT &&
+	    parentid != TC_H_MAKE(sch->handle, 0)) {
+		NL_SET_ERR_MSG(extack, "er2bc: classes are flat: their parent is the qdisc");
+		return -EINVAL;
+	}
+	if (tca[TCA_OPTIONS]) {
+		err = nla_parse_nested(tb, TCA_ER2BC_CLASS_MAX, tca[TCA_OPTIONS],
+				       er2bc_class_policy, extack);
+		if (err < 0)
+			return err;
+	}
+
+	/* the new configuration, whole, before anything changes */
+	prio = cl ? cl->prio : ER2BC_PRIO_MAX;
+	rate = cl ? cl->rate : 0;
+	ceil = cl ? cl->ceil : 0;
+	weight = cl ? cl->weight : 1;
+	type = cl ? cl->type : ER2BC_TYPE_TCP;
+	burst = cl ? cl->burst : 0;
+	cburst = cl ? cl->cburst : 0;
+	if (tb[TCA_ER2BC_CLASS_PRIO])
+		prio = nla_get_u8(tb[TCA_ER2BC_CLASS_PRIO]);
+	if (tb[TCA_ER2BC_CLASS_RATE])
+		rate = nla_get_u64(tb[TCA_ER2BC_CLASS_RATE]);
+	if (tb[TCA_ER2BC_CLASS_CEIL])
+		ceil = nla_get_u64(tb[TCA_ER2BC_CLASS_CEIL]);
+	if (tb[TCA_ER2BC_CLASS_WEIGHT])
+		weight = nla_get_u32(tb[TCA_ER2BC_CLASS_WEIGHT]);
+	if (tb[TCA_ER2BC_CLASS_TYPE])
+		type = nla_get_u8(tb[TCA_ER2BC_CLASS_TYPE]);
+	if (tb[TCA_ER2BC_CLASS_BURST])
+		burst = nla_get_u32(tb[TCA_ER2BC_CLASS_BURST]);
+	if (tb[TCA_ER2BC_CLASS_CBURST])
+		cburst = nla_get_u32(tb[TCA_ER2BC_CLASS_CBURST]);
+
+	if (ceil && ceil < rate) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_CEIL] ?:
+				    tb[TCA_ER2BC_CLASS_RATE],
+				    "er2bc: ceil must not be below rate");
+		return -EINVAL;
+	}
+
+	if (!cl) {
+		if (!TC_H_MIN(classid) || TC_H_MAJ(classid ^ sch->handle)) {
+			NL_SET_ERR_MSG(extack, "er2bc: classid must be <qdisc major>:<minor>, minor not 0");
+			return -EINVAL;
+		}
+		cl = kzalloc(sizeof(*cl), GFP_KERNEL_ACCOUNT);
+		if (!cl)
+			return -ENOBUFS;
+		child = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops, classid,
+					  extack);
+		if (!child) {
+			kfree(cl);
+			return -ENOBUFS;
+		}
+		if (tca[TCA_RATE]) {
+			err = gen_new_estimator(&cl->bstats, NULL, &cl->rate_est,
+						NULL, true, tca[TCA_RATE]);
+			if (err) {
+				NL_SET_ERR_MSG(extack, "er2bc: cannot create the rate estimator");
+				qdisc_put(child);
+				kfree(cl);
+				return err;
+			}
+		}
+		er2bc_node_init(&cl->node);
+		gnet_stats_basic_sync_init(&cl->bstats);
+		cl->common.classid = classid;
+		cl->qdisc = child;
+		INIT_LIST_HEAD(&cl->prio_list);
+	} else if (tca[TCA_RATE]) {
+		err = gen_replace_estimator(&cl->bstats, NULL, &cl->rate_est,
+					    NULL, true, tca[TCA_RATE]);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "er2bc: cannot replace the rate estimator");
+			return err;
+		}
+	}
+
+	sch_tree_lock(sch);
+	now = ktime_get_ns();
+	if (child)
+		qdisc_class_hash_insert(&q->clhash, &cl->common);
+	if (child || prio != cl->prio) {
+		if (!child)
+			list_del(&cl->prio_list);
+		cl->prio = prio;
+		cl->node.prio = prio - 1;
+		er2bc_prio_insert(q, cl);
+	}
+	cl->rate = rate;
+	cl->ceil = ceil;
+	cl->weight = weight;
+	cl->type = type;
+	cl->burst = burst;
+	cl->cburst = cburst;
+	cl->node.quantum = er2bc_quantum(sch, weight);
+	er2bc_clock_set(&cl->node.c, ceil, er2bc_burst_bytes(sch, ceil, cburst), now);
+	/* every class's guarantee may move: this one's rate or place changed */
+	er2bc_update_guarantees(sch, now);
+	sch_tree_unlock(sch);
+
+	if (child) {
+		qdisc_class_hash_grow(sch, &q->clhash);
+		qdisc_hash_add(child, true);
+	}
+	*arg = (unsigned long)cl;
+	return 0;
+}
+
+static int er2bc_delete_class(struct Qdisc *sch, unsigned long arg,
+			      struct netlink_ext_ack *extack)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct er2bc_class *cl = (struct er2bc_class *)arg;
+
+	if (cl->filter_cnt) {
+		NL_SET_ERR_MSG(extack, "er2bc: class is in use by filters: delete them first");
+		return -EBUSY;
+	}
+	if (TC_H_MIN(cl->common.classid) == q->defcls) {
+		NL_SET_ERR_MSG(extack, "er2bc: class is the qdisc's default: change the default first");
+		return -EBUSY;
+	}
+
+	sch_tree_lock(sch);
+	qdisc_purge_queue(cl->qdisc);
+	er2bc_sched_deactivate(&q->sched, &cl->node);
+	qdisc_class_hash_remove(&q->clhash, &cl->common);
+	list_del(&cl->prio_list);
+	/* what it was guaranteed goes to the classes after it */
+	er2bc_update_guarantees(sch, ktime_get_ns());
+	sch_tree_unlock(sch);
+
+	er2bc_destroy_class(sch, cl);
+	return 0;
+}
+
+static struct tcf_block *er2bc_tcf_block(struct Qdisc *sch, unsigned long arg,
+					 struct netlink_ext_ack *extack)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+
+	if (arg) {
+		NL_SET_ERR_MSG(extack, "er2bc: filters attach to the qdisc, not to a class");
+		return NULL;
+	}
+	return q->block;
+}
+
+static unsigned long er2bc_bind_tcf(struct Qdisc *sch, unsigned long parent,
+				    u32 classid)
+{
+	struct er2bc_class *cl = er2bc_find(sch, classid);
+
+	if (cl)
+		cl->filter_cnt++;
+	return (unsigned long)cl;
+}
+
+static void er2bc_unbind_tcf(struct Qdisc *sch, unsigned long arg)
+{
+	struct er2bc_class *cl = (struct er2bc_class *)arg;
+
+	cl->filter_cnt--;
+}
+
+static int er2bc_dump_class(struct Qdisc *sch, unsigned long arg,
+			    struct sk_buff *skb, struct tcmsg *tcm)
+{
+	struct er2bc_class *cl = (struct er2bc_class *)arg;
+	struct nlattr *opts;
+
+	tcm->tcm_parent = TC_H_ROOT;
+	tcm->tcm_handle = cl->common.classid;
+	tcm->tcm_info = cl->qdisc->handle;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, TCA_ER2BC_CLASS_PRIO, cl->prio) ||
+	    nla_put_u64_64bit(skb, TCA_ER2BC_CLASS_RATE, cl->rate, TCA_ER2BC_CLASS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_ER2BC_CLASS_CEIL, cl->ceil, TCA_ER2BC_CLASS_PAD) ||
+	    nla_put_u32(skb, TCA_ER2BC_CLASS_WEIGHT, cl->weight) ||
+	    nla_put_u8(skb, TCA_ER2BC_CLASS_TYPE, cl->type) ||
+	    nla_put_u32(skb, TCA_ER2BC_CLASS_BURST, cl->burst) ||
+	    nla_put_u32(skb, TCA_ER2BC_CLASS_CBURST, cl->cburst))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static int er2bc_dump_class_stats(struct Qdisc *sch, unsigned long arg,
+				  struct gnet_dump *d)
+{
+	struct er2bc_class *cl = (struct er2bc_class *)arg;
+	struct tc_er2bc_class_xstats xst = {};
+	struct gnet_stats_queue qs = {};
+	__u32 qlen;
+
+	sch_tree_lock(sch);
+	qdisc_qstats_qlen_backlog(cl->qdisc, &qlen, &qs.backlog);
+	qs.drops = cl->drops;
+	qs.overlimits = cl->node.held;
+	xst.guarantee = cl->node.g.bps;
+	xst.bytes_guaranteed = cl->node.bytes_guaranteed;
+	xst.bytes_borrowed = cl->node.bytes_borrowed;
+	xst.credit = cl->node.credit;
+	xst.state = cl->node.state;
+	sch_tree_unlock(sch);
+
+	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
+	    gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||
+	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
+		return -1;
+	return gnet_stats_copy_app(d, &xst, sizeof(xst));
+}
+
+static void er2bc_walk(struct Qdisc *sch, struct qdisc_walker *arg)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct er2bc_class *cl;
+	unsigned int i;
+
+	if (arg->stop)
+		return;
+	for (i = 0; i < q->clhash.hashsize; i++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+			if (!tc_qdisc_stats_dump(sch, (unsigned long)cl, arg))
+				return;
+		}
+	}
+}
+
+static const struct Qdisc_class_ops er2bc_class_ops = {
+	.graft		= er2bc_graft,
+	.leaf		= er2bc_class_leaf,
+	.qlen_notify	= er2bc_qlen_notify,
+	.find		= er2bc_search_class,
+	.change		= er2bc_change_class,
+	.delete		= er2bc_delete_class,
+	.walk		= er2bc_walk,
+	.tcf_block	= er2bc_tcf_block,
+	.bind_tcf	= er2bc_bind_tcf,
+	.unbind_tcf	= er2bc_unbind_tcf,
+	.dump		= er2bc_dump_class,
+	.dump_stats	= er2bc_dump_class_stats,
+};
+
 static struct Qdisc_ops er2bc_qdisc_ops __read_mostly = {
+	.cl_ops		= &er2bc_class_ops,
 	.id		= "er2bc",
 	.priv_size	= sizeof(struct er2bc_sched_data),
 	.enqueue	= er2bc_enqueue,
@@ -219,6 +761,7 @@ static struct Qdisc_ops er2bc_qdisc_ops __read_mostly = {
 	.destroy	= er2bc_destroy,
 	.change		= er2bc_change,
 	.dump		= er2bc_dump,
+	.dump_stats	= er2bc_dump_stats,
 	.owner		= THIS_MODULE,
 };
 MODULE_ALIAS_NET_SCH("er2bc");

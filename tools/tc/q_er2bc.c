@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * q_er2bc.c	tc plugin of the er2bc qdisc.
+ * q_er2bc.c	tc plugin of the er2bc qdisc and its classes.
  *
- *   tc qdisc add dev DEV root er2bc [ rate RATE | rate unlimited ]
- *					 [ burst SIZE ] [ limit PACKETS ]
+ *   tc qdisc add dev DEV root handle 1: er2bc [ rate RATE | rate unlimited ]
+ *	[ burst SIZE ] [ default MINOR ] [ mode static|pq|er2bc ]
+ *	[ share prio|weighted ]
+ *   tc class add dev DEV parent 1: classid 1:MINOR er2bc [ prio N ]
+ *	[ rate RATE ] [ ceil RATE ] [ weight N ] [ type tcp|udp ]
+ *	[ burst SIZE ] [ cburst SIZE ]
+ *
+ * Values are checked here with a message naming the option; the kernel
+ * checks them again (its messages reach the user through extack).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,66 +21,143 @@
 
 #define OPT_MAXLEN 1024
 
-static void explain(void)
+static const char * const mode_names[] = {
+	[ER2BC_MODE_STATIC] = "static",
+	[ER2BC_MODE_PQ] = "pq",
+	[ER2BC_MODE_ER2BC] = "er2bc",
+};
+
+static const char * const share_names[] = {
+	[ER2BC_SHARE_PRIO] = "prio",
+	[ER2BC_SHARE_WEIGHTED] = "weighted",
+};
+
+static const char * const type_names[] = {
+	[ER2BC_TYPE_TCP] = "tcp",
+	[ER2BC_TYPE_UDP] = "udp",
+};
+
+static const char * const state_names[] = {
+	[ER2BC_STATE_IDLE] = "idle",
+	[ER2BC_STATE_GUARANTEED] = "guaranteed",
+	[ER2BC_STATE_BORROWING] = "borrowing",
+	[ER2BC_STATE_HELD] = "held",
+};
+
+#define NAME_OF(names, i) ((i) < sizeof(names) / sizeof(names[0]) ? names[i] : "?")
+
+static void explain_qdisc(void)
 {
 	fprintf(stderr,
 		"Usage: ... er2bc [ rate RATE | rate unlimited ] [ burst SIZE ]\n"
-		"                 [ limit PACKETS ]\n"
-		"  rate   cap of the total rate (default: unlimited)\n"
-		"  burst  bytes that may leave back to back (default: 1 ms at\n"
-		"         the rate, at least two MTU-sized packets)\n"
-		"  limit  queue length in packets (default: txqueuelen)\n");
+		"                 [ default MINOR ] [ mode static|pq|er2bc ]\n"
+		"                 [ share prio|weighted ]\n"
+		"  rate     the cap W on everything sent (default: unlimited)\n"
+		"  burst    bytes that may leave back to back (default: 1 ms at\n"
+		"           the rate, at least two MTU-sized packets)\n"
+		"  default  minor of the class for unclassified packets, in hex as\n"
+		"           classids are (default: none, such packets are dropped)\n"
+		"  mode     how guarantees follow from rates (default: static)\n"
+		"  share    how unused capacity is lent (default: prio)\n");
 }
 
-static int bad(const char *what, const char *arg)
+static void explain_class(void)
 {
-	fprintf(stderr, "er2bc: illegal \"%s\" value \"%s\"\n", what, arg);
-	explain();
+	fprintf(stderr,
+		"Usage: ... er2bc [ prio 1-%d ] [ rate RATE ] [ ceil RATE ]\n"
+		"                 [ weight 1-%d ] [ type tcp|udp ]\n"
+		"                 [ burst SIZE ] [ cburst SIZE ]\n"
+		"  prio    1 is the highest (default: %d, the lowest)\n"
+		"  rate    the necessary rate R_f (default: 0, none)\n"
+		"  ceil    the most the class may send (default: the cap)\n"
+		"  weight  its share of lent capacity (default: 1)\n"
+		"  type    tcp retransmits, udp does not (default: tcp)\n"
+		"  burst   bytes at the guarantee after idling (default: auto)\n"
+		"  cburst  bytes at the ceil after idling (default: auto)\n",
+		ER2BC_PRIO_MAX, ER2BC_WEIGHT_MAX, ER2BC_PRIO_MAX);
+}
+
+static int bad(const char *what, const char *arg, const char *why)
+{
+	fprintf(stderr, "er2bc: illegal \"%s\" value \"%s\"%s%s\n", what, arg,
+		why ? ": " : "", why ? why : "");
 	return -1;
+}
+
+static int lookup(const char * const *names, int n, const char *arg)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && strcmp(names[i], arg) == 0)
+			return i;
+	return -1;
+}
+
+#define LOOKUP(names, arg) lookup(names, sizeof(names) / sizeof(names[0]), arg)
+
+/* a rate in bits/s; tc's parser returns bytes per second */
+static int parse_rate(__u64 *bps, const char *what, const char *arg)
+{
+	__u64 rate;
+
+	if (get_rate64(&rate, arg))
+		return bad(what, arg, "not a rate (e.g. 400kbit, 5mbit)");
+	*bps = rate * 8;
+	return 0;
 }
 
 static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			   struct nlmsghdr *n, const char *dev)
 {
+	bool have_rate = false, have_burst = false, have_def = false;
+	int mode = -1, share = -1;
+	__u32 burst = 0, def = 0;
 	struct rtattr *tail;
 	__u64 rate = 0;
-	__u32 val;
-	bool have_rate = false, have_burst = false, have_limit = false;
-	__u32 burst = 0, limit = 0;
 
 	for (; argc > 0; argc--, argv++) {
 		if (strcmp(*argv, "help") == 0) {
-			explain();
+			explain_qdisc();
 			return -1;
 		}
 		if (argc < 2) {
 			fprintf(stderr, "er2bc: \"%s\" needs a value\n", *argv);
-			explain();
+			explain_qdisc();
 			return -1;
 		}
 		if (strcmp(*argv, "rate") == 0) {
 			argc--, argv++;
 			if (strcmp(*argv, "unlimited") == 0)
 				rate = 0;
-			else if (get_rate64(&rate, *argv) || !rate)
-				return bad("rate", *argv);
-			rate *= 8;	/* tc parses bytes per second */
+			else if (parse_rate(&rate, "rate", *argv))
+				return -1;
+			else if (!rate)
+				return bad("rate", *argv, "use \"rate unlimited\" for no cap");
 			have_rate = true;
 		} else if (strcmp(*argv, "burst") == 0) {
 			argc--, argv++;
-			if (get_size(&val, *argv))
-				return bad("burst", *argv);
-			burst = val;
+			if (get_size(&burst, *argv))
+				return bad("burst", *argv, "not a size");
 			have_burst = true;
-		} else if (strcmp(*argv, "limit") == 0) {
+		} else if (strcmp(*argv, "default") == 0) {
 			argc--, argv++;
-			if (get_u32(&val, *argv, 0))
-				return bad("limit", *argv);
-			limit = val;
-			have_limit = true;
+			if (get_u32(&def, *argv, 16) || def > 0xffff)
+				return bad("default", *argv, "a class minor, 0-ffff in hex");
+			have_def = true;
+		} else if (strcmp(*argv, "mode") == 0) {
+			argc--, argv++;
+			mode = LOOKUP(mode_names, *argv);
+			if (mode < 0)
+				return bad("mode", *argv, "static, pq or er2bc");
+		} else if (strcmp(*argv, "share") == 0) {
+			argc--, argv++;
+			share = LOOKUP(share_names, *argv);
+			if (share < 0)
+				return bad("share", *argv, "prio or weighted");
 		} else {
 			fprintf(stderr, "er2bc: unknown option \"%s\"\n", *argv);
-			explain();
+			explain_qdisc();
 			return -1;
 		}
 	}
@@ -83,62 +167,281 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_RATE, &rate, sizeof(rate));
 	if (have_burst)
 		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_BURST, &burst, sizeof(burst));
-	if (have_limit)
-		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_LIMIT, &limit, sizeof(limit));
+	if (have_def)
+		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_DEFAULT, &def, sizeof(def));
+	if (mode >= 0)
+		addattr8(n, OPT_MAXLEN, TCA_ER2BC_MODE, mode);
+	if (share >= 0)
+		addattr8(n, OPT_MAXLEN, TCA_ER2BC_SHARE, share);
 	addattr_nest_end(n, tail);
 	return 0;
 }
 
-static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
+			    struct nlmsghdr *n, const char *dev)
 {
-	struct rtattr *tb[TCA_ER2BC_MAX + 1] = {};
+	bool have_rate = false, have_ceil = false, have_burst = false;
+	bool have_cburst = false, have_weight = false;
+	int prio = -1, type = -1;
+	__u32 weight = 0, burst = 0, cburst = 0, val;
+	__u64 rate = 0, ceil = 0;
+	struct rtattr *tail;
+
+	for (; argc > 0; argc--, argv++) {
+		if (strcmp(*argv, "help") == 0) {
+			explain_class();
+			return -1;
+		}
+		if (argc < 2) {
+			fprintf(stderr, "er2bc: \"%s\" needs a value\n", *argv);
+			explain_class();
+			return -1;
+		}
+		if (strcmp(*argv, "prio") == 0) {
+			argc--, argv++;
+			if (get_u32(&val, *argv, 10) || val < ER2BC_PRIO_MIN ||
+			    val > ER2BC_PRIO_MAX) {
+				fprintf(stderr, "er2bc: illegal \"prio\" value \"%s\": 1 (highest) to %d\n",
+					*argv, ER2BC_PRIO_MAX);
+				return -1;
+			}
+			prio = val;
+		} else if (strcmp(*argv, "rate") == 0) {
+			argc--, argv++;
+			if (parse_rate(&rate, "rate", *argv))
+				return -1;
+			have_rate = true;
+		} else if (strcmp(*argv, "ceil") == 0) {
+			argc--, argv++;
+			if (parse_rate(&ceil, "ceil", *argv))
+				return -1;
+			if (!ceil)
+				return bad("ceil", *argv, "must be above 0; leave it out for no ceil");
+			have_ceil = true;
+		} else if (strcmp(*argv, "weight") == 0) {
+			argc--, argv++;
+			if (get_u32(&weight, *argv, 10) || !weight ||
+			    weight > ER2BC_WEIGHT_MAX) {
+				fprintf(stderr, "er2bc: illegal \"weight\" value \"%s\": 1 to %d\n",
+					*argv, ER2BC_WEIGHT_MAX);
+				return -1;
+			}
+			have_weight = true;
+		} else if (strcmp(*argv, "type") == 0) {
+			argc--, argv++;
+			type = LOOKUP(type_names, *argv);
+			if (type < 0)
+				return bad("type", *argv, "tcp or udp");
+		} else if (strcmp(*argv, "burst") == 0) {
+			argc--, argv++;
+			if (get_size(&burst, *argv))
+				return bad("burst", *argv, "not a size");
+			have_burst = true;
+		} else if (strcmp(*argv, "cburst") == 0) {
+			argc--, argv++;
+			if (get_size(&cburst, *argv))
+				return bad("cburst", *argv, "not a size");
+			have_cburst = true;
+		} else {
+			fprintf(stderr, "er2bc: unknown class option \"%s\"\n", *argv);
+			explain_class();
+			return -1;
+		}
+	}
+
+	tail = addattr_nest(n, OPT_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
+	if (prio >= 0)
+		addattr8(n, OPT_MAXLEN, TCA_ER2BC_CLASS_PRIO, prio);
+	if (have_rate)
+		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_CLASS_RATE, &rate, sizeof(rate));
+	if (have_ceil)
+		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_CLASS_CEIL, &ceil, sizeof(ceil));
+	if (have_weight)
+		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CLASS_WEIGHT, weight);
+	if (type >= 0)
+		addattr8(n, OPT_MAXLEN, TCA_ER2BC_CLASS_TYPE, type);
+	if (have_burst)
+		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CLASS_BURST, burst);
+	if (have_cburst)
+		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CLASS_CBURST, cburst);
+	addattr_nest_end(n, tail);
+	return 0;
+}
+
+/* the attributes nested in opt, by type; a short one is left out */
+static void parse_nested(struct rtattr **tb, int max, const int *sizes,
+			 struct rtattr *opt)
+{
 	struct rtattr *rta;
-	int len;
+	int len = RTA_PAYLOAD(opt);
 
-	if (!opt)
-		return 0;
-
-	len = RTA_PAYLOAD(opt);
+	memset(tb, 0, sizeof(*tb) * (max + 1));
 	for (rta = RTA_DATA(opt); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
 		unsigned short type = rta->rta_type & NLA_TYPE_MASK;
 
-		if (type <= TCA_ER2BC_MAX)
+		if (type <= max && (int)RTA_PAYLOAD(rta) >= sizes[type])
 			tb[type] = rta;
 	}
+}
 
-	if (tb[TCA_ER2BC_RATE] && RTA_PAYLOAD(tb[TCA_ER2BC_RATE]) >= sizeof(__u64)) {
-		__u64 rate;
+static __u64 rta_u64(const struct rtattr *rta)
+{
+	__u64 v;
 
-		memcpy(&rate, RTA_DATA(tb[TCA_ER2BC_RATE]), sizeof(rate));
-		/* JSON in bits/s, as the kernel has it; text as tc prints rates */
-		print_color_u64(PRINT_JSON, TC_COLOR_NONE, "rate", NULL, rate);
-		if (rate)
-			print_color_rate(false, PRINT_FP, TC_COLOR_NONE, NULL,
-					 "rate %s ", rate / 8);
-		else
-			print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "%s ",
-					   "rate unlimited");
+	memcpy(&v, RTA_DATA(rta), sizeof(v));
+	return v;
+}
+
+#define rta_u32(rta) (*(__u32 *)RTA_DATA(rta))
+#define rta_u8(rta) (*(__u8 *)RTA_DATA(rta))
+
+/* a rate: bits/s in JSON as the kernel has it, human units in text */
+static void print_rate_opt(const char *key, __u64 bps, const char *none)
+{
+	char fmt[32];
+
+	print_color_u64(PRINT_JSON, TC_COLOR_NONE, key, NULL, bps);
+	if (bps) {
+		snprintf(fmt, sizeof(fmt), "%s %%s ", key);
+		print_color_rate(false, PRINT_FP, TC_COLOR_NONE, NULL, fmt, bps / 8);
+	} else if (none) {
+		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "%s ", none);
 	}
-	if (tb[TCA_ER2BC_BURST] && RTA_PAYLOAD(tb[TCA_ER2BC_BURST]) >= sizeof(__u32)) {
-		__u32 burst = *(__u32 *)RTA_DATA(tb[TCA_ER2BC_BURST]);
+}
 
-		/* JSON: 0 means derived from rate and MTU */
-		print_color_uint(PRINT_JSON, TC_COLOR_NONE, "burst", NULL, burst);
-		if (burst)
-			print_color_size(PRINT_FP, TC_COLOR_NONE, NULL,
-					 "burst %s ", burst);
-		else
-			print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "%s ",
-					   "burst auto");
-	}
-	if (tb[TCA_ER2BC_LIMIT] && RTA_PAYLOAD(tb[TCA_ER2BC_LIMIT]) >= sizeof(__u32))
-		print_color_uint(PRINT_ANY, TC_COLOR_NONE, "limit", "limit %up ",
-				 *(__u32 *)RTA_DATA(tb[TCA_ER2BC_LIMIT]));
+/* a burst: bytes in JSON (0 = derived), human units in text */
+static void print_burst_opt(const char *key, __u32 bytes)
+{
+	char fmt[32];
+
+	print_color_uint(PRINT_JSON, TC_COLOR_NONE, key, NULL, bytes);
+	snprintf(fmt, sizeof(fmt), "%s %%s ", key);
+	if (bytes)
+		print_color_size(PRINT_FP, TC_COLOR_NONE, NULL, fmt, bytes);
+	else
+		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, "auto");
+}
+
+static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	static const int sizes[TCA_ER2BC_MAX + 1] = {
+		[TCA_ER2BC_RATE] = 8, [TCA_ER2BC_BURST] = 4,
+		[TCA_ER2BC_DEFAULT] = 4, [TCA_ER2BC_MODE] = 1,
+		[TCA_ER2BC_SHARE] = 1,
+	};
+	struct rtattr *tb[TCA_ER2BC_MAX + 1];
+
+	if (!opt)
+		return 0;
+	parse_nested(tb, TCA_ER2BC_MAX, sizes, opt);
+
+	if (tb[TCA_ER2BC_RATE])
+		print_rate_opt("rate", rta_u64(tb[TCA_ER2BC_RATE]), "rate unlimited");
+	if (tb[TCA_ER2BC_BURST])
+		print_burst_opt("burst", rta_u32(tb[TCA_ER2BC_BURST]));
+	if (tb[TCA_ER2BC_DEFAULT])
+		print_color_0xhex(PRINT_ANY, TC_COLOR_NONE, "default", "default %#llx ",
+				  rta_u32(tb[TCA_ER2BC_DEFAULT]));
+	if (tb[TCA_ER2BC_MODE])
+		print_color_string(PRINT_ANY, TC_COLOR_NONE, "mode", "mode %s ",
+				   NAME_OF(mode_names, rta_u8(tb[TCA_ER2BC_MODE])));
+	if (tb[TCA_ER2BC_SHARE])
+		print_color_string(PRINT_ANY, TC_COLOR_NONE, "share", "share %s ",
+				   NAME_OF(share_names, rta_u8(tb[TCA_ER2BC_SHARE])));
 	return 0;
+}
+
+static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
+{
+	struct tc_er2bc_xstats st = {};
+
+	if (!xstats)
+		return 0;
+	if (RTA_PAYLOAD(xstats) < sizeof(st))
+		return -1;
+	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+
+	print_nl();
+	print_rate_opt("cap", st.rate, "cap unlimited");
+	print_rate_opt("guaranteed", st.guaranteed, "guaranteed 0bit");
+	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "classes", "classes %u ", st.classes);
+	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "active", "active %u", st.active);
+	print_nl();
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "unclassified", "unclassified %llu ",
+			st.unclassified);
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "throttled", "throttled %llu ",
+			st.throttled);
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "waits", "waits %llu", st.waits);
+	return 0;
+}
+
+static int er2bc_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	static const int sizes[TCA_ER2BC_CLASS_MAX + 1] = {
+		[TCA_ER2BC_CLASS_PRIO] = 1, [TCA_ER2BC_CLASS_RATE] = 8,
+		[TCA_ER2BC_CLASS_CEIL] = 8, [TCA_ER2BC_CLASS_WEIGHT] = 4,
+		[TCA_ER2BC_CLASS_TYPE] = 1, [TCA_ER2BC_CLASS_BURST] = 4,
+		[TCA_ER2BC_CLASS_CBURST] = 4,
+	};
+	struct rtattr *tb[TCA_ER2BC_CLASS_MAX + 1];
+
+	if (!opt)
+		return 0;
+	parse_nested(tb, TCA_ER2BC_CLASS_MAX, sizes, opt);
+
+	if (tb[TCA_ER2BC_CLASS_PRIO])
+		print_color_uint(PRINT_ANY, TC_COLOR_NONE, "prio", "prio %u ",
+				 rta_u8(tb[TCA_ER2BC_CLASS_PRIO]));
+	if (tb[TCA_ER2BC_CLASS_RATE])
+		print_rate_opt("rate", rta_u64(tb[TCA_ER2BC_CLASS_RATE]), "rate 0bit");
+	if (tb[TCA_ER2BC_CLASS_CEIL])
+		print_rate_opt("ceil", rta_u64(tb[TCA_ER2BC_CLASS_CEIL]), NULL);
+	if (tb[TCA_ER2BC_CLASS_WEIGHT])
+		print_color_uint(PRINT_ANY, TC_COLOR_NONE, "weight", "weight %u ",
+				 rta_u32(tb[TCA_ER2BC_CLASS_WEIGHT]));
+	if (tb[TCA_ER2BC_CLASS_TYPE])
+		print_color_string(PRINT_ANY, TC_COLOR_NONE, "type", "type %s ",
+				   NAME_OF(type_names, rta_u8(tb[TCA_ER2BC_CLASS_TYPE])));
+	if (tb[TCA_ER2BC_CLASS_BURST])
+		print_burst_opt("burst", rta_u32(tb[TCA_ER2BC_CLASS_BURST]));
+	if (tb[TCA_ER2BC_CLASS_CBURST])
+		print_burst_opt("cburst", rta_u32(tb[TCA_ER2BC_CLASS_CBURST]));
+	return 0;
+}
+
+/* tc hands a class's TCA_XSTATS to print_xstats as well */
+static int er2bc_print_class_xstats(FILE *f, struct rtattr *xstats)
+{
+	struct tc_er2bc_class_xstats st = {};
+
+	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+	print_nl();
+	print_rate_opt("guarantee", st.guarantee, "guarantee 0bit");
+	print_color_string(PRINT_ANY, TC_COLOR_NONE, "state", "state %s ",
+			   NAME_OF(state_names, st.state));
+	print_color_int(PRINT_ANY, TC_COLOR_NONE, "credit", "credit %d", st.credit);
+	print_nl();
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "bytes_guaranteed",
+			"sent within guarantee %llu bytes ", st.bytes_guaranteed);
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "bytes_borrowed",
+			"borrowed %llu bytes", st.bytes_borrowed);
+	return 0;
+}
+
+static int er2bc_print_any_xstats(struct qdisc_util *qu, FILE *f,
+				  struct rtattr *xstats)
+{
+	/* the two structures differ in size: that tells a class from the qdisc */
+	if (xstats && RTA_PAYLOAD(xstats) == sizeof(struct tc_er2bc_class_xstats))
+		return er2bc_print_class_xstats(f, xstats);
+	return er2bc_print_xstats(qu, f, xstats);
 }
 
 struct qdisc_util er2bc_qdisc_util = {
 	.id		= "er2bc",
 	.parse_qopt	= er2bc_parse_opt,
 	.print_qopt	= er2bc_print_opt,
+	.print_xstats	= er2bc_print_any_xstats,
+	.parse_copt	= er2bc_parse_copt,
+	.print_copt	= er2bc_print_copt,
 };

@@ -50,6 +50,11 @@ int print_color_rate(bool use_iec, enum output_type t, int color,
 		     const char *key, const char *fmt, unsigned long long rate);
 int print_color_size(enum output_type t, int color, const char *key,
 		     const char *fmt, __u32 size);
+int print_color_int(enum output_type t, int color, const char *key,
+		    const char *fmt, int value);
+int print_color_0xhex(enum output_type t, int color, const char *key,
+		      const char *fmt, unsigned long long hex);
+void print_nl(void);
 
 /* lib/utils.c, tc/tc_util.c */
 int get_u32(__u32 *val, const char *arg, int base);
@@ -59,6 +64,8 @@ int matches(const char *prefix, const char *string);
 
 /* lib/libnetlink.c */
 int addattr_l(struct nlmsghdr *n, int maxlen, int type, const void *data, int alen);
+int addattr8(struct nlmsghdr *n, int maxlen, int type, __u8 data);
+int addattr32(struct nlmsghdr *n, int maxlen, int type, __u32 data);
 struct rtattr *addattr_nest(struct nlmsghdr *n, int maxlen, int type);
 int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);
 

@@ -3,22 +3,107 @@
  * er2bc: priority-based bandwidth control for gateways whose uplink crosses
  * a best-effort network of changing available bandwidth (ABW).
  *
- * Options of the "er2bc" qdisc (TCA_OPTIONS of RTM_NEWQDISC).
+ * The "er2bc" qdisc is classful: a total rate cap W, and classes, each with
+ * a priority, a necessary rate and the guarantee in force. Options of the
+ * qdisc are TCA_ER2BC_* (TCA_OPTIONS of RTM_NEWQDISC), options of a class
+ * TCA_ER2BC_CLASS_* (TCA_OPTIONS of RTM_NEWTCLASS). Rates are in bits per
+ * second, 64-bit.
  */
 #ifndef _UAPI_LINUX_ER2BC_H
 #define _UAPI_LINUX_ER2BC_H
 
 #include <linux/types.h>
 
+/* how guarantees are derived from the classes' rates and the cap */
+enum er2bc_mode {
+	ER2BC_MODE_STATIC,	/* G = rate, in priority order while they fit in W */
+	ER2BC_MODE_PQ,		/* no guarantees: strict priority under W */
+	ER2BC_MODE_ER2BC,	/* eq. 1 of eR2BC: G = min(S_d, what W leaves) */
+	__ER2BC_MODE_MAX
+};
+
+#define ER2BC_MODE_MAX	(__ER2BC_MODE_MAX - 1)
+
+/* how capacity that the guarantees leave unused is lent */
+enum er2bc_share {
+	ER2BC_SHARE_PRIO,	/* highest priority first, equal ones by weight */
+	ER2BC_SHARE_WEIGHTED,	/* in proportion to weight, whatever the priority */
+	__ER2BC_SHARE_MAX
+};
+
+#define ER2BC_SHARE_MAX	(__ER2BC_SHARE_MAX - 1)
+
 enum {
 	TCA_ER2BC_UNSPEC,
 	TCA_ER2BC_PAD,
-	TCA_ER2BC_RATE,		/* u64: total rate cap W in bits/s, 0 = no cap */
-	TCA_ER2BC_BURST,	/* u32: bytes that may leave back to back */
-	TCA_ER2BC_LIMIT,	/* u32: queue limit in packets */
+	TCA_ER2BC_RATE,		/* u64: total rate cap W, 0 = no cap */
+	TCA_ER2BC_BURST,	/* u32: bytes that may leave back to back, 0 = auto */
+	TCA_ER2BC_DEFAULT,	/* u32: minor of the default class, 0 = none */
+	TCA_ER2BC_MODE,		/* u8: enum er2bc_mode */
+	TCA_ER2BC_SHARE,	/* u8: enum er2bc_share */
 	__TCA_ER2BC_MAX
 };
 
 #define TCA_ER2BC_MAX	(__TCA_ER2BC_MAX - 1)
+
+/* a class's traffic, as the eR2BC controller treats it */
+enum er2bc_class_type {
+	ER2BC_TYPE_TCP,		/* retransmits what is lost (F_r) */
+	ER2BC_TYPE_UDP,		/* does not retransmit (F_u) */
+	__ER2BC_TYPE_MAX
+};
+
+#define ER2BC_TYPE_MAX	(__ER2BC_TYPE_MAX - 1)
+
+#define ER2BC_PRIO_MIN		1	/* the highest priority */
+#define ER2BC_PRIO_MAX		64
+#define ER2BC_WEIGHT_MAX	65535
+
+enum {
+	TCA_ER2BC_CLASS_UNSPEC,
+	TCA_ER2BC_CLASS_PAD,
+	TCA_ER2BC_CLASS_PRIO,	/* u8: 1 (highest) .. ER2BC_PRIO_MAX */
+	TCA_ER2BC_CLASS_RATE,	/* u64: necessary rate R_f, 0 = none */
+	TCA_ER2BC_CLASS_CEIL,	/* u64: most the class may send, 0 = W */
+	TCA_ER2BC_CLASS_WEIGHT,	/* u32: share of lent capacity, 1 .. 65535 */
+	TCA_ER2BC_CLASS_TYPE,	/* u8: enum er2bc_class_type */
+	TCA_ER2BC_CLASS_BURST,	/* u32: bytes at the guarantee after idling, 0 = auto */
+	TCA_ER2BC_CLASS_CBURST,	/* u32: bytes at the ceil after idling, 0 = auto */
+	__TCA_ER2BC_CLASS_MAX
+};
+
+#define TCA_ER2BC_CLASS_MAX	(__TCA_ER2BC_CLASS_MAX - 1)
+
+/* qdisc statistics (TCA_STATS_APP); fields are only ever added at the end */
+struct tc_er2bc_xstats {
+	__u64	rate;		/* the cap W in force, bits/s (0: none) */
+	__u64	guaranteed;	/* sum of the guarantees in force, bits/s */
+	__u64	unclassified;	/* packets dropped: no class and no default */
+	__u64	throttled;	/* dequeues held back by the cap W */
+	__u64	waits;		/* dequeues with backlog but no class allowed to send */
+	__u32	classes;
+	__u32	active;		/* classes with packets queued */
+};
+
+/* the scheduling state of a class */
+enum er2bc_class_state {
+	ER2BC_STATE_IDLE,	/* nothing queued */
+	ER2BC_STATE_GUARANTEED,	/* may send within its guarantee */
+	ER2BC_STATE_BORROWING,	/* beyond its guarantee, may borrow */
+	ER2BC_STATE_HELD,	/* at its ceil: waits */
+};
+
+/*
+ * class statistics (TCA_STATS_APP); fields are only ever added at the end,
+ * and it stays smaller than struct tc_er2bc_xstats: tc hands both to one
+ * print function, which tells them apart by size
+ */
+struct tc_er2bc_class_xstats {
+	__u64	guarantee;	/* G in force, bits/s */
+	__u64	bytes_guaranteed; /* bytes sent within the guarantee */
+	__u64	bytes_borrowed;	/* bytes sent on lent capacity */
+	__s32	credit;		/* bytes left in its lending round */
+	__u32	state;		/* enum er2bc_class_state */
+};
 
 #endif /* _UAPI_LINUX_ER2BC_H */

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The class scheduler of sch_er2bc (see sched.h): per-priority lists of the
+ * classes that may send, and a timing wheel of those waiting for a clock.
+ */
+#include <linux/bitops.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+
+#include "sched.h"
+
+static inline unsigned int wheel_shift(unsigned int lvl)
+{
+	return ER2BC_WHEEL_SHIFT0 + lvl * ER2BC_WHEEL_LVL_SHIFT;
+}
+
+/*
+ * The timing wheel. Level l has 64 slots; absolute slot a of level l holds
+ * times in [a << shift(l), (a + 1) << shift(l)). An entry added at clock
+ * clk goes to the lowest level whose 64 slots from clk's slot reach it, so
+ * a level never holds two turns of its ring at once, and an entry above
+ * level 0 is never in its level's current slot. Advancing the clock
+ * visits every slot whose start it passed: entries due fire, the others
+ * drop to a lower level (at most once per level). Every slot keeps a lower
+ * bound of its times, so the wheel can tell when its next entry is due,
+ * not just when its slot begins.
+ */
+static void wheel_init(struct er2bc_wheel *w)
+{
+	int l, i;
+
+	w->clk = 0;
+	for (l = 0; l < ER2BC_WHEEL_LEVELS; l++) {
+		w->occupied[l] = 0;
+		for (i = 0; i < ER2BC_WHEEL_SLOTS; i++) {
+			w->slot_min[l][i] = U64_MAX;
+			INIT_HLIST_HEAD(&w->slot[l][i]);
+		}
+	}
+}
+
+/* add n, due at t > w->clk */
+static void wheel_add(struct er2bc_wheel *w, struct er2bc_node *n, u64 t)
+{
+	unsigned int l, idx;
+	u64 abs = 0;
+
+	for (l = 0; l < ER2BC_WHEEL_LEVELS; l++) {
+		abs = t >> wheel_shift(l);
+		if (abs < (w->clk >> wheel_shift(l)) + ER2BC_WHEEL_SLOTS)
+			break;
+	}
+	if (l == ER2BC_WHEEL_LEVELS) {
+		/* beyond the horizon (78 h): park in the last slot, re-added then */
+		l = ER2BC_WHEEL_LEVELS - 1;
+		abs = (w->clk >> wheel_shift(l)) + ER2BC_WHEEL_SLOTS - 1;
+	}
+	idx = abs & (ER2BC_WHEEL_SLOTS - 1);
+	hlist_add_head(&n->wheel, &w->slot[l][idx]);
+	n->wheel_time = t;
+	n->wheel_lvl = l;
+	n->wheel_idx = idx;
+	w->occupied[l] |= BIT_ULL(idx);
+	w->slot_min[l][idx] = min(w->slot_min[l][idx], t);
+}
+
+static void wheel_del(struct er2bc_wheel *w, struct er2bc_node *n)
+{
+	unsigned int l = n->wheel_lvl, idx = n->wheel_idx;
+
+	if (hlist_unhashed(&n->wheel))
+		return;
+	hlist_del_init(&n->wheel);
+	if (hlist_empty(&w->slot[l][idx])) {
+		w->occupied[l] &= ~BIT_ULL(idx);
+		w->slot_min[l][idx] = U64_MAX;
+	}
+}
+
+/* the earliest time an entry of the wheel may be due; U64_MAX: none */
+static u64 wheel_next(const struct er2bc_wheel *w)
+{
+	u64 best = U64_MAX;
+	unsigned int l;
+
+	for (l = 0; l < ER2BC_WHEEL_LEVELS; l++) {
+		unsigned int cur, idx;
+
+		if (!w->occupied[l])
+			continue;
+		/* ring order from the current slot is time order */
+		cur = (w->clk >> wheel_shift(l)) & (ER2BC_WHEEL_SLOTS - 1);
+		idx = (cur + __ffs64(ror64(w->occupied[l], cur))) &
+		      (ER2BC_WHEEL_SLOTS - 1);
+		best = min(best, w->slot_min[l][idx]);
+	}
+	return best;
+}
+
+static void sched_place(struct er2bc_sched *s, struct er2bc_node *n, u64 now);
+static void sched_detach(struct er2bc_sched *s, struct er2bc_node *n);
+
+/* visit the slots of level l in ring positions set in mask */
+static void wheel_visit(struct er2bc_sched *s, unsigned int l, u64 mask, u64 now)
+{
+	struct er2bc_wheel *w = &s->wheel;
+	u64 pending = w->occupied[l] & mask;
+
+	while (pending) {
+		unsigned int idx = __ffs64(pending);
+		struct er2bc_node *n;
+		struct hlist_node *tmp;
+		HLIST_HEAD(due);
+
+		pending &= pending - 1;
+		/* level 0's current slot may hold nothing due yet */
+		if (w->slot_min[l][idx] > now)
+			continue;
+		hlist_move_list(&w->slot[l][idx], &due);
+		w->occupied[l] &= ~BIT_ULL(idx);
+		w->slot_min[l][idx] = U64_MAX;
+		hlist_for_each_entry_safe(n, tmp, &due, wheel) {
+			hlist_del_init(&n->wheel);
+			if (n->wheel_time <= now) {
+				sched_detach(s, n);
+				sched_place(s, n, now);
+			} else {
+				wheel_add(w, n, n->wheel_time);
+			}
+		}
+	}
+}
+
+static void wheel_advance(struct er2bc_sched *s, u64 now)
+{
+	struct er2bc_wheel *w = &s->wheel;
+	u64 old = w->clk;
+	int l;
+
+	if (now <= old)
+		return;
+	w->clk = now;
+	/* from the top, so entries dropping a level are placed before it is visited */
+	for (l = ER2BC_WHEEL_LEVELS - 1; l >= 0; l--) {
+		unsigned int sh = wheel_shift(l);
+		/* level 0 visits its old current slot again: it was not over */
+		u64 from = (old >> sh) + (l ? 1 : 0), to = now >> sh, mask;
+
+		if (!w->occupied[l] || to < from)
+			continue;
+		if (to - from >= ER2BC_WHEEL_SLOTS - 1)
+			mask = ~0ULL;
+		else
+			mask = rol64(BIT_ULL(to - from + 1) - 1,
+				     from & (ER2BC_WHEEL_SLOTS - 1));
+		wheel_visit(s, l, mask, now);
+	}
+}
+
+/* Clocks */
+
+/**
+ * er2bc_clock_set - give a clock a new rate and burst
+ * @c: the clock
+ * @bps: the new rate, bits/s (0: the clock is off)
+ * @burst_bytes: bytes it may let through back to back after idling
+ * @now: the current time
+ *
+ * What the clock owes at the old rate is carried over in bytes (see
+ * er2bc_clock_rescale()).
+ */
+void er2bc_clock_set(struct er2bc_clock *c, u64 bps, u32 burst_bytes, u64 now)
+{
+	c->next = er2bc_clock_rescale(c->next, now, c->bps, bps);
+	c->bps = bps;
+	er2bc_rate_set(&c->rate, bps);
+	c->burst_ns = er2bc_rate_tx_ns(&c->rate, burst_bytes);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_clock_set);
+
+/* len bytes leave at now: the clock moves by their time at its rate */
+void er2bc_clock_charge(struct er2bc_clock *c, u32 len, u64 now)
+{
+	u64 earliest = now > c->burst_ns ? now - c->burst_ns : 0;
+
+	c->next = max(c->next, earliest) + er2bc_rate_tx_ns(&c->rate, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_clock_charge);
+
+static inline bool g_due(const struct er2bc_node *n, u64 now)
+{
+	return n->g.bps && n->g.next <= now;
+}
+
+static inline bool c_due(const struct er2bc_node *n, u64 now)
+{
+	return !n->c.bps || n->c.next <= now;
+}
+
+/* Lists */
+
+static void list_put(struct list_head *heads, u64 *map, unsigned int lvl,
+		     struct er2bc_node *n)
+{
+	list_add_tail(&n->list, &heads[lvl]);
+	*map |= BIT_ULL(lvl);
+	n->list_lvl = lvl;
+}
+
+static void list_take(struct list_head *heads, u64 *map, struct er2bc_node *n)
+{
+	list_del_init(&n->list);
+	if (list_empty(&heads[n->list_lvl]))
+		*map &= ~BIT_ULL(n->list_lvl);
+}
+
+/* take a backlogged node out of every list and the wheel */
+static void sched_detach(struct er2bc_sched *s, struct er2bc_node *n)
+{
+	if (n->state == ER2BC_STATE_GUARANTEED)
+		list_take(s->guaranteed, &s->guaranteed_map, n);
+	else if (n->state == ER2BC_STATE_BORROWING)
+		list_take(s->borrowing, &s->borrowing_map, n);
+	wheel_del(&s->wheel, n);
+}
+
+/* put a detached backlogged node where its clocks say it belongs */
+static void sched_place(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
+{
+	if (!c_due(n, now)) {
+		/* at its ceil, whatever its guarantee says */
+		n->state = ER2BC_STATE_HELD;
+		n->held++;
+		wheel_add(&s->wheel, n, n->c.next);
+	} else if (g_due(n, now)) {
+		n->state = ER2BC_STATE_GUARANTEED;
+		list_put(s->guaranteed, &s->guaranteed_map, n->prio, n);
+	} else {
+		n->state = ER2BC_STATE_BORROWING;
+		list_put(s->borrowing, &s->borrowing_map,
+			 s->weighted ? 0 : n->prio, n);
+		/* to become GUARANTEED when its guarantee clock is due */
+		if (n->g.bps)
+			wheel_add(&s->wheel, n, n->g.next);
+	}
+}
+
+void er2bc_sched_init(struct er2bc_sched *s)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < ER2BC_NPRIO; i++) {
+		INIT_LIST_HEAD(&s->guaranteed[i]);
+		INIT_LIST_HEAD(&s->borrowing[i]);
+	}
+	wheel_init(&s->wheel);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_init);
+
+void er2bc_node_init(struct er2bc_node *n)
+{
+	memset(n, 0, sizeof(*n));
+	INIT_LIST_HEAD(&n->list);
+	INIT_HLIST_NODE(&n->wheel);
+	n->state = ER2BC_STATE_IDLE;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_node_init);
+
+/**
+ * er2bc_sched_activate - a class has packets queued again
+ * @s: the scheduler
+ * @n: the class's node, idle
+ * @now: the current time
+ */
+void er2bc_sched_activate(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
+{
+	if (er2bc_node_active(n))
+		return;
+	n->credit = n->quantum;
+	s->active++;
+	sched_place(s, n, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_activate);
+
+/* a class has nothing queued any more; idempotent */
+void er2bc_sched_deactivate(struct er2bc_sched *s, struct er2bc_node *n)
+{
+	if (!er2bc_node_active(n))
+		return;
+	sched_detach(s, n);
+	n->state = ER2BC_STATE_IDLE;
+	s->active--;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_deactivate);
+
+/*
+ * er2bc_sched_replace - place a class again after its rates, priority or the
+ * way of lending changed
+ */
+void er2bc_sched_replace(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
+{
+	if (!er2bc_node_active(n))
+		return;
+	wheel_advance(s, now);
+	sched_detach(s, n);
+	sched_place(s, n, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_replace);
+
+/**
+ * er2bc_sched_next - the class that sends now
+ * @s: the scheduler
+ * @now: the current time
+ * @wake: where to write when to ask again, if no class may send now
+ *
+ * A GUARANTEED class of the highest priority if any, round robin among
+ * equals; else a BORROWING one, by deficit round robin: a class whose
+ * credit is spent gets its quantum and goes to the tail. The credit may go
+ * negative by less than one packet, so each turn of the loop hands out a
+ * quantum that the next turns spend: amortised O(1) per packet.
+ *
+ * Return: the node, or NULL with *@wake set (U64_MAX: nothing will be
+ * ready by time alone).
+ */
+struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake)
+{
+	struct er2bc_node *n;
+
+	if (s->cap.bps && s->cap.next > now) {
+		s->throttled++;
+		*wake = s->cap.next;
+		return NULL;
+	}
+	wheel_advance(s, now);
+
+	if (s->guaranteed_map)
+		return list_first_entry(&s->guaranteed[__ffs64(s->guaranteed_map)],
+					struct er2bc_node, list);
+	while (s->borrowing_map) {
+		struct list_head *head = &s->borrowing[__ffs64(s->borrowing_map)];
+
+		n = list_first_entry(head, struct er2bc_node, list);
+		if (n->credit > 0)
+			return n;
+		n->credit += n->quantum;
+		list_move_tail(&n->list, head);
+	}
+	s->waits++;
+	*wake = wheel_next(&s->wheel);
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_next);
+
+/**
+ * er2bc_sched_charge - a class sent len bytes
+ * @s: the scheduler
+ * @n: the class er2bc_sched_next() chose
+ * @len: bytes on the wire
+ * @now: the time it left
+ * @backlogged: the class still has packets
+ *
+ * Bytes sent within the guarantee move the guarantee clock; bytes borrowed
+ * spend credit instead, so borrowing never eats into a later guarantee.
+ * Both move the ceil clock and the cap.
+ */
+void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,
+			u64 now, bool backlogged)
+{
+	bool guaranteed = n->state == ER2BC_STATE_GUARANTEED;
+
+	if (s->cap.bps)
+		er2bc_clock_charge(&s->cap, len, now);
+	if (n->c.bps)
+		er2bc_clock_charge(&n->c, len, now);
+	if (guaranteed) {
+		er2bc_clock_charge(&n->g, len, now);
+		n->bytes_guaranteed += len;
+	} else {
+		n->credit -= len;
+		n->bytes_borrowed += len;
+	}
+
+	if (!er2bc_node_active(n))	/* its child emptied itself meanwhile */
+		return;
+	if (!backlogged) {
+		er2bc_sched_deactivate(s, n);
+		return;
+	}
+	if (guaranteed && g_due(n, now) && c_due(n, now)) {
+		/* round robin among equal priorities */
+		list_move_tail(&n->list, &s->guaranteed[n->list_lvl]);
+		return;
+	}
+	/* still borrowing: keeps its turn, its guarantee clock did not move */
+	if (!guaranteed && c_due(n, now))
+		return;
+	sched_detach(s, n);
+	sched_place(s, n, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_charge);
+
+/* the class had nothing to send after all (its child qdisc waits): next */
+void er2bc_sched_skip(struct er2bc_sched *s, struct er2bc_node *n)
+{
+	if (n->state == ER2BC_STATE_GUARANTEED)
+		list_move_tail(&n->list, &s->guaranteed[n->list_lvl]);
+	else if (n->state == ER2BC_STATE_BORROWING)
+		list_move_tail(&n->list, &s->borrowing[n->list_lvl]);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_skip);

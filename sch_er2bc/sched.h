@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The class scheduler of sch_er2bc: which class sends next, and when.
+ *
+ * Pure bookkeeping on nodes, lengths and times: no skbs, no locks (the
+ * caller holds the qdisc lock), so KUnit drives it with a simulated clock.
+ *
+ * Every class has two virtual clocks (EDT, as the shaper): its guarantee
+ * clock runs at its guarantee G, its ceil clock at its ceil. A backlogged
+ * class is in one of three states:
+ *
+ *   GUARANTEED  its guarantee clock is due: it may send within G.
+ *               Served first, highest priority first, round robin among
+ *               equal priorities.
+ *   BORROWING   not within G, but below its ceil: it may use what the
+ *               guarantees leave. Served when no class is GUARANTEED, by
+ *               priority (equal priorities by weight) or, with weighted
+ *               sharing, by weight alone: deficit round robin.
+ *   HELD        at its ceil: waits for its ceil clock.
+ *
+ * GUARANTEED and BORROWING classes sit in one list per priority, found by
+ * find-first-set on a bitmap. A class waiting for a clock sits in a
+ * hierarchical timing wheel (six levels of 64 slots) that moves it when its
+ * clock comes due. Choosing a class and charging it costs the same with one
+ * class or 65535: no step walks the classes.
+ *
+ * The whole qdisc is capped by a third clock at W.
+ */
+#ifndef _ER2BC_SCHED_H
+#define _ER2BC_SCHED_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/er2bc.h>
+
+#include "shaper.h"
+
+#define ER2BC_NPRIO		ER2BC_PRIO_MAX
+
+#define ER2BC_WHEEL_LEVELS	6
+#define ER2BC_WHEEL_SLOTS	64
+/* level 0 slots span 2^12 ns (4.1 us); each level's are 64 times wider */
+#define ER2BC_WHEEL_SHIFT0	12
+#define ER2BC_WHEEL_LVL_SHIFT	6
+
+struct er2bc_clock {
+	u64 next;		/* earliest time the next byte may leave */
+	u64 burst_ns;		/* how far behind now an idle clock may fall */
+	struct er2bc_rate rate;
+	u64 bps;		/* 0: the clock does not exist (see users) */
+};
+
+struct er2bc_node {
+	/* read and written for every packet the class sends */
+	struct list_head list;		/* in a GUARANTEED or BORROWING list */
+	struct er2bc_clock g;		/* at the guarantee; bps 0: none */
+	struct er2bc_clock c;		/* at the ceil; bps 0: no ceil but W */
+	s32 credit;			/* bytes left in its lending round */
+	u32 quantum;			/* bytes added to credit per round */
+	u8 state;			/* enum er2bc_class_state */
+	u8 prio;			/* 0 = highest */
+	u8 list_lvl;			/* the list it is in */
+	u8 wheel_lvl;
+	u8 wheel_idx;
+
+	/* waiting for a clock */
+	struct hlist_node wheel;
+	u64 wheel_time;
+
+	/* statistics */
+	u64 bytes_guaranteed;
+	u64 bytes_borrowed;
+	u64 held;			/* times it had to wait for its ceil */
+};
+
+struct er2bc_wheel {
+	u64 clk;			/* time of the last advance */
+	u64 occupied[ER2BC_WHEEL_LEVELS];
+	/* a lower bound of the times in each slot (U64_MAX: empty) */
+	u64 slot_min[ER2BC_WHEEL_LEVELS][ER2BC_WHEEL_SLOTS];
+	struct hlist_head slot[ER2BC_WHEEL_LEVELS][ER2BC_WHEEL_SLOTS];
+};
+
+struct er2bc_sched {
+	/* read for every packet */
+	struct er2bc_clock cap;		/* at W; bps 0: no cap */
+	u64 guaranteed_map;		/* priorities with a GUARANTEED class */
+	u64 borrowing_map;		/* lists with a BORROWING class */
+	bool weighted;			/* lend by weight alone (one list) */
+	u32 active;			/* backlogged classes */
+
+	struct list_head guaranteed[ER2BC_NPRIO];
+	struct list_head borrowing[ER2BC_NPRIO];
+	struct er2bc_wheel wheel;
+
+	/* statistics */
+	u64 throttled;
+	u64 waits;
+};
+
+void er2bc_sched_init(struct er2bc_sched *s);
+void er2bc_node_init(struct er2bc_node *n);
+
+void er2bc_clock_set(struct er2bc_clock *c, u64 bps, u32 burst_bytes, u64 now);
+void er2bc_clock_charge(struct er2bc_clock *c, u32 len, u64 now);
+
+void er2bc_sched_activate(struct er2bc_sched *s, struct er2bc_node *n, u64 now);
+void er2bc_sched_deactivate(struct er2bc_sched *s, struct er2bc_node *n);
+void er2bc_sched_replace(struct er2bc_sched *s, struct er2bc_node *n, u64 now);
+
+struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake);
+void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,
+			u64 now, bool backlogged);
+void er2bc_sched_skip(struct er2bc_sched *s, struct er2bc_node *n);
+
+static inline bool er2bc_node_active(const struct er2bc_node *n)
+{
+	return n->state != ER2BC_STATE_IDLE;
+}
+
+#endif /* _ER2BC_SCHED_H */
