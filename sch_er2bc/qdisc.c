@@ -151,6 +151,15 @@ static void er2bc_update_guarantees(struct Qdisc *sch, u64 now)
 	WRITE_ONCE(q->guaranteed, sum);
 }
 
+/* after a change a class may send earlier: let dequeue decide again */
+static void er2bc_kick(struct Qdisc *sch)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+
+	qdisc_watchdog_cancel(&q->watchdog);
+	__netif_schedule(qdisc_root(sch));
+}
+
 /* the qdisc's filters, then skb->priority naming a class, then the default */
 static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch,
 					  int *qerr)
@@ -319,9 +328,7 @@ static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
 	er2bc_update_guarantees(sch, now);
 	sch_tree_unlock(sch);
 
-	/* a class may send earlier now: let dequeue decide again */
-	qdisc_watchdog_cancel(&q->watchdog);
-	__netif_schedule(qdisc_root(sch));
+	er2bc_kick(sch);
 	return 0;
 }
 
@@ -604,6 +611,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		qdisc_hash_add(child, true);
 	}
 	*arg = (unsigned long)cl;
+	er2bc_kick(sch);
 	return 0;
 }
 
@@ -632,6 +640,7 @@ static int er2bc_delete_class(struct Qdisc *sch, unsigned long arg,
 	sch_tree_unlock(sch);
 
 	er2bc_destroy_class(sch, cl);
+	er2bc_kick(sch);
 	return 0;
 }
 

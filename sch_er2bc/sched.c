@@ -116,20 +116,23 @@ static void wheel_visit(struct er2bc_sched *s, unsigned int l, u64 mask, u64 now
 		HLIST_HEAD(due);
 
 		pending &= pending - 1;
-		/* level 0's current slot may hold nothing due yet */
-		if (w->slot_min[l][idx] > now)
+		/*
+		 * Level 0's current slot may hold nothing due yet: leave it.
+		 * A higher level's slot whose start has passed drops its
+		 * entries a level now, due or not, or they would wait for
+		 * the ring to come round again.
+		 */
+		if (!l && w->slot_min[l][idx] > now)
 			continue;
 		hlist_move_list(&w->slot[l][idx], &due);
 		w->occupied[l] &= ~BIT_ULL(idx);
 		w->slot_min[l][idx] = U64_MAX;
 		hlist_for_each_entry_safe(n, tmp, &due, wheel) {
 			hlist_del_init(&n->wheel);
-			if (n->wheel_time <= now) {
-				sched_detach(s, n);
+			if (n->wheel_time <= now)
 				sched_place(s, n, now);
-			} else {
+			else
 				wheel_add(w, n, n->wheel_time);
-			}
 		}
 	}
 }
@@ -200,48 +203,74 @@ static inline bool c_due(const struct er2bc_node *n, u64 now)
 	return !n->c.bps || n->c.next <= now;
 }
 
-/* Lists */
-
+/*
+ * Lists. A class below its ceil is on its borrowing list, and stays there,
+ * keeping its turn in the lending round, while it moves in and out of the
+ * guaranteed lists: a round must not restart every time a class's
+ * guarantee clock comes due, or classes with large quanta lose their share.
+ */
 static void list_put(struct list_head *heads, u64 *map, unsigned int lvl,
-		     struct er2bc_node *n)
+		     struct list_head *entry)
 {
-	list_add_tail(&n->list, &heads[lvl]);
+	list_add_tail(entry, &heads[lvl]);
 	*map |= BIT_ULL(lvl);
-	n->list_lvl = lvl;
 }
 
-static void list_take(struct list_head *heads, u64 *map, struct er2bc_node *n)
+static void list_take(struct list_head *heads, u64 *map, unsigned int lvl,
+		      struct list_head *entry)
 {
-	list_del_init(&n->list);
-	if (list_empty(&heads[n->list_lvl]))
-		*map &= ~BIT_ULL(n->list_lvl);
+	if (list_empty(entry))
+		return;
+	list_del_init(entry);
+	if (list_empty(&heads[lvl]))
+		*map &= ~BIT_ULL(lvl);
+}
+
+static void g_take(struct er2bc_sched *s, struct er2bc_node *n)
+{
+	list_take(s->guaranteed, &s->guaranteed_map, n->prio, &n->glist);
+}
+
+static void b_take(struct er2bc_sched *s, struct er2bc_node *n)
+{
+	list_take(s->borrowing, &s->borrowing_map, n->blist_lvl, &n->blist);
 }
 
 /* take a backlogged node out of every list and the wheel */
 static void sched_detach(struct er2bc_sched *s, struct er2bc_node *n)
 {
-	if (n->state == ER2BC_STATE_GUARANTEED)
-		list_take(s->guaranteed, &s->guaranteed_map, n);
-	else if (n->state == ER2BC_STATE_BORROWING)
-		list_take(s->borrowing, &s->borrowing_map, n);
+	g_take(s, n);
+	b_take(s, n);
 	wheel_del(&s->wheel, n);
 }
 
-/* put a detached backlogged node where its clocks say it belongs */
+/*
+ * put a backlogged node where its clocks say it belongs; it keeps its place
+ * on the borrowing list if it has one
+ */
 static void sched_place(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
 {
+	wheel_del(&s->wheel, n);
 	if (!c_due(n, now)) {
 		/* at its ceil, whatever its guarantee says */
+		g_take(s, n);
+		b_take(s, n);
 		n->state = ER2BC_STATE_HELD;
 		n->held++;
 		wheel_add(&s->wheel, n, n->c.next);
-	} else if (g_due(n, now)) {
+		return;
+	}
+	if (list_empty(&n->blist)) {
+		n->blist_lvl = s->weighted ? 0 : n->prio;
+		list_put(s->borrowing, &s->borrowing_map, n->blist_lvl, &n->blist);
+	}
+	if (g_due(n, now)) {
+		if (list_empty(&n->glist))
+			list_put(s->guaranteed, &s->guaranteed_map, n->prio, &n->glist);
 		n->state = ER2BC_STATE_GUARANTEED;
-		list_put(s->guaranteed, &s->guaranteed_map, n->prio, n);
 	} else {
+		g_take(s, n);
 		n->state = ER2BC_STATE_BORROWING;
-		list_put(s->borrowing, &s->borrowing_map,
-			 s->weighted ? 0 : n->prio, n);
 		/* to become GUARANTEED when its guarantee clock is due */
 		if (n->g.bps)
 			wheel_add(&s->wheel, n, n->g.next);
@@ -264,7 +293,8 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_init);
 void er2bc_node_init(struct er2bc_node *n)
 {
 	memset(n, 0, sizeof(*n));
-	INIT_LIST_HEAD(&n->list);
+	INIT_LIST_HEAD(&n->glist);
+	INIT_LIST_HEAD(&n->blist);
 	INIT_HLIST_NODE(&n->wheel);
 	n->state = ER2BC_STATE_IDLE;
 }
@@ -339,15 +369,16 @@ struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake)
 
 	if (s->guaranteed_map)
 		return list_first_entry(&s->guaranteed[__ffs64(s->guaranteed_map)],
-					struct er2bc_node, list);
+					struct er2bc_node, glist);
+	/* no class is GUARANTEED: every class on a borrowing list is BORROWING */
 	while (s->borrowing_map) {
 		struct list_head *head = &s->borrowing[__ffs64(s->borrowing_map)];
 
-		n = list_first_entry(head, struct er2bc_node, list);
+		n = list_first_entry(head, struct er2bc_node, blist);
 		if (n->credit > 0)
 			return n;
 		n->credit += n->quantum;
-		list_move_tail(&n->list, head);
+		list_move_tail(&n->blist, head);
 	}
 	s->waits++;
 	*wake = wheel_next(&s->wheel);
@@ -392,13 +423,12 @@ void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,
 	}
 	if (guaranteed && g_due(n, now) && c_due(n, now)) {
 		/* round robin among equal priorities */
-		list_move_tail(&n->list, &s->guaranteed[n->list_lvl]);
+		list_move_tail(&n->glist, &s->guaranteed[n->prio]);
 		return;
 	}
 	/* still borrowing: keeps its turn, its guarantee clock did not move */
 	if (!guaranteed && c_due(n, now))
 		return;
-	sched_detach(s, n);
 	sched_place(s, n, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_charge);
@@ -407,8 +437,8 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_charge);
 void er2bc_sched_skip(struct er2bc_sched *s, struct er2bc_node *n)
 {
 	if (n->state == ER2BC_STATE_GUARANTEED)
-		list_move_tail(&n->list, &s->guaranteed[n->list_lvl]);
+		list_move_tail(&n->glist, &s->guaranteed[n->prio]);
 	else if (n->state == ER2BC_STATE_BORROWING)
-		list_move_tail(&n->list, &s->borrowing[n->list_lvl]);
+		list_move_tail(&n->blist, &s->borrowing[n->blist_lvl]);
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_skip);

@@ -18,8 +18,9 @@
  *               sharing, by weight alone: deficit round robin.
  *   HELD        at its ceil: waits for its ceil clock.
  *
- * GUARANTEED and BORROWING classes sit in one list per priority, found by
- * find-first-set on a bitmap. A class waiting for a clock sits in a
+ * GUARANTEED classes sit in one list per priority, found by find-first-set
+ * on a bitmap; every class below its ceil also sits in a borrowing list
+ * (one per priority, or a single one with weighted sharing). A class waiting for a clock sits in a
  * hierarchical timing wheel (six levels of 64 slots) that moves it when its
  * clock comes due. Choosing a class and charging it costs the same with one
  * class or 65535: no step walks the classes.
@@ -52,14 +53,15 @@ struct er2bc_clock {
 
 struct er2bc_node {
 	/* read and written for every packet the class sends */
-	struct list_head list;		/* in a GUARANTEED or BORROWING list */
+	struct list_head glist;		/* GUARANTEED: on a guaranteed list */
+	struct list_head blist;		/* below its ceil: on a borrowing list */
 	struct er2bc_clock g;		/* at the guarantee; bps 0: none */
 	struct er2bc_clock c;		/* at the ceil; bps 0: no ceil but W */
 	s32 credit;			/* bytes left in its lending round */
 	u32 quantum;			/* bytes added to credit per round */
 	u8 state;			/* enum er2bc_class_state */
 	u8 prio;			/* 0 = highest */
-	u8 list_lvl;			/* the list it is in */
+	u8 blist_lvl;			/* the borrowing list it is on */
 	u8 wheel_lvl;
 	u8 wheel_idx;
 

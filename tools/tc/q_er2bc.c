@@ -6,7 +6,7 @@
  *	[ burst SIZE ] [ default MINOR ] [ mode static|pq|er2bc ]
  *	[ share prio|weighted ]
  *   tc class add dev DEV parent 1: classid 1:MINOR er2bc [ prio N ]
- *	[ rate RATE ] [ ceil RATE ] [ weight N ] [ type tcp|udp ]
+ *	[ rate RATE ] [ ceil RATE | ceil none ] [ weight N ] [ type tcp|udp ]
  *	[ burst SIZE ] [ cburst SIZE ]
  *
  * Values are checked here with a message naming the option; the kernel
@@ -64,7 +64,7 @@ static void explain_qdisc(void)
 static void explain_class(void)
 {
 	fprintf(stderr,
-		"Usage: ... er2bc [ prio 1-%d ] [ rate RATE ] [ ceil RATE ]\n"
+		"Usage: ... er2bc [ prio 1-%d ] [ rate RATE ] [ ceil RATE | ceil none ]\n"
 		"                 [ weight 1-%d ] [ type tcp|udp ]\n"
 		"                 [ burst SIZE ] [ cburst SIZE ]\n"
 		"  prio    1 is the highest (default: %d, the lowest)\n"
@@ -213,10 +213,12 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			have_rate = true;
 		} else if (strcmp(*argv, "ceil") == 0) {
 			argc--, argv++;
-			if (parse_rate(&ceil, "ceil", *argv))
+			if (strcmp(*argv, "none") == 0)
+				ceil = 0;
+			else if (parse_rate(&ceil, "ceil", *argv))
 				return -1;
-			if (!ceil)
-				return bad("ceil", *argv, "must be above 0; leave it out for no ceil");
+			else if (!ceil)
+				return bad("ceil", *argv, "use \"ceil none\" for no ceil");
 			have_ceil = true;
 		} else if (strcmp(*argv, "weight") == 0) {
 			argc--, argv++;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the er2bc shaper's rate and clock arithmetic.
+ * KUnit tests of the er2bc shaper's rate and clock arithmetic. This file
+ * also carries the module's information for the suites of sched_kunit.c.
  */
 #include <kunit/test.h>
 #include <linux/math64.h>
@@ -139,6 +140,6 @@ static struct kunit_suite er2bc_shaper_suite = {
 
 kunit_test_suite(er2bc_shaper_suite);
 
-MODULE_DESCRIPTION("KUnit tests of the er2bc shaper arithmetic");
+MODULE_DESCRIPTION("KUnit tests of the er2bc qdisc's arithmetic and scheduler");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the er2bc class scheduler: which class sends, and how
+ * much each gets, driven by a simulated clock.
+ */
+#include <kunit/test.h>
+#include <linux/math64.h>
+#include <linux/time64.h>
+
+#include "guarantee.h"
+#include "sched.h"
+
+#define PKT	1500		/* bytes per simulated packet */
+#define MTU	1514
+
+struct sim {
+	struct er2bc_sched s;
+	struct er2bc_node n[8];
+	u64 bytes[8];
+	u64 now;
+	int count;
+};
+
+static struct sim *sim_new(struct kunit *test, u64 cap_bps, bool weighted)
+{
+	struct sim *sim = kunit_kzalloc(test, sizeof(*sim), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, sim);
+	er2bc_sched_init(&sim->s);
+	sim->s.weighted = weighted;
+	sim->now = 1000 * NSEC_PER_SEC;
+	er2bc_clock_set(&sim->s.cap, cap_bps, 2 * MTU, sim->now);
+	return sim;
+}
+
+/* a class: priority (1 = highest), guarantee, ceil (0 = none), weight */
+static struct er2bc_node *sim_class(struct sim *sim, u8 prio, u64 g_bps,
+				    u64 ceil_bps, u32 weight)
+{
+	struct er2bc_node *n = &sim->n[sim->count++];
+
+	er2bc_node_init(n);
+	n->prio = prio - 1;
+	n->quantum = weight * MTU;
+	er2bc_clock_set(&n->g, g_bps, 2 * MTU, sim->now);
+	er2bc_clock_set(&n->c, ceil_bps, 2 * MTU, sim->now);
+	return n;
+}
+
+/*
+ * Every class greedy for ns nanoseconds; link_ns is the time a packet takes
+ * on a device that has no cap of its own (0: only the cap paces).
+ */
+static void sim_run(struct kunit *test, struct sim *sim, u64 ns, u64 link_ns)
+{
+	u64 end = sim->now + ns;
+	int i;
+
+	for (i = 0; i < sim->count; i++) {
+		sim->bytes[i] = 0;
+		er2bc_sched_activate(&sim->s, &sim->n[i], sim->now);
+	}
+	while (sim->now < end) {
+		u64 wake = 0;
+		struct er2bc_node *n = er2bc_sched_next(&sim->s, sim->now, &wake);
+
+		if (!n) {
+			KUNIT_ASSERT_NE(test, wake, U64_MAX);
+			KUNIT_ASSERT_GT(test, wake, sim->now - 1);
+			/* the qdisc watchdog fires a little late */
+			sim->now = max(wake, sim->now + 1);
+			continue;
+		}
+		sim->bytes[n - sim->n] += PKT;
+		er2bc_sched_charge(&sim->s, n, PKT, sim->now, true);
+		sim->now += link_ns;
+	}
+}
+
+/* class i got bps over ns within tol_pct percent (and one packet) */
+static void expect_rate(struct kunit *test, struct sim *sim, int i, u64 ns,
+			u64 bps, u64 tol_pct)
+{
+	u64 got = mul_u64_u64_div_u64(sim->bytes[i] * 8, NSEC_PER_SEC, ns);
+	u64 tol = div_u64(bps * tol_pct, 100) +
+		  mul_u64_u64_div_u64(PKT * 8, NSEC_PER_SEC, ns);
+
+	KUNIT_EXPECT_LE_MSG(test, got, bps + tol, "class %d", i);
+	KUNIT_EXPECT_GE_MSG(test, got + tol, bps, "class %d", i);
+}
+
+/* W binds: the guarantees of the first three fill it, the rest get nothing */
+static void sched_guarantees_by_priority(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 1200000, false);
+	int i;
+
+	for (i = 0; i < 3; i++)
+		sim_class(sim, i + 1, 400000, 0, 1);
+	sim_class(sim, 4, 0, 0, 1);
+	sim_class(sim, 5, 0, 0, 1);
+	sim_run(test, sim, 20 * NSEC_PER_SEC, 0);
+	for (i = 0; i < 3; i++)
+		expect_rate(test, sim, i, 20 * NSEC_PER_SEC, 400000, 1);
+	KUNIT_EXPECT_EQ(test, sim->bytes[3], 0);
+	KUNIT_EXPECT_EQ(test, sim->bytes[4], 0);
+}
+
+/* what the guarantees leave goes to the highest priority that wants it */
+static void sched_lends_by_priority(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 5000000, false);
+	int i;
+
+	for (i = 0; i < 5; i++)
+		sim_class(sim, i + 1, 400000, 0, 1);
+	sim_run(test, sim, 10 * NSEC_PER_SEC, 0);
+	expect_rate(test, sim, 0, 10 * NSEC_PER_SEC, 3400000, 1);
+	for (i = 1; i < 5; i++)
+		expect_rate(test, sim, i, 10 * NSEC_PER_SEC, 400000, 1);
+}
+
+/* share weighted: the spare goes by weight alone, whatever the priority */
+static void sched_lends_by_weight(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 5000000, true);
+	int i;
+
+	for (i = 0; i < 5; i++)
+		sim_class(sim, i + 1, 400000, 0, i + 1);
+	sim_run(test, sim, 20 * NSEC_PER_SEC, 0);
+	/* 3 Mbit/s spare over weights 1..5 (sum 15) */
+	for (i = 0; i < 5; i++)
+		expect_rate(test, sim, i, 20 * NSEC_PER_SEC, 400000 + 200000 * (i + 1), 2);
+}
+
+/* equal priorities share the spare by weight too */
+static void sched_equal_prio_by_weight(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 4000000, false);
+
+	sim_class(sim, 3, 0, 0, 1);
+	sim_class(sim, 3, 0, 0, 3);
+	sim_run(test, sim, 20 * NSEC_PER_SEC, 0);
+	expect_rate(test, sim, 0, 20 * NSEC_PER_SEC, 1000000, 2);
+	expect_rate(test, sim, 1, 20 * NSEC_PER_SEC, 3000000, 2);
+}
+
+/* a ceil caps a class; what it cannot take goes to the next */
+static void sched_ceil(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 5000000, false);
+
+	sim_class(sim, 1, 400000, 1000000, 1);
+	sim_class(sim, 2, 400000, 0, 1);
+	sim_run(test, sim, 10 * NSEC_PER_SEC, 0);
+	expect_rate(test, sim, 0, 10 * NSEC_PER_SEC, 1000000, 1);
+	expect_rate(test, sim, 1, 10 * NSEC_PER_SEC, 4000000, 1);
+}
+
+/* pq mode (no guarantees): strict priority under W */
+static void sched_strict_priority(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 2000000, false);
+
+	sim_class(sim, 2, 0, 0, 1);
+	sim_class(sim, 1, 0, 0, 1);
+	sim_run(test, sim, 5 * NSEC_PER_SEC, 0);
+	KUNIT_EXPECT_EQ(test, sim->bytes[0], 0);
+	expect_rate(test, sim, 1, 5 * NSEC_PER_SEC, 2000000, 1);
+}
+
+/* no cap: the device paces; guarantees still come first */
+static void sched_no_cap(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 0, false);
+
+	/* 12 Mbit/s device: 1500 bytes take 1 ms */
+	sim_class(sim, 5, 6000000, 0, 1);
+	sim_class(sim, 1, 0, 0, 1);
+	sim_run(test, sim, 10 * NSEC_PER_SEC, NSEC_PER_MSEC);
+	expect_rate(test, sim, 0, 10 * NSEC_PER_SEC, 6000000, 1);
+	expect_rate(test, sim, 1, 10 * NSEC_PER_SEC, 6000000, 1);
+}
+
+/* the extremes of rate: 8 kbit/s and 100 Gbit/s, alone at their ceil */
+static void sched_extreme_rates(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 0, false);
+
+	sim_class(sim, 1, 8000, 8000, 1);
+	sim_run(test, sim, 300 * NSEC_PER_SEC, 0);
+	/* 300 s at 8 kbit/s: 300 kB, 200 packets, plus the ceil's burst */
+	KUNIT_EXPECT_GE(test, sim->bytes[0], 300000);
+	KUNIT_EXPECT_LE(test, sim->bytes[0], 300000 + 2 * MTU + PKT);
+
+	/* 10 ms at 100 Gbit/s: 83333 packets */
+	sim = sim_new(test, 100000000000ULL, false);
+	sim_class(sim, 1, 100000000000ULL, 100000000000ULL, 1);
+	sim_run(test, sim, 10 * NSEC_PER_MSEC, 0);
+	expect_rate(test, sim, 0, 10 * NSEC_PER_MSEC, 100000000000ULL, 1);
+}
+
+/* states: GUARANTEED, then BORROWING past its guarantee, HELD at its ceil */
+static void sched_states(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 0, false);
+	struct er2bc_node *n = sim_class(sim, 1, 1200000, 2400000, 1);
+	u64 wake, t0 = sim->now;
+
+	/* idle: nothing to choose, and nothing to wait for */
+	KUNIT_EXPECT_NULL(test, er2bc_sched_next(&sim->s, t0, &wake));
+	KUNIT_EXPECT_EQ(test, wake, U64_MAX);
+
+	er2bc_sched_activate(&sim->s, n, t0);
+	er2bc_sched_activate(&sim->s, n, t0);	/* idempotent */
+	KUNIT_EXPECT_EQ(test, sim->s.active, 1);
+	KUNIT_EXPECT_EQ(test, n->state, ER2BC_STATE_GUARANTEED);
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t0, &wake), n);
+
+	/* as if it had sent past both clocks: held by its ceil until 5 ms */
+	n->g.next = t0 + 10 * NSEC_PER_MSEC;
+	n->c.next = t0 + 5 * NSEC_PER_MSEC;
+	er2bc_sched_replace(&sim->s, n, t0);
+	KUNIT_EXPECT_EQ(test, n->state, ER2BC_STATE_HELD);
+	KUNIT_EXPECT_NULL(test, er2bc_sched_next(&sim->s, t0, &wake));
+	KUNIT_EXPECT_EQ(test, wake, t0 + 5 * NSEC_PER_MSEC);
+	/* not a nanosecond early */
+	KUNIT_EXPECT_NULL(test, er2bc_sched_next(&sim->s, wake - 1, &wake));
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t0 + 5 * NSEC_PER_MSEC, &wake), n);
+	KUNIT_EXPECT_EQ(test, n->state, ER2BC_STATE_BORROWING);
+	/* borrowing does not move the guarantee clock */
+	er2bc_sched_charge(&sim->s, n, 100, t0 + 5 * NSEC_PER_MSEC, true);
+	KUNIT_EXPECT_EQ(test, n->g.next, t0 + 10 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, n->bytes_borrowed, 100);
+	/* its guarantee clock comes due: GUARANTEED again */
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t0 + 10 * NSEC_PER_MSEC, &wake), n);
+	KUNIT_EXPECT_EQ(test, n->state, ER2BC_STATE_GUARANTEED);
+
+	er2bc_sched_deactivate(&sim->s, n);
+	er2bc_sched_deactivate(&sim->s, n);	/* idempotent */
+	KUNIT_EXPECT_EQ(test, sim->s.active, 0);
+	KUNIT_EXPECT_EQ(test, n->state, ER2BC_STATE_IDLE);
+	KUNIT_EXPECT_NULL(test, er2bc_sched_next(&sim->s, t0 + NSEC_PER_SEC, &wake));
+	KUNIT_EXPECT_EQ(test, wake, U64_MAX);
+}
+
+/*
+ * The timing wheel, at every scale: a class held until a time from 1 us to
+ * beyond the wheel's 78 h horizon is released exactly then, whatever the
+ * steps the clock takes to get there (one jump, or many wake-ups).
+ */
+static void sched_wheel_times(struct kunit *test)
+{
+	static const u64 delays[] = {
+		1, 999, 4096, 4097, 262143, 262144, 300000, 16777216,
+		NSEC_PER_SEC, 68 * NSEC_PER_SEC, 3600 * NSEC_PER_SEC,
+		100ULL * 3600 * NSEC_PER_SEC,	/* past the horizon */
+	};
+	int i, jump;
+
+	for (i = 0; i < ARRAY_SIZE(delays); i++) {
+		for (jump = 0; jump < 2; jump++) {
+			struct sim *sim = sim_new(test, 0, false);
+			struct er2bc_node *n = sim_class(sim, 1, 0, 1000, 1);
+			u64 due = sim->now + delays[i], wake = 0, t = sim->now;
+			int wakeups = 0;
+
+			n->c.next = due;
+			er2bc_sched_activate(&sim->s, n, t);
+			KUNIT_EXPECT_EQ(test, n->state, ER2BC_STATE_HELD);
+			if (jump) {
+				/* one step to just before, one to the time */
+				KUNIT_EXPECT_NULL(test, er2bc_sched_next(&sim->s, due - 1, &wake));
+				t = due;
+			} else {
+				/* follow the wake-ups the scheduler asks for */
+				while (!er2bc_sched_next(&sim->s, t, &wake)) {
+					KUNIT_ASSERT_LE(test, wake, due);
+					KUNIT_ASSERT_GT(test, wake, t);
+					KUNIT_ASSERT_LT(test, ++wakeups, 16);
+					t = wake;
+				}
+				KUNIT_EXPECT_EQ_MSG(test, t, due, "delay %llu", delays[i]);
+			}
+			KUNIT_EXPECT_PTR_EQ_MSG(test, er2bc_sched_next(&sim->s, t, &wake), n,
+						"delay %llu jump %d", delays[i], jump);
+			KUNIT_EXPECT_EQ(test, n->state, ER2BC_STATE_BORROWING);
+		}
+	}
+}
+
+/* many classes waiting at once on the wheel come back in time order */
+static void sched_wheel_many(struct kunit *test)
+{
+	struct er2bc_sched *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct er2bc_node *n = kunit_kcalloc(test, 4096, sizeof(*n), GFP_KERNEL);
+	u64 t0 = 5 * NSEC_PER_SEC, t, wake, last = 0;
+	int i, seen = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	er2bc_sched_init(s);
+	for (i = 0; i < 4096; i++) {
+		er2bc_node_init(&n[i]);
+		n[i].prio = i % ER2BC_NPRIO;
+		n[i].quantum = MTU;
+		er2bc_clock_set(&n[i].c, 1000000, MTU, t0);
+		/* spread from 1 us to about 2 minutes, in a scrambled order */
+		n[i].c.next = t0 + 1000 + (u64)((i * 2654435761U) % 4096) * 29 * NSEC_PER_MSEC;
+		er2bc_sched_activate(s, &n[i], t0);
+	}
+	t = t0;
+	while (seen < 4096) {
+		struct er2bc_node *got = er2bc_sched_next(s, t, &wake);
+
+		if (!got) {
+			KUNIT_ASSERT_NE(test, wake, U64_MAX);
+			t = wake;
+			continue;
+		}
+		/* released not before its time, and not before an earlier one */
+		KUNIT_ASSERT_LE(test, got->c.next, t);
+		KUNIT_ASSERT_GE(test, got->c.next, last);
+		last = got->c.next;
+		er2bc_sched_deactivate(s, got);
+		seen++;
+	}
+	KUNIT_EXPECT_EQ(test, s->active, 0);
+}
+
+/* a clock charged at time 0 with a burst does not wrap below zero */
+static void sched_clock_at_zero(struct kunit *test)
+{
+	struct er2bc_clock c = {};
+
+	er2bc_clock_set(&c, 12000000, 3000, 0);
+	er2bc_clock_charge(&c, 1500, 0);
+	KUNIT_EXPECT_EQ(test, c.next, 1000000);
+	/* idle long: it falls at most a burst (2 ms) behind */
+	er2bc_clock_charge(&c, 1500, 100 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, c.next, 98 * NSEC_PER_MSEC + 1000000);
+}
+
+/* guarantees, mode by mode, as W shrinks */
+static void guarantee_modes(struct kunit *test)
+{
+	static const u64 rates[] = { 400000, 400000, 400000, 400000, 400000 };
+	static const struct {
+		enum er2bc_mode mode;
+		u64 cap;
+		u64 want[5];
+	} cases[] = {
+		{ ER2BC_MODE_STATIC, 5000000, { 400000, 400000, 400000, 400000, 400000 } },
+		{ ER2BC_MODE_STATIC, 1000000, { 400000, 400000, 0, 0, 0 } },
+		{ ER2BC_MODE_ER2BC, 1000000, { 400000, 400000, 200000, 0, 0 } },
+		{ ER2BC_MODE_ER2BC, 0, { 400000, 400000, 400000, 400000, 400000 } },
+		{ ER2BC_MODE_STATIC, 0, { 400000, 400000, 400000, 400000, 400000 } },
+		{ ER2BC_MODE_PQ, 5000000, { 0, 0, 0, 0, 0 } },
+		{ ER2BC_MODE_ER2BC, 300000, { 300000, 0, 0, 0, 0 } },
+	};
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct er2bc_fill f;
+
+		er2bc_fill_start(&f, cases[i].mode, cases[i].cap);
+		for (j = 0; j < 5; j++)
+			KUNIT_EXPECT_EQ_MSG(test, er2bc_fill_next(&f, rates[j], 0),
+					    cases[i].want[j], "case %d class %d", i, j);
+	}
+}
+
+/* static mode stops at the first class that does not fit */
+static void guarantee_static_stops(struct kunit *test)
+{
+	struct er2bc_fill f;
+
+	er2bc_fill_start(&f, ER2BC_MODE_STATIC, 1000000);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_next(&f, 900000, 0), 900000);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_next(&f, 200000, 0), 0);
+	/* would fit in what is left, but comes after one that did not */
+	KUNIT_EXPECT_EQ(test, er2bc_fill_next(&f, 50000, 0), 0);
+}
+
+/* never above the ceil; 64-bit rates do not overflow */
+static void guarantee_ceil_and_range(struct kunit *test)
+{
+	struct er2bc_fill f;
+
+	er2bc_fill_start(&f, ER2BC_MODE_ER2BC, 0);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_next(&f, 800000, 500000), 500000);
+
+	er2bc_fill_start(&f, ER2BC_MODE_ER2BC, 100000000000ULL);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_next(&f, 60000000000ULL, 0), 60000000000ULL);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_next(&f, 60000000000ULL, 0), 40000000000ULL);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_next(&f, U64_MAX, 0), 0);
+
+	er2bc_fill_start(&f, ER2BC_MODE_STATIC, U64_MAX - 1);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_next(&f, U64_MAX - 2, 0), U64_MAX - 2);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_next(&f, 2, 0), 0);
+}
+
+static struct kunit_case er2bc_sched_cases[] = {
+	KUNIT_CASE(sched_guarantees_by_priority),
+	KUNIT_CASE(sched_lends_by_priority),
+	KUNIT_CASE(sched_lends_by_weight),
+	KUNIT_CASE(sched_equal_prio_by_weight),
+	KUNIT_CASE(sched_ceil),
+	KUNIT_CASE(sched_strict_priority),
+	KUNIT_CASE(sched_no_cap),
+	KUNIT_CASE(sched_extreme_rates),
+	KUNIT_CASE(sched_states),
+	KUNIT_CASE(sched_wheel_times),
+	KUNIT_CASE(sched_wheel_many),
+	KUNIT_CASE(sched_clock_at_zero),
+	{}
+};
+
+static struct kunit_case er2bc_guarantee_cases[] = {
+	KUNIT_CASE(guarantee_modes),
+	KUNIT_CASE(guarantee_static_stops),
+	KUNIT_CASE(guarantee_ceil_and_range),
+	{}
+};
+
+static struct kunit_suite er2bc_sched_suite = {
+	.name = "er2bc_sched",
+	.test_cases = er2bc_sched_cases,
+};
+
+static struct kunit_suite er2bc_guarantee_suite = {
+	.name = "er2bc_guarantee",
+	.test_cases = er2bc_guarantee_cases,
+};
+
+kunit_test_suites(&er2bc_sched_suite, &er2bc_guarantee_suite);
