@@ -127,3 +127,12 @@ json_get() {
 within() {
 	python3 -c "import sys; sys.exit(0 if $2 <= $1 <= $3 else 1)"
 }
+
+# class_stats NS DEV: DEV's classes as JSON keyed by classid (tc_class_stats.py)
+class_stats() {
+	ip netns exec "$1" tc -s class show dev "$2" |
+		python3 "$(dirname "${BASH_SOURCE[0]}")/tc_class_stats.py"
+}
+
+# now: seconds since the epoch, with nanoseconds
+now() { date +%s.%N; }

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The er2bc qdisc through tc: it loads on demand, stores and dumps its
-# options, changes them in place, and refuses bad input with a message that
-# tc prints, leaving the running configuration as it was.
+# The er2bc qdisc and its classes through tc: the module loads on demand,
+# options and classes are stored and dumped as set (text and JSON), change
+# in place, and delete cleanly, also as a child of another qdisc.
 source "$(dirname "$0")/../lib.sh"
 
 require_cmd tc ip python3
@@ -13,89 +13,97 @@ ip -n "$NS" link add dummy0 type dummy && ip -n "$NS" link set dummy0 up
 
 tcq() { ip netns exec "$NS" tc "$@"; }
 opts() { tcq -j qdisc show dev dummy0 | json_get "j[0].get('options', {})$1"; }
-# snapshot: the statistics of every qdisc on dummy0, read at one instant
-snapshot() { tcq -s -j qdisc show dev dummy0; }
-# get SNAPSHOT KIND FIELD
-get() { echo "$1" | json_get "[q for q in j if q['kind']=='$2'][0]['$3']"; }
+xstat() { tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['$1']"; }
+cls() { class_stats "$NS" dummy0 | json_get "j['$1']$2"; }
 
 # tc asks the kernel for the module ("sch_er2bc", or "net-sch-er2bc" on 6.9+)
-tcq qdisc add dev dummy0 root handle 1: er2bc rate 10mbit limit 200
+tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit mode static default 50
 log_test $? "qdisc add (module loaded on demand)"
 
 kind=$(tcq -j qdisc show dev dummy0 | json_get "j[0]['kind']")
 [ "$kind" = er2bc ]
 log_test $? "tc shows kind er2bc" "kind=$kind"
 
-[ "$(opts "['rate']")" = 10000000 ] && [ "$(opts "['limit']")" = 200 ] &&
-	[ "$(opts "['burst']")" = 0 ]
-log_test $? "options dumped as set (rate in bit/s, burst derived)"
+[ "$(opts "['rate']")" = 5000000 ] && [ "$(opts "['burst']")" = 0 ] &&
+	[ "$(opts "['default']")" = 0x50 ] && [ "$(opts "['mode']")" = static ] &&
+	[ "$(opts "['share']")" = prio ]
+log_test $? "qdisc options dumped as set" "$(opts "")"
 
-tcq qdisc change dev dummy0 root er2bc burst 4000 &&
-	[ "$(opts "['burst']")" = 4000 ] && [ "$(opts "['rate']")" = 10000000 ]
-log_test $? "change sets burst and keeps the rate"
+tcq class add dev dummy0 parent 1: classid 1:10 er2bc prio 1 rate 400kbit type tcp &&
+	tcq class add dev dummy0 parent 1: classid 1:20 er2bc prio 2 rate 1mbit \
+		ceil 2mbit weight 3 type udp burst 6000 cburst 3000 &&
+	tcq class add dev dummy0 parent 1: classid 1:50 er2bc
+log_test $? "class add"
 
-tcq qdisc change dev dummy0 root er2bc rate 2gbit &&
-	[ "$(opts "['rate']")" = 2000000000 ]
-log_test $? "change to a 64-bit rate above 4 Gbyte/s scale" "rate=$(opts "['rate']")"
+o=$(cls 1:20 "['options']")
+[ "$o" = "prio 2 rate 1Mbit ceil 2Mbit weight 3 type udp burst 6000b cburst 3000b" ]
+log_test $? "class options dumped as set" "$o"
+o=$(cls 1:50 "['options']")
+[ "$o" = "prio 64 rate 0bit weight 1 type tcp burst auto cburst auto" ]
+log_test $? "class defaults: lowest priority, no rate, weight 1" "$o"
+
+[ "$(xstat classes)" = 3 ] && [ "$(xstat guaranteed)" = 1400000 ] &&
+	[ "$(xstat cap)" = 5000000 ] && [ "$(cls 1:20 "['guarantee']")" = 1000000 ]
+log_test $? "xstats: classes, guarantees in force, cap" \
+	"classes=$(xstat classes) guaranteed=$(xstat guaranteed) cap=$(xstat cap)"
+
+leaf=$(cls 1:10 "['leaf']")
+# default children are hidden from dumps, as HTB's and DRR's are
+q=$(tcq qdisc show dev dummy0 invisible | grep "parent 1:10 ")
+[[ "$q" == "qdisc pfifo $leaf: parent 1:10 limit 1000p"* ]]
+log_test $? "each class has a pfifo sized from txqueuelen" "$q"
+
+tcq class change dev dummy0 classid 1:10 er2bc rate 800kbit &&
+	[ "$(cls 1:10 "['options']")" = "prio 1 rate 800Kbit weight 1 type tcp burst auto cburst auto" ] &&
+	[ "$(xstat guaranteed)" = 1800000 ]
+log_test $? "class change keeps what it does not name" "$(cls 1:10 "['options']")"
+
+tcq class change dev dummy0 classid 1:20 er2bc ceil none &&
+	[ "$(cls 1:20 "['options']")" = "prio 2 rate 1Mbit weight 3 type udp burst 6000b cburst 3000b" ]
+log_test $? "ceil none takes the ceil away"
+
+tcq qdisc change dev dummy0 root er2bc rate 1mbit &&
+	[ "$(cls 1:10 "['guarantee']")" = 800000 ] && [ "$(cls 1:20 "['guarantee']")" = 0 ]
+log_test $? "static mode: a guarantee that no longer fits in W goes" \
+	"1:10 $(cls 1:10 "['guarantee']") 1:20 $(cls 1:20 "['guarantee']")"
+
+tcq qdisc change dev dummy0 root er2bc rate 2gbit mode er2bc share weighted &&
+	[ "$(opts "['rate']")" = 2000000000 ] && [ "$(opts "['mode']")" = er2bc ] &&
+	[ "$(opts "['share']")" = weighted ] && [ "$(opts "['default']")" = 0x50 ]
+log_test $? "change: a 64-bit rate, mode and share; the default kept" "$(opts "")"
 
 tcq qdisc change dev dummy0 root er2bc rate unlimited && [ "$(opts "['rate']")" = 0 ]
 log_test $? "rate unlimited"
 
-# bad input: refused with the kernel's own message; nothing changes
-before=$(tcq -j qdisc show dev dummy0)
-check_refused() {
-	local want=$1 out
-	shift
-	out=$(tcq qdisc change dev dummy0 root er2bc "$@" 2>&1)
-	[ $? -ne 0 ] && echo "$out" | grep -qF "$want" &&
-		[ "$(tcq -j qdisc show dev dummy0)" = "$before" ]
-}
-check_refused "Error: er2bc: limit must be at least one packet" limit 0
-log_test $? "limit 0 refused with a message, configuration intact"
-check_refused "Error: er2bc: burst must not exceed 512 MiB" burst 600mb
-log_test $? "oversized burst refused with a message, configuration intact"
-check_refused 'illegal "rate" value "fast"' rate fast
-log_test $? "unparsable rate refused by the tc plugin"
+tcq class del dev dummy0 classid 1:20 && ! class_stats "$NS" dummy0 | grep -q '"1:20"' &&
+	[ "$(xstat classes)" = 2 ]
+log_test $? "class delete"
 
 tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
-log_test $? "qdisc del"
+log_test $? "qdisc del with its classes"
 
 # as a child of another qdisc, with the parent asking to peek; all
 # priorities map to the band er2bc sits in
 tcq qdisc add dev dummy0 root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
-	tcq qdisc add dev dummy0 parent 1:1 handle 10: er2bc rate 1mbit &&
+	tcq qdisc add dev dummy0 parent 1:1 handle 10: er2bc rate 1mbit default 1 &&
+	tcq class add dev dummy0 parent 10: classid 10:1 er2bc rate 100kbit &&
 	ip -n "$NS" addr add 192.0.2.1/24 dev dummy0 &&
 	ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0 &&
 	ip netns exec "$NS" ping -q -c 3 -i 0.2 -W 1 192.0.2.2 >/dev/null 2>&1
-sent=$(get "$(snapshot)" er2bc packets)
+sent=$(cls 10:1 "['packets']")
 [ "${sent:-0}" -ge 3 ]
 log_test $? "works as a child qdisc" "packets=$sent"
 
-# Lowering the limit below the queue drops the excess from the head, counts
-# it as dropped, not sent, and tells the parent: both report the same
-# backlog. At 8 bit/s a 1042-byte frame takes 17 minutes and a burst of one
-# byte lets only the first frame go at once: nothing else leaves while the
-# test looks, so every count is exact.
-tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit limit 100 burst 1
+# packets waiting at 8 bit/s with the watchdog armed when the qdisc goes
+tcq class change dev dummy0 classid 10:1 er2bc rate 8bit ceil 8bit burst 1 cburst 1 &&
+	tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit burst 1
 ip netns exec "$NS" python3 -c "
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for _ in range(40):
+for _ in range(20):
     s.sendto(b'x' * 1000, ('192.0.2.2', 9))"
-s0=$(snapshot)
-queued=$(get "$s0" er2bc qlen)
-[ "$queued" -ge 30 ]
-log_test $? "packets wait at 8 bit/s" "qlen=$queued"
-tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc limit 5
-s1=$(snapshot)
-# 1000 bytes of UDP payload: 1042-byte frames
-[ "$(get "$s1" er2bc qlen)" = 5 ] && [ "$(get "$s1" prio qlen)" = 5 ] &&
-	[ "$(get "$s1" er2bc backlog)" = 5210 ] && [ "$(get "$s1" prio backlog)" = 5210 ] &&
-	[ $(($(get "$s1" er2bc drops) - $(get "$s0" er2bc drops))) = $((queued - 5)) ] &&
-	[ "$(get "$s1" er2bc bytes)" = "$(get "$s0" er2bc bytes)" ]
-log_test $? "limit lowered: excess dropped and counted, parent's backlog follows" \
-	"qlen=$(get "$s1" er2bc qlen)/$(get "$s1" prio qlen) backlog=$(get "$s1" er2bc backlog)/$(get "$s1" prio backlog) drops=$(get "$s0" er2bc drops)->$(get "$s1" er2bc drops) bytes=$(get "$s0" er2bc bytes)->$(get "$s1" er2bc bytes)"
-
-# deleting a qdisc that holds packets and an armed watchdog
+q=$(cls 10:1 "['qlen']")
+[ "$q" -ge 15 ]
+log_test $? "packets wait at 8 bit/s" "qlen=$q"
 tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
 log_test $? "delete with packets queued and the watchdog armed"

@@ -101,6 +101,9 @@ static int parse_rate(__u64 *bps, const char *what, const char *arg)
 {
 	__u64 rate;
 
+	/* tc's parser takes "-5mbit" for a huge unsigned rate */
+	if (arg[0] == '-')
+		return bad(what, arg, "must not be negative");
 	if (get_rate64(&rate, arg))
 		return bad(what, arg, "not a rate (e.g. 400kbit, 5mbit)");
 	*bps = rate * 8;

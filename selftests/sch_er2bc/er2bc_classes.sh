@@ -1,0 +1,200 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# er2bc's classes with real packets: guarantees, lending by priority and by
+# weight, ceilings, strict priority, classification (flower, u32,
+# skb->priority, the default class, unclassified drops), a grafted
+# fq_codel, and changes while traffic flows.
+#
+# Greedy UDP senders (udpflood.py, one socket per class) go out of a dummy
+# device, which takes whatever the qdisc dequeues: what each class gets is
+# read from its byte counter over a 10 s window.
+source "$(dirname "$0")/../lib.sh"
+
+require_cmd tc ip python3
+tap_begin
+setup_ns NS
+ip -n "$NS" link add dummy0 type dummy && ip -n "$NS" link set dummy0 up
+ip -n "$NS" addr add 192.0.2.1/24 dev dummy0
+ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
+
+here=$(cd "$(dirname "$0")" && pwd)
+tcq() { ip netns exec "$NS" tc "$@"; }
+stats() { class_stats "$NS" dummy0; }
+flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
+WINDOW=10
+
+# rates PORTS...: flood those ports; print {classid: bit/s} over the window
+# (after 2 s to fill the queues). Both snapshots are stamped when tc has
+# returned: its start-up, which dominates under TCG, comes before the dump.
+rates() {
+	local s0 s1 t0 t1
+	flood $((WINDOW + 4)) "$@" &
+	sleep 2
+	s0=$(stats); t0=$(now)
+	sleep $WINDOW
+	s1=$(stats); t1=$(now)
+	wait
+	python3 - "$s0" "$s1" "$t0" "$t1" <<'EOF'
+import json, sys
+s0, s1 = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+dt = float(sys.argv[4]) - float(sys.argv[3])
+print(json.dumps({c: (s1[c]["bytes"] - s0.get(c, {"bytes": 0})["bytes"]) * 8 / dt for c in s1}))
+EOF
+}
+
+# expect RATES "1:1=400000 1:2=..." TOL_PCT: each class within TOL_PCT
+expect() {
+	python3 - "$1" "$2" "$3" <<'EOF'
+import json, sys
+got, tol = json.loads(sys.argv[1]), float(sys.argv[3]) / 100
+bad = []
+for pair in sys.argv[2].split():
+    c, want = pair.split("=")
+    if abs(got.get(c, 0) - float(want)) > tol * float(want) + (1442 * 8 / 10 if float(want) == 0 else 0):
+        bad.append(c)
+print(" ".join(f"{c}={got.get(c, 0) / 1e3:.1f}k" for c in sorted(got)), "bad:" if bad else "", " ".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# five classes, prio 1..5, 400 kbit/s each; flower sends port 500N to 1:N
+tcq qdisc add dev dummy0 root handle 1: er2bc rate unlimited
+for i in 1 2 3 4 5; do
+	tcq class add dev dummy0 parent 1: classid 1:$i er2bc prio $i rate 400kbit || break
+	tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+		ip_proto udp dst_port 500$i classid 1:$i || break
+done
+log_test $? "five classes and their flower filters"
+
+# The senders must outrun the largest cap below several times over, else
+# this measures the emulated CPU (skipped visibly, as KSFT_MACHINE_SLOW).
+cap=$(rates 5001 5002 5003 5004 5005 | json_get "sum(j.values())")
+slow=
+within "$cap" 10000000 1e12 || slow="machine slow: senders reach $(printf %.0f "$cap") bit/s"
+
+rate_test() {
+	local desc=$1 want=$2 out
+	if [ -n "$slow" ]; then
+		log_test $ksft_skip "$desc" "$slow"
+		return
+	fi
+	out=$(expect "$(rates 5001 5002 5003 5004 5005)" "$want" 3)
+	log_test $? "$desc" "$out"
+}
+
+# the cap binds at the sum of the guarantees: each gets its own, ±3%
+tcq qdisc change dev dummy0 root er2bc rate 2mbit
+rate_test "five greedy classes each get their guarantee" \
+	"1:1=400000 1:2=400000 1:3=400000 1:4=400000 1:5=400000"
+
+# 3 Mbit/s spare goes to the highest priority
+tcq qdisc change dev dummy0 root er2bc rate 5mbit
+rate_test "spare lent by priority" \
+	"1:1=3400000 1:2=400000 1:3=400000 1:4=400000 1:5=400000"
+
+# share weighted, weights 1..5: the spare in proportion, 200 kbit/s a unit
+for i in 1 2 3 4 5; do tcq class change dev dummy0 classid 1:$i er2bc weight $i; done
+tcq qdisc change dev dummy0 root er2bc share weighted
+rate_test "spare lent by weight" \
+	"1:1=600000 1:2=800000 1:3=1000000 1:4=1200000 1:5=1400000"
+
+# a ceil caps class 1 at 1 Mbit/s; the next priority takes the rest
+tcq qdisc change dev dummy0 root er2bc share prio
+tcq class change dev dummy0 classid 1:1 er2bc ceil 1mbit
+rate_test "ceil respected, the rest lent on" \
+	"1:1=1000000 1:2=2800000 1:3=400000 1:4=400000 1:5=400000"
+tcq class change dev dummy0 classid 1:1 er2bc ceil none
+
+# pq: no guarantees, strict priority under the cap
+tcq qdisc change dev dummy0 root er2bc rate 2mbit mode pq
+rate_test "pq mode: strict priority under the cap" \
+	"1:1=2000000 1:2=0 1:3=0 1:4=0 1:5=0"
+
+# guarantees in force as the cap shrinks, per mode (read back from tc -s)
+guarantees() { stats | json_get "' '.join(str(j['1:%d' % i]['guarantee'] // 1000) for i in range(1, 6))"; }
+tcq qdisc change dev dummy0 root er2bc rate 1mbit mode static
+g=$(guarantees)
+[ "$g" = "400 400 0 0 0" ]
+log_test $? "static mode at 1 Mbit/s: guarantees in priority order while they fit" "$g"
+tcq qdisc change dev dummy0 root er2bc mode er2bc
+g=$(guarantees)
+[ "$g" = "400 400 200 0 0" ]
+log_test $? "er2bc mode at 1 Mbit/s: eq. 1, the third gets what is left" "$g"
+tcq qdisc change dev dummy0 root er2bc mode pq
+g=$(guarantees)
+[ "$g" = "0 0 0 0 0" ]
+log_test $? "pq mode: no guarantees" "$g"
+
+# --- classification, counted packet by packet (no cap)
+tcq qdisc change dev dummy0 root er2bc rate unlimited mode static default 0
+# send N PORT [SO_PRIORITY]
+send() {
+	ip netns exec "$NS" python3 -c "
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+if len(sys.argv) > 3:
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, int(sys.argv[3], 0))
+for _ in range(int(sys.argv[1])):
+    s.sendto(b'x' * 100, ('192.0.2.2', int(sys.argv[2])))" "$@"
+}
+pkts() { echo "$1" | json_get "j['$2']['packets']"; }
+qd() { tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['$1']"; }
+
+tcq filter add dev dummy0 parent 1: protocol ip prio 2 u32 \
+	match ip protocol 17 0xff match ip dport 6000 0xffff classid 1:4
+s0=$(stats)
+send 10 5003 && send 7 6000 && send 5 7000 0x10005
+s1=$(stats)
+[ $(($(pkts "$s1" 1:3) - $(pkts "$s0" 1:3))) = 10 ]
+log_test $? "flower filter classifies" "1:3 +$(($(pkts "$s1" 1:3) - $(pkts "$s0" 1:3)))"
+[ $(($(pkts "$s1" 1:4) - $(pkts "$s0" 1:4))) = 7 ]
+log_test $? "u32 filter classifies" "1:4 +$(($(pkts "$s1" 1:4) - $(pkts "$s0" 1:4)))"
+[ $(($(pkts "$s1" 1:5) - $(pkts "$s0" 1:5))) = 5 ]
+log_test $? "skb->priority names a class" "1:5 +$(($(pkts "$s1" 1:5) - $(pkts "$s0" 1:5)))"
+
+# no filter, no priority, no default: dropped and counted, never sent
+d0=$(qd drops) u0=$(qd unclassified) s0=$(stats)
+send 4 8000
+d1=$(qd drops) u1=$(qd unclassified) s1=$(stats)
+[ $((d1 - d0)) = 4 ] && [ $((u1 - u0)) = 4 ] &&
+	[ "$(echo "$s0" | json_get "sum(c['packets'] for c in j.values())")" = \
+	  "$(echo "$s1" | json_get "sum(c['packets'] for c in j.values())")" ]
+log_test $? "unclassified packets dropped and counted" "drops +$((d1 - d0)), unclassified +$((u1 - u0))"
+
+tcq qdisc change dev dummy0 root er2bc default 2
+s0=$(stats)
+send 6 8000
+s1=$(stats)
+[ $(($(pkts "$s1" 1:2) - $(pkts "$s0" 1:2))) = 6 ]
+log_test $? "the default class takes the rest" "1:2 +$(($(pkts "$s1" 1:2) - $(pkts "$s0" 1:2)))"
+
+# --- a grafted fq_codel, and changes while traffic flows
+tcq qdisc change dev dummy0 root er2bc rate 5mbit default 0
+tcq qdisc add dev dummy0 parent 1:3 handle 30: fq_codel
+log_test $? "fq_codel grafted under a class"
+
+flood 12 5001 5002 5003 5004 5005 &
+flooder=$!
+sleep 2
+ok=0
+tcq class add dev dummy0 parent 1: classid 1:6 er2bc prio 6 rate 100kbit || ok=1
+tcq class change dev dummy0 classid 1:2 er2bc rate 800kbit prio 1 || ok=1
+tcq filter del dev dummy0 parent 1: prio 1 || ok=1
+tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+	ip_proto udp dst_port 5001 classid 1:1 || ok=1
+tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+	ip_proto udp dst_port 5003 classid 1:3 || ok=1
+tcq class del dev dummy0 classid 1:5 || ok=1
+log_test $ok "class add, change, filter and class delete under traffic"
+sleep 3
+fq=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'fq_codel'][0]['packets']")
+[ "${fq:-0}" -gt 0 ]
+log_test $? "fq_codel under the class carries its packets" "packets=$fq"
+tcq qdisc del dev dummy0 parent 1:3 &&
+	tcq qdisc show dev dummy0 | grep -q "^qdisc pfifo .* parent 1:3"
+log_test $? "deleting the grafted qdisc restores a pfifo under traffic"
+sleep 1
+tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
+log_test $? "qdisc delete under traffic"
+wait $flooder

@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bad input to the er2bc qdisc and its classes: each invalid command fails
+# with a clear message (the tc plugin's, the kernel's extack that tc prints,
+# or the errno of the tc core), and the running configuration stays as it
+# was. Requests the plugin would never build go as raw netlink (nlraw.py).
+source "$(dirname "$0")/../lib.sh"
+
+require_cmd tc ip python3
+tap_begin
+setup_ns NS
+ip -n "$NS" link add dummy0 type dummy && ip -n "$NS" link set dummy0 up
+
+here=$(cd "$(dirname "$0")" && pwd)
+tcq() { ip netns exec "$NS" tc "$@"; }
+
+tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit default 50 &&
+	tcq class add dev dummy0 parent 1: classid 1:10 er2bc prio 1 rate 400kbit ceil 1mbit &&
+	tcq class add dev dummy0 parent 1: classid 1:50 er2bc &&
+	tcq filter add dev dummy0 parent 1: protocol ip prio 1 u32 \
+		match ip dport 5001 0xffff classid 1:10
+log_test $? "a configuration to keep"
+
+# the configuration as tc shows it: qdisc options and every class
+config() { tcq -j qdisc show dev dummy0; tcq class show dev dummy0; tcq filter show dev dummy0; }
+before=$(config)
+
+# refused WANT DESC CMD...: fails, prints WANT, leaves the configuration
+refused() {
+	local want=$1 desc=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ] && echo "$out" | grep -qF -- "$want" && [ "$(config)" = "$before" ]; then
+		log_test 0 "$desc" "$(echo "$out" | head -n 1)"
+	else
+		log_test 1 "$desc" "exit $rc: $(echo "$out" | head -n 1)"
+	fi
+}
+raw() { ip netns exec "$NS" python3 "$here/nlraw.py" "$@"; }
+
+# --- the qdisc
+refused 'illegal "rate" value "0": use "rate unlimited"' "qdisc rate 0" \
+	tcq qdisc change dev dummy0 root er2bc rate 0
+refused 'illegal "rate" value "-5mbit": must not be negative' "qdisc rate negative" \
+	tcq qdisc change dev dummy0 root er2bc rate -5mbit
+refused 'illegal "mode" value "fast"' "qdisc mode unknown" \
+	tcq qdisc change dev dummy0 root er2bc mode fast
+refused 'illegal "share" value "fair"' "qdisc share unknown" \
+	tcq qdisc change dev dummy0 root er2bc share fair
+refused 'illegal "default" value "10000"' "qdisc default beyond a minor" \
+	tcq qdisc change dev dummy0 root er2bc default 10000
+refused "Error: integer out of range" "qdisc burst above 512 MiB (kernel)" \
+	tcq qdisc change dev dummy0 root er2bc burst 600mb
+refused 'unknown option "limit"' "qdisc option that does not exist" \
+	tcq qdisc change dev dummy0 root er2bc limit 100
+
+# --- classes, through tc
+refused 'illegal "prio" value "0": 1 (highest) to 64' "class prio 0" \
+	tcq class change dev dummy0 classid 1:10 er2bc prio 0
+refused 'illegal "prio" value "65": 1 (highest) to 64' "class prio above 64" \
+	tcq class change dev dummy0 classid 1:10 er2bc prio 65
+refused 'illegal "rate" value "-1kbit": must not be negative' "class rate negative" \
+	tcq class change dev dummy0 classid 1:10 er2bc rate -1kbit
+refused 'illegal "ceil" value "0": use "ceil none"' "class ceil 0" \
+	tcq class change dev dummy0 classid 1:10 er2bc ceil 0
+refused 'illegal "weight" value "0": 1 to 65535' "class weight 0" \
+	tcq class change dev dummy0 classid 1:10 er2bc weight 0
+refused 'illegal "weight" value "70000": 1 to 65535' "class weight above 65535" \
+	tcq class change dev dummy0 classid 1:10 er2bc weight 70000
+refused 'illegal "type" value "sctp": tcp or udp' "class type unknown" \
+	tcq class change dev dummy0 classid 1:10 er2bc type sctp
+refused "Error: er2bc: ceil must not be below rate" "class rate above its ceil (kernel)" \
+	tcq class change dev dummy0 classid 1:10 er2bc rate 2mbit
+refused "Error: er2bc: ceil must not be below rate" "new class with ceil below rate (kernel)" \
+	tcq class add dev dummy0 parent 1: classid 1:20 er2bc rate 2mbit ceil 1mbit
+refused "Error: er2bc: classes are flat: their parent is the qdisc" "class under a class" \
+	tcq class add dev dummy0 parent 1:10 classid 1:30 er2bc rate 1mbit
+refused "Error: er2bc: classid must be <qdisc major>:<minor>, minor not 0" "classid minor 0" \
+	tcq class add dev dummy0 parent 1: classid 1:0 er2bc rate 1mbit
+refused "File exists" "duplicate classid" \
+	tcq class add dev dummy0 parent 1: classid 1:10 er2bc rate 1mbit
+refused "No such file or directory" "change of an unknown classid" \
+	tcq class change dev dummy0 classid 1:99 er2bc rate 1mbit
+refused "No such file or directory" "delete of an unknown classid" \
+	tcq class del dev dummy0 classid 1:99
+refused "Error: er2bc: class is in use by filters: delete them first" "delete a class in use by a filter" \
+	tcq class del dev dummy0 classid 1:10
+refused "Error: er2bc: class is the qdisc's default: change the default first" "delete the default class" \
+	tcq class del dev dummy0 classid 1:50
+refused "Error: er2bc: filters attach to the qdisc, not to a class" "filter attached to a class" \
+	tcq filter add dev dummy0 parent 1:10 protocol ip prio 2 u32 match ip dport 5002 0xffff classid 1:10
+
+# --- what the plugin never sends: the kernel's policy refuses it
+refused "Numerical result out of range: integer out of range" "raw: class prio 0" \
+	raw class dummy0 1:10 2:u8:0
+refused "Numerical result out of range: integer out of range" "raw: class weight 0" \
+	raw class dummy0 1:10 5:u32:0
+refused "Numerical result out of range: integer out of range" "raw: class type 2" \
+	raw class dummy0 1:10 6:u8:2
+refused "Numerical result out of range: integer out of range" "raw: qdisc mode 3" \
+	raw qdisc dummy0 1: 5:u8:3
+refused "Invalid argument: invalid attribute length" "raw: class prio sent as u32" \
+	raw class dummy0 1:10 2:u32:1
+refused "Invalid argument: invalid attribute length" "raw: qdisc rate sent as u32" \
+	raw qdisc dummy0 1: 2:u32:1000000
+refused "Invalid argument: Unknown attribute type" "raw: unknown class attribute" \
+	raw class dummy0 1:10 42:u32:1
+refused "Invalid argument: NLA_F_NESTED is missing" "raw: options not marked nested" \
+	raw class dummy0 1:10 nonest 2:u8:1
+
+# and a valid raw request goes through: the tests above fail for their cause
+out=$(raw class dummy0 1:10 2:u8:3)
+[ "$out" = ok ] && tcq class show dev dummy0 | grep -q "class er2bc 1:10 root prio 3 "
+log_test $? "raw: a valid request is accepted" "$out"

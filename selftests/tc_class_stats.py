@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Read `tc -s class show` text (iproute2 6.1 prints classes only as text)
+on stdin; print the classes as JSON: {"1:10": {"bytes": .., "packets": ..,
+"drops": .., "overlimits": .., "backlog": .., "qlen": .., "guarantee": bps,
+"state": .., "bytes_guaranteed": .., "bytes_borrowed": .., "leaf": "8001"
+or None, "options": "prio 1 rate ..."}}.
+"""
+import json
+import re
+import sys
+
+UNITS = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9, "Tbit": 1e12}
+
+
+def rate(text):
+    m = re.fullmatch(r"([0-9.]+)([KMGT]?bit)", text)
+    if not m:
+        raise ValueError(f"not a rate: {text}")
+    return int(round(float(m.group(1)) * UNITS[m.group(2)]))
+
+
+def main():
+    classes = {}
+    cur = None
+    for line in sys.stdin:
+        m = re.match(r"class (\S+) (\S+) (root |parent \S+ )?(leaf (\S+): )?(.*)", line)
+        if m:
+            cur = classes[m.group(2)] = {"kind": m.group(1), "leaf": m.group(5),
+                                         "options": m.group(6).strip()}
+            continue
+        if cur is None:
+            continue
+        m = re.search(r"Sent (\d+) bytes (\d+) pkt \(dropped (\d+), overlimits (\d+)", line)
+        if m:
+            cur.update(bytes=int(m.group(1)), packets=int(m.group(2)),
+                       drops=int(m.group(3)), overlimits=int(m.group(4)))
+        m = re.search(r"backlog (\d+)b (\d+)p", line)
+        if m:
+            cur.update(backlog=int(m.group(1)), qlen=int(m.group(2)))
+        m = re.search(r"guarantee (\S+) state (\S+) credit (-?\d+)", line)
+        if m:
+            cur.update(guarantee=rate(m.group(1)), state=m.group(2), credit=int(m.group(3)))
+        m = re.search(r"sent within guarantee (\d+) bytes borrowed (\d+) bytes", line)
+        if m:
+            cur.update(bytes_guaranteed=int(m.group(1)), bytes_borrowed=int(m.group(2)))
+    json.dump(classes, sys.stdout)
+
+
+main()
