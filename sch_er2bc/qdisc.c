@@ -286,8 +286,9 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 	return NULL;
 }
 
-static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
-			struct netlink_ext_ack *extack)
+/* the qdisc's options, at init or on change */
+static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
+			   struct netlink_ext_ack *extack)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_ER2BC_MAX + 1];
@@ -327,9 +328,17 @@ static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
 	}
 	er2bc_update_guarantees(sch, now);
 	sch_tree_unlock(sch);
-
-	er2bc_kick(sch);
 	return 0;
+}
+
+static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
+			struct netlink_ext_ack *extack)
+{
+	int err = er2bc_configure(sch, opt, extack);
+
+	if (!err)
+		er2bc_kick(sch);
+	return err;
 }
 
 static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
@@ -349,7 +358,7 @@ static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 	err = qdisc_class_hash_init(&q->clhash);
 	if (err)
 		return err;
-	return er2bc_change(sch, opt, extack);
+	return er2bc_configure(sch, opt, extack);
 }
 
 static void er2bc_reset(struct Qdisc *sch)
@@ -453,6 +462,7 @@ static int er2bc_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 					cl->common.classid, extack);
 		if (!new)
 			return -ENOBUFS;
+		qdisc_hash_add(new, true);
 	}
 	/* the old child's packets are purged: qlen_notify idles the class */
 	*old = qdisc_replace(sch, new, &cl->qdisc);

@@ -20,12 +20,18 @@ def rate(text):
     return int(round(float(m.group(1)) * UNITS[m.group(2)]))
 
 
-def main():
+def parse(lines):
+    """One dump's classes; a classid seen twice starts a new dump: a list of
+    dumps is returned, one per `class show` in the text."""
+    dumps = []
     classes = {}
     cur = None
-    for line in sys.stdin:
+    for line in lines:
         m = re.match(r"class (\S+) (\S+) (root |parent \S+ )?(leaf (\S+): )?(.*)", line)
         if m:
+            if m.group(2) in classes:
+                dumps.append(classes)
+                classes = {}
             cur = classes[m.group(2)] = {"kind": m.group(1), "leaf": m.group(5),
                                          "options": m.group(6).strip()}
             continue
@@ -44,7 +50,9 @@ def main():
         m = re.search(r"sent within guarantee (\d+) bytes borrowed (\d+) bytes", line)
         if m:
             cur.update(bytes_guaranteed=int(m.group(1)), bytes_borrowed=int(m.group(2)))
-    json.dump(classes, sys.stdout)
+    dumps.append(classes)
+    return dumps
 
 
-main()
+if __name__ == "__main__":
+    json.dump(parse(sys.stdin)[0], sys.stdout)
