@@ -77,10 +77,13 @@ for mbit in 10 50; do
 	check_udp $((mbit * 1000000)) "UDP at $mbit Mbit/s within 2 %"
 done
 
-tcq qdisc replace dev veth0 parent 1:1 handle 10: fq_codel &&
+tcq qdisc del dev veth0 parent 1:1 &&
+	tcq qdisc add dev veth0 parent 1:1 handle 20: fq_codel &&
 	tcq qdisc change dev veth0 root er2bc rate 10mbit
+log_test $? "fq_codel grafted in place of the pfifo"
 check_tcp 10000000 "TCP at 10 Mbit/s through a grafted fq_codel"
-tcq qdisc replace dev veth0 parent 1:1 handle 10: pfifo limit 50
+tcq qdisc del dev veth0 parent 1:1 &&
+	tcq qdisc add dev veth0 parent 1:1 handle 30: pfifo limit 50
 
 # W moved under load. A receiver stamps every datagram; the sender offers
 # three times the highest cap. Over the second that starts 100 ms after tc
