@@ -59,6 +59,7 @@ install: modules tools
 		CONFIG_MODULE_SIG_ALL= modules_install && \
 	depmod -a "$$krel"
 	$(MAKE) -s -C tools/tc install
+	install -D -m 0644 Documentation/tc-er2bc.8 $(DESTDIR)/usr/share/man/man8/tc-er2bc.8
 
 clean:
 	rm -rf build
