@@ -29,7 +29,7 @@
 /* the default burst: this long at the rate, and at least two full frames */
 #define ER2BC_BURST_DEFAULT_NS	NSEC_PER_MSEC
 /* a weight's quantum is weight * MTU bytes, at most this */
-#define ER2BC_QUANTUM_MAX	(1U << 30)
+#define ER2BC_QUANTUM_MAX	BIT(30)
 
 struct er2bc_class {
 	struct er2bc_node node;		/* the scheduler's: hot */
@@ -557,7 +557,8 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 
 	if (!cl) {
 		if (!TC_H_MIN(classid) || TC_H_MAJ(classid ^ sch->handle)) {
-			NL_SET_ERR_MSG(extack, "er2bc: classid must be <qdisc major>:<minor>, minor not 0");
+			NL_SET_ERR_MSG(extack,
+				       "er2bc: classid must be <qdisc major>:<minor>, minor not 0");
 			return -EINVAL;
 		}
 		cl = kzalloc(sizeof(*cl), GFP_KERNEL_ACCOUNT);
@@ -636,7 +637,8 @@ static int er2bc_delete_class(struct Qdisc *sch, unsigned long arg,
 		return -EBUSY;
 	}
 	if (TC_H_MIN(cl->common.classid) == q->defcls) {
-		NL_SET_ERR_MSG(extack, "er2bc: class is the qdisc's default: change the default first");
+		NL_SET_ERR_MSG(extack,
+			       "er2bc: class is the qdisc's default: change the default first");
 		return -EBUSY;
 	}
 

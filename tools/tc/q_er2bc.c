@@ -44,7 +44,24 @@ static const char * const state_names[] = {
 	[ER2BC_STATE_HELD] = "held",
 };
 
-#define NAME_OF(names, i) ((i) < sizeof(names) / sizeof(names[0]) ? names[i] : "?")
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* the names of an enum's values */
+struct names {
+	const char * const *name;
+	unsigned int n;
+};
+
+static const struct names modes = { mode_names, ARRAY_SIZE(mode_names) };
+static const struct names shares = { share_names, ARRAY_SIZE(share_names) };
+static const struct names types = { type_names, ARRAY_SIZE(type_names) };
+static const struct names states = { state_names, ARRAY_SIZE(state_names) };
+
+/* the name of value i, or "?" for a value this plugin does not know */
+static const char *name_of(const struct names *t, unsigned int i)
+{
+	return i < t->n && t->name[i] ? t->name[i] : "?";
+}
 
 static void explain_qdisc(void)
 {
@@ -84,17 +101,16 @@ static int bad(const char *what, const char *arg, const char *why)
 	return -1;
 }
 
-static int lookup(const char * const *names, int n, const char *arg)
+/* the value named arg, or -1 */
+static int lookup(const struct names *t, const char *arg)
 {
-	int i;
+	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		if (names[i] && strcmp(names[i], arg) == 0)
+	for (i = 0; i < t->n; i++)
+		if (t->name[i] && strcmp(t->name[i], arg) == 0)
 			return i;
 	return -1;
 }
-
-#define LOOKUP(names, arg) lookup(names, sizeof(names) / sizeof(names[0]), arg)
 
 /* a rate in bits/s; tc's parser returns bytes per second */
 static int parse_rate(__u64 *bps, const char *what, const char *arg)
@@ -150,12 +166,12 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			have_def = true;
 		} else if (strcmp(*argv, "mode") == 0) {
 			argc--, argv++;
-			mode = LOOKUP(mode_names, *argv);
+			mode = lookup(&modes, *argv);
 			if (mode < 0)
 				return bad("mode", *argv, "static, pq or er2bc");
 		} else if (strcmp(*argv, "share") == 0) {
 			argc--, argv++;
-			share = LOOKUP(share_names, *argv);
+			share = lookup(&shares, *argv);
 			if (share < 0)
 				return bad("share", *argv, "prio or weighted");
 		} else {
@@ -204,7 +220,8 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			argc--, argv++;
 			if (get_u32(&val, *argv, 10) || val < ER2BC_PRIO_MIN ||
 			    val > ER2BC_PRIO_MAX) {
-				fprintf(stderr, "er2bc: illegal \"prio\" value \"%s\": 1 (highest) to %d\n",
+				fprintf(stderr,
+					"er2bc: illegal \"prio\" value \"%s\": 1 (highest) to %d\n",
 					*argv, ER2BC_PRIO_MAX);
 				return -1;
 			}
@@ -234,7 +251,7 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			have_weight = true;
 		} else if (strcmp(*argv, "type") == 0) {
 			argc--, argv++;
-			type = LOOKUP(type_names, *argv);
+			type = lookup(&types, *argv);
 			if (type < 0)
 				return bad("type", *argv, "tcp or udp");
 		} else if (strcmp(*argv, "burst") == 0) {
@@ -349,10 +366,10 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 				  rta_u32(tb[TCA_ER2BC_DEFAULT]));
 	if (tb[TCA_ER2BC_MODE])
 		print_color_string(PRINT_ANY, TC_COLOR_NONE, "mode", "mode %s ",
-				   NAME_OF(mode_names, rta_u8(tb[TCA_ER2BC_MODE])));
+				   name_of(&modes, rta_u8(tb[TCA_ER2BC_MODE])));
 	if (tb[TCA_ER2BC_SHARE])
 		print_color_string(PRINT_ANY, TC_COLOR_NONE, "share", "share %s ",
-				   NAME_OF(share_names, rta_u8(tb[TCA_ER2BC_SHARE])));
+				   name_of(&shares, rta_u8(tb[TCA_ER2BC_SHARE])));
 	return 0;
 }
 
@@ -406,7 +423,7 @@ static int er2bc_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 				 rta_u32(tb[TCA_ER2BC_CLASS_WEIGHT]));
 	if (tb[TCA_ER2BC_CLASS_TYPE])
 		print_color_string(PRINT_ANY, TC_COLOR_NONE, "type", "type %s ",
-				   NAME_OF(type_names, rta_u8(tb[TCA_ER2BC_CLASS_TYPE])));
+				   name_of(&types, rta_u8(tb[TCA_ER2BC_CLASS_TYPE])));
 	if (tb[TCA_ER2BC_CLASS_BURST])
 		print_burst_opt("burst", rta_u32(tb[TCA_ER2BC_CLASS_BURST]));
 	if (tb[TCA_ER2BC_CLASS_CBURST])
@@ -423,7 +440,7 @@ static int er2bc_print_class_xstats(FILE *f, struct rtattr *xstats)
 	print_nl();
 	print_rate_opt("guarantee", st.guarantee, "guarantee 0bit");
 	print_color_string(PRINT_ANY, TC_COLOR_NONE, "state", "state %s ",
-			   NAME_OF(state_names, st.state));
+			   name_of(&states, st.state));
 	print_color_int(PRINT_ANY, TC_COLOR_NONE, "credit", "credit %d", st.credit);
 	print_nl();
 	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "bytes_guaranteed",
