@@ -27,7 +27,7 @@
 /* how late the watchdog may fire, so timers can be batched */
 #define ER2BC_TIMER_SLACK_NS	(10 * NSEC_PER_USEC)
 /* the default burst: this long at the rate, and at least two full frames */
-#define ER2BC_BURST_DEFAULT_NS	NSEC_PER_MSEC
+#define ER2BC_BURST_DEFAULT_NS	(4 * NSEC_PER_MSEC)
 /* a weight's quantum is weight * MTU bytes, at most this */
 #define ER2BC_QUANTUM_MAX	BIT(30)
 
@@ -55,6 +55,7 @@ struct er2bc_class {
 struct er2bc_sched_data {
 	struct er2bc_sched sched;	/* hot */
 	struct tcf_proto __rcu *filter_list;
+	struct er2bc_class *defcl;	/* the default class, if it exists */
 	u32 defcls;			/* minor of the default class, 0: none */
 	u64 unclassified;
 
@@ -196,11 +197,8 @@ static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch
 		if (cl)
 			return cl;
 	}
-	if (q->defcls) {
-		cl = er2bc_find(sch, TC_H_MAKE(sch->handle, q->defcls));
-		if (cl)
-			return cl;
-	}
+	if (q->defcl)
+		return q->defcl;
 	q->unclassified++;
 	return NULL;
 }
@@ -313,8 +311,11 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 	er2bc_clock_set(&q->sched.cap, rate, er2bc_burst_bytes(sch, rate, burst), now);
 	WRITE_ONCE(q->rate, rate);
 	WRITE_ONCE(q->burst, burst);
-	if (tb[TCA_ER2BC_DEFAULT])
+	if (tb[TCA_ER2BC_DEFAULT]) {
 		WRITE_ONCE(q->defcls, nla_get_u32(tb[TCA_ER2BC_DEFAULT]));
+		q->defcl = q->defcls ? er2bc_find(sch, TC_H_MAKE(sch->handle, q->defcls))
+				     : NULL;
+	}
 	if (tb[TCA_ER2BC_MODE])
 		WRITE_ONCE(q->mode, nla_get_u8(tb[TCA_ER2BC_MODE]));
 	if (tb[TCA_ER2BC_SHARE])
@@ -596,8 +597,12 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 
 	sch_tree_lock(sch);
 	now = ktime_get_ns();
-	if (child)
+	if (child) {
 		qdisc_class_hash_insert(&q->clhash, &cl->common);
+		/* the default may name a class before it exists */
+		if (q->defcls && TC_H_MIN(classid) == q->defcls)
+			q->defcl = cl;
+	}
 	if (child || prio != cl->prio) {
 		if (!child)
 			list_del(&cl->prio_list);
@@ -636,7 +641,8 @@ static int er2bc_delete_class(struct Qdisc *sch, unsigned long arg,
 		NL_SET_ERR_MSG(extack, "er2bc: class is in use by filters: delete them first");
 		return -EBUSY;
 	}
-	if (TC_H_MIN(cl->common.classid) == q->defcls) {
+	/* so the cached default class never outlives its class */
+	if (cl == q->defcl) {
 		NL_SET_ERR_MSG(extack,
 			       "er2bc: class is the qdisc's default: change the default first");
 		return -EBUSY;

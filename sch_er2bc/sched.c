@@ -149,10 +149,14 @@ static void wheel_advance(struct er2bc_sched *s, u64 now)
 	/* from the top, so entries dropping a level are placed before it is visited */
 	for (l = ER2BC_WHEEL_LEVELS - 1; l >= 0; l--) {
 		unsigned int sh = wheel_shift(l);
-		/* level 0 visits its old current slot again: it was not over */
-		u64 from = (old >> sh) + (l ? 1 : 0), to = now >> sh, mask;
+		u64 from, to, mask;
 
-		if (!w->occupied[l] || to < from)
+		if (!w->occupied[l])
+			continue;
+		/* level 0 visits its old current slot again: it was not over */
+		from = (old >> sh) + (l ? 1 : 0);
+		to = now >> sh;
+		if (to < from)
 			continue;
 		if (to - from >= ER2BC_WHEEL_SLOTS - 1)
 			mask = ~0ULL;

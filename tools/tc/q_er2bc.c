@@ -70,7 +70,7 @@ static void explain_qdisc(void)
 		"                 [ default MINOR ] [ mode static|pq|er2bc ]\n"
 		"                 [ share prio|weighted ]\n"
 		"  rate     the cap W on everything sent (default: unlimited)\n"
-		"  burst    bytes that may leave back to back (default: 1 ms at\n"
+		"  burst    bytes that may leave back to back (default: 4 ms at\n"
 		"           the rate, at least two MTU-sized packets)\n"
 		"  default  minor of the class for unclassified packets, in hex as\n"
 		"           classids are (default: none, such packets are dropped)\n"
