@@ -73,10 +73,13 @@ rate_test() {
 	log_test $? "$desc" "$out"
 }
 
-# the cap binds at the sum of the guarantees: each gets its own, ±3%
-tcq qdisc change dev dummy0 root er2bc rate 2mbit
+# the cap binds just above the sum of the guarantees: each gets its own,
+# ±3 %, and the 200 kbit/s left goes to priority 1. (Were the cap exactly
+# the sum, any time the emulated machine loses would come out of priority
+# 5; here it comes out of what is lent, as guarantees are served first.)
+tcq qdisc change dev dummy0 root er2bc rate 2200kbit
 rate_test "five greedy classes each get their guarantee" \
-	"1:1=400000 1:2=400000 1:3=400000 1:4=400000 1:5=400000"
+	"1:1=600000 1:2=400000 1:3=400000 1:4=400000 1:5=400000"
 
 # 3 Mbit/s spare goes to the highest priority
 tcq qdisc change dev dummy0 root er2bc rate 5mbit
