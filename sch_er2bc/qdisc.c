@@ -234,8 +234,14 @@ static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	 * a child may have dropped others meanwhile, or (netem) sent one back
 	 * through this qdisc. Activation is idempotent.
 	 */
-	if (!er2bc_node_active(&cl->node) && cl->qdisc->q.qlen)
-		er2bc_sched_activate(&q->sched, &cl->node, ktime_get_ns());
+	if (!er2bc_node_active(&cl->node) && cl->qdisc->q.qlen) {
+		u64 now = er2bc_sched_clock(&q->sched);
+
+		/* read the clock only if the class is not ready already */
+		if (!er2bc_node_ready(&cl->node, now))
+			now = ktime_get_ns();
+		er2bc_sched_activate(&q->sched, &cl->node, now);
+	}
 	return NET_XMIT_SUCCESS;
 }
 

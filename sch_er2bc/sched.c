@@ -63,6 +63,7 @@ static void wheel_add(struct er2bc_wheel *w, struct er2bc_node *n, u64 t)
 	n->wheel_time = t;
 	n->wheel_lvl = l;
 	n->wheel_idx = idx;
+	w->count++;
 	w->occupied[l] |= BIT_ULL(idx);
 	w->slot_min[l][idx] = min(w->slot_min[l][idx], t);
 }
@@ -74,6 +75,7 @@ static void wheel_del(struct er2bc_wheel *w, struct er2bc_node *n)
 	if (hlist_unhashed(&n->wheel))
 		return;
 	hlist_del_init(&n->wheel);
+	w->count--;
 	if (hlist_empty(&w->slot[l][idx])) {
 		w->occupied[l] &= ~BIT_ULL(idx);
 		w->slot_min[l][idx] = U64_MAX;
@@ -129,6 +131,7 @@ static void wheel_visit(struct er2bc_sched *s, unsigned int l, u64 mask, u64 now
 		w->slot_min[l][idx] = U64_MAX;
 		hlist_for_each_entry_safe(n, tmp, &due, wheel) {
 			hlist_del_init(&n->wheel);
+			w->count--;
 			if (n->wheel_time <= now)
 				sched_place(s, n, now);
 			else
@@ -146,6 +149,8 @@ static void wheel_advance(struct er2bc_sched *s, u64 now)
 	if (now <= old)
 		return;
 	w->clk = now;
+	if (!w->count)
+		return;
 	/* from the top, so entries dropping a level are placed before it is visited */
 	for (l = ER2BC_WHEEL_LEVELS - 1; l >= 0; l--) {
 		unsigned int sh = wheel_shift(l);
@@ -264,16 +269,17 @@ static void sched_place(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
 		wheel_add(&s->wheel, n, n->c.next);
 		return;
 	}
-	if (list_empty(&n->blist)) {
-		n->blist_lvl = s->weighted ? 0 : n->prio;
-		list_put(s->borrowing, &s->borrowing_map, n->blist_lvl, &n->blist);
-	}
 	if (g_due(n, now)) {
 		if (list_empty(&n->glist))
 			list_put(s->guaranteed, &s->guaranteed_map, n->prio, &n->glist);
 		n->state = ER2BC_STATE_GUARANTEED;
 	} else {
 		g_take(s, n);
+		/* joins the lending round the first time it needs to borrow */
+		if (list_empty(&n->blist)) {
+			n->blist_lvl = s->weighted ? 0 : n->prio;
+			list_put(s->borrowing, &s->borrowing_map, n->blist_lvl, &n->blist);
+		}
 		n->state = ER2BC_STATE_BORROWING;
 		/* to become GUARANTEED when its guarantee clock is due */
 		if (n->g.bps)
@@ -427,7 +433,8 @@ void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,
 	}
 	if (guaranteed && g_due(n, now) && c_due(n, now)) {
 		/* round robin among equal priorities */
-		list_move_tail(&n->glist, &s->guaranteed[n->prio]);
+		if (!list_is_singular(&s->guaranteed[n->prio]))
+			list_move_tail(&n->glist, &s->guaranteed[n->prio]);
 		return;
 	}
 	/* still borrowing: keeps its turn, its guarantee clock did not move */

@@ -19,8 +19,9 @@
  *   HELD        at its ceil: waits for its ceil clock.
  *
  * GUARANTEED classes sit in one list per priority, found by find-first-set
- * on a bitmap; every class below its ceil also sits in a borrowing list
- * (one per priority, or a single one with weighted sharing). A class waiting for a clock sits in a
+ * on a bitmap; a class that has borrowed and is below its ceil also sits
+ * in a borrowing list (one per priority, or a single one with weighted
+ * sharing). A class waiting for a clock sits in a
  * hierarchical timing wheel (six levels of 64 slots) that moves it when its
  * clock comes due. Choosing a class and charging it costs the same with one
  * class or 65535: no step walks the classes.
@@ -77,6 +78,7 @@ struct er2bc_node {
 
 struct er2bc_wheel {
 	u64 clk;			/* time of the last advance */
+	u32 count;			/* entries: none, nothing to advance */
 	u64 occupied[ER2BC_WHEEL_LEVELS];
 	/* a lower bound of the times in each slot (U64_MAX: empty) */
 	u64 slot_min[ER2BC_WHEEL_LEVELS][ER2BC_WHEEL_SLOTS];
@@ -118,6 +120,23 @@ void er2bc_sched_skip(struct er2bc_sched *s, struct er2bc_node *n);
 static inline bool er2bc_node_active(const struct er2bc_node *n)
 {
 	return n->state != ER2BC_STATE_IDLE;
+}
+
+/*
+ * Whether a class may send at now, within its guarantee or without one,
+ * as far as its own clocks go: lets a caller that knows an earlier time
+ * than now (the wheel's) activate the class without reading the clock.
+ */
+static inline bool er2bc_node_ready(const struct er2bc_node *n, u64 now)
+{
+	return (!n->c.bps || n->c.next <= now) &&
+	       (!n->g.bps || n->g.next <= now);
+}
+
+/* the time the scheduler last looked at the clock: never after now */
+static inline u64 er2bc_sched_clock(const struct er2bc_sched *s)
+{
+	return s->wheel.clk;
 }
 
 #endif /* _ER2BC_SCHED_H */

@@ -327,6 +327,7 @@ static void sched_wheel_many(struct kunit *test)
 		seen++;
 	}
 	KUNIT_EXPECT_EQ(test, s->active, 0);
+	KUNIT_EXPECT_EQ(test, s->wheel.count, 0);
 }
 
 /* a clock charged at time 0 with a burst does not wrap below zero */
