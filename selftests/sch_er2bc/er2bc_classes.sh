@@ -14,6 +14,9 @@ source "$(dirname "$0")/../lib.sh"
 require_cmd tc ip python3
 tap_begin
 setup_ns NS
+# only the test's own packets: no IPv6 neighbour discovery or MLD reports
+ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+ip netns exec "$NS" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
 ip -n "$NS" link add dummy0 type dummy && ip -n "$NS" link set dummy0 up
 ip -n "$NS" addr add 192.0.2.1/24 dev dummy0
 ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
@@ -137,7 +140,9 @@ for _ in range(int(sys.argv[1])):
     s.sendto(b'x' * 100, ('192.0.2.2', int(sys.argv[2])))" "$@"
 }
 pkts() { echo "$1" | json_get "j['$2']['packets']"; }
-qd() { tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['$1']"; }
+# drops and unclassified of the er2bc qdisc, read at one instant
+qd() { tcq -s -j qdisc show dev dummy0 |
+	json_get "' '.join(str([q for q in j if q['kind'] == 'er2bc'][0][k]) for k in ('drops', 'unclassified'))"; }
 
 tcq filter add dev dummy0 parent 1: protocol ip prio 2 u32 \
 	match ip protocol 17 0xff match ip dport 6000 0xffff classid 1:4
@@ -152,9 +157,11 @@ log_test $? "u32 filter classifies" "1:4 +$(($(pkts "$s1" 1:4) - $(pkts "$s0" 1:
 log_test $? "skb->priority names a class" "1:5 +$(($(pkts "$s1" 1:5) - $(pkts "$s0" 1:5)))"
 
 # no filter, no priority, no default: dropped and counted, never sent
-d0=$(qd drops) u0=$(qd unclassified) s0=$(stats)
+read -r d0 u0 <<<"$(qd)"
+s0=$(stats)
 send 4 8000
-d1=$(qd drops) u1=$(qd unclassified) s1=$(stats)
+read -r d1 u1 <<<"$(qd)"
+s1=$(stats)
 [ $((d1 - d0)) = 4 ] && [ $((u1 - u0)) = 4 ] &&
 	[ "$(echo "$s0" | json_get "sum(c['packets'] for c in j.values())")" = \
 	  "$(echo "$s1" | json_get "sum(c['packets'] for c in j.values())")" ]
