@@ -1,44 +1,94 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench-qdisc: per-packet cost of er2bc beside pfifo (the floor), tbf
-# and htb, measured in the same boot of each kernel with QEMU's -icount, so
-# that the figures count executed instructions and repeat from run to run
-# (wall-clock packet rates under TCG vary by 8-31 %). Not a test: it prints
-# a table and writes build/bench/qdisc-cost-<kernel>.json.
+# make bench-qdisc: the cost of er2bc beside htb configured equivalently and
+# pfifo (the floor), at 1 to 4096 classes, and the rate er2bc achieves
+# against the rate configured. Not a test: it prints tables and writes
+# Documentation/results/bench-qdisc.json (and build/bench/bench-qdisc-<KVER>.json).
 #
-#   qdisc-cost.sh [KVER...]
+#   qdisc-cost.sh [KVER]		(default 6.12)
+#
+# Two boots of the kernel in QEMU (TCG):
+#  1. cost, with -icount shift=0 and one vCPU: guest time counts executed
+#     instructions (1 ns each), so a cost repeats within a fraction of a
+#     percent, where wall-clock packet rates under TCG vary by 8-31 % from
+#     run to run. pktgen, queue_xmit mode, 64-byte frames, dummy device;
+#     patterns a0 and a (one class), b (all classes), c (backlogged): see
+#     qdisc-cost-guest.sh for exactly what is measured and how.
+#  2. rate accuracy, in real time (no -icount), two vCPUs: TCP and UDP
+#     through veth at 1, 10 and 50 Mbit/s (qdisc-rate-guest.sh). Under TCG
+#     the emulated timers can fire milliseconds late (both vCPUs share one
+#     host thread), which costs any shaper part of its rate: the figures
+#     say as much about the emulation as about the shaper.
+# Then qdisc-report.py prints the tables and writes the JSON.
+#
+# Environment (defaults in brackets): BENCH_PACKETS packets a cell of
+# patterns a0, a and b [100000]; BENCH_BACKLOG packets of a pattern c cell
+# [20000, at most 20000]; BENCH_CLASSES [1 16 256 4096]; BENCH_RATES
+# Mbit/s [1 10 50]; BENCH_SECONDS of each iperf3 run [10]; BENCH_RATE_CPUS
+# vCPUs of the rate boot [2]; BENCH_PARTS [cost rate]; BENCH_RESULT the
+# JSON to write [Documentation/results/bench-qdisc.json].
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kernels=("$@")
-[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12)
-mkdir -p "$top/build/bench"
+kver=${1:-6.12}
+packets=${BENCH_PACKETS:-100000}
+backlog=${BENCH_BACKLOG:-20000}
+classes=${BENCH_CLASSES:-1 16 256 4096}
+rates=${BENCH_RATES:-1 10 50}
+secs=${BENCH_SECONDS:-10}
+parts=${BENCH_PARTS:-cost rate}
+result=${BENCH_RESULT:-$top/Documentation/results/bench-qdisc.json}
+bench=$top/build/bench
+start=$(date +%s)
 
-for kver in "${kernels[@]}"; do
-	mods=$("$top/tools/testing/build-modules.sh" "$kver" 2>/dev/null)
-	vmout=$top/build/bench/vm-$kver
-	json=$top/build/bench/qdisc-cost-$kver.json
-	rm -f "$json" "$vmout/qdisc-cost.json"
-	# the guest writes into the shared output directory
-	ER2BC_ACCEL=tcg "$top/tools/testing/vm/run.sh" -k "$kver" -c 1 -x "-icount shift=0" \
-		-o "$vmout" -t 1200 -- bash -c \
-		"$top/tools/testing/vm/guest-install.sh $mods && $top/tools/bench/qdisc-cost-guest.sh $vmout/qdisc-cost.json 200000" \
-		>/dev/null
-	cp "$vmout/qdisc-cost.json" "$json"
-	python3 - "$json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-rows = {r['qdisc']: r for r in d['rows']}
-floor = rows['pfifo']['insn_per_pkt']
-htb_extra = rows['htb']['insn_per_pkt'] - floor
-print(f"\n{d['kernel']}: {d['packets']} packets of {d['frame_bytes']} bytes, pktgen queue_xmit on dummy")
-print(f"({d['clock']})\n")
-print("| qdisc | instructions/packet | over pfifo | extra vs htb's extra |")
-print("|---|---:|---:|---:|")
-for name, r in rows.items():
-    extra = r['insn_per_pkt'] - floor
-    ratio = f"{extra / htb_extra:.2f}" if htb_extra > 0 else "-"
-    print(f"| {name} | {r['insn_per_pkt']} | {extra:+d} | {ratio} |")
-PY
-done
+log() { echo "bench: $*" >&2; }
+mkdir -p "$bench"
+
+# The modules, built against the kernel's tree named by its path: that
+# gives them a build directory of their own (build/kdir-*), apart from the
+# one make check and make demo use for KVER. And bench_txq.ko (the
+# stoppable device queue of pattern c), in a tree of links of its own.
+kdir=$("$top/tools/testing/vm/kernels.sh" kdir "$kver")
+mods=$("$top/tools/testing/build-modules.sh" "$kdir" 2>/dev/null)
+txq=$bench/mod-$kver
+mkdir -p "$txq"
+ln -sfn "$top/tools/bench/bench_txq.c" "$txq/bench_txq.c"
+ln -sfn "$top/tools/bench/Kbuild" "$txq/Kbuild"
+make -s -C "$kdir" M="$txq" modules >&2
+
+# vm NAME RUN_ARGS... -- COMMAND: a boot whose guest writes into
+# $bench/vm-$kver-NAME; its console goes to console.log there, its
+# progress lines (bench: ...) to stderr
+vm() {
+	local name=$1 out=$bench/vm-$kver-$1 rc=0
+	shift
+	rm -rf "$out"
+	mkdir -p "$out"
+	"$top/tools/testing/vm/run.sh" -k "$kver" -o "$out" "$@" |
+		grep --line-buffered '^bench:' >&2 || rc=${PIPESTATUS[0]}
+	[ "$rc" = 0 ] || log "the $name VM failed ($rc); see $out/console.log"
+	return "$rc"
+}
+
+# only what this run measured goes into the report
+cost= rate=
+if [[ " $parts " = *" cost "* ]]; then
+	cost=$bench/vm-$kver-cost/cost.jsonl
+	log "$kver: cost under QEMU -icount shift=0 (guest time = instructions)"
+	ER2BC_ACCEL=tcg vm cost -c 1 -x "-icount shift=0" -t 7200 -- bash -c \
+		"$top/tools/testing/vm/guest-install.sh $mods && $top/tools/bench/qdisc-cost-guest.sh $cost $txq/bench_txq.ko $packets $backlog $classes"
+fi
+if [[ " $parts " = *" rate "* ]]; then
+	rate=$bench/vm-$kver-rate/rate.jsonl
+	log "$kver: rate accuracy in real time (no -icount)"
+	vm rate -c "${BENCH_RATE_CPUS:-2}" -t 1800 -- bash -c \
+		"$top/tools/testing/vm/guest-install.sh $mods && $top/tools/bench/qdisc-rate-guest.sh $rate $secs $rates"
+fi
+
+mkdir -p "$(dirname "$result")"
+python3 "$top/tools/bench/qdisc-report.py" --kver "$kver" --packets "$packets" \
+	--backlog "$backlog" --seconds "$secs" --runtime $(($(date +%s) - start)) \
+	--cost "$cost" --rate "$rate" --json "$bench/bench-qdisc-$kver.json"
+cp "$bench/bench-qdisc-$kver.json" "$result"
+log "wrote $result and $bench/bench-qdisc-$kver.json ($(( ($(date +%s) - start) / 60 )) min $(( ($(date +%s) - start) % 60 )) s)"
