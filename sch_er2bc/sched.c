@@ -103,7 +103,6 @@ static u64 wheel_next(const struct er2bc_wheel *w)
 }
 
 static void sched_place(struct er2bc_sched *s, struct er2bc_node *n, u64 now);
-static void sched_detach(struct er2bc_sched *s, struct er2bc_node *n);
 
 /* visit the slots of level l in ring positions set in mask */
 static void wheel_visit(struct er2bc_sched *s, unsigned int l, u64 mask, u64 now)
