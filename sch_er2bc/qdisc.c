@@ -577,6 +577,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 			kfree(cl);
 			return -ENOBUFS;
 		}
+		gnet_stats_basic_sync_init(&cl->bstats);
 		if (tca[TCA_RATE]) {
 			err = gen_new_estimator(&cl->bstats, NULL, &cl->rate_est,
 						NULL, true, tca[TCA_RATE]);
@@ -588,7 +589,6 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 			}
 		}
 		er2bc_node_init(&cl->node);
-		gnet_stats_basic_sync_init(&cl->bstats);
 		cl->common.classid = classid;
 		cl->qdisc = child;
 		INIT_LIST_HEAD(&cl->prio_list);
