@@ -93,6 +93,14 @@ busywait() {
 	done
 }
 
+# dummy_dev NS: dummy0 in NS, up, and IPv6 off in NS, so that only the
+# test's own packets cross it (no neighbour discovery or MLD reports)
+dummy_dev() {
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	ip -n "$1" link add dummy0 type dummy && ip -n "$1" link set dummy0 up
+}
+
 # veth_pair NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: link two namespaces (v4 /24, v6 /64)
 veth_pair() {
 	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" || return 1

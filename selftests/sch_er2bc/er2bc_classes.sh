@@ -14,10 +14,7 @@ source "$(dirname "$0")/../lib.sh"
 require_cmd tc ip python3
 tap_begin
 setup_ns NS
-# only the test's own packets: no IPv6 neighbour discovery or MLD reports
-ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-ip netns exec "$NS" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-ip -n "$NS" link add dummy0 type dummy && ip -n "$NS" link set dummy0 up
+dummy_dev "$NS"
 ip -n "$NS" addr add 192.0.2.1/24 dev dummy0
 ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
 

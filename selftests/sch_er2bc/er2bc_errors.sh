@@ -10,7 +10,7 @@ source "$(dirname "$0")/../lib.sh"
 require_cmd tc ip python3
 tap_begin
 setup_ns NS
-ip -n "$NS" link add dummy0 type dummy && ip -n "$NS" link set dummy0 up
+dummy_dev "$NS"
 
 here=$(cd "$(dirname "$0")" && pwd)
 tcq() { ip netns exec "$NS" tc "$@"; }
