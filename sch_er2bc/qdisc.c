@@ -296,11 +296,9 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_ER2BC_MAX + 1];
-	struct er2bc_class *cl;
 	u64 rate, now;
 	u32 burst;
-	bool weighted;
-	int err, p;
+	int err;
 
 	if (!opt)
 		return 0;
@@ -326,13 +324,8 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 		WRITE_ONCE(q->mode, nla_get_u8(tb[TCA_ER2BC_MODE]));
 	if (tb[TCA_ER2BC_SHARE])
 		WRITE_ONCE(q->share, nla_get_u8(tb[TCA_ER2BC_SHARE]));
-	weighted = q->share == ER2BC_SHARE_WEIGHTED;
-	if (weighted != q->sched.weighted) {
-		q->sched.weighted = weighted;
-		for (p = 0; p < ER2BC_NPRIO; p++)
-			list_for_each_entry(cl, &q->by_prio[p], prio_list)
-				er2bc_sched_replace(&q->sched, &cl->node, now);
-	}
+	/* every class is placed again below, on the lists of the new sharing */
+	q->sched.weighted = q->share == ER2BC_SHARE_WEIGHTED;
 	er2bc_update_guarantees(sch, now);
 	sch_tree_unlock(sch);
 	return 0;
