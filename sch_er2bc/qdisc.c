@@ -606,7 +606,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		if (!child)
 			list_del(&cl->prio_list);
 		cl->prio = prio;
-		cl->node.prio = prio - 1;
+		er2bc_sched_set_prio(&q->sched, &cl->node, prio - 1, now);
 		er2bc_prio_insert(q, cl);
 	}
 	cl->rate = rate;

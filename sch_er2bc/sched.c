@@ -351,6 +351,31 @@ void er2bc_sched_replace(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_replace);
 
 /**
+ * er2bc_sched_set_prio - move a class to another priority
+ * @s: the scheduler
+ * @n: the class's node, active or idle
+ * @prio: the new priority, 0 highest
+ * @now: the current time
+ *
+ * A backlogged class leaves the lists of its old priority before the
+ * priority changes: taken off with the new one, its old list could be left
+ * empty with its bit still set in the map.
+ */
+void er2bc_sched_set_prio(struct er2bc_sched *s, struct er2bc_node *n,
+			  unsigned int prio, u64 now)
+{
+	if (!er2bc_node_active(n)) {
+		n->prio = prio;
+		return;
+	}
+	wheel_advance(s, now);
+	sched_detach(s, n);
+	n->prio = prio;
+	sched_place(s, n, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_set_prio);
+
+/**
  * er2bc_sched_next - the class that sends now
  * @s: the scheduler
  * @now: the current time

@@ -111,6 +111,8 @@ void er2bc_clock_charge(struct er2bc_clock *c, u32 len, u64 now);
 void er2bc_sched_activate(struct er2bc_sched *s, struct er2bc_node *n, u64 now);
 void er2bc_sched_deactivate(struct er2bc_sched *s, struct er2bc_node *n);
 void er2bc_sched_replace(struct er2bc_sched *s, struct er2bc_node *n, u64 now);
+void er2bc_sched_set_prio(struct er2bc_sched *s, struct er2bc_node *n,
+			  unsigned int prio, u64 now);
 
 struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake);
 void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,

@@ -330,6 +330,45 @@ static void sched_wheel_many(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->wheel.count, 0);
 }
 
+/*
+ * A backlogged class moved to another priority, whether sending within its
+ * guarantee or borrowing, leaves nothing of itself at the old one: no
+ * bit set over an empty list, which would hand out the list head as a class.
+ */
+static void sched_prio_change_active(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 0, false);
+	struct er2bc_node *n = sim_class(sim, 2, 1000000, 0, 1);
+	u64 wake;
+
+	er2bc_sched_activate(&sim->s, n, sim->now);
+	KUNIT_ASSERT_EQ(test, n->state, ER2BC_STATE_GUARANTEED);
+	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, BIT_ULL(1));
+	er2bc_sched_set_prio(&sim->s, n, 0, sim->now);
+	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, BIT_ULL(0));
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, sim->now, &wake), n);
+
+	/* spend the guarantee: it borrows, on the list of its priority */
+	while (n->state == ER2BC_STATE_GUARANTEED)
+		er2bc_sched_charge(&sim->s, n, PKT, sim->now, true);
+	KUNIT_ASSERT_EQ(test, n->state, ER2BC_STATE_BORROWING);
+	KUNIT_EXPECT_EQ(test, sim->s.borrowing_map, BIT_ULL(0));
+	er2bc_sched_set_prio(&sim->s, n, 5, sim->now);
+	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, 0);
+	KUNIT_EXPECT_EQ(test, sim->s.borrowing_map, BIT_ULL(5));
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, sim->now, &wake), n);
+
+	er2bc_sched_deactivate(&sim->s, n);
+	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, 0);
+	KUNIT_EXPECT_EQ(test, sim->s.borrowing_map, 0);
+	KUNIT_EXPECT_EQ(test, sim->s.wheel.count, 0);
+
+	/* idle, the priority just changes */
+	er2bc_sched_set_prio(&sim->s, n, 3, sim->now);
+	KUNIT_EXPECT_EQ(test, n->prio, 3);
+	KUNIT_EXPECT_EQ(test, sim->s.active, 0);
+}
+
 /* a clock charged at time 0 with a burst does not wrap below zero */
 static void sched_clock_at_zero(struct kunit *test)
 {
@@ -414,6 +453,7 @@ static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(sched_states),
 	KUNIT_CASE(sched_wheel_times),
 	KUNIT_CASE(sched_wheel_many),
+	KUNIT_CASE(sched_prio_change_active),
 	KUNIT_CASE(sched_clock_at_zero),
 	{}
 };
