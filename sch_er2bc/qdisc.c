@@ -22,7 +22,7 @@
 
 #include "er2bc_compat.h"
 #include "guarantee.h"
-#include "sched.h"
+#include "qdisc.h"
 
 /* how late the watchdog may fire, so timers can be batched */
 #define ER2BC_TIMER_SLACK_NS	(10 * NSEC_PER_USEC)
@@ -31,55 +31,17 @@
 /* a weight's quantum is weight * MTU bytes, at most this */
 #define ER2BC_QUANTUM_MAX	BIT(30)
 
-struct er2bc_class {
-	struct er2bc_node node;		/* the scheduler's: hot */
-	struct Qdisc *qdisc;		/* the child */
-	struct Qdisc_class_common common;
-	struct list_head prio_list;	/* in by_prio[], classid order */
-
-	/* configuration, as dumped; changed under RTNL and the tree lock */
-	u64 rate;			/* R_f */
-	u64 ceil;
-	u32 weight;
-	u32 burst;
-	u32 cburst;
-	u8 prio;			/* 1 = highest */
-	u8 type;			/* enum er2bc_class_type */
-	u32 filter_cnt;
-
-	struct gnet_stats_basic_sync bstats;
-	u32 drops;			/* refused by the child */
-	struct net_rate_estimator __rcu *rate_est;
-};
-
-struct er2bc_sched_data {
-	struct er2bc_sched sched;	/* hot */
-	struct tcf_proto __rcu *filter_list;
-	struct er2bc_class *defcl;	/* the default class, if it exists */
-	u32 defcls;			/* minor of the default class, 0: none */
-	u64 unclassified;
-
-	struct Qdisc_class_hash clhash;
-	struct tcf_block *block;
-	/* the classes in priority order, as guarantees are handed out */
-	struct list_head by_prio[ER2BC_NPRIO];
-
-	/* configuration, as dumped */
-	u64 rate;			/* W */
-	u32 burst;
-	u8 mode;
-	u8 share;
-	u64 guaranteed;			/* sum of the guarantees in force */
-
-	struct qdisc_watchdog watchdog;
-};
-
 static struct netlink_range_validation er2bc_burst_range = {
 	.max = ER2BC_RATE_MAX_LEN,
 };
 
 static struct netlink_range_validation er2bc_minor_range = {
 	.max = TC_H_MIN_MASK,
+};
+
+/* an hour: beyond that, an estimator is not late but gone */
+static struct netlink_range_validation er2bc_stale_range = {
+	.max = 3600 * MSEC_PER_SEC,
 };
 
 static struct netlink_range_validation er2bc_weight_range = {
@@ -93,6 +55,12 @@ static const struct nla_policy er2bc_policy[TCA_ER2BC_MAX + 1] = {
 	[TCA_ER2BC_DEFAULT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_minor_range),
 	[TCA_ER2BC_MODE]	= NLA_POLICY_MAX(NLA_U8, ER2BC_MODE_MAX),
 	[TCA_ER2BC_SHARE]	= NLA_POLICY_MAX(NLA_U8, ER2BC_SHARE_MAX),
+	[TCA_ER2BC_CTRL_C]	= NLA_POLICY_RANGE(NLA_U32, 1, ER2BC_CTRL_HIST_MAX),
+	[TCA_ER2BC_CTRL_M]	= NLA_POLICY_RANGE(NLA_U32, 1, ER2BC_CTRL_HIST_MAX),
+	[TCA_ER2BC_CTRL_BLIM]	= { .type = NLA_U64 },
+	[TCA_ER2BC_CTRL_FLOOR]	= { .type = NLA_U64 },
+	[TCA_ER2BC_CTRL_STALE]	= NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_stale_range),
+	[TCA_ER2BC_CTRL_CONVERGE] = NLA_POLICY_MAX(NLA_U8, ER2BC_CONVERGE_MAX),
 };
 
 static const struct nla_policy er2bc_class_policy[TCA_ER2BC_CLASS_MAX + 1] = {
@@ -125,14 +93,22 @@ static struct er2bc_class *er2bc_find(struct Qdisc *sch, u32 classid)
 	return clc ? container_of(clc, struct er2bc_class, common) : NULL;
 }
 
-/*
- * Give every class its guarantee for the current mode and cap, in priority
- * order, and set its clocks. Under the tree lock: packets see the whole new
- * set or none of it.
+/**
+ * er2bc_assign - give every class its guarantee, in priority order
+ * @sch: the qdisc
+ * @now: the current time
+ * @estimate: an ABW estimate arrived, and each class's demand S_d with it
+ *
+ * Each mode's rule decides (guarantee.c): static and pq from the classes'
+ * rates; er2bc from the demand S_d the controller computed at the last
+ * estimate (the rate until there is one), with the controller's floor, and
+ * on an estimate its convergence policy. Under the tree lock: packets see
+ * the whole new set or none of it.
  */
-static void er2bc_update_guarantees(struct Qdisc *sch, u64 now)
+void er2bc_assign(struct Qdisc *sch, u64 now, bool estimate)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
+	bool controlled = q->mode == ER2BC_MODE_ER2BC;
 	struct er2bc_class *cl;
 	struct er2bc_fill fill;
 	u64 sum = 0;
@@ -141,8 +117,16 @@ static void er2bc_update_guarantees(struct Qdisc *sch, u64 now)
 	er2bc_fill_start(&fill, q->mode, q->rate);
 	for (p = 0; p < ER2BC_NPRIO; p++) {
 		list_for_each_entry(cl, &q->by_prio[p], prio_list) {
-			u64 g = er2bc_fill_next(&fill, cl->rate, cl->ceil);
+			u64 demand = controlled && cl->ctrl.sd ? cl->ctrl.sd : cl->rate;
+			u64 g = er2bc_fill_next(&fill, demand, cl->ceil);
 
+			if (controlled && estimate) {
+				g = er2bc_ctrl_settle(&q->params, &cl->ctrl, g);
+			} else {
+				if (controlled && cl->rate && g < q->params.floor)
+					g = q->params.floor;
+				cl->ctrl.g = g;
+			}
 			sum += g;
 			er2bc_clock_set(&cl->node.g, g,
 					er2bc_burst_bytes(sch, g, cl->burst), now);
@@ -152,8 +136,24 @@ static void er2bc_update_guarantees(struct Qdisc *sch, u64 now)
 	WRITE_ONCE(q->guaranteed, sum);
 }
 
+/* no estimate for longer than the stale timeout */
+bool er2bc_stale(const struct er2bc_sched_data *q, u64 now)
+{
+	return q->stale_ms && q->last_update &&
+	       now - q->last_update > (u64)q->stale_ms * NSEC_PER_MSEC;
+}
+
+/* the cap W, in force from now */
+void er2bc_set_cap(struct Qdisc *sch, u64 rate, u64 now)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+
+	er2bc_clock_set(&q->sched.cap, rate, er2bc_burst_bytes(sch, rate, q->burst), now);
+	WRITE_ONCE(q->rate, rate);
+}
+
 /* after a change a class may send earlier: let dequeue decide again */
-static void er2bc_kick(struct Qdisc *sch)
+void er2bc_kick(struct Qdisc *sch)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 
@@ -312,9 +312,8 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 
 	sch_tree_lock(sch);
 	now = ktime_get_ns();
-	er2bc_clock_set(&q->sched.cap, rate, er2bc_burst_bytes(sch, rate, burst), now);
-	WRITE_ONCE(q->rate, rate);
 	WRITE_ONCE(q->burst, burst);
+	er2bc_set_cap(sch, rate, now);
 	if (tb[TCA_ER2BC_DEFAULT]) {
 		WRITE_ONCE(q->defcls, nla_get_u32(tb[TCA_ER2BC_DEFAULT]));
 		q->defcl = q->defcls ? er2bc_find(sch, TC_H_MAKE(sch->handle, q->defcls))
@@ -326,7 +325,19 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 		WRITE_ONCE(q->share, nla_get_u8(tb[TCA_ER2BC_SHARE]));
 	/* every class is placed again below, on the lists of the new sharing */
 	q->sched.weighted = q->share == ER2BC_SHARE_WEIGHTED;
-	er2bc_update_guarantees(sch, now);
+	if (tb[TCA_ER2BC_CTRL_C])
+		q->params.c = nla_get_u32(tb[TCA_ER2BC_CTRL_C]);
+	if (tb[TCA_ER2BC_CTRL_M])
+		q->params.m = nla_get_u32(tb[TCA_ER2BC_CTRL_M]);
+	if (tb[TCA_ER2BC_CTRL_BLIM])
+		q->params.blim = nla_get_u64(tb[TCA_ER2BC_CTRL_BLIM]);
+	if (tb[TCA_ER2BC_CTRL_FLOOR])
+		q->params.floor = nla_get_u64(tb[TCA_ER2BC_CTRL_FLOOR]);
+	if (tb[TCA_ER2BC_CTRL_CONVERGE])
+		q->params.converge = nla_get_u8(tb[TCA_ER2BC_CTRL_CONVERGE]);
+	if (tb[TCA_ER2BC_CTRL_STALE])
+		WRITE_ONCE(q->stale_ms, nla_get_u32(tb[TCA_ER2BC_CTRL_STALE]));
+	er2bc_assign(sch, now, false);
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -349,6 +360,8 @@ static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 
 	qdisc_watchdog_init(&q->watchdog, sch);
 	er2bc_sched_init(&q->sched);
+	er2bc_ctrl_params_default(&q->params);
+	er2bc_ctrl_init(&q->ctrl);
 	for (p = 0; p < ER2BC_NPRIO; p++)
 		INIT_LIST_HEAD(&q->by_prio[p]);
 
@@ -412,7 +425,13 @@ static int er2bc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_ER2BC_BURST, READ_ONCE(q->burst)) ||
 	    nla_put_u32(skb, TCA_ER2BC_DEFAULT, READ_ONCE(q->defcls)) ||
 	    nla_put_u8(skb, TCA_ER2BC_MODE, READ_ONCE(q->mode)) ||
-	    nla_put_u8(skb, TCA_ER2BC_SHARE, READ_ONCE(q->share)))
+	    nla_put_u8(skb, TCA_ER2BC_SHARE, READ_ONCE(q->share)) ||
+	    nla_put_u32(skb, TCA_ER2BC_CTRL_C, q->params.c) ||
+	    nla_put_u32(skb, TCA_ER2BC_CTRL_M, q->params.m) ||
+	    nla_put_u64_64bit(skb, TCA_ER2BC_CTRL_BLIM, q->params.blim, TCA_ER2BC_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_ER2BC_CTRL_FLOOR, q->params.floor, TCA_ER2BC_PAD) ||
+	    nla_put_u32(skb, TCA_ER2BC_CTRL_STALE, READ_ONCE(q->stale_ms)) ||
+	    nla_put_u8(skb, TCA_ER2BC_CTRL_CONVERGE, q->params.converge))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);
@@ -436,6 +455,10 @@ static int er2bc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.classes = q->clhash.hashelems;
 	st.active = q->sched.active;
 	sch_tree_unlock(sch);
+	/* the controller's, under RTNL as dumps are */
+	st.updates = q->ctrl.updates;
+	st.stale = er2bc_stale(q, ktime_get_ns());
+	st.seq = q->last.seq;
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
@@ -609,6 +632,9 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		er2bc_sched_set_prio(&q->sched, &cl->node, prio - 1, now);
 		er2bc_prio_insert(q, cl);
 	}
+	/* a new rate or type starts the class's history afresh */
+	if (child || rate != cl->rate || type != cl->type)
+		er2bc_ctrl_class_init(&cl->ctrl, rate, type);
 	cl->rate = rate;
 	cl->ceil = ceil;
 	cl->weight = weight;
@@ -618,7 +644,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	cl->node.quantum = er2bc_quantum(sch, weight);
 	er2bc_clock_set(&cl->node.c, ceil, er2bc_burst_bytes(sch, ceil, cburst), now);
 	/* every class's guarantee may move: this one's rate or place changed */
-	er2bc_update_guarantees(sch, now);
+	er2bc_assign(sch, now, false);
 	sch_tree_unlock(sch);
 
 	if (child) {
@@ -653,7 +679,7 @@ static int er2bc_delete_class(struct Qdisc *sch, unsigned long arg,
 	qdisc_class_hash_remove(&q->clhash, &cl->common);
 	list_del(&cl->prio_list);
 	/* what it was guaranteed goes to the classes after it */
-	er2bc_update_guarantees(sch, ktime_get_ns());
+	er2bc_assign(sch, ktime_get_ns(), false);
 	sch_tree_unlock(sch);
 
 	er2bc_destroy_class(sch, cl);
@@ -775,7 +801,7 @@ static const struct Qdisc_class_ops er2bc_class_ops = {
 	.dump_stats	= er2bc_dump_class_stats,
 };
 
-static struct Qdisc_ops er2bc_qdisc_ops __read_mostly = {
+struct Qdisc_ops er2bc_qdisc_ops __read_mostly = {
 	.cl_ops		= &er2bc_class_ops,
 	.id		= "er2bc",
 	.priv_size	= sizeof(struct er2bc_sched_data),
@@ -794,12 +820,20 @@ MODULE_ALIAS_NET_SCH("er2bc");
 
 static int __init er2bc_module_init(void)
 {
-	return register_qdisc(&er2bc_qdisc_ops);
+	int err = er2bc_genl_register();
+
+	if (err)
+		return err;
+	err = register_qdisc(&er2bc_qdisc_ops);
+	if (err)
+		er2bc_genl_unregister();
+	return err;
 }
 
 static void __exit er2bc_module_exit(void)
 {
 	unregister_qdisc(&er2bc_qdisc_ops);
+	er2bc_genl_unregister();
 }
 
 module_init(er2bc_module_init);

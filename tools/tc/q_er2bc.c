@@ -37,6 +37,11 @@ static const char * const type_names[] = {
 	[ER2BC_TYPE_UDP] = "udp",
 };
 
+static const char * const converge_names[] = {
+	[ER2BC_CONVERGE_IMMEDIATE] = "immediate",
+	[ER2BC_CONVERGE_GRADUAL] = "gradual",
+};
+
 static const char * const state_names[] = {
 	[ER2BC_STATE_IDLE] = "idle",
 	[ER2BC_STATE_GUARANTEED] = "guaranteed",
@@ -56,6 +61,7 @@ static const struct names modes = { mode_names, ARRAY_SIZE(mode_names) };
 static const struct names shares = { share_names, ARRAY_SIZE(share_names) };
 static const struct names types = { type_names, ARRAY_SIZE(type_names) };
 static const struct names states = { state_names, ARRAY_SIZE(state_names) };
+static const struct names converges = { converge_names, ARRAY_SIZE(converge_names) };
 
 /* the name of value i, or "?" for a value this plugin does not know */
 static const char *name_of(const struct names *t, unsigned int i)
@@ -68,14 +74,25 @@ static void explain_qdisc(void)
 	fprintf(stderr,
 		"Usage: ... er2bc [ rate RATE | rate unlimited ] [ burst SIZE ]\n"
 		"                 [ default MINOR ] [ mode static|pq|er2bc ]\n"
-		"                 [ share prio|weighted ]\n"
+		"                 [ share prio|weighted ] [ c 1-32 ] [ m 1-32 ]\n"
+		"                 [ blim RATE ] [ floor RATE ] [ stale TIME|never ]\n"
+		"                 [ converge immediate|gradual ]\n"
 		"  rate     the cap W on everything sent (default: unlimited)\n"
 		"  burst    bytes that may leave back to back (default: 4 ms at\n"
 		"           the rate, at least two MTU-sized packets)\n"
 		"  default  minor of the class for unclassified packets, in hex as\n"
 		"           classids are (default: none, such packets are dropped)\n"
 		"  mode     how guarantees follow from rates (default: static)\n"
-		"  share    how unused capacity is lent (default: prio)\n");
+		"  share    how unused capacity is lent (default: prio)\n"
+		"  The eR2BC controller (mode er2bc), fed ABW estimates over netlink:\n"
+		"  c        updates summed in Delta (default: 10)\n"
+		"  m        updates s_p is the least of (default: 10)\n"
+		"  blim     B_lim, most a retransmitting class gets above its\n"
+		"           rate (default: 50kbit)\n"
+		"  floor    least guarantee of a class with a rate (default: 0)\n"
+		"  stale    time without an estimate until the qdisc says it is\n"
+		"           stale, at most 1 hour (default: never)\n"
+		"  converge how guarantees move (default: immediate)\n");
 }
 
 static void explain_class(void)
@@ -112,6 +129,25 @@ static int lookup(const struct names *t, const char *arg)
 	return -1;
 }
 
+/* a time in ms: "500ms", "2s", or a bare number of ms */
+static int parse_ms(__u32 *ms, const char *what, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	if (arg[0] < '0' || arg[0] > '9')
+		return bad(what, arg, "a time (e.g. 500ms, 3s)");
+	v = strtoull(arg, &end, 10);
+	if (strcmp(end, "s") == 0 || strcmp(end, "sec") == 0)
+		v *= 1000;
+	else if (*end && strcmp(end, "ms") != 0 && strcmp(end, "msec") != 0)
+		return bad(what, arg, "a time (e.g. 500ms, 3s)");
+	if (v > 3600 * 1000)
+		return bad(what, arg, "at most 1 hour");
+	*ms = v;
+	return 0;
+}
+
 /* a rate in bits/s; tc's parser returns bytes per second */
 static int parse_rate(__u64 *bps, const char *what, const char *arg)
 {
@@ -130,10 +166,11 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			   struct nlmsghdr *n, const char *dev)
 {
 	bool have_rate = false, have_burst = false, have_def = false;
-	int mode = -1, share = -1;
-	__u32 burst = 0, def = 0;
+	bool have_blim = false, have_floor = false, have_stale = false;
+	int mode = -1, share = -1, converge = -1;
+	__u32 burst = 0, def = 0, c = 0, m = 0, stale = 0;
+	__u64 rate = 0, blim = 0, floor = 0;
 	struct rtattr *tail;
-	__u64 rate = 0;
 
 	for (; argc > 0; argc--, argv++) {
 		if (strcmp(*argv, "help") == 0) {
@@ -174,6 +211,34 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			share = lookup(&shares, *argv);
 			if (share < 0)
 				return bad("share", *argv, "prio or weighted");
+		} else if (strcmp(*argv, "c") == 0 || strcmp(*argv, "m") == 0) {
+			__u32 *v = **argv == 'c' ? &c : &m;
+
+			argc--, argv++;
+			if (get_u32(v, *argv, 10) || *v < 1 || *v > ER2BC_CTRL_HIST_MAX)
+				return bad(argv[-1], *argv, "updates, 1-32");
+		} else if (strcmp(*argv, "blim") == 0) {
+			argc--, argv++;
+			if (parse_rate(&blim, "blim", *argv))
+				return -1;
+			have_blim = true;
+		} else if (strcmp(*argv, "floor") == 0) {
+			argc--, argv++;
+			if (parse_rate(&floor, "floor", *argv))
+				return -1;
+			have_floor = true;
+		} else if (strcmp(*argv, "stale") == 0) {
+			argc--, argv++;
+			if (strcmp(*argv, "never") == 0)
+				stale = 0;
+			else if (parse_ms(&stale, "stale", *argv))
+				return -1;
+			have_stale = true;
+		} else if (strcmp(*argv, "converge") == 0) {
+			argc--, argv++;
+			converge = lookup(&converges, *argv);
+			if (converge < 0)
+				return bad("converge", *argv, "immediate or gradual");
 		} else {
 			fprintf(stderr, "er2bc: unknown option \"%s\"\n", *argv);
 			explain_qdisc();
@@ -192,6 +257,18 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr8(n, OPT_MAXLEN, TCA_ER2BC_MODE, mode);
 	if (share >= 0)
 		addattr8(n, OPT_MAXLEN, TCA_ER2BC_SHARE, share);
+	if (c)
+		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CTRL_C, c);
+	if (m)
+		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CTRL_M, m);
+	if (have_blim)
+		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_CTRL_BLIM, &blim, sizeof(blim));
+	if (have_floor)
+		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_CTRL_FLOOR, &floor, sizeof(floor));
+	if (have_stale)
+		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CTRL_STALE, stale);
+	if (converge >= 0)
+		addattr8(n, OPT_MAXLEN, TCA_ER2BC_CTRL_CONVERGE, converge);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -349,7 +426,10 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	static const int sizes[TCA_ER2BC_MAX + 1] = {
 		[TCA_ER2BC_RATE] = 8, [TCA_ER2BC_BURST] = 4,
 		[TCA_ER2BC_DEFAULT] = 4, [TCA_ER2BC_MODE] = 1,
-		[TCA_ER2BC_SHARE] = 1,
+		[TCA_ER2BC_SHARE] = 1, [TCA_ER2BC_CTRL_C] = 4,
+		[TCA_ER2BC_CTRL_M] = 4, [TCA_ER2BC_CTRL_BLIM] = 8,
+		[TCA_ER2BC_CTRL_FLOOR] = 8, [TCA_ER2BC_CTRL_STALE] = 4,
+		[TCA_ER2BC_CTRL_CONVERGE] = 1,
 	};
 	struct rtattr *tb[TCA_ER2BC_MAX + 1];
 
@@ -370,6 +450,30 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_ER2BC_SHARE])
 		print_color_string(PRINT_ANY, TC_COLOR_NONE, "share", "share %s ",
 				   name_of(&shares, rta_u8(tb[TCA_ER2BC_SHARE])));
+	if (!tb[TCA_ER2BC_CTRL_C])
+		return 0;
+	/* the controller's parameters, on a line of their own */
+	print_nl();
+	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "c", "c %u ", rta_u32(tb[TCA_ER2BC_CTRL_C]));
+	if (tb[TCA_ER2BC_CTRL_M])
+		print_color_uint(PRINT_ANY, TC_COLOR_NONE, "m", "m %u ",
+				 rta_u32(tb[TCA_ER2BC_CTRL_M]));
+	if (tb[TCA_ER2BC_CTRL_BLIM])
+		print_rate_opt("blim", rta_u64(tb[TCA_ER2BC_CTRL_BLIM]), "blim 0bit");
+	if (tb[TCA_ER2BC_CTRL_FLOOR])
+		print_rate_opt("floor", rta_u64(tb[TCA_ER2BC_CTRL_FLOOR]), "floor 0bit");
+	if (tb[TCA_ER2BC_CTRL_STALE]) {
+		__u32 ms = rta_u32(tb[TCA_ER2BC_CTRL_STALE]);
+
+		print_color_uint(PRINT_JSON, TC_COLOR_NONE, "stale_ms", NULL, ms);
+		if (ms)
+			print_color_uint(PRINT_FP, TC_COLOR_NONE, NULL, "stale %ums ", ms);
+		else
+			print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "%s ", "stale never");
+	}
+	if (tb[TCA_ER2BC_CTRL_CONVERGE])
+		print_color_string(PRINT_ANY, TC_COLOR_NONE, "converge", "converge %s ",
+				   name_of(&converges, rta_u8(tb[TCA_ER2BC_CTRL_CONVERGE])));
 	return 0;
 }
 
@@ -394,6 +498,11 @@ static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xst
 	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "throttled", "throttled %llu ",
 			st.throttled);
 	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "waits", "waits %llu", st.waits);
+	print_nl();
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "updates", "updates %llu ", st.updates);
+	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "seq", "seq %u ", st.seq);
+	print_color_string(PRINT_ANY, TC_COLOR_NONE, "stale", "stale %s",
+			   st.stale ? "yes" : "no");
 	return 0;
 }
 

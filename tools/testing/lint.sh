@@ -30,6 +30,9 @@ if ! "$cp_dir/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
 	fail=1
 fi
 
+# the family's uapi header is what its YNL spec generates
+"$top/tools/testing/ynl-gen.sh" --check || fail=1
+
 for k in 6.1 6.12; do
 	out=$("$top/tools/testing/build-modules.sh" "$k" C=2 W=1 2>&1 >/dev/null)
 	findings=$(echo "$out" | grep -E '(warning|error):')

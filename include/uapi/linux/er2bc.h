@@ -41,10 +41,27 @@ enum {
 	TCA_ER2BC_DEFAULT,	/* u32: minor of the default class, 0 = none */
 	TCA_ER2BC_MODE,		/* u8: enum er2bc_mode */
 	TCA_ER2BC_SHARE,	/* u8: enum er2bc_share */
+	/* the eR2BC controller's parameters (Documentation/er2bc-controller.rst) */
+	TCA_ER2BC_CTRL_C,	/* u32: updates summed in Delta, 1 .. 32 (10) */
+	TCA_ER2BC_CTRL_M,	/* u32: updates s_p is the least of, 1 .. 32 (10) */
+	TCA_ER2BC_CTRL_BLIM,	/* u64: B_lim, bits/s (50000) */
+	TCA_ER2BC_CTRL_FLOOR,	/* u64: least guarantee of a class with a rate (0) */
+	TCA_ER2BC_CTRL_STALE,	/* u32: ms without an estimate until stale, 0 = never */
+	TCA_ER2BC_CTRL_CONVERGE, /* u8: enum er2bc_converge */
 	__TCA_ER2BC_MAX
 };
 
 #define TCA_ER2BC_MAX	(__TCA_ER2BC_MAX - 1)
+
+/* how the controller moves a guarantee towards a new value */
+enum er2bc_converge {
+	ER2BC_CONVERGE_IMMEDIATE,	/* at once (the paper's) */
+	ER2BC_CONVERGE_GRADUAL,		/* decreases spread over updates, dead band */
+	__ER2BC_CONVERGE_MAX
+};
+
+#define ER2BC_CONVERGE_MAX	(__ER2BC_CONVERGE_MAX - 1)
+#define ER2BC_CTRL_HIST_MAX	32	/* the most C and M may be */
 
 /* a class's traffic, as the eR2BC controller treats it */
 enum er2bc_class_type {
@@ -83,6 +100,9 @@ struct tc_er2bc_xstats {
 	__u64	waits;		/* dequeues with backlog but no class allowed to send */
 	__u32	classes;
 	__u32	active;		/* classes with packets queued */
+	__u64	updates;	/* ABW estimates applied */
+	__u32	stale;		/* 1: no estimate for longer than the stale timeout */
+	__u32	seq;		/* sequence number of the last estimate */
 };
 
 /* the scheduling state of a class */

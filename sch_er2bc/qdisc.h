@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The er2bc qdisc's private data, shared by the qdisc (qdisc.c) and its
+ * generic netlink family (genl.c), which feeds ABW estimates to the eR2BC
+ * controller and reports its state.
+ */
+#ifndef _ER2BC_QDISC_H
+#define _ER2BC_QDISC_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+#include <net/gen_stats.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+
+#include "ctrl.h"
+#include "sched.h"
+
+struct er2bc_class {
+	struct er2bc_node node;		/* the scheduler's: hot */
+	struct Qdisc *qdisc;		/* the child */
+	struct Qdisc_class_common common;
+	struct list_head prio_list;	/* in by_prio[], classid order */
+
+	/* configuration, as dumped; changed under RTNL and the tree lock */
+	u64 rate;			/* R_f */
+	u64 ceil;
+	u32 weight;
+	u32 burst;
+	u32 cburst;
+	u8 prio;			/* 1 = highest */
+	u8 type;			/* enum er2bc_class_type */
+	u32 filter_cnt;
+
+	/* the controller's view of the class; RTNL */
+	struct er2bc_ctrl_class ctrl;
+
+	struct gnet_stats_basic_sync bstats;
+	u32 drops;			/* refused by the child */
+	struct net_rate_estimator __rcu *rate_est;
+};
+
+/* the last ABW estimate, as abw-set carried it */
+struct er2bc_estimate {
+	u64 abw;			/* W(t) */
+	u64 recv;			/* R(t-1) */
+	u64 sent;
+	u64 lost;
+	u32 seq;
+	u32 interval;			/* us */
+};
+
+struct er2bc_sched_data {
+	struct er2bc_sched sched;	/* hot */
+	struct tcf_proto __rcu *filter_list;
+	struct er2bc_class *defcl;	/* the default class, if it exists */
+	u32 defcls;			/* minor of the default class, 0: none */
+	u64 unclassified;
+
+	struct Qdisc_class_hash clhash;
+	struct tcf_block *block;
+	/* the classes in priority order, as guarantees are handed out */
+	struct list_head by_prio[ER2BC_NPRIO];
+
+	/* configuration, as dumped */
+	u64 rate;			/* W */
+	u32 burst;
+	u8 mode;
+	u8 share;
+	u64 guaranteed;			/* sum of the guarantees in force */
+
+	/* the eR2BC controller; RTNL */
+	struct er2bc_ctrl_params params;
+	u32 stale_ms;			/* 0: never stale */
+	struct er2bc_ctrl ctrl;
+	struct er2bc_estimate last;	/* the last estimate applied */
+	u64 last_update;		/* when, ktime_get_ns(); 0: never */
+	u64 cost;			/* ns the last update took */
+
+	struct qdisc_watchdog watchdog;
+};
+
+extern struct Qdisc_ops er2bc_qdisc_ops;
+
+/* qdisc.c */
+void er2bc_assign(struct Qdisc *sch, u64 now, bool estimate);
+void er2bc_kick(struct Qdisc *sch);
+bool er2bc_stale(const struct er2bc_sched_data *q, u64 now);
+void er2bc_set_cap(struct Qdisc *sch, u64 rate, u64 now);
+
+/* genl.c */
+int er2bc_genl_register(void);
+void er2bc_genl_unregister(void);
+
+#endif /* _ER2BC_QDISC_H */
