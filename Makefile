@@ -8,7 +8,8 @@
 #   make vm-shell [KVER=...]			interactive guest with the modules installed
 #   make lint					checkpatch and sparse
 #   make bench-qdisc				per-packet cost beside htb and pfifo (QEMU -icount)
-#   make install [DESTDIR=...]			modules (depmod), tc plugin
+#   make bench-ctrl [KVER=...]			time to new guarantees: er2bc abw-set beside htb via tc
+#   make install [DESTDIR=...]			modules (depmod), tc plugin, er2bcctl
 #
 # The Kbuild file drives the kernel build; this file drives everything else.
 
@@ -30,6 +31,7 @@ modules: deps
 
 tools: deps
 	@$(MAKE) -s -C tools/tc
+	@$(MAKE) -s -C tools/er2bcctl
 
 # checkpatch from Debian's linux-source, sparse through Kbuild (C=2 checks
 # every file, built or not); both fail on any finding
@@ -51,6 +53,10 @@ vm-shell: deps tools
 bench-qdisc: deps tools
 	@tools/bench/qdisc-cost.sh $(KVER)
 
+# er2bc's abw-set to its ACK beside htb re-rated by tc (QEMU); writes Documentation/results/bench-ctrl.json
+bench-ctrl: deps tools
+	@tools/bench/ctrl-bench.sh $(KVER)
+
 # Unsigned (Debian's signing key is not on the machine); depmod by hand,
 # as Debian's header packages carry no System.map for Kbuild to run it with
 install: modules tools
@@ -61,6 +67,7 @@ install: modules tools
 		CONFIG_MODULE_SIG_ALL= modules_install && \
 	depmod -a "$$krel"
 	$(MAKE) -s -C tools/tc install
+	$(MAKE) -s -C tools/er2bcctl install PREFIX=/usr
 	install -D -m 0644 Documentation/tc-er2bc.8 $(DESTDIR)/usr/share/man/man8/tc-er2bc.8
 
 clean:

@@ -18,6 +18,8 @@ PKGS=(
 	# build
 	build-essential bc bison flex libelf-dev libssl-dev dwarves
 	xz-utils zstd pkg-config sparse libmnl-dev python3
+	python3-yaml python3-jsonschema			# YNL: the generator, the spec check
+	jq strace					# er2bcctl's host tests
 	# the VM and what runs inside it
 	qemu-system-x86 busybox-static kmod cpio
 	iproute2 iperf3 bpftrace iputils-ping tcpdump nftables

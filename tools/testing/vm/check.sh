@@ -43,6 +43,16 @@ if [ -z "$filter" ]; then
 		echo "lint: 0 passed, 1 failed" | tee -a "$report/summary"
 		total_f=1
 	fi
+	# the tools' own tests, on the host (no kernel needed)
+	echo "=== host"
+	if make -s -C "$top/tools/er2bcctl" check >"$report/host.log" 2>&1; then
+		echo "host: 1 passed, 0 failed" | tee -a "$report/summary"
+		total_p=$((total_p + 1))
+	else
+		tail -n 20 "$report/host.log"
+		echo "host: 0 passed, 1 failed" | tee -a "$report/summary"
+		total_f=$((total_f + 1))
+	fi
 fi
 
 for kver in "${kernels[@]}"; do

@@ -1,0 +1,247 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The eR2BC controller through its generic netlink family: the kernel's
+# family matches its YNL spec; changing state needs CAP_NET_ADMIN; every
+# malformed estimate is refused with its extack and changes nothing; a
+# scripted sequence of estimates gives the guarantees computed by hand,
+# read back with `er2bcctl show` and `tc -s class show`; the monitor group
+# hears of each update; and with real packets, when W drops, priority 1
+# keeps its S_d while lower priorities give way.
+source "$(dirname "$0")/../lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+ctl=$top/tools/er2bcctl/er2bcctl
+spec=$top/Documentation/netlink/specs/er2bc.yaml
+
+require_cmd tc ip python3 unshare
+[ -x "$ctl" ] || skip_all "er2bcctl is not built (make tools)"
+tap_begin
+setup_ns NS
+dummy_dev "$NS"
+ip -n "$NS" addr add 192.0.2.1/24 dev dummy0
+ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
+ip -n "$NS" link add dummy1 type dummy && ip -n "$NS" link set dummy1 up
+
+tcq() { ip netns exec "$NS" tc "$@"; }
+ctl() { ip netns exec "$NS" "$ctl" "$@"; }
+raw() { ip netns exec "$NS" python3 "$here/genlraw.py" "$@"; }
+ifindex=$(ip netns exec "$NS" cat /sys/class/net/dummy0/ifindex)
+ifindex1=$(ip netns exec "$NS" cat /sys/class/net/dummy1/ifindex)
+# guarantees, in bit/s, of classes 1:1 1:2 1:3: from show, and from tc
+g_ctl() { ctl -j show dev dummy0 handle 1: |
+	json_get "' '.join(str({c['classid']: c['guarantee'] for c in j['classes']}[k]) for k in ('1:1', '1:2', '1:3'))"; }
+g_tc() { class_stats "$NS" dummy0 |
+	json_get "' '.join(str(j[k]['guarantee']) for k in ('1:1', '1:2', '1:3'))"; }
+sd_ctl() { ctl -j show dev dummy0 handle 1: |
+	json_get "' '.join(str({c['classid']: c['demand'] for c in j['classes']}[k]) for k in ('1:1', '1:2', '1:3'))"; }
+updates() { ctl -j show dev dummy0 handle 1: | json_get "j['updates']"; }
+
+# three classes, R_f 2, 2 and 3 Mbit/s: tcp, udp, tcp; eq. 1 under 10 Mbit/s
+tcq qdisc add dev dummy0 root handle 1: er2bc rate 10mbit mode er2bc &&
+	tcq class add dev dummy0 parent 1: classid 1:1 er2bc prio 1 rate 2mbit type tcp &&
+	tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 2 rate 2mbit type udp &&
+	tcq class add dev dummy0 parent 1: classid 1:3 er2bc prio 3 rate 3mbit type tcp &&
+	tcq qdisc add dev dummy1 root handle 1: pfifo
+log_test $? "er2bc qdisc in mode er2bc, three classes"
+
+# --- the family as the kernel has it, against the spec
+pol=$(mktemp)
+raw policy >"$pol" && out=$(python3 "$here/spec_check.py" "$spec" "$pol" 2>&1)
+log_test $? "the kernel's ops and policies match the YNL spec" "$(echo "$out" | tail -n 1)"
+[ $? = 0 ] || echo "$out" | sed 's/^/# /'
+rm -f "$pol"
+
+# --- privileges: a user namespace of its own does not own this netns
+out=$(ip netns exec "$NS" unshare -U "$ctl" abw-set dev dummy0 handle 1: abw 5mbit recv 5mbit 2>&1)
+rc=$?
+[ $rc = 1 ] && [[ "$out" == *"ermitted"* ]] && [ "$(updates)" = 0 ]
+log_test $? "abw-set from an unprivileged user namespace is refused" "$out"
+out=$(ip netns exec "$NS" unshare -U "$ctl" -j show dev dummy0 handle 1: 2>&1)
+log_test $? "ctrl-get needs no privilege" "$(echo "$out" | head -c 60)"
+
+# --- malformed estimates: refused, with the kernel's message; nothing changes
+refused() {
+	local desc=$1 want=$2 out
+	shift 2
+	out=$(raw send 1 "$@")
+	[ $? = 1 ] && [[ "$out" == *"$want"* ]] && [ "$(updates)" = 0 ] &&
+		[ "$(g_tc)" = "2000000 2000000 3000000" ]
+	log_test $? "refused: $desc" "$out"
+}
+A_IF=2 A_H=3 A_W=4 A_R=5 A_SENT=6 A_LOST=7 A_INT=9
+ok_attrs=("$A_IF:u32:$ifindex" "$A_H:u32:0x10000" "$A_W:u64:5000000" "$A_R:u64:5000000")
+refused "no abw" "needs ifindex, handle, abw and recv-rate" "$A_IF:u32:$ifindex" "$A_H:u32:0x10000" "$A_R:u64:1"
+refused "no ifindex" "needs ifindex, handle, abw and recv-rate" "$A_H:u32:0x10000" "$A_W:u64:1" "$A_R:u64:1"
+refused "abw 0" "out of range" "$A_IF:u32:$ifindex" "$A_H:u32:0x10000" "$A_W:u64:0" "$A_R:u64:1"
+refused "abw sent as u32" "" "$A_IF:u32:$ifindex" "$A_H:u32:0x10000" "$A_W:u32:5000000" "$A_R:u64:1"
+refused "interval 0" "out of range" "${ok_attrs[@]}" "$A_INT:u32:0"
+refused "unknown device" "no such device" "$A_IF:u32:999999" "$A_H:u32:0x10000" "$A_W:u64:1" "$A_R:u64:1"
+refused "unknown handle" "no qdisc with this handle" "$A_IF:u32:$ifindex" "$A_H:u32:0x70000" "$A_W:u64:1" "$A_R:u64:1"
+refused "handle with a minor" "major:0" "$A_IF:u32:$ifindex" "$A_H:u32:0x10001" "$A_W:u64:1" "$A_R:u64:1"
+refused "a qdisc that is not er2bc" "not er2bc" "$A_IF:u32:$ifindex1" "$A_H:u32:0x10000" "$A_W:u64:1" "$A_R:u64:1"
+refused "more lost than sent" "lost than sent" "${ok_attrs[@]}" "$A_SENT:u64:10" "$A_LOST:u64:11"
+refused "unknown attribute" "" "${ok_attrs[@]}" "40:u32:1"
+out=$(ctl abw-set dev dummy1 handle 1: abw 5mbit recv 5mbit 2>&1)
+[ $? = 1 ] && [[ "$out" == *"not er2bc"* ]]
+log_test $? "er2bcctl prints the kernel's message" "$out"
+
+# --- a scripted sequence (C = M = 10, B_lim = 50 kbit/s), computed by hand:
+# 1) W 5M, first estimate: s = 1; F_r average G = (2M + 3M) / 2 = 2.5M.
+#    1:1 R_e = 2M, Delta 0: S_d 2M. 1:2 udp, s_p 1: S_d 2M.
+#    1:3 R_e = 2.5M, Delta 0.5M: S_d 3M + B_lim = 3.05M. G: 2M 2M 1M.
+# 2) W 4M, R 4.5M: s = 4.5 / 5 = 0.9; F_r average (2M + 1M) / 2 = 1.5M.
+#    1:1 R_e 1.35M, Delta 0.65M: S_d 2.05M. 1:2 S_d 2M / 0.9 = 2222222.
+#    1:3 R_e 0.9M, Delta 2.6M: S_d 3.05M. G: 2.05M, 1.95M, 0.
+# 3) W 8M, R 4M: s = 1; s_p still 0.9. F_r average 1.025M.
+#    1:1 S_d 2.05M; 1:2 2222222; 1:3 R_e 0, S_d 3.05M. G: 2.05M 2222222 3.05M.
+# tc prints rates to four digits (2.222Mbit): its figures agree to 0.05 %
+same_rates() {
+	python3 -c "import sys; a, b = sys.argv[1].split(), sys.argv[2].split()
+sys.exit(0 if len(a) == len(b) and all(abs(int(x) - int(y)) <= int(y) / 2000 for x, y in zip(a, b)) else 1)" "$1" "$2"
+}
+seq_step() {
+	local n=$1 w=$2 r=$3 want=$4 sd=$5 got gtc gsd
+	ctl abw-set dev dummy0 handle 1: abw "$w" recv "$r" seq "$n" interval 1s
+	got=$(g_ctl) gtc=$(g_tc) gsd=$(sd_ctl)
+	[ "$got" = "$want" ] && same_rates "$gtc" "$want" && [ "$gsd" = "$sd" ]
+	log_test $? "estimate $n: W $w, R $r: guarantees $want" "show: $got, tc: $gtc, S_d: $gsd"
+}
+seq_step 1 5mbit 5mbit "2000000 2000000 1000000" "2000000 2000000 3050000"
+seq_step 2 4mbit 4500kbit "2050000 1950000 0" "2050000 2222222 3050000"
+seq_step 3 8mbit 4mbit "2050000 2222222 3050000" "2050000 2222222 3050000"
+st=$(ctl -j show dev dummy0 handle 1:)
+echo "$st" | json_get "(j['abw'], j['updates'], j['seq'], j['ratio'], j['ratio_min'], j['ratio_hist'])" |
+	grep -qx "(8000000, 3, 3, 1000000, 900000, \[1000000, 900000, 1000000\])"
+log_test $? "ctrl-get: W, updates, seq, s, s_p and the history of s" \
+	"$(echo "$st" | json_get "(j['abw'], j['updates'], j['seq'], j['ratio'], j['ratio_min'], j['ratio_hist'])")"
+cap=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['cap']")
+[ "$cap" = 8000000 ]
+log_test $? "the estimate's W is the cap in force" "cap $cap"
+
+# --- the monitor group hears of every update
+mon=$(mktemp)
+ctl -j monitor count 2 timeout 20 >"$mon" &
+monitor=$!
+sleep 1
+ctl abw-set dev dummy0 handle 1: abw 6mbit recv 6mbit seq 10 &&
+	ctl abw-set dev dummy0 handle 1: abw 7mbit recv 6mbit seq 11
+wait $monitor
+python3 - "$mon" <<'EOF'
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+sys.exit(0 if [(e["seq"], e["abw"]) for e in ev] == [(10, 6000000), (11, 7000000)] else 1)
+EOF
+log_test $? "monitor: one notification per update" "$(tr '\n' ' ' <"$mon" | head -c 200)"
+rm -f "$mon"
+
+# --- ctrl-get of more classes than one message holds: all, in priority order
+batch=$(mktemp)
+echo "qdisc replace dev dummy1 root handle 1: er2bc rate 1gbit mode er2bc" >"$batch"
+for i in $(seq 1 1000); do
+	printf "class add dev dummy1 parent 1: classid 1:%x er2bc prio %d rate %dkbit type %s\n" \
+		"$i" $((64 - i % 64)) $((100 + i)) "$([ $((i % 2)) = 0 ] && echo tcp || echo udp)"
+done >>"$batch"
+out=$(tcq -batch "$batch" && ctl abw-set dev dummy1 handle 1: abw 100mbit recv 100mbit seq 1 &&
+	ctl -j show dev dummy1 handle 1: | python3 -c "
+import json, sys
+j = json.load(sys.stdin)
+c = j['classes']
+prios = [x['prio'] for x in c]
+print(len(c), j['class_count'], prios == sorted(prios), len({x['classid'] for x in c}))
+sys.exit(0 if len(c) == 1000 == j['class_count'] == len({x['classid'] for x in c})
+         and prios == sorted(prios) else 1)")
+log_test $? "ctrl-get of 1000 classes: every one, in priority order" \
+	"classes, count, sorted, distinct: $out"
+rm -f "$batch"
+tcq qdisc replace dev dummy1 root handle 1: pfifo
+
+# --- the controller's parameters, set with tc, as the controller has them
+tcq qdisc change dev dummy0 root er2bc c 5 m 3 blim 100kbit floor 80kbit stale 700ms converge gradual
+out=$(ctl -j show dev dummy0 handle 1: | json_get \
+	"(j['param_c'], j['param_m'], j['param_blim'], j['param_floor'], j['param_stale'], j['param_converge'])")
+[ "$out" = "(5, 3, 100000, 80000, 700, 'gradual')" ] &&
+	tcq qdisc show dev dummy0 | grep -q "c 5 m 3 blim 100Kbit floor 80Kbit stale 700ms converge gradual"
+log_test $? "parameters set with tc reach the controller and are dumped" "$out"
+
+# --- stale: no estimate for 700 ms; the next one clears it; W did not move
+ctl abw-set dev dummy0 handle 1: abw 8mbit recv 8mbit seq 4
+fresh=$(ctl -j show dev dummy0 handle 1: | json_get "j['stale']")
+sleep 1.5
+stale=$(ctl -j show dev dummy0 handle 1: | json_get "(j['stale'], j['abw'])")
+xst=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['stale']")
+ctl abw-set dev dummy0 handle 1: abw 8mbit recv 8mbit seq 5
+again=$(ctl -j show dev dummy0 handle 1: | json_get "j['stale']")
+[ "$fresh" = False ] && [ "$stale" = "(True, 8000000)" ] && [ "$xst" = yes ] && [ "$again" = False ]
+log_test $? "stale after the timeout without an estimate, W kept; cleared by the next" \
+	"fresh $fresh, after 1.5 s $stale (xstats $xst), next estimate $again"
+tcq qdisc change dev dummy0 root er2bc c 10 m 10 blim 50kbit floor 0 stale never converge immediate
+
+# --- netns-aware: a user namespace's own netns, its root may feed its qdisc
+out=$(unshare -Urn sh -c "ip link add d9 type dummy && ip link set d9 up &&
+	tc qdisc add dev d9 root handle 9: er2bc rate 1mbit mode er2bc &&
+	'$ctl' abw-set dev d9 handle 9: abw 2mbit recv 1mbit seq 7 &&
+	'$ctl' -j show dev d9 handle 9:" 2>&1 | json_get "(j['abw'], j['seq'])")
+[ "$out" = "(2000000, 7)" ]
+log_test $? "root of a user namespace feeds the qdisc of the netns it owns" "$out"
+
+# --- modes keep their own rule under the same estimates
+tcq qdisc change dev dummy0 root er2bc mode static &&
+	ctl abw-set dev dummy0 handle 1: abw 5mbit recv 5mbit seq 12
+[ "$(g_tc)" = "2000000 2000000 0" ]
+log_test $? "static mode: the cap moves, guarantees are the rates while they fit" "$(g_tc)"
+tcq qdisc change dev dummy0 root er2bc mode er2bc
+
+# --- with real packets: W drops, priority 1 keeps its S_d
+flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
+rates() {
+	flood 9 5001 5002 5003 &
+	local f=$!
+	sleep 2
+	ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 4
+	wait $f
+}
+tcq qdisc del dev dummy0 root
+tcq qdisc add dev dummy0 root handle 1: er2bc rate 6mbit mode er2bc burst 16k &&
+	for i in 1 2 3; do
+		tcq class add dev dummy0 parent 1: classid 1:$i er2bc prio $i rate 2mbit type udp &&
+		tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+			ip_proto udp dst_port 500$i classid 1:$i || break
+	done
+ctl abw-set dev dummy0 handle 1: abw 6mbit recv 6mbit seq 1
+before=$(rates)
+# the far gateway saw everything: s = 1, S_d = R_f; 3 Mbit/s leave room for 1:1 and half of 1:2
+ctl abw-set dev dummy0 handle 1: abw 3mbit recv 6mbit seq 2
+after=$(rates)
+python3 - "$before" "$after" <<'EOF'
+import json, sys
+b, a = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+# before: each class about its guarantee (a class whose Python sender
+# lags lends its share to the others), the cap in use
+ok = all(b[c] > 0.9 * 2e6 for c in ("1:1", "1:2", "1:3")) and \
+    abs(sum(b.values()) - 6e6) < 0.05 * 6e6
+ok = ok and a["1:1"] >= 2e6 * 0.97 and 0.9e6 < a["1:2"] < 1.1e6 and a["1:3"] < 0.1e6
+sys.exit(0 if ok else 1)
+EOF
+log_test $? "W 6 -> 3 Mbit/s: priority 1 keeps its 2 Mbit/s, 1:2 gets the rest, 1:3 gives way" \
+	"before $before after $after"
+
+# --- the tracepoints, through the bpftrace script that shows them
+if command -v bpftrace >/dev/null; then
+	[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	bt=$(mktemp)
+	timeout 120 bpftrace "$top/tools/bpftrace/er2bc-guarantees.bt" >"$bt" 2>&1 &
+	tracer=$!
+	busywait 90000 grep -q "^Tracing" "$bt"
+	ctl abw-set dev dummy0 handle 1: abw 5mbit recv 5mbit seq 42
+	busywait 10000 grep -q "^ *1:3 " "$bt"
+	kill $tracer 2>/dev/null
+	wait $tracer 2>/dev/null
+	grep -q "seq 42 W 5000000" "$bt" && grep -Eq "^ +1:1 +1 +udp +2000000 +2000000 +2000000" "$bt"
+	log_test $? "er2bc-guarantees.bt shows the update and each class's guarantee" \
+		"$(grep -E "seq 42|^ +1:1 " "$bt" | tr -s ' ' | tr '\n' '|')"
+	rm -f "$bt"
+else
+	log_test $ksft_skip "er2bc-guarantees.bt" "bpftrace is not installed"
+fi

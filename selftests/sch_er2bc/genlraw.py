@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Raw generic netlink for the er2bc family, for what er2bcctl would never
+send, and to read the kernel's own description of the family.
+
+  genlraw.py send CMD ATTR...   send command CMD (a number) with ATTR...,
+                                each TYPE:FORMAT:VALUE (FORMAT u8 u16 u32 u64);
+                                prints "ok" or "errno: extack message", exit 1
+                                if refused
+  genlraw.py policy             the family's ops and per-op policies as JSON
+                                (CTRL_CMD_GETFAMILY and CTRL_CMD_GETPOLICY)
+"""
+import json
+import os
+import socket
+import struct
+import sys
+
+SOL_NETLINK, NETLINK_EXT_ACK = 270, 11
+NETLINK_GENERIC = 16
+GENL_ID_CTRL = 0x10
+CTRL_CMD_GETFAMILY, CTRL_CMD_GETPOLICY = 3, 10
+CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME, CTRL_ATTR_OPS = 1, 2, 6
+CTRL_ATTR_POLICY, CTRL_ATTR_OP_POLICY, CTRL_ATTR_OP = 8, 9, 10
+CTRL_ATTR_OP_ID, CTRL_ATTR_OP_FLAGS = 1, 2
+CTRL_ATTR_POLICY_DO, CTRL_ATTR_POLICY_DUMP = 1, 2
+NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 0x1, 0x4, 0x300
+NLMSG_ERROR, NLMSG_DONE = 2, 3
+NLMSGERR_ATTR_MSG = 1
+NLA_F_NESTED = 0x8000
+FORMATS = {"u8": "B", "u16": "H", "u32": "I", "u64": "Q"}
+# enum netlink_attribute_type and enum netlink_policy_type_attr (uapi)
+NL_ATTR_TYPES = ["invalid", "flag", "u8", "u16", "u32", "u64", "s8", "s16",
+                 "s32", "s64", "binary", "string", "nul-string", "nested",
+                 "nested-array", "bitfield32", "sint", "uint"]
+NL_POLICY_KEYS = {1: "type", 2: "min-s", 3: "max-s", 4: "min-u", 5: "max-u",
+                  6: "min-len", 7: "max-len", 8: "policy-idx",
+                  9: "policy-maxtype", 10: "bitfield32-mask", 11: "mask"}
+
+
+def attr(kind, payload):
+    return struct.pack("HH", 4 + len(payload), kind) + payload + \
+        b"\0" * (-len(payload) % 4)
+
+
+def attrs(buf):
+    out = []
+    while len(buf) >= 4:
+        length, kind = struct.unpack_from("HH", buf)
+        if length < 4:
+            break
+        out.append((kind & 0x3FFF, buf[4:length]))
+        buf = buf[(length + 3) & ~3:]
+    return out
+
+
+def u(payload):
+    return int.from_bytes(payload, "little")
+
+
+class Genl:
+    def __init__(self):
+        self.sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+        self.sk.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+        self.sk.bind((0, 0))
+        self.seq = 0
+
+    def request(self, family, cmd, body, flags=NLM_F_ACK):
+        """send; return (errno, extack, [attribute lists of the replies])"""
+        self.seq += 1
+        payload = struct.pack("BBH", cmd, 1, 0) + body
+        self.sk.send(struct.pack("IHHII", 16 + len(payload), family,
+                                 NLM_F_REQUEST | flags, self.seq, 0) + payload)
+        replies = []
+        while True:
+            data = self.sk.recv(1 << 20)
+            while data:
+                length, kind, mflags, _, _ = struct.unpack_from("IHHII", data)
+                msg, data = data[16:length], data[(length + 3) & ~3:]
+                if kind == NLMSG_DONE:
+                    return 0, "", replies
+                if kind == NLMSG_ERROR:
+                    err = struct.unpack_from("i", msg)[0]
+                    ext = ""
+                    orig_len = struct.unpack_from("I", msg, 4)[0]
+                    tail = msg[4 + (16 if mflags & 0x100 else orig_len):]
+                    for k, v in attrs(tail):
+                        if k == NLMSGERR_ATTR_MSG:
+                            ext = v.rstrip(b"\0").decode()
+                    return -err, ext, replies
+                replies.append(attrs(msg[4:]))
+
+    def family(self, name):
+        err, ext, rep = self.request(GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
+                                     attr(CTRL_ATTR_FAMILY_NAME, name.encode() + b"\0"))
+        if err:
+            sys.exit(f"family {name}: {os.strerror(err)}")
+        return rep[0]
+
+
+def policy(g):
+    fam = g.family("er2bc")
+    fid = u(dict(fam)[CTRL_ATTR_FAMILY_ID])
+    ops = {}
+    for _, op in attrs(dict(fam)[CTRL_ATTR_OPS]):
+        a = dict(attrs(op))
+        ops[u(a[CTRL_ATTR_OP_ID])] = {"flags": u(a[CTRL_ATTR_OP_FLAGS])}
+    err, ext, rep = g.request(GENL_ID_CTRL, CTRL_CMD_GETPOLICY,
+                              attr(CTRL_ATTR_FAMILY_ID, struct.pack("H", fid)),
+                              NLM_F_DUMP)
+    if err:
+        sys.exit(f"getpolicy: {os.strerror(err)}: {ext}")
+    policies = {}
+    for msg in rep:
+        a = dict(msg)
+        if CTRL_ATTR_OP_POLICY in a:
+            for op_id, p in attrs(a[CTRL_ATTR_OP_POLICY]):
+                for kind, idx in attrs(p):
+                    key = "do" if kind == CTRL_ATTR_POLICY_DO else "dump"
+                    ops.setdefault(op_id, {})[key] = u(idx)
+        if CTRL_ATTR_POLICY in a:
+            for idx, pol in attrs(a[CTRL_ATTR_POLICY]):
+                for attr_type, props in attrs(pol):
+                    d = {}
+                    for k, v in attrs(props):
+                        name = NL_POLICY_KEYS.get(k, str(k))
+                        d[name] = NL_ATTR_TYPES[u(v)] if name == "type" else \
+                            struct.unpack("q", v)[0] if name.endswith("-s") else u(v)
+                    policies.setdefault(str(idx), {})[str(attr_type)] = d
+    json.dump({"ops": {str(k): v for k, v in ops.items()}, "policies": policies},
+              sys.stdout, indent=1)
+    print()
+
+
+def main():
+    g = Genl()
+    if sys.argv[1] == "policy":
+        return policy(g)
+    cmd = int(sys.argv[2])
+    fid = u(dict(g.family("er2bc"))[CTRL_ATTR_FAMILY_ID])
+    body = b""
+    for spec in sys.argv[3:]:
+        kind, fmt, value = spec.split(":")
+        body += attr(int(kind), struct.pack(FORMATS[fmt], int(value, 0)))
+    err, ext, _ = g.request(fid, cmd, body)
+    if err:
+        print(f"{os.strerror(err)}: {ext}")
+        sys.exit(1)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()

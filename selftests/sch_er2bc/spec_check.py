@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check the running kernel's er2bc family against its YNL spec.
+
+  spec_check.py SPEC POLICY.json
+
+POLICY.json is what `genlraw.py policy` printed. Every operation of the
+spec that has a do or a dump must exist in the kernel with that number,
+with admin-perm exactly where the spec says, and with a policy that knows
+exactly the request's attributes, each of the spec's type and checks; an
+event must not be an operation. Prints one line per finding; exit 1 if any.
+"""
+import json
+import sys
+
+import yaml
+
+GENL_ADMIN_PERM, GENL_UNS_ADMIN_PERM = 0x01, 0x10
+GENL_CMD_CAP_DO, GENL_CMD_CAP_DUMP = 0x02, 0x04
+TYPE_MAX = {"u8": 0xFF, "u16": 0xFFFF, "u32": 0xFFFFFFFF, "u64": 0xFFFFFFFFFFFFFFFF}
+
+
+def main():
+    spec = yaml.safe_load(open(sys.argv[1]))
+    kernel = json.load(open(sys.argv[2]))
+    sets = {s["name"]: {a["name"]: (i + 1, a) for i, a in enumerate(s["attributes"])}
+            for s in spec["attribute-sets"]}
+    consts = {d["name"]: d["value"] for d in spec.get("definitions", [])
+              if d["type"] == "const"}
+    bad = []
+    checked = 0
+    for num, op in enumerate(spec["operations"]["list"], 1):
+        name = op["name"]
+        kop = kernel["ops"].get(str(num))
+        modes = [m for m in ("do", "dump") if m in op]
+        if not modes:
+            if kop:
+                bad.append(f"{name}: an event in the spec, op {num} in the kernel")
+            continue
+        if not kop:
+            bad.append(f"{name}: op {num} missing from the kernel")
+            continue
+        admin = "admin-perm" in op.get("flags", [])
+        if admin != bool(kop["flags"] & (GENL_ADMIN_PERM | GENL_UNS_ADMIN_PERM)):
+            bad.append(f"{name}: admin-perm {admin} in the spec, flags {kop['flags']:#x}")
+        for mode in modes:
+            cap = GENL_CMD_CAP_DO if mode == "do" else GENL_CMD_CAP_DUMP
+            if not kop["flags"] & cap:
+                bad.append(f"{name}: no {mode} in the kernel")
+                continue
+            want = op[mode].get("request", {}).get("attributes", [])
+            pol = kernel["policies"].get(str(kop.get(mode)), {})
+            attrs = sets[op["attribute-set"]]
+            known = {int(k) for k, v in pol.items() if v.get("type") != "invalid"}
+            for aname in want:
+                n, a = attrs[aname]
+                p = pol.get(str(n))
+                checked += 1
+                if not p:
+                    bad.append(f"{name} {mode}: {aname} ({n}) not in the kernel's policy")
+                    continue
+                if p["type"] != a["type"]:
+                    bad.append(f"{name} {mode}: {aname} is {p['type']}, spec says {a['type']}")
+                # unchecked integers must take their whole range
+                checks = {"min": 0, "max": TYPE_MAX.get(a["type"])}
+                checks.update(a.get("checks", {}))
+                for check, value in checks.items():
+                    value = consts.get(value, value)
+                    key = {"min": "min-u", "max": "max-u"}.get(check, check)
+                    if a["type"] in TYPE_MAX and p.get(key) != value:
+                        bad.append(f"{name} {mode}: {aname} {check} is {p.get(key)}, "
+                                   f"spec says {value}")
+            extra = known - {attrs[a][0] for a in want}
+            for n in sorted(extra):
+                bad.append(f"{name} {mode}: attribute {n} accepted, not in the spec's request")
+    for line in bad:
+        print(line)
+    print(f"{len(spec['operations']['list'])} operations, {checked} attributes checked, "
+          f"{len(bad)} findings")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * er2bcctl: the operator's tool for er2bc qdiscs' eR2BC controllers, over
+ * the generic netlink family er2bc: hand them ABW estimates, show their
+ * state, follow their updates.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "er2bcctl.h"
+#include "parse.h"
+
+#ifndef ER2BCCTL_VERSION
+#define ER2BCCTL_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " PROG " [ -j | -p ] COMMAND [ ARGS ]\n"
+		"\n"
+		"  " PROG " abw-set { dev IFNAME | ifindex N } handle MAJ: abw RATE recv RATE\n"
+		"                   [ sent N ] [ lost N ] [ seq N ] [ interval TIME ]\n"
+		"      Hand an ABW estimate to the er2bc qdisc MAJ: of IFNAME: it recomputes\n"
+		"      its guarantees and takes the new ABW W (abw) as its cap; recv is the\n"
+		"      rate R the far gateway received in the interval; sent and lost count\n"
+		"      packets of the interval, seq numbers the estimate.\n"
+		"\n"
+		"  " PROG " show { dev IFNAME | ifindex N } handle MAJ:\n"
+		"      The controller's state: W, R, s and s_p with the history of s, the\n"
+		"      parameters, the sum of the guarantees, then one row per class:\n"
+		"      R_f (rate), G (guarantee), S_d (demand), R_e (expected), delta, Delta.\n"
+		"\n"
+		"  " PROG " monitor [ dev IFNAME | ifindex N ] [ handle MAJ: ] [ count N ]\n"
+		"                   [ timeout TIME ]\n"
+		"      One line per recomputation, until SIGINT or SIGTERM, N of them, or the\n"
+		"      timeout (bare numbers are seconds; exits 1 if count was not reached).\n"
+		"\n"
+		"Options:\n"
+		"  -j, --json      JSON: rates in bit/s, ratios in millionths, times raw\n"
+		"  -p, --pretty    indented JSON (implies -j)\n"
+		"  -V, --version\n"
+		"  -h, --help\n"
+		"\n"
+		"RATE  a number and a unit: bit, kbit, mbit, gbit, tbit (powers of 1000),\n"
+		"      kibit, mibit, gibit, tibit (of 1024), or the same with bps instead\n"
+		"      of bit for bytes per second; no unit: bit/s. 5mbit, 1.5Mbit, 400kbps\n"
+		"TIME  a number and s, ms or us; no unit: us. 100ms\n"
+		"MAJ:  a qdisc's handle as tc writes it, hex: 1:, 1:0, ffff:; or raw, 0x10000\n"
+		"\n"
+		"Exit status: 0 done, 1 failed (the kernel's reason is printed), 2 misused.\n");
+}
+
+/* debug switches for the host tests: no netlink, the parsers only */
+enum {
+	OPT_PARSE_RATE = 256,
+	OPT_PARSE_TIME,
+	OPT_PARSE_HANDLE,
+	OPT_FORMAT_RATE,
+	OPT_FORMAT_TIME,
+	OPT_FORMAT_RATIO,
+	OPT_FORMAT_NS,
+};
+
+static int debug_switch(int opt, const char *arg)
+{
+	char buf[FMT_LEN];
+	const char *why;
+	uint32_t handle;
+	uint64_t v;
+	int64_t sv;
+
+	cmd_name = "debug";
+	switch (opt) {
+	case OPT_PARSE_RATE:
+		if (parse_rate(arg, &v, &why))
+			return usage_bad("rate", arg, why);
+		printf("%" PRIu64 "\n", v);
+		return 0;
+	case OPT_PARSE_TIME:
+		if (parse_time(arg, 1, &v, &why))
+			return usage_bad("time", arg, why);
+		printf("%" PRIu64 "\n", v);
+		return 0;
+	case OPT_PARSE_HANDLE:
+		if (parse_handle(arg, &handle, &why))
+			return usage_bad("handle", arg, why);
+		printf("0x%" PRIx32 " %s\n", handle, fmt_handle(buf, handle));
+		return 0;
+	}
+	/* the formatters, from numbers; a leading '-' is for a signed rate */
+	if (parse_u64(arg[0] == '-' && opt == OPT_FORMAT_RATE ? arg + 1 : arg, &v, &why))
+		return usage_bad("number", arg, why);
+	switch (opt) {
+	case OPT_FORMAT_RATE:
+		if (arg[0] == '-') {
+			if (v > (uint64_t)INT64_MAX + 1)
+				return usage_bad("number", arg, "too large");
+			sv = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+			puts(fmt_srate(buf, sv));
+		} else {
+			puts(fmt_rate(buf, v));
+		}
+		break;
+	case OPT_FORMAT_TIME:
+		puts(fmt_time(buf, v));
+		break;
+	case OPT_FORMAT_RATIO:
+		puts(fmt_ratio(buf, v));
+		break;
+	case OPT_FORMAT_NS:
+		puts(fmt_ns_us(buf, v));
+		break;
+	}
+	return 0;
+}
+
+/* getopt's '?': an unknown option, or one without its value */
+static int bad_option(int opt, const char *arg)
+{
+	if (opt && opt < 256)
+		err_msg("unknown option \"-%c\" (try " PROG " -h)", opt);
+	else if (opt)
+		err_msg("option \"%s\" needs a value", arg);
+	else
+		err_msg("unknown option \"%s\" (try " PROG " -h)", arg);
+	return EXIT_USAGE;
+}
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} cmds[] = {
+	{ "abw-set",	do_abw_set },
+	{ "show",	do_show },
+	{ "monitor",	do_monitor },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json",		no_argument,		NULL, 'j' },
+		{ "pretty",		no_argument,		NULL, 'p' },
+		{ "version",		no_argument,		NULL, 'V' },
+		{ "help",		no_argument,		NULL, 'h' },
+		{ "parse-rate",		required_argument,	NULL, OPT_PARSE_RATE },
+		{ "parse-time",		required_argument,	NULL, OPT_PARSE_TIME },
+		{ "parse-handle",	required_argument,	NULL, OPT_PARSE_HANDLE },
+		{ "format-rate",	required_argument,	NULL, OPT_FORMAT_RATE },
+		{ "format-time",	required_argument,	NULL, OPT_FORMAT_TIME },
+		{ "format-ratio",	required_argument,	NULL, OPT_FORMAT_RATIO },
+		{ "format-ns",		required_argument,	NULL, OPT_FORMAT_NS },
+		{ NULL,			0,			NULL, 0 }
+	};
+	size_t i;
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+jpVh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			out.json = true;
+			break;
+		case 'p':
+			out.json = true;
+			out.pretty = true;
+			break;
+		case 'V':
+			printf(PROG " %s\n", ER2BCCTL_VERSION);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case '?':
+			return bad_option(optopt, argv[optind - 1]);
+		default:
+			return debug_switch(opt, optarg);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (!argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (!strcmp(argv[0], cmds[i].name)) {
+			cmd_name = cmds[i].name;
+			return cmds[i].run(argc - 1, argv + 1);
+		}
+	}
+	err_msg("unknown command \"%s\" (try " PROG " -h)", argv[0]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What show and monitor print (output.h). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <net/if.h>
+#include <linux/er2bc.h>
+
+#include "er2bcctl.h"
+#include "json.h"
+#include "output.h"
+#include "parse.h"
+
+#define HAS(q, a)	((q)->has[ER2BC_A_QDISC_##a])
+#define VAL(q, a)	((q)->v[ER2BC_A_QDISC_##a])
+#define CHAS(c, a)	((c)->has[ER2BC_A_CLASS_##a])
+#define CVAL(c, a)	((c)->v[ER2BC_A_CLASS_##a])
+
+static const char *mode_name(uint64_t mode, char *buf)
+{
+	switch (mode) {
+	case ER2BC_MODE_STATIC:
+		return "static";
+	case ER2BC_MODE_PQ:
+		return "pq";
+	case ER2BC_MODE_ER2BC:
+		return "er2bc";
+	}
+	snprintf(buf, FMT_LEN, "%" PRIu64, mode);
+	return buf;
+}
+
+static const char *type_name(uint64_t type, char *buf)
+{
+	switch (type) {
+	case ER2BC_TYPE_TCP:
+		return "tcp";
+	case ER2BC_TYPE_UDP:
+		return "udp";
+	}
+	snprintf(buf, FMT_LEN, "%" PRIu64, type);
+	return buf;
+}
+
+static const char *converge_name(uint64_t converge, char *buf)
+{
+	switch (converge) {
+	case 0:
+		return "immediate";
+	case 1:
+		return "gradual";
+	}
+	snprintf(buf, FMT_LEN, "%" PRIu64, converge);
+	return buf;
+}
+
+/* the device's name; false if there is none (not in this namespace, gone) */
+static bool dev_lookup(uint64_t ifindex, char *buf)
+{
+	char name[IF_NAMESIZE];
+
+	if (!ifindex || ifindex > UINT32_MAX || !if_indextoname((unsigned int)ifindex, name))
+		return false;
+	snprintf(buf, FMT_LEN, "%s", name);
+	return true;
+}
+
+/* the device's name, or "if<N>" */
+static const char *dev_name(uint64_t ifindex, char *buf)
+{
+	if (!dev_lookup(ifindex, buf))
+		snprintf(buf, FMT_LEN, "if%" PRIu64, ifindex);
+	return buf;
+}
+
+/* a line of "key value" items, separated by sep; absent items are left out */
+struct line {
+	char buf[1024];
+	size_t len;
+	const char *sep;
+};
+
+static void line_init(struct line *l, const char *sep)
+{
+	l->buf[0] = '\0';
+	l->len = 0;
+	l->sep = sep;
+}
+
+static void __attribute__((format(printf, 2, 3))) line_add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->len && l->len < sizeof(l->buf))
+		l->len += snprintf(l->buf + l->len, sizeof(l->buf) - l->len, "%s", l->sep);
+	if (l->len >= sizeof(l->buf))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->len += (size_t)n;
+}
+
+/* "  <items>\n", if there are any */
+static void line_print(FILE *f, const struct line *l, const char *indent)
+{
+	if (l->len)
+		fprintf(f, "%s%s\n", indent, l->buf);
+}
+
+/* monitor's line: which qdisc, the estimate, what came of it */
+static void add_target(struct line *l, const struct qdisc_info *q)
+{
+	char b[FMT_LEN];
+
+	if (HAS(q, IFINDEX))
+		line_add(l, "dev %s", dev_name(VAL(q, IFINDEX), b));
+	if (HAS(q, HANDLE))
+		line_add(l, "handle %s", fmt_handle(b, (uint32_t)VAL(q, HANDLE)));
+	if (HAS(q, MODE))
+		line_add(l, "mode %s", mode_name(VAL(q, MODE), b));
+}
+
+static void add_estimate(struct line *l, const struct qdisc_info *q)
+{
+	char b[FMT_LEN];
+
+	if (HAS(q, SEQ))
+		line_add(l, "seq %" PRIu64, VAL(q, SEQ));
+	if (HAS(q, ABW))
+		line_add(l, "W %s", fmt_rate(b, VAL(q, ABW)));
+	if (HAS(q, RECV_RATE))
+		line_add(l, "R %s", fmt_rate(b, VAL(q, RECV_RATE)));
+}
+
+static void add_ratios(struct line *l, const struct qdisc_info *q)
+{
+	char b[FMT_LEN];
+
+	if (HAS(q, RATIO))
+		line_add(l, "s %s", fmt_ratio(b, VAL(q, RATIO)));
+	if (HAS(q, RATIO_MIN))
+		line_add(l, "s_p %s", fmt_ratio(b, VAL(q, RATIO_MIN)));
+}
+
+static void add_result(struct line *l, const struct qdisc_info *q)
+{
+	char b[FMT_LEN];
+
+	if (HAS(q, GUARANTEED))
+		line_add(l, "guaranteed %s", fmt_rate(b, VAL(q, GUARANTEED)));
+	if (HAS(q, CLASSES))
+		line_add(l, "classes %" PRIu64, VAL(q, CLASSES));
+	if (HAS(q, COST))
+		line_add(l, "cost %s", fmt_ns_us(b, VAL(q, COST)));
+}
+
+/* the table's columns: the header, and each cell as text */
+enum {
+	COL_CLASSID, COL_PRIO, COL_TYPE, COL_RATE, COL_G, COL_SD, COL_RE,
+	COL_DELTA, COL_DELTA_SUM, COLS
+};
+
+static const char *const col_head[COLS] = {
+	"classid", "prio", "type", "R_f", "G", "S_d", "R_e", "delta", "Delta",
+};
+
+static void class_cells(const struct class_info *c, char cell[COLS][FMT_LEN])
+{
+	int i;
+
+	for (i = 0; i < COLS; i++)
+		snprintf(cell[i], FMT_LEN, "-");
+	if (CHAS(c, CLASSID))
+		fmt_handle(cell[COL_CLASSID], (uint32_t)CVAL(c, CLASSID));
+	if (CHAS(c, PRIO))
+		snprintf(cell[COL_PRIO], FMT_LEN, "%" PRIu64, CVAL(c, PRIO));
+	if (CHAS(c, TYPE)) {
+		char b[FMT_LEN];
+
+		snprintf(cell[COL_TYPE], FMT_LEN, "%s", type_name(CVAL(c, TYPE), b));
+	}
+	if (CHAS(c, RATE))
+		fmt_rate(cell[COL_RATE], CVAL(c, RATE));
+	if (CHAS(c, GUARANTEE))
+		fmt_rate(cell[COL_G], CVAL(c, GUARANTEE));
+	if (CHAS(c, DEMAND))
+		fmt_rate(cell[COL_SD], CVAL(c, DEMAND));
+	if (CHAS(c, EXPECTED))
+		fmt_rate(cell[COL_RE], CVAL(c, EXPECTED));
+	if (CHAS(c, DELTA))
+		fmt_srate(cell[COL_DELTA], (int64_t)CVAL(c, DELTA));
+	if (CHAS(c, DELTA_SUM))
+		fmt_srate(cell[COL_DELTA_SUM], (int64_t)CVAL(c, DELTA_SUM));
+}
+
+static void print_row(FILE *f, const char *const cell[COLS], const size_t width[COLS])
+{
+	int i;
+
+	for (i = 0; i < COLS - 1; i++)
+		fprintf(f, "%-*s  ", (int)width[i], cell[i]);
+	fprintf(f, "%s\n", cell[COLS - 1]);
+}
+
+static void show_table(FILE *f, const struct qdisc_info *q)
+{
+	char (*cells)[COLS][FMT_LEN];
+	const char *row[COLS];
+	size_t width[COLS], i;
+	int k;
+
+	cells = calloc(q->ncls, sizeof(*cells));
+	if (!cells)
+		return;
+	for (k = 0; k < COLS; k++)
+		width[k] = strlen(col_head[k]);
+	for (i = 0; i < q->ncls; i++) {
+		class_cells(&q->cls[i], cells[i]);
+		for (k = 0; k < COLS; k++)
+			if (strlen(cells[i][k]) > width[k])
+				width[k] = strlen(cells[i][k]);
+	}
+	print_row(f, col_head, width);
+	for (i = 0; i < q->ncls; i++) {
+		for (k = 0; k < COLS; k++)
+			row[k] = cells[i][k];
+		print_row(f, row, width);
+	}
+	free(cells);
+}
+
+/* how long ago the last update was, in ms; false if there was none */
+static bool last_update_ago(const struct qdisc_info *q, uint64_t now_ns, uint64_t *ms)
+{
+	uint64_t last = VAL(q, LAST_UPDATE);
+
+	if (!HAS(q, LAST_UPDATE) || !last || (HAS(q, UPDATES) && !VAL(q, UPDATES)))
+		return false;
+	*ms = now_ns > last ? (now_ns - last) / 1000000 : 0;
+	return true;
+}
+
+static void show_text(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
+{
+	char b[FMT_LEN];
+	struct line l;
+	uint64_t ago;
+	size_t i;
+
+	line_init(&l, " ");
+	line_add(&l, "er2bc");
+	if (HAS(q, HANDLE))
+		line_add(&l, "%s", fmt_handle(b, (uint32_t)VAL(q, HANDLE)));
+	if (HAS(q, IFINDEX))
+		line_add(&l, "dev %s", dev_name(VAL(q, IFINDEX), b));
+	if (HAS(q, MODE))
+		line_add(&l, "mode %s", mode_name(VAL(q, MODE), b));
+	line_print(f, &l, "");
+
+	line_init(&l, "  ");
+	if (HAS(q, ABW))
+		line_add(&l, "W %s", fmt_rate(b, VAL(q, ABW)));
+	if (HAS(q, RECV_RATE))
+		line_add(&l, "R %s", fmt_rate(b, VAL(q, RECV_RATE)));
+	if (HAS(q, SEQ))
+		line_add(&l, "seq %" PRIu64, VAL(q, SEQ));
+	if (HAS(q, SENT))
+		line_add(&l, "sent %" PRIu64, VAL(q, SENT));
+	if (HAS(q, LOST))
+		line_add(&l, "lost %" PRIu64, VAL(q, LOST));
+	if (HAS(q, INTERVAL))
+		line_add(&l, "interval %s", fmt_time(b, VAL(q, INTERVAL)));
+	line_print(f, &l, "  ");
+
+	line_init(&l, "  ");
+	add_ratios(&l, q);
+	if (q->nhist) {
+		char hist[sizeof(l.buf) / 2];
+		size_t len = 0;
+
+		hist[0] = '\0';
+		for (i = 0; i < q->nhist && len + FMT_LEN < sizeof(hist); i++)
+			len += snprintf(hist + len, sizeof(hist) - len, "%s%s",
+					i ? " " : "", fmt_ratio(b, q->hist[i]));
+		line_add(&l, "s history %s", hist);
+	}
+	line_print(f, &l, "  ");
+
+	line_init(&l, "  ");
+	if (HAS(q, UPDATES))
+		line_add(&l, "updates %" PRIu64, VAL(q, UPDATES));
+	if (last_update_ago(q, now_ns, &ago))
+		line_add(&l, "last update %" PRIu64 " ms ago", ago);
+	else if (HAS(q, LAST_UPDATE))
+		line_add(&l, "last update never");
+	if (HAS(q, STALE))
+		line_add(&l, "stale %s", VAL(q, STALE) ? "yes" : "no");
+	line_print(f, &l, "  ");
+
+	line_init(&l, "  ");
+	if (HAS(q, PARAM_C))
+		line_add(&l, "C %" PRIu64, VAL(q, PARAM_C));
+	if (HAS(q, PARAM_M))
+		line_add(&l, "M %" PRIu64, VAL(q, PARAM_M));
+	if (HAS(q, PARAM_BLIM))
+		line_add(&l, "B_lim %s", fmt_rate(b, VAL(q, PARAM_BLIM)));
+	if (HAS(q, PARAM_FLOOR))
+		line_add(&l, "floor %s", fmt_rate(b, VAL(q, PARAM_FLOOR)));
+	if (HAS(q, PARAM_STALE) && VAL(q, PARAM_STALE))
+		line_add(&l, "stale after %s", fmt_time(b, VAL(q, PARAM_STALE) * 1000));
+	else if (HAS(q, PARAM_STALE))
+		line_add(&l, "never stale");
+	if (HAS(q, PARAM_CONVERGE))
+		line_add(&l, "converge %s", converge_name(VAL(q, PARAM_CONVERGE), b));
+	if (l.len)
+		fprintf(f, "  parameters %s\n", l.buf);
+
+	line_init(&l, "  ");
+	add_result(&l, q);
+	line_print(f, &l, "  ");
+
+	if (q->ncls) {
+		fputc('\n', f);
+		show_table(f, q);
+	}
+}
+
+struct json_member {
+	unsigned int type;
+	const char *key;
+};
+
+static void json_members(struct json *j, const struct qdisc_info *q,
+			 const struct json_member *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (q->has[m[i].type])
+			json_u64(j, m[i].key, q->v[m[i].type]);
+}
+
+#define JSON_MEMBERS(j, q, m) json_members(j, q, m, ARRAY_SIZE(m))
+
+/*
+ * The qdisc-level members, in the order of the spec, absent ones left out;
+ * show (@now_ns not NULL) adds the history of s and the age of the last
+ * update.
+ */
+static void json_qdisc(struct json *j, const struct qdisc_info *q, const uint64_t *now_ns)
+{
+	static const struct json_member estimate[] = {
+		{ ER2BC_A_QDISC_ABW,		"abw" },
+		{ ER2BC_A_QDISC_RECV_RATE,	"recv_rate" },
+		{ ER2BC_A_QDISC_SENT,		"sent" },
+		{ ER2BC_A_QDISC_LOST,		"lost" },
+		{ ER2BC_A_QDISC_SEQ,		"seq" },
+		{ ER2BC_A_QDISC_INTERVAL,	"interval" },
+		{ ER2BC_A_QDISC_RATIO,		"ratio" },
+		{ ER2BC_A_QDISC_RATIO_MIN,	"ratio_min" },
+	}, updates[] = {
+		{ ER2BC_A_QDISC_UPDATES,	"updates" },
+		{ ER2BC_A_QDISC_LAST_UPDATE,	"last_update" },
+	}, params[] = {
+		{ ER2BC_A_QDISC_PARAM_C,	"param_c" },
+		{ ER2BC_A_QDISC_PARAM_M,	"param_m" },
+		{ ER2BC_A_QDISC_PARAM_BLIM,	"param_blim" },
+		{ ER2BC_A_QDISC_PARAM_FLOOR,	"param_floor" },
+		{ ER2BC_A_QDISC_PARAM_STALE,	"param_stale" },
+	}, result[] = {
+		{ ER2BC_A_QDISC_GUARANTEED,	"guaranteed" },
+		{ ER2BC_A_QDISC_CLASSES,	"class_count" },
+		{ ER2BC_A_QDISC_COST,		"cost" },
+	};
+	char b[FMT_LEN];
+	uint64_t ago;
+	size_t i;
+
+	if (HAS(q, IFINDEX)) {
+		json_u64(j, "ifindex", VAL(q, IFINDEX));
+		if (dev_lookup(VAL(q, IFINDEX), b))
+			json_str(j, "dev", b);
+	}
+	if (HAS(q, HANDLE))
+		json_str(j, "handle", fmt_handle(b, (uint32_t)VAL(q, HANDLE)));
+	if (HAS(q, MODE))
+		json_str(j, "mode", mode_name(VAL(q, MODE), b));
+	JSON_MEMBERS(j, q, estimate);
+	if (now_ns) {
+		json_arr_open(j, "ratio_hist");
+		for (i = 0; i < q->nhist; i++)
+			json_u64(j, NULL, q->hist[i]);
+		json_arr_close(j);
+	}
+	JSON_MEMBERS(j, q, updates);
+	if (now_ns && last_update_ago(q, *now_ns, &ago))
+		json_u64(j, "last_update_ms_ago", ago);
+	if (HAS(q, STALE))
+		json_bool(j, "stale", VAL(q, STALE));
+	JSON_MEMBERS(j, q, params);
+	if (HAS(q, PARAM_CONVERGE))
+		json_str(j, "param_converge", converge_name(VAL(q, PARAM_CONVERGE), b));
+	JSON_MEMBERS(j, q, result);
+}
+
+static void json_class(struct json *j, const struct class_info *c)
+{
+	char b[FMT_LEN];
+
+	json_obj_open(j, NULL);
+	if (CHAS(c, CLASSID))
+		json_str(j, "classid", fmt_handle(b, (uint32_t)CVAL(c, CLASSID)));
+	if (CHAS(c, PRIO))
+		json_u64(j, "prio", CVAL(c, PRIO));
+	if (CHAS(c, TYPE))
+		json_str(j, "type", type_name(CVAL(c, TYPE), b));
+	if (CHAS(c, RATE))
+		json_u64(j, "rate", CVAL(c, RATE));
+	if (CHAS(c, GUARANTEE))
+		json_u64(j, "guarantee", CVAL(c, GUARANTEE));
+	if (CHAS(c, DEMAND))
+		json_u64(j, "demand", CVAL(c, DEMAND));
+	if (CHAS(c, EXPECTED))
+		json_u64(j, "expected", CVAL(c, EXPECTED));
+	if (CHAS(c, DELTA))
+		json_s64(j, "delta", (int64_t)CVAL(c, DELTA));
+	if (CHAS(c, DELTA_SUM))
+		json_s64(j, "delta_sum", (int64_t)CVAL(c, DELTA_SUM));
+	json_obj_close(j);
+}
+
+static void show_json(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, f, out.pretty);
+	json_obj_open(&j, NULL);
+	json_qdisc(&j, q, &now_ns);
+	json_arr_open(&j, "classes");
+	for (i = 0; i < q->ncls; i++)
+		json_class(&j, &q->cls[i]);
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+}
+
+void show_print(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
+{
+	if (out.json)
+		show_json(f, q, now_ns);
+	else
+		show_text(f, q, now_ns);
+}
+
+void monitor_print(FILE *f, const struct qdisc_info *q)
+{
+	struct line l;
+
+	if (out.json) {
+		struct json j;
+
+		json_init(&j, f, out.pretty);
+		json_obj_open(&j, NULL);
+		json_qdisc(&j, q, NULL);
+		json_obj_close(&j);
+		json_end(&j);
+		return;
+	}
+	line_init(&l, " ");
+	add_target(&l, q);
+	add_estimate(&l, q);
+	add_ratios(&l, q);
+	if (HAS(q, UPDATES))
+		line_add(&l, "updates %" PRIu64, VAL(q, UPDATES));
+	if (HAS(q, STALE))
+		line_add(&l, "stale %s", VAL(q, STALE) ? "yes" : "no");
+	add_result(&l, q);
+	fprintf(f, "%s\n", l.buf);
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * er2bcctl show: the eR2BC controller's state (ER2BC_CMD_CTRL_GET, a dump):
+ * the qdisc's parameters and history, then its classes.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <linux/er2bc_genl.h>
+
+#include "decode.h"
+#include "er2bcctl.h"
+#include "nl.h"
+#include "output.h"
+#include "parse.h"
+
+/* times a dump the kernel marks inconsistent (NLM_F_DUMP_INTR) is retried */
+#define DUMP_TRIES	3
+
+struct show {
+	struct target t;
+	struct qdisc_info q;
+};
+
+static int show_msg(const struct nlmsghdr *nlh, void *data)
+{
+	struct show *s = data;
+
+	return qdisc_merge(&s->q, nlh, s->t.ifindex, s->t.handle) < 0 ?
+	       MNL_CB_ERROR : MNL_CB_OK;
+}
+
+static int parse_args(struct show *s, int argc, char **argv)
+{
+	const char *key;
+	int ret;
+
+	for (; argc > 0; argc -= 2, argv += 2) {
+		key = argv[0];
+		if (strcmp(key, "dev") && strcmp(key, "ifindex") && strcmp(key, "handle"))
+			return usage_err("unknown argument \"%s\" (try " PROG " -h)", key);
+		if (argc < 2)
+			return usage_err("\"%s\" needs a value", key);
+		ret = target_arg(&s->t, key, argv[1]);
+		if (ret)
+			return ret;
+	}
+	return target_check(&s->t) ? EXIT_USAGE : 0;
+}
+
+/* one dump into s->q: 0, or -errno with err saying what the kernel said */
+static int dump(struct nl *nl, struct show *s, struct nl_err *err)
+{
+	struct nlmsghdr *nlh;
+
+	qdisc_free(&s->q);
+	nlh = nl_genl_msg(nl, nl->family, ER2BC_CMD_CTRL_GET, ER2BC_FAMILY_VERSION,
+			  NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_IFINDEX, s->t.ifindex);
+	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_HANDLE, s->t.handle);
+	return nl_talk(nl, nlh, show_msg, s, err);
+}
+
+int do_show(int argc, char **argv)
+{
+	struct show s = { 0 };
+	struct timespec now;
+	struct nl_err err;
+	char b[FMT_LEN];
+	struct nl nl;
+	int ret, i;
+
+	ret = parse_args(&s, argc, argv);
+	if (ret)
+		return ret;
+	ret = er2bc_connect(&nl, false);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < DUMP_TRIES; i++) {
+		ret = dump(&nl, &s, &err);
+		if (ret != -EINTR || err.error)
+			break;
+	}
+	if (ret == -EINTR && !err.error) {
+		err_msg("%s: the qdisc kept changing during the dump; try again", cmd_name);
+		ret = EXIT_FAIL;
+	} else if (ret) {
+		kernel_error(&err, ret, cmd_name);
+		ret = EXIT_FAIL;
+	} else if (!s.q.msgs) {
+		err_msg("%s: no er2bc qdisc %s on ifindex %u", cmd_name,
+			fmt_handle(b, s.t.handle), s.t.ifindex);
+		ret = EXIT_FAIL;
+	} else {
+		/* the request's, if no message said */
+		if (!s.q.has[ER2BC_A_QDISC_IFINDEX]) {
+			s.q.has[ER2BC_A_QDISC_IFINDEX] = true;
+			s.q.v[ER2BC_A_QDISC_IFINDEX] = s.t.ifindex;
+		}
+		if (!s.q.has[ER2BC_A_QDISC_HANDLE]) {
+			s.q.has[ER2BC_A_QDISC_HANDLE] = true;
+			s.q.v[ER2BC_A_QDISC_HANDLE] = s.t.handle;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		show_print(stdout, &s.q, (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec);
+	}
+	qdisc_free(&s.q);
+	nl_close(&nl);
+	return ret;
+}
