@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctrl_bench: the client of make bench-ctrl (tools/bench/ctrl-bench.sh).
+ * Runs in the VM; not part of er2bc.
+ *
+ *   ctrl_bench abw -i IFINDEX [-H HANDLE] -n COUNT -w W1,W2 [-W WARMUP]
+ *	COUNT abw-set estimates to the er2bc qdisc HANDLE (default 0x10000,
+ *	1:) of IFINDEX, one at a time, W alternating between W1 and W2 bit/s
+ *	(R, the receive rate, 9/10 of the previous W: s = 0.9), twice over:
+ *	 1. no listener on the monitor group: the time from sendto() of each
+ *	    request to recv() of its ACK (CLOCK_MONOTONIC). The kernel ACKs
+ *	    only once the new cap and all guarantees are in force.
+ *	 2. with a second socket in the monitor group: the same time, and the
+ *	    kernel's own cost of the recomputation (ER2BC_A_QDISC_COST, ns)
+ *	    from the notification that precedes the ACK.
+ *	WARMUP estimates (default 10) first, not recorded.
+ *
+ *   ctrl_bench exec -n COUNT [-A ARG_A -B ARG_B] -- COMMAND ARGS...
+ *	COUNT runs of COMMAND, one after the other, each timed from fork()
+ *	to waitpid() (CLOCK_MONOTONIC); an argument "@" is ARG_A on even
+ *	runs and ARG_B on odd ones. Every run must exit 0. COMMAND's stdout
+ *	goes to stderr.
+ *
+ * Each prints one JSON object, the raw samples in ns, on stdout.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/er2bc_genl.h>
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ctrl_bench: ");
+	fprintf(stderr, fmt, arg);
+	if (errno)
+		fprintf(stderr, ": %s", strerror(errno));
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void print_samples(const char *key, const uint64_t *v, unsigned int n)
+{
+	unsigned int i;
+
+	printf("\"%s\": [", key);
+	for (i = 0; i < n; i++)
+		printf("%s%llu", i ? ", " : "", (unsigned long long)v[i]);
+	printf("]");
+}
+
+/* ---- generic netlink ---- */
+
+/* larger than any message the kernel sends here (NLMSG_GOODSIZE) */
+static char buf[65536];
+
+struct family {
+	uint16_t id;
+	uint32_t monitor;	/* the monitor group's id, 0 if none */
+};
+
+static struct mnl_socket *nl_open(void)
+{
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
+
+	errno = 0;
+	if (!nl)
+		die("%s", "cannot open a generic netlink socket");
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("%s", "cannot bind the netlink socket");
+	return nl;
+}
+
+static int group_cb(const struct nlattr *grp, struct family *f)
+{
+	const struct nlattr *a;
+	const char *name = NULL;
+	uint32_t id = 0;
+
+	mnl_attr_for_each_nested(a, grp) {
+		switch (mnl_attr_get_type(a)) {
+		case CTRL_ATTR_MCAST_GRP_NAME:
+			if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+				name = mnl_attr_get_str(a);
+			break;
+		case CTRL_ATTR_MCAST_GRP_ID:
+			if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+				id = mnl_attr_get_u32(a);
+			break;
+		}
+	}
+	if (name && strcmp(name, ER2BC_MCGRP_MONITOR) == 0)
+		f->monitor = id;
+	return MNL_CB_OK;
+}
+
+static int family_attr_cb(const struct nlattr *a, void *data)
+{
+	struct family *f = data;
+	const struct nlattr *grp;
+
+	switch (mnl_attr_get_type(a)) {
+	case CTRL_ATTR_FAMILY_ID:
+		if (mnl_attr_validate(a, MNL_TYPE_U16) == 0)
+			f->id = mnl_attr_get_u16(a);
+		break;
+	case CTRL_ATTR_MCAST_GROUPS:
+		mnl_attr_for_each_nested(grp, a)
+			group_cb(grp, f);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb, data);
+}
+
+static struct nlmsghdr *genl_header(uint16_t type, uint8_t cmd, uint8_t version,
+				    uint16_t flags, uint32_t seq)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = version;
+	return nlh;
+}
+
+/* send @nlh and read replies until its ACK; 0 or -errno from the kernel */
+static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	uint32_t seq = nlh->nlmsg_seq, portid = mnl_socket_get_portid(nl);
+	ssize_t len;
+	int ret;
+
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		die("%s", "sendto");
+	do {
+		len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (len < 0)
+			die("%s", "recvfrom");
+		ret = mnl_cb_run(buf, len, seq, portid, cb, data);
+	} while (ret > 0);
+	return ret < 0 ? -errno : 0;
+}
+
+static struct family resolve(struct mnl_socket *nl)
+{
+	struct family f = { 0 };
+	struct nlmsghdr *nlh;
+
+	nlh = genl_header(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, NLM_F_ACK, 1);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ER2BC_FAMILY_NAME);
+	errno = -talk(nl, nlh, family_cb, &f);
+	if (errno || !f.id)
+		die("no generic netlink family %s (is sch_er2bc loaded?)",
+		    ER2BC_FAMILY_NAME);
+	if (!f.monitor) {
+		errno = 0;
+		die("family %s has no monitor group", ER2BC_FAMILY_NAME);
+	}
+	return f;
+}
+
+/* ---- abw ---- */
+
+struct ntf {
+	uint32_t ifindex, seq, classes;
+	uint64_t cost, guaranteed;
+	bool have_cost;
+};
+
+static int ntf_attr_cb(const struct nlattr *a, void *data)
+{
+	struct ntf *n = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case ER2BC_A_QDISC_IFINDEX:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+			n->ifindex = mnl_attr_get_u32(a);
+		break;
+	case ER2BC_A_QDISC_SEQ:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+			n->seq = mnl_attr_get_u32(a);
+		break;
+	case ER2BC_A_QDISC_CLASSES:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+			n->classes = mnl_attr_get_u32(a);
+		break;
+	case ER2BC_A_QDISC_COST:
+		if (mnl_attr_validate(a, MNL_TYPE_U64) == 0) {
+			n->cost = mnl_attr_get_u64(a);
+			n->have_cost = true;
+		}
+		break;
+	case ER2BC_A_QDISC_GUARANTEED:
+		if (mnl_attr_validate(a, MNL_TYPE_U64) == 0)
+			n->guaranteed = mnl_attr_get_u64(a);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int ntf_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+
+	if (g->cmd != ER2BC_CMD_ABW_NTF)
+		return MNL_CB_OK;
+	return mnl_attr_parse(nlh, sizeof(*g), ntf_attr_cb, data);
+}
+
+/*
+ * The notification of estimate @seq on @ifindex. The kernel multicasts it
+ * before it ACKs, so it is already queued; wait a little all the same.
+ */
+static struct ntf read_ntf(struct mnl_socket *mon, uint32_t ifindex, uint32_t seq)
+{
+	struct pollfd p = { .fd = mnl_socket_get_fd(mon), .events = POLLIN };
+	struct ntf n;
+	ssize_t len;
+
+	for (;;) {
+		errno = 0;
+		if (poll(&p, 1, 5000) != 1)
+			die("%s", "no notification within 5 s");
+		len = mnl_socket_recvfrom(mon, buf, sizeof(buf));
+		if (len < 0)
+			die("%s", "recvfrom (monitor)");
+		memset(&n, 0, sizeof(n));
+		if (mnl_cb_run(buf, len, 0, 0, ntf_cb, &n) < 0)
+			die("%s", "bad notification");
+		if (n.ifindex == ifindex && n.seq == seq && n.have_cost)
+			return n;
+	}
+}
+
+static unsigned long long num(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end) {
+		errno = 0;
+		die("bad number '%s'", s);
+	}
+	return v;
+}
+
+static int cmd_abw(int argc, char **argv)
+{
+	unsigned long long w[2] = { 0, 0 };
+	uint32_t ifindex = 0, handle = 0x10000, seq = 0, nseq = 100;
+	unsigned int count = 0, warmup = 10, i, phase, changes = 0, classes = 0;
+	uint64_t *apply[2], *cost, prev_g = 0, g[2] = { 0, 0 };
+	struct mnl_socket *nl, *mon;
+	struct family f;
+	char *comma;
+	int o;
+
+	while ((o = getopt(argc, argv, "i:H:n:w:W:")) != -1) {
+		switch (o) {
+		case 'i':
+			ifindex = num(optarg);
+			break;
+		case 'H':
+			handle = num(optarg);
+			break;
+		case 'n':
+			count = num(optarg);
+			break;
+		case 'W':
+			warmup = num(optarg);
+			break;
+		case 'w':
+			comma = strchr(optarg, ',');
+			if (!comma) {
+				errno = 0;
+				die("-w takes W1,W2, not '%s'", optarg);
+			}
+			*comma = '\0';
+			w[0] = num(optarg);
+			w[1] = num(comma + 1);
+			break;
+		default: return 2;
+		}
+	}
+	if (!ifindex || !count || !w[0] || !w[1]) {
+		errno = 0;
+		die("%s", "abw needs -i IFINDEX -n COUNT -w W1,W2");
+	}
+
+	nl = nl_open();
+	f = resolve(nl);
+	apply[0] = calloc(count, sizeof(uint64_t));
+	apply[1] = calloc(count, sizeof(uint64_t));
+	cost = calloc(count, sizeof(uint64_t));
+	if (!apply[0] || !apply[1] || !cost)
+		die("%s", "out of memory");
+	mon = nl_open();
+
+	/* phase 0: warm-up; 1: no listener; 2: with the monitor group */
+	for (phase = 0; phase < 3; phase++) {
+		unsigned int n = phase ? count : warmup;
+
+		if (phase == 2 &&
+		    mnl_socket_setsockopt(mon, NETLINK_ADD_MEMBERSHIP, &f.monitor,
+					  sizeof(f.monitor)) < 0)
+			die("%s", "cannot join the monitor group");
+		for (i = 0; i < n; i++) {
+			unsigned long long cur = w[seq & 1], prev = w[(seq + 1) & 1];
+			struct nlmsghdr *nlh;
+			uint64_t t0, t1;
+			int err;
+
+			seq++;
+			nlh = genl_header(f.id, ER2BC_CMD_ABW_SET, ER2BC_FAMILY_VERSION,
+					  NLM_F_ACK, nseq++);
+			mnl_attr_put_u32(nlh, ER2BC_A_QDISC_IFINDEX, ifindex);
+			mnl_attr_put_u32(nlh, ER2BC_A_QDISC_HANDLE, handle);
+			mnl_attr_put_u64(nlh, ER2BC_A_QDISC_ABW, cur);
+			mnl_attr_put_u64(nlh, ER2BC_A_QDISC_RECV_RATE, prev / 10 * 9);
+			mnl_attr_put_u32(nlh, ER2BC_A_QDISC_SEQ, seq);
+			t0 = now_ns();
+			err = talk(nl, nlh, NULL, NULL);
+			t1 = now_ns();
+			if (err) {
+				errno = -err;
+				die("%s", "abw-set refused");
+			}
+			if (phase)
+				apply[phase - 1][i] = t1 - t0;
+			if (phase == 2) {
+				struct ntf ntf = read_ntf(mon, ifindex, seq);
+
+				cost[i] = ntf.cost;
+				classes = ntf.classes;
+				if (i && ntf.guaranteed != prev_g)
+					changes++;
+				if (i < 2)
+					g[i] = ntf.guaranteed;
+				prev_g = ntf.guaranteed;
+			}
+		}
+	}
+
+	printf("{\"ifindex\": %u, \"classes\": %u, \"estimates\": %u, ",
+	       ifindex, classes, count);
+	printf("\"warmup\": %u, \"w\": [%llu, %llu], ", warmup, w[0], w[1]);
+	printf("\"guaranteed\": [%llu, %llu], \"guaranteed_changes\": %u, ",
+	       (unsigned long long)g[0], (unsigned long long)g[1], changes);
+	print_samples("apply_ns", apply[0], count);
+	printf(", ");
+	print_samples("apply_monitor_ns", apply[1], count);
+	printf(", ");
+	print_samples("cost_ns", cost, count);
+	printf("}\n");
+	mnl_socket_close(mon);
+	mnl_socket_close(nl);
+	free(apply[0]);
+	free(apply[1]);
+	free(cost);
+	return 0;
+}
+
+/* ---- exec ---- */
+
+static int cmd_exec(int argc, char **argv)
+{
+	const char *alt[2] = { NULL, NULL };
+	unsigned int count = 0, i;
+	uint64_t *t;
+	int o, a;
+
+	while ((o = getopt(argc, argv, "+n:A:B:")) != -1) {
+		switch (o) {
+		case 'n':
+			count = num(optarg);
+			break;
+		case 'A':
+			alt[0] = optarg;
+			break;
+		case 'B':
+			alt[1] = optarg;
+			break;
+		default: return 2;
+		}
+	}
+	argv += optind;
+	argc -= optind;
+	errno = 0;
+	if (!count || argc < 1)
+		die("%s", "exec needs -n COUNT -- COMMAND ...");
+	if (!alt[0] != !alt[1])
+		die("%s", "exec takes -A and -B together");
+	t = calloc(count, sizeof(*t));
+	if (!t)
+		die("%s", "out of memory");
+
+	for (i = 0; i < count; i++) {
+		char **args = calloc(argc + 1, sizeof(*args));
+		uint64_t t0, t1;
+		int status;
+		pid_t pid;
+
+		if (!args)
+			die("%s", "out of memory");
+		for (a = 0; a < argc; a++)
+			args[a] = alt[0] && strcmp(argv[a], "@") == 0 ?
+				  (char *)alt[i & 1] : argv[a];
+		fflush(stdout);
+		t0 = now_ns();
+		pid = fork();
+		if (pid < 0)
+			die("%s", "fork");
+		if (pid == 0) {
+			dup2(2, 1);
+			execvp(args[0], args);
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) != pid)
+			die("%s", "waitpid");
+		t1 = now_ns();
+		free(args);
+		errno = 0;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			die("%s failed", argv[0]);
+		t[i] = t1 - t0;
+	}
+	printf("{\"runs\": %u, ", count);
+	print_samples("exec_ns", t, count);
+	printf("}\n");
+	free(t);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "abw") == 0)
+		return cmd_abw(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "exec") == 0)
+		return cmd_exec(argc - 1, argv + 1);
+	fputs("usage: ctrl_bench abw -i IFINDEX [-H HANDLE] -n COUNT -w W1,W2 [-W WARMUP]\n",
+	      stderr);
+	fputs("       ctrl_bench exec -n COUNT [-A ARG_A -B ARG_B] -- COMMAND ARGS...\n",
+	      stderr);
+	return 2;
+}
