@@ -79,11 +79,15 @@ check_udp() {
 		log_test $ksft_skip "$desc" "machine slow: UDP capacity $(printf %.0f "$cap_udp") bit/s"
 		return
 	fi
+	# a queue deep enough (300 datagrams: 70 ms at 50 Mbit/s) that a sender
+	# the emulated machine pauses does not leave the class idle
+	tcq qdisc change dev veth0 parent 1:1 handle 10: pfifo limit 300
 	iperf3_run "$SND" "$RCV" 10.0.0.2 -u -b $((2 * rate)) -l 1400 -t 14 >/dev/null &
 	sender=$!
 	sleep 3
 	bps=$(rx_rate "$RCV" veth1 9) || bps=0
 	wait $sender
+	tcq qdisc change dev veth0 parent 1:1 handle 10: pfifo limit 50
 	# the device counts whole frames, as the qdisc does
 	within "$bps" "$(echo "$rate * $LOW" | bc -l)" "$(echo "$rate * $HIGH" | bc -l)"
 	log_test $? "$desc" "received $(printf %.0f "$bps") bit/s on the wire, expected $rate"
