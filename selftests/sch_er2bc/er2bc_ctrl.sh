@@ -227,6 +227,42 @@ EOF
 log_test $? "W 6 -> 3 Mbit/s: priority 1 keeps its 2 Mbit/s, 1:2 gets the rest, 1:3 gives way" \
 	"before $before after $after"
 
+# --- estimates at a high rate while packets flow: W alternates 3 and 4
+# Mbit/s, 1:1's 2 Mbit/s never moves; the packet path does not wait
+batch=$(mktemp)
+for i in $(seq 1 500); do
+	echo "abw-set dev dummy0 handle 1: abw $((3 + i % 2))mbit recv 3mbit seq $i"
+done >"$batch"
+u0=$(updates)
+flood 12 5001 5002 5003 &
+f=$!
+sleep 2
+ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 6 >"$batch.rates" &
+r=$!
+sent=0 t0=$(now)
+while kill -0 $r 2>/dev/null; do
+	ctl -batch "$batch" || break
+	sent=$((sent + 500))
+done
+t1=$(now)
+wait $r $f
+u1=$(updates)
+per_s=$(echo "$sent / ($t1 - $t0)" | bc)
+during=$(cat "$batch.rates")
+python3 - "$during" <<'EOF'
+import json, sys
+a = json.loads(sys.argv[1])
+sys.exit(0 if a["1:1"] >= 0.97 * 2e6 and a["1:3"] < 0.1e6 else 1)
+EOF
+rc=$?
+[ $rc = 0 ] && [ $((u1 - u0)) = $sent ] && [ $sent -gt 0 ]
+log_test $? "$sent estimates at $per_s/s during traffic: all applied, 1:1 keeps 2 Mbit/s" \
+	"updates +$((u1 - u0)), rates $during"
+if [ "${per_s:-0}" -lt 1000 ]; then
+	log_test $ksft_skip "estimates at 1 kHz" "machine slow: $per_s estimates/s reached"
+fi
+rm -f "$batch" "$batch.rates"
+
 # --- the tracepoints, through the bpftrace script that shows them
 if command -v bpftrace >/dev/null; then
 	[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null

@@ -106,17 +106,17 @@ int do_abw_set(int argc, char **argv)
 	struct estimate e = { 0 };
 	struct nlmsghdr *nlh;
 	struct nl_err err;
-	struct nl nl;
+	struct nl own, *nl;
 	int ret;
 
 	ret = parse_args(&e, argc, argv);
 	if (ret)
 		return ret;
-	ret = er2bc_connect(&nl, false);
+	ret = er2bc_get(&own, &nl);
 	if (ret)
 		return ret;
 
-	nlh = nl_genl_msg(&nl, nl.family, ER2BC_CMD_ABW_SET, ER2BC_FAMILY_VERSION, NLM_F_ACK);
+	nlh = nl_genl_msg(nl, nl->family, ER2BC_CMD_ABW_SET, ER2BC_FAMILY_VERSION, NLM_F_ACK);
 	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_IFINDEX, e.t.ifindex);
 	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_HANDLE, e.t.handle);
 	mnl_attr_put_u64(nlh, ER2BC_A_QDISC_ABW, e.abw);
@@ -130,13 +130,13 @@ int do_abw_set(int argc, char **argv)
 	if (e.has_interval)
 		mnl_attr_put_u32(nlh, ER2BC_A_QDISC_INTERVAL, e.interval);
 
-	ret = nl_talk(&nl, nlh, NULL, NULL, &err);
+	ret = nl_talk(nl, nlh, NULL, NULL, &err);
 	if (ret) {
 		kernel_error(&err, ret, cmd_name);
 		ret = EXIT_FAIL;
 	} else if (err.msg[0]) {
 		err_msg("warning: %s", err.msg);
 	}
-	nl_close(&nl);
+	er2bc_put(nl);
 	return ret;
 }

@@ -14,13 +14,22 @@
 
 struct out_opts out;
 const char *cmd_name = PROG;
+unsigned long batch_line;
+
+/* "er2bcctl: ", and in a batch "line N: " */
+static void msg_prefix(void)
+{
+	fputs(PROG ": ", stderr);
+	if (batch_line)
+		fprintf(stderr, "line %lu: ", batch_line);
+}
 
 void err_msg(const char *fmt, ...)
 {
 	va_list ap;
 
 	fflush(stdout);
-	fputs(PROG ": ", stderr);
+	msg_prefix();
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -31,7 +40,9 @@ int usage_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, PROG ": %s: ", cmd_name);
+	fflush(stdout);
+	msg_prefix();
+	fprintf(stderr, "%s: ", cmd_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -148,4 +159,54 @@ int er2bc_connect(struct nl *nl, bool monitor)
 fail:
 	nl_close(nl);
 	return EXIT_FAIL;
+}
+
+/* the batch's socket: opened for its first command that needs one */
+static struct nl batch_nl;
+static bool batch_on, batch_open, batch_broken;
+
+void er2bc_batch_begin(void)
+{
+	batch_on = true;
+}
+
+bool er2bc_batch_broken(void)
+{
+	return batch_broken;
+}
+
+void er2bc_batch_end(void)
+{
+	if (batch_open)
+		nl_close(&batch_nl);
+	batch_on = batch_open = false;
+}
+
+int er2bc_get(struct nl *own, struct nl **nl)
+{
+	int ret;
+
+	if (!batch_on) {
+		ret = er2bc_connect(own, false);
+		*nl = own;
+		return ret;
+	}
+	if (batch_broken)
+		return EXIT_FAIL;
+	if (!batch_open) {
+		ret = er2bc_connect(&batch_nl, false);
+		if (ret) {
+			batch_broken = true;
+			return ret;
+		}
+		batch_open = true;
+	}
+	*nl = &batch_nl;
+	return 0;
+}
+
+void er2bc_put(struct nl *nl)
+{
+	if (nl != &batch_nl)
+		nl_close(nl);
 }

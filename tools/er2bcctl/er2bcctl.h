@@ -27,6 +27,8 @@ struct out_opts {
 extern struct out_opts out;
 /* the command being run, for messages */
 extern const char *cmd_name;
+/* in a batch, the line being run (messages start "line N: "); 0: none */
+extern unsigned long batch_line;
 
 /* "er2bcctl: <fmt>" on stderr */
 void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -62,6 +64,33 @@ struct nl_err;
  * (the family is missing: the module is not loaded).
  */
 int er2bc_connect(struct nl *nl, bool monitor);
+
+/*
+ * The socket a command talks over: outside a batch, @own, connected as
+ * er2bc_connect(@own, false) does; in a batch, the batch's one socket,
+ * connected (the family resolved) for the first command that needs it.
+ * 0 with *@nl set, or EXIT_FAIL after the message. er2bc_put() is for
+ * when the command is done: it closes @own, not the batch's socket.
+ */
+int er2bc_get(struct nl *own, struct nl **nl);
+void er2bc_put(struct nl *nl);
+
+/*
+ * A batch (batch.c): er2bc_get() hands out one socket until
+ * er2bc_batch_end() closes it. If connecting failed, it is broken
+ * (er2bc_batch_broken()): commands that need the socket fail at once.
+ */
+void er2bc_batch_begin(void);
+void er2bc_batch_end(void);
+bool er2bc_batch_broken(void);
+
+/*
+ * Runs the commands of FILE ("-": stdin), one a line; see batch.c. Returns
+ * the exit code.
+ */
+int run_batch(const char *file, bool force, bool stats);
+/* runs one command (argv[0] is its name); returns its exit code */
+int run_command(int argc, char **argv);
 
 /* "er2bcctl: <the kernel's message>: <strerror>", or what failed */
 void kernel_error(const struct nl_err *err, int ret, const char *what);

@@ -20,6 +20,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: " PROG " [ -j | -p ] COMMAND [ ARGS ]\n"
+		"       " PROG " [ -j | -p ] [ -force ] [ -stats ] -batch FILE\n"
 		"\n"
 		"  " PROG " abw-set { dev IFNAME | ifindex N } handle MAJ: abw RATE recv RATE\n"
 		"                   [ sent N ] [ lost N ] [ seq N ] [ interval TIME ]\n"
@@ -41,6 +42,16 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -j, --json      JSON: rates in bit/s, ratios in millionths, times raw\n"
 		"  -p, --pretty    indented JSON (implies -j)\n"
+		"  -batch FILE     run the commands of FILE (- for stdin), one a line, as\n"
+		"                  they would follow " PROG " on the command line (options\n"
+		"                  not included; # starts a comment), in order, over one\n"
+		"                  netlink socket; monitor is not for batches. The first\n"
+		"                  line that fails ends the batch: \"line N: \" and the\n"
+		"                  message, the command's exit status.\n"
+		"  -force          with -batch: go on past lines that fail; exit 1 at the\n"
+		"                  end if any did\n"
+		"  -stats          with -batch: at the end, on stderr, how many commands ran\n"
+		"                  and how many a second\n"
 		"  -V, --version\n"
 		"  -h, --help\n"
 		"\n"
@@ -50,7 +61,8 @@ static void usage(FILE *f)
 		"TIME  a number and s, ms or us; no unit: us. 100ms\n"
 		"MAJ:  a qdisc's handle as tc writes it, hex: 1:, 1:0, ffff:; or raw, 0x10000\n"
 		"\n"
-		"Exit status: 0 done, 1 failed (the kernel's reason is printed), 2 misused.\n");
+		"Exit status: 0 done, 1 failed (the kernel's reason is printed), 2 misused\n"
+		"(nothing sent; in a batch: that line and those after it were not sent).\n");
 }
 
 /* debug switches for the host tests: no netlink, the parsers only */
@@ -62,6 +74,10 @@ enum {
 	OPT_FORMAT_TIME,
 	OPT_FORMAT_RATIO,
 	OPT_FORMAT_NS,
+	/* and the batch's, which take one dash too (tc's -batch, -force) */
+	OPT_BATCH,
+	OPT_FORCE,
+	OPT_STATS,
 };
 
 static int debug_switch(int opt, const char *arg)
@@ -138,6 +154,36 @@ static const struct {
 	{ "monitor",	do_monitor },
 };
 
+int run_command(int argc, char **argv)
+{
+	size_t i;
+
+	if (!strcmp(argv[0], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (!strcmp(argv[0], cmds[i].name)) {
+			cmd_name = cmds[i].name;
+			return cmds[i].run(argc - 1, argv + 1);
+		}
+	}
+	err_msg("unknown command \"%s\" (try " PROG " -h)", argv[0]);
+	return EXIT_USAGE;
+}
+
+/* -batch, -force, -stats as words of their own, as tc takes them: OPT_*, or 0 */
+static int batch_word(const char *arg)
+{
+	if (!strcmp(arg, "-batch"))
+		return OPT_BATCH;
+	if (!strcmp(arg, "-force"))
+		return OPT_FORCE;
+	if (!strcmp(arg, "-stats"))
+		return OPT_STATS;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -145,6 +191,9 @@ int main(int argc, char **argv)
 		{ "pretty",		no_argument,		NULL, 'p' },
 		{ "version",		no_argument,		NULL, 'V' },
 		{ "help",		no_argument,		NULL, 'h' },
+		{ "batch",		required_argument,	NULL, OPT_BATCH },
+		{ "force",		no_argument,		NULL, OPT_FORCE },
+		{ "stats",		no_argument,		NULL, OPT_STATS },
 		{ "parse-rate",		required_argument,	NULL, OPT_PARSE_RATE },
 		{ "parse-time",		required_argument,	NULL, OPT_PARSE_TIME },
 		{ "parse-handle",	required_argument,	NULL, OPT_PARSE_HANDLE },
@@ -154,11 +203,31 @@ int main(int argc, char **argv)
 		{ "format-ns",		required_argument,	NULL, OPT_FORMAT_NS },
 		{ NULL,			0,			NULL, 0 }
 	};
-	size_t i;
+	const char *batch = NULL;
+	bool force = false, stats = false;
 	int opt;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+jpVh", opts, NULL)) != -1) {
+	for (;;) {
+		/*
+		 * getopt would read -batch as -b -a -t ...: the single-dash
+		 * words are taken here, between the options getopt takes (it
+		 * is never in the middle of a word such as -jp then: that
+		 * word is argv[optind], and it is none of these).
+		 */
+		opt = optind < argc ? batch_word(argv[optind]) : 0;
+		if (opt) {
+			optind++;
+			if (opt == OPT_BATCH) {
+				if (optind >= argc)
+					return bad_option(OPT_BATCH, argv[optind - 1]);
+				optarg = argv[optind++];
+			}
+		} else {
+			opt = getopt_long(argc, argv, "+jpVh", opts, NULL);
+			if (opt == -1)
+				break;
+		}
 		switch (opt) {
 		case 'j':
 			out.json = true;
@@ -173,6 +242,15 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case OPT_BATCH:
+			batch = optarg;
+			break;
+		case OPT_FORCE:
+			force = true;
+			break;
+		case OPT_STATS:
+			stats = true;
+			break;
 		case '?':
 			return bad_option(optopt, argv[optind - 1]);
 		default:
@@ -181,20 +259,21 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (batch) {
+		if (argc) {
+			err_msg("\"%s\" after -batch FILE: the commands are in FILE "
+				"(try " PROG " -h)", argv[0]);
+			return EXIT_USAGE;
+		}
+		return run_batch(batch, force, stats);
+	}
+	if (force || stats) {
+		err_msg("%s goes with -batch (try " PROG " -h)", force ? "-force" : "-stats");
+		return EXIT_USAGE;
+	}
 	if (!argc) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[0], "help")) {
-		usage(stdout);
-		return 0;
-	}
-	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
-		if (!strcmp(argv[0], cmds[i].name)) {
-			cmd_name = cmds[i].name;
-			return cmds[i].run(argc - 1, argv + 1);
-		}
-	}
-	err_msg("unknown command \"%s\" (try " PROG " -h)", argv[0]);
-	return EXIT_USAGE;
+	return run_command(argc, argv);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
@@ -122,6 +123,7 @@ struct talk {
 	mnl_cb_t cb;
 	void *data;
 	struct nl_err *err;
+	bool ended;		/* the ACK, the refusal or NLMSG_DONE was read */
 };
 
 static int talk_data(const struct nlmsghdr *nlh, void *data)
@@ -137,6 +139,7 @@ static int talk_end(const struct nlmsghdr *nlh, void *data)
 	struct talk *t = data;
 	int error = nl_parse_err(nlh, t->err);
 
+	t->ended = true;
 	if (error < 0) {
 		errno = EBADMSG;
 		return MNL_CB_ERROR;
@@ -146,6 +149,25 @@ static int talk_end(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	}
 	return MNL_CB_STOP;
+}
+
+/*
+ * Reads what is left of a reply given up on (a dump marked interrupted, a
+ * message that did not parse): a socket that is used again (show's retry,
+ * the commands of a batch) must not find it there, nor the kernel a dump
+ * still running (it refuses a new one with EBUSY). The kernel queues its
+ * replies, and each part of a dump, as the previous ones are read, so
+ * reading until nothing is queued reads them all.
+ */
+static void nl_drain(struct nl *nl)
+{
+	int fd = mnl_socket_get_fd(nl->sock), saved = errno;
+	ssize_t n;
+
+	do {
+		n = recv(fd, nl->buf, NL_BUF_LEN, MSG_DONTWAIT);
+	} while (n >= 0 || errno == EINTR || errno == ENOBUFS);
+	errno = saved;
 }
 
 int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
@@ -168,15 +190,21 @@ int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return -errno;
+			ret = errno ? -errno : -EPROTO;
+			break;
 		}
 		ret = mnl_cb_run2(nl->buf, (size_t)n, seq, nl->portid,
 				  talk_data, &t, ctl, NLMSG_MIN_TYPE);
-		if (ret == MNL_CB_ERROR)
-			return errno ? -errno : -EPROTO;
+		if (ret == MNL_CB_ERROR) {
+			ret = errno ? -errno : -EPROTO;
+			break;
+		}
 		if (ret == MNL_CB_STOP)
 			return 0;
 	}
+	if (!t.ended)
+		nl_drain(nl);
+	return ret;
 }
 
 /* what nl_resolve() looks for, and finds */

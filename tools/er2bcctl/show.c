@@ -67,18 +67,18 @@ int do_show(int argc, char **argv)
 	struct timespec now;
 	struct nl_err err;
 	char b[FMT_LEN];
-	struct nl nl;
+	struct nl own, *nl;
 	int ret, i;
 
 	ret = parse_args(&s, argc, argv);
 	if (ret)
 		return ret;
-	ret = er2bc_connect(&nl, false);
+	ret = er2bc_get(&own, &nl);
 	if (ret)
 		return ret;
 
 	for (i = 0; i < DUMP_TRIES; i++) {
-		ret = dump(&nl, &s, &err);
+		ret = dump(nl, &s, &err);
 		if (ret != -EINTR || err.error)
 			break;
 	}
@@ -106,6 +106,6 @@ int do_show(int argc, char **argv)
 		show_print(stdout, &s.q, (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec);
 	}
 	qdisc_free(&s.q);
-	nl_close(&nl);
+	er2bc_put(nl);
 	return ret;
 }

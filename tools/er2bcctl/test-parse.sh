@@ -3,8 +3,8 @@
 #
 # er2bcctl's host tests: nothing here needs sch_er2bc. The parsers and
 # formatters (through er2bcctl's hidden --parse-* and --format-* switches),
-# usage errors (exit 2, nothing sent), the missing family (exit 1), and the
-# decoding and printing of made-up kernel messages (test-render).
+# usage errors (exit 2, nothing sent), -batch, the missing family (exit 1),
+# and the decoding and printing of made-up kernel messages (test-render).
 #
 #   ./test-parse.sh		(make check builds er2bcctl and test-render first)
 #
@@ -327,7 +327,9 @@ for h in -h --help help; do
 	"$BIN" $h >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [[ $rc == 0 && ! -s $tmp/err ]] && grep -q '^  er2bcctl abw-set' "$tmp/out" &&
-	   grep -q '^  er2bcctl show' "$tmp/out" && grep -q '^  er2bcctl monitor' "$tmp/out"; then
+	   grep -q '^  er2bcctl show' "$tmp/out" && grep -q '^  er2bcctl monitor' "$tmp/out" &&
+	   grep -q -- '-batch FILE$' "$tmp/out" && grep -q '^  -force ' "$tmp/out" &&
+	   grep -q '^  -stats ' "$tmp/out"; then
 		ok "$h: usage on stdout, exit 0"
 	else
 		not_ok "$h: usage on stdout, exit 0" "exit $rc"
@@ -348,6 +350,99 @@ else
 	skip "usage error: no netlink socket" "strace cannot trace here"
 fi
 
+echo "# -batch: usage errors name their line, exit 2, nothing sent"
+# a batch misused at its line 5, after comments and blank lines
+cat >"$tmp/bad.batch" <<'END'
+# recorded estimates
+
+   # an indented comment
+	
+abw-set dev lo handle 1: abw 5xbit recv 4mbit seq 2
+show dev lo handle 1:
+END
+BADLINE='er2bcctl: line 5: abw-set: invalid abw "5xbit": unknown unit "xbit"'
+check "batch: usage error, its line number, exit 2" 2 "" "$BADLINE" \
+	"$BIN" -batch "$tmp/bad.batch"
+check "batch -j: usage error, its line number, exit 2" 2 "" "$BADLINE" \
+	"$BIN" -j -batch "$tmp/bad.batch"
+check "batch --batch=FILE: the same" 2 "" "$BADLINE" "$BIN" --batch="$tmp/bad.batch"
+from_stdin() { "$BIN" "$@" <"$tmp/bad.batch"; }
+check "batch - (stdin): the same" 2 "" "$BADLINE" from_stdin -batch -
+
+# -force: every line is run, each failure named; exit 1 at the end
+printf '%s\n' '# all misused' 'abw-set dev lo handle 1: abw 0 recv 1mbit' 'monitor count 1' \
+	'-j show dev lo handle 1:' 'frob' '' 'show dev lo handle 1: abw 5mbit' \
+	'abw-set ifindex 999999 handle 1: abw 5mbit recv 4mbit' >"$tmp/force.batch"
+check "batch -force: every line, exit 1" 1 "" "$(printf '%s\n' \
+	'er2bcctl: line 2: abw-set: invalid abw "0": must be more than 0' \
+	'er2bcctl: line 3: monitor: not in a batch (run er2bcctl monitor on its own)' \
+	'er2bcctl: line 4: "-j": options go on the command line, before -batch' \
+	'er2bcctl: line 5: unknown command "frob" (try er2bcctl -h)' \
+	'er2bcctl: line 7: show: unknown argument "abw" (try er2bcctl -h)' \
+	'er2bcctl: line 8: abw-set: invalid ifindex "999999": no such device')" \
+	"$BIN" -force -batch "$tmp/force.batch"
+check "batch: monitor refused, exit 2" 2 "" \
+	'er2bcctl: line 3: monitor: not in a batch (run er2bcctl monitor on its own)' \
+	"$BIN" -batch <(printf '#\n\nmonitor count 1\nshow dev lo handle 1:\n')
+
+"$BIN" -stats -force -batch "$tmp/force.batch" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+STATS_RE='^er2bcctl: batch: [0-9]+ commands \([0-9]+ failed\) in [0-9]+\.[0-9]{6}s: [0-9]+ commands/s$'
+if [[ $rc == 1 && ! -s $tmp/out ]] && [[ $(wc -l <"$tmp/err") == 7 ]] &&
+   tail -1 "$tmp/err" | grep -Eq "$STATS_RE" &&
+   tail -1 "$tmp/err" | grep -q ' 6 commands (6 failed) in '; then
+	ok "batch -stats: the count and the rate, last on stderr"
+else
+	not_ok "batch -stats: the count and the rate, last on stderr" "exit $rc" \
+		"stderr: $(<"$tmp/err")"
+fi
+
+printf '# nothing\n\n  \n\t# at all\n' >"$tmp/empty.batch"
+check "batch: comments and blank lines only, exit 0" 0 "" "" "$BIN" -batch "$tmp/empty.batch"
+check "batch: no lines at all, exit 0" 0 "" "" "$BIN" -batch /dev/null
+"$BIN" -stats -batch "$tmp/empty.batch" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [[ $rc == 0 && ! -s $tmp/out ]] && grep -Eq "$STATS_RE" "$tmp/err" &&
+   grep -q ' 0 commands (0 failed) in ' "$tmp/err"; then
+	ok "batch -stats: comments are not commands"
+else
+	not_ok "batch -stats: comments are not commands" "exit $rc" "stderr: $(<"$tmp/err")"
+fi
+
+check "batch: the file missing, exit 2" 2 "" \
+	"er2bcctl: cannot open batch file \"$tmp/nosuch.batch\": No such file or directory" \
+	"$BIN" -batch "$tmp/nosuch.batch"
+check "batch: a directory, exit 2" 2 "" \
+	"er2bcctl: cannot read batch file \"$tmp\": Is a directory" "$BIN" -batch "$tmp"
+check "batch: FILE missing, exit 2" 2 "" 'er2bcctl: option "-batch" needs a value' \
+	"$BIN" -batch
+check "batch: --batch's FILE missing, exit 2" 2 "" 'er2bcctl: option "--batch" needs a value' \
+	"$BIN" --batch
+check "batch: a command after FILE, exit 2" 2 "" \
+	'er2bcctl: "show" after -batch FILE: the commands are in FILE (try er2bcctl -h)' \
+	"$BIN" -batch "$tmp/empty.batch" show dev lo handle 1:
+check "-force without -batch, exit 2" 2 "" 'er2bcctl: -force goes with -batch (try er2bcctl -h)' \
+	"$BIN" -force show dev lo handle 1:
+check "-stats without -batch, exit 2" 2 "" 'er2bcctl: -stats goes with -batch (try er2bcctl -h)' \
+	"$BIN" -stats show dev lo handle 1:
+
+if strace -o /dev/null true 2>/dev/null; then
+	for how in "" -force; do
+		f=$tmp/bad.batch
+		[[ $how ]] && f=$tmp/force.batch
+		strace -f -e trace=socket,sendto,sendmsg -o "$tmp/strace" \
+			"$BIN" $how -batch "$f" 2>/dev/null
+		if grep -q 'AF_NETLINK' "$tmp/strace"; then
+			not_ok "batch $how: usage errors, no netlink socket" \
+				"$(grep AF_NETLINK "$tmp/strace")"
+		else
+			ok "batch $how: usage errors, no netlink socket"
+		fi
+	done
+else
+	skip "batch: usage errors, no netlink socket" "strace cannot trace here"
+fi
+
 echo "# the family missing (sch_er2bc not loaded): exit 1"
 NOFAM='er2bcctl: generic netlink family er2bc not found (is sch_er2bc loaded?)'
 if [[ -e /sys/module/sch_er2bc ]]; then
@@ -364,6 +459,26 @@ else
 	check "monitor: family not found" 1 "" "$NOFAM" "$BIN" monitor
 	check "monitor -j count timeout: family not found" 1 "" "$NOFAM" \
 		"$BIN" -j monitor dev lo handle 1: count 1 timeout 1
+	# in a batch: at the first line that needs the family, -force or not
+	printf '%s\n' '# replay' 'abw-set dev lo handle 1: abw 5mbit recv 4mbit seq 1' \
+		'abw-set dev lo handle 1: abw 5xbit recv 4mbit seq 2' \
+		'show dev lo handle 1:' >"$tmp/nofam.batch"
+	for how in "" -force; do
+		check "batch $how: family not found at line 2, exit 1" 1 "" \
+			"er2bcctl: line 2: ${NOFAM#er2bcctl: }" "$BIN" $how -batch "$tmp/nofam.batch"
+	done
+	check "batch show -j: family not found, exit 1" 1 "" \
+		"er2bcctl: line 1: ${NOFAM#er2bcctl: }" "$BIN" -j -batch <(echo show dev lo handle 1:)
+	if strace -o /dev/null true 2>/dev/null; then
+		strace -f -e trace=socket -o "$tmp/strace" \
+			"$BIN" -force -batch "$tmp/nofam.batch" 2>/dev/null
+		if [[ $(grep -c 'AF_NETLINK' "$tmp/strace") == 1 ]]; then
+			ok "batch -force: family not found, looked up once, then the end"
+		else
+			not_ok "batch -force: family not found, looked up once, then the end" \
+				"$(grep AF_NETLINK "$tmp/strace")"
+		fi
+	fi
 fi
 
 echo "# made-up kernel messages, decoded and printed (test-render)"
