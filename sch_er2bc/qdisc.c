@@ -173,7 +173,8 @@ static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch
 
 	*qerr = NET_XMIT_SUCCESS | __NET_XMIT_BYPASS;
 	fl = rcu_dereference_bh(q->filter_list);
-	result = tcf_classify(skb, NULL, fl, &res, false);
+	/* no filter: tcf_classify() would find nothing */
+	result = fl ? tcf_classify(skb, NULL, fl, &res, false) : TC_ACT_UNSPEC;
 	if (result >= 0) {
 #ifdef CONFIG_NET_CLS_ACT
 		switch (result) {
@@ -251,7 +252,7 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 	u32 tries = q->sched.active;
 	struct er2bc_node *n;
 	struct sk_buff *skb;
-	u64 now, wake;
+	u64 now;
 
 	if (!sch->q.qlen)
 		return NULL;
@@ -260,11 +261,11 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 	for (; tries; tries--) {
 		struct er2bc_class *cl;
 
-		n = er2bc_sched_next(&q->sched, now, &wake);
+		n = er2bc_sched_next(&q->sched, now, &q->wake);
 		if (!n) {
 			qdisc_qstats_overlimit(sch);
-			if (wake != U64_MAX)
-				qdisc_watchdog_schedule_range_ns(&q->watchdog, wake,
+			if (q->wake != U64_MAX)
+				qdisc_watchdog_schedule_range_ns(&q->watchdog, q->wake,
 								 ER2BC_TIMER_SLACK_NS);
 			return NULL;
 		}

@@ -78,6 +78,8 @@ struct er2bc_sched_data {
 	u64 cost;			/* ns the last update took */
 
 	struct qdisc_watchdog watchdog;
+	/* when the scheduler can send next (a field: no stack canary in dequeue) */
+	u64 wake;
 };
 
 extern struct Qdisc_ops er2bc_qdisc_ops;

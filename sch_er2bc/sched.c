@@ -139,23 +139,17 @@ static void wheel_visit(struct er2bc_sched *s, unsigned int l, u64 mask, u64 now
 	}
 }
 
-static void wheel_advance(struct er2bc_sched *s, u64 now)
+/* the clock moved from old to now: visit the slots whose start it passed */
+static noinline void wheel_visit_all(struct er2bc_sched *s, u64 old, u64 now)
 {
-	struct er2bc_wheel *w = &s->wheel;
-	u64 old = w->clk;
 	int l;
 
-	if (now <= old)
-		return;
-	w->clk = now;
-	if (!w->count)
-		return;
 	/* from the top, so entries dropping a level are placed before it is visited */
 	for (l = ER2BC_WHEEL_LEVELS - 1; l >= 0; l--) {
 		unsigned int sh = wheel_shift(l);
 		u64 from, to, mask;
 
-		if (!w->occupied[l])
+		if (!s->wheel.occupied[l])
 			continue;
 		/* level 0 visits its old current slot again: it was not over */
 		from = (old >> sh) + (l ? 1 : 0);
@@ -169,6 +163,19 @@ static void wheel_advance(struct er2bc_sched *s, u64 now)
 				     from & (ER2BC_WHEEL_SLOTS - 1));
 		wheel_visit(s, l, mask, now);
 	}
+}
+
+/* move the wheel's clock to now: an empty wheel just takes the time */
+static inline void wheel_advance(struct er2bc_sched *s, u64 now)
+{
+	struct er2bc_wheel *w = &s->wheel;
+	u64 old = w->clk;
+
+	if (now <= old)
+		return;
+	w->clk = now;
+	if (w->count)
+		wheel_visit_all(s, old, now);
 }
 
 /* Clocks */
@@ -321,15 +328,43 @@ void er2bc_sched_activate(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
 		return;
 	n->credit = n->quantum;
 	s->active++;
+	if (!list_empty(&n->glist)) {
+		struct list_head *head = &s->guaranteed[n->prio];
+
+		/*
+		 * Lazily idle (see er2bc_sched_charge()). Idle classes behind
+		 * it leave the list (each leaves once: amortised O(1)); then
+		 * if it is where placing it again would put it, at the tail,
+		 * and due, it just becomes GUARANTEED again.
+		 */
+		while (!list_is_last(&n->glist, head)) {
+			struct er2bc_node *last = list_last_entry(head, struct er2bc_node,
+								  glist);
+
+			if (er2bc_node_active(last))
+				break;
+			g_take(s, last);
+		}
+		if (list_is_last(&n->glist, head) && g_due(n, now) && c_due(n, now)) {
+			n->state = ER2BC_STATE_GUARANTEED;
+			return;
+		}
+		g_take(s, n);
+	}
 	sched_place(s, n, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_activate);
 
-/* a class has nothing queued any more; idempotent */
+/*
+ * a class has nothing queued any more; idempotent. It leaves every list,
+ * lazily idle or not: a node may be freed once this returns.
+ */
 void er2bc_sched_deactivate(struct er2bc_sched *s, struct er2bc_node *n)
 {
-	if (!er2bc_node_active(n))
+	if (!er2bc_node_active(n)) {
+		g_take(s, n);
 		return;
+	}
 	sched_detach(s, n);
 	n->state = ER2BC_STATE_IDLE;
 	s->active--;
@@ -365,6 +400,7 @@ void er2bc_sched_set_prio(struct er2bc_sched *s, struct er2bc_node *n,
 			  unsigned int prio, u64 now)
 {
 	if (!er2bc_node_active(n)) {
+		g_take(s, n);	/* lazily idle, on the old priority's list */
 		n->prio = prio;
 		return;
 	}
@@ -374,6 +410,8 @@ void er2bc_sched_set_prio(struct er2bc_sched *s, struct er2bc_node *n,
 	sched_place(s, n, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_set_prio);
+
+static struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 *wake);
 
 /**
  * er2bc_sched_next - the class that sends now
@@ -401,10 +439,23 @@ struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake)
 	}
 	wheel_advance(s, now);
 
-	if (s->guaranteed_map)
-		return list_first_entry(&s->guaranteed[__ffs64(s->guaranteed_map)],
-					struct er2bc_node, glist);
-	/* no class is GUARANTEED: every class on a borrowing list is BORROWING */
+	while (s->guaranteed_map) {
+		n = list_first_entry(&s->guaranteed[__ffs64(s->guaranteed_map)],
+				     struct er2bc_node, glist);
+		if (likely(er2bc_node_active(n)))
+			return n;
+		/* lazily idle: it leaves its list now */
+		g_take(s, n);
+	}
+	return sched_next_lend(s, wake);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_next);
+
+/* no class is GUARANTEED: every class on a borrowing list is BORROWING */
+static noinline struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 *wake)
+{
+	struct er2bc_node *n;
+
 	while (s->borrowing_map) {
 		struct list_head *head = &s->borrowing[__ffs64(s->borrowing_map)];
 
@@ -418,7 +469,6 @@ struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake)
 	*wake = wheel_next(&s->wheel);
 	return NULL;
 }
-EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_next);
 
 /**
  * er2bc_sched_charge - a class sent len bytes
@@ -452,6 +502,18 @@ void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,
 	if (!er2bc_node_active(n))	/* its child emptied itself meanwhile */
 		return;
 	if (!backlogged) {
+		/*
+		 * Lazily idle: a class that was GUARANTEED and has no turn in
+		 * a lending round stays on its guaranteed list, IDLE, so that
+		 * a class emptied and refilled between two dequeues does no
+		 * list work. er2bc_sched_next() takes it off when it meets it
+		 * at the head; activation, set_prio and deactivation too.
+		 */
+		if (guaranteed && list_empty(&n->blist)) {
+			n->state = ER2BC_STATE_IDLE;
+			s->active--;
+			return;
+		}
 		er2bc_sched_deactivate(s, n);
 		return;
 	}

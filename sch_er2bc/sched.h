@@ -21,7 +21,11 @@
  * GUARANTEED classes sit in one list per priority, found by find-first-set
  * on a bitmap; a class that has borrowed and is below its ceil also sits
  * in a borrowing list (one per priority, or a single one with weighted
- * sharing). A class waiting for a clock sits in a
+ * sharing). A GUARANTEED class whose queue empties stays on its
+ * guaranteed list, IDLE ("lazily idle"), until the scheduler meets it at the
+ * head or it is activated again: a class emptied and refilled between two
+ * dequeues does no list work. An idle class is on no other list, nor in
+ * the wheel. A class waiting for a clock sits in a
  * hierarchical timing wheel (six levels of 64 slots) that moves it when its
  * clock comes due. Choosing a class and charging it costs the same with one
  * class or 65535: no step walks the classes.
