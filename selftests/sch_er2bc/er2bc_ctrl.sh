@@ -49,8 +49,9 @@ log_test $? "er2bc qdisc in mode er2bc, three classes"
 # --- the family as the kernel has it, against the spec
 pol=$(mktemp)
 raw policy >"$pol" && out=$(python3 "$here/spec_check.py" "$spec" "$pol" 2>&1)
-log_test $? "the kernel's ops and policies match the YNL spec" "$(echo "$out" | tail -n 1)"
-[ $? = 0 ] || echo "$out" | sed 's/^/# /'
+rc=$?
+log_test $rc "the kernel's ops and policies match the YNL spec" "$(echo "$out" | tail -n 1)"
+[ $rc = 0 ] || echo "$out" | sed 's/^/# /'
 rm -f "$pol"
 
 # --- privileges: a user namespace of its own does not own this netns
@@ -119,6 +120,15 @@ log_test $? "ctrl-get: W, updates, seq, s, s_p and the history of s" \
 cap=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['cap']")
 [ "$cap" = 8000000 ]
 log_test $? "the estimate's W is the cap in force" "cap $cap"
+# what ctrl-get sends, attribute by attribute, against the spec's reply
+replies=$(mktemp)
+raw dump 2 "$A_IF:u32:$ifindex" "$A_H:u32:0x10000" >"$replies" &&
+	out=$(python3 "$here/spec_check.py" "$spec" --reply ctrl-get "$replies" 2>&1)
+rc=$?
+log_test $rc "ctrl-get's replies: the spec's attributes, each of its size, all of them" \
+	"$(echo "$out" | tail -n 1)"
+[ $rc = 0 ] || echo "$out" | sed 's/^/# /'
+rm -f "$replies"
 
 # --- the monitor group hears of every update
 mon=$(mktemp)

@@ -9,6 +9,9 @@ send, and to read the kernel's own description of the family.
                                 if refused
   genlraw.py policy             the family's ops and per-op policies as JSON
                                 (CTRL_CMD_GETFAMILY and CTRL_CMD_GETPOLICY)
+  genlraw.py dump CMD ATTR...   dump command CMD; print each reply as JSON:
+                                {"cmd": N, "attrs": [[type, length, nested]]},
+                                nested listing the attributes of a nest
 """
 import json
 import os
@@ -65,8 +68,9 @@ class Genl:
         self.sk.bind((0, 0))
         self.seq = 0
 
-    def request(self, family, cmd, body, flags=NLM_F_ACK):
-        """send; return (errno, extack, [attribute lists of the replies])"""
+    def request(self, family, cmd, body, flags=NLM_F_ACK, raw=False):
+        """send; return (errno, extack, [attribute lists of the replies]),
+        with raw the replies' genl command and attribute bytes instead"""
         self.seq += 1
         payload = struct.pack("BBH", cmd, 1, 0) + body
         self.sk.send(struct.pack("IHHII", 16 + len(payload), family,
@@ -88,7 +92,7 @@ class Genl:
                         if k == NLMSGERR_ATTR_MSG:
                             ext = v.rstrip(b"\0").decode()
                     return -err, ext, replies
-                replies.append(attrs(msg[4:]))
+                replies.append((msg[0], msg[4:]) if raw else attrs(msg[4:]))
 
     def family(self, name):
         err, ext, rep = self.request(GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
@@ -132,6 +136,21 @@ def policy(g):
     print()
 
 
+def dump(g, fid, cmd, body):
+    err, ext, rep = g.request(fid, cmd, body, NLM_F_DUMP, raw=True)
+    if err:
+        sys.exit(f"{os.strerror(err)}: {ext}")
+    for rcmd, payload in rep:
+        out = []
+        for kind, value in attrs(payload):
+            # a nest's members, if the payload parses as attributes exactly
+            inner = attrs(value)
+            whole = sum((len(v) + 4 + 3) & ~3 for _, v in inner) == len(value)
+            out.append([kind, len(value), [[k, len(v)] for k, v in inner]
+                        if inner and whole and len(value) > 8 else []])
+        print(json.dumps({"cmd": rcmd, "attrs": out}))
+
+
 def main():
     g = Genl()
     if sys.argv[1] == "policy":
@@ -142,6 +161,8 @@ def main():
     for spec in sys.argv[3:]:
         kind, fmt, value = spec.split(":")
         body += attr(int(kind), struct.pack(FORMATS[fmt], int(value, 0)))
+    if sys.argv[1] == "dump":
+        return dump(g, fid, cmd, body)
     err, ext, _ = g.request(fid, cmd, body)
     if err:
         print(f"{os.strerror(err)}: {ext}")

@@ -3,12 +3,17 @@
 """Check the running kernel's er2bc family against its YNL spec.
 
   spec_check.py SPEC POLICY.json
+  spec_check.py SPEC --reply OP DUMP.jsonl
 
 POLICY.json is what `genlraw.py policy` printed. Every operation of the
 spec that has a do or a dump must exist in the kernel with that number,
 with admin-perm exactly where the spec says, and with a policy that knows
 exactly the request's attributes, each of the spec's type and checks; an
-event must not be an operation. Prints one line per finding; exit 1 if any.
+event must not be an operation. With --reply, DUMP.jsonl is what
+`genlraw.py dump` printed for OP: every message must carry OP's number,
+only attributes of the spec's reply, each of its type's size (nests
+member by member), and every attribute of the reply must have been seen.
+Prints one line per finding; exit 1 if any.
 """
 import json
 import sys
@@ -20,8 +25,67 @@ GENL_CMD_CAP_DO, GENL_CMD_CAP_DUMP = 0x02, 0x04
 TYPE_MAX = {"u8": 0xFF, "u16": 0xFFFF, "u32": 0xFFFFFFFF, "u64": 0xFFFFFFFFFFFFFFFF}
 
 
+SIZES = {"u8": 1, "u16": 2, "u32": 4, "u64": 8, "s64": 8, "s32": 4}
+
+
+def check_reply(spec, opname, path):
+    sets = {s["name"]: {i + 1: a for i, a in enumerate(s["attributes"])}
+            for s in spec["attribute-sets"]}
+    ops = spec["operations"]["list"]
+    num, op = next((i + 1, o) for i, o in enumerate(ops) if o["name"] == opname)
+    mode = "dump" if "dump" in op else "do"
+    allowed = set(op[mode]["reply"]["attributes"])
+    aset = sets[op["attribute-set"]]
+    bad, seen = [], set()
+
+    def check(attrset, kind, length, nested, where):
+        a = attrset.get(kind)
+        if not a:
+            bad.append(f"{where}: attribute {kind} is not in the spec")
+            return None
+        if a["type"] in SIZES and length != SIZES[a["type"]]:
+            bad.append(f"{where}: {a['name']} has {length} bytes, "
+                       f"{a['type']} has {SIZES[a['type']]}")
+        if a["type"] == "nest":
+            for k, n in nested:
+                sub = check(sets[a["nested-attributes"]], k, n, [], f"{where} {a['name']}")
+                if sub:
+                    seen.add(f"{a['name']}.{sub}")
+        return a["name"]
+
+    msgs = [json.loads(line) for line in open(path) if line.strip()]
+    for i, m in enumerate(msgs):
+        if m["cmd"] != num:
+            bad.append(f"message {i}: cmd {m['cmd']}, {opname} is {num}")
+        for kind, length, nested in m["attrs"]:
+            name = check(aset, kind, length, nested, f"message {i}")
+            if name and name not in allowed and aset[kind]["type"] != "pad":
+                bad.append(f"message {i}: {name} is not in {opname}'s reply")
+            if name:
+                seen.add(name)
+    # every attribute of the reply came, and every member of its nests
+    want = set(allowed)
+    for name in allowed:
+        a = next(x for x in aset.values() if x["name"] == name)
+        if a["type"] == "nest":
+            want |= {f"{name}.{m['name']}" for m in
+                     spec_set(spec, a["nested-attributes"]) if m["type"] != "pad"}
+    for name in sorted(want - seen):
+        bad.append(f"{opname}: {name} of the spec's reply never came")
+    for line in bad:
+        print(line)
+    print(f"{len(msgs)} messages, {len(seen)} attributes seen, {len(bad)} findings")
+    sys.exit(1 if bad else 0)
+
+
+def spec_set(spec, name):
+    return next(s["attributes"] for s in spec["attribute-sets"] if s["name"] == name)
+
+
 def main():
     spec = yaml.safe_load(open(sys.argv[1]))
+    if sys.argv[2] == "--reply":
+        return check_reply(spec, sys.argv[3], sys.argv[4])
     kernel = json.load(open(sys.argv[2]))
     sets = {s["name"]: {a["name"]: (i + 1, a) for i, a in enumerate(s["attributes"])}
             for s in spec["attribute-sets"]}
