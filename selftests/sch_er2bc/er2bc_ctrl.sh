@@ -148,7 +148,8 @@ rm -f "$mon"
 
 # --- ctrl-get of more classes than one message holds: all, in priority order
 batch=$(mktemp)
-echo "qdisc replace dev dummy1 root handle 1: er2bc rate 1gbit mode er2bc" >"$batch"
+# (a qdisc of another kind cannot be replaced under the same handle)
+printf "qdisc del dev dummy1 root\nqdisc add dev dummy1 root handle 1: er2bc rate 1gbit mode er2bc\n" >"$batch"
 for i in $(seq 1 1000); do
 	printf "class add dev dummy1 parent 1: classid 1:%x er2bc prio %d rate %dkbit type %s\n" \
 		"$i" $((64 - i % 64)) $((100 + i)) "$([ $((i % 2)) = 0 ] && echo tcp || echo udp)"
@@ -165,7 +166,8 @@ sys.exit(0 if len(c) == 1000 == j['class_count'] == len({x['classid'] for x in c
 log_test $? "ctrl-get of 1000 classes: every one, in priority order" \
 	"classes, count, sorted, distinct: $out"
 rm -f "$batch"
-tcq qdisc replace dev dummy1 root handle 1: pfifo
+tcq qdisc del dev dummy1 root
+tcq qdisc add dev dummy1 root handle 1: pfifo
 
 # --- the controller's parameters, set with tc, as the controller has them
 tcq qdisc change dev dummy0 root er2bc c 5 m 3 blim 100kbit floor 80kbit stale 700ms converge gradual
