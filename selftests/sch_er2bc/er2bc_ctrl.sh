@@ -303,7 +303,11 @@ else
 	busywait 10000 grep -q "^ *1:3 " "$bt"
 	kill $tracer 2>/dev/null
 	wait $tracer 2>/dev/null
-	grep -q "seq 42 W 5000000" "$bt" && grep -Eq "^ +1:1 +1 +udp +2000000 +2000000 +2000000" "$bt"
+	# the row of 1:1: R_f, then S_d and G as the controller reports them
+	row=$(ctl -j show dev dummy0 handle 1: |
+		json_get "' '.join(str(c[k]) for c in j['classes'] if c['classid'] == '1:1' for k in ('demand', 'guarantee'))")
+	grep -q "seq 42 W 5000000" "$bt" && [ -n "$row" ] &&
+		grep -Eq "^ +1:1 +1 +udp +2000000 +${row// / +}\$" "$bt"
 	log_test $? "er2bc-guarantees.bt shows the update and each class's guarantee" \
 		"$(grep -E "seq 42|^ +1:1 " "$bt" | tr -s ' ' | tr '\n' '|')"
 	rm -f "$bt"
