@@ -178,13 +178,17 @@ out=$(ctl -j show dev dummy0 handle 1: | json_get \
 log_test $? "parameters set with tc reach the controller and are dumped" "$out"
 
 # --- stale: no estimate for 700 ms; the next one clears it; W did not move
-ctl abw-set dev dummy0 handle 1: abw 8mbit recv 8mbit seq 4
-fresh=$(ctl -j show dev dummy0 handle 1: | json_get "j['stale']")
+# (an estimate and the show after it in one batch: a slow machine may take
+# longer than the timeout to start a process)
+set_show() {
+	printf "abw-set dev dummy0 handle 1: abw 8mbit recv 8mbit seq %s\nshow dev dummy0 handle 1:\n" "$1" |
+		ctl -j -batch - | json_get "j['stale']"
+}
+fresh=$(set_show 4)
 sleep 1.5
 stale=$(ctl -j show dev dummy0 handle 1: | json_get "(j['stale'], j['abw'])")
 xst=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['stale']")
-ctl abw-set dev dummy0 handle 1: abw 8mbit recv 8mbit seq 5
-again=$(ctl -j show dev dummy0 handle 1: | json_get "j['stale']")
+again=$(set_show 5)
 [ "$fresh" = False ] && [ "$stale" = "(True, 8000000)" ] && [ "$xst" = yes ] && [ "$again" = False ]
 log_test $? "stale after the timeout without an estimate, W kept; cleared by the next" \
 	"fresh $fresh, after 1.5 s $stale (xstats $xst), next estimate $again"
