@@ -20,9 +20,16 @@
 #define _ER2BC_CTRL_H
 
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/types.h>
 #include <linux/er2bc.h>
 #include <linux/er2bc_genl.h>
+
+/*
+ * The history's size is stated twice in uapi: by the family's spec (the ring
+ * sizes below) and by the tc options' bound on C and M (the qdisc's policy)
+ */
+static_assert(ER2BC_HIST_MAX == ER2BC_CTRL_HIST_MAX);
 
 /* rates above this are taken as this: 2^56 bit/s, beyond any link */
 #define ER2BC_CTRL_RATE_MAX	BIT_ULL(56)
