@@ -23,6 +23,7 @@
 #include <linux/er2bc.h>
 #include <linux/er2bc_genl.h>
 
+#include "probe.h"
 #include "qdisc.h"
 
 #define CREATE_TRACE_POINTS
@@ -46,6 +47,55 @@ static const struct nla_policy er2bc_ctrl_get_policy[ER2BC_A_QDISC_HANDLE + 1] =
 	[ER2BC_A_QDISC_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
 	[ER2BC_A_QDISC_HANDLE]		= { .type = NLA_U32 },
 };
+
+static const struct nla_policy er2bc_probe_get_policy[ER2BC_A_PROBE_KEY + 1] = {
+	[ER2BC_A_PROBE_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
+	[ER2BC_A_PROBE_HANDLE]		= { .type = NLA_U32 },
+	[ER2BC_A_PROBE_KEY]		= NLA_POLICY_RANGE(NLA_BINARY, 4, ER2BC_PROBE_KEY_MAX),
+};
+
+static const struct nla_policy er2bc_meter_set_policy[ER2BC_A_PROBE_PEER + 1] = {
+	[ER2BC_A_PROBE_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
+	[ER2BC_A_PROBE_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
+	[ER2BC_A_PROBE_PEER]		= NLA_POLICY_NESTED(er2bc_prefix_nl_policy),
+};
+
+static const struct nla_policy er2bc_meter_del_policy[ER2BC_A_PROBE_IFINDEX + 1] = {
+	[ER2BC_A_PROBE_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy er2bc_meter_get_policy[ER2BC_A_PROBE_KEY + 1] = {
+	[ER2BC_A_PROBE_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
+	[ER2BC_A_PROBE_KEY]		= NLA_POLICY_RANGE(NLA_BINARY, 4, ER2BC_PROBE_KEY_MAX),
+};
+
+/* a reply to @info's request, its header put */
+int er2bc_nl_reply(struct genl_info *info, struct sk_buff **msg, void **hdr)
+{
+	*msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!*msg)
+		return -ENOMEM;
+	*hdr = genlmsg_put_reply(*msg, info, &er2bc_genl_family, 0, info->genlhdr->cmd);
+	if (!*hdr) {
+		nlmsg_free(*msg);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+/* the header of one message of a dump */
+void *er2bc_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &er2bc_genl_family, NLM_F_MULTI, cmd);
+}
+
+/* a dump request's attributes, by the policy of its op */
+int er2bc_nl_dump_parse(struct netlink_callback *cb, struct nlattr **tb, int maxtype)
+{
+	return genlmsg_parse(cb->nlh, &er2bc_genl_family, tb, maxtype,
+			     er2bc_meter_get_policy, cb->extack);
+}
 
 /* the qdisc of @dev with @handle, as tc finds it: the root or one hashed below */
 static struct Qdisc *er2bc_nl_lookup(struct net_device *dev, u32 handle)
@@ -377,6 +427,77 @@ out:
 	return err;
 }
 
+/* the counts of an er2bc qdisc: now, or as a request's dequeue cut them */
+static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs, *key = tb[ER2BC_A_PROBE_KEY];
+	const struct er2bc_snap *s;
+	struct er2bc_sched_data *q;
+	u64 packets, bytes, probes, ignored, time;
+	struct er2bc_peer peer;
+	struct sk_buff *msg;
+	struct Qdisc *sch;
+	__be16 port;
+	void *hdr;
+	int err;
+
+	/* er2bc_nl_qdisc() points at the qdisc set's ifindex and handle */
+	BUILD_BUG_ON((int)ER2BC_A_PROBE_IFINDEX != (int)ER2BC_A_QDISC_IFINDEX ||
+		     (int)ER2BC_A_PROBE_HANDLE != (int)ER2BC_A_QDISC_HANDLE);
+	if (GENL_REQ_ATTR_CHECK(info, ER2BC_A_PROBE_IFINDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, ER2BC_A_PROBE_HANDLE)) {
+		NL_SET_ERR_MSG(info->extack, "er2bc: probe-get needs ifindex and handle");
+		return -EINVAL;
+	}
+	err = er2bc_nl_reply(info, &msg, &hdr);
+	if (err)
+		return err;
+
+	rtnl_lock();
+	sch = er2bc_nl_qdisc(genl_info_net(info), nla_get_u32(tb[ER2BC_A_PROBE_IFINDEX]),
+			     nla_get_u32(tb[ER2BC_A_PROBE_HANDLE]), tb, info->extack);
+	if (IS_ERR(sch)) {
+		err = PTR_ERR(sch);
+		goto unlock;
+	}
+	q = qdisc_priv(sch);
+	sch_tree_lock(sch);
+	port = q->probe_port;
+	peer = q->peer;
+	packets = q->count.packets;
+	bytes = q->count.bytes;
+	probes = q->count.probes;
+	ignored = q->count.ignored;
+	time = ktime_get_ns();
+	s = key ? er2bc_count_find(&q->count, nla_data(key), nla_len(key)) : NULL;
+	if (s) {
+		packets = s->packets;
+		bytes = s->bytes;
+		time = s->time;
+	}
+	sch_tree_unlock(sch);
+	if (key && !s) {
+		NL_SET_ERR_MSG_ATTR(info->extack, key,
+				    "er2bc: the qdisc sent no request with this payload lately");
+		err = -ENOENT;
+		goto unlock;
+	}
+	if (nla_put_u32(msg, ER2BC_A_PROBE_IFINDEX, qdisc_dev(sch)->ifindex) ||
+	    nla_put_u32(msg, ER2BC_A_PROBE_HANDLE, sch->handle) ||
+	    nla_put_u16(msg, ER2BC_A_PROBE_PORT, ntohs(port)) ||
+	    er2bc_nl_put_peer(msg, &peer) ||
+	    er2bc_nl_put_count(msg, packets, bytes, time, probes, ignored))
+		err = -EMSGSIZE;
+unlock:
+	rtnl_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
 static const struct genl_ops er2bc_genl_ops[] = {
 	{
 		.cmd		= ER2BC_CMD_ABW_SET,
@@ -391,6 +512,34 @@ static const struct genl_ops er2bc_genl_ops[] = {
 		.dumpit		= er2bc_nl_ctrl_get_dumpit,
 		.policy		= er2bc_ctrl_get_policy,
 		.maxattr	= ER2BC_A_QDISC_HANDLE,
+	},
+	{
+		.cmd		= ER2BC_CMD_PROBE_GET,
+		.doit		= er2bc_nl_probe_get_doit,
+		.policy		= er2bc_probe_get_policy,
+		.maxattr	= ER2BC_A_PROBE_KEY,
+	},
+	{
+		.cmd		= ER2BC_CMD_METER_SET,
+		.doit		= er2bc_nl_meter_set_doit,
+		.policy		= er2bc_meter_set_policy,
+		.maxattr	= ER2BC_A_PROBE_PEER,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= ER2BC_CMD_METER_DEL,
+		.doit		= er2bc_nl_meter_del_doit,
+		.policy		= er2bc_meter_del_policy,
+		.maxattr	= ER2BC_A_PROBE_IFINDEX,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= ER2BC_CMD_METER_GET,
+		.doit		= er2bc_nl_meter_get_doit,
+		.start		= er2bc_nl_meter_get_start,
+		.dumpit		= er2bc_nl_meter_get_dumpit,
+		.policy		= er2bc_meter_get_policy,
+		.maxattr	= ER2BC_A_PROBE_KEY,
 	},
 };
 

@@ -61,6 +61,9 @@ static const struct nla_policy er2bc_policy[TCA_ER2BC_MAX + 1] = {
 	[TCA_ER2BC_CTRL_FLOOR]	= { .type = NLA_U64 },
 	[TCA_ER2BC_CTRL_STALE]	= NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_stale_range),
 	[TCA_ER2BC_CTRL_CONVERGE] = NLA_POLICY_MAX(NLA_U8, ER2BC_CONVERGE_MAX),
+	[TCA_ER2BC_PROBE_PORT]	= { .type = NLA_U16 },
+	[TCA_ER2BC_PEER]	= { .type = NLA_BINARY,
+				    .len = TC_ER2BC_PEER_MAX * sizeof(struct tc_er2bc_prefix) },
 };
 
 static const struct nla_policy er2bc_class_policy[TCA_ER2BC_CLASS_MAX + 1] = {
@@ -246,6 +249,24 @@ static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	return NET_XMIT_SUCCESS;
 }
 
+/* count a packet sent toward the peer, or cut the count at a request */
+static void er2bc_probe_sent(struct er2bc_sched_data *q, const struct sk_buff *skb)
+{
+	u8 key[ER2BC_PROBE_KEY_MAX], key_len;
+
+	switch (er2bc_probe_classify(skb, q->probe_port, &q->peer, true, key, &key_len)) {
+	case ER2BC_PKT_COUNT:
+		er2bc_count_add(&q->count, er2bc_skb_segs(skb), qdisc_pkt_len(skb));
+		break;
+	case ER2BC_PKT_PROBE:
+		er2bc_count_snap(&q->count, key, key_len, ktime_get_ns());
+		break;
+	case ER2BC_PKT_IGNORE:
+		q->count.ignored += er2bc_skb_segs(skb);
+		break;
+	}
+}
+
 static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
@@ -285,10 +306,37 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 		qdisc_bstats_update(sch, skb);
 		qdisc_qstats_backlog_dec(sch, skb);
 		sch->q.qlen--;
+		if (unlikely(q->probe_port))
+			er2bc_probe_sent(q, skb);
 		return skb;
 	}
 	/* only children that hold packets back: their watchdogs wake the root */
 	return NULL;
+}
+
+/* TCA_ER2BC_PEER: an array of struct tc_er2bc_prefix, none to count all */
+static int er2bc_parse_peer(const struct nlattr *attr, struct er2bc_peer *peer,
+			    struct netlink_ext_ack *extack)
+{
+	const struct tc_er2bc_prefix *p = nla_data(attr);
+	unsigned int i, n = nla_len(attr) / sizeof(*p);
+
+	BUILD_BUG_ON(TC_ER2BC_PEER_MAX != ER2BC_PEER_MAX);
+	if (nla_len(attr) % sizeof(*p)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "er2bc: peer is an array of struct tc_er2bc_prefix");
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		if (p[i].pad || er2bc_prefix_set(&peer->p[i], p[i].family, p[i].plen,
+						 p[i].addr, sizeof(p[i].addr))) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "er2bc: a peer prefix is IPv4 or IPv6, of a length it has, without host bits");
+			return -EINVAL;
+		}
+	}
+	peer->n = n;
+	return 0;
 }
 
 /* the qdisc's options, at init or on change */
@@ -297,6 +345,7 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_ER2BC_MAX + 1];
+	struct er2bc_peer peer;
 	u64 rate, now;
 	u32 burst;
 	int err;
@@ -308,6 +357,11 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 
 	/* everything is validated and computed before any state changes */
+	if (tb[TCA_ER2BC_PEER]) {
+		err = er2bc_parse_peer(tb[TCA_ER2BC_PEER], &peer, extack);
+		if (err)
+			return err;
+	}
 	rate = tb[TCA_ER2BC_RATE] ? nla_get_u64(tb[TCA_ER2BC_RATE]) : q->rate;
 	burst = tb[TCA_ER2BC_BURST] ? nla_get_u32(tb[TCA_ER2BC_BURST]) : q->burst;
 
@@ -338,6 +392,11 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 		q->params.converge = nla_get_u8(tb[TCA_ER2BC_CTRL_CONVERGE]);
 	if (tb[TCA_ER2BC_CTRL_STALE])
 		WRITE_ONCE(q->stale_ms, nla_get_u32(tb[TCA_ER2BC_CTRL_STALE]));
+	/* the counts go on: a change of port or peers is a change from now on */
+	if (tb[TCA_ER2BC_PROBE_PORT])
+		WRITE_ONCE(q->probe_port, htons(nla_get_u16(tb[TCA_ER2BC_PROBE_PORT])));
+	if (tb[TCA_ER2BC_PEER])
+		q->peer = peer;
 	er2bc_assign(sch, now, false);
 	sch_tree_unlock(sch);
 	return 0;
@@ -413,6 +472,21 @@ static void er2bc_destroy(struct Qdisc *sch)
 	qdisc_class_hash_destroy(&q->clhash);
 }
 
+static int er2bc_dump_peer(struct sk_buff *skb, const struct er2bc_peer *peer)
+{
+	struct tc_er2bc_prefix p[TC_ER2BC_PEER_MAX] = {};
+	unsigned int i;
+
+	if (!peer->n)
+		return 0;
+	for (i = 0; i < peer->n; i++) {
+		p[i].family = peer->p[i].family;
+		p[i].plen = peer->p[i].plen;
+		memcpy(p[i].addr, &peer->p[i].addr, sizeof(p[i].addr));
+	}
+	return nla_put(skb, TCA_ER2BC_PEER, peer->n * sizeof(p[0]), p);
+}
+
 static int er2bc_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
@@ -432,7 +506,9 @@ static int er2bc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u64_64bit(skb, TCA_ER2BC_CTRL_BLIM, q->params.blim, TCA_ER2BC_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_ER2BC_CTRL_FLOOR, q->params.floor, TCA_ER2BC_PAD) ||
 	    nla_put_u32(skb, TCA_ER2BC_CTRL_STALE, READ_ONCE(q->stale_ms)) ||
-	    nla_put_u8(skb, TCA_ER2BC_CTRL_CONVERGE, q->params.converge))
+	    nla_put_u8(skb, TCA_ER2BC_CTRL_CONVERGE, q->params.converge) ||
+	    nla_put_u16(skb, TCA_ER2BC_PROBE_PORT, ntohs(READ_ONCE(q->probe_port))) ||
+	    er2bc_dump_peer(skb, &q->peer))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);
@@ -455,6 +531,10 @@ static int er2bc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.waits = q->sched.waits;
 	st.classes = q->clhash.hashelems;
 	st.active = q->sched.active;
+	st.probe_packets = q->count.packets;
+	st.probe_bytes = q->count.bytes;
+	st.probes = q->count.probes;
+	st.probe_ignored = q->count.ignored;
 	sch_tree_unlock(sch);
 	/* the controller's, under RTNL as dumps are */
 	st.updates = q->ctrl.updates;
@@ -821,13 +901,21 @@ MODULE_ALIAS_NET_SCH("er2bc");
 
 static int __init er2bc_module_init(void)
 {
-	int err = er2bc_genl_register();
+	int err = er2bc_meter_init();
 
 	if (err)
 		return err;
+	err = er2bc_genl_register();
+	if (err)
+		goto meter;
 	err = register_qdisc(&er2bc_qdisc_ops);
 	if (err)
-		er2bc_genl_unregister();
+		goto genl;
+	return 0;
+genl:
+	er2bc_genl_unregister();
+meter:
+	er2bc_meter_exit();
 	return err;
 }
 
@@ -835,6 +923,7 @@ static void __exit er2bc_module_exit(void)
 {
 	unregister_qdisc(&er2bc_qdisc_ops);
 	er2bc_genl_unregister();
+	er2bc_meter_exit();
 }
 
 module_init(er2bc_module_init);

@@ -14,6 +14,7 @@
 #include <net/sch_generic.h>
 
 #include "ctrl.h"
+#include "probe.h"
 #include "sched.h"
 
 struct er2bc_class {
@@ -80,6 +81,10 @@ struct er2bc_sched_data {
 	struct qdisc_watchdog watchdog;
 	/* when the scheduler can send next (a field: no stack canary in dequeue) */
 	u64 wake;
+	/* the estimator's counts (probe.h): its requests' port, 0: none */
+	__be16 probe_port;
+	struct er2bc_peer peer;
+	struct er2bc_count count;
 };
 
 extern struct Qdisc_ops er2bc_qdisc_ops;

@@ -4,7 +4,8 @@
  *
  *   tc qdisc add dev DEV root handle 1: er2bc [ rate RATE | rate unlimited ]
  *	[ burst SIZE ] [ default MINOR ] [ mode static|pq|er2bc ]
- *	[ share prio|weighted ]
+ *	[ share prio|weighted ] [ controller options ]
+ *	[ probe-port PORT|off ] [ peer PREFIX|none ]...
  *   tc class add dev DEV parent 1: classid 1:MINOR er2bc [ prio N ]
  *	[ rate RATE ] [ ceil RATE | ceil none ] [ weight N ] [ type tcp|udp ]
  *	[ burst SIZE ] [ cburst SIZE ]
@@ -12,9 +13,12 @@
  * Values are checked here with a message naming the option; the kernel
  * checks them again (its messages reach the user through extack).
  */
+#include <arpa/inet.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <linux/er2bc.h>
 
 #include "tc_abi.h"
@@ -77,6 +81,7 @@ static void explain_qdisc(void)
 		"                 [ share prio|weighted ] [ c 1-32 ] [ m 1-32 ]\n"
 		"                 [ blim RATE ] [ floor RATE ] [ stale TIME|never ]\n"
 		"                 [ converge immediate|gradual ]\n"
+		"                 [ probe-port PORT|off ] [ peer PREFIX|none ]...\n"
 		"  rate     the cap W on everything sent (default: unlimited)\n"
 		"  burst    bytes that may leave back to back (default: 4 ms at\n"
 		"           the rate, at least two MTU-sized packets)\n"
@@ -92,7 +97,11 @@ static void explain_qdisc(void)
 		"  floor    least guarantee of a class with a rate (default: 0)\n"
 		"  stale    time without an estimate until the qdisc says it is\n"
 		"           stale, at most 1 hour (default: never)\n"
-		"  converge how guarantees move (default: immediate)\n");
+		"  converge how guarantees move (default: immediate)\n"
+		"  Counting for the ABW estimator (er2bc-abwd sender):\n"
+		"  probe-port  UDP port of the estimator's requests (default: off)\n"
+		"  peer     count only packets to this prefix, up to 4 (default:\n"
+		"           every IPv4 and IPv6 packet); \"peer none\" clears\n");
 }
 
 static void explain_class(void)
@@ -162,6 +171,42 @@ static int parse_rate(__u64 *bps, const char *what, const char *arg)
 	return 0;
 }
 
+/* ADDR/LEN, IPv4 or IPv6, without host bits */
+static int parse_prefix(struct tc_er2bc_prefix *p, const char *arg)
+{
+	char buf[INET6_ADDRSTRLEN + 8], *slash, *end;
+	unsigned int max, i;
+	unsigned long plen;
+
+	memset(p, 0, sizeof(*p));
+	if (strlen(arg) >= sizeof(buf))
+		return bad("peer", arg, "not a prefix (e.g. 10.2.0.0/16)");
+	snprintf(buf, sizeof(buf), "%s", arg);
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash = 0;
+	if (inet_pton(AF_INET, buf, p->addr) == 1) {
+		p->family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, buf, p->addr) == 1) {
+		p->family = AF_INET6;
+		max = 128;
+	} else {
+		return bad("peer", arg, "not a prefix (e.g. 10.2.0.0/16)");
+	}
+	plen = max;
+	if (slash) {
+		plen = strtoul(slash + 1, &end, 10);
+		if (!slash[1] || *end || plen > max)
+			return bad("peer", arg, "the prefix length is out of range");
+	}
+	p->plen = plen;
+	for (i = plen; i < max; i++)
+		if (p->addr[i / 8] & (0x80 >> (i % 8)))
+			return bad("peer", arg, "host bits are set past the prefix length");
+	return 0;
+}
+
 static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			   struct nlmsghdr *n, const char *dev)
 {
@@ -170,6 +215,8 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	int mode = -1, share = -1, converge = -1;
 	__u32 burst = 0, def = 0, c = 0, m = 0, stale = 0;
 	__u64 rate = 0, blim = 0, floor = 0;
+	struct tc_er2bc_prefix peer[TC_ER2BC_PEER_MAX];
+	int port = -1, npeer = -1;
 	struct rtattr *tail;
 
 	for (; argc > 0; argc--, argv++) {
@@ -239,6 +286,26 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			converge = lookup(&converges, *argv);
 			if (converge < 0)
 				return bad("converge", *argv, "immediate or gradual");
+		} else if (strcmp(*argv, "probe-port") == 0) {
+			__u32 v;
+
+			argc--, argv++;
+			if (strcmp(*argv, "off") == 0)
+				v = 0;
+			else if (get_u32(&v, *argv, 10) || !v || v > 65535)
+				return bad("probe-port", *argv, "a UDP port, 1-65535, or off");
+			port = v;
+		} else if (strcmp(*argv, "peer") == 0) {
+			argc--, argv++;
+			if (npeer < 0)
+				npeer = 0;
+			if (strcmp(*argv, "none") == 0)
+				continue;
+			if (npeer == TC_ER2BC_PEER_MAX)
+				return bad("peer", *argv, "at most 4 peer prefixes");
+			if (parse_prefix(&peer[npeer], *argv))
+				return -1;
+			npeer++;
 		} else {
 			fprintf(stderr, "er2bc: unknown option \"%s\"\n", *argv);
 			explain_qdisc();
@@ -269,6 +336,10 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CTRL_STALE, stale);
 	if (converge >= 0)
 		addattr8(n, OPT_MAXLEN, TCA_ER2BC_CTRL_CONVERGE, converge);
+	if (port >= 0)
+		addattr16(n, OPT_MAXLEN, TCA_ER2BC_PROBE_PORT, port);
+	if (npeer >= 0)
+		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_PEER, peer, npeer * sizeof(peer[0]));
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -421,6 +492,30 @@ static void print_burst_opt(const char *key, __u32 bytes)
 		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, "auto");
 }
 
+/* the estimator's counting: its port, and the peer's prefixes */
+static void print_probe(const struct rtattr *port, const struct rtattr *peer)
+{
+	const struct tc_er2bc_prefix *p;
+	char addr[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN + 8];
+	int i, n;
+
+	print_nl();
+	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "probe_port", "probe-port %u ",
+			 *(__u16 *)RTA_DATA(port));
+	if (!peer)
+		return;
+	p = RTA_DATA(peer);
+	n = RTA_PAYLOAD(peer) / sizeof(*p);
+	open_json_array(PRINT_JSON, "peer");
+	for (i = 0; i < n; i++) {
+		if (!inet_ntop(p[i].family, p[i].addr, addr, sizeof(addr)))
+			continue;
+		snprintf(buf, sizeof(buf), "%s/%u", addr, p[i].plen);
+		print_color_string(PRINT_ANY, TC_COLOR_NONE, NULL, "peer %s ", buf);
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
 static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	static const int sizes[TCA_ER2BC_MAX + 1] = {
@@ -429,7 +524,7 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		[TCA_ER2BC_SHARE] = 1, [TCA_ER2BC_CTRL_C] = 4,
 		[TCA_ER2BC_CTRL_M] = 4, [TCA_ER2BC_CTRL_BLIM] = 8,
 		[TCA_ER2BC_CTRL_FLOOR] = 8, [TCA_ER2BC_CTRL_STALE] = 4,
-		[TCA_ER2BC_CTRL_CONVERGE] = 1,
+		[TCA_ER2BC_CTRL_CONVERGE] = 1, [TCA_ER2BC_PROBE_PORT] = 2,
 	};
 	struct rtattr *tb[TCA_ER2BC_MAX + 1];
 
@@ -474,18 +569,23 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_ER2BC_CTRL_CONVERGE])
 		print_color_string(PRINT_ANY, TC_COLOR_NONE, "converge", "converge %s ",
 				   name_of(&converges, rta_u8(tb[TCA_ER2BC_CTRL_CONVERGE])));
+	if (tb[TCA_ER2BC_PROBE_PORT] && *(__u16 *)RTA_DATA(tb[TCA_ER2BC_PROBE_PORT]))
+		print_probe(tb[TCA_ER2BC_PROBE_PORT], tb[TCA_ER2BC_PEER]);
 	return 0;
 }
 
 static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 {
 	struct tc_er2bc_xstats st = {};
+	size_t len;
 
 	if (!xstats)
 		return 0;
-	if (RTA_PAYLOAD(xstats) < sizeof(st))
+	/* a module without the estimator's counts has a shorter struct */
+	if (RTA_PAYLOAD(xstats) < offsetof(struct tc_er2bc_xstats, probe_packets))
 		return -1;
-	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+	len = RTA_PAYLOAD(xstats) < sizeof(st) ? RTA_PAYLOAD(xstats) : sizeof(st);
+	memcpy(&st, RTA_DATA(xstats), len);
 
 	print_nl();
 	print_rate_opt("cap", st.rate, "cap unlimited");
@@ -503,6 +603,16 @@ static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xst
 	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "seq", "seq %u ", st.seq);
 	print_color_string(PRINT_ANY, TC_COLOR_NONE, "stale", "stale %s",
 			   st.stale ? "yes" : "no");
+	if (!st.probes && !st.probe_packets)
+		return 0;
+	print_nl();
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "probe_packets", "probe packets %llu ",
+			st.probe_packets);
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "probe_bytes", "bytes %llu ",
+			st.probe_bytes);
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "probes", "requests %llu ", st.probes);
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "probe_ignored", "ignored %llu",
+			st.probe_ignored);
 	return 0;
 }
 

@@ -55,6 +55,8 @@ int print_color_int(enum output_type t, int color, const char *key,
 int print_color_0xhex(enum output_type t, int color, const char *key,
 		      const char *fmt, unsigned long long hex);
 void print_nl(void);
+void open_json_array(enum output_type t, const char *name);
+void close_json_array(enum output_type t, const char *delim);
 
 /* lib/utils.c, tc/tc_util.c */
 int get_u32(__u32 *val, const char *arg, int base);
@@ -65,6 +67,7 @@ int matches(const char *prefix, const char *string);
 /* lib/libnetlink.c */
 int addattr_l(struct nlmsghdr *n, int maxlen, int type, const void *data, int alen);
 int addattr8(struct nlmsghdr *n, int maxlen, int type, __u8 data);
+int addattr16(struct nlmsghdr *n, int maxlen, int type, __u16 data);
 int addattr32(struct nlmsghdr *n, int maxlen, int type, __u32 data);
 struct rtattr *addattr_nest(struct nlmsghdr *n, int maxlen, int type);
 int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);

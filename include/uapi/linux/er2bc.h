@@ -48,10 +48,27 @@ enum {
 	TCA_ER2BC_CTRL_FLOOR,	/* u64: least guarantee of a class with a rate (0) */
 	TCA_ER2BC_CTRL_STALE,	/* u32: ms without an estimate until stale, 0 = never */
 	TCA_ER2BC_CTRL_CONVERGE, /* u8: enum er2bc_converge */
+	/* counting for the ABW estimator (Documentation/er2bc-estimator.rst) */
+	TCA_ER2BC_PROBE_PORT,	/* u16: UDP port of its requests, 0 = no counting */
+	TCA_ER2BC_PEER,		/* struct tc_er2bc_prefix[0 .. TC_ER2BC_PEER_MAX] */
 	__TCA_ER2BC_MAX
 };
 
 #define TCA_ER2BC_MAX	(__TCA_ER2BC_MAX - 1)
+
+/*
+ * A prefix the peer gateway's site is in: with TCA_ER2BC_PEER the qdisc
+ * counts only packets to these prefixes (none: every IPv4 and IPv6 packet).
+ * Host bits past plen must be zero.
+ */
+struct tc_er2bc_prefix {
+	__u8	family;		/* AF_INET or AF_INET6 */
+	__u8	plen;
+	__u16	pad;		/* zero */
+	__u8	addr[16];	/* network order; IPv4 in the first 4 bytes */
+};
+
+#define TC_ER2BC_PEER_MAX	4
 
 /* how the controller moves a guarantee towards a new value */
 enum er2bc_converge {
@@ -103,6 +120,11 @@ struct tc_er2bc_xstats {
 	__u64	updates;	/* ABW estimates applied */
 	__u32	stale;		/* 1: no estimate for longer than the stale timeout */
 	__u32	seq;		/* sequence number of the last estimate */
+	/* the estimator's counts, with probe-port set */
+	__u64	probe_packets;	/* packets sent toward the peer, segments counted */
+	__u64	probe_bytes;
+	__u64	probes;		/* the estimator's requests dequeued */
+	__u64	probe_ignored;	/* packets not counted: not IP, not to a peer */
 };
 
 /* the scheduling state of a class */

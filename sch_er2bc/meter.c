@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receiving gateway's meter: a netdev ingress hook on the interface the
+ * peer's packets arrive on, counting them and cutting the count at each of
+ * the estimator's requests (probe.h). It sees packets as the device hands
+ * them up, before any IP processing (defragmentation included), which is
+ * where the sending qdisc's counts end: what one dequeued, the other
+ * receives, segment for segment.
+ *
+ * Meters live in their netns, on a list under RTNL, and go with their
+ * device. A meter outlives the responder that set it: a restarted responder
+ * finds its counts where they were.
+ */
+#include <linux/kernel.h>
+#include <linux/netdevice.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_netdev.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/sock.h>
+
+#include "er2bc_compat.h"
+#include "probe.h"
+
+struct er2bc_meter {
+	struct list_head list;		/* in the netns's; RTNL */
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+	struct nf_hook_ops ops;
+	struct rcu_head rcu;
+
+	spinlock_t lock;		/* the configuration and the counts */
+	__be16 port;
+	struct er2bc_peer peer;
+	struct er2bc_count count;
+};
+
+struct er2bc_meter_net {
+	struct list_head meters;
+};
+
+static unsigned int er2bc_meter_net_id __read_mostly;
+
+static struct list_head *er2bc_meters(struct net *net)
+{
+	struct er2bc_meter_net *mn = net_generic(net, er2bc_meter_net_id);
+
+	return &mn->meters;
+}
+
+static unsigned int er2bc_meter_hook(void *priv, struct sk_buff *skb,
+				     const struct nf_hook_state *state)
+{
+	struct er2bc_meter *m = priv;
+	u8 key[ER2BC_PROBE_KEY_MAX];
+	u8 key_len;
+
+	spin_lock(&m->lock);
+	switch (er2bc_probe_classify(skb, m->port, &m->peer, false, key, &key_len)) {
+	case ER2BC_PKT_COUNT:
+		er2bc_count_add(&m->count, er2bc_skb_segs(skb), er2bc_rx_wire_len(skb));
+		break;
+	case ER2BC_PKT_PROBE:
+		er2bc_count_snap(&m->count, key, key_len, ktime_get_ns());
+		break;
+	case ER2BC_PKT_IGNORE:
+		m->count.ignored += er2bc_skb_segs(skb);
+		break;
+	}
+	spin_unlock(&m->lock);
+	return NF_ACCEPT;
+}
+
+static struct er2bc_meter *er2bc_meter_find(struct net *net, int ifindex)
+{
+	struct er2bc_meter *m;
+
+	ASSERT_RTNL();
+	list_for_each_entry(m, er2bc_meters(net), list)
+		if (m->dev->ifindex == ifindex)
+			return m;
+	return NULL;
+}
+
+static void er2bc_meter_free(struct er2bc_meter *m)
+{
+	ASSERT_RTNL();
+	list_del(&m->list);
+	nf_unregister_net_hook(dev_net(m->dev), &m->ops);
+	netdev_put(m->dev, &m->dev_tracker);
+	/* the hook may still be running on another CPU */
+	kfree_rcu(m, rcu);
+}
+
+static struct er2bc_meter *er2bc_meter_new(struct net_device *dev,
+					   struct netlink_ext_ack *extack)
+{
+	struct er2bc_meter *m;
+	int err;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
+	if (!m)
+		return ERR_PTR(-ENOMEM);
+	spin_lock_init(&m->lock);
+	m->dev = dev;
+	m->ops.hook = er2bc_meter_hook;
+	m->ops.priv = m;
+	m->ops.pf = NFPROTO_NETDEV;
+	m->ops.hooknum = NF_NETDEV_INGRESS;
+	/* first: the count is of what arrived, whatever other hooks decide */
+	m->ops.priority = INT_MIN;
+	m->ops.dev = dev;
+	err = nf_register_net_hook(dev_net(dev), &m->ops);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "er2bc: cannot hook the device's ingress");
+		kfree(m);
+		return ERR_PTR(err);
+	}
+	netdev_hold(dev, &m->dev_tracker, GFP_KERNEL);
+	list_add_tail(&m->list, er2bc_meters(dev_net(dev)));
+	return m;
+}
+
+int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct nlattr **tb = info->attrs;
+	struct er2bc_peer peer;
+	struct net_device *dev;
+	struct er2bc_meter *m;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, ER2BC_A_PROBE_IFINDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, ER2BC_A_PROBE_PORT)) {
+		NL_SET_ERR_MSG(info->extack, "er2bc: meter-set needs ifindex and port");
+		return -EINVAL;
+	}
+	err = er2bc_nl_parse_peer(info, &peer);
+	if (err)
+		return err;
+
+	rtnl_lock();
+	dev = __dev_get_by_index(net, nla_get_u32(tb[ER2BC_A_PROBE_IFINDEX]));
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[ER2BC_A_PROBE_IFINDEX],
+				    "er2bc: no such device");
+		err = -ENODEV;
+		goto out;
+	}
+	m = er2bc_meter_find(net, dev->ifindex);
+	if (!m) {
+		m = er2bc_meter_new(dev, info->extack);
+		if (IS_ERR(m)) {
+			err = PTR_ERR(m);
+			goto out;
+		}
+	}
+	/* a change keeps the counts: the snapshots stay as they were taken */
+	spin_lock_bh(&m->lock);
+	m->port = htons(nla_get_u16(tb[ER2BC_A_PROBE_PORT]));
+	m->peer = peer;
+	spin_unlock_bh(&m->lock);
+out:
+	rtnl_unlock();
+	return err;
+}
+
+int er2bc_nl_meter_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct er2bc_meter *m;
+	int err = 0;
+
+	if (GENL_REQ_ATTR_CHECK(info, ER2BC_A_PROBE_IFINDEX)) {
+		NL_SET_ERR_MSG(info->extack, "er2bc: meter-del needs ifindex");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	m = er2bc_meter_find(genl_info_net(info),
+			     nla_get_u32(info->attrs[ER2BC_A_PROBE_IFINDEX]));
+	if (m) {
+		er2bc_meter_free(m);
+	} else {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[ER2BC_A_PROBE_IFINDEX],
+				    "er2bc: no meter on this device");
+		err = -ENOENT;
+	}
+	rtnl_unlock();
+	return err;
+}
+
+/* a meter's message: its counts now, or at the request @key names (RTNL) */
+static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
+			   const struct nlattr *key, struct netlink_ext_ack *extack)
+{
+	u64 packets, bytes, probes, ignored, time;
+	const struct er2bc_snap *s = NULL;
+	struct er2bc_peer peer;
+	__be16 port;
+
+	spin_lock_bh(&m->lock);
+	port = m->port;
+	peer = m->peer;
+	packets = m->count.packets;
+	bytes = m->count.bytes;
+	probes = m->count.probes;
+	ignored = m->count.ignored;
+	time = ktime_get_ns();
+	if (key)
+		s = er2bc_count_find(&m->count, nla_data(key), nla_len(key));
+	if (s) {
+		packets = s->packets;
+		bytes = s->bytes;
+		time = s->time;
+	}
+	spin_unlock_bh(&m->lock);
+	if (key && !s) {
+		NL_SET_ERR_MSG_ATTR(extack, key,
+				    "er2bc: no request with this payload arrived lately");
+		return -ENOENT;
+	}
+
+	if (nla_put_u32(skb, ER2BC_A_PROBE_IFINDEX, m->dev->ifindex) ||
+	    nla_put_u16(skb, ER2BC_A_PROBE_PORT, ntohs(port)) ||
+	    er2bc_nl_put_peer(skb, &peer) ||
+	    er2bc_nl_put_count(skb, packets, bytes, time, probes, ignored))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int er2bc_nl_meter_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct er2bc_meter *m;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, ER2BC_A_PROBE_IFINDEX)) {
+		NL_SET_ERR_MSG(info->extack, "er2bc: meter-get needs ifindex");
+		return -EINVAL;
+	}
+	err = er2bc_nl_reply(info, &msg, &hdr);
+	if (err)
+		return err;
+	rtnl_lock();
+	m = er2bc_meter_find(genl_info_net(info),
+			     nla_get_u32(info->attrs[ER2BC_A_PROBE_IFINDEX]));
+	if (!m) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[ER2BC_A_PROBE_IFINDEX],
+				    "er2bc: no meter on this device");
+		err = -ENOENT;
+	} else {
+		err = er2bc_meter_put(msg, m, info->attrs[ER2BC_A_PROBE_KEY],
+				      info->extack);
+	}
+	rtnl_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* the dump: cb->args[0] the ifindex asked for (0: all), [1] meters sent */
+int er2bc_nl_meter_get_start(struct netlink_callback *cb)
+{
+	struct nlattr *tb[ER2BC_A_PROBE_KEY + 1];
+	int err;
+
+	err = er2bc_nl_dump_parse(cb, tb, ER2BC_A_PROBE_KEY);
+	if (err)
+		return err;
+	if (tb[ER2BC_A_PROBE_KEY]) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, tb[ER2BC_A_PROBE_KEY],
+				    "er2bc: a dump of meters takes no key");
+		return -EINVAL;
+	}
+	cb->args[0] = tb[ER2BC_A_PROBE_IFINDEX] ?
+		      nla_get_u32(tb[ER2BC_A_PROBE_IFINDEX]) : 0;
+	cb->args[1] = 0;
+	return 0;
+}
+
+int er2bc_nl_meter_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct er2bc_meter *m;
+	unsigned long i = 0;
+	int err = 0;
+	void *hdr;
+
+	rtnl_lock();
+	list_for_each_entry(m, er2bc_meters(sock_net(skb->sk)), list) {
+		if (cb->args[0] && m->dev->ifindex != cb->args[0])
+			continue;
+		if (i++ < cb->args[1])
+			continue;
+		hdr = er2bc_nl_dump_hdr(skb, cb, ER2BC_CMD_METER_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		err = er2bc_meter_put(skb, m, NULL, NULL);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[1]++;
+	}
+	rtnl_unlock();
+	/* a full message ends this part of the dump; the rest comes next */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static int er2bc_meter_netdev_event(struct notifier_block *nb,
+				    unsigned long event, void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct er2bc_meter *m;
+
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	m = er2bc_meter_find(dev_net(dev), dev->ifindex);
+	if (m && m->dev == dev)
+		er2bc_meter_free(m);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block er2bc_meter_notifier = {
+	.notifier_call = er2bc_meter_netdev_event,
+};
+
+static int __net_init er2bc_meter_net_init(struct net *net)
+{
+	INIT_LIST_HEAD(er2bc_meters(net));
+	return 0;
+}
+
+static void __net_exit er2bc_meter_net_exit(struct net *net)
+{
+	struct er2bc_meter *m, *next;
+
+	/* the devices went first, and their meters with them; this is the rest */
+	rtnl_lock();
+	list_for_each_entry_safe(m, next, er2bc_meters(net), list)
+		er2bc_meter_free(m);
+	rtnl_unlock();
+}
+
+static struct pernet_operations er2bc_meter_net_ops = {
+	.init	= er2bc_meter_net_init,
+	.exit	= er2bc_meter_net_exit,
+	.id	= &er2bc_meter_net_id,
+	.size	= sizeof(struct er2bc_meter_net),
+};
+
+int __init er2bc_meter_init(void)
+{
+	int err = register_pernet_subsys(&er2bc_meter_net_ops);
+
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&er2bc_meter_notifier);
+	if (err)
+		unregister_pernet_subsys(&er2bc_meter_net_ops);
+	return err;
+}
+
+void er2bc_meter_exit(void)
+{
+	unregister_netdevice_notifier(&er2bc_meter_notifier);
+	unregister_pernet_subsys(&er2bc_meter_net_ops);
+}

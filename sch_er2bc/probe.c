@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ABW estimator's exact counts: which packets count, the cut at a
+ * request, the snapshots (probe.h). Used under the lock of their owner: the
+ * qdisc's root lock, or a meter's spinlock.
+ */
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/genetlink.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
+#include <kunit/visibility.h>
+
+#include "probe.h"
+
+bool er2bc_prefix_match(const struct er2bc_prefix *p, u8 family,
+			const struct in6_addr *addr)
+{
+	return p->family == family && ipv6_prefix_equal(&p->addr, addr, p->plen);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_prefix_match);
+
+int er2bc_prefix_set(struct er2bc_prefix *p, u8 family, u8 plen,
+		     const void *addr, unsigned int addr_len)
+{
+	struct in6_addr a = {}, masked;
+
+	if (family == AF_INET) {
+		if (addr_len < 4 || plen > 32)
+			return -EINVAL;
+		memcpy(&a, addr, 4);
+	} else if (family == AF_INET6) {
+		if (addr_len < 16 || plen > 128)
+			return -EINVAL;
+		memcpy(&a, addr, 16);
+	} else {
+		return -EINVAL;
+	}
+	ipv6_addr_prefix(&masked, &a, plen);
+	if (!ipv6_addr_equal(&masked, &a))
+		return -EINVAL;
+	p->family = family;
+	p->plen = plen;
+	p->addr = a;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_prefix_set);
+
+static bool er2bc_peer_match(const struct er2bc_peer *peer, u8 family,
+			     const struct in6_addr *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < peer->n; i++)
+		if (er2bc_prefix_match(&peer->p[i], family, addr))
+			return true;
+	return false;
+}
+
+/* a request: a whole UDP datagram to @port whose type is ER2BC_PROBE_REQUEST */
+static bool er2bc_probe_request(const struct sk_buff *skb, int toff, __be16 port,
+				u8 *key, u8 *key_len)
+{
+	const struct udphdr *uh;
+	struct udphdr _uh;
+	__be16 _type;
+	const __be16 *type;
+	int len;
+
+	uh = skb_header_pointer(skb, toff, sizeof(_uh), &_uh);
+	if (!uh || uh->dest != port)
+		return false;
+	len = min_t(int, ntohs(uh->len), skb->len - toff) - (int)sizeof(*uh);
+	if (len < 4)
+		return false;
+	type = skb_header_pointer(skb, toff + sizeof(*uh), sizeof(_type), &_type);
+	if (!type || (ntohs(*type) & ~ER2BC_PROBE_AUTH) != ER2BC_PROBE_REQUEST)
+		return false;
+	*key_len = min_t(int, len, ER2BC_PROBE_KEY_MAX);
+	return !skb_copy_bits(skb, toff + sizeof(*uh), key, *key_len);
+}
+
+enum er2bc_pkt er2bc_probe_classify(const struct sk_buff *skb, __be16 port,
+				    const struct er2bc_peer *peer, bool to_peer,
+				    u8 *key, u8 *key_len)
+{
+	int noff = skb_network_offset(skb), toff;
+	struct in6_addr addr;
+	bool whole = true;
+	u8 family, proto;
+
+	switch (skb->protocol) {
+	case htons(ETH_P_IP): {
+		const struct iphdr *iph;
+		struct iphdr _iph;
+
+		iph = skb_header_pointer(skb, noff, sizeof(_iph), &_iph);
+		if (!iph || iph->version != 4 || iph->ihl < 5)
+			return ER2BC_PKT_IGNORE;
+		family = AF_INET;
+		ipv6_addr_set(&addr, to_peer ? iph->daddr : iph->saddr, 0, 0, 0);
+		proto = iph->protocol;
+		toff = noff + iph->ihl * 4;
+		whole = !(iph->frag_off & htons(IP_MF | IP_OFFSET));
+		break;
+	}
+	case htons(ETH_P_IPV6): {
+		const struct ipv6hdr *ip6h;
+		struct ipv6hdr _ip6h;
+
+		ip6h = skb_header_pointer(skb, noff, sizeof(_ip6h), &_ip6h);
+		if (!ip6h || ip6h->version != 6)
+			return ER2BC_PKT_IGNORE;
+		family = AF_INET6;
+		addr = to_peer ? ip6h->daddr : ip6h->saddr;
+		/* a request has no extension headers: the daemons send none */
+		proto = ip6h->nexthdr;
+		toff = noff + sizeof(*ip6h);
+		break;
+	}
+	default:
+		return ER2BC_PKT_IGNORE;
+	}
+
+	if (peer->n && !er2bc_peer_match(peer, family, &addr))
+		return ER2BC_PKT_IGNORE;
+	if (proto == IPPROTO_UDP && whole && port &&
+	    er2bc_probe_request(skb, toff, port, key, key_len))
+		return ER2BC_PKT_PROBE;
+	return ER2BC_PKT_COUNT;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_probe_classify);
+
+u64 er2bc_rx_wire_len(const struct sk_buff *skb)
+{
+	u64 len = skb->len + skb->mac_len;
+	u32 segs = er2bc_skb_segs(skb), hdr;
+
+	/* a GRO (or forwarded GSO) packet: each segment had its headers */
+	if (segs > 1 && skb_transport_header_was_set(skb)) {
+		hdr = skb->mac_len + skb_transport_offset(skb);
+		if (skb_shinfo(skb)->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) {
+			const struct tcphdr *th;
+			struct tcphdr _th;
+
+			th = skb_header_pointer(skb, skb_transport_offset(skb),
+						sizeof(_th), &_th);
+			if (th)
+				hdr += __tcp_hdrlen(th);
+		} else if (skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4) {
+			hdr += sizeof(struct udphdr);
+		}
+		len += (u64)(segs - 1) * hdr;
+	}
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_rx_wire_len);
+
+void er2bc_count_snap(struct er2bc_count *c, const u8 *key, u8 key_len, u64 time)
+{
+	struct er2bc_snap *s = &c->ring[c->head++ % ER2BC_SNAP_RING];
+
+	s->packets = c->packets;
+	s->bytes = c->bytes;
+	s->time = time;
+	s->key_len = key_len;
+	memcpy(s->key, key, key_len);
+	c->probes++;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_count_snap);
+
+const struct er2bc_snap *er2bc_count_find(const struct er2bc_count *c,
+					  const u8 *key, unsigned int key_len)
+{
+	unsigned int i;
+
+	for (i = 1; i <= ER2BC_SNAP_RING; i++) {
+		const struct er2bc_snap *s = &c->ring[(c->head - i) % ER2BC_SNAP_RING];
+
+		if (s->key_len && s->key_len == key_len && !memcmp(s->key, key, key_len))
+			return s;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_count_find);
+
+const struct nla_policy er2bc_prefix_nl_policy[ER2BC_A_PREFIX_PLEN + 1] = {
+	[ER2BC_A_PREFIX_ADDR]	= NLA_POLICY_RANGE(NLA_BINARY, 4, 16),
+	[ER2BC_A_PREFIX_PLEN]	= NLA_POLICY_MAX(NLA_U8, 128),
+};
+
+int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer)
+{
+	struct nlattr *tb[ER2BC_A_PREFIX_PLEN + 1];
+	const struct nlattr *nla;
+	int rem, err, len;
+
+	peer->n = 0;
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != ER2BC_A_PROBE_PEER)
+			continue;
+		if (peer->n == ER2BC_PEER_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "er2bc: at most 4 peer prefixes");
+			return -E2BIG;
+		}
+		err = nla_parse_nested(tb, ER2BC_A_PREFIX_PLEN, nla,
+				       er2bc_prefix_nl_policy, info->extack);
+		if (err)
+			return err;
+		if (!tb[ER2BC_A_PREFIX_ADDR] || !tb[ER2BC_A_PREFIX_PLEN]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "er2bc: a peer prefix needs addr and plen");
+			return -EINVAL;
+		}
+		len = nla_len(tb[ER2BC_A_PREFIX_ADDR]);
+		if ((len != 4 && len != 16) ||
+		    er2bc_prefix_set(&peer->p[peer->n], len == 4 ? AF_INET : AF_INET6,
+				     nla_get_u8(tb[ER2BC_A_PREFIX_PLEN]),
+				     nla_data(tb[ER2BC_A_PREFIX_ADDR]), len)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "er2bc: a peer prefix is 4 or 16 bytes, a length it has, and no host bits");
+			return -EINVAL;
+		}
+		peer->n++;
+	}
+	return 0;
+}
+
+int er2bc_nl_put_peer(struct sk_buff *skb, const struct er2bc_peer *peer)
+{
+	unsigned int i;
+
+	for (i = 0; i < peer->n; i++) {
+		const struct er2bc_prefix *p = &peer->p[i];
+		struct nlattr *nest = nla_nest_start(skb, ER2BC_A_PROBE_PEER);
+
+		if (!nest ||
+		    nla_put(skb, ER2BC_A_PREFIX_ADDR, p->family == AF_INET ? 4 : 16,
+			    &p->addr) ||
+		    nla_put_u8(skb, ER2BC_A_PREFIX_PLEN, p->plen))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+int er2bc_nl_put_count(struct sk_buff *skb, u64 packets, u64 bytes, u64 time,
+		       u64 probes, u64 ignored)
+{
+	if (nla_put_u64_64bit(skb, ER2BC_A_PROBE_PACKETS, packets, ER2BC_A_PROBE_PAD) ||
+	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_BYTES, bytes, ER2BC_A_PROBE_PAD) ||
+	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_TIME, time, ER2BC_A_PROBE_PAD) ||
+	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_PROBES, probes, ER2BC_A_PROBE_PAD) ||
+	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_IGNORED, ignored, ER2BC_A_PROBE_PAD))
+		return -EMSGSIZE;
+	return 0;
+}

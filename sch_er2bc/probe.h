@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ABW estimator's exact counts (Documentation/er2bc-estimator.rst).
+ *
+ * The estimator's read request travels with the data. Both gateways count
+ * the packets that pass between them and cut their counts exactly where the
+ * request passes: the sending gateway's er2bc qdisc as it dequeues
+ * (packets sent toward the peer), the receiving gateway's meter, a netdev
+ * ingress hook, as packets arrive (packets received from the peer). Each
+ * cut is a snapshot remembered under the request's payload, which the
+ * daemons ask for by generic netlink.
+ */
+#ifndef _ER2BC_PROBE_H
+#define _ER2BC_PROBE_H
+
+#include <linux/in6.h>
+#include <linux/skbuff.h>
+#include <linux/types.h>
+#include <linux/er2bc_genl.h>
+
+struct genl_info;
+struct netlink_callback;
+struct nlattr;
+struct nla_policy;
+struct netlink_ext_ack;
+struct sk_buff;
+
+/* the snapshots remembered: requests that may still be asked about */
+#define ER2BC_SNAP_RING		16
+
+struct er2bc_prefix {
+	u8 family;			/* AF_INET, AF_INET6 */
+	u8 plen;
+	struct in6_addr addr;		/* IPv4 in s6_addr32[0] */
+};
+
+struct er2bc_peer {
+	u8 n;				/* 0: every IP packet counts */
+	struct er2bc_prefix p[ER2BC_PEER_MAX];
+};
+
+struct er2bc_snap {
+	u64 packets;
+	u64 bytes;
+	u64 time;			/* ktime_get_ns() */
+	u8 key_len;			/* 0: unused */
+	u8 key[ER2BC_PROBE_KEY_MAX];
+};
+
+/* the counts of one qdisc or meter */
+struct er2bc_count {
+	u64 packets;
+	u64 bytes;
+	u64 probes;
+	u64 ignored;
+	u32 head;			/* the next snapshot's slot */
+	struct er2bc_snap ring[ER2BC_SNAP_RING];
+};
+
+/* what a packet is to the counts */
+enum er2bc_pkt {
+	ER2BC_PKT_COUNT,		/* counted */
+	ER2BC_PKT_IGNORE,		/* not IP, or not to or from a peer */
+	ER2BC_PKT_PROBE,		/* a request: the cut, not counted itself */
+};
+
+/*
+ * What @skb is to counts that take requests on UDP port @port (network
+ * order) and only packets whose destination (@to_peer) or source is in
+ * @peer. A request's payload, its first ER2BC_PROBE_KEY_MAX bytes, goes to
+ * @key and its length to @key_len.
+ */
+enum er2bc_pkt er2bc_probe_classify(const struct sk_buff *skb, __be16 port,
+				    const struct er2bc_peer *peer, bool to_peer,
+				    u8 *key, u8 *key_len);
+
+bool er2bc_prefix_match(const struct er2bc_prefix *p, u8 family,
+			const struct in6_addr *addr);
+
+/* a prefix from its parts: -EINVAL for a bad family or length, host bits */
+int er2bc_prefix_set(struct er2bc_prefix *p, u8 family, u8 plen,
+		     const void *addr, unsigned int addr_len);
+
+/* the packets an skb will be on the wire, GSO segments each one */
+static inline u32 er2bc_skb_segs(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) ? max_t(u32, skb_shinfo(skb)->gso_segs, 1) : 1;
+}
+
+/* the link-layer bytes of a received skb, as a qdisc's rates count them */
+u64 er2bc_rx_wire_len(const struct sk_buff *skb);
+
+static inline void er2bc_count_add(struct er2bc_count *c, u32 packets, u64 bytes)
+{
+	c->packets += packets;
+	c->bytes += bytes;
+}
+
+void er2bc_count_snap(struct er2bc_count *c, const u8 *key, u8 key_len, u64 time);
+/* the newest snapshot taken at a request of payload @key; NULL: none */
+const struct er2bc_snap *er2bc_count_find(const struct er2bc_count *c,
+					  const u8 *key, unsigned int key_len);
+
+extern const struct nla_policy er2bc_prefix_nl_policy[ER2BC_A_PREFIX_PLEN + 1];
+
+/* netlink: the peer's nests in and out, a count's attributes out */
+int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer);
+int er2bc_nl_put_peer(struct sk_buff *skb, const struct er2bc_peer *peer);
+int er2bc_nl_put_count(struct sk_buff *skb, u64 packets, u64 bytes, u64 time,
+		       u64 probes, u64 ignored);
+
+/* meter.c: the receiving gateway's counts */
+int er2bc_meter_init(void);
+void er2bc_meter_exit(void);
+int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info);
+int er2bc_nl_meter_del_doit(struct sk_buff *skb, struct genl_info *info);
+int er2bc_nl_meter_get_doit(struct sk_buff *skb, struct genl_info *info);
+int er2bc_nl_meter_get_start(struct netlink_callback *cb);
+int er2bc_nl_meter_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+/* genl.c, for meter.c */
+int er2bc_nl_reply(struct genl_info *info, struct sk_buff **msg, void **hdr);
+void *er2bc_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd);
+int er2bc_nl_dump_parse(struct netlink_callback *cb, struct nlattr **tb, int maxtype);
+
+#endif /* _ER2BC_PROBE_H */
