@@ -4,7 +4,8 @@
 send, and to read the kernel's own description of the family.
 
   genlraw.py send CMD ATTR...   send command CMD (a number) with ATTR...,
-                                each TYPE:FORMAT:VALUE (FORMAT u8 u16 u32 u64);
+                                each TYPE:FORMAT:VALUE (FORMAT u8 u16 u32 u64,
+                                hex for bytes, prefix for ADDR/LEN as a nest);
                                 prints "ok" or "errno: extack message", exit 1
                                 if refused
   genlraw.py policy             the family's ops and per-op policies as JSON
@@ -159,8 +160,17 @@ def main():
     fid = u(dict(g.family("er2bc"))[CTRL_ATTR_FAMILY_ID])
     body = b""
     for spec in sys.argv[3:]:
-        kind, fmt, value = spec.split(":")
-        body += attr(int(kind), struct.pack(FORMATS[fmt], int(value, 0)))
+        kind, fmt, value = spec.split(":", 2)
+        if fmt == "hex":
+            body += attr(int(kind), bytes.fromhex(value))
+        elif fmt == "prefix":
+            addr, plen = value.split("/")
+            fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+            body += attr(int(kind) | NLA_F_NESTED,
+                         attr(1, socket.inet_pton(fam, addr)) +
+                         attr(2, struct.pack("B", int(plen))))
+        else:
+            body += attr(int(kind), struct.pack(FORMATS[fmt], int(value, 0)))
     if sys.argv[1] == "dump":
         return dump(g, fid, cmd, body)
     err, ext, _ = g.request(fid, cmd, body)

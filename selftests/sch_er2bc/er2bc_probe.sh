@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The ABW estimator's exact counts, without the daemon: the sending
+# gateway's er2bc qdisc cuts its count of packets sent toward the peer where
+# each read request is dequeued, and the receiving gateway's meter cuts its
+# count where the request arrives. Across a router, with TCP holding a
+# standing queue at a bottleneck (GSO packets that the bottleneck splits),
+# every interval sent exactly what arrived; with netem dropping packets,
+# the lost packets are counted to the packet. Bad configurations are
+# refused with the kernel's message and change nothing.
+#
+#   A (er2bc, a0 10.0.1.1) -- (r0) R (r1: bottleneck) -- (b0 10.0.2.2) B (meter)
+source "$(dirname "$0")/../lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+PORT=4950
+
+require_cmd tc ip python3 iperf3 unshare
+tap_begin
+setup_ns A R B
+veth_pair "$A" a0 10.0.1.1/24 "$R" r0 10.0.1.2/24 &&
+	veth_pair "$R" r1 10.0.2.1/24 "$B" b0 10.0.2.2/24 &&
+	ip -n "$A" route add 10.0.2.0/24 via 10.0.1.2 &&
+	ip -n "$B" route add 10.0.1.0/24 via 10.0.2.1 &&
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 &&
+	ip netns exec "$R" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+log_test $? "two gateways and a router"
+# no ARP across the bottleneck while counting: its drops must be the data's
+ip -n "$R" neigh replace 10.0.2.2 lladdr "$(ip -n "$B" -j link show b0 | json_get "j[0]['address']")" dev r1 nud permanent
+ip -n "$B" neigh replace 10.0.2.1 lladdr "$(ip -n "$R" -j link show r1 | json_get "j[0]['address']")" dev b0 nud permanent
+
+raw() { ip netns exec "$1" python3 "$here/genlraw.py" "${@:2}"; }
+ifb=$(ip netns exec "$B" cat /sys/class/net/b0/ifindex)
+ifa=$(ip netns exec "$A" cat /sys/class/net/a0/ifindex)
+P_IF=2 P_H=3 P_PORT=4 P_PEER=5 P_KEY=6
+CMD_PROBE_GET=4 CMD_METER_SET=5 CMD_METER_DEL=6 CMD_METER_GET=7
+
+# --- the sending qdisc: counting configured with tc
+ip netns exec "$A" tc qdisc add dev a0 root handle 1: er2bc rate 100mbit default 1 \
+	probe-port $PORT peer 10.0.2.0/24 &&
+	ip netns exec "$A" tc class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit
+log_test $? "er2bc on A counts toward 10.0.2.0/24, requests to port $PORT"
+out=$(ip netns exec "$A" tc -j qdisc show dev a0 | json_get "j[0]['options']['probe_port'], j[0]['options']['peer']")
+[ "$out" = "$PORT ['10.0.2.0/24']" ]
+log_test $? "tc shows probe-port and peer" "$out"
+out=$(ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc peer 10.0.2.1/24 2>&1)
+[ $? != 0 ] && [[ "$out" == *"host bits"* ]] &&
+	[ "$(ip netns exec "$A" tc -j qdisc show dev a0 | json_get "j[0]['options']['peer']")" = "['10.0.2.0/24']" ]
+log_test $? "tc refuses a peer prefix with host bits, keeps the old one" "$out"
+out=$(ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc peer 10.0.0.0/8 peer 10.1.0.0/16 \
+	peer 10.2.0.0/16 peer 10.3.0.0/16 peer 10.4.0.0/16 2>&1)
+[ $? != 0 ] && [[ "$out" == *"at most 4"* ]]
+log_test $? "tc refuses a fifth peer prefix" "$out"
+
+# --- the meter: refusals first, nothing created by them
+refused() {
+	local desc=$1 want=$2 out
+	shift 2
+	out=$(raw "$B" send $CMD_METER_SET "$@")
+	[ $? = 1 ] && [[ "$out" == *"$want"* ]] &&
+		! raw "$B" send $CMD_METER_DEL "$P_IF:u32:$ifb" >/dev/null
+	log_test $? "meter-set refused: $desc" "$out"
+}
+refused "no port" "needs ifindex and port" "$P_IF:u32:$ifb"
+refused "port 0" "out of range" "$P_IF:u32:$ifb" "$P_PORT:u16:0"
+refused "no such device" "no such device" "$P_IF:u32:9999" "$P_PORT:u16:$PORT"
+refused "host bits" "no host bits" "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" "$P_PEER:prefix:10.0.1.1/24"
+refused "plen 33 for IPv4" "no host bits" "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" "$P_PEER:prefix:10.0.1.0/33"
+refused "five prefixes" "at most 4" "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" \
+	"$P_PEER:prefix:10.0.0.0/8" "$P_PEER:prefix:10.1.0.0/16" "$P_PEER:prefix:10.2.0.0/16" \
+	"$P_PEER:prefix:10.3.0.0/16" "$P_PEER:prefix:10.4.0.0/16"
+out=$(ip netns exec "$B" unshare -U python3 "$here/genlraw.py" send $CMD_METER_SET \
+	"$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" 2>&1)
+[ $? = 1 ] && [[ "$out" == *"ermitted"* ]]
+log_test $? "meter-set from an unprivileged user namespace is refused" "$out"
+out=$(raw "$B" send $CMD_METER_SET "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" "$P_PEER:prefix:10.0.1.0/24")
+log_test $? "meter on B's b0, from 10.0.1.0/24" "$out"
+out=$(raw "$A" send $CMD_METER_GET "$P_IF:u32:$ifa")
+[ $? = 1 ] && [[ "$out" == *"no meter on this device"* ]]
+log_test $? "meter-get of a device without one: ENOENT" "$out"
+out=$(raw "$A" send $CMD_PROBE_GET "$P_IF:u32:$ifa" "$P_H:u32:0x10000" "$P_KEY:hex:0001ffff")
+[ $? = 1 ] && [[ "$out" == *"no request with this payload"* ]]
+log_test $? "probe-get of a request never sent: ENOENT" "$out"
+
+check() { # DESC JSON-EXPR: probecheck's result, checked in Python
+	python3 -c "import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if ($2) else 1)" "$res"
+	log_test $? "$1" "$(echo "$res" | json_get "{k: v for k, v in j.items() if k != 'per_interval'}")"
+}
+
+# --- TCP through an 8 Mbit/s bottleneck with a deep buffer: a standing
+# queue, no loss; tbf splits the GSO packets A counted by segment
+ip netns exec "$R" tc qdisc add dev r1 root tbf rate 8mbit burst 20k limit 4m
+ip netns exec "$B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
+busywait 5000 tcp_listening "$B" 5201
+ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 14 -w 400K >/dev/null 2>&1 &
+sleep 2
+res=$(python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
+	--to 10.0.2.2 --port $PORT --count 100 --gap 0.1)
+wait
+q=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops'], j[0]['backlog']")
+check "TCP at a bottleneck: 100 intervals, none lossy, none negative (r1 drops/backlog at end: $q)" \
+	"r['intervals'] == 100 and r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 5000"
+ign=$(ip netns exec "$A" tc -s -j qdisc show dev a0 | json_get "j[0]['probe_ignored']")
+[ "$ign" -gt 0 ] 2>/dev/null
+log_test $? "A's qdisc ignored what was not toward the peer (IPv6 neighbour discovery)" "ignored $ign"
+
+# --- netem drops 2% at the router: what probecheck finds lost is what netem
+# dropped, less the requests it dropped (those intervals merge)
+ip netns exec "$R" tc qdisc replace dev r1 root netem loss 2% limit 10000
+ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc rate 4mbit
+tmp=$(mktemp)
+d0=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
+python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
+	--to 10.0.2.2 --port $PORT --count 80 --gap 0.1 >"$tmp" &
+pc=$!
+sleep 1
+ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 4 9 >/dev/null
+wait $pc
+res=$(cat "$tmp"); rm -f "$tmp"
+d1=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
+check "netem loss: lost + requests lost = netem's drops ($((d1 - d0)))" \
+	"r['lost'] > 0 and r['negative'] == 0 and r['lost'] + r['missing'] == $((d1 - d0))"
+
+# --- the meter goes with its device, and meter-del removes it
+out=$(raw "$B" send $CMD_METER_DEL "$P_IF:u32:$ifb") &&
+	out=$(raw "$B" send $CMD_METER_GET "$P_IF:u32:$ifb")
+[ $? = 1 ] && [[ "$out" == *"no meter"* ]]
+log_test $? "meter-del removes the meter" "$out"
+raw "$B" send $CMD_METER_SET "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" >/dev/null &&
+	ip -n "$B" link del b0 && [ "$(raw "$B" dump $CMD_METER_GET | wc -l)" = 0 ]
+log_test $? "a meter goes with its device"
