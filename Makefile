@@ -9,7 +9,7 @@
 #   make lint					checkpatch and sparse
 #   make bench-qdisc				per-packet cost beside htb and pfifo (QEMU -icount)
 #   make bench-ctrl [KVER=...]			time to new guarantees: er2bc abw-set beside htb via tc
-#   make install [DESTDIR=...]			modules (depmod), tc plugin, er2bcctl
+#   make install [DESTDIR=...]			modules (depmod), tc plugin, er2bcctl, er2bc-abwd
 #
 # The Kbuild file drives the kernel build; this file drives everything else.
 
@@ -32,6 +32,7 @@ modules: deps
 tools: deps
 	@$(MAKE) -s -C tools/tc
 	@$(MAKE) -s -C tools/er2bcctl
+	@$(MAKE) -s -C tools/abwd
 
 # checkpatch from Debian's linux-source, sparse through Kbuild (C=2 checks
 # every file, built or not); both fail on any finding
@@ -68,6 +69,7 @@ install: modules tools
 	depmod -a "$$krel"
 	$(MAKE) -s -C tools/tc install
 	$(MAKE) -s -C tools/er2bcctl install PREFIX=/usr
+	$(MAKE) -s -C tools/abwd install PREFIX=/usr
 	install -D -m 0644 Documentation/tc-er2bc.8 $(DESTDIR)/usr/share/man/man8/tc-er2bc.8
 
 clean:

@@ -15,11 +15,11 @@ PKGS=(
 	linux-image-amd64 linux-headers-amd64		# Debian 12's 6.1 LTS
 	linux-image-6.12-amd64 linux-headers-6.12-amd64	# 6.12 LTS (security archive)
 	linux-source-6.12				# debug kernel, checkpatch
-	# build
+	# build; libssl-dev is also er2bc-abwd's libcrypto (HMAC-SHA-256)
 	build-essential bc bison flex libelf-dev libssl-dev dwarves
 	xz-utils zstd pkg-config sparse libmnl-dev python3
 	python3-yaml python3-jsonschema			# YNL: the generator, the spec check
-	jq strace					# er2bcctl's host tests
+	jq strace					# er2bcctl's and er2bc-abwd's host tests
 	# the VM and what runs inside it
 	qemu-system-x86 busybox-static kmod cpio
 	iproute2 iperf3 bpftrace iputils-ping tcpdump nftables

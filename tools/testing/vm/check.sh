@@ -43,16 +43,23 @@ if [ -z "$filter" ]; then
 		echo "lint: 0 passed, 1 failed" | tee -a "$report/summary"
 		total_f=1
 	fi
-	# the tools' own tests, on the host (no kernel needed)
+	# the tools' own tests, on the host (no kernel needed): one each
 	echo "=== host"
-	if make -s -C "$top/tools/er2bcctl" check >"$report/host.log" 2>&1; then
-		echo "host: 1 passed, 0 failed" | tee -a "$report/summary"
-		total_p=$((total_p + 1))
-	else
-		tail -n 20 "$report/host.log"
-		echo "host: 0 passed, 1 failed" | tee -a "$report/summary"
-		total_f=$((total_f + 1))
-	fi
+	: >"$report/host.log"
+	host_p=0 host_f=0
+	for tool in er2bcctl abwd; do
+		if make -s -C "$top/tools/$tool" check >"$report/host-$tool.log" 2>&1; then
+			host_p=$((host_p + 1))
+		else
+			echo "# host: tools/$tool check failed (log: $report/host-$tool.log)"
+			tail -n 20 "$report/host-$tool.log"
+			host_f=$((host_f + 1))
+		fi
+		cat "$report/host-$tool.log" >>"$report/host.log"
+	done
+	echo "host: $host_p passed, $host_f failed" | tee -a "$report/summary"
+	total_p=$((total_p + host_p))
+	total_f=$((total_f + host_f))
 fi
 
 for kver in "${kernels[@]}"; do

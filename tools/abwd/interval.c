@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/* From two samples to L(t), R(t-1) and the interval (interval.h). */
+#include <string.h>
+
+#include "interval.h"
+
+void interval_init(struct interval *iv)
+{
+	memset(iv, 0, sizeof(*iv));
+}
+
+void interval_miss(struct interval *iv)
+{
+	if (iv->missed < UINT32_MAX)
+		iv->missed++;
+}
+
+uint64_t rate_bps(uint64_t bytes, uint64_t ns)
+{
+	unsigned __int128 r;
+
+	if (!ns)
+		return 0;
+	r = (unsigned __int128)bytes * 8 * 1000000000ULL / ns;
+	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
+}
+
+/* new - old went backwards: a delta of 2^63 or more */
+static bool backwards(uint64_t delta)
+{
+	return delta >> 63;
+}
+
+static void rebase(struct interval *iv, const struct sample *s)
+{
+	iv->base = *s;
+	iv->have_base = true;
+	iv->missed = 0;
+}
+
+enum iv_result interval_feed(struct interval *iv, const struct sample *s,
+			     struct iv_estimate *e, unsigned int *why)
+{
+	uint64_t dps, dpr, dbr, dtr, us;
+
+	memset(e, 0, sizeof(*e));
+	*why = 0;
+	if (!iv->have_base) {
+		rebase(iv, s);
+		return IV_FIRST;
+	}
+	dps = s->ps - iv->base.ps;
+	dpr = s->pr - iv->base.pr;
+	dbr = s->br - iv->base.br;
+	dtr = s->tr - iv->base.tr;
+
+	if (backwards(dps))
+		*why |= IV_BACK_PS;
+	if (backwards(dpr))
+		*why |= IV_BACK_PR;
+	if (backwards(dbr))
+		*why |= IV_BACK_BR;
+	if (backwards(dtr))
+		*why |= IV_BACK_TR;
+	if (!*why && dpr > dps &&
+	    dpr - dps > IV_EXCESS_SLACK + (dps >> IV_EXCESS_SHIFT))
+		*why |= IV_EXCESS;
+	if (*why) {
+		rebase(iv, s);
+		return IV_DISCONT;
+	}
+	if (!dtr)
+		return IV_ZERO_DT;
+
+	e->sent = dps;
+	e->received = dpr;
+	if (dpr > dps)
+		e->excess = dpr - dps;
+	else
+		e->lost = dps - dpr;
+	e->bytes = dbr;
+	e->dt_ns = dtr;
+	e->recv_rate = rate_bps(dbr, dtr);
+	us = dtr / 1000;
+	e->interval_us = !us ? 1 : us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+	e->missed = iv->missed;
+	rebase(iv, s);
+	return IV_ESTIMATE;
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The daemon's requests to the kernel (kern.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/genetlink.h>
+
+#include "conf.h"
+#include "kern.h"
+
+int kern_open(struct nl *nl, struct nl_err *err)
+{
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	ret = nl_open(nl);
+	if (ret)
+		return ret;
+	ret = nl_resolve(nl, ER2BC_FAMILY_NAME, NULL, err);
+	if (ret)
+		nl_close(nl);
+	return ret;
+}
+
+char *kern_strerror(char *buf, size_t len, const struct nl_err *err, int ret)
+{
+	int error = err->error ? err->error : -ret;
+
+	if (err->msg[0])
+		snprintf(buf, len, "%s: %s", err->msg, strerror(error));
+	else if (err->has_miss)
+		snprintf(buf, len, "missing attribute %u: %s", err->miss_type,
+			 strerror(error));
+	else
+		snprintf(buf, len, "%s", strerror(error));
+	return buf;
+}
+
+static int probe_attr(const struct nlattr *a, void *data)
+{
+	struct probe_state *st = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case ER2BC_A_PROBE_PACKETS:
+		if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+			return MNL_CB_ERROR;
+		st->packets = mnl_attr_get_u64(a);
+		st->has_packets = true;
+		break;
+	case ER2BC_A_PROBE_BYTES:
+		if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+			return MNL_CB_ERROR;
+		st->bytes = mnl_attr_get_u64(a);
+		st->has_bytes = true;
+		break;
+	case ER2BC_A_PROBE_TIME:
+		if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+			return MNL_CB_ERROR;
+		st->time = mnl_attr_get_u64(a);
+		st->has_time = true;
+		break;
+	case ER2BC_A_PROBE_PORT:
+		if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
+			return MNL_CB_ERROR;
+		st->port = mnl_attr_get_u16(a);
+		break;
+	case ER2BC_A_PROBE_PEER:
+		st->npeers++;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+int kern_parse_probe(const struct nlmsghdr *nlh, struct probe_state *st)
+{
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(struct genlmsghdr))
+		return -1;
+	memset(st, 0, sizeof(*st));
+	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), probe_attr, st) != MNL_CB_OK)
+		return -1;
+	return 0;
+}
+
+/* a reply to a *-get: parsed into the caller's state */
+struct get {
+	struct probe_state *st;
+	bool got;
+	bool bad;
+};
+
+static int get_msg(const struct nlmsghdr *nlh, void *data)
+{
+	struct get *g = data;
+
+	if (kern_parse_probe(nlh, g->st)) {
+		g->bad = true;
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	g->got = true;
+	return MNL_CB_OK;
+}
+
+/* a *-get's talk; a snapshot must have all three counts */
+static int get_talk(struct nl *nl, struct nlmsghdr *nlh, bool snapshot,
+		    struct probe_state *st, struct nl_err *err)
+{
+	struct get g = { .st = st };
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	ret = nl_talk(nl, nlh, get_msg, &g, err);
+	if (ret)
+		return ret;
+	if (!g.got || (snapshot && (!st->has_packets || !st->has_bytes || !st->has_time))) {
+		snprintf(err->msg, sizeof(err->msg), "incomplete reply");
+		err->error = EPROTO;
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int kern_probe_get(struct nl *nl, uint32_t ifindex, uint32_t handle,
+		   const void *key, size_t key_len, struct probe_state *st,
+		   struct nl_err *err)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = nl_genl_msg(nl, nl->family, ER2BC_CMD_PROBE_GET, ER2BC_FAMILY_VERSION,
+			  NLM_F_ACK);
+	mnl_attr_put_u32(nlh, ER2BC_A_PROBE_IFINDEX, ifindex);
+	mnl_attr_put_u32(nlh, ER2BC_A_PROBE_HANDLE, handle);
+	if (key)
+		mnl_attr_put(nlh, ER2BC_A_PROBE_KEY, key_len, key);
+	return get_talk(nl, nlh, key, st, err);
+}
+
+int kern_meter_get(struct nl *nl, uint32_t ifindex, const void *key,
+		   size_t key_len, struct probe_state *st, struct nl_err *err)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = nl_genl_msg(nl, nl->family, ER2BC_CMD_METER_GET, ER2BC_FAMILY_VERSION,
+			  NLM_F_ACK);
+	mnl_attr_put_u32(nlh, ER2BC_A_PROBE_IFINDEX, ifindex);
+	if (key)
+		mnl_attr_put(nlh, ER2BC_A_PROBE_KEY, key_len, key);
+	return get_talk(nl, nlh, key, st, err);
+}
+
+int kern_meter_set(struct nl *nl, uint32_t ifindex, uint16_t port,
+		   const struct prefix *peers, unsigned int npeers,
+		   struct nl_err *err)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	unsigned int i;
+
+	nlh = nl_genl_msg(nl, nl->family, ER2BC_CMD_METER_SET, ER2BC_FAMILY_VERSION,
+			  NLM_F_ACK);
+	mnl_attr_put_u32(nlh, ER2BC_A_PROBE_IFINDEX, ifindex);
+	mnl_attr_put_u16(nlh, ER2BC_A_PROBE_PORT, port);
+	for (i = 0; i < npeers; i++) {
+		nest = mnl_attr_nest_start(nlh, ER2BC_A_PROBE_PEER);
+		mnl_attr_put(nlh, ER2BC_A_PREFIX_ADDR,
+			     peers[i].family == AF_INET ? 4 : 16, peers[i].addr);
+		mnl_attr_put_u8(nlh, ER2BC_A_PREFIX_PLEN, peers[i].plen);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	return nl_talk(nl, nlh, NULL, NULL, err);
+}
+
+int kern_meter_del(struct nl *nl, uint32_t ifindex, struct nl_err *err)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = nl_genl_msg(nl, nl->family, ER2BC_CMD_METER_DEL, ER2BC_FAMILY_VERSION,
+			  NLM_F_ACK);
+	mnl_attr_put_u32(nlh, ER2BC_A_PROBE_IFINDEX, ifindex);
+	return nl_talk(nl, nlh, NULL, NULL, err);
+}
+
+int kern_abw_set(struct nl *nl, uint32_t ifindex, uint32_t handle,
+		 const struct abw_estimate *e, struct nl_err *err)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = nl_genl_msg(nl, nl->family, ER2BC_CMD_ABW_SET, ER2BC_FAMILY_VERSION,
+			  NLM_F_ACK);
+	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_IFINDEX, ifindex);
+	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_HANDLE, handle);
+	mnl_attr_put_u64(nlh, ER2BC_A_QDISC_ABW, e->abw);
+	mnl_attr_put_u64(nlh, ER2BC_A_QDISC_RECV_RATE, e->recv_rate);
+	mnl_attr_put_u64(nlh, ER2BC_A_QDISC_SENT, e->sent);
+	mnl_attr_put_u64(nlh, ER2BC_A_QDISC_LOST, e->lost);
+	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_SEQ, e->seq);
+	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_INTERVAL, e->interval_us);
+	return nl_talk(nl, nlh, NULL, NULL, err);
+}

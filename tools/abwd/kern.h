@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The daemon's requests to the kernel, over the generic netlink family
+ * er2bc (Documentation/netlink/specs/er2bc.yaml): probe-get at the sending
+ * gateway, meter-set and meter-get at the receiving one, abw-set.
+ */
+#ifndef _ABWD_KERN_H
+#define _ABWD_KERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/er2bc_genl.h>
+
+#include "nl.h"
+
+struct prefix;
+
+/* what probe-get and meter-get answer */
+struct probe_state {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t time;		/* CLOCK_MONOTONIC ns */
+	uint16_t port;		/* 0: not counting (no probe port) */
+	bool has_packets, has_bytes, has_time;
+	unsigned int npeers;	/* peer prefixes the qdisc or meter counts */
+};
+
+/* an estimate, as abw-set takes it */
+struct abw_estimate {
+	uint64_t abw;		/* W(t), >= 1 */
+	uint64_t recv_rate;	/* R(t-1) */
+	uint64_t sent;
+	uint64_t lost;
+	uint32_t seq;
+	uint32_t interval_us;	/* >= 1 */
+};
+
+/* the family resolved: 0, or -errno (-ENOENT: sch_er2bc is not loaded) */
+int kern_open(struct nl *nl, struct nl_err *err);
+
+/*
+ * The request functions return 0, or -errno with @err saying what the
+ * kernel said (err->error set if it refused; err->msg its extended ACK).
+ */
+
+/* the qdisc's snapshot for @key (NULL: its totals now) */
+int kern_probe_get(struct nl *nl, uint32_t ifindex, uint32_t handle,
+		   const void *key, size_t key_len, struct probe_state *st,
+		   struct nl_err *err);
+
+int kern_meter_set(struct nl *nl, uint32_t ifindex, uint16_t port,
+		   const struct prefix *peers, unsigned int npeers,
+		   struct nl_err *err);
+
+int kern_meter_del(struct nl *nl, uint32_t ifindex, struct nl_err *err);
+
+/* the meter's snapshot for @key (NULL: its totals now) */
+int kern_meter_get(struct nl *nl, uint32_t ifindex, const void *key,
+		   size_t key_len, struct probe_state *st, struct nl_err *err);
+
+int kern_abw_set(struct nl *nl, uint32_t ifindex, uint32_t handle,
+		 const struct abw_estimate *e, struct nl_err *err);
+
+/* a probe-get or meter-get reply into @st: 0, or -1 if malformed */
+int kern_parse_probe(const struct nlmsghdr *nlh, struct probe_state *st);
+
+/* "MESSAGE: strerror" or "strerror" for a failed request, into @buf */
+char *kern_strerror(char *buf, size_t len, const struct nl_err *err, int ret);
+
+#endif /* _ABWD_KERN_H */

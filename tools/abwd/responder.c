@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receiving gateway's side: a meter on the device the peer's packets
+ * arrive on, and for each request the meter's snapshot of that very
+ * request (P_r, B_r, T_r) sent back. The meter stays when the responder
+ * exits, so that a responder that restarts resumes the counts.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include "abwd.h"
+#include "daemon.h"
+#include "json.h"
+#include "kern.h"
+#include "sock.h"
+
+/* the status file is rewritten at most this often, when something changed */
+#define STATUS_EVERY_NS		1000000000ULL
+
+struct responder {
+	struct config c;
+	struct nl nl;
+	int fd;
+	struct replay replay;		/* authenticated mode only */
+
+	uint64_t requests, responses, no_snapshot, send_errors;
+	uint64_t dropped[WIRE_NVERDICTS];
+	char last_error[640];
+	bool dirty;			/* the status file is behind */
+	uint64_t status_at;		/* mono ns: when it was written */
+
+	struct ratelimit rl_drop[WIRE_NVERDICTS];
+	struct ratelimit rl_snap;
+	struct ratelimit rl_io;
+};
+
+/* the meter on c->dev: 0, or -1 after the message */
+static int meter_set(struct nl *nl, const struct config *c)
+{
+	struct nl_err err;
+	char msg[300];
+	int ret;
+
+	ret = kern_meter_set(nl, c->ifindex, c->port, c->prefix, c->nprefix, &err);
+	if (ret) {
+		log_msg("meter-set dev %s: %s", c->dev,
+			kern_strerror(msg, sizeof(msg), &err, ret));
+		return -1;
+	}
+	return 0;
+}
+
+static int open_socket(const struct config *c)
+{
+	struct sockaddr_storage ss = c->listen;
+	int fd;
+
+	sock_set_port(&ss, c->port);
+	fd = sock_open((struct sockaddr *)&ss, c->listen_len, true);
+	if (fd == -EAFNOSUPPORT && ss.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_UNSPECIFIED(&((struct sockaddr_in6 *)&ss)->sin6_addr)) {
+		/* :: on a host without IPv6: IPv4 only, then */
+		struct sockaddr_in any4 = {
+			.sin_family = AF_INET,
+			.sin_port = htons(c->port),
+		};
+
+		log_msg("no IPv6: listening on 0.0.0.0 instead of ::");
+		fd = sock_open((struct sockaddr *)&any4, sizeof(any4), true);
+	}
+	if (fd < 0) {
+		log_msg("cannot listen on %s port %u: %s", c->listen_str, c->port,
+			strerror(-fd));
+		return -1;
+	}
+	return fd;
+}
+
+static void write_status(struct responder *r)
+{
+	struct status_file sf;
+	struct json j;
+	FILE *f;
+	int ret;
+
+	r->dirty = false;
+	r->status_at = mono_ns();
+	if (!r->c.status[0])
+		return;
+	f = status_open(&sf, r->c.status);
+	if (!f) {
+		log_msg("status %s: %s", r->c.status, strerror(errno));
+		return;
+	}
+	json_init(&j, f, true);
+	json_obj_open(&j, NULL);
+	json_str(&j, "role", "responder");
+	json_str(&j, "listen", r->c.listen_str);
+	json_u64(&j, "port", r->c.port);
+	json_str(&j, "dev", r->c.dev);
+	json_u64(&j, "meter_ifindex", r->c.ifindex);
+	json_u64(&j, "peer_prefixes", r->c.nprefix);
+	json_bool(&j, "auth", r->c.key.len);
+	json_u64(&j, "time", real_ns() / 1000000000ULL);
+	json_u64(&j, "requests", r->requests);
+	json_u64(&j, "responses", r->responses);
+	json_u64(&j, "no_snapshot", r->no_snapshot);
+	json_u64(&j, "send_errors", r->send_errors);
+	json_dropped(&j, r->dropped);
+	json_str(&j, "last_error", r->last_error);
+	json_obj_close(&j);
+	json_end(&j);
+	ret = status_commit(&sf);
+	if (ret)
+		log_msg("status %s: %s", r->c.status, strerror(-ret));
+}
+
+/* is the source one of the peer prefixes (any, if there are none) */
+static bool from_peer(const struct config *c, const struct sockaddr *from)
+{
+	uint8_t addr[16];
+	unsigned int i;
+	int af;
+
+	if (!c->nprefix)
+		return true;
+	af = sock_ip(from, addr);
+	for (i = 0; i < c->nprefix; i++)
+		if (prefix_match(&c->prefix[i], af, addr))
+			return true;
+	return false;
+}
+
+static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
+			const struct sockaddr_storage *from, socklen_t from_len,
+			const struct pktinfo *pi)
+{
+	const struct sockaddr *sa = (const struct sockaddr *)from;
+	uint8_t out[WIRE_MAX_LEN];
+	struct probe_state st;
+	struct wire_resp resp;
+	struct wire_req req;
+	enum wire_verdict v;
+	char addr[ADDR_STRLEN], msg[300];
+	struct nl_err err;
+	size_t len;
+	int ret;
+
+	r->dirty = true;
+	if (n > WIRE_MAX_LEN)
+		v = WIRE_MALFORMED;
+	else
+		v = wire_req_decode(buf, (size_t)n, &r->c.key, &req);
+	if (v == WIRE_OK && !from_peer(&r->c, sa))
+		v = WIRE_UNEXPECTED;
+	else if (v == WIRE_OK && r->c.key.len && !replay_newer(&r->replay, req.epoch, req.seq))
+		v = WIRE_REPLAYED;
+	if (v != WIRE_OK) {
+		r->dropped[v]++;
+		log_limited(&r->rl_drop[v], "dropped a datagram from %s (%s, %zd bytes)",
+			    fmt_addr(addr, sizeof(addr), sa), wire_verdict_name(v), n);
+		return;
+	}
+	if (r->c.key.len)
+		replay_accept(&r->replay, req.epoch, req.seq);
+	r->requests++;
+
+	/* the key is the payload as it arrived: at most 28 bytes, all of it */
+	ret = kern_meter_get(&r->nl, r->c.ifindex, buf, (size_t)n, &st, &err);
+	if (ret) {
+		r->no_snapshot++;
+		kern_strerror(msg, sizeof(msg), &err, ret);
+		snprintf(r->last_error, sizeof(r->last_error),
+			 "meter-get for request %u from %s: %s", req.seq,
+			 fmt_addr(addr, sizeof(addr), sa), msg);
+		log_limited(&r->rl_snap, "%s%s", r->last_error,
+			    ret == -ENOENT ? " (did it arrive on the meter's device?)" : "");
+		return;
+	}
+	resp = (struct wire_resp){
+		.seq = req.seq,
+		.packets = st.packets,
+		.bytes = st.bytes,
+		.time = st.time,
+		.epoch = req.epoch,
+	};
+	len = wire_resp_encode(out, &resp, &r->c.key);
+	ret = sock_send(r->fd, out, len, sa, from_len, pi);
+	if (ret) {
+		r->send_errors++;
+		snprintf(r->last_error, sizeof(r->last_error), "response %u to %s: %s",
+			 req.seq, fmt_addr(addr, sizeof(addr), sa), strerror(-ret));
+		log_limited(&r->rl_io, "%s", r->last_error);
+		return;
+	}
+	r->responses++;
+	if (verbose)
+		log_msg("request %u from %s: packets %llu bytes %llu time %llu", req.seq,
+			fmt_addr(addr, sizeof(addr), sa), (unsigned long long)st.packets,
+			(unsigned long long)st.bytes, (unsigned long long)st.time);
+}
+
+static void datagram(void *ctx, const struct datagram *d)
+{
+	on_datagram(ctx, d->buf, d->len, &d->from, d->from_len, &d->pi);
+}
+
+static bool same_meter(const struct config *a, const struct config *b)
+{
+	return a->ifindex == b->ifindex && a->port == b->port &&
+	       a->nprefix == b->nprefix &&
+	       !memcmp(a->prefix, b->prefix, sizeof(a->prefix[0]) * a->nprefix);
+}
+
+/*
+ * SIGHUP: a new socket if the address or port changed, the meter set anew
+ * if it did; anything failing keeps the configuration in force. A meter
+ * left behind on another device is deleted.
+ */
+static void reload(const struct daemon *d, struct responder *r)
+{
+	struct nl_err err;
+	struct config nc;
+	char msg[300];
+	int fd = -1, ret;
+
+	if (daemon_reload(d, &nc)) {
+		log_msg("SIGHUP: keeping the configuration in force");
+		return;
+	}
+	if (memcmp(&nc.listen, &r->c.listen, sizeof(nc.listen)) || nc.port != r->c.port) {
+		fd = open_socket(&nc);
+		if (fd < 0) {
+			log_msg("SIGHUP: keeping the configuration in force");
+			return;
+		}
+	}
+	if (!same_meter(&nc, &r->c) && meter_set(&r->nl, &nc)) {
+		if (fd >= 0)
+			close(fd);
+		log_msg("SIGHUP: keeping the configuration in force");
+		return;
+	}
+	if (nc.ifindex != r->c.ifindex) {
+		ret = kern_meter_del(&r->nl, r->c.ifindex, &err);
+		if (ret && ret != -ENOENT)
+			log_msg("meter-del dev %s: %s", r->c.dev,
+				kern_strerror(msg, sizeof(msg), &err, ret));
+	}
+	if (fd >= 0) {
+		close(r->fd);
+		r->fd = fd;
+	}
+	r->c = nc;
+	memset(&nc.key, 0, sizeof(nc.key));
+	log_msg("reloaded: listening on %s port %u, meter on dev %s", r->c.listen_str,
+		r->c.port, r->c.dev);
+	write_status(r);
+}
+
+int run_responder(const struct daemon *d, struct config *c)
+{
+	struct responder *r;
+	struct pollfd pfd[2];
+	uint64_t now;
+	int sigfd, ret = EXIT_FAIL, timeout;
+
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		log_msg("out of memory");
+		return EXIT_FAIL;
+	}
+	r->c = *c;
+	r->fd = -1;
+	if (daemon_kern_open(&r->nl)) {
+		free(r);
+		return EXIT_FAIL;
+	}
+	r->fd = open_socket(&r->c);
+	if (r->fd < 0 || meter_set(&r->nl, &r->c))
+		goto out;
+	sigfd = signals_open();
+	if (sigfd < 0) {
+		log_msg("signalfd: %s", strerror(-sigfd));
+		goto out;
+	}
+	log_msg("responder: listening on %s port %u, meter on dev %s%s", r->c.listen_str,
+		r->c.port, r->c.dev, r->c.key.len ? ", authenticated" : "");
+	write_status(r);
+
+	for (;;) {
+		now = mono_ns();
+		timeout = -1;
+		if (r->dirty) {
+			if (now >= r->status_at + STATUS_EVERY_NS)
+				write_status(r);
+			else
+				timeout = (int)((r->status_at + STATUS_EVERY_NS - now) / 1000000) + 1;
+		}
+		pfd[0] = (struct pollfd){ .fd = r->fd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		if (poll(pfd, 2, r->dirty ? timeout : -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			log_msg("poll: %s", strerror(errno));
+			break;
+		}
+		if (pfd[1].revents) {
+			enum sig_action a = signals_read(sigfd);
+
+			if (a == SIG_STOP) {
+				log_msg("stopping (the meter on dev %s stays)", r->c.dev);
+				ret = 0;
+				break;
+			}
+			if (a == SIG_RELOAD)
+				reload(d, r);
+		}
+		if (pfd[0].revents)
+			read_datagrams(r->fd, datagram, r, r->last_error, sizeof(r->last_error),
+				       &r->rl_io);
+	}
+	write_status(r);
+	close(sigfd);
+out:
+	if (r->fd >= 0)
+		close(r->fd);
+	nl_close(&r->nl);
+	memset(&r->c.key, 0, sizeof(r->c.key));
+	free(r);
+	return ret;
+}

@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sending gateway's side: every interval a read request to the
+ * responder; for each response, P_s from the qdisc's snapshot of that very
+ * request, then L(t), R(t-1) and the new W(t), handed to the qdisc.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/random.h>
+
+#include "abwd.h"
+#include "daemon.h"
+#include "interval.h"
+#include "json.h"
+#include "kern.h"
+#include "parse.h"
+#include "sock.h"
+
+struct sender {
+	struct config c;
+	struct nl nl;
+	int fd;				/* the UDP socket */
+	struct sockaddr_storage peer;	/* c.peer with c.port */
+	uint64_t epoch;			/* CLOCK_REALTIME ns at the start */
+	uint16_t next_seq;
+
+	/* the request awaiting its response */
+	bool waiting;
+	uint16_t wait_seq;
+	uint8_t wait_key[WIRE_MAX_LEN];	/* its payload: the qdisc's key */
+	size_t wait_len;
+	uint64_t deadline;		/* mono ns: a timeout after */
+	uint64_t next_tick;		/* mono ns: the next request */
+
+	struct interval iv;
+	struct aimd aimd;
+	bool have_tr;
+	uint64_t last_tr;		/* the last accepted response's T_r */
+	uint32_t quiet_misses;		/* timeouts in a row not logged */
+
+	/* what the status file shows */
+	uint64_t requests, responses, estimates, timeouts, missed_intervals;
+	uint64_t discontinuities, negative_loss, zero_intervals, no_snapshot;
+	uint64_t abw_set_failures;
+	uint64_t dropped[WIRE_NVERDICTS];
+	uint32_t est_seq;		/* the last estimate's number */
+	struct iv_estimate last;	/* the last estimate's inputs */
+	int64_t last_l;			/* its L before clamping at 0 */
+	char last_error[640];
+	char abw_error[300];		/* the last abw-set's error; "": it worked */
+
+	struct ratelimit rl_drop[WIRE_NVERDICTS];
+	struct ratelimit rl_snap;	/* probe-get failures */
+	struct ratelimit rl_io;		/* socket errors */
+};
+
+/* the qdisc's error, or what is wrong with it: 0, or -1 after the message */
+static int check_qdisc(struct nl *nl, const struct config *c)
+{
+	struct probe_state st;
+	struct nl_err err;
+	char h[FMT_LEN], msg[300];
+	int ret;
+
+	fmt_handle(h, c->handle);
+	ret = kern_probe_get(nl, c->ifindex, c->handle, NULL, 0, &st, &err);
+	if (ret) {
+		log_msg("dev %s handle %s: %s (is it an er2bc qdisc? "
+			"tc qdisc show dev %s)", c->dev, h,
+			kern_strerror(msg, sizeof(msg), &err, ret), c->dev);
+		return -1;
+	}
+	if (st.port != c->port) {
+		if (!st.port)
+			log_msg("dev %s handle %s: the qdisc does not count for the estimator",
+				c->dev, h);
+		else
+			log_msg("dev %s handle %s: the qdisc counts for requests to port %u, not %u",
+				c->dev, h, st.port, c->port);
+		log_msg("try: tc qdisc change dev %s handle %s er2bc probe-port %u",
+			c->dev, h, c->port);
+		return -1;
+	}
+	return 0;
+}
+
+static void set_peer_port(struct sender *s)
+{
+	s->peer = s->c.peer;
+	sock_set_port(&s->peer, s->c.port);
+}
+
+/* an unbound socket of the peer's family: the fd, or -1 after the message */
+static int open_socket(const struct config *c)
+{
+	struct sockaddr_storage any = { .ss_family = c->peer.ss_family };
+	socklen_t len = c->peer.ss_family == AF_INET ? sizeof(struct sockaddr_in) :
+						       sizeof(struct sockaddr_in6);
+	int fd;
+
+	fd = sock_open((struct sockaddr *)&any, len, false);
+	if (fd < 0) {
+		log_msg("cannot open a UDP socket: %s", strerror(-fd));
+		return -1;
+	}
+	return fd;
+}
+
+/* the estimation starts over: no baseline, W = W_ini */
+static void restart(struct sender *s)
+{
+	interval_init(&s->iv);
+	aimd_init(&s->aimd, &s->c.aimd);
+	s->have_tr = false;
+	s->waiting = false;
+	s->quiet_misses = 0;
+}
+
+static void set_error(struct sender *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_error(struct sender *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->last_error, sizeof(s->last_error), fmt, ap);
+	va_end(ap);
+}
+
+static void write_status(struct sender *s)
+{
+	struct status_file sf;
+	struct json j;
+	char h[FMT_LEN];
+	FILE *f;
+	int ret;
+
+	if (!s->c.status[0])
+		return;
+	f = status_open(&sf, s->c.status);
+	if (!f) {
+		log_msg("status %s: %s", s->c.status, strerror(errno));
+		return;
+	}
+	json_init(&j, f, true);
+	json_obj_open(&j, NULL);
+	json_str(&j, "role", "sender");
+	json_str(&j, "peer", s->c.peer_str);
+	json_u64(&j, "port", s->c.port);
+	json_str(&j, "dev", s->c.dev);
+	json_u64(&j, "ifindex", s->c.ifindex);
+	json_str(&j, "handle", fmt_handle(h, s->c.handle));
+	json_bool(&j, "auth", s->c.key.len);
+	json_u64(&j, "interval_us", s->c.interval_us);
+	json_u64(&j, "time", real_ns() / 1000000000ULL);
+	json_u64(&j, "estimates", s->estimates);
+	json_u64(&j, "seq", s->est_seq);
+	json_u64(&j, "w", s->aimd.w);
+	json_u64(&j, "d", s->aimd.d);
+	json_s64(&j, "l", s->last_l);
+	json_u64(&j, "r", s->last.recv_rate);
+	json_u64(&j, "sent", s->last.sent);
+	json_u64(&j, "received", s->last.received);
+	json_u64(&j, "lost", s->last.lost);
+	json_u64(&j, "span_us", s->last.dt_ns / 1000);
+	json_bool(&j, "applied", s->estimates && !s->abw_error[0]);
+	json_u64(&j, "requests", s->requests);
+	json_u64(&j, "responses", s->responses);
+	json_u64(&j, "timeouts", s->timeouts);
+	json_u64(&j, "missed_intervals", s->missed_intervals);
+	json_u64(&j, "discontinuities", s->discontinuities);
+	json_u64(&j, "negative_loss", s->negative_loss);
+	json_u64(&j, "zero_intervals", s->zero_intervals);
+	json_u64(&j, "no_snapshot", s->no_snapshot);
+	json_u64(&j, "abw_set_failures", s->abw_set_failures);
+	json_dropped(&j, s->dropped);
+	json_u64(&j, "bytes_per_estimate",
+		 wire_bytes_per_estimate(s->c.peer.ss_family == AF_INET6, s->c.key.len));
+	json_str(&j, "last_error", s->last_error);
+	json_obj_close(&j);
+	json_end(&j);
+	ret = status_commit(&sf);
+	if (ret)
+		log_msg("status %s: %s", s->c.status, strerror(-ret));
+}
+
+static void send_request(struct sender *s, uint64_t now)
+{
+	struct wire_req r = { .seq = s->next_seq++, .epoch = s->epoch };
+	int ret;
+
+	s->wait_len = wire_req_encode(s->wait_key, &r, &s->c.key);
+	s->wait_seq = r.seq;
+	s->requests++;
+	ret = sock_send(s->fd, s->wait_key, s->wait_len, (struct sockaddr *)&s->peer,
+			s->c.peer_len, NULL);
+	if (ret) {
+		/* as good as lost: the tick's timeout counts it */
+		set_error(s, "sending request %u to %s: %s", r.seq, s->c.peer_str,
+			  strerror(-ret));
+		log_limited(&s->rl_io, "%s", s->last_error);
+	}
+	s->waiting = true;
+	s->deadline = now + s->c.timeout_us * 1000;
+}
+
+static void on_timeout(struct sender *s)
+{
+	s->waiting = false;
+	s->timeouts++;
+	interval_miss(&s->iv);
+	if (!s->quiet_misses || verbose)
+		log_msg("no response to request %u from %s within %llums",
+			s->wait_seq, s->c.peer_str,
+			(unsigned long long)(s->c.timeout_us / 1000));
+	s->quiet_misses++;
+	set_error(s, "no response to request %u", s->wait_seq);
+	write_status(s);
+}
+
+/* a sample that could not be used: the interval goes on */
+static void sample_lost(struct sender *s)
+{
+	interval_miss(&s->iv);
+}
+
+static const char *discont_why(char *buf, size_t len, unsigned int why)
+{
+	snprintf(buf, len, "%s%s%s%s%s",
+		 why & IV_BACK_PS ? " P_s" : "",
+		 why & IV_BACK_PR ? " P_r" : "",
+		 why & IV_BACK_BR ? " B_r" : "",
+		 why & IV_BACK_TR ? " T_r" : "",
+		 why & IV_EXCESS ? " received far more than sent" : "");
+	return buf;
+}
+
+static void apply(struct sender *s, const struct iv_estimate *e)
+{
+	static const char *const branch_name[] = {
+		[AIMD_DECREASE] = "decrease",
+		[AIMD_HALFWAY] = "halfway",
+		[AIMD_INCREASE] = "increase",
+	};
+	struct abw_estimate a;
+	enum aimd_branch b;
+	struct nl_err err;
+	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN], msg[300];
+	int ret;
+
+	if (e->missed) {
+		s->missed_intervals += e->missed;
+		log_msg("estimate %u spans %u missed interval%s", s->est_seq + 1,
+			e->missed, e->missed == 1 ? "" : "s");
+	}
+	if (e->excess) {
+		s->negative_loss++;
+		log_msg("estimate %u: %llu packets more received than sent (L = -%llu), "
+			"taken as L = 0", s->est_seq + 1, (unsigned long long)e->excess,
+			(unsigned long long)e->excess);
+	}
+	s->last = *e;
+	s->last_l = e->excess ? -(int64_t)e->excess : (int64_t)e->lost;
+	b = aimd_update(&s->aimd, &s->c.aimd, e->lost, e->recv_rate);
+	s->est_seq++;
+	s->estimates++;
+
+	a = (struct abw_estimate){
+		.abw = s->aimd.w,
+		.recv_rate = e->recv_rate,
+		.sent = e->sent,
+		.lost = e->lost,
+		.seq = s->est_seq,
+		.interval_us = e->interval_us,
+	};
+	ret = kern_abw_set(&s->nl, s->c.ifindex, s->c.handle, &a, &err);
+	if (ret) {
+		/* logged when it starts failing, or fails otherwise */
+		s->abw_set_failures++;
+		kern_strerror(msg, sizeof(msg), &err, ret);
+		if (strcmp(msg, s->abw_error))
+			log_msg("abw-set dev %s: %s", s->c.dev, msg);
+		snprintf(s->abw_error, sizeof(s->abw_error), "%s", msg);
+		set_error(s, "abw-set: %s", msg);
+	} else if (s->abw_error[0]) {
+		log_msg("abw-set dev %s works again", s->c.dev);
+		s->abw_error[0] = '\0';
+	}
+	if (verbose)
+		log_msg("estimate %u: sent %llu received %llu L %lld R %s W %s D %s (%s) "
+			"over %uus", s->est_seq, (unsigned long long)e->sent,
+			(unsigned long long)e->received, (long long)s->last_l,
+			fmt_rate(r, e->recv_rate), fmt_rate(w, s->aimd.w),
+			fmt_rate(d, s->aimd.d), branch_name[b], e->interval_us);
+}
+
+/* an accepted response: its sample, and the estimate if there is one */
+static void on_response(struct sender *s, const struct wire_resp *r)
+{
+	struct probe_state st;
+	struct iv_estimate e;
+	struct sample smp;
+	struct nl_err err;
+	unsigned int why;
+	char msg[300];
+	int ret;
+
+	s->waiting = false;
+	s->responses++;
+	if (s->quiet_misses > 1)
+		log_msg("responses again after %u timeouts", s->quiet_misses);
+	s->quiet_misses = 0;
+	ret = kern_probe_get(&s->nl, s->c.ifindex, s->c.handle, s->wait_key, s->wait_len,
+			     &st, &err);
+	if (ret) {
+		s->no_snapshot++;
+		sample_lost(s);
+		kern_strerror(msg, sizeof(msg), &err, ret);
+		set_error(s, "probe-get of request %u: %s", r->seq, msg);
+		log_limited(&s->rl_snap, "%s%s", s->last_error,
+			    ret == -ENOENT ? " (did the request leave by the qdisc's device?)" : "");
+		return;
+	}
+	smp = (struct sample){
+		.ps = st.packets,
+		.pr = r->packets,
+		.br = r->bytes,
+		.tr = r->time,
+	};
+	s->have_tr = true;
+	s->last_tr = r->time;
+	switch (interval_feed(&s->iv, &smp, &e, &why)) {
+	case IV_FIRST:
+		if (verbose)
+			log_msg("request %u: the first sample", r->seq);
+		break;
+	case IV_DISCONT:
+		s->discontinuities++;
+		log_msg("request %u: counts do not follow on (%s): a new baseline",
+			r->seq, discont_why(msg, sizeof(msg), why) + 1);
+		break;
+	case IV_ZERO_DT:
+		s->zero_intervals++;
+		sample_lost(s);
+		log_msg("request %u: T_r did not move: sample ignored", r->seq);
+		break;
+	case IV_ESTIMATE:
+		apply(s, &e);
+		break;
+	}
+}
+
+static void on_datagram(struct sender *s, const uint8_t *buf, ssize_t n,
+			const struct sockaddr_storage *from)
+{
+	enum wire_verdict v;
+	struct wire_resp r;
+	char addr[ADDR_STRLEN];
+
+	if (n > WIRE_MAX_LEN)
+		v = WIRE_MALFORMED;
+	else
+		v = wire_resp_decode(buf, (size_t)n, &s->c.key, &r);
+	if (v == WIRE_OK && !sock_same((struct sockaddr *)from, (struct sockaddr *)&s->peer))
+		v = WIRE_UNEXPECTED;
+	else if (v == WIRE_OK && s->c.key.len && r.epoch != s->epoch)
+		v = WIRE_REPLAYED;	/* authentic, but for an earlier run */
+	else if (v == WIRE_OK && (!s->waiting || r.seq != s->wait_seq))
+		v = WIRE_UNEXPECTED;
+	else if (v == WIRE_OK && s->have_tr && r.time == s->last_tr)
+		v = WIRE_REPLAYED;	/* the last snapshot again: nothing new */
+	if (v != WIRE_OK) {
+		s->dropped[v]++;
+		log_limited(&s->rl_drop[v], "dropped a datagram from %s (%s, %zd bytes)",
+			    fmt_addr(addr, sizeof(addr), (const struct sockaddr *)from),
+			    wire_verdict_name(v), n);
+		return;
+	}
+	on_response(s, &r);
+	write_status(s);
+}
+
+/* the datagrams waiting, at most a batch of them */
+static void datagram(void *ctx, const struct datagram *d)
+{
+	on_datagram(ctx, d->buf, d->len, &d->from);
+}
+
+/*
+ * SIGHUP: the new configuration, if it is valid and its qdisc is; a new
+ * peer, device or qdisc starts the estimation over.
+ */
+static void reload(const struct daemon *d, struct sender *s)
+{
+	struct config nc;
+	bool path, family;
+	int fd = -1;
+
+	if (daemon_reload(d, &nc)) {
+		log_msg("SIGHUP: keeping the configuration in force");
+		return;
+	}
+	path = memcmp(&nc.peer, &s->c.peer, sizeof(nc.peer)) || nc.port != s->c.port ||
+	       nc.ifindex != s->c.ifindex || nc.handle != s->c.handle;
+	family = nc.peer.ss_family != s->c.peer.ss_family;
+	if ((nc.ifindex != s->c.ifindex || nc.handle != s->c.handle ||
+	     nc.port != s->c.port) && check_qdisc(&s->nl, &nc)) {
+		log_msg("SIGHUP: keeping the configuration in force");
+		return;
+	}
+	if (family) {
+		fd = open_socket(&nc);
+		if (fd < 0) {
+			log_msg("SIGHUP: keeping the configuration in force");
+			return;
+		}
+		close(s->fd);
+		s->fd = fd;
+	}
+	if (nc.key.len != s->c.key.len || memcmp(nc.key.data, s->c.key.data, nc.key.len))
+		s->waiting = false;
+	s->c = nc;
+	memset(&nc.key, 0, sizeof(nc.key));
+	set_peer_port(s);
+	if (path) {
+		restart(s);
+		log_msg("reloaded: peer %s port %u, dev %s; the estimation starts over",
+			s->c.peer_str, s->c.port, s->c.dev);
+	} else {
+		log_msg("reloaded");
+	}
+	if (s->next_tick > mono_ns() + s->c.interval_us * 1000)
+		s->next_tick = mono_ns() + s->c.interval_us * 1000;
+	write_status(s);
+}
+
+static int poll_ms(uint64_t now, uint64_t until)
+{
+	uint64_t ms;
+
+	if (until <= now)
+		return 0;
+	ms = (until - now + 999999) / 1000000;
+	return ms > 60000 ? 60000 : (int)ms;
+}
+
+int run_sender(const struct daemon *d, struct config *c)
+{
+	struct sender *s;
+	struct pollfd pfd[2];
+	uint64_t now, until, step;
+	int sigfd, ret = EXIT_FAIL;
+	char h[FMT_LEN], t[FMT_LEN];
+
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		log_msg("out of memory");
+		return EXIT_FAIL;
+	}
+	s->c = *c;
+	s->fd = -1;
+	set_peer_port(s);
+	if (daemon_kern_open(&s->nl)) {
+		free(s);
+		return EXIT_FAIL;
+	}
+	if (check_qdisc(&s->nl, &s->c))
+		goto out;
+	s->fd = open_socket(&s->c);
+	if (s->fd < 0)
+		goto out;
+	sigfd = signals_open();
+	if (sigfd < 0) {
+		log_msg("signalfd: %s", strerror(-sigfd));
+		goto out;
+	}
+	s->epoch = real_ns();
+	if (getrandom(&s->next_seq, sizeof(s->next_seq), GRND_NONBLOCK) != sizeof(s->next_seq))
+		s->next_seq = (uint16_t)(mono_ns() ^ (uint64_t)getpid());
+	restart(s);
+	log_msg("sender: peer %s port %u, qdisc dev %s handle %s, every %s%s",
+		s->c.peer_str, s->c.port, s->c.dev, fmt_handle(h, s->c.handle),
+		fmt_time(t, s->c.interval_us), s->c.key.len ? ", authenticated" : "");
+	write_status(s);
+
+	s->next_tick = mono_ns();
+	for (;;) {
+		now = mono_ns();
+		if (s->waiting && now >= s->deadline)
+			on_timeout(s);
+		if (now >= s->next_tick) {
+			/* timeout <= interval: one still awaited is late */
+			if (s->waiting)
+				on_timeout(s);
+			send_request(s, now);
+			step = s->c.interval_us * 1000;
+			s->next_tick += step;
+			/* fell behind (suspended, say): the next a whole interval on */
+			if (s->next_tick <= now)
+				s->next_tick = now + step;
+		}
+		until = s->next_tick;
+		if (s->waiting && s->deadline < until)
+			until = s->deadline;
+		pfd[0] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		if (poll(pfd, 2, poll_ms(now, until)) < 0) {
+			if (errno == EINTR)
+				continue;
+			log_msg("poll: %s", strerror(errno));
+			break;
+		}
+		if (pfd[1].revents) {
+			enum sig_action a = signals_read(sigfd);
+
+			if (a == SIG_STOP) {
+				log_msg("stopping");
+				ret = 0;
+				break;
+			}
+			if (a == SIG_RELOAD)
+				reload(d, s);
+		}
+		if (pfd[0].revents)
+			read_datagrams(s->fd, datagram, s, s->last_error, sizeof(s->last_error),
+				       &s->rl_io);
+		if (d->once && s->estimates >= d->once) {
+			ret = 0;
+			break;
+		}
+	}
+	write_status(s);
+	close(sigfd);
+out:
+	if (s->fd >= 0)
+		close(s->fd);
+	nl_close(&s->nl);
+	memset(&s->c.key, 0, sizeof(s->c.key));
+	free(s);
+	return ret;
+}

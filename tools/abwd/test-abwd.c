@@ -1,0 +1,1050 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * er2bc-abwd's unit tests, on the host (no kernel module): the ABW update
+ * against hand-computed vectors, the interval arithmetic, the messages,
+ * HMAC-SHA-256 against RFC 4231, the replay window, the parsers, the
+ * netlink reply parser on a made-up reply, the sockets over loopback and
+ * the status file. TAP output; exits 1 if any check failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/stat.h>
+#include <linux/genetlink.h>
+
+#include "abwd.h"
+#include "aimd.h"
+#include "conf.h"
+#include "interval.h"
+#include "kern.h"
+#include "sock.h"
+#include "wire.h"
+
+static unsigned int tests, failures;
+
+static void ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	tests++;
+	if (!cond)
+		failures++;
+	printf("%s %u - ", cond ? "ok" : "not ok", tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* a u64 check that says what it got */
+static void is_u64(uint64_t got, uint64_t want, const char *what)
+{
+	ok(got == want, "%s", what);
+	if (got != want)
+		printf("#   got %" PRIu64 ", wanted %" PRIu64 "\n", got, want);
+}
+
+/* ---- eq. 8-11 ---- */
+
+/*
+ * The paper's parameters (Table 4), no loss: W(t) = W(t-1) + D(t-1),
+ * D(t) = min(1.2 D(t-1), 1 Mbit/s), from W(1) = 1 Mbit/s, D(1) = 50 kbit/s.
+ * By hand (D rounded down to whole bits):
+ *   t  W(t)        D(t)
+ *   2  1000000+50000 = 1050000    50000*1.2 = 60000
+ *   3  1050000+60000 = 1110000    72000
+ *   4  1110000+72000 = 1182000    86400
+ *   5  1182000+86400 = 1268400    103680
+ *   6  1268400+103680 = 1372080   124416
+ *   7  1372080+124416 = 1496496   149299 (149299.2)
+ *   8  1496496+149299 = 1645795   179158 (179158.8)
+ *   9  1645795+179158 = 1824953   214989 (214989.6)
+ *  10  1824953+214989 = 2039942   257986 (257986.8)
+ *  11  2039942+257986 = 2297928   309583 (309583.2)
+ *  12  2297928+309583 = 2607511   371499 (371499.6)
+ *  13  2607511+371499 = 2979010   445798 (445798.8)
+ *  14  2979010+445798 = 3424808   534957 (534957.6)
+ *  15  3424808+534957 = 3959765   641948 (641948.4)
+ *  16  3959765+641948 = 4601713   770337 (770337.6)
+ *  17  4601713+770337 = 5372050   924404 (924404.4)
+ *  18  5372050+924404 = 6296454   1000000 (1109284.8 capped at D_max)
+ *  19  6296454+1000000 = 7296454  1000000
+ */
+static void test_aimd_increase(void)
+{
+	static const uint64_t want[][2] = {
+		{ 1050000, 60000 }, { 1110000, 72000 }, { 1182000, 86400 },
+		{ 1268400, 103680 }, { 1372080, 124416 }, { 1496496, 149299 },
+		{ 1645795, 179158 }, { 1824953, 214989 }, { 2039942, 257986 },
+		{ 2297928, 309583 }, { 2607511, 371499 }, { 2979010, 445798 },
+		{ 3424808, 534957 }, { 3959765, 641948 }, { 4601713, 770337 },
+		{ 5372050, 924404 }, { 6296454, 1000000 }, { 7296454, 1000000 },
+	};
+	struct aimd_params p = AIMD_DEFAULTS;
+	struct aimd a;
+	bool good = true;
+	size_t i;
+
+	aimd_init(&a, &p);
+	is_u64(a.w, 1000000, "aimd: W(1) = W_ini = 1 Mbit/s");
+	is_u64(a.d, 50000, "aimd: D(1) = D_ini = 50 kbit/s");
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		/* R does not matter when L <= theta_L */
+		if (aimd_update(&a, &p, 0, 123) != AIMD_INCREASE ||
+		    a.w != want[i][0] || a.d != want[i][1]) {
+			printf("#   t=%zu: W %" PRIu64 " D %" PRIu64 ", wanted %" PRIu64
+			       " %" PRIu64 "\n", i + 2, a.w, a.d, want[i][0], want[i][1]);
+			good = false;
+		}
+		if (i == 3)
+			ok(good, "aimd: no loss: W 1.05, 1.11, 1.182, 1.2684 Mbit/s");
+	}
+	ok(good, "aimd: no loss: D grows by alpha = 1.2 until D_max = 1 Mbit/s (t = 18)");
+}
+
+/*
+ * From W = 1.2684 Mbit/s, D = 103.68 kbit/s (t = 5 above):
+ *   L = 2 > theta_H = 1, R = 1.5 Mbit/s: W = R - beta = 1.4 Mbit/s, D = D_ini
+ *   L = 1 (theta_L < 1 <= theta_H), R = 1.0 Mbit/s: W = (1.4 + 1.0) / 2 = 1.2,
+ *     D = D_ini
+ *   L = 0: W = 1.2 + 0.05 = 1.25 Mbit/s, D = 60 kbit/s
+ *   L = 7, R = 80 kbit/s: R - beta < 0: W = w-min = 10 kbit/s, D = D_ini
+ *   L = 1, R = 30 kbit/s: W = (10 + 30) / 2 = 20 kbit/s
+ */
+static void test_aimd_loss(void)
+{
+	struct aimd_params p = AIMD_DEFAULTS;
+	struct aimd a;
+	enum aimd_branch b;
+	int i;
+
+	aimd_init(&a, &p);
+	for (i = 0; i < 4; i++)
+		aimd_update(&a, &p, 0, 0);
+	is_u64(a.w, 1268400, "aimd: 4 updates without loss: W = 1.2684 Mbit/s");
+
+	b = aimd_update(&a, &p, 2, 1500000);
+	ok(b == AIMD_DECREASE, "aimd: L = 2 > theta_H: decrease");
+	is_u64(a.w, 1400000, "aimd: L = 2, R = 1.5 Mbit/s: W = R - beta = 1.4 Mbit/s");
+	is_u64(a.d, 50000, "aimd: L = 2: D back to D_ini");
+
+	b = aimd_update(&a, &p, 1, 1000000);
+	ok(b == AIMD_HALFWAY, "aimd: L = 1 = theta_H: halfway");
+	is_u64(a.w, 1200000, "aimd: L = 1, W = 1.4, R = 1.0 Mbit/s: W = 1.2 Mbit/s");
+	is_u64(a.d, 50000, "aimd: L = 1: D = D_ini");
+
+	aimd_update(&a, &p, 0, 0);
+	is_u64(a.w, 1250000, "aimd: then L = 0: W = 1.2 + D_ini = 1.25 Mbit/s");
+	is_u64(a.d, 60000, "aimd: then L = 0: D = 1.2 D_ini");
+
+	aimd_update(&a, &p, 7, 80000);
+	is_u64(a.w, 10000, "aimd: R - beta below 0: W = w-min (10 kbit/s)");
+	is_u64(a.d, 50000, "aimd: after the decrease D = D_ini");
+	aimd_update(&a, &p, 1, 30000);
+	is_u64(a.w, 20000, "aimd: halfway from w-min: (10 + 30) / 2 = 20 kbit/s");
+	aimd_update(&a, &p, 2, 100000);
+	is_u64(a.w, 10000, "aimd: R = beta: W = 0, clamped to w-min");
+}
+
+/* theta_L = 1, theta_H = 3: 0-1 increase, 2-3 halfway, 4 and more decrease */
+static void test_aimd_thresholds(void)
+{
+	struct aimd_params p = AIMD_DEFAULTS;
+	static const struct {
+		uint64_t lost;
+		enum aimd_branch b;
+	} v[] = {
+		{ 0, AIMD_INCREASE }, { 1, AIMD_INCREASE }, { 2, AIMD_HALFWAY },
+		{ 3, AIMD_HALFWAY }, { 4, AIMD_DECREASE }, { UINT64_MAX, AIMD_DECREASE },
+	};
+	struct aimd a;
+	size_t i;
+
+	p.theta_l = 1;
+	p.theta_h = 3;
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		aimd_init(&a, &p);
+		ok(aimd_update(&a, &p, v[i].lost, 2000000) == v[i].b,
+		   "aimd: theta_L 1, theta_H 3: L = %" PRIu64 " takes branch %d",
+		   v[i].lost, v[i].b);
+	}
+	/* theta_L = theta_H = 0: every loss decreases, no halfway */
+	p.theta_l = 0;
+	p.theta_h = 0;
+	aimd_init(&a, &p);
+	ok(aimd_update(&a, &p, 1, 2000000) == AIMD_DECREASE,
+	   "aimd: theta_L = theta_H = 0: L = 1 decreases");
+}
+
+static void test_aimd_clamps(void)
+{
+	struct aimd_params p = AIMD_DEFAULTS;
+	struct aimd a;
+
+	/* w-max: 1.05 + 0.06 = 1.11 Mbit/s is held at 1.1 */
+	p.w_max = 1100000;
+	aimd_init(&a, &p);
+	aimd_update(&a, &p, 0, 0);
+	is_u64(a.w, 1050000, "aimd: w-max 1.1 Mbit/s: 1.05 passes");
+	aimd_update(&a, &p, 0, 0);
+	is_u64(a.w, 1100000, "aimd: w-max 1.1 Mbit/s: 1.11 is held at 1.1");
+	is_u64(a.d, 72000, "aimd: w-max does not stop D growing");
+	aimd_update(&a, &p, 2, 5000000);
+	is_u64(a.w, 1100000, "aimd: w-max: R - beta = 4.9 Mbit/s is held at 1.1");
+
+	/* W_ini outside [w-min, w-max] starts inside */
+	p.w_ini = 5000000;
+	aimd_init(&a, &p);
+	is_u64(a.w, 1100000, "aimd: W_ini above w-max starts at w-max");
+	p = (struct aimd_params)AIMD_DEFAULTS;
+	p.w_min = 2000000;
+	aimd_init(&a, &p);
+	is_u64(a.w, 2000000, "aimd: W_ini below w-min starts at w-min");
+
+	/* D_max below alpha D: capped at once */
+	p = (struct aimd_params)AIMD_DEFAULTS;
+	p.d_max = 55000;
+	aimd_init(&a, &p);
+	aimd_update(&a, &p, 0, 0);
+	is_u64(a.d, 55000, "aimd: D capped at D_max = 55 kbit/s");
+	aimd_update(&a, &p, 0, 0);
+	is_u64(a.w, 1105000, "aimd: W grows by the capped D");
+
+	/* alpha = 1: D stays */
+	p = (struct aimd_params)AIMD_DEFAULTS;
+	p.alpha = AIMD_ONE;
+	aimd_init(&a, &p);
+	aimd_update(&a, &p, 0, 0);
+	aimd_update(&a, &p, 0, 0);
+	is_u64(a.d, 50000, "aimd: alpha = 1: D stays at D_ini");
+	is_u64(a.w, 1100000, "aimd: alpha = 1: W grows by D_ini");
+}
+
+static void test_aimd_overflow(void)
+{
+	struct aimd_params p = AIMD_DEFAULTS;
+	struct aimd a;
+
+	p.d_max = UINT64_MAX;
+	p.alpha = 1000 * AIMD_ONE;
+	a.w = UINT64_MAX - 5;
+	a.d = UINT64_MAX / 2;
+	aimd_update(&a, &p, 0, 0);
+	is_u64(a.w, UINT64_MAX, "aimd: W + D saturates at 2^64 - 1");
+	is_u64(a.d, UINT64_MAX, "aimd: alpha D saturates at D_max");
+
+	a.w = UINT64_MAX;
+	aimd_update(&a, &p, 1, UINT64_MAX);
+	is_u64(a.w, UINT64_MAX, "aimd: (W + R) / 2 at 2^64 - 1 does not overflow");
+	a.w = UINT64_MAX - 1;
+	aimd_update(&a, &p, 1, UINT64_MAX);
+	is_u64(a.w, UINT64_MAX - 1, "aimd: (2^64 - 2 + 2^64 - 1) / 2 rounds down");
+	aimd_update(&a, &p, 2, UINT64_MAX);
+	is_u64(a.w, UINT64_MAX - 100000, "aimd: R - beta at R = 2^64 - 1");
+
+	/* 100 Gbit/s with the paper's D: exact */
+	p = (struct aimd_params)AIMD_DEFAULTS;
+	a.w = 100000000000ULL;
+	a.d = 1000000;
+	aimd_update(&a, &p, 0, 0);
+	is_u64(a.w, 100001000000ULL, "aimd: 100 Gbit/s + 1 Mbit/s");
+}
+
+/* ---- intervals ---- */
+
+static struct sample smp(uint64_t ps, uint64_t pr, uint64_t br, uint64_t tr)
+{
+	return (struct sample){ .ps = ps, .pr = pr, .br = br, .tr = tr };
+}
+
+static void test_interval(void)
+{
+	struct interval iv;
+	struct iv_estimate e;
+	struct sample s;
+	unsigned int why;
+	enum iv_result r;
+
+	interval_init(&iv);
+	s = smp(100, 90, 1000, 1000000000ULL);
+	ok(interval_feed(&iv, &s, &e, &why) == IV_FIRST, "interval: the first sample is the baseline");
+
+	/* 100 sent, 98 received, 125000 bytes in 1 s: L = 2, R = 1 Mbit/s */
+	s = smp(200, 188, 126000, 2000000000ULL);
+	r = interval_feed(&iv, &s, &e, &why);
+	ok(r == IV_ESTIMATE, "interval: the second sample gives an estimate");
+	is_u64(e.sent, 100, "interval: delta P_s = 100");
+	is_u64(e.received, 98, "interval: delta P_r = 98");
+	is_u64(e.lost, 2, "interval: L = 2");
+	is_u64(e.excess, 0, "interval: no excess");
+	is_u64(e.recv_rate, 1000000, "interval: R = 125000 B * 8 / 1 s = 1 Mbit/s");
+	is_u64(e.interval_us, 1000000, "interval: 1 s = 1000000 us");
+	is_u64(e.missed, 0, "interval: none missed");
+
+	/* two ticks without a response: the next spans three intervals */
+	interval_miss(&iv);
+	interval_miss(&iv);
+	s = smp(500, 488, 501000, 5000000000ULL);
+	r = interval_feed(&iv, &s, &e, &why);
+	ok(r == IV_ESTIMATE, "interval: after two misses, an estimate");
+	is_u64(e.missed, 2, "interval: it reports 2 missed intervals");
+	is_u64(e.sent, 300, "interval: against the last accepted sample: 300 sent");
+	is_u64(e.lost, 0, "interval: 300 received: L = 0 (no loss from lost requests)");
+	is_u64(e.recv_rate, 1000000, "interval: R over 3 s: 375000 B = 1 Mbit/s");
+	is_u64(e.interval_us, 3000000, "interval: 3 s");
+	s = smp(600, 588, 502000, 6000000000ULL);
+	interval_feed(&iv, &s, &e, &why);
+	is_u64(e.missed, 0, "interval: the count of missed intervals starts over");
+
+	/* u64 counters wrapping */
+	interval_init(&iv);
+	s = smp(UINT64_MAX - 9, UINT64_MAX - 4, UINT64_MAX - 999, UINT64_MAX - 499999999);
+	interval_feed(&iv, &s, &e, &why);
+	s = smp(90, 90, 124000, 500000000);
+	r = interval_feed(&iv, &s, &e, &why);
+	ok(r == IV_ESTIMATE, "interval: wrapped counters give an estimate");
+	is_u64(e.sent, 100, "interval: P_s wrapped: 100 sent");
+	is_u64(e.received, 95, "interval: P_r wrapped: 95 received");
+	is_u64(e.lost, 5, "interval: wrapped: L = 5");
+	is_u64(e.bytes, 125000, "interval: B_r wrapped: 125000 bytes");
+	is_u64(e.dt_ns, 1000000000ULL, "interval: T_r wrapped: 1 s");
+}
+
+static void test_interval_discont(void)
+{
+	static const struct {
+		struct sample s;
+		unsigned int why;
+		const char *name;
+	} v[] = {
+		{ { 50, 1000, 100000, 2000000000ULL }, IV_BACK_PS, "P_s" },
+		{ { 200, 10, 100000, 2000000000ULL }, IV_BACK_PR, "P_r" },
+		{ { 200, 1100, 10, 2000000000ULL }, IV_BACK_BR, "B_r" },
+		{ { 200, 1100, 100000, 5 }, IV_BACK_TR, "T_r" },
+	};
+	struct interval iv;
+	struct iv_estimate e;
+	struct sample s;
+	unsigned int why;
+	enum iv_result r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		interval_init(&iv);
+		s = smp(100, 1000, 50000, 1000000000ULL);
+		interval_feed(&iv, &s, &e, &why);
+		r = interval_feed(&iv, &v[i].s, &e, &why);
+		ok(r == IV_DISCONT && why == v[i].why,
+		   "interval: %s backwards: a discontinuity, no estimate", v[i].name);
+		ok(iv.base.ps == v[i].s.ps && iv.base.tr == v[i].s.tr,
+		   "interval: %s backwards: the new sample is the baseline", v[i].name);
+	}
+	/* the estimation goes on from the new baseline */
+	s = smp(300, 1200, 150000, 3000000000ULL);
+	r = interval_feed(&iv, &s, &e, &why);
+	ok(r == IV_ESTIMATE && e.sent == 100 && e.received == 100,
+	   "interval: after a discontinuity, estimates from the new baseline");
+
+	/*
+	 * More received than sent: 100 sent, excess up to 64 + 100/8 = 76 is
+	 * stray packets (negative loss), beyond it a discontinuity.
+	 */
+	interval_init(&iv);
+	s = smp(1000, 1000, 0, 1000);
+	interval_feed(&iv, &s, &e, &why);
+	s = smp(1100, 1103, 1000, 2000);
+	r = interval_feed(&iv, &s, &e, &why);
+	ok(r == IV_ESTIMATE, "interval: 3 more received than sent: an estimate");
+	is_u64(e.lost, 0, "interval: negative L is never passed on: L = 0");
+	is_u64(e.excess, 3, "interval: the excess, 3, is reported");
+	s = smp(1200, 1103 + 176, 2000, 3000);
+	r = interval_feed(&iv, &s, &e, &why);
+	ok(r == IV_ESTIMATE && e.excess == 76, "interval: excess 76 of 100 sent: still an estimate");
+	s = smp(1300, 1279 + 177, 3000, 4000);
+	r = interval_feed(&iv, &s, &e, &why);
+	ok(r == IV_DISCONT && why == IV_EXCESS, "interval: excess 77 of 100 sent: a discontinuity");
+	s = smp(1300, 1456, 3000, 5000);
+	r = interval_feed(&iv, &s, &e, &why);
+	ok(r == IV_ESTIMATE && e.sent == 0 && e.lost == 0,
+	   "interval: nothing sent, nothing received: L = 0");
+}
+
+static void test_interval_dt(void)
+{
+	struct interval iv;
+	struct iv_estimate e;
+	struct sample s;
+	unsigned int why;
+	enum iv_result r;
+
+	interval_init(&iv);
+	s = smp(10, 10, 10, 1000);
+	interval_feed(&iv, &s, &e, &why);
+	s = smp(20, 20, 20, 1000);
+	r = interval_feed(&iv, &s, &e, &why);
+	ok(r == IV_ZERO_DT, "interval: delta T_r = 0: no estimate, no division");
+	ok(iv.base.ps == 10, "interval: delta T_r = 0: the baseline stays");
+	s = smp(30, 30, 1010, 1500);
+	r = interval_feed(&iv, &s, &e, &why);
+	ok(r == IV_ESTIMATE && e.sent == 20, "interval: the next sample spans both");
+	is_u64(e.interval_us, 1, "interval: 500 ns is 1 us (never 0)");
+	is_u64(e.recv_rate, 16000000000ULL, "interval: 1000 B in 500 ns = 16 Gbit/s");
+
+	s = smp(40, 40, 2010, 1500 + 5000ULL * 1000000000ULL);
+	interval_feed(&iv, &s, &e, &why);
+	is_u64(e.interval_us, UINT32_MAX, "interval: 5000 s saturates the u32 of us");
+
+	is_u64(rate_bps(UINT64_MAX, 1), UINT64_MAX, "rate: saturates");
+	is_u64(rate_bps(1000, 0), 0, "rate: 0 ns gives 0, no division");
+	is_u64(rate_bps(3, 3000000000ULL), 8, "rate: 24 bits over 3 s = 8 bit/s");
+	is_u64(rate_bps(1250000000ULL, 1000000000ULL), 10000000000ULL,
+	       "rate: 1.25 GB in 1 s = 10 Gbit/s (no u64 overflow inside)");
+}
+
+/* ---- messages ---- */
+
+static void set_key(struct wire_key *k, const void *data, size_t len)
+{
+	memcpy(k->data, data, len);
+	k->len = len;
+}
+
+static void test_wire_plain(void)
+{
+	static const uint8_t req_bytes[] = { 0x00, 0x01, 0xbe, 0xef };
+	static const uint8_t resp_bytes[] = {
+		0x00, 0x02, 0x12, 0x34,
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x2a,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,
+	};
+	struct wire_key none = { .len = 0 };
+	struct wire_req rq = { .seq = 0xbeef }, rq2;
+	struct wire_resp rs = {
+		.seq = 0x1234, .packets = 0x0102030405060708ULL, .bytes = 42,
+		.time = UINT64_MAX - 1,
+	}, rs2;
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t len;
+
+	len = wire_req_encode(buf, &rq, &none);
+	ok(len == 4 && !memcmp(buf, req_bytes, 4), "wire: plain request: type 1, seq (4 bytes)");
+	ok(wire_req_decode(buf, len, &none, &rq2) == WIRE_OK && rq2.seq == 0xbeef,
+	   "wire: plain request round trip");
+	len = wire_resp_encode(buf, &rs, &none);
+	ok(len == 28 && !memcmp(buf, resp_bytes, 28),
+	   "wire: plain response: type 2, seq, packets, bytes, time (28 bytes)");
+	ok(wire_resp_decode(buf, len, &none, &rs2) == WIRE_OK && rs2.seq == rs.seq &&
+	   rs2.packets == rs.packets && rs2.bytes == rs.bytes && rs2.time == rs.time,
+	   "wire: plain response round trip");
+
+	is_u64(wire_bytes_per_estimate(false, false), 88, "wire: IPv4 plain: 32 + 56 = 88 bytes");
+	is_u64(wire_bytes_per_estimate(true, false), 128, "wire: IPv6 plain: 52 + 76 = 128 bytes");
+	is_u64(wire_bytes_per_estimate(false, true), 136, "wire: IPv4 auth: 56 + 80 = 136 bytes");
+	is_u64(wire_bytes_per_estimate(true, true), 176, "wire: IPv6 auth: 76 + 100 = 176 bytes");
+}
+
+static void test_wire_auth(void)
+{
+	struct wire_key key, other;
+	struct wire_req rq = { .seq = 7, .epoch = 0x1122334455667788ULL }, rq2;
+	struct wire_resp rs = { .seq = 7, .packets = 1, .bytes = 2, .time = 3,
+				.epoch = 0x1122334455667788ULL }, rs2;
+	uint8_t buf[WIRE_MAX_LEN], tag[WIRE_TAG_LEN], bad[WIRE_MAX_LEN];
+	bool all = true;
+	size_t len, i;
+	int bit;
+
+	set_key(&key, "0123456789abcdef0123", 20);
+	set_key(&other, "0123456789abcdef0124", 20);
+
+	len = wire_req_encode(buf, &rq, &key);
+	ok(len == 28 && buf[0] == 0x80 && buf[1] == 0x01 && buf[2] == 0 && buf[3] == 7 &&
+	   buf[4] == 0x11 && buf[11] == 0x88,
+	   "wire: authenticated request: type 0x8001, seq, epoch, tag (28 bytes)");
+	wire_tag(&key, buf, 12, tag);
+	ok(!memcmp(tag, buf + 12, 16), "wire: request tag = HMAC-SHA-256 of the 12 bytes before it");
+	ok(wire_req_decode(buf, len, &key, &rq2) == WIRE_OK && rq2.seq == 7 &&
+	   rq2.epoch == rq.epoch, "wire: authenticated request round trip");
+	ok(wire_req_decode(buf, len, &other, &rq2) == WIRE_UNAUTH,
+	   "wire: authenticated request, another key: unauthenticated");
+
+	/* every single bit flipped: refused */
+	for (i = 0; i < len; i++) {
+		for (bit = 0; bit < 8; bit++) {
+			memcpy(bad, buf, len);
+			bad[i] ^= (uint8_t)(1 << bit);
+			if (wire_req_decode(bad, len, &key, &rq2) == WIRE_OK)
+				all = false;
+		}
+	}
+	ok(all, "wire: authenticated request with any one bit flipped: refused");
+
+	len = wire_resp_encode(buf, &rs, &key);
+	ok(len == 52 && buf[0] == 0x80 && buf[1] == 0x02 && buf[28] == 0x11 && buf[35] == 0x88,
+	   "wire: authenticated response: type 0x8002, ..., epoch, tag (52 bytes)");
+	wire_tag(&key, buf, 36, tag);
+	ok(!memcmp(tag, buf + 36, 16), "wire: response tag = HMAC-SHA-256 of the 36 bytes before it");
+	ok(wire_resp_decode(buf, len, &key, &rs2) == WIRE_OK && rs2.seq == 7 &&
+	   rs2.packets == 1 && rs2.bytes == 2 && rs2.time == 3 && rs2.epoch == rs.epoch,
+	   "wire: authenticated response round trip");
+	all = true;
+	for (i = 0; i < len; i++) {
+		for (bit = 0; bit < 8; bit++) {
+			memcpy(bad, buf, len);
+			bad[i] ^= (uint8_t)(1 << bit);
+			if (wire_resp_decode(bad, len, &key, &rs2) == WIRE_OK)
+				all = false;
+		}
+	}
+	ok(all, "wire: authenticated response with any one bit flipped: refused");
+	/* a forgery: the counts changed, the tag kept */
+	memcpy(bad, buf, len);
+	bad[11] = 0xff;
+	ok(wire_resp_decode(bad, len, &key, &rs2) == WIRE_UNAUTH,
+	   "wire: forged counts under the old tag: unauthenticated");
+	/* a forgery: a tag made with another key */
+	memcpy(bad, buf, len);
+	wire_tag(&other, bad, 36, bad + 36);
+	ok(wire_resp_decode(bad, len, &key, &rs2) == WIRE_UNAUTH,
+	   "wire: tag made with another key: unauthenticated");
+}
+
+/* every length but the right one, for both decoders and both modes */
+static void test_wire_malformed(void)
+{
+	struct wire_key none = { .len = 0 }, key;
+	const struct wire_key *keys[2] = { &none, &key };
+	uint8_t buf[64];
+	struct wire_req rq;
+	struct wire_resp rs;
+	bool good;
+	size_t len;
+	int m;
+
+	set_key(&key, "a key of twenty bytes", 20);
+	for (m = 0; m < 2; m++) {
+		const char *mode = m ? "authenticated" : "plain";
+
+		good = true;
+		for (len = 0; len < sizeof(buf); len++) {
+			memset(buf, 0, sizeof(buf));
+			rq.seq = 1;
+			rq.epoch = 1;
+			wire_req_encode(buf, &rq, keys[m]);
+			if (len == wire_req_len(m))
+				continue;
+			if (wire_req_decode(buf, len, keys[m], &rq) != WIRE_MALFORMED)
+				good = false;
+		}
+		ok(good, "wire: %s request of any other length (0-63): malformed", mode);
+		good = true;
+		for (len = 0; len < sizeof(buf); len++) {
+			memset(&rs, 0, sizeof(rs));
+			memset(buf, 0, sizeof(buf));
+			wire_resp_encode(buf, &rs, keys[m]);
+			if (len == wire_resp_len(m))
+				continue;
+			if (wire_resp_decode(buf, len, keys[m], &rs) != WIRE_MALFORMED)
+				good = false;
+		}
+		ok(good, "wire: %s response of any other length (0-63): malformed", mode);
+	}
+
+	/* the wrong types */
+	memset(buf, 0, sizeof(buf));
+	buf[1] = 2;
+	ok(wire_req_decode(buf, 4, &none, &rq) == WIRE_MALFORMED,
+	   "wire: a response where a request is due: malformed");
+	buf[1] = 1;
+	ok(wire_resp_decode(buf, 28, &none, &rs) == WIRE_MALFORMED,
+	   "wire: a request where a response is due: malformed");
+	buf[1] = 0;
+	ok(wire_req_decode(buf, 4, &none, &rq) == WIRE_MALFORMED, "wire: type 0: malformed");
+	buf[1] = 3;
+	ok(wire_req_decode(buf, 4, &none, &rq) == WIRE_MALFORMED, "wire: type 3: malformed");
+	buf[0] = 0x01;
+	buf[1] = 0x01;
+	ok(wire_req_decode(buf, 4, &none, &rq) == WIRE_MALFORMED, "wire: type 0x0101: malformed");
+	buf[0] = 0xff;
+	buf[1] = 0xff;
+	ok(wire_resp_decode(buf, 52, &key, &rs) == WIRE_MALFORMED, "wire: type 0xffff: malformed");
+
+	/* plain and authenticated crossed */
+	rq.seq = 1;
+	rq.epoch = 1;
+	len = wire_req_encode(buf, &rq, &key);
+	ok(wire_req_decode(buf, len, &none, &rq) == WIRE_UNAUTH,
+	   "wire: authenticated request to a plain responder: unauthenticated");
+	len = wire_req_encode(buf, &rq, &none);
+	ok(wire_req_decode(buf, len, &key, &rq) == WIRE_UNAUTH,
+	   "wire: plain request where authentication is required: unauthenticated");
+	memset(&rs, 0, sizeof(rs));
+	len = wire_resp_encode(buf, &rs, &none);
+	ok(wire_resp_decode(buf, len, &key, &rs) == WIRE_UNAUTH,
+	   "wire: plain response where authentication is required: unauthenticated");
+	/* a plain response is 28 bytes like an authenticated request: the type tells */
+	ok(wire_req_decode(buf, len, &key, &rq) == WIRE_MALFORMED,
+	   "wire: a 28-byte plain response is no authenticated request");
+	ok(wire_verdict_name(WIRE_UNAUTH)[0] == 'u' &&
+	   !strcmp(wire_verdict_name(WIRE_REPLAYED), "replayed"),
+	   "wire: the verdicts' names");
+}
+
+static int unhex(const char *hex, uint8_t *out)
+{
+	char byte[3] = { 0 };
+	int n = 0;
+
+	for (; hex[0] && hex[1]; hex += 2) {
+		byte[0] = hex[0];
+		byte[1] = hex[1];
+		out[n++] = (uint8_t)strtoul(byte, NULL, 16);
+	}
+	return n;
+}
+
+/* RFC 4231, HMAC-SHA-256, the first 128 bits of each (test case 5 is so) */
+static void test_hmac(void)
+{
+	static const char tc7_data[] =
+		"This is a test using a larger than block-size key and a larger "
+		"than block-size data. The key needs to be hashed before being "
+		"used by the HMAC algorithm.";
+	static const struct {
+		int n;
+		uint8_t key_byte;	/* 0: key_text */
+		size_t key_len;
+		const char *key_text;
+		uint8_t data_byte;	/* 0: data_text */
+		size_t data_len;
+		const char *data_text;
+		const char *mac;
+	} v[] = {
+		{ 1, 0x0b, 20, NULL, 0, 8, "Hi There",
+		  "b0344c61d8db38535ca8afceaf0bf12b" },
+		{ 2, 0, 4, "Jefe", 0, 28, "what do ya want for nothing?",
+		  "5bdcc146bf60754e6a042426089575c7" },
+		{ 3, 0xaa, 20, NULL, 0xdd, 50, NULL,
+		  "773ea91e36800e46854db8ebd09181a7" },
+		{ 4, 0, 25, "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d"
+		  "\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19", 0xcd, 50, NULL,
+		  "82558a389a443c0ea4cc819899f2083a" },
+		{ 5, 0x0c, 20, NULL, 0, 20, "Test With Truncation",
+		  "a3b6167473100ee06e0c796c2955552b" },
+		{ 6, 0xaa, 131, NULL, 0, 54,
+		  "Test Using Larger Than Block-Size Key - Hash Key First",
+		  "60e431591ee0b67f0d8a26aacbf5b77f" },
+		{ 7, 0xaa, 131, NULL, 0, sizeof(tc7_data) - 1, tc7_data,
+		  "9b09ffa71b942fcb27635fbcd5b0e944" },
+	};
+	uint8_t data[256], want[16], tag[WIRE_TAG_LEN];
+	struct wire_key key;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		if (v[i].key_text)
+			memcpy(key.data, v[i].key_text, v[i].key_len);
+		else
+			memset(key.data, v[i].key_byte, v[i].key_len);
+		key.len = v[i].key_len;
+		if (v[i].data_text)
+			memcpy(data, v[i].data_text, v[i].data_len);
+		else
+			memset(data, v[i].data_byte, v[i].data_len);
+		unhex(v[i].mac, want);
+		wire_tag(&key, data, v[i].data_len, tag);
+		ok(!memcmp(tag, want, 16), "hmac: RFC 4231 test case %d (128 bits)", v[i].n);
+	}
+}
+
+static void test_replay(void)
+{
+	struct replay w = { 0 };
+
+	ok(replay_newer(&w, 0, 0), "replay: the first request is accepted");
+	replay_accept(&w, 5, 10);
+	ok(!replay_newer(&w, 5, 10), "replay: the same (epoch, seq) again: refused");
+	ok(replay_newer(&w, 5, 11), "replay: seq + 1: accepted");
+	ok(replay_newer(&w, 5, 10 + 32767), "replay: seq + 32767: accepted");
+	ok(!replay_newer(&w, 5, 10 + 32768), "replay: seq + 32768: refused");
+	ok(!replay_newer(&w, 5, 9), "replay: seq - 1: refused");
+	ok(!replay_newer(&w, 4, 11), "replay: an older epoch: refused");
+	ok(replay_newer(&w, 6, 0), "replay: a newer epoch, any seq: accepted");
+	replay_accept(&w, 5, 65535);
+	ok(replay_newer(&w, 5, 0), "replay: 65535 then 0 (16-bit wrap): accepted");
+	ok(replay_newer(&w, 5, 32766), "replay: 65535 then 32766: accepted");
+	ok(!replay_newer(&w, 5, 32767), "replay: 65535 then 32767 (32768 ahead): refused");
+	ok(!replay_newer(&w, 5, 65534), "replay: 65535 then 65534: refused");
+	replay_accept(&w, 5, 0);
+	ok(!replay_newer(&w, 5, 65535), "replay: 0 then 65535 (one back over the wrap): refused");
+}
+
+/* ---- parsers ---- */
+
+static void test_parsers(void)
+{
+	struct prefix p;
+	const char *why;
+	uint64_t v;
+	uint8_t a[16];
+
+	ok(!parse_millionths("1.2", &v, &why) && v == 1200000, "alpha: 1.2 = 1200000 millionths");
+	ok(!parse_millionths("1", &v, &why) && v == 1000000, "alpha: 1");
+	ok(!parse_millionths("2.000001", &v, &why) && v == 2000001, "alpha: 6 decimals");
+	ok(parse_millionths("1.0000001", &v, &why), "alpha: 7 decimals refused");
+	ok(parse_millionths("-1", &v, &why), "alpha: negative refused");
+	ok(parse_millionths("1.", &v, &why), "alpha: 1. refused");
+	ok(parse_millionths("1.2x", &v, &why), "alpha: trailing garbage refused");
+	ok(parse_millionths("", &v, &why), "alpha: empty refused");
+	ok(parse_millionths("99999999999999999999", &v, &why), "alpha: huge refused");
+
+	ok(!parse_prefix("10.1.0.0/16", &p, &why) && p.family == AF_INET && p.plen == 16 &&
+	   p.addr[0] == 10 && p.addr[1] == 1, "prefix: 10.1.0.0/16");
+	ok(!parse_prefix("2001:db8::/32", &p, &why) && p.family == AF_INET6 && p.plen == 32,
+	   "prefix: 2001:db8::/32");
+	ok(!parse_prefix("192.0.2.7", &p, &why) && p.plen == 32, "prefix: an address is a /32");
+	ok(!parse_prefix("::1", &p, &why) && p.plen == 128, "prefix: an IPv6 address is a /128");
+	ok(!parse_prefix("0.0.0.0/0", &p, &why) && p.plen == 0, "prefix: 0.0.0.0/0");
+	ok(parse_prefix("10.1.0.1/16", &p, &why), "prefix: host bits set refused");
+	ok(parse_prefix("10.0.0.128/25", &p, &why) == 0, "prefix: 10.0.0.128/25");
+	ok(parse_prefix("10.0.0.64/25", &p, &why), "prefix: 10.0.0.64/25 refused (host bit)");
+	ok(parse_prefix("10.0.0.0/33", &p, &why), "prefix: /33 refused");
+	ok(parse_prefix("2001:db8::/129", &p, &why), "prefix: /129 refused");
+	ok(parse_prefix("10.0.0.0/", &p, &why), "prefix: empty length refused");
+	ok(parse_prefix("eth0/8", &p, &why), "prefix: not an address refused");
+	ok(parse_prefix("/8", &p, &why), "prefix: no address refused");
+
+	parse_prefix("10.0.0.128/25", &p, &why);
+	inet_pton(AF_INET, "10.0.0.200", a);
+	ok(prefix_match(&p, AF_INET, a), "prefix: 10.0.0.200 in 10.0.0.128/25");
+	inet_pton(AF_INET, "10.0.0.127", a);
+	ok(!prefix_match(&p, AF_INET, a), "prefix: 10.0.0.127 not in 10.0.0.128/25");
+	ok(!prefix_match(&p, AF_INET6, a), "prefix: another family never matches");
+	parse_prefix("2001:db8:8000::/33", &p, &why);
+	inet_pton(AF_INET6, "2001:db8:ffff::1", a);
+	ok(prefix_match(&p, AF_INET6, a), "prefix: 2001:db8:ffff::1 in 2001:db8:8000::/33");
+	inet_pton(AF_INET6, "2001:db8:7fff::1", a);
+	ok(!prefix_match(&p, AF_INET6, a), "prefix: 2001:db8:7fff::1 not in it");
+	parse_prefix("0.0.0.0/0", &p, &why);
+	ok(prefix_match(&p, AF_INET, a), "prefix: /0 matches everything of its family");
+}
+
+static void write_file(const char *path, const char *s, size_t len, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	if (fd < 0 || write(fd, s, len) != (ssize_t)len)
+		printf("# cannot write %s\n", path);
+	fchmod(fd, mode);
+	close(fd);
+}
+
+static void test_key_file(const char *dir)
+{
+	struct wire_key key;
+	const char *why;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/key", dir);
+	write_file(path, "0123456789abcdef\n", 17, 0600);
+	ok(!read_key_file(path, &key, &why) && key.len == 16 && !memcmp(key.data, "0123", 4),
+	   "key-file: 16 bytes and a newline: the 16 bytes");
+	write_file(path, "0123456789abcde\n", 16, 0600);
+	ok(read_key_file(path, &key, &why), "key-file: 15 bytes: refused");
+	write_file(path, "", 0, 0600);
+	ok(read_key_file(path, &key, &why), "key-file: empty: refused");
+	write_file(path, "0123456789abcdef0123", 20, 0644);
+	ok(read_key_file(path, &key, &why) && strstr(why, "others"),
+	   "key-file: readable by others: refused");
+	write_file(path, "0123456789abcdef0123", 20, 0640);
+	ok(!read_key_file(path, &key, &why) && key.len == 20,
+	   "key-file: readable by the group: taken");
+	ok(read_key_file(dir, &key, &why), "key-file: a directory: refused");
+	snprintf(path, sizeof(path), "%s/none", dir);
+	ok(read_key_file(path, &key, &why), "key-file: missing: refused");
+}
+
+/* a few configurations through conf_load (the binary's tests have more) */
+static void test_conf(const char *dir)
+{
+	struct cli_settings cli = { 0 };
+	struct config c;
+	char path[512];
+	const char *file;
+
+	snprintf(path, sizeof(path), "%s/abwd.conf", dir);
+	file = "# comment\n"
+	       "peer = 192.0.2.1   # the far gateway\n"
+	       "dev = lo\n"
+	       "interval = 500ms\n"
+	       "alpha = 1.5\n"
+	       "w-max = 10mbit\n";
+	write_file(path, file, strlen(file), 0644);
+	ok(!conf_load(&c, ROLE_SENDER, path, &cli), "conf: a valid file");
+	is_u64(c.interval_us, 500000, "conf: interval = 500ms");
+	is_u64(c.timeout_us, 500000, "conf: timeout defaults to the interval");
+	is_u64(c.aimd.alpha, 1500000, "conf: alpha = 1.5");
+	is_u64(c.aimd.w_max, 10000000, "conf: w-max = 10mbit");
+	is_u64(c.aimd.d_ini, 50000, "conf: d-ini defaults to 50kbit");
+	is_u64(c.port, 4950, "conf: port defaults to 4950");
+	is_u64(c.handle, 0x10000, "conf: handle defaults to 1:");
+	ok(c.peer.ss_family == AF_INET && !strcmp(c.peer_str, "192.0.2.1"),
+	   "conf: peer, a trailing comment dropped");
+
+	cli_add(&cli, "interval", "2s");
+	cli_add(&cli, "peer", "2001:db8::1");
+	ok(!conf_load(&c, ROLE_SENDER, path, &cli), "conf: file and command line");
+	is_u64(c.interval_us, 2000000, "conf: the command line wins over the file");
+	ok(c.peer.ss_family == AF_INET6, "conf: an IPv6 peer");
+	is_u64(c.aimd.alpha, 1500000, "conf: what the command line does not give, the file does");
+	cli_free(&cli);
+
+	cli_add(&cli, "dev", "lo");
+	ok(conf_load(&c, ROLE_SENDER, NULL, &cli) == EXIT_USAGE, "conf: no peer: refused");
+	ok(!conf_load(&c, ROLE_RESPONDER, NULL, &cli), "conf: a responder needs only dev");
+	ok(c.listen.ss_family == AF_INET6 && c.nprefix == 0, "conf: listen defaults to ::");
+	cli_free(&cli);
+}
+
+/* ---- netlink reply ---- */
+
+static void test_kern_parse(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct probe_state st;
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	struct nlattr *nest;
+	uint8_t addr[4] = { 10, 0, 0, 0 };
+
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = ER2BC_CMD_PROBE_GET;
+	mnl_attr_put_u32(nlh, ER2BC_A_PROBE_IFINDEX, 3);
+	mnl_attr_put_u16(nlh, ER2BC_A_PROBE_PORT, 4950);
+	nest = mnl_attr_nest_start(nlh, ER2BC_A_PROBE_PEER);
+	mnl_attr_put(nlh, ER2BC_A_PREFIX_ADDR, 4, addr);
+	mnl_attr_put_u8(nlh, ER2BC_A_PREFIX_PLEN, 8);
+	mnl_attr_nest_end(nlh, nest);
+	mnl_attr_put_u64(nlh, ER2BC_A_PROBE_PACKETS, 1234567890123ULL);
+	mnl_attr_put_u64(nlh, ER2BC_A_PROBE_BYTES, 99);
+	mnl_attr_put_u64(nlh, ER2BC_A_PROBE_TIME, 5000000000ULL);
+	ok(!kern_parse_probe(nlh, &st) && st.packets == 1234567890123ULL && st.bytes == 99 &&
+	   st.time == 5000000000ULL && st.port == 4950 && st.npeers == 1 &&
+	   st.has_packets && st.has_bytes && st.has_time,
+	   "netlink: a probe-get reply parsed");
+
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	mnl_attr_put_u32(nlh, ER2BC_A_PROBE_PACKETS, 1);
+	ok(kern_parse_probe(nlh, &st), "netlink: a u32 where a u64 is due: refused");
+
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	mnl_attr_put_u32(nlh, ER2BC_A_PROBE_IFINDEX, 3);
+	ok(!kern_parse_probe(nlh, &st) && !st.port && !st.has_packets,
+	   "netlink: no port: the qdisc does not count (port 0)");
+}
+
+/* ---- sockets over loopback ---- */
+
+static bool wait_readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 2000) == 1;
+}
+
+/*
+ * A request from a client of family @cfam to a responder socket bound to
+ * @listen, the response sent back with the pktinfo of the request: the
+ * client must see it come from the address it sent to.
+ */
+static void sock_round_trip(const char *listen, const char *to, const char *name)
+{
+	struct sockaddr_storage ls = { 0 }, peer, from, any = { 0 };
+	socklen_t llen;
+	struct pktinfo pi;
+	socklen_t from_len, plen;
+	uint8_t buf[64];
+	int srv, cli;
+	ssize_t n;
+
+	if (strchr(listen, ':')) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ls;
+
+		s6->sin6_family = AF_INET6;
+		inet_pton(AF_INET6, listen, &s6->sin6_addr);
+		llen = sizeof(*s6);
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&ls;
+
+		s4->sin_family = AF_INET;
+		inet_pton(AF_INET, listen, &s4->sin_addr);
+		llen = sizeof(*s4);
+	}
+	srv = sock_open((struct sockaddr *)&ls, llen, true);
+	if (srv < 0) {
+		printf("ok %u - sock: %s # SKIP cannot bind %s: %s\n", ++tests, name, listen,
+		       strerror(-srv));
+		return;
+	}
+	plen = sizeof(peer);
+	getsockname(srv, (struct sockaddr *)&peer, &plen);
+
+	/* the client sends to @to at the server's port */
+	if (strchr(to, ':')) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&peer;
+		uint16_t port = peer.ss_family == AF_INET6 ? s6->sin6_port :
+				((struct sockaddr_in *)&peer)->sin_port;
+
+		memset(&peer, 0, sizeof(peer));
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = port;
+		inet_pton(AF_INET6, to, &s6->sin6_addr);
+		plen = sizeof(*s6);
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&peer;
+		uint16_t port = peer.ss_family == AF_INET6 ?
+				((struct sockaddr_in6 *)&peer)->sin6_port : s4->sin_port;
+
+		memset(&peer, 0, sizeof(peer));
+		s4->sin_family = AF_INET;
+		s4->sin_port = port;
+		inet_pton(AF_INET, to, &s4->sin_addr);
+		plen = sizeof(*s4);
+	}
+	any.ss_family = peer.ss_family;
+	cli = sock_open((struct sockaddr *)&any, plen, false);
+	if (cli < 0) {
+		printf("ok %u - sock: %s # SKIP no client socket: %s\n", ++tests, name,
+		       strerror(-cli));
+		close(srv);
+		return;
+	}
+	if (sock_send(cli, "\x00\x01\x00\x05", 4, (struct sockaddr *)&peer, plen, NULL)) {
+		printf("ok %u - sock: %s # SKIP cannot send to %s\n", ++tests, name, to);
+		goto out;
+	}
+	n = wait_readable(srv) ? sock_recv(srv, buf, sizeof(buf), &from, &from_len, &pi) : -1;
+	ok(n == 4 && pi.kind != PKTINFO_NONE, "sock: %s: the request and its local address", name);
+	ok(sock_send(srv, "\x00\x02\x00\x05", 4, (struct sockaddr *)&from, from_len, &pi) == 0,
+	   "sock: %s: the response sent from that address", name);
+	n = wait_readable(cli) ? sock_recv(cli, buf, sizeof(buf), &from, &from_len, NULL) : -1;
+	ok(n == 4 && buf[1] == 2 && sock_same((struct sockaddr *)&from, (struct sockaddr *)&peer),
+	   "sock: %s: the client sees it from the address it sent to", name);
+	n = sock_recv(cli, buf, sizeof(buf), &from, &from_len, NULL);
+	ok(n == -EAGAIN, "sock: %s: non-blocking: nothing more, -EAGAIN", name);
+out:
+	close(cli);
+	close(srv);
+}
+
+static void test_sock(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(1) };
+	struct sockaddr_in6 b = { .sin6_family = AF_INET6, .sin6_port = htons(1) };
+	uint8_t ip[16];
+
+	sock_round_trip("127.0.0.1", "127.0.0.1", "IPv4");
+	sock_round_trip("::", "127.0.0.1", "IPv4 to a dual-stack ::");
+	sock_round_trip("::", "::1", "IPv6 to ::");
+
+	inet_pton(AF_INET, "192.0.2.1", &a.sin_addr);
+	inet_pton(AF_INET6, "::ffff:192.0.2.1", &b.sin6_addr);
+	ok(sock_same((struct sockaddr *)&a, (struct sockaddr *)&b),
+	   "sock: 192.0.2.1 and ::ffff:192.0.2.1 are the same peer");
+	b.sin6_port = htons(2);
+	ok(!sock_same((struct sockaddr *)&a, (struct sockaddr *)&b), "sock: not on another port");
+	ok(sock_ip((struct sockaddr *)&b, ip) == AF_INET && ip[0] == 192 && ip[3] == 1,
+	   "sock: a v4-mapped source is IPv4 to the prefix check");
+}
+
+/* ---- status file, rate limit ---- */
+
+static void test_status(const char *dir)
+{
+	struct status_file sf;
+	struct ratelimit rl = { 0 };
+	char path[512], tmp[520], got[64] = "";
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/status.json", dir);
+	f = status_open(&sf, path);
+	ok(f != NULL, "status: opened");
+	if (!f)
+		return;
+	fputs("{\"role\": \"sender\"}\n", f);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	ok(stat(path, &st) && !stat(tmp, &st), "status: written beside, not over, the file");
+	ok(!status_commit(&sf), "status: committed");
+	ok(stat(tmp, &st) && !stat(path, &st), "status: renamed over the file");
+	fd = open(path, O_RDONLY);
+	if (fd >= 0) {
+		if (read(fd, got, sizeof(got) - 1) < 0)
+			got[0] = '\0';
+		close(fd);
+	}
+	ok(!strcmp(got, "{\"role\": \"sender\"}\n"), "status: the content");
+
+	ok(log_limited(&rl, "# (a test of the rate limit, 1)"), "ratelimit: the first is logged");
+	ok(!log_limited(&rl, "# (2)") && !log_limited(&rl, "# (3)") && rl.quiet == 2,
+	   "ratelimit: the next ones within 10 s are counted, not logged");
+	rl.next = 0;
+	ok(log_limited(&rl, "# (4)") && rl.quiet == 0, "ratelimit: after 10 s, logged again");
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/test-abwd.XXXXXX";
+	char cmd[64];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	/* the daemon's own messages go to stderr; TAP to stdout */
+	test_aimd_increase();
+	test_aimd_loss();
+	test_aimd_thresholds();
+	test_aimd_clamps();
+	test_aimd_overflow();
+	test_interval();
+	test_interval_discont();
+	test_interval_dt();
+	test_wire_plain();
+	test_wire_auth();
+	test_wire_malformed();
+	test_hmac();
+	test_replay();
+	test_parsers();
+	test_key_file(dir);
+	test_conf(dir);
+	test_kern_parse();
+	test_sock();
+	test_status(dir);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		printf("# cannot remove %s\n", dir);
+	printf("1..%u\n", tests);
+	if (failures)
+		printf("# %u of %u failed\n", failures, tests);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,260 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# er2bc-abwd's command line and configuration, through the binary, on the
+# host: every invalid configuration exits 2 with a message naming the key
+# (and FILE:LINE when it came from the file); valid ones pass
+# --check-config; without sch_er2bc both roles exit 1 saying so.
+#
+#   ./test-abwd.sh	(make check builds er2bc-abwd first)
+#
+# TAP output; exits 1 if any test failed.
+set -u
+cd "$(dirname "$0")"
+
+ABWD=./er2bc-abwd
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+count=0
+bad=0
+
+# result NAME OK [DETAIL...]
+result() {
+	local name=$1 good=$2
+	shift 2
+	count=$((count + 1))
+	if [ "$good" = 1 ]; then
+		echo "ok $count - $name"
+		return
+	fi
+	bad=$((bad + 1))
+	echo "not ok $count - $name"
+	for line in "$@"; do
+		echo "#   $line"
+	done
+}
+
+# expect NAME RC REGEX ARGS...: exit code RC, and REGEX found in stderr
+# (or in stdout when RC is 0); "" matches anything
+expect() {
+	local name=$1 want_rc=$2 want_re=$3 rc text
+	shift 3
+	"$ABWD" "$@" >"$work/out" 2>"$work/err"
+	rc=$?
+	if [ "$want_rc" = 0 ]; then
+		text=$(cat "$work/out")
+	else
+		text=$(cat "$work/err")
+	fi
+	if [ "$rc" = "$want_rc" ] && { [ -z "$want_re" ] || grep -Eq -- "$want_re" <<<"$text"; }; then
+		result "$name" 1
+	else
+		result "$name" 0 "$ABWD $*" "exit $rc, wanted $want_rc; wanted /$want_re/ in:" \
+			"$(cat "$work/out" "$work/err")"
+	fi
+}
+
+S=(sender --peer 192.0.2.1 --dev lo --check-config)
+R=(responder --dev lo --check-config)
+
+# --- usage ---
+expect "no arguments: usage, exit 2" 2 "Usage" 
+expect "-h: usage, exit 0" 0 "Usage: er2bc-abwd sender" -h
+expect "--version" 0 "^er2bc-abwd " --version
+expect "sender --help lists the keys and defaults" 0 "--d-max .*\[1mbit\]" sender --help
+expect "responder --help lists peer-prefix" 0 "--peer-prefix" responder --help
+expect "unknown role" 2 'unknown role "relay"' relay
+expect "unknown option" 2 'unknown option "--bogus"' "${S[@]}" --bogus 1
+expect "option without its value" 2 'needs a value' sender --dev lo --peer
+expect "stray argument" 2 'unexpected argument "extra"' "${S[@]}" extra
+expect "--once 0" 2 '--once: invalid "0"' "${S[@]}" --once 0
+expect "--once is the sender's" 2 '--once is for the sender' "${R[@]}" --once 3
+
+# --- valid configurations ---
+expect "sender: the paper's defaults" 0 "alpha = 1.200000" "${S[@]}"
+expect "sender: d-ini default 50kbit" 0 "d-ini = 50000bit" "${S[@]}"
+expect "sender: timeout defaults to interval" 0 "timeout = 250ms" "${S[@]}" --interval 250ms
+expect "sender: bare interval is seconds" 0 "interval = 2s" "${S[@]}" --interval 2
+expect "sender: --key=value" 0 "beta = 200000bit" "${S[@]}" --beta=200kbit
+expect "sender: IPv6 peer" 0 "peer = 2001:db8::2" sender --peer 2001:db8::2 --dev lo --check-config
+expect "sender: handle 10:" 0 "handle = 10:" "${S[@]}" --handle 10:
+expect "sender: w-max 0 is no limit" 0 "w-max = 0bit" "${S[@]}" --w-max 0
+expect "sender: theta-l = theta-h" 0 "theta-l = 3" "${S[@]}" --theta-h 3 --theta-l 3
+expect "responder: listen defaults to ::" 0 "listen = ::" "${R[@]}"
+expect "responder: IPv4 listen" 0 "listen = 192.0.2.9" "${R[@]}" --listen 192.0.2.9
+expect "responder: four peer prefixes" 0 "peer-prefix = 2001:db8::/32" "${R[@]}" \
+	--peer-prefix 10.0.0.0/8 --peer-prefix 192.0.2.0/24 --peer-prefix 2001:db8::/32 \
+	--peer-prefix 198.51.100.7
+
+# --- invalid values: exit 2, the key named ---
+# bad_value KEY VALUE [R]: the sender's (or responder's) minimal
+# configuration without KEY, and KEY VALUE
+bad_value() {
+	local key=$1 val=$2 args
+	if [ "${3:-}" = R ]; then
+		args=(responder --check-config)
+		[ "$key" = dev ] || args+=(--dev lo)
+	else
+		args=(sender --check-config)
+		[ "$key" = dev ] || args+=(--dev lo)
+		[ "$key" = peer ] || args+=(--peer 192.0.2.1)
+	fi
+	expect "invalid --$key \"$val\"" 2 "^er2bc-abwd: --$key: invalid \"$val\": " \
+		"${args[@]}" "--$key" "$val"
+}
+bad_value peer not-an-address
+bad_value peer 0.0.0.0
+bad_value peer 224.0.0.1
+bad_value peer ::
+bad_value peer ::ffff:192.0.2.1
+bad_value peer example.org
+bad_value port 0
+bad_value port 65536
+bad_value port http
+bad_value dev no-such-dev0
+bad_value dev a-name-far-too-long-for-a-device
+bad_value handle 1:1
+bad_value handle 0:
+bad_value handle one
+bad_value interval 0
+bad_value interval 0s
+bad_value interval 500us
+bad_value interval 3601s
+bad_value interval 1h
+bad_value interval -1s
+bad_value timeout 0ms
+bad_value theta-h -1
+bad_value theta-h 1.5
+bad_value theta-l x
+bad_value d-ini 0
+bad_value d-ini 5parsecs
+bad_value d-max lots
+bad_value alpha 0.9
+bad_value alpha 1.2.3
+bad_value alpha 1.0000001
+bad_value alpha 1001
+bad_value beta -100kbit
+bad_value w-ini fast
+bad_value w-min 0
+bad_value w-min 0bit
+bad_value w-max 1zbit
+bad_value status ""
+bad_value status /tmp/
+bad_value key-file /nonexistent/abwd.key
+bad_value listen 10.0.0.300 R
+bad_value listen ::ffff:10.0.0.1 R
+bad_value peer-prefix 10.0.0.1/8 R
+bad_value peer-prefix 10.0.0.0/33 R
+bad_value peer-prefix 2001:db8::/200 R
+bad_value peer-prefix eth0 R
+bad_value port 99999 R
+bad_value dev no-such-dev0 R
+
+# --- checks across keys ---
+expect "theta-l above theta-h" 2 "^er2bc-abwd: --theta-l: theta-l \(2\) is above theta-h \(1\)" \
+	"${S[@]}" --theta-l 2
+expect "theta-h below theta-l" 2 "^er2bc-abwd: --theta-l: theta-l \(1\) is above theta-h \(0\)" \
+	"${S[@]}" --theta-h 0 --theta-l 1
+expect "d-ini above d-max" 2 "^er2bc-abwd: --d-ini: d-ini \(2Mbit\) is above d-max \(1Mbit\)" \
+	"${S[@]}" --d-ini 2mbit
+expect "d-max below the default d-ini: d-max named" 2 "^er2bc-abwd: --d-max: d-ini \(50Kbit\) is above d-max \(40Kbit\)" \
+	"${S[@]}" --d-max 40kbit
+expect "w-max below w-min" 2 "^er2bc-abwd: --w-max: w-max \(5Kbit\) is below w-min \(10Kbit\)" \
+	"${S[@]}" --w-max 5kbit
+expect "w-ini below w-min" 2 "^er2bc-abwd: --w-ini: w-ini \(5Kbit\) is below w-min" \
+	"${S[@]}" --w-ini 5kbit
+expect "w-min above the default w-ini: w-min named" 2 "^er2bc-abwd: --w-min: w-ini \(1Mbit\) is below w-min \(2Mbit\)" \
+	"${S[@]}" --w-min 2mbit
+expect "w-ini above w-max" 2 "^er2bc-abwd: --w-ini: w-ini \(2Mbit\) is above w-max \(1.5Mbit\)" \
+	"${S[@]}" --w-ini 2mbit --w-max 1500kbit
+expect "timeout longer than interval" 2 "^er2bc-abwd: --timeout: timeout \(2s\) is longer than interval \(1s\)" \
+	"${S[@]}" --timeout 2s
+expect "a key given twice" 2 "^er2bc-abwd: --port: given twice" "${S[@]}" --port 1 --port 2
+expect "five peer prefixes" 2 "peer-prefix: given more than 4 times" "${R[@]}" \
+	--peer-prefix 10.0.0.0/8 --peer-prefix 10.0.0.0/8 --peer-prefix 10.0.0.0/8 \
+	--peer-prefix 10.0.0.0/8 --peer-prefix 10.0.0.0/8
+expect "missing peer" 2 "missing peer" sender --dev lo --check-config
+expect "missing dev" 2 "missing dev" sender --peer 192.0.2.1 --check-config
+expect "missing dev (responder)" 2 "missing dev" responder --check-config
+expect "a responder's key for the sender" 2 "--peer-prefix: not an option of the sender" \
+	"${S[@]}" --peer-prefix 10.0.0.0/8
+expect "a sender's key for the responder" 2 "--alpha: not an option of the responder" \
+	"${R[@]}" --alpha 1.5
+
+# --- the key file ---
+key=$work/abwd.key
+printf '0123456789abcdef0123456789abcdef\n' >"$key"
+chmod 600 "$key"
+expect "key-file: 32 bytes, mode 600" 0 "key-file = $key" "${S[@]}" --key-file "$key"
+chmod 644 "$key"
+expect "key-file: readable by others" 2 "--key-file: invalid .*others" "${S[@]}" --key-file "$key"
+printf 'short\n' >"$key"
+chmod 600 "$key"
+expect "key-file: 5 bytes" 2 "--key-file: invalid .*shorter than 16 bytes" \
+	"${R[@]}" --key-file "$key"
+: >"$key"
+expect "key-file: empty" 2 "--key-file: invalid .*shorter than 16 bytes" \
+	"${S[@]}" --key-file "$key"
+
+# --- the configuration file ---
+conf=$work/abwd.conf
+cat >"$conf" <<EOF
+# the sender's configuration
+peer = 192.0.2.1
+dev = lo
+interval = 2s    # T_c
+
+alpha=1.5
+EOF
+expect "file: valid" 0 "interval = 2s" sender --config "$conf" --check-config
+expect "file: key=value without blanks" 0 "alpha = 1.500000" sender --config "$conf" --check-config
+expect "file: the command line wins" 0 "interval = 500ms" sender --config "$conf" \
+	--interval 500ms --check-config
+expect "file: --config=FILE" 0 "peer = 192.0.2.1" sender --config="$conf" --check-config
+expect "file: missing" 2 "cannot read the configuration" sender --config "$work/none" \
+	--check-config
+expect "file: --config twice" 2 "--config given twice" sender --config "$conf" \
+	--config "$conf" --check-config
+
+# bad_line NAME REGEX LINE: LINE as the file's fourth line
+bad_line() {
+	printf 'peer = 192.0.2.1\ndev = lo\n# comment\n%s\n' "$3" >"$conf"
+	expect "file: $1" 2 "^er2bc-abwd: $conf:4: $2" sender --config "$conf" --check-config
+}
+bad_line "unknown key" 'unknown key "speed"' "speed = 5"
+bad_line "no =" 'expected "key = value"' "interval 1s"
+bad_line "bad value" 'interval: invalid "0s"' "interval = 0s"
+bad_line "empty value" 'port: invalid "": empty' "port ="
+bad_line "key given twice" 'peer: given twice' "peer = 192.0.2.2"
+bad_line "a responder's key" 'peer-prefix: not a key of the sender' "peer-prefix = 10.0.0.0/8"
+bad_line "theta-l above theta-h" 'theta-l: theta-l \(4\) is above theta-h \(1\)' "theta-l = 4"
+bad_line "alpha below 1" 'alpha: invalid "0.5": must be at least 1' "alpha = 0.5"
+bad_line "d-ini above d-max" 'd-ini: d-ini \(5Mbit\) is above d-max' "d-ini = 5mbit"
+
+printf 'dev = lo\nlisten = ::\npeer-prefix = 10.0.0.0/8\npeer-prefix = 2001:db8::/32\n' >"$conf"
+expect "file: responder with two prefixes" 0 "peer-prefix = 2001:db8::/32" \
+	responder --config "$conf" --check-config
+expect "file: command-line prefixes replace the file's" 0 "^peer-prefix = 192.0.2.0/24$" \
+	responder --config "$conf" --peer-prefix 192.0.2.0/24 --check-config
+if "$ABWD" responder --config "$conf" --peer-prefix 192.0.2.0/24 --check-config |
+	grep -q 10.0.0.0; then
+	result "file: ... and none of the file's stay" 0 "10.0.0.0/8 still there"
+else
+	result "file: ... and none of the file's stay" 1
+fi
+
+# --- without the kernel module ---
+if [ -d /sys/module/sch_er2bc ]; then
+	echo "ok $((count += 1)) - sender without sch_er2bc # SKIP sch_er2bc is loaded"
+	echo "ok $((count += 1)) - responder without sch_er2bc # SKIP sch_er2bc is loaded"
+else
+	expect "sender without sch_er2bc: exit 1" 1 "family er2bc not found .*sch_er2bc" \
+		sender --peer 192.0.2.1 --dev lo
+	expect "responder without sch_er2bc: exit 1" 1 "family er2bc not found .*sch_er2bc" \
+		responder --dev lo
+fi
+
+echo "1..$count"
+[ "$bad" -eq 0 ] || echo "# $bad of $count failed"
+[ "$bad" -eq 0 ]

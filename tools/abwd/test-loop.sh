@@ -1,0 +1,269 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Both roles' main loops over loopback, on the host: er2bc-abwd-mock is the
+# daemon built with kern-mock.c in place of kern.c (made-up counts that
+# both sides agree on; what it would ask of the kernel goes to a log), so
+# the protocol, the timeouts and missed intervals, authentication, the
+# drop counters, the status files and the signals run as they do for real.
+# What the counts are on a real link is for the VM suites.
+#
+#   ./test-loop.sh	(make check builds er2bc-abwd-mock first)
+#
+# TAP output; exits 1 if any test failed.
+set -u
+cd "$(dirname "$0")"
+
+MOCK=$PWD/er2bc-abwd-mock
+work=$(mktemp -d)
+pids=()
+
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -CONT "$p" 2>/dev/null
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+[ -n "${KEEP:-}" ] && trap "echo kept $work" EXIT
+
+n=0
+failed=0
+
+# t NAME CONDITION-EXIT-STATUS [DETAIL]
+t() {
+	n=$((n + 1))
+	if [ "$2" = 0 ]; then
+		echo "ok $n - $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $1"
+		[ -n "${3:-}" ] && sed 's/^/#   /' <<<"$3"
+	fi
+	return 0
+}
+
+# jqt NAME FILE FILTER: FILTER is true of the JSON in FILE
+jqt() {
+	jq -e "$3" "$2" >/dev/null 2>&1
+	t "$1" $? "$(cat "$2" 2>/dev/null || echo "no $2")"
+}
+
+# wait_for SECONDS CMD...: until CMD succeeds (every 50 ms)
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.05
+	done
+}
+
+# responder NAME [ARGS...]: starts one on 127.0.0.1, a free port; sets
+# port, rpid; its log in $work/NAME.err, its status in $work/NAME.json
+responder() {
+	local name=$1 try
+	shift
+	for try in 1 2 3 4 5; do
+		port=$((20000 + RANDOM % 40000))
+		ABWD_MOCK_LOG=$work/$name.log "$MOCK" responder --dev lo --listen 127.0.0.1 \
+			--port "$port" --status "$work/$name.json" "$@" 2>"$work/$name.err" &
+		rpid=$!
+		pids+=("$rpid")
+		wait_for 2 test -s "$work/$name.json" && kill -0 "$rpid" 2>/dev/null && return 0
+	done
+	echo "# cannot start a responder: $(cat "$work/$name.err")"
+	return 1
+}
+
+# stop PID: SIGTERM, and its exit status
+stop() {
+	kill -TERM "$1" 2>/dev/null
+	wait "$1"
+}
+
+S=(sender --peer 127.0.0.1 --dev lo --interval 100ms)
+
+# --- plain: the paper's increase, exactly, through abw-set ---
+responder plain
+ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s1.log timeout 10 "$MOCK" "${S[@]}" --port "$port" \
+	--once 5 --status "$work/s1.json" -v 2>"$work/s1.err"
+t "plain: --once 5 exits 0" $? "$(cat "$work/s1.err")"
+got=$(awk '$1 == "abw-set" { printf "%s %s %s %s|", $2, $3, $5, $6 }' "$work/s1.log" 2>/dev/null)
+want="1 1050000 100 0|2 1110000 100 0|3 1182000 100 0|4 1268400 100 0|5 1372080 100 0|"
+[ "$got" = "$want" ]
+t "plain: abw-set seq 1-5, W 1.05 1.11 1.182 1.2684 1.37208 Mbit/s, sent 100, lost 0" $? \
+	"got  $got"$'\n'"want $want"
+awk '$1 == "abw-set" && ($4 < 400000 || $4 > 2500000 || $7 < 40000 || $7 > 250000) { exit 1 }' \
+	"$work/s1.log"
+t "plain: R about 1 Mbit/s (12500 B per 100 ms), interval about 100000 us" $? "$(cat "$work/s1.log")"
+jqt "plain: sender status" "$work/s1.json" \
+	'.role == "sender" and .estimates == 5 and .seq == 5 and .w == 1372080 and .d == 124416
+	 and .l == 0 and .lost == 0 and .sent == 100 and .bytes_per_estimate == 88
+	 and .auth == false and .timeouts == 0 and .dropped.malformed == 0 and .last_error == ""'
+grep -q "estimate 5: sent 100 received 100 L 0 .* W 1.372Mbit" "$work/s1.err"
+t "plain: -v logs each estimate" $? "$(cat "$work/s1.err")"
+grep -q "^meter-set 1 $port 0$" "$work/plain.log"
+t "responder: meter-set on lo, the port, no prefixes" $? "$(cat "$work/plain.log" 2>/dev/null)"
+
+# --- malformed and unexpected datagrams at the responder ---
+printf 'xx' >"/dev/udp/127.0.0.1/$port"
+printf '\x00\x01\x00\x07\x00' >"/dev/udp/127.0.0.1/$port"
+printf '\x00\x02\x00\x07' >"/dev/udp/127.0.0.1/$port"
+printf '\x80\x01\x00\x07' >"/dev/udp/127.0.0.1/$port"
+wait_for 3 jq -e '.dropped.malformed == 3 and .dropped.unauthenticated == 1' "$work/plain.json" \
+	>/dev/null 2>&1
+t "responder: 3 malformed (2 bytes, 5 bytes, a response), 1 authenticated where plain" $? \
+	"$(cat "$work/plain.json")"
+kill -0 "$rpid" 2>/dev/null
+t "responder: still running after them" $?
+stop "$rpid"
+t "responder: SIGTERM: exit 0" $?
+grep -q "the meter on dev lo stays" "$work/plain.err"
+t "responder: leaves the meter in place" $? "$(cat "$work/plain.err")"
+! grep -q meter-del "$work/plain.log"
+t "responder: no meter-del at exit" $?
+
+# --- the peer prefixes at the responder ---
+responder prefix --peer-prefix 10.0.0.0/8 --peer-prefix 2001:db8::/32
+printf '\x00\x01\x00\x07' >"/dev/udp/127.0.0.1/$port"
+wait_for 3 jq -e '.dropped.unexpected == 1 and .requests == 0' "$work/prefix.json" >/dev/null 2>&1
+t "responder: a request from outside the peer prefixes: unexpected" $? "$(cat "$work/prefix.json")"
+grep -q "^meter-set 1 $port 2$" "$work/prefix.log"
+t "responder: meter-set with the two prefixes" $? "$(cat "$work/prefix.log")"
+kill -INT "$rpid"
+wait "$rpid"
+t "responder: SIGINT: exit 0" $?
+
+# --- loss ---
+ABWD_MOCK_LOSS=3 responder loss
+ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s2.log timeout 10 "$MOCK" "${S[@]}" --port "$port" \
+	--once 3 --status "$work/s2.json" 2>"$work/s2.err"
+t "loss: --once 3 exits 0" $? "$(cat "$work/s2.err")"
+awk '$1 == "abw-set" && ($6 != 3 || $3 != $4 - 100000) { exit 1 } END { exit NR != 3 }' \
+	"$work/s2.log"
+t "loss: L = 3 > theta-h: W = R - beta exactly, lost 3" $? "$(cat "$work/s2.log")"
+jqt "loss: status l 3, d back to d-ini" "$work/s2.json" '.l == 3 and .lost == 3 and .d == 50000'
+ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s3.log timeout 10 "$MOCK" "${S[@]}" --port "$port" \
+	--once 2 --theta-h 5 --w-ini 3mbit --status "$work/s3.json" 2>"$work/s3.err"
+awk 'NR == 1 && ($1 != "abw-set" || $3 != 1500000 + int($4 / 2)) { exit 1 }' "$work/s3.log"
+t "loss: theta-h 5: L = 3 is halfway: W = (3 Mbit/s + R) / 2 exactly" $? "$(cat "$work/s3.log")"
+stop "$rpid"
+
+# --- authenticated ---
+printf 'a pre-shared key of 32 bytes...\n' >"$work/key"
+printf 'another key, also of 32 bytes..\n' >"$work/key2"
+chmod 600 "$work/key" "$work/key2"
+responder auth --key-file "$work/key"
+ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s4.log timeout 10 "$MOCK" "${S[@]}" --port "$port" \
+	--once 3 --key-file "$work/key" --status "$work/s4.json" 2>"$work/s4.err"
+t "auth: --once 3 exits 0" $? "$(cat "$work/s4.err")"
+jqt "auth: status: 3 estimates, 136 bytes per estimate" "$work/s4.json" \
+	'.auth == true and .estimates == 3 and .w == 1182000 and .bytes_per_estimate == 136'
+
+ABWD_MOCK_PORT=$port "$MOCK" "${S[@]}" --port "$port" --key-file "$work/key2" \
+	--status "$work/s5.json" 2>"$work/s5.err" &
+spid=$!
+pids+=("$spid")
+ABWD_MOCK_PORT=$port "$MOCK" "${S[@]}" --port "$port" --status "$work/s6.json" \
+	2>"$work/s6.err" &
+spid2=$!
+pids+=("$spid2")
+sleep 0.6
+stop "$spid"
+t "auth: a sender with another key: SIGTERM exits 0" $?
+stop "$spid2"
+jqt "auth: ... it got no estimate, only timeouts" "$work/s5.json" \
+	'.estimates == 0 and .timeouts >= 3 and (.last_error | test("no response"))'
+wait_for 3 jq -e '.dropped.unauthenticated >= 6' "$work/auth.json" >/dev/null 2>&1
+t "auth: the responder drops the bad tags and the plain requests (unauthenticated)" $? \
+	"$(cat "$work/auth.json")"
+grep -q "no response to request" "$work/s5.err"
+t "auth: the sender logs the timeout" $? "$(cat "$work/s5.err")"
+stop "$rpid"
+
+# --- a responder that stops answering: timeouts, missed intervals ---
+responder gap
+ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s7.log "$MOCK" "${S[@]}" --port "$port" \
+	--status "$work/s7.json" 2>"$work/s7.err" &
+spid=$!
+pids+=("$spid")
+wait_for 3 jq -e '.estimates >= 2' "$work/s7.json" >/dev/null 2>&1
+kill -STOP "$rpid"
+sleep 0.45
+kill -CONT "$rpid"
+wait_for 3 grep -q "missed interval" "$work/s7.err"
+t "gap: the estimate after it spans the missed intervals (log)" $? "$(cat "$work/s7.err")"
+sleep 0.3
+stop "$spid"
+t "gap: SIGTERM: exit 0" $?
+jqt "gap: status: timeouts and missed intervals counted" "$work/s7.json" \
+	'.timeouts >= 2 and .missed_intervals >= 2 and .discontinuities == 0'
+missed=$(sed -n 's/.*spans \([0-9]*\) missed interval.*/\1/p' "$work/s7.err" | head -n 1)
+awk -v m="${missed:-0}" '$1 == "abw-set" && $5 == 100 * (m + 1) && $6 == 0 &&
+	$7 >= 80000 * (m + 1) { found = 1 } END { exit !found || m < 2 }' "$work/s7.log"
+t "gap: the estimate spanning N missed intervals: sent 100 (N + 1), lost 0, N + 1 intervals long" \
+	$? "$(cat "$work/s7.log" "$work/s7.err")"
+jqt "gap: every timeout is a missed interval, later spanned" "$work/s7.json" \
+	".missed_intervals == .timeouts and .missed_intervals == ${missed:-0}"
+jqt "gap: the late answers to old requests are dropped as unexpected" "$work/s7.json" \
+	'.dropped.unexpected >= 1'
+awk '$1 == "abw-set" { if ($3 <= w) exit 1; w = $3 }' "$work/s7.log"
+t "gap: no loss was made up: W only grew" $? "$(cat "$work/s7.log")"
+
+# --- SIGHUP ---
+conf=$work/abwd.conf
+printf 'peer = 127.0.0.1\ndev = lo\nport = %s\ninterval = 100ms\n' "$port" >"$conf"
+ABWD_MOCK_PORT=$port "$MOCK" sender --config "$conf" --status "$work/s8.json" 2>"$work/s8.err" &
+spid=$!
+pids+=("$spid")
+wait_for 3 jq -e '.estimates >= 1' "$work/s8.json" >/dev/null 2>&1
+printf 'peer = 127.0.0.1\ndev = lo\nport = %s\ninterval = 0\n' "$port" >"$conf"
+kill -HUP "$spid"
+wait_for 2 grep -q "SIGHUP: keeping the configuration in force" "$work/s8.err"
+t "SIGHUP: an invalid file is refused, and logged with its line" $? "$(cat "$work/s8.err")"
+grep -q "$conf:4: interval: invalid" "$work/s8.err"
+t "SIGHUP: ... the message names file, line and key" $? "$(cat "$work/s8.err")"
+kill -0 "$spid"
+t "SIGHUP: ... the sender runs on" $?
+printf 'peer = 127.0.0.1\ndev = lo\nport = %s\ninterval = 50ms\n' "$port" >"$conf"
+kill -HUP "$spid"
+wait_for 2 grep -q "^er2bc-abwd: reloaded" "$work/s8.err"
+t "SIGHUP: a valid file is taken" $? "$(cat "$work/s8.err")"
+wait_for 2 jq -e '.interval_us == 50000' "$work/s8.json" >/dev/null 2>&1
+t "SIGHUP: ... the new interval in force" $? "$(cat "$work/s8.json")"
+stop "$spid"
+t "SIGHUP: then SIGTERM: exit 0" $?
+
+rconf=$work/resp.conf
+printf 'dev = lo\nlisten = 127.0.0.1\nport = %s\n' "$port" >"$rconf"
+kill -HUP "$rpid"
+stop "$rpid"
+ABWD_MOCK_LOG=$work/r9.log "$MOCK" responder --config "$rconf" 2>"$work/r9.err" &
+rpid=$!
+pids+=("$rpid")
+wait_for 2 grep -q "listening" "$work/r9.err"
+printf 'dev = lo\nlisten = 127.0.0.1\nport = %s\npeer-prefix = 127.0.0.0/8\n' "$port" >"$rconf"
+kill -HUP "$rpid"
+wait_for 2 grep -q "reloaded" "$work/r9.err"
+grep -q "^meter-set 1 $port 1$" "$work/r9.log"
+t "SIGHUP: the responder sets the meter anew with the new prefix" $? "$(cat "$work/r9.log" "$work/r9.err")"
+stop "$rpid"
+
+# --- the qdisc does not count on the daemon's port ---
+ABWD_MOCK_PORT=0 "$MOCK" "${S[@]}" --port 4950 2>"$work/s10.err"
+rc=$?
+[ $rc = 1 ] && grep -q "tc qdisc change dev lo handle 1: er2bc probe-port 4950" "$work/s10.err"
+t "sender: a qdisc without probe-port: exit 1, with the tc command to fix it" $? \
+	"exit $rc: $(cat "$work/s10.err")"
+ABWD_MOCK_PORT=5000 "$MOCK" "${S[@]}" --port 4950 2>"$work/s11.err"
+rc=$?
+[ $rc = 1 ] && grep -q "counts for requests to port 5000, not 4950" "$work/s11.err"
+t "sender: a qdisc counting another port: exit 1" $? "exit $rc: $(cat "$work/s11.err")"
+
+echo "1..$n"
+[ "$failed" -eq 0 ] || echo "# $failed of $n failed"
+[ "$failed" -eq 0 ]

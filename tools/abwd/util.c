@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Logging, clocks and the status file (abwd.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "abwd.h"
+
+bool verbose;
+
+static void vlog(const char *fmt, va_list ap)
+{
+	char line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	fprintf(stderr, PROG ": %s\n", line);
+}
+
+void log_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(fmt, ap);
+	va_end(ap);
+}
+
+bool log_limited(struct ratelimit *rl, const char *fmt, ...)
+{
+	uint64_t now = mono_ns();
+	va_list ap;
+
+	if (now < rl->next) {
+		rl->quiet++;
+		return false;
+	}
+	va_start(ap, fmt);
+	vlog(fmt, ap);
+	va_end(ap);
+	if (rl->quiet)
+		log_msg("(%llu more like it in the last %llus)",
+			(unsigned long long)rl->quiet, RATELIMIT_NS / 1000000000ULL);
+	rl->quiet = 0;
+	rl->next = now + RATELIMIT_NS;
+	return true;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+uint64_t real_ns(void)
+{
+	return clock_ns(CLOCK_REALTIME);
+}
+
+FILE *status_open(struct status_file *sf, const char *path)
+{
+	int fd;
+
+	sf->path = path;
+	sf->f = NULL;
+	if (snprintf(sf->tmp, sizeof(sf->tmp), "%s.tmp", path) >= (int)sizeof(sf->tmp)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = open(sf->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return NULL;
+	sf->f = fdopen(fd, "w");
+	if (!sf->f) {
+		close(fd);
+		unlink(sf->tmp);
+	}
+	return sf->f;
+}
+
+int status_commit(struct status_file *sf)
+{
+	int err = 0;
+
+	if (ferror(sf->f))
+		err = EIO;
+	if (fclose(sf->f) && !err)
+		err = errno;
+	sf->f = NULL;
+	if (!err && rename(sf->tmp, sf->path))
+		err = errno;
+	if (err)
+		unlink(sf->tmp);
+	return -err;
+}

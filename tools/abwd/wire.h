@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The estimator's messages over UDP (Documentation/er2bc-estimator.rst,
+ * "Wire protocol"): encoding, decoding, authentication (HMAC-SHA-256
+ * truncated to 128 bits) and the responder's replay window. All integers
+ * in network byte order. No I/O.
+ */
+#ifndef _ABWD_WIRE_H
+#define _ABWD_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WIRE_REQUEST		1
+#define WIRE_RESPONSE		2
+#define WIRE_AUTH		0x8000	/* flag: an authenticated message */
+
+#define WIRE_TAG_LEN		16
+#define WIRE_REQ_LEN		4	/* type, seq */
+#define WIRE_RESP_LEN		28	/* type, seq, packets, bytes, time */
+#define WIRE_AREQ_LEN		28	/* type, seq, epoch, tag */
+#define WIRE_ARESP_LEN		52	/* type, seq, packets, bytes, time, epoch, tag */
+#define WIRE_MAX_LEN		WIRE_ARESP_LEN
+
+/* IP and UDP headers a message carries on the wire */
+#define WIRE_IPV4_HDR		(20 + 8)
+#define WIRE_IPV6_HDR		(40 + 8)
+
+/* the shortest key the daemon takes, and the longest */
+#define WIRE_KEY_MIN		16
+#define WIRE_KEY_MAX		1024
+
+struct wire_key {
+	uint8_t data[WIRE_KEY_MAX];
+	size_t len;		/* 0: plain (unauthenticated) mode */
+};
+
+struct wire_req {
+	uint16_t seq;
+	uint64_t epoch;		/* authenticated mode only */
+};
+
+struct wire_resp {
+	uint16_t seq;
+	uint64_t packets;	/* P_r */
+	uint64_t bytes;		/* B_r */
+	uint64_t time;		/* T_r, ns */
+	uint64_t epoch;		/* authenticated mode only: the request's */
+};
+
+/* why a datagram was dropped; WIRE_OK: it was not */
+enum wire_verdict {
+	WIRE_OK,
+	WIRE_MALFORMED,		/* wrong length or type */
+	WIRE_UNAUTH,		/* bad tag, or plain vs authenticated mismatch */
+	WIRE_REPLAYED,		/* not newer than the newest accepted */
+	WIRE_UNEXPECTED,	/* not the one awaited, or from elsewhere */
+	WIRE_NVERDICTS,
+};
+
+/* "malformed", "unauthenticated", ... as the status file names them */
+const char *wire_verdict_name(enum wire_verdict v);
+
+/* the length of a request and of a response, plain (!@auth) or not */
+size_t wire_req_len(bool auth);
+size_t wire_resp_len(bool auth);
+
+/* request and response, IP and UDP headers included */
+unsigned int wire_bytes_per_estimate(bool ipv6, bool auth);
+
+/*
+ * Encoders: @key with len 0 writes a plain message (no epoch, no tag).
+ * @buf has room for WIRE_MAX_LEN bytes. Return the length written.
+ */
+size_t wire_req_encode(uint8_t *buf, const struct wire_req *r,
+		       const struct wire_key *key);
+size_t wire_resp_encode(uint8_t *buf, const struct wire_resp *r,
+			const struct wire_key *key);
+
+/*
+ * Decoders: WIRE_OK with *r filled, WIRE_MALFORMED or WIRE_UNAUTH. In
+ * plain mode (@key->len 0) an authenticated message is refused, and the
+ * other way round.
+ */
+enum wire_verdict wire_req_decode(const uint8_t *buf, size_t len,
+				  const struct wire_key *key, struct wire_req *r);
+enum wire_verdict wire_resp_decode(const uint8_t *buf, size_t len,
+				   const struct wire_key *key, struct wire_resp *r);
+
+/* HMAC-SHA-256(@key, @data) truncated to WIRE_TAG_LEN bytes */
+void wire_tag(const struct wire_key *key, const uint8_t *data, size_t len,
+	      uint8_t *tag);
+
+/*
+ * The responder's replay window: the newest (epoch, seq) it accepted. A
+ * request is newer if its epoch is, or with the same epoch its seq is
+ * 1..32767 ahead in 16-bit serial arithmetic.
+ */
+struct replay {
+	bool have;
+	uint64_t epoch;
+	uint16_t seq;
+};
+
+bool replay_newer(const struct replay *w, uint64_t epoch, uint16_t seq);
+void replay_accept(struct replay *w, uint64_t epoch, uint16_t seq);
+
+#endif /* _ABWD_WIRE_H */
