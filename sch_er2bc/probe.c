@@ -81,6 +81,8 @@ static bool er2bc_probe_request(const struct sk_buff *skb, int toff, __be16 port
 	type = skb_header_pointer(skb, toff + sizeof(*uh), sizeof(_type), &_type);
 	if (!type || (ntohs(*type) & ~ER2BC_PROBE_AUTH) != ER2BC_PROBE_REQUEST)
 		return false;
+	if (!key)
+		return true;
 	*key_len = min_t(int, len, ER2BC_PROBE_KEY_MAX);
 	return !skb_copy_bits(skb, toff + sizeof(*uh), key, *key_len);
 }

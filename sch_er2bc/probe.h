@@ -68,7 +68,7 @@ enum er2bc_pkt {
  * What @skb is to counts that take requests on UDP port @port (network
  * order) and only packets whose destination (@to_peer) or source is in
  * @peer. A request's payload, its first ER2BC_PROBE_KEY_MAX bytes, goes to
- * @key and its length to @key_len.
+ * @key and its length to @key_len; with @key NULL, nothing is copied.
  */
 enum er2bc_pkt er2bc_probe_classify(const struct sk_buff *skb, __be16 port,
 				    const struct er2bc_peer *peer, bool to_peer,

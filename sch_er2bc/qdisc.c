@@ -207,6 +207,30 @@ static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch
 	return NULL;
 }
 
+/*
+ * The estimator's requests skip the classes and the cap: the cut in the
+ * counts is where a request is dequeued, so it need not wait behind the
+ * data, and its response comes back sooner. A few bytes each T_c.
+ */
+static bool er2bc_probe_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+				struct sk_buff **to_free)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	static const struct er2bc_peer any;
+
+	if (er2bc_probe_classify(skb, q->probe_port, &any, true, NULL, NULL) !=
+	    ER2BC_PKT_PROBE)
+		return false;
+	if (skb_queue_len(&q->probes) >= ER2BC_SNAP_RING) {
+		qdisc_drop(skb, sch, to_free);
+		return true;
+	}
+	__skb_queue_tail(&q->probes, skb);
+	qdisc_qstats_backlog_inc(sch, skb);
+	sch->q.qlen++;
+	return true;
+}
+
 static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			 struct sk_buff **to_free)
 {
@@ -215,6 +239,8 @@ static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct er2bc_class *cl;
 	int err;
 
+	if (unlikely(q->probe_port) && er2bc_probe_enqueue(skb, sch, to_free))
+		return NET_XMIT_SUCCESS;
 	cl = er2bc_classify(skb, sch, &err);
 	if (unlikely(!cl)) {
 		if (err & __NET_XMIT_BYPASS)
@@ -277,6 +303,14 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 
 	if (!sch->q.qlen)
 		return NULL;
+	if (unlikely(skb_queue_len(&q->probes))) {
+		skb = __skb_dequeue(&q->probes);
+		qdisc_bstats_update(sch, skb);
+		qdisc_qstats_backlog_dec(sch, skb);
+		sch->q.qlen--;
+		er2bc_probe_sent(q, skb);
+		return skb;
+	}
 	now = ktime_get_ns();
 	/* each turn that finds nothing moves a class whose child waits aside */
 	for (; tries; tries--) {
@@ -419,6 +453,7 @@ static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 	int err, p;
 
 	qdisc_watchdog_init(&q->watchdog, sch);
+	__skb_queue_head_init(&q->probes);
 	er2bc_sched_init(&q->sched);
 	er2bc_ctrl_params_default(&q->params);
 	er2bc_ctrl_init(&q->ctrl);
@@ -446,6 +481,7 @@ static void er2bc_reset(struct Qdisc *sch)
 			qdisc_reset(cl->qdisc);
 		}
 	}
+	__skb_queue_purge(&q->probes);
 	qdisc_watchdog_cancel(&q->watchdog);
 }
 
@@ -464,6 +500,7 @@ static void er2bc_destroy(struct Qdisc *sch)
 	unsigned int i;
 
 	qdisc_watchdog_cancel(&q->watchdog);
+	__skb_queue_purge(&q->probes);
 	tcf_block_put(q->block);
 	for (i = 0; i < q->clhash.hashsize; i++) {
 		hlist_for_each_entry_safe(cl, next, &q->clhash.hash[i], common.hnode)

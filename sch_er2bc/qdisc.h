@@ -83,6 +83,7 @@ struct er2bc_sched_data {
 	u64 wake;
 	/* the estimator's counts (probe.h): its requests' port, 0: none */
 	__be16 probe_port;
+	struct sk_buff_head probes;	/* its requests, sent before any class */
 	struct er2bc_peer peer;
 	struct er2bc_count count;
 };
