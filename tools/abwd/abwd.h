@@ -39,6 +39,15 @@ uint64_t real_ns(void);
  */
 #define RATELIMIT_NS	(10 * 1000000000ULL)
 
+/*
+ * The most requests the sender awaits at once: as many snapshots as the
+ * kernel keeps (ER2BC_SNAP_RING), so a late response still finds its own.
+ * The timeout is at most this many intervals.
+ */
+#define ABWD_PENDING_MAX	16
+/* the default timeout: 3 s, or ABWD_PENDING_MAX intervals if less */
+#define ABWD_TIMEOUT_US		3000000ULL
+
 struct ratelimit {
 	uint64_t next;		/* mono_ns() from which the next may be logged */
 	uint64_t quiet;		/* not logged since the last one */

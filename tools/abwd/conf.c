@@ -770,9 +770,11 @@ static int cross_check(const struct config *c, const struct sources *s)
 	if (p->w_max && p->w_ini > p->w_max)
 		return cross_err(s, "w-ini", "w-max", "w-ini (%s) is above w-max (%s)",
 				 fmt_rate(a, p->w_ini), fmt_rate(b, p->w_max));
-	if (c->timeout_us > c->interval_us)
-		return cross_err(s, "timeout", "interval", "timeout (%s) is longer than interval (%s)",
-				 fmt_time(a, c->timeout_us), fmt_time(b, c->interval_us));
+	if (c->timeout_us > ABWD_PENDING_MAX * c->interval_us)
+		return cross_err(s, "timeout", "interval",
+				 "timeout (%s) is longer than %u intervals (%s)",
+				 fmt_time(a, c->timeout_us), ABWD_PENDING_MAX,
+				 fmt_time(b, c->interval_us));
 	return 0;
 }
 
@@ -833,8 +835,10 @@ int conf_load(struct config *c, enum role role, const char *path,
 		if (n)
 			s.of[k - keys] = got[n - 1];
 	}
+	/* by default a response may be 3 s late: a deep queue at the bottleneck */
 	if (role == ROLE_SENDER && !src(&s, "timeout"))
-		c->timeout_us = c->interval_us;
+		c->timeout_us = ABWD_TIMEOUT_US < ABWD_PENDING_MAX * c->interval_us ?
+				ABWD_TIMEOUT_US : ABWD_PENDING_MAX * c->interval_us;
 	ret = cross_check(c, &s);
 out:
 	file_free(&fs);

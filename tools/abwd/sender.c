@@ -29,12 +29,20 @@ struct sender {
 	uint64_t epoch;			/* CLOCK_REALTIME ns at the start */
 	uint16_t next_seq;
 
-	/* the request awaiting its response */
-	bool waiting;
-	uint16_t wait_seq;
-	uint8_t wait_key[WIRE_MAX_LEN];	/* its payload: the qdisc's key */
-	size_t wait_len;
-	uint64_t deadline;		/* mono ns: a timeout after */
+	/*
+	 * The requests awaiting their responses, oldest first. A request
+	 * waits behind the bottleneck's queue, which may hold more than an
+	 * interval: its response is as good late as early, until timeout.
+	 * Responses come back in order, so one for a request makes those
+	 * sent before it lost.
+	 */
+	struct pending {
+		uint16_t seq;
+		uint8_t key[WIRE_MAX_LEN];	/* its payload: the qdisc's key */
+		size_t len;
+		uint64_t deadline;		/* mono ns: a timeout after */
+	} pend[ABWD_PENDING_MAX];
+	unsigned int npend;
 	uint64_t next_tick;		/* mono ns: the next request */
 
 	struct interval iv;
@@ -117,7 +125,7 @@ static void restart(struct sender *s)
 	interval_init(&s->iv);
 	aimd_init(&s->aimd, &s->c.aimd);
 	s->have_tr = false;
-	s->waiting = false;
+	s->npend = 0;
 	s->quiet_misses = 0;
 }
 
@@ -190,38 +198,54 @@ static void write_status(struct sender *s)
 		log_msg("status %s: %s", s->c.status, strerror(-ret));
 }
 
+/* the oldest awaited request is given up: a missed interval */
+static void on_timeout(struct sender *s)
+{
+	uint16_t seq = s->pend[0].seq;
+
+	memmove(&s->pend[0], &s->pend[1], --s->npend * sizeof(s->pend[0]));
+	s->timeouts++;
+	interval_miss(&s->iv);
+	if (!s->quiet_misses || verbose)
+		log_msg("no response to request %u from %s within %llums", seq,
+			s->c.peer_str, (unsigned long long)(s->c.timeout_us / 1000));
+	s->quiet_misses++;
+	set_error(s, "no response to request %u", seq);
+	write_status(s);
+}
+
 static void send_request(struct sender *s, uint64_t now)
 {
 	struct wire_req r = { .seq = s->next_seq++, .epoch = s->epoch };
+	struct pending *p;
 	int ret;
 
-	s->wait_len = wire_req_encode(s->wait_key, &r, &s->c.key);
-	s->wait_seq = r.seq;
+	if (s->npend == ABWD_PENDING_MAX)
+		on_timeout(s);
+	p = &s->pend[s->npend++];
+	p->len = wire_req_encode(p->key, &r, &s->c.key);
+	p->seq = r.seq;
+	p->deadline = now + s->c.timeout_us * 1000;
 	s->requests++;
-	ret = sock_send(s->fd, s->wait_key, s->wait_len, (struct sockaddr *)&s->peer,
+	ret = sock_send(s->fd, p->key, p->len, (struct sockaddr *)&s->peer,
 			s->c.peer_len, NULL);
 	if (ret) {
-		/* as good as lost: the tick's timeout counts it */
+		/* as good as lost: its timeout counts it */
 		set_error(s, "sending request %u to %s: %s", r.seq, s->c.peer_str,
 			  strerror(-ret));
 		log_limited(&s->rl_io, "%s", s->last_error);
 	}
-	s->waiting = true;
-	s->deadline = now + s->c.timeout_us * 1000;
 }
 
-static void on_timeout(struct sender *s)
+/* the awaited request @seq is for; -1: none */
+static int pending_find(const struct sender *s, uint16_t seq)
 {
-	s->waiting = false;
-	s->timeouts++;
-	interval_miss(&s->iv);
-	if (!s->quiet_misses || verbose)
-		log_msg("no response to request %u from %s within %llums",
-			s->wait_seq, s->c.peer_str,
-			(unsigned long long)(s->c.timeout_us / 1000));
-	s->quiet_misses++;
-	set_error(s, "no response to request %u", s->wait_seq);
-	write_status(s);
+	unsigned int i;
+
+	for (i = 0; i < s->npend; i++)
+		if (s->pend[i].seq == seq)
+			return i;
+	return -1;
 }
 
 /* a sample that could not be used: the interval goes on */
@@ -305,19 +329,23 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 {
 	struct probe_state st;
 	struct iv_estimate e;
+	struct pending p;
 	struct sample smp;
 	struct nl_err err;
 	unsigned int why;
 	char msg[300];
-	int ret;
+	int ret, i = pending_find(s, r->seq);
 
-	s->waiting = false;
+	/* those sent before it are lost: their responses would have come first */
+	while (i-- > 0)
+		on_timeout(s);
+	p = s->pend[0];
+	memmove(&s->pend[0], &s->pend[1], --s->npend * sizeof(s->pend[0]));
 	s->responses++;
 	if (s->quiet_misses > 1)
 		log_msg("responses again after %u timeouts", s->quiet_misses);
 	s->quiet_misses = 0;
-	ret = kern_probe_get(&s->nl, s->c.ifindex, s->c.handle, s->wait_key, s->wait_len,
-			     &st, &err);
+	ret = kern_probe_get(&s->nl, s->c.ifindex, s->c.handle, p.key, p.len, &st, &err);
 	if (ret) {
 		s->no_snapshot++;
 		sample_lost(s);
@@ -371,7 +399,7 @@ static void on_datagram(struct sender *s, const uint8_t *buf, ssize_t n,
 		v = WIRE_UNEXPECTED;
 	else if (v == WIRE_OK && s->c.key.len && r.epoch != s->epoch)
 		v = WIRE_REPLAYED;	/* authentic, but for an earlier run */
-	else if (v == WIRE_OK && (!s->waiting || r.seq != s->wait_seq))
+	else if (v == WIRE_OK && pending_find(s, r.seq) < 0)
 		v = WIRE_UNEXPECTED;
 	else if (v == WIRE_OK && s->have_tr && r.time == s->last_tr)
 		v = WIRE_REPLAYED;	/* the last snapshot again: nothing new */
@@ -424,7 +452,7 @@ static void reload(const struct daemon *d, struct sender *s)
 		s->fd = fd;
 	}
 	if (nc.key.len != s->c.key.len || memcmp(nc.key.data, s->c.key.data, nc.key.len))
-		s->waiting = false;
+		s->npend = 0;
 	s->c = nc;
 	memset(&nc.key, 0, sizeof(nc.key));
 	set_peer_port(s);
@@ -492,12 +520,9 @@ int run_sender(const struct daemon *d, struct config *c)
 	s->next_tick = mono_ns();
 	for (;;) {
 		now = mono_ns();
-		if (s->waiting && now >= s->deadline)
+		while (s->npend && now >= s->pend[0].deadline)
 			on_timeout(s);
 		if (now >= s->next_tick) {
-			/* timeout <= interval: one still awaited is late */
-			if (s->waiting)
-				on_timeout(s);
 			send_request(s, now);
 			step = s->c.interval_us * 1000;
 			s->next_tick += step;
@@ -506,8 +531,8 @@ int run_sender(const struct daemon *d, struct config *c)
 				s->next_tick = now + step;
 		}
 		until = s->next_tick;
-		if (s->waiting && s->deadline < until)
-			until = s->deadline;
+		if (s->npend && s->pend[0].deadline < until)
+			until = s->pend[0].deadline;
 		pfd[0] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 		if (poll(pfd, 2, poll_ms(now, until)) < 0) {

@@ -792,7 +792,7 @@ static void test_conf(const char *dir)
 	write_file(path, file, strlen(file), 0644);
 	ok(!conf_load(&c, ROLE_SENDER, path, &cli), "conf: a valid file");
 	is_u64(c.interval_us, 500000, "conf: interval = 500ms");
-	is_u64(c.timeout_us, 500000, "conf: timeout defaults to the interval");
+	is_u64(c.timeout_us, 3000000, "conf: timeout defaults to 3 s (under 16 intervals)");
 	is_u64(c.aimd.alpha, 1500000, "conf: alpha = 1.5");
 	is_u64(c.aimd.w_max, 10000000, "conf: w-max = 10mbit");
 	is_u64(c.aimd.d_ini, 50000, "conf: d-ini defaults to 50kbit");

@@ -74,7 +74,8 @@ expect "--once is the sender's" 2 '--once is for the sender' "${R[@]}" --once 3
 # --- valid configurations ---
 expect "sender: the paper's defaults" 0 "alpha = 1.200000" "${S[@]}"
 expect "sender: d-ini default 50kbit" 0 "d-ini = 50000bit" "${S[@]}"
-expect "sender: timeout defaults to interval" 0 "timeout = 250ms" "${S[@]}" --interval 250ms
+expect "sender: timeout defaults to 3s" 0 "timeout = 3s" "${S[@]}" --interval 250ms
+expect "sender: timeout defaults to at most 16 intervals" 0 "timeout = 1.6s" "${S[@]}" --interval 100ms
 expect "sender: bare interval is seconds" 0 "interval = 2s" "${S[@]}" --interval 2
 expect "sender: --key=value" 0 "beta = 200000bit" "${S[@]}" --beta=200kbit
 expect "sender: IPv6 peer" 0 "peer = 2001:db8::2" sender --peer 2001:db8::2 --dev lo --check-config
@@ -168,8 +169,8 @@ expect "w-min above the default w-ini: w-min named" 2 "^er2bc-abwd: --w-min: w-i
 	"${S[@]}" --w-min 2mbit
 expect "w-ini above w-max" 2 "^er2bc-abwd: --w-ini: w-ini \(2Mbit\) is above w-max \(1.5Mbit\)" \
 	"${S[@]}" --w-ini 2mbit --w-max 1500kbit
-expect "timeout longer than interval" 2 "^er2bc-abwd: --timeout: timeout \(2s\) is longer than interval \(1s\)" \
-	"${S[@]}" --timeout 2s
+expect "timeout longer than 16 intervals" 2 "^er2bc-abwd: --timeout: timeout \(17s\) is longer than 16 intervals \(1s\)" \
+	"${S[@]}" --timeout 17s
 expect "a key given twice" 2 "^er2bc-abwd: --port: given twice" "${S[@]}" --port 1 --port 2
 expect "five peer prefixes" 2 "peer-prefix: given more than 4 times" "${R[@]}" \
 	--peer-prefix 10.0.0.0/8 --peer-prefix 10.0.0.0/8 --peer-prefix 10.0.0.0/8 \

@@ -165,7 +165,7 @@ jqt "auth: status: 3 estimates, 136 bytes per estimate" "$work/s4.json" \
 	'.auth == true and .estimates == 3 and .w == 1182000 and .bytes_per_estimate == 136'
 
 ABWD_MOCK_PORT=$port "$MOCK" "${S[@]}" --port "$port" --key-file "$work/key2" \
-	--status "$work/s5.json" 2>"$work/s5.err" &
+	--timeout 100ms --status "$work/s5.json" 2>"$work/s5.err" &
 spid=$!
 pids+=("$spid")
 ABWD_MOCK_PORT=$port "$MOCK" "${S[@]}" --port "$port" --status "$work/s6.json" \
@@ -185,10 +185,27 @@ grep -q "no response to request" "$work/s5.err"
 t "auth: the sender logs the timeout" $? "$(cat "$work/s5.err")"
 stop "$rpid"
 
+# --- a responder late by 4 intervals, within the timeout: late is as good ---
+responder late
+ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s8.log "$MOCK" "${S[@]}" --port "$port" \
+	--status "$work/s8.json" 2>"$work/s8.err" &
+spid=$!
+pids+=("$spid")
+wait_for 3 jq -e '.estimates >= 2' "$work/s8.json" >/dev/null 2>&1
+kill -STOP "$rpid"
+sleep 0.45
+kill -CONT "$rpid"
+sleep 0.5
+stop "$spid"
+t "late: SIGTERM: exit 0" $?
+jqt "late: the late responses were used: no timeout, nothing unexpected" "$work/s8.json" \
+	'.timeouts == 0 and .missed_intervals == 0 and .dropped.unexpected == 0 and .estimates >= 8'
+stop "$rpid"
+
 # --- a responder that stops answering: timeouts, missed intervals ---
 responder gap
 ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s7.log "$MOCK" "${S[@]}" --port "$port" \
-	--status "$work/s7.json" 2>"$work/s7.err" &
+	--timeout 100ms --status "$work/s7.json" 2>"$work/s7.err" &
 spid=$!
 pids+=("$spid")
 wait_for 3 jq -e '.estimates >= 2' "$work/s7.json" >/dev/null 2>&1
