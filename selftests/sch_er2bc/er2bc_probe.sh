@@ -12,23 +12,15 @@
 #
 #   A (er2bc, a0 10.0.1.1) -- (r0) R (r1: bottleneck) -- (b0 10.0.2.2) B (meter)
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/gateways.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 PORT=4950
 
 require_cmd tc ip python3 iperf3 unshare
 tap_begin
-setup_ns A R B
-veth_pair "$A" a0 10.0.1.1/24 "$R" r0 10.0.1.2/24 &&
-	veth_pair "$R" r1 10.0.2.1/24 "$B" b0 10.0.2.2/24 &&
-	ip -n "$A" route add 10.0.2.0/24 via 10.0.1.2 &&
-	ip -n "$B" route add 10.0.1.0/24 via 10.0.2.1 &&
-	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 &&
-	ip netns exec "$R" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+gateways_setup
 log_test $? "two gateways and a router"
-# no ARP across the bottleneck while counting: its drops must be the data's
-ip -n "$R" neigh replace 10.0.2.2 lladdr "$(ip -n "$B" -j link show b0 | json_get "j[0]['address']")" dev r1 nud permanent
-ip -n "$B" neigh replace 10.0.2.1 lladdr "$(ip -n "$R" -j link show r1 | json_get "j[0]['address']")" dev b0 nud permanent
 
 raw() { ip netns exec "$1" python3 "$here/genlraw.py" "${@:2}"; }
 ifb=$(ip netns exec "$B" cat /sys/class/net/b0/ifindex)

@@ -1,0 +1,245 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The ABW estimator end to end: er2bc-abwd sender on gateway A feeding its
+# er2bc qdisc, er2bc-abwd responder on gateway B, a router with the
+# bottleneck between them.
+#  - a standing queue at 8 Mbit/s and 300 estimates: not one false loss
+#  - netem dropping packets: the losses the estimates report are netem's
+#    drops, to the packet (less the requests it dropped: timeouts)
+#  - ABW steps of 200 kbit/s at the paper's parameters: followed within 5 s
+#  - authenticated mode: forged, malformed and replayed datagrams dropped and
+#    counted, estimates going on
+#  - either daemon restarted: the estimates resume, with no discontinuity
+#  - the qdisc has what the sender computed (ctrl-get)
+#
+#   A (er2bc, a0 10.0.1.1) -- (r0) R (r1: bottleneck) -- (b0 10.0.2.2) B (meter)
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/gateways.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+abwd=$top/tools/abwd/er2bc-abwd
+ctl=$top/tools/er2bcctl/er2bcctl
+PORT=4950
+
+require_cmd tc ip python3 iperf3
+[ -x "$abwd" ] && [ -x "$ctl" ] || skip_all "er2bc-abwd or er2bcctl is not built (make tools)"
+tap_begin
+work=$(mktemp -d)
+pids=()
+stop_all() { local p; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait "${pids[@]}" 2>/dev/null; rm -rf "$work"; }
+trap 'stop_all; tap_end' EXIT
+
+gateways_setup
+log_test $? "two gateways and a router"
+
+ip netns exec "$A" tc qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
+	probe-port $PORT peer 10.0.2.0/24 &&
+	ip netns exec "$A" tc class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type udp
+log_test $? "er2bc on A, counting toward 10.0.2.0/24"
+
+responder() { # ARGS...: start the responder in B
+	ip netns exec "$B" "$abwd" responder --dev b0 --peer-prefix 10.0.1.0/24 \
+		--port $PORT --status "$work/resp.json" "$@" 2>>"$work/resp.log" &
+	resp=$!
+	pids+=($resp)
+}
+sender() { # LOG ARGS...: run the sender in A, its log in LOG
+	local log=$1
+	shift
+	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 \
+		--status "$work/send.json" -v "$@" 2>"$log"
+}
+st() { json_get "$2" <"$work/$1.json"; }
+# the L of each estimate in a sender's log
+losses() { sed -n 's/.*estimate [0-9]*: sent [0-9]* received [0-9]* L \(-\?[0-9]*\) .*/\1/p' "$1"; }
+
+out=$(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --dev a0 --alpha 0.5 2>&1)
+[ $? = 2 ] && [[ "$out" == *alpha* ]]
+log_test $? "an invalid configuration is refused, naming the key" "$out"
+out=$(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --dev a0 --port 4951 --once 1 2>&1)
+[ $? = 1 ] && [[ "$out" == *"4950"* ]]
+log_test $? "the sender refuses a qdisc that counts for another port" "$(echo "$out" | head -n 1)"
+
+responder
+busywait 5000 udp_bound "$B" $PORT
+log_test $? "responder up, its meter on b0"
+
+# --- a standing queue at the bottleneck, TCP with a window the deep buffer
+# holds: 300 estimates, 10 a second, none with a loss
+ip netns exec "$R" tc qdisc add dev r1 root tbf rate 8mbit burst 64k limit 4m
+ip netns exec "$B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
+busywait 5000 tcp_listening "$B" 5201
+ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 90 -w 400K >/dev/null 2>&1 &
+ipf=$!
+sleep 3
+# while the estimates run: B's receive rate over 10 s, r1's queue in between
+(
+	sleep 4
+	rx0=$(ip netns exec "$B" cat /sys/class/net/b0/statistics/rx_bytes) t0=$(now)
+	tx0=$(ip netns exec "$R" cat /sys/class/net/r1/statistics/tx_bytes)
+	sleep 5
+	ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['backlog']" >"$work/backlog"
+	sleep 5
+	rx1=$(ip netns exec "$B" cat /sys/class/net/b0/statistics/rx_bytes) t1=$(now)
+	tx1=$(ip netns exec "$R" cat /sys/class/net/r1/statistics/tx_bytes)
+	python3 -c "print(round(($rx1 - $rx0) * 8 / ($t1 - $t0) / 8e6, 3))" >"$work/util"
+	python3 -c "print(round(($tx1 - $tx0) * 8 / ($t1 - $t0) / 8e6, 3))" >"$work/util_r1"
+) &
+meas=$!
+t0=$(now)
+sender "$work/q.log" --interval 100ms --once 300 --w-ini 8mbit
+rc=$?
+took=$(python3 -c "print(round($(now) - $t0, 1))")
+wait $meas
+kill $ipf 2>/dev/null
+wait $ipf
+util=$(cat "$work/util")
+n=$(losses "$work/q.log" | wc -l)
+lossy=$(losses "$work/q.log" | grep -vc '^0$')
+neg=$(st send "j['negative_loss']")
+[ $rc = 0 ] && [ "$n" = 300 ] && [ "$lossy" = 0 ] && [ "$neg" = 0 ] &&
+	[ "$(cat "$work/backlog")" -gt 50000 ]
+log_test $? "standing queue: 300 estimates, no false loss" \
+	"estimates $n in ${took}s, lossy $lossy, negative $neg, r1 backlog $(cat "$work/backlog") B"
+# the condition the issue asks for: the bottleneck at least 95% busy; an
+# emulated CPU that cannot keep it so is said, not failed
+if within "$util" 0.95 1.05; then
+	log_test 0 "standing queue: the bottleneck was busy" "utilization $util (r1 sent $(cat "$work/util_r1"))"
+else
+	log_test $ksft_skip "standing queue: the bottleneck was busy" \
+		"machine slow: utilization $util (r1 sent $(cat "$work/util_r1"))"
+fi
+
+# --- netem drops 2%: the estimates' L add up to netem's drops, less the
+# requests netem dropped (each a timeout; its interval merges with the next)
+ip netns exec "$R" tc qdisc replace dev r1 root netem loss 2% limit 10000
+d0=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
+(sleep 1; ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 3 9 >/dev/null) &
+flood=$!
+sender "$work/l.log" --interval 100ms --once 60 --w-ini 4mbit --w-min 4mbit
+wait $flood
+d1=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
+lost=$(losses "$work/l.log" | paste -sd+ | bc)
+to=$(st send "j['timeouts']")
+[ "$lost" -gt 0 ] && [ $((lost + to)) = $((d1 - d0)) ] && [ "$(st send "j['negative_loss']")" = 0 ]
+log_test $? "netem loss counted exactly" "sum of L $lost + timeouts $to, netem dropped $((d1 - d0))"
+
+# --- the paper's parameters (T_c 1 s): the bottleneck steps 2 -> 1.8 -> 2
+# Mbit/s under a greedy UDP sender; W is read from the status every 250 ms
+ip netns exec "$R" tc qdisc replace dev r1 root tbf rate 2mbit burst 4k limit 30k
+ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 34 9 >/dev/null &
+flood=$!
+sender "$work/t.log" --w-ini 1mbit --once 32 &
+snd=$!
+start=$(now)
+(
+	sleep 12; ip netns exec "$R" tc qdisc change dev r1 root tbf rate 1800kbit burst 4k limit 30k
+	sleep 10; ip netns exec "$R" tc qdisc change dev r1 root tbf rate 2mbit burst 4k limit 30k
+) &
+steps=$!
+while kill -0 $snd 2>/dev/null; do
+	[ -s "$work/send.json" ] && echo "$(python3 -c "print($(now) - $start)") $(st send "j['w']")"
+	sleep 0.25
+done >"$work/w.txt"
+wait $snd $steps $flood
+res=$(python3 - "$work/w.txt" <<'PY'
+import sys
+pts = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if len(l.split()) == 2]
+def delay(at, old, new, end):
+    # the first W within 150 kbit/s of the new ABW, on its side of the old
+    # one (half the paper's +-300 kbit/s)
+    for t, w in pts:
+        if t >= at and (w <= new + 1.5e5 if new < old else w >= new - 1.5e5):
+            return t - at
+    return 99
+def mean(a, b):
+    ws = [w for t, w in pts if a <= t < b]
+    return sum(ws) / len(ws) if ws else 0
+d1, d2 = delay(12, 2e6, 1.8e6, 22), delay(22, 1.8e6, 2e6, 32)
+m1, m2 = mean(17, 22), mean(27, 32)
+ok = d1 <= 5 and d2 <= 5 and abs(m1 - 1.8e6) <= 2.5e5 and abs(m2 - 2e6) <= 2.5e5
+print(f"{int(not ok)} down {d1:.2f}s up {d2:.2f}s, mean W after {m1 / 1e6:.3f} {m2 / 1e6:.3f} Mbit/s")
+PY
+)
+[ "${res%% *}" = 0 ]
+log_test $? "ABW steps of 200 kbit/s followed within 5 s (W within 150 kbit/s)" "${res#* }"
+
+# --- the qdisc holds what the sender computed
+w=$(st send "j['w']") seq=$(st send "j['seq']")
+out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: | json_get "j['abw'], j['seq'], j['updates']")
+[[ "$out" == "$w $seq "* ]]
+log_test $? "ctrl-get shows the last estimate (W $w, seq $seq)" "$out"
+
+# --- authenticated: both ends restarted with a key
+kill $resp; wait $resp 2>/dev/null
+printf 'er2bc-selftest-key-0123456789abcdef' >"$work/key" && chmod 600 "$work/key"
+ip netns exec "$R" tc qdisc replace dev r1 root tbf rate 8mbit burst 20k limit 4m
+responder --key-file "$work/key"
+busywait 5000 udp_bound "$B" $PORT
+sender "$work/a.log" --interval 100ms --once 80 --key-file "$work/key" &
+snd=$!
+sleep 2
+# from A, to the responder: garbage, a request with a bad tag, a request
+# tagged right but from an old epoch, a plain request
+ip netns exec "$A" python3 - "$work/key" $PORT <<'PY'
+import hashlib, hmac, socket, struct, sys
+key = open(sys.argv[1], "rb").read()
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+to = ("10.0.2.2", int(sys.argv[2]))
+def areq(seq, epoch, good=True):
+    body = struct.pack("!HHQ", 0x8001, seq, epoch)
+    tag = hmac.new(key if good else b"not the key at all", body, hashlib.sha256).digest()[:16]
+    return body + tag
+s.sendto(b"\x00\x07garbage", to)
+s.sendto(areq(1, 1 << 62, good=False), to)
+s.sendto(areq(7, 1), to)
+s.sendto(struct.pack("!HH", 1, 9), to)
+PY
+# from B, to the sender's socket, as if from the responder (its port,
+# through a raw socket: the sender's socket takes nothing else): a plain
+# response, and an authenticated one with a forged tag
+sport=$(ip netns exec "$A" ss -Huanp | awk '/er2bc-abwd/ { n = split($4, a, ":"); print a[n]; exit }')
+ip netns exec "$B" python3 - "$sport" $PORT <<'PY'
+import socket, struct, sys
+dport, sport = int(sys.argv[1]), int(sys.argv[2])
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
+for body in (struct.pack("!HHQQQ", 2, 1, 1, 1, 1),
+             struct.pack("!HHQQQQ", 0x8002, 1, 1, 1, 1, 1) + b"\0" * 16):
+    s.sendto(struct.pack("!HHHH", sport, dport, 8 + len(body), 0) + body, ("10.0.1.1", 0))
+PY
+wait $snd
+rc=$?
+r=$(st resp "(j['dropped']['malformed'], j['dropped']['unauthenticated'], j['dropped']['replayed'])")
+s=$(st send "(j['estimates'], sum(j['dropped'].values()))")
+# the responder: garbage malformed, bad tag and plain request unauthenticated,
+# old epoch replayed; the sender: two forged responses dropped, 80 estimates
+[ $rc = 0 ] && [ "$r" = "(1, 2, 1)" ] && [ "$s" = "(80, 2)" ]
+log_test $? "authenticated: forged, malformed and replayed datagrams dropped and counted" \
+	"responder malformed/unauthenticated/replayed $r, sender estimates/dropped $s (its port ${sport:-unknown})"
+[ "$(losses "$work/a.log" | grep -vc '^0$')" = 0 ]
+log_test $? "authenticated: no false loss over 80 estimates"
+
+# --- restarts: the responder, under a running sender; then the sender
+sender "$work/r.log" --interval 100ms --once 60 --key-file "$work/key" &
+snd=$!
+sleep 2
+kill $resp; wait $resp
+rc1=$?
+responder --key-file "$work/key"
+wait $snd
+rc=$?
+disc=$(st send "j['discontinuities']")
+[ $rc1 = 0 ] && [ $rc = 0 ] && [ "$disc" = 0 ] && [ "$(st send "j['estimates']")" = 60 ]
+log_test $? "responder restarted (SIGTERM, exit $rc1): estimates resume, no discontinuity" \
+	"timeouts $(st send "j['timeouts']"), discontinuities $disc"
+ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 100ms \
+	--key-file "$work/key" --status "$work/send.json" 2>"$work/s.log" &
+snd=$!
+sleep 2
+kill $snd; wait $snd
+rc1=$?
+sender "$work/s2.log" --interval 100ms --once 10 --key-file "$work/key"
+[ $rc1 = 0 ] && [ $? = 0 ] && [ "$(st send "j['estimates']")" = 10 ]
+log_test $? "sender restarted: estimates resume" "first run exit $rc1"

@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Two gateways and a router between them, for the ABW estimator's tests and
+# benchmark (sourced after lib.sh):
+#
+#   A (a0 10.0.1.1) -- (r0 10.0.1.2) R (r1 10.0.2.1) -- (b0 10.0.2.2) B
+#
+# A sends toward B's site 10.0.2.0/24 through R, whose egress r1 is where
+# a test puts its bottleneck. R runs no IPv6 and the neighbours across r1
+# are static: the only packets crossing r1 are those A sends, so what r1's
+# qdisc drops is what a count between A and B must find lost.
+#
+# The links are FIFO, as a wire is. A veth hands each packet to the receive
+# backlog of the CPU that sent it, and two CPUs' backlogs drain in any
+# order: a request sent from one CPU could overtake data another CPU sent
+# just before it. So each receiving end steers every packet to CPU 0's
+# backlog (RPS, one CPU): one queue, in the order sent. (veth's NAPI mode
+# would give one ring too, but only with GRO, which lets a request
+# overtake the segments it holds: see Documentation/er2bc-estimator.rst.)
+
+# fifo_link NS DEV: everything DEV receives through one CPU's backlog
+fifo_link() {
+	ip netns exec "$1" sh -c "echo 1 >/sys/class/net/$2/queues/rx-0/rps_cpus"
+}
+
+# gateways_setup: the three namespaces ($A, $R, $B) and their links
+gateways_setup() {
+	setup_ns A R B
+	veth_pair "$A" a0 10.0.1.1/24 "$R" r0 10.0.1.2/24 &&
+		veth_pair "$R" r1 10.0.2.1/24 "$B" b0 10.0.2.2/24 &&
+		ip -n "$A" route add 10.0.2.0/24 via 10.0.1.2 &&
+		ip -n "$B" route add 10.0.1.0/24 via 10.0.2.1 &&
+		ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 &&
+		ip netns exec "$R" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 &&
+		fifo_link "$R" r0 && fifo_link "$B" b0 && fifo_link "$A" a0 || return 1
+	ip -n "$R" neigh replace 10.0.2.2 dev r1 nud permanent \
+		lladdr "$(ip -n "$B" -j link show b0 | json_get "j[0]['address']")" &&
+		ip -n "$B" neigh replace 10.0.2.1 dev b0 nud permanent \
+			lladdr "$(ip -n "$R" -j link show r1 | json_get "j[0]['address']")"
+}
