@@ -9,6 +9,7 @@
 #   make lint					checkpatch and sparse
 #   make bench-qdisc				per-packet cost beside htb and pfifo (QEMU -icount)
 #   make bench-ctrl [KVER=...]			time to new guarantees: er2bc abw-set beside htb via tc
+#   make bench-estimator [KVER=...]		the ABW estimator: overhead, false losses, tracking, cost
 #   make install [DESTDIR=...]			modules (depmod), tc plugin, er2bcctl, er2bc-abwd
 #
 # The Kbuild file drives the kernel build; this file drives everything else.
@@ -58,6 +59,10 @@ bench-qdisc: deps tools
 bench-ctrl: deps tools
 	@tools/bench/ctrl-bench.sh $(KVER)
 
+# the ABW estimator between two gateways (QEMU); writes Documentation/results/bench-estimator.json
+bench-estimator: deps modules tools
+	@tools/bench/estimator-bench.sh $(KVER)
+
 # Unsigned (Debian's signing key is not on the machine); depmod by hand,
 # as Debian's header packages carry no System.map for Kbuild to run it with
 install: modules tools
@@ -76,4 +81,4 @@ clean:
 	rm -rf build
 	$(MAKE) -s -C tools/tc clean
 
-.PHONY: all deps modules tools lint check demo vm-shell bench-qdisc install clean
+.PHONY: all deps modules tools lint check demo vm-shell bench-qdisc bench-ctrl bench-estimator install clean

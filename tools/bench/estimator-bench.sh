@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench-estimator: the ABW estimator between two gateways, in QEMU.
+# Not a test: prints a markdown table beside the paper's figures and writes
+# Documentation/results/bench-estimator.{json,md} (and build/bench/).
+#
+#   estimator-bench.sh [KVER]		(default 6.12)
+#
+# Two boots (estimator-bench-guest.sh says what each measures):
+#   track  real time (TCG): overhead per estimate, false losses under a
+#          standing queue, tracking of the paper's ABW staircase
+#   cost   -icount shift=0 (guest time counts instructions): the counting
+#          hooks' per-packet cost, qdisc and meter, with and without
+# Environment: BENCH_RESULT the JSON to write
+# [Documentation/results/bench-estimator.json] (the markdown beside it);
+# BENCH_PARTS which boots [track cost] (the others' results are kept from
+# the last run, in build/bench/estimator-KVER-PART.jsonl).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kver=${1:-6.12}
+result=${BENCH_RESULT:-$top/Documentation/results/bench-estimator.json}
+bench=$top/build/bench
+start=$(date +%s)
+
+log() { echo "bench: $*" >&2; }
+mkdir -p "$bench"
+kdir=$("$top/tools/testing/vm/kernels.sh" kdir "$kver")
+mods=$("$top/tools/testing/build-modules.sh" "$kdir" 2>/dev/null)
+make -s -C "$top/tools/abwd" >/dev/null
+
+boot() { # NAME TIMEOUT QEMU_ARGS...
+	local name=$1 t=$2 out=$bench/vm-$kver-estimator-$1 rc=0
+	shift 2
+	rm -rf "$out"
+	mkdir -p "$out"
+	"$top/tools/testing/vm/run.sh" -k "$kver" -o "$out" -c 1 -t "$t" "$@" -- bash -c \
+		"$top/tools/testing/vm/guest-install.sh $mods && $top/tools/bench/estimator-bench-guest.sh $name $out/$name.jsonl" |
+		grep --line-buffered '^bench:' >&2 || rc=${PIPESTATUS[0]}
+	if [ "$rc" != 0 ]; then
+		log "the $name VM failed ($rc); see $out/console.log"
+		exit "$rc"
+	fi
+	cp "$out/$name.jsonl" "$bench/estimator-$kver-$name.jsonl"
+}
+
+parts=${BENCH_PARTS:-track cost}
+if [[ " $parts " == *" track "* ]]; then
+	log "$kver: overhead, false losses, tracking (real time)"
+	boot track 1500
+fi
+if [[ " $parts " == *" cost "* ]]; then
+	log "$kver: the counting's per-packet cost (icount shift=0)"
+	ER2BC_ACCEL=tcg boot cost 1200 -x "-icount shift=0"
+fi
+cat "$bench/estimator-$kver-track.jsonl" "$bench/estimator-$kver-cost.jsonl" \
+	>"$bench/estimator-$kver.jsonl"
+
+mkdir -p "$(dirname "$result")"
+python3 "$top/tools/bench/estimator-report.py" --kver "$kver" \
+	--runtime $(($(date +%s) - start)) --input "$bench/estimator-$kver.jsonl" \
+	--json "$bench/bench-estimator-$kver.json" --md "$bench/bench-estimator-$kver.md"
+cp "$bench/bench-estimator-$kver.json" "$result"
+cp "$bench/bench-estimator-$kver.md" "${result%.json}.md"
+log "wrote $result and ${result%.json}.md ($(( ($(date +%s) - start) / 60 )) min)"
