@@ -56,21 +56,9 @@ static unsigned int er2bc_meter_hook(void *priv, struct sk_buff *skb,
 				     const struct nf_hook_state *state)
 {
 	struct er2bc_meter *m = priv;
-	u8 key[ER2BC_PROBE_KEY_MAX];
-	u8 key_len;
 
 	spin_lock(&m->lock);
-	switch (er2bc_probe_classify(skb, m->port, &m->peer, false, key, &key_len)) {
-	case ER2BC_PKT_COUNT:
-		er2bc_count_add(&m->count, er2bc_skb_segs(skb), er2bc_rx_wire_len(skb));
-		break;
-	case ER2BC_PKT_PROBE:
-		er2bc_count_snap(&m->count, key, key_len, ktime_get_ns());
-		break;
-	case ER2BC_PKT_IGNORE:
-		m->count.ignored += er2bc_skb_segs(skb);
-		break;
-	}
+	er2bc_count_skb(&m->count, skb, m->port, &m->peer, false);
 	spin_unlock(&m->lock);
 	return NF_ACCEPT;
 }

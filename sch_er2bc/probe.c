@@ -14,6 +14,7 @@
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/netlink.h>
+#include <net/sch_generic.h>
 #include <kunit/visibility.h>
 
 #include "probe.h"
@@ -162,6 +163,25 @@ u64 er2bc_rx_wire_len(const struct sk_buff *skb)
 	return len;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_rx_wire_len);
+
+void er2bc_count_skb(struct er2bc_count *c, const struct sk_buff *skb, __be16 port,
+		     const struct er2bc_peer *peer, bool sent)
+{
+	u8 key[ER2BC_PROBE_KEY_MAX], key_len;
+
+	switch (er2bc_probe_classify(skb, port, peer, sent, key, &key_len)) {
+	case ER2BC_PKT_COUNT:
+		er2bc_count_add(c, er2bc_skb_segs(skb),
+				sent ? qdisc_pkt_len(skb) : er2bc_rx_wire_len(skb));
+		break;
+	case ER2BC_PKT_PROBE:
+		er2bc_count_snap(c, key, key_len, ktime_get_ns());
+		break;
+	case ER2BC_PKT_IGNORE:
+		c->ignored += er2bc_skb_segs(skb);
+		break;
+	}
+}
 
 void er2bc_count_snap(struct er2bc_count *c, const u8 *key, u8 key_len, u64 time)
 {

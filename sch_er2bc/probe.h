@@ -96,6 +96,12 @@ static inline void er2bc_count_add(struct er2bc_count *c, u32 packets, u64 bytes
 	c->bytes += bytes;
 }
 
+/*
+ * Counts @skb, sent toward the peer (@sent: qdisc_pkt_len() bytes) or
+ * received from it (link-layer bytes), or cuts the count if it is a request
+ */
+void er2bc_count_skb(struct er2bc_count *c, const struct sk_buff *skb, __be16 port,
+		     const struct er2bc_peer *peer, bool sent);
 void er2bc_count_snap(struct er2bc_count *c, const u8 *key, u8 key_len, u64 time);
 /* the newest snapshot taken at a request of payload @key; NULL: none */
 const struct er2bc_snap *er2bc_count_find(const struct er2bc_count *c,

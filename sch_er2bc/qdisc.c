@@ -275,24 +275,6 @@ static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	return NET_XMIT_SUCCESS;
 }
 
-/* count a packet sent toward the peer, or cut the count at a request */
-static void er2bc_probe_sent(struct er2bc_sched_data *q, const struct sk_buff *skb)
-{
-	u8 key[ER2BC_PROBE_KEY_MAX], key_len;
-
-	switch (er2bc_probe_classify(skb, q->probe_port, &q->peer, true, key, &key_len)) {
-	case ER2BC_PKT_COUNT:
-		er2bc_count_add(&q->count, er2bc_skb_segs(skb), qdisc_pkt_len(skb));
-		break;
-	case ER2BC_PKT_PROBE:
-		er2bc_count_snap(&q->count, key, key_len, ktime_get_ns());
-		break;
-	case ER2BC_PKT_IGNORE:
-		q->count.ignored += er2bc_skb_segs(skb);
-		break;
-	}
-}
-
 static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
@@ -308,7 +290,7 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 		qdisc_bstats_update(sch, skb);
 		qdisc_qstats_backlog_dec(sch, skb);
 		sch->q.qlen--;
-		er2bc_probe_sent(q, skb);
+		er2bc_count_skb(&q->count, skb, q->probe_port, &q->peer, true);
 		return skb;
 	}
 	now = ktime_get_ns();
@@ -341,7 +323,7 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 		qdisc_qstats_backlog_dec(sch, skb);
 		sch->q.qlen--;
 		if (unlikely(q->probe_port))
-			er2bc_probe_sent(q, skb);
+			er2bc_count_skb(&q->count, skb, q->probe_port, &q->peer, true);
 		return skb;
 	}
 	/* only children that hold packets back: their watchdogs wake the root */
