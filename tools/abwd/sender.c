@@ -62,6 +62,8 @@ struct sender {
 	char last_error[640];
 	char abw_error[300];		/* the last abw-set's error; "": it worked */
 
+	uint64_t once;			/* --once: stop after this many; 0: never */
+
 	struct ratelimit rl_drop[WIRE_NVERDICTS];
 	struct ratelimit rl_snap;	/* probe-get failures */
 	struct ratelimit rl_io;		/* socket errors */
@@ -417,7 +419,12 @@ static void on_datagram(struct sender *s, const uint8_t *buf, ssize_t n,
 /* the datagrams waiting, at most a batch of them */
 static void datagram(void *ctx, const struct datagram *d)
 {
-	on_datagram(ctx, d->buf, d->len, &d->from);
+	struct sender *s = ctx;
+
+	/* --once: not one estimate more, whatever else the batch holds */
+	if (s->once && s->estimates >= s->once)
+		return;
+	on_datagram(s, d->buf, d->len, &d->from);
 }
 
 /*
@@ -508,6 +515,7 @@ int run_sender(const struct daemon *d, struct config *c)
 		log_msg("signalfd: %s", strerror(-sigfd));
 		goto out;
 	}
+	s->once = d->once;
 	s->epoch = real_ns();
 	if (getrandom(&s->next_seq, sizeof(s->next_seq), GRND_NONBLOCK) != sizeof(s->next_seq))
 		s->next_seq = (uint16_t)(mono_ns() ^ (uint64_t)getpid());
