@@ -38,3 +38,27 @@ gateways_setup() {
 		ip -n "$B" neigh replace 10.0.2.1 dev b0 nud permanent \
 			lladdr "$(ip -n "$R" -j link show r1 | json_get "j[0]['address']")"
 }
+
+# gateways_setup6: the same over IPv6 only, in namespaces of its own ($A6,
+# $R6, $B6): 2001:db8:1::/64 on A's side, 2001:db8:2::/64 on B's; no DAD,
+# static neighbours across r1, so that only A's packets cross it
+gateways_setup6() {
+	local ns dev
+	setup_ns A6 R6 B6
+	ip link add a0 netns "$A6" type veth peer name r0 netns "$R6" &&
+		ip link add r1 netns "$R6" type veth peer name b0 netns "$B6" || return 1
+	for ns in "$A6:a0:2001:db8:1::1" "$R6:r0:2001:db8:1::2" "$R6:r1:2001:db8:2::1" \
+		  "$B6:b0:2001:db8:2::2"; do
+		dev=${ns#*:}
+		ip -n "${ns%%:*}" addr add "${dev#*:}/64" dev "${dev%%:*}" nodad &&
+			ip -n "${ns%%:*}" link set "${dev%%:*}" up || return 1
+	done
+	ip -n "$A6" route add 2001:db8:2::/64 via 2001:db8:1::2 &&
+		ip -n "$B6" route add 2001:db8:1::/64 via 2001:db8:2::1 &&
+		ip netns exec "$R6" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+		fifo_link "$R6" r0 && fifo_link "$B6" b0 && fifo_link "$A6" a0 || return 1
+	ip -n "$R6" neigh replace 2001:db8:2::2 dev r1 nud permanent \
+		lladdr "$(ip -n "$B6" -j link show b0 | json_get "j[0]['address']")" &&
+		ip -n "$B6" neigh replace 2001:db8:2::1 dev b0 nud permanent \
+			lladdr "$(ip -n "$R6" -j link show r1 | json_get "j[0]['address']")"
+}
