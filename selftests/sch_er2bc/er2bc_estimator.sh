@@ -53,7 +53,7 @@ sender() { # LOG ARGS...: run the sender in A, its log in LOG
 		--status "$work/send.json" -v "$@" 2>"$log"
 }
 st() { json_get "$2" <"$work/$1.json"; }
-estimates_at_least() { [ "$(st send "j['estimates']")" -ge "$1" ] 2>/dev/null; }
+estimates_at_least() { [ "$(st send "j['estimates']" 2>/dev/null)" -ge "$1" ] 2>/dev/null; }
 # the L of each estimate in a sender's log
 losses() { sed -n 's/.*estimate [0-9]*: sent [0-9]* received [0-9]* L \(-\?[0-9]*\) .*/\1/p' "$1"; }
 
