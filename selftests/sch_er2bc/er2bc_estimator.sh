@@ -303,6 +303,6 @@ n=$(losses "$work/v6.log" | wc -l)
 lossy=$(losses "$work/v6.log" | grep -vc '^0$')
 out=$(json_get "(j['estimates'], j['negative_loss'], j['bytes_per_estimate'])" <"$work/send6.json")
 sent=$(ip netns exec "$A6" tc -s -j qdisc show dev a0 | json_get "j[0]['probe_packets']")
-[ $rc = 0 ] && [ "$n" = 50 ] && [ "$lossy" = 0 ] && [[ "$out" == "50 0 "* ]] && [ "$sent" -gt 1000 ]
+[ $rc = 0 ] && [ "$n" = 50 ] && [ "$lossy" = 0 ] && [[ "$out" == "(50, 0, "* ]] && [ "$sent" -gt 1000 ]
 log_test $? "IPv6: 50 estimates, no false loss" \
 	"estimates/negative/bytes per estimate $out, lossy $lossy, qdisc counted $sent"
