@@ -65,14 +65,14 @@ out=$(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --dev a0 --port 4951 --o
 log_test $? "the sender refuses a qdisc that counts for another port" "$(echo "$out" | head -n 1)"
 
 responder
-busywait 5000 udp_bound "$B" $PORT
+busywait 20000 udp_bound "$B" $PORT
 log_test $? "responder up, its meter on b0"
 
 # --- a standing queue at the bottleneck, TCP with a window the deep buffer
 # holds: 300 estimates, 10 a second, none with a loss
 ip netns exec "$R" tc qdisc add dev r1 root tbf rate 8mbit burst 64k limit 4m
 ip netns exec "$B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
-busywait 5000 tcp_listening "$B" 5201
+busywait 20000 tcp_listening "$B" 5201
 ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 90 -w 400K >/dev/null 2>&1 &
 ipf=$!
 sleep 3
@@ -202,7 +202,7 @@ kill $resp; wait $resp 2>/dev/null
 printf 'er2bc-selftest-key-0123456789abcdef' >"$work/key" && chmod 600 "$work/key"
 ip netns exec "$R" tc qdisc replace dev r1 root tbf rate 8mbit burst 20k limit 4m
 responder --key-file "$work/key"
-busywait 5000 udp_bound "$B" $PORT
+busywait 20000 udp_bound "$B" $PORT
 # the sender runs until the forgeries are in: Python starts slowly on the
 # debug kernel, and 80 estimates take 8 s
 rm -f "$work/send.json"
@@ -288,9 +288,9 @@ ip netns exec "$A6" tc qdisc add dev a0 root handle 1: er2bc rate 100mbit mode e
 ip netns exec "$B6" "$abwd" responder --dev b0 --peer-prefix 2001:db8:1::/64 --port $PORT \
 	--status "$work/resp6.json" 2>>"$work/resp6.log" &
 pids+=($!)
-busywait 5000 udp_bound "$B6" $PORT
+busywait 20000 udp_bound "$B6" $PORT
 ip netns exec "$B6" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
-busywait 5000 tcp_listening "$B6" 5201
+busywait 20000 tcp_listening "$B6" 5201
 ip netns exec "$A6" iperf3 -c 2001:db8:2::2 -p 5201 -t 60 -w 400K >/dev/null 2>&1 &
 ipf=$!
 sleep 2

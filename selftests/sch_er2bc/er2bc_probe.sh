@@ -84,11 +84,15 @@ check() { # DESC JSON-EXPR: probecheck's result, checked in Python
 # queue, no loss; tbf splits the GSO packets A counted by segment
 ip netns exec "$R" tc qdisc add dev r1 root tbf rate 8mbit burst 20k limit 4m
 ip netns exec "$B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
-busywait 5000 tcp_listening "$B" 5201
-ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 14 -w 400K >/dev/null 2>&1 &
-sleep 2
+busywait 20000 tcp_listening "$B" 5201
+ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 30 -w 400K >/dev/null 2>&1 &
+ipf=$!
+# the flow is on before the first request (the debug kernel starts slowly)
+tcp_flowing() { [ "$(ip netns exec "$B" cat /sys/class/net/b0/statistics/rx_packets)" -gt 1000 ]; }
+busywait 20000 tcp_flowing
 res=$(python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
 	--to 10.0.2.2 --port $PORT --count 100 --gap 0.1)
+kill $ipf 2>/dev/null
 wait
 q=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops'], j[0]['backlog']")
 check "TCP at a bottleneck: 100 intervals, none lossy, none negative (r1 drops/backlog at end: $q)" \

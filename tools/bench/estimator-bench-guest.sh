@@ -57,7 +57,7 @@ responder() {
 	ip netns exec "$B" "$abwd" responder --dev b0 --peer-prefix 10.0.1.0/24 \
 		--port $PORT "$@" 2>>"$work/resp.log" &
 	resp=$!
-	busywait 5000 udp_bound "$B" $PORT
+	busywait 20000 udp_bound "$B" $PORT
 }
 losses() { sed -n 's/.*estimate [0-9]*: sent [0-9]* received [0-9]* L \(-\?[0-9]*\) .*/\1/p' "$1"; }
 
@@ -111,7 +111,7 @@ PY
 	# a standing queue, no drop: every reported loss is false
 	ip netns exec "$R" tc qdisc replace dev r1 root tbf rate 8mbit burst 64k limit 4m
 	ip netns exec "$B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
-	busywait 5000 tcp_listening "$B" 5201
+	busywait 20000 tcp_listening "$B" 5201
 	ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 90 -w 400K >/dev/null 2>&1 &
 	local ipf=$!
 	sleep 3
