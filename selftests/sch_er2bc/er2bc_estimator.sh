@@ -160,32 +160,37 @@ import re, sys
 units = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9}
 pts = []
 for line in open(sys.argv[1]):
-    m = re.match(r"(\S+) .*estimate \d+: sent .* W ([\d.]+)(\w+) D ", line)
+    m = re.match(r"(\S+) .*estimate \d+: sent .* R ([\d.]+)(\w+) W ([\d.]+)(\w+) D ", line)
     if m:
-        pts.append((float(m.group(1)) - float(sys.argv[2]), float(m.group(2)) * units[m.group(3)]))
+        pts.append((float(m.group(1)) - float(sys.argv[2]),
+                    float(m.group(4)) * units[m.group(5)], float(m.group(2)) * units[m.group(3)]))
 def delay(at, old, new, end):
     # the first W within 150 kbit/s of the new ABW, on its side of the old
     # one (half the paper's +-300 kbit/s)
-    for t, w in pts:
+    for t, w, _ in pts:
         if t >= at and (w <= new + 1.5e5 if new < old else w >= new - 1.5e5):
             return t - at
     return 99
-def mean(a, b):
-    ws = [w for t, w in pts if a <= t < b]
+def mean(a, b, i=1):
+    ws = [p[i] for p in pts if a <= p[0] < b]
     return sum(ws) / len(ws) if ws else 0
 d1, d2 = delay(15, 2e6, 1.8e6, 25), delay(25, 1.8e6, 2e6, 35)
 m0, m1, m2 = mean(10, 15), mean(20, 25), mean(30, 35)
 ok = d1 <= 5 and d2 <= 5 and abs(m1 - 1.8e6) <= 2.5e5 and abs(m2 - 2e6) <= 2.5e5
-# the first 15 s bring W from W_ini to the first ABW; a machine too slow
-# for that has not set the test up (4: skip)
-rc = 0 if ok else 1 if abs(m0 - 2e6) <= 2.5e5 else 4
+# the first 15 s bring W from W_ini to the first ABW, and what the
+# responder received (R) must show the steps: a machine too slow for
+# either has not set the test up (4: skip)
+r1, r2 = mean(20, 25, 2), mean(30, 35, 2)
+setup = abs(m0 - 2e6) <= 2.5e5 and abs(r1 - 1.8e6) <= 1.5e5 and abs(r2 - 2e6) <= 1.5e5
+rc = 0 if ok else 1 if setup else 4
 print(f"{rc} down {d1:.2f}s up {d2:.2f}s, mean W before {m0 / 1e6:.3f}, after "
-      f"{m1 / 1e6:.3f} {m2 / 1e6:.3f} Mbit/s, {len(pts)} estimates")
+      f"{m1 / 1e6:.3f} {m2 / 1e6:.3f} Mbit/s (R after {r1 / 1e6:.3f} {r2 / 1e6:.3f}), "
+      f"{len(pts)} estimates")
 PY
 )
 if [ "${res%% *}" = 4 ]; then
 	log_test $ksft_skip "ABW steps of 200 kbit/s followed within 5 s" \
-		"machine slow: W had not reached the first ABW: ${res#* }"
+		"machine slow: W had not reached the first ABW, or R did not show the steps: ${res#* }"
 else
 	[ "${res%% *}" = 0 ]
 	log_test $? "ABW steps of 200 kbit/s followed within 5 s (W within 150 kbit/s)" "${res#* }"
