@@ -1,31 +1,660 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tcp_rcvmgr: rewrite the receive window that TCP receivers behind a
- * gateway advertise, so the gateway decides how the access link is shared.
+ * gateway advertise, so the gateway decides how the access link is shared
+ * (seed 004, placed on the gateway of the receiving site).
  *
- * This file holds the module and its netfilter hooks: forwarded packets
- * (connections crossing the gateway) and locally generated ones
- * (connections ending on the gateway), for IPv4 and IPv6, in every network
- * namespace.
+ * This file holds the module, its per-netns state and the datapath: the
+ * netfilter hooks that see a managed connection's data arrive from the WAN
+ * (forward and local in) and its ACKs leave toward the WAN (forward and
+ * local out), for IPv4 and IPv6. On the data the hooks count bytes and take
+ * RTT samples; on the ACKs they lower the window to the connection's
+ * assignment. control.c decides the assignments, genl.c configures.
+ *
+ * RTT, from the gateway to the sender and back, is sampled three ways:
+ * the handshake (the receiver's SYN or SYN-ACK leaving to the sender's
+ * answer arriving); with timestamps,
+ * an ACK's TSval leaving to the first data echoing it (as pping does);
+ * without them, an ACK leaving to the first data beyond the window edge it
+ * advertised (as the Linux receiver's own estimate does, an upper bound).
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include <linux/tcp.h>
+#include <net/checksum.h>
+#include <net/dsfield.h>
+#include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
-#include <linux/tcp_rcvmgr.h>
+#include <net/tcp.h>
 
 #include "er2bc_compat.h"
+#include "assign.h"
+#include "rcvmgr.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+static unsigned int rcvmgr_net_id __read_mostly;
+struct kmem_cache *rcvmgr_conn_cache __read_mostly;
+
+const struct rcvmgr_cfg rcvmgr_cfg_default = {
+	.policy			= TCP_RCVMGR_POLICY_AZUMA,
+	.interval_ms		= 5000,		/* the thesis' RTT check */
+	.max_conns		= 65536,
+	.idle_ms		= 120000,
+	.budget_init		= 65536,
+	.budget_min		= 4 * 1460,
+	.budget_max		= 16 << 20,
+	.budget_step		= 4 * 1460,
+	.budget_decrease	= 250,
+	.rtt_tolerance		= 10,
+	.spring_queue		= 65536,	/* thesis Table 1 */
+	.spring_interactive	= 2048,
+	.spring_short		= 8192,
+};
+
+static const struct rhashtable_params rcvmgr_rht_params = {
+	.key_len		= sizeof(struct rcvmgr_key),
+	.key_offset		= offsetof(struct rcvmgr_conn, key),
+	.head_offset		= offsetof(struct rcvmgr_conn, node),
+	.automatic_shrinking	= true,
+};
+
+struct rcvmgr_net *rcvmgr_pernet(const struct net *net)
+{
+	return net_generic(net, rcvmgr_net_id);
+}
+
+/* a TCP segment as the hooks see it */
+struct rcvmgr_pkt {
+	struct rcvmgr_key key;		/* source and destination as sent */
+	unsigned int thoff;		/* TCP header, from skb->data */
+	unsigned int payload;
+	u8 dscp;
+	struct tcphdr th;
+};
+
+/* the options the hooks read */
+struct rcvmgr_opts {
+	u32 tsval;
+	u32 tsecr;
+	u16 mss;
+	u8 wscale;
+	bool has_ts;
+	bool has_ws;
+	bool has_mss;
+};
+
+static bool rcvmgr_parse(struct sk_buff *skb, u8 pf, struct rcvmgr_pkt *p)
+{
+	const struct tcphdr *th;
+	unsigned int hlen;
+
+	memset(&p->key, 0, sizeof(p->key));
+	if (pf == NFPROTO_IPV4) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
+			return false;
+		p->key.family = AF_INET;
+		memcpy(&p->key.saddr, &iph->saddr, 4);
+		memcpy(&p->key.daddr, &iph->daddr, 4);
+		p->dscp = ipv4_get_dsfield(iph) >> 2;
+		p->thoff = skb_network_offset(skb) + iph->ihl * 4;
+	} else {
+		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+		__be16 frag_off;
+		u8 nexthdr = ip6h->nexthdr;
+		int off;
+
+		off = ipv6_skip_exthdr(skb, skb_network_offset(skb) + sizeof(*ip6h),
+				       &nexthdr, &frag_off);
+		if (off < 0 || nexthdr != IPPROTO_TCP || (frag_off & htons(~0x7)))
+			return false;
+		p->key.family = AF_INET6;
+		p->key.saddr = ip6h->saddr;
+		p->key.daddr = ip6h->daddr;
+		p->dscp = ipv6_get_dsfield(ip6h) >> 2;
+		p->thoff = off;
+	}
+	th = skb_header_pointer(skb, p->thoff, sizeof(p->th), &p->th);
+	if (!th)
+		return false;
+	if (th != &p->th)
+		p->th = *th;
+	hlen = p->th.doff * 4;
+	if (hlen < sizeof(*th) || skb->len < p->thoff + hlen)
+		return false;
+	p->key.sport = p->th.source;
+	p->key.dport = p->th.dest;
+	p->payload = skb->len - p->thoff - hlen;
+	return true;
+}
+
+static void rcvmgr_parse_opts(const struct sk_buff *skb, const struct rcvmgr_pkt *p,
+			      struct rcvmgr_opts *o)
+{
+	u8 buf[MAX_TCP_OPTION_SPACE];
+	int len = p->th.doff * 4 - sizeof(struct tcphdr);
+	const u8 *opt;
+	int i = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (len <= 0)
+		return;
+	opt = skb_header_pointer(skb, p->thoff + sizeof(struct tcphdr), len, buf);
+	if (!opt)
+		return;
+	while (i < len) {
+		u8 kind = opt[i], olen;
+
+		if (kind == TCPOPT_EOL)
+			break;
+		if (kind == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			break;
+		olen = opt[i + 1];
+		if (olen < 2 || i + olen > len)
+			break;
+		if (kind == TCPOPT_MSS && olen == TCPOLEN_MSS) {
+			o->mss = get_unaligned_be16(opt + i + 2);
+			o->has_mss = true;
+		} else if (kind == TCPOPT_WINDOW && olen == TCPOLEN_WINDOW) {
+			o->wscale = min_t(u8, opt[i + 2], RCVMGR_WSCALE_MAX);
+			o->has_ws = true;
+		} else if (kind == TCPOPT_TIMESTAMP && olen == TCPOLEN_TIMESTAMP) {
+			o->tsval = get_unaligned_be32(opt + i + 2);
+			o->tsecr = get_unaligned_be32(opt + i + 6);
+			o->has_ts = true;
+		}
+		i += olen;
+	}
+}
+
+static bool rcvmgr_prefix_match(const struct rcvmgr_prefix *pf, const struct rcvmgr_key *k,
+				const struct in6_addr *a)
+{
+	if (pf->family != k->family)
+		return false;
+	return ipv6_prefix_equal(&pf->addr, a, pf->plen);
+}
+
+static bool rcvmgr_lan(const struct rcvmgr_cfg *cfg, const struct rcvmgr_key *k,
+		       const struct in6_addr *a)
+{
+	int i;
+
+	for (i = 0; i < cfg->n_lan; i++)
+		if (rcvmgr_prefix_match(&cfg->lan[i], k, a))
+			return true;
+	return false;
+}
+
+static bool rcvmgr_wan(const struct rcvmgr_cfg *cfg, const struct net_device *dev)
+{
+	int i;
+
+	if (!dev)
+		return false;
+	for (i = 0; i < cfg->n_wan; i++)
+		if (cfg->wan[i] == dev->ifindex)
+			return true;
+	return false;
+}
+
+enum rcvmgr_dir { RCVMGR_NONE, RCVMGR_DATA, RCVMGR_ACK };
 
 /*
- * No connection is managed yet: the hook sees every packet and lets it pass
- * untouched. Window management comes with the connection table.
+ * Data arrives through a WAN device for a LAN address; ACKs leave through a
+ * WAN device from a LAN address. Without WAN devices, the side a packet's
+ * addresses are on decides; without LAN prefixes, the devices do.
  */
+static enum rcvmgr_dir rcvmgr_direction(const struct rcvmgr_cfg *cfg,
+					const struct nf_hook_state *state,
+					const struct rcvmgr_key *k)
+{
+	bool s_lan, d_lan;
+
+	if (cfg->n_wan) {
+		bool in = rcvmgr_wan(cfg, state->in), out = rcvmgr_wan(cfg, state->out);
+
+		if (in == out)
+			return RCVMGR_NONE;
+		if (!cfg->n_lan)
+			return in ? RCVMGR_DATA : RCVMGR_ACK;
+		if (in)
+			return rcvmgr_lan(cfg, k, &k->daddr) ? RCVMGR_DATA : RCVMGR_NONE;
+		return rcvmgr_lan(cfg, k, &k->saddr) ? RCVMGR_ACK : RCVMGR_NONE;
+	}
+	s_lan = rcvmgr_lan(cfg, k, &k->saddr);
+	d_lan = rcvmgr_lan(cfg, k, &k->daddr);
+	if (s_lan == d_lan)
+		return RCVMGR_NONE;
+	return d_lan ? RCVMGR_DATA : RCVMGR_ACK;
+}
+
+static u32 rcvmgr_priority(const struct rcvmgr_cfg *cfg, const struct rcvmgr_pkt *p,
+			   u32 mark)
+{
+	u16 sport = ntohs(p->key.sport), dport = ntohs(p->key.dport);
+	int i;
+
+	for (i = 0; i < cfg->n_rules; i++) {
+		const struct rcvmgr_rule *r = &cfg->rules[i];
+
+		if (r->has_port &&
+		    !(sport >= r->port_min && sport <= r->port_max) &&
+		    !(dport >= r->port_min && dport <= r->port_max))
+			continue;
+		if (r->dscp >= 0 && r->dscp != p->dscp)
+			continue;
+		if (r->mark_mask && (mark & r->mark_mask) != r->mark)
+			continue;
+		return r->priority;
+	}
+	return 1;
+}
+
+static void rcvmgr_conn_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(rcvmgr_conn_cache, container_of(head, struct rcvmgr_conn, rcu));
+}
+
+void rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
+{
+	spin_lock_bh(&rn->lock);
+	if (!c->unlinked) {
+		c->unlinked = true;
+		rhashtable_remove_fast(&rn->table, &c->node, rcvmgr_rht_params);
+		list_del_rcu(&c->list);
+		atomic_dec(&rn->count);
+		atomic64_inc(&rn->freed);
+		call_rcu(&c->rcu, rcvmgr_conn_free_rcu);
+	}
+	spin_unlock_bh(&rn->lock);
+}
+
+static void rcvmgr_kick(struct rcvmgr_net *rn)
+{
+	if (!READ_ONCE(rn->exiting))
+		queue_work(system_unbound_wq, &rn->reassign);
+}
+
+/* the window a new connection starts with, until the control work sees it */
+static u32 rcvmgr_first_window(const struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
+			       u32 mss)
+{
+	switch (cfg->policy) {
+	case TCP_RCVMGR_POLICY_AZUMA:
+		return rcvmgr_slow_start_window(0, mss);
+	case TCP_RCVMGR_POLICY_EQUAL:
+		return max(READ_ONCE(rn->budget) / (atomic_read(&rn->count) + 1), mss);
+	default:
+		return RCVMGR_WINDOW_MAX;
+	}
+}
+
+static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
+					   const struct rcvmgr_pkt *p, u32 mark, u64 now,
+					   bool syn)
+{
+	struct rcvmgr_conn *c;
+	int err;
+
+	if (atomic_read(&rn->count) >= cfg->max_conns) {
+		if (syn)
+			atomic64_inc(&rn->full);
+		return NULL;
+	}
+	c = kmem_cache_zalloc(rcvmgr_conn_cache, GFP_ATOMIC);
+	if (!c)
+		return NULL;
+	c->key = p->key;
+	spin_lock_init(&c->lock);
+	c->state = syn ? TCP_RCVMGR_STATE_INITIAL : TCP_RCVMGR_STATE_UNSCALED;
+	c->mss = p->key.family == AF_INET ? TCP_MSS_DEFAULT : IPV6_MIN_MTU - 60;
+	c->priority = rcvmgr_priority(cfg, p, mark);
+	c->created_ns = now;
+	c->last_ns = now;
+	c->window = rcvmgr_first_window(rn, cfg, c->mss);
+	c->demand = U32_MAX;
+
+	spin_lock(&rn->lock);
+	if (atomic_read(&rn->count) >= cfg->max_conns) {
+		err = -ENOSPC;
+	} else {
+		err = rhashtable_lookup_insert_fast(&rn->table, &c->node, rcvmgr_rht_params);
+		if (!err) {
+			list_add_tail_rcu(&c->list, &rn->conns);
+			atomic_inc(&rn->count);
+		}
+	}
+	spin_unlock(&rn->lock);
+	if (err) {
+		if (err == -ENOSPC && syn)
+			atomic64_inc(&rn->full);
+		kmem_cache_free(rcvmgr_conn_cache, c);
+		return NULL;
+	}
+	atomic64_inc(&rn->created);
+	if (!syn)
+		atomic64_inc(&rn->unscaled);
+	rcvmgr_kick(rn);
+	return c;
+}
+
+/*
+ * The connection a SYN opens: @c if it is the same one (the SYN again), or
+ * a new one in place of one that ended on the same addresses and ports.
+ */
+static struct rcvmgr_conn *rcvmgr_conn_fresh(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
+					     struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
+					     u32 mark, u64 now)
+{
+	if (c && (c->state == TCP_RCVMGR_STATE_CLOSING ||
+		  c->state == TCP_RCVMGR_STATE_UNSCALED ||
+		  rcvmgr_idle_ns(c, now) > (u64)cfg->idle_ms * NSEC_PER_MSEC)) {
+		rcvmgr_conn_unlink(rn, c);
+		c = NULL;
+	}
+	return c ? c : rcvmgr_conn_new(rn, cfg, p, mark, now, true);
+}
+
+static void rcvmgr_rtt_sample(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u64 ns)
+{
+	u32 us = min_t(u64, div_u64(ns, NSEC_PER_USEC), U32_MAX);
+	struct rcvmgr_pcpu_stats *st;
+
+	if (!us)
+		us = 1;
+	c->srtt_us = c->srtt_us ? c->srtt_us - (c->srtt_us >> 3) + (us >> 3) : us;
+	if (!c->rtt_min_us || us < c->rtt_min_us)
+		c->rtt_min_us = us;
+	c->rtt_samples++;
+	c->rtt_sum_us += us;
+	c->rtt_cnt++;
+	st = this_cpu_ptr(rn->stats);
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_inc(&st->rtt_samples);
+	u64_stats_update_end(&st->syncp);
+}
+
+/* the receiver's ACKs may be rewritten once both ends' SYNs were seen */
+static void rcvmgr_handshake_done(struct rcvmgr_conn *c)
+{
+	if ((c->flags & RCVMGR_F_HANDSHAKE) != RCVMGR_F_HANDSHAKE)
+		return;
+	/* RFC 7323: scaling holds only if both ends offered it */
+	if ((c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
+	    (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS))
+		c->wscale = c->rcv_wscale;
+	else
+		c->wscale = 0;
+	if ((c->flags & RCVMGR_F_TS) != RCVMGR_F_TS)
+		c->flags &= ~RCVMGR_F_TS;
+}
+
+/* a segment from the sender */
+static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
+			struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
+{
+	const struct tcphdr *th = &p->th;
+	struct rcvmgr_conn *c;
+	struct rcvmgr_opts o;
+	bool kick = false;
+	u32 seq, end;
+
+	c = rhashtable_lookup(&rn->table, &p->key, rcvmgr_rht_params);
+	if (th->syn && !th->ack) {
+		/* the sender opens: an upload to a LAN server */
+		c = rcvmgr_conn_fresh(rn, cfg, c, p, skb->mark, now);
+		if (!c)
+			return;
+	} else if (!c) {
+		/* first seen after its handshake: tracked, never rewritten */
+		if (th->syn || !p->payload || th->rst || th->fin)
+			return;
+		c = rcvmgr_conn_new(rn, cfg, p, skb->mark, now, false);
+		if (!c)
+			return;
+	}
+
+	rcvmgr_parse_opts(skb, p, &o);
+	seq = ntohl(th->seq);
+	end = seq + p->payload + th->syn + th->fin;
+
+	spin_lock(&c->lock);
+	WRITE_ONCE(c->last_ns, now);
+	if (th->syn && !(c->flags & RCVMGR_F_SND_SYN)) {
+		c->flags |= RCVMGR_F_SND_SYN;
+		if (o.has_ws)
+			c->flags |= RCVMGR_F_SND_WS;
+		if (o.has_ts)
+			c->flags |= RCVMGR_F_SND_TS;
+		rcvmgr_handshake_done(c);
+	}
+	if (p->payload) {
+		unsigned int seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : p->payload;
+
+		c->bytes += p->payload;
+		if (seg > c->mss)
+			c->mss = min(seg, 65535U);
+	}
+	if (!(c->flags & RCVMGR_F_DATA) || after(end, c->seq_max)) {
+		c->seq_max = end;
+		c->flags |= RCVMGR_F_DATA;
+	}
+	if (c->flags & RCVMGR_F_ACKED)
+		c->flight_max = max(c->flight_max, c->seq_max - c->ack_max);
+
+	/*
+	 * RTT: the handshake (the receiver's SYN out, the SYN-ACK back; or the
+	 * SYN-ACK out, the ACK back), the echoed timestamp, or data past an edge
+	 */
+	if (c->hs_ns && th->ack) {
+		rcvmgr_rtt_sample(rn, c, now - c->hs_ns);
+		c->hs_ns = 0;
+	} else if (c->ts_ns && o.has_ts && !before(o.tsecr, c->ts_val)) {
+		rcvmgr_rtt_sample(rn, c, now - c->ts_ns);
+		c->ts_ns = 0;
+	} else if (c->edge_ns && after(end, c->edge_seq)) {
+		rcvmgr_rtt_sample(rn, c, now - c->edge_ns);
+		c->edge_ns = 0;
+	}
+
+	if ((th->fin || th->rst) && c->state != TCP_RCVMGR_STATE_CLOSING) {
+		c->state = TCP_RCVMGR_STATE_CLOSING;
+		c->flags |= RCVMGR_F_FIN_DATA;
+		kick = true;
+	}
+	spin_unlock(&c->lock);
+
+	if (th->rst)
+		rcvmgr_conn_unlink(rn, c);
+	if (kick)
+		rcvmgr_kick(rn);
+}
+
+/*
+ * The window to hold @c to, in bytes, as of now. An initial connection
+ * under azuma grows as slow start would, by the RTTs since it began (eq.
+ * 1-a), while the last assignment found room for every initial one; once
+ * that exceeds its threshold it is persistent and held to the threshold
+ * until the control work, kicked, gives it its share.
+ */
+static u32 rcvmgr_assigned(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
+			   struct rcvmgr_conn *c, u64 now, bool *kick)
+{
+	u32 threshold, need, rtts;
+
+	if (cfg->policy == TCP_RCVMGR_POLICY_OFF)
+		return RCVMGR_WINDOW_MAX;
+	/* a closing connection keeps its last window to the end */
+	if (cfg->policy != TCP_RCVMGR_POLICY_AZUMA || c->state != TCP_RCVMGR_STATE_INITIAL ||
+	    !READ_ONCE(rn->initial_fits))
+		return READ_ONCE(c->window);
+
+	rtts = rcvmgr_rtts_since(div_u64(now - c->created_ns, NSEC_PER_USEC), c->srtt_us);
+	need = rcvmgr_slow_start_window(rtts, c->mss);
+	threshold = READ_ONCE(c->threshold);
+	if (threshold && need > threshold) {
+		c->state = TCP_RCVMGR_STATE_PERSISTENT;
+		WRITE_ONCE(c->window, threshold);
+		*kick = true;
+		return threshold;
+	}
+	return need;
+}
+
+/* an ACK from the receiver: the window it offers may be lowered */
+static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
+		       struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
+{
+	const struct tcphdr *th = &p->th;
+	struct rcvmgr_pcpu_stats *st;
+	struct rcvmgr_pkt data = *p;
+	u16 field, adv = ntohs(th->window);
+	struct rcvmgr_conn *c;
+	struct rcvmgr_opts o;
+	u32 ack, assigned;
+	bool kick = false;
+
+	/* the connection is named from the sender's side */
+	data.key.saddr = p->key.daddr;
+	data.key.daddr = p->key.saddr;
+	data.key.sport = p->key.dport;
+	data.key.dport = p->key.sport;
+	c = rhashtable_lookup(&rn->table, &data.key, rcvmgr_rht_params);
+	if (th->syn && !th->ack) {
+		/* the receiver opens: a download */
+		c = rcvmgr_conn_fresh(rn, cfg, c, &data, skb->mark, now);
+		if (!c)
+			return;
+	}
+	if (!c)
+		return;
+	/* a reset ends it, ACK flag or not (one answering a segment has none) */
+	if (th->rst) {
+		rcvmgr_conn_unlink(rn, c);
+		rcvmgr_kick(rn);
+		return;
+	}
+	rcvmgr_parse_opts(skb, p, &o);
+	ack = ntohl(th->ack_seq);
+
+	spin_lock(&c->lock);
+	WRITE_ONCE(c->last_ns, now);
+	if (th->syn) {
+		if (!(c->flags & RCVMGR_F_RCV_SYN)) {
+			c->flags |= RCVMGR_F_RCV_SYN;
+			if (o.has_ws) {
+				c->flags |= RCVMGR_F_RCV_WS;
+				c->rcv_wscale = o.wscale;
+			}
+			if (o.has_ts)
+				c->flags |= RCVMGR_F_RCV_TS;
+			/* the most the sender may put in a segment */
+			if (o.has_mss)
+				c->mss = o.mss;
+			c->hs_ns = now;
+			rcvmgr_handshake_done(c);
+		}
+		/* a SYN's window is never scaled: left as it is */
+		spin_unlock(&c->lock);
+		return;
+	}
+	if (!th->ack ||
+	    ((c->flags & RCVMGR_F_HANDSHAKE) != RCVMGR_F_HANDSHAKE &&
+	     c->state != TCP_RCVMGR_STATE_UNSCALED)) {
+		spin_unlock(&c->lock);
+		return;
+	}
+	if (!(c->flags & RCVMGR_F_ACKED) || after(ack, c->ack_max)) {
+		c->ack_max = ack;
+		c->flags |= RCVMGR_F_ACKED;
+	}
+	if (th->fin)
+		c->flags |= RCVMGR_F_FIN_ACK;
+	/*
+	 * time a TSval from its first ACK: one timed at a later ACK that
+	 * repeats it would be echoed by data the first one released, early
+	 */
+	if ((c->flags & RCVMGR_F_TS) && o.has_ts) {
+		if (!c->ts_ns && o.tsval != c->ts_last) {
+			c->ts_val = o.tsval;
+			c->ts_ns = now;
+		}
+		c->ts_last = o.tsval;
+	}
+	c->advertised = (u32)adv << c->wscale;
+
+	if (c->state == TCP_RCVMGR_STATE_UNSCALED)
+		assigned = RCVMGR_WINDOW_MAX;
+	else
+		assigned = rcvmgr_assigned(rn, cfg, c, now, &kick);
+	/* whatever was assigned, one segment passes: a window never closes */
+	assigned = max(assigned, c->mss);
+	field = rcvmgr_window_field(adv, c->wscale, ack, assigned, &c->edge);
+	if (!(c->flags & RCVMGR_F_TS) && !c->edge_ns) {
+		c->edge_seq = c->edge.seq;
+		c->edge_ns = now;
+	}
+	if (field != adv)
+		c->rewritten++;
+	spin_unlock(&c->lock);
+
+	st = this_cpu_ptr(rn->stats);
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_inc(&st->acks);
+	if (field != adv)
+		u64_stats_inc(&st->rewritten);
+	u64_stats_update_end(&st->syncp);
+
+	if (field != adv && !skb_ensure_writable(skb, p->thoff + sizeof(struct tcphdr))) {
+		struct tcphdr *wth = (struct tcphdr *)(skb->data + p->thoff);
+
+		inet_proto_csum_replace2(&wth->check, skb, wth->window, htons(field), false);
+		wth->window = htons(field);
+		trace_tcp_rcvmgr_window(&data.key, ack, (u32)adv << c->wscale,
+					(u32)field << c->wscale, assigned);
+	}
+	if (kick)
+		rcvmgr_kick(rn);
+}
+
 static unsigned int rcvmgr_hook(void *priv, struct sk_buff *skb,
 				const struct nf_hook_state *state)
 {
+	struct rcvmgr_net *rn = rcvmgr_pernet(state->net);
+	const struct rcvmgr_cfg *cfg = rcu_dereference(rn->cfg);
+	struct rcvmgr_pkt p;
+	enum rcvmgr_dir dir;
+
+	if (!cfg->n_wan && !cfg->n_lan)
+		return NF_ACCEPT;
+	if (!rcvmgr_parse(skb, state->pf, &p))
+		return NF_ACCEPT;
+	dir = rcvmgr_direction(cfg, state, &p.key);
+	if (dir == RCVMGR_NONE)
+		return NF_ACCEPT;
+	/* local out runs in process context: the locks are also taken in softirq */
+	local_bh_disable();
+	if (dir == RCVMGR_DATA)
+		rcvmgr_data(rn, cfg, skb, &p, ktime_get_ns());
+	else
+		rcvmgr_ack(rn, cfg, skb, &p, ktime_get_ns());
+	local_bh_enable();
 	return NF_ACCEPT;
 }
 
@@ -39,34 +668,102 @@ static unsigned int rcvmgr_hook(void *priv, struct sk_buff *skb,
 /* last on each hook: a packet is seen once every filter has accepted it */
 static const struct nf_hook_ops rcvmgr_nf_ops[] = {
 	RCVMGR_HOOK(NFPROTO_IPV4, NF_INET_FORWARD, NF_IP_PRI_LAST - 1),
+	RCVMGR_HOOK(NFPROTO_IPV4, NF_INET_LOCAL_IN, NF_IP_PRI_LAST - 1),
 	RCVMGR_HOOK(NFPROTO_IPV4, NF_INET_LOCAL_OUT, NF_IP_PRI_LAST - 1),
 	RCVMGR_HOOK(NFPROTO_IPV6, NF_INET_FORWARD, NF_IP6_PRI_LAST - 1),
+	RCVMGR_HOOK(NFPROTO_IPV6, NF_INET_LOCAL_IN, NF_IP6_PRI_LAST - 1),
 	RCVMGR_HOOK(NFPROTO_IPV6, NF_INET_LOCAL_OUT, NF_IP6_PRI_LAST - 1),
 };
 
 static int __net_init rcvmgr_net_init(struct net *net)
 {
-	return nf_register_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	struct rcvmgr_net *rn = rcvmgr_pernet(net);
+	struct rcvmgr_cfg *cfg;
+	int err;
+
+	rn->net = net;
+	INIT_LIST_HEAD(&rn->conns);
+	spin_lock_init(&rn->lock);
+	mutex_init(&rn->ctl_mutex);
+	INIT_DELAYED_WORK(&rn->tick, rcvmgr_tick);
+	INIT_WORK(&rn->reassign, rcvmgr_reassign_work);
+	rn->budget = rcvmgr_cfg_default.budget_init;
+	rn->initial_fits = true;
+
+	cfg = kmemdup(&rcvmgr_cfg_default, sizeof(*cfg), GFP_KERNEL);
+	rn->stats = alloc_percpu(struct rcvmgr_pcpu_stats);
+	if (!cfg || !rn->stats) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	RCU_INIT_POINTER(rn->cfg, cfg);
+	err = rhashtable_init(&rn->table, &rcvmgr_rht_params);
+	if (err)
+		goto err_free;
+	err = nf_register_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	if (err)
+		goto err_table;
+	rcvmgr_control_start(rn);
+	return 0;
+
+err_table:
+	rhashtable_destroy(&rn->table);
+err_free:
+	free_percpu(rn->stats);
+	kfree(cfg);
+	return err;
 }
 
 static void __net_exit rcvmgr_net_exit(struct net *net)
 {
+	struct rcvmgr_net *rn = rcvmgr_pernet(net);
+
 	nf_unregister_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	WRITE_ONCE(rn->exiting, true);
+	cancel_delayed_work_sync(&rn->tick);
+	cancel_work_sync(&rn->reassign);
+	rcvmgr_flush(rn);
+	rhashtable_destroy(&rn->table);
+	free_percpu(rn->stats);
+	kfree(rcu_dereference_protected(rn->cfg, true));
 }
 
 static struct pernet_operations rcvmgr_net_ops = {
 	.init = rcvmgr_net_init,
 	.exit = rcvmgr_net_exit,
+	.id = &rcvmgr_net_id,
+	.size = sizeof(struct rcvmgr_net),
 };
 
 static int __init rcvmgr_module_init(void)
 {
-	return register_pernet_subsys(&rcvmgr_net_ops);
+	int err;
+
+	rcvmgr_conn_cache = KMEM_CACHE(rcvmgr_conn, 0);
+	if (!rcvmgr_conn_cache)
+		return -ENOMEM;
+	err = register_pernet_subsys(&rcvmgr_net_ops);
+	if (err)
+		goto err_cache;
+	err = rcvmgr_genl_register();
+	if (err)
+		goto err_pernet;
+	return 0;
+
+err_pernet:
+	unregister_pernet_subsys(&rcvmgr_net_ops);
+err_cache:
+	rcu_barrier();
+	kmem_cache_destroy(rcvmgr_conn_cache);
+	return err;
 }
 
 static void __exit rcvmgr_module_exit(void)
 {
+	rcvmgr_genl_unregister();
 	unregister_pernet_subsys(&rcvmgr_net_ops);
+	rcu_barrier();		/* connections freed after a grace period */
+	kmem_cache_destroy(rcvmgr_conn_cache);
 }
 
 module_init(rcvmgr_module_init);

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Raw generic netlink for the er2bc family, for what er2bcctl would never
-send, and to read the kernel's own description of the family.
+"""Raw generic netlink for the er2bc family (or the family named by
+$GENL_FAMILY, e.g. tcp_rcvmgr), for what er2bcctl would never send, and to
+read the kernel's own description of the family.
 
   genlraw.py send CMD ATTR...   send command CMD (a number) with ATTR...,
                                 each TYPE:FORMAT:VALUE (FORMAT u8 u16 u32 u64,
-                                hex for bytes, prefix for ADDR/LEN as a nest);
+                                hex for bytes, prefix for ADDR/LEN as a nest,
+                                nest for T:F:V,T:F:V... members);
                                 prints "ok" or "errno: extack message", exit 1
                                 if refused
   genlraw.py policy             the family's ops and per-op policies as JSON
@@ -32,6 +34,7 @@ NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 0x1, 0x4, 0x300
 NLMSG_ERROR, NLMSG_DONE = 2, 3
 NLMSGERR_ATTR_MSG = 1
 NLA_F_NESTED = 0x8000
+FAMILY = os.environ.get("GENL_FAMILY", "er2bc")
 FORMATS = {"u8": "B", "u16": "H", "u32": "I", "u64": "Q"}
 # enum netlink_attribute_type and enum netlink_policy_type_attr (uapi)
 NL_ATTR_TYPES = ["invalid", "flag", "u8", "u16", "u32", "u64", "s8", "s16",
@@ -39,7 +42,7 @@ NL_ATTR_TYPES = ["invalid", "flag", "u8", "u16", "u32", "u64", "s8", "s16",
                  "nested-array", "bitfield32", "sint", "uint"]
 NL_POLICY_KEYS = {1: "type", 2: "min-s", 3: "max-s", 4: "min-u", 5: "max-u",
                   6: "min-len", 7: "max-len", 8: "policy-idx",
-                  9: "policy-maxtype", 10: "bitfield32-mask", 11: "mask"}
+                  9: "policy-maxtype", 10: "bitfield32-mask", 11: "pad", 12: "mask"}
 
 
 def attr(kind, payload):
@@ -104,7 +107,7 @@ class Genl:
 
 
 def policy(g):
-    fam = g.family("er2bc")
+    fam = g.family(FAMILY)
     fid = u(dict(fam)[CTRL_ATTR_FAMILY_ID])
     ops = {}
     for _, op in attrs(dict(fam)[CTRL_ATTR_OPS]):
@@ -157,20 +160,8 @@ def main():
     if sys.argv[1] == "policy":
         return policy(g)
     cmd = int(sys.argv[2])
-    fid = u(dict(g.family("er2bc"))[CTRL_ATTR_FAMILY_ID])
-    body = b""
-    for spec in sys.argv[3:]:
-        kind, fmt, value = spec.split(":", 2)
-        if fmt == "hex":
-            body += attr(int(kind), bytes.fromhex(value))
-        elif fmt == "prefix":
-            addr, plen = value.split("/")
-            fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
-            body += attr(int(kind) | NLA_F_NESTED,
-                         attr(1, socket.inet_pton(fam, addr)) +
-                         attr(2, struct.pack("B", int(plen))))
-        else:
-            body += attr(int(kind), struct.pack(FORMATS[fmt], int(value, 0)))
+    fid = u(dict(g.family(FAMILY))[CTRL_ATTR_FAMILY_ID])
+    body = b"".join(encode(spec) for spec in sys.argv[3:])
     if sys.argv[1] == "dump":
         return dump(g, fid, cmd, body)
     err, ext, _ = g.request(fid, cmd, body)
@@ -179,6 +170,22 @@ def main():
         sys.exit(1)
     print("ok")
 
+
+def encode(spec):
+    """One attribute from TYPE:FORMAT:VALUE."""
+    kind, fmt, value = spec.split(":", 2)
+    if fmt == "nest":
+        return attr(int(kind) | NLA_F_NESTED,
+                    b"".join(encode(m) for m in value.split(",")))
+    if fmt == "hex":
+        return attr(int(kind), bytes.fromhex(value))
+    if fmt == "prefix":
+        addr, plen = value.split("/")
+        fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+        return attr(int(kind) | NLA_F_NESTED,
+                    attr(1, socket.inet_pton(fam, addr)) +
+                    attr(2, struct.pack("B", int(plen))))
+    return attr(int(kind), struct.pack(FORMATS[fmt], int(value, 0)))
 
 if __name__ == "__main__":
     main()

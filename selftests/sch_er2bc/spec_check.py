@@ -82,6 +82,12 @@ def spec_set(spec, name):
     return next(s["attributes"] for s in spec["attribute-sets"] if s["name"] == name)
 
 
+def flags_mask(spec, name):
+    """the OR of a flags definition's values (entries from bit 0)"""
+    d = next(d for d in spec.get("definitions", []) if d["name"] == name)
+    return (1 << len(d["entries"])) - 1
+
+
 def check_attr(kernel, sets, consts, p, a, where, bad):
     """one attribute's policy @p against its spec @a; nests recursively;
     returns the number of attributes checked"""
@@ -93,7 +99,10 @@ def check_attr(kernel, sets, consts, p, a, where, bad):
         bad.append(f"{where} is {p['type']}, spec says {a['type']}")
         return 1
     checks = {}
-    if a["type"] in TYPE_MAX:
+    if a.get("enum-as-flags"):
+        # a set of flags: the kernel refuses any other bit
+        checks = {"mask": consts["flags:" + a["enum"]]}
+    elif a["type"] in TYPE_MAX:
         # unchecked integers must take their whole range
         checks = {"min": 0, "max": TYPE_MAX.get(a["type"])}
     checks.update(a.get("checks", {}))
@@ -120,6 +129,8 @@ def main():
             for s in spec["attribute-sets"]}
     consts = {d["name"]: d["value"] for d in spec.get("definitions", [])
               if d["type"] == "const"}
+    consts.update({"flags:" + d["name"]: flags_mask(spec, d["name"])
+                   for d in spec.get("definitions", []) if d["type"] == "flags"})
     bad = []
     checked = 0
     for num, op in enumerate(spec["operations"]["list"], 1):

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tcp_rcvmgr's netfilter hooks: registered on forward and output for IPv4
-# and IPv6 in every namespace, transparent to connections it does not
+# tcp_rcvmgr's netfilter hooks: registered on forward, input and output for
+# IPv4 and IPv6 in every namespace, transparent to connections it does not
 # manage, and gone on unload without disturbing live connections.
 #
 #   client ---- router (tcp_rcvmgr) ---- server
@@ -32,7 +32,7 @@ hooks() {
 		/^\thook/ { hook = $2 }
 		/\[tcp_rcvmgr\]/ { print fam, hook }' | sort | tr '\n' ' '
 }
-want_hooks="ip forward ip output ip6 forward ip6 output "
+want_hooks="ip forward ip input ip output ip6 forward ip6 input ip6 output "
 
 modprobe tcp_rcvmgr
 log_test $? "module loads"
@@ -58,7 +58,7 @@ check_hooks() {
 	log_test $? "$3" "$(hooks "$1")"
 }
 
-check_hooks "$RTR" "$want_hooks" "hooks on forward and output, IPv4 and IPv6"
+check_hooks "$RTR" "$want_hooks" "hooks on forward, input and output, IPv4 and IPv6"
 setup_ns LATE
 check_hooks "$LATE" "$want_hooks" "hooks in a namespace created after loading"
 

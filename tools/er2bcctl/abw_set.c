@@ -112,7 +112,7 @@ int do_abw_set(int argc, char **argv)
 	ret = parse_args(&e, argc, argv);
 	if (ret)
 		return ret;
-	ret = er2bc_get(&own, &nl);
+	ret = family_get(&fam_er2bc, &own, &nl);
 	if (ret)
 		return ret;
 
@@ -132,11 +132,11 @@ int do_abw_set(int argc, char **argv)
 
 	ret = nl_talk(nl, nlh, NULL, NULL, &err);
 	if (ret) {
-		kernel_error(&err, ret, cmd_name);
+		kernel_error(&fam_er2bc, &err, ret, cmd_name);
 		ret = EXIT_FAIL;
 	} else if (err.msg[0]) {
 		err_msg("warning: %s", err.msg);
 	}
-	er2bc_put(nl);
+	family_put(nl);
 	return ret;
 }

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * er2bcctl -batch FILE: the commands of FILE, one a line, as tc -batch runs
- * them: over one generic netlink socket, the family resolved once, so that
+ * them: over one generic netlink socket, each family resolved once, so that
  * recorded estimates can be replayed, and estimates handed over thousands a
- * second, without a process (and a socket, and a family lookup) each.
+ * second, without a process (and a socket, and a family lookup) each. The
+ * commands of both families (er2bc's, and tcp_rcvmgr's rcvmgr ones) mix.
  *
  * A line is the words that would follow "er2bcctl" on the command line,
  * options not included, split at blanks (no quoting: no value has blanks);
  * a word that starts with # starts a comment, to the end of the line. The
  * first line that fails ends the batch, with its exit status; with -force
  * the batch goes on, and exits 1 at the end if any line failed. Not finding
- * the family ends it even so: every line after would fail the same way.
+ * a family ends it even so: the lines after would fail the same way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,8 +22,11 @@
 
 #include "er2bcctl.h"
 
-/* abw-set takes 18 words at most */
-#define BATCH_WORDS	64
+/*
+ * abw-set takes 18 words at most; rcvmgr set with every list full and
+ * every option, about 200
+ */
+#define BATCH_WORDS	256
 
 static const char blanks[] = " \t\r\n\v\f";
 
@@ -112,7 +116,7 @@ int run_batch(const char *file, bool force, bool stats)
 		goto out;
 	}
 
-	er2bc_batch_begin();
+	batch_begin();
 	start = now_s();
 	for (;;) {
 		errno = 0;
@@ -128,7 +132,7 @@ int run_batch(const char *file, bool force, bool stats)
 		if (!ret)
 			continue;
 		failed++;
-		if (!force || er2bc_batch_broken())
+		if (!force || batch_broken())
 			break;
 		status = EXIT_FAIL;
 		ret = 0;
@@ -140,7 +144,7 @@ int run_batch(const char *file, bool force, bool stats)
 		ret = EXIT_FAIL;
 	}
 	secs = now_s() - start;
-	er2bc_batch_end();
+	batch_end();
 	if (stats) {
 		fflush(stdout);
 		fprintf(stderr, PROG ": batch: %lu commands (%lu failed) in %.6fs: %.0f commands/s\n",

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What the commands share: messages, the target qdisc, the family. */
+/* What the commands share: messages, the target qdisc, the families. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <net/if.h>
 #include <linux/er2bc_genl.h>
+#include <linux/tcp_rcvmgr.h>
 
 #include "decode.h"
 #include "er2bcctl.h"
 #include "nl.h"
 #include "parse.h"
+#include "rcvmgr.h"
 
 struct out_opts out;
 const char *cmd_name = PROG;
@@ -111,15 +113,17 @@ int target_check(const struct target *t)
 	return 0;
 }
 
-void kernel_error(const struct nl_err *err, int ret, const char *what)
+void kernel_error(const struct family *fam, const struct nl_err *err, int ret,
+		  const char *what)
 {
 	int error = err->error ? err->error : -ret;
-	const char *name;
+	const char *name = NULL;
 
 	if (err->msg[0]) {
 		err_msg("%s: %s", err->msg, strerror(error));
 	} else if (err->has_miss) {
-		name = qdisc_attr_name(err->miss_type);
+		if (fam && fam->attr_name)
+			name = fam->attr_name(err->miss_type);
 		if (name)
 			err_msg("%s: missing attribute %s: %s", what, name, strerror(error));
 		else
@@ -130,82 +134,130 @@ void kernel_error(const struct nl_err *err, int ret, const char *what)
 	}
 }
 
-int er2bc_connect(struct nl *nl, bool monitor)
+struct family fam_er2bc = {
+	.name		= ER2BC_FAMILY_NAME,
+	.missing	= "generic netlink family " ER2BC_FAMILY_NAME
+			  " not found (is sch_er2bc loaded?)",
+	.attr_name	= qdisc_attr_name,
+};
+
+struct family fam_rcvmgr = {
+	.name		= TCP_RCVMGR_FAMILY_NAME,
+	.missing	= "the tcp_rcvmgr module is not loaded (generic netlink family "
+			  TCP_RCVMGR_FAMILY_NAME " not found)",
+	.attr_name	= rcvmgr_config_attr_name,
+};
+
+/* every family, for the batch to forget their ids at its end */
+static struct family *const families[] = { &fam_er2bc, &fam_rcvmgr };
+
+/* resolves @fam (and @group) over @nl, open: 0, or EXIT_FAIL after the message */
+static int family_resolve(struct nl *nl, const struct family *fam, const char *group)
 {
 	struct nl_err err;
 	int ret;
 
-	ret = nl_open(nl);
+	ret = nl_resolve(nl, fam->name, group, &err);
+	if (ret == -ENOENT) {
+		err_msg("%s", fam->missing);
+		return EXIT_FAIL;
+	}
+	if (ret) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "resolving the generic netlink family %s",
+			 fam->name);
+		kernel_error(NULL, &err, ret, what);
+		return EXIT_FAIL;
+	}
+	if (group && !nl->group) {
+		err_msg("generic netlink family %s has no multicast group %s",
+			fam->name, group);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+static int socket_open(struct nl *nl)
+{
+	int ret = nl_open(nl);
+
 	if (ret) {
 		err_msg("cannot open a generic netlink socket: %s", strerror(-ret));
 		return EXIT_FAIL;
 	}
-	ret = nl_resolve(nl, ER2BC_FAMILY_NAME, monitor ? ER2BC_MCGRP_MONITOR : NULL, &err);
-	if (ret == -ENOENT) {
-		err_msg("generic netlink family %s not found (is sch_er2bc loaded?)",
-			ER2BC_FAMILY_NAME);
-		goto fail;
-	}
-	if (ret) {
-		kernel_error(&err, ret, "resolving the generic netlink family " ER2BC_FAMILY_NAME);
-		goto fail;
-	}
-	if (monitor && !nl->group) {
-		err_msg("generic netlink family %s has no multicast group %s",
-			ER2BC_FAMILY_NAME, ER2BC_MCGRP_MONITOR);
-		goto fail;
+	return 0;
+}
+
+int family_connect(struct nl *nl, const struct family *fam, const char *group)
+{
+	if (socket_open(nl))
+		return EXIT_FAIL;
+	if (family_resolve(nl, fam, group)) {
+		nl_close(nl);
+		return EXIT_FAIL;
 	}
 	return 0;
-fail:
-	nl_close(nl);
-	return EXIT_FAIL;
 }
 
 /* the batch's socket: opened for its first command that needs one */
 static struct nl batch_nl;
-static bool batch_on, batch_open, batch_broken;
+static bool batch_on, batch_open, batch_is_broken;
 
-void er2bc_batch_begin(void)
+void batch_begin(void)
 {
 	batch_on = true;
 }
 
-bool er2bc_batch_broken(void)
+bool batch_broken(void)
 {
-	return batch_broken;
+	return batch_is_broken;
 }
 
-void er2bc_batch_end(void)
+void batch_end(void)
 {
+	size_t i;
+
 	if (batch_open)
 		nl_close(&batch_nl);
-	batch_on = batch_open = false;
+	for (i = 0; i < ARRAY_SIZE(families); i++)
+		families[i]->resolved = false;
+	batch_on = false;
+	batch_open = false;
+	batch_is_broken = false;
 }
 
-int er2bc_get(struct nl *own, struct nl **nl)
+int family_get(struct family *fam, struct nl *own, struct nl **nl)
 {
-	int ret;
-
 	if (!batch_on) {
-		ret = er2bc_connect(own, false);
 		*nl = own;
-		return ret;
+		return family_connect(own, fam, NULL);
 	}
-	if (batch_broken)
+	if (batch_is_broken)
 		return EXIT_FAIL;
 	if (!batch_open) {
-		ret = er2bc_connect(&batch_nl, false);
-		if (ret) {
-			batch_broken = true;
-			return ret;
+		if (socket_open(&batch_nl)) {
+			batch_is_broken = true;
+			return EXIT_FAIL;
 		}
 		batch_open = true;
 	}
+	if (!fam->resolved) {
+		if (family_resolve(&batch_nl, fam, NULL)) {
+			batch_is_broken = true;
+			return EXIT_FAIL;
+		}
+		fam->id = batch_nl.family;
+		fam->version = batch_nl.version;
+		fam->resolved = true;
+	}
+	batch_nl.family = fam->id;
+	batch_nl.version = fam->version;
 	*nl = &batch_nl;
 	return 0;
 }
 
-void er2bc_put(struct nl *nl)
+void family_put(struct nl *nl)
 {
 	if (nl != &batch_nl)
 		nl_close(nl);

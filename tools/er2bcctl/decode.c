@@ -41,12 +41,7 @@ const char *qdisc_attr_name(unsigned int type)
 	return type <= ER2BC_A_QDISC_MAX ? qdisc_names[type] : NULL;
 }
 
-/*
- * An integer attribute, whatever its width (1, 2, 4 or 8 bytes): the spec
- * fixes the widths, but reading them all alike costs nothing and survives
- * a kernel that sends a u32 as a u64. Signed ones are sign-extended.
- */
-static bool get_int(const struct nlattr *a, bool is_signed, uint64_t *v)
+bool attr_get_int(const struct nlattr *a, bool is_signed, uint64_t *v)
 {
 	const void *p = mnl_attr_get_payload(a);
 	uint8_t u8;
@@ -73,9 +68,8 @@ static bool get_int(const struct nlattr *a, bool is_signed, uint64_t *v)
 	return false;
 }
 
-static void *grow(void *arr, size_t n, size_t size)
+void *array_grow(void *arr, size_t n, size_t size)
 {
-	/* room for n + 1, doubling at powers of two */
 	if (n & (n - 1))
 		return arr;
 	return realloc(arr, (n ? 2 * n : 1) * size);
@@ -89,7 +83,7 @@ static int add_class(struct qdisc_info *q, const struct nlattr *nest)
 	bool is_signed;
 	uint64_t v;
 
-	cls = grow(q->cls, q->ncls, sizeof(*cls));
+	cls = array_grow(q->cls, q->ncls, sizeof(*cls));
 	if (!cls)
 		return -1;
 	q->cls = cls;
@@ -100,7 +94,7 @@ static int add_class(struct qdisc_info *q, const struct nlattr *nest)
 		if (type == ER2BC_A_CLASS_PAD || type > ER2BC_A_CLASS_MAX)
 			continue;
 		is_signed = type == ER2BC_A_CLASS_DELTA || type == ER2BC_A_CLASS_DELTA_SUM;
-		if (!get_int(a, is_signed, &v))
+		if (!attr_get_int(a, is_signed, &v))
 			continue;
 		c->v[type] = v;
 		c->has[type] = true;
@@ -110,7 +104,7 @@ static int add_class(struct qdisc_info *q, const struct nlattr *nest)
 
 static int add_hist(struct qdisc_info *q, uint64_t v)
 {
-	uint32_t *hist = grow(q->hist, q->nhist, sizeof(*hist));
+	uint32_t *hist = array_grow(q->hist, q->nhist, sizeof(*hist));
 
 	if (!hist)
 		return -1;
@@ -128,11 +122,11 @@ static bool other_qdisc(const struct nlmsghdr *nlh, uint32_t ifindex, uint32_t h
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
 		switch (mnl_attr_get_type(a)) {
 		case ER2BC_A_QDISC_IFINDEX:
-			if (ifindex && get_int(a, false, &v) && v != ifindex)
+			if (ifindex && attr_get_int(a, false, &v) && v != ifindex)
 				return true;
 			break;
 		case ER2BC_A_QDISC_HANDLE:
-			if (handle && get_int(a, false, &v) && v != handle)
+			if (handle && attr_get_int(a, false, &v) && v != handle)
 				return true;
 			break;
 		}
@@ -160,7 +154,7 @@ int qdisc_merge(struct qdisc_info *q, const struct nlmsghdr *nlh,
 				goto nomem;
 			continue;
 		}
-		if (!get_int(a, false, &v))
+		if (!attr_get_int(a, false, &v))
 			continue;
 		if (type == ER2BC_A_QDISC_RATIO_HIST) {
 			if (add_hist(q, v))

@@ -39,6 +39,21 @@ int qdisc_merge(struct qdisc_info *q, const struct nlmsghdr *nlh,
 		uint32_t ifindex, uint32_t handle);
 void qdisc_free(struct qdisc_info *q);
 
+/*
+ * An integer attribute, whatever its width (1, 2, 4 or 8 bytes): the spec
+ * fixes the widths, but reading them all alike costs nothing and survives
+ * a kernel that sends a u32 as a u64. Signed ones are sign-extended. False
+ * if the attribute has none of those widths.
+ */
+bool attr_get_int(const struct nlattr *a, bool is_signed, uint64_t *v);
+
+/*
+ * @arr, an array of @n elements of @size bytes grown as they are appended,
+ * with room for one more: doubled at powers of two. NULL if memory ran out
+ * (@arr is still valid then).
+ */
+void *array_grow(void *arr, size_t n, size_t size);
+
 /* the spec's name of a qdisc attribute ("recv-rate"), or NULL */
 const char *qdisc_attr_name(unsigned int type);
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * er2bcctl: ABW estimates in, the eR2BC controller's state out, over the
- * generic netlink family er2bc (Documentation/netlink/specs/er2bc.yaml).
+ * generic netlink family er2bc (Documentation/netlink/specs/er2bc.yaml);
+ * tcp_rcvmgr's configuration in, its connections and counters out, over
+ * the family tcp_rcvmgr (Documentation/netlink/specs/tcp_rcvmgr.yaml).
  *
  * What the files share: exit codes, output options, messages, commands.
  */
@@ -59,30 +61,51 @@ struct nl;
 struct nl_err;
 
 /*
- * A generic netlink socket with the er2bc family resolved, and its
- * multicast group too if @monitor: 0, or EXIT_FAIL after the message
- * (the family is missing: the module is not loaded).
+ * A generic netlink family the commands talk to: its name, what to say
+ * when the kernel has no such family, the names of the attributes of its
+ * requests (for a refusal that names one missing). The batch's socket
+ * keeps its id once resolved.
  */
-int er2bc_connect(struct nl *nl, bool monitor);
+struct family {
+	const char *name;
+	const char *missing;
+	const char *(*attr_name)(unsigned int type);
+	/* resolved over the batch's socket */
+	bool resolved;
+	uint16_t id;
+	uint32_t version;
+};
+
+/* sch_er2bc's family er2bc, tcp_rcvmgr's family tcp_rcvmgr */
+extern struct family fam_er2bc, fam_rcvmgr;
 
 /*
- * The socket a command talks over: outside a batch, @own, connected as
- * er2bc_connect(@own, false) does; in a batch, the batch's one socket,
- * connected (the family resolved) for the first command that needs it.
- * 0 with *@nl set, or EXIT_FAIL after the message. er2bc_put() is for
- * when the command is done: it closes @own, not the batch's socket.
+ * A generic netlink socket with family @fam resolved, and its multicast
+ * group @group too if not NULL: 0, or EXIT_FAIL after the message (the
+ * family is missing: its module is not loaded).
  */
-int er2bc_get(struct nl *own, struct nl **nl);
-void er2bc_put(struct nl *nl);
+int family_connect(struct nl *nl, const struct family *fam, const char *group);
 
 /*
- * A batch (batch.c): er2bc_get() hands out one socket until
- * er2bc_batch_end() closes it. If connecting failed, it is broken
- * (er2bc_batch_broken()): commands that need the socket fail at once.
+ * The socket a command talks to @fam over: outside a batch, @own,
+ * connected as family_connect(@own, @fam, NULL) does; in a batch, the
+ * batch's one socket, opened for the first command that needs it, each
+ * family resolved for the first command that needs it. 0 with *@nl set
+ * (its family and version @fam's), or EXIT_FAIL after the message.
+ * family_put() is for when the command is done: it closes @own, not the
+ * batch's socket.
  */
-void er2bc_batch_begin(void);
-void er2bc_batch_end(void);
-bool er2bc_batch_broken(void);
+int family_get(struct family *fam, struct nl *own, struct nl **nl);
+void family_put(struct nl *nl);
+
+/*
+ * A batch (batch.c): family_get() hands out one socket until batch_end()
+ * closes it. If opening it or resolving a family failed, it is broken
+ * (batch_broken()): commands that need the socket fail at once.
+ */
+void batch_begin(void);
+void batch_end(void);
+bool batch_broken(void);
 
 /*
  * Runs the commands of FILE ("-": stdin), one a line; see batch.c. Returns
@@ -92,11 +115,16 @@ int run_batch(const char *file, bool force, bool stats);
 /* runs one command (argv[0] is its name); returns its exit code */
 int run_command(int argc, char **argv);
 
-/* "er2bcctl: <the kernel's message>: <strerror>", or what failed */
-void kernel_error(const struct nl_err *err, int ret, const char *what);
+/*
+ * "er2bcctl: <the kernel's message>: <strerror>", or what failed; a
+ * missing attribute is named from @fam's (NULL: by number).
+ */
+void kernel_error(const struct family *fam, const struct nl_err *err, int ret,
+		  const char *what);
 
 int do_abw_set(int argc, char **argv);
 int do_show(int argc, char **argv);
 int do_monitor(int argc, char **argv);
+int do_rcvmgr(int argc, char **argv);
 
 #endif /* _ER2BCCTL_H */

@@ -2,7 +2,8 @@
 /*
  * er2bcctl: the operator's tool for er2bc qdiscs' eR2BC controllers, over
  * the generic netlink family er2bc: hand them ABW estimates, show their
- * state, follow their updates.
+ * state, follow their updates; and for tcp_rcvmgr, over the family
+ * tcp_rcvmgr (the rcvmgr commands): its configuration, connections, counters.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -39,8 +40,46 @@ static void usage(FILE *f)
 		"      One line per recomputation, until SIGINT or SIGTERM, N of them, or the\n"
 		"      timeout (bare numbers are seconds; exits 1 if count was not reached).\n"
 		"\n"
+		"  " PROG " rcvmgr show\n"
+		"      tcp_rcvmgr's configuration, in rcvmgr set's words: the policy, the WAN\n"
+		"      devices, the LAN prefixes, the rules, the parameters.\n"
+		"\n"
+		"  " PROG " rcvmgr set [ policy { off | azuma | spring | equal } ]\n"
+		"                   [ wan IFNAME ]... [ wan none ] [ lan PREFIX ]... [ lan none ]\n"
+		"                   [ rule [ port N[-M] ] [ dscp N ] [ mark N[/MASK] ]\n"
+		"                          priority P ]... [ rule none ]\n"
+		"                   [ interval TIME ] [ max-conns N ] [ idle-timeout TIME ]\n"
+		"                   [ budget-init SIZE ] [ budget-min SIZE ] [ budget-max SIZE ]\n"
+		"                   [ budget-step SIZE ] [ budget-decrease PERMILLE ]\n"
+		"                   [ rtt-tolerance PERCENT ] [ link-rate RATE ]\n"
+		"                   [ spring-queue SIZE ] [ spring-interactive SIZE ]\n"
+		"                   [ spring-short SIZE ]\n"
+		"      Change tcp_rcvmgr's configuration (CAP_NET_ADMIN); what is not given\n"
+		"      stays. wan, lan and rule repeated make a list, which replaces the whole\n"
+		"      list; none empties it. Connections whose data comes in through a WAN\n"
+		"      device and whose receiver is in a LAN prefix are managed (with only\n"
+		"      one of the lists, that one). A new connection gets the priority P\n"
+		"      (1 to 1000) of the first rule all of whose matches hold: either port in\n"
+		"      N-M, the DSCP (0 to 63), the mark under MASK (0x for hex). interval\n"
+		"      (10ms to 3600s) and idle-timeout (1s at least) are whole milliseconds,\n"
+		"      bare numbers too; budget-decrease is per mille (1 to 999),\n"
+		"      rtt-tolerance percent (0 to 1000, %% or not).\n"
+		"\n"
+		"  " PROG " rcvmgr conns\n"
+		"      One line per connection tracked: sender > receiver, state, priority,\n"
+		"      bytes received, rtt and rtt-min, window (assigned), threshold,\n"
+		"      advertised (the receiver's last window), wscale, mss, rewritten (ACKs\n"
+		"      whose window was lowered), age.\n"
+		"\n"
+		"  " PROG " rcvmgr stats\n"
+		"      tcp_rcvmgr's counters and its budget B.\n"
+		"\n"
+		"      The rcvmgr commands are about the network namespace " PROG " runs in\n"
+		"      (ip netns exec NAME " PROG " rcvmgr ...).\n"
+		"\n"
 		"Options:\n"
-		"  -j, --json      JSON: rates in bit/s, ratios in millionths, times raw\n"
+		"  -j, --json      JSON: rates in bit/s, ratios in millionths, sizes in\n"
+		"                  bytes, times raw (as the kernel has them: us or ms)\n"
 		"  -p, --pretty    indented JSON (implies -j)\n"
 		"  -batch FILE     run the commands of FILE (- for stdin), one a line, as\n"
 		"                  they would follow " PROG " on the command line (options\n"
@@ -58,7 +97,10 @@ static void usage(FILE *f)
 		"RATE  a number and a unit: bit, kbit, mbit, gbit, tbit (powers of 1000),\n"
 		"      kibit, mibit, gibit, tibit (of 1024), or the same with bps instead\n"
 		"      of bit for bytes per second; no unit: bit/s. 5mbit, 1.5Mbit, 400kbps\n"
-		"TIME  a number and s, ms or us; no unit: us. 100ms\n"
+		"TIME  a number and s, ms or us; no unit: us (unless said). 100ms\n"
+		"SIZE  bytes: a number and b, k, kb, kib, m, mb, mib, g, gb, gib (k, m, g are\n"
+		"      powers of 1024 here, as tc takes sizes); no unit: bytes. 64k, 1.5m\n"
+		"PREFIX  ADDR/LEN, IPv4 or IPv6; no /LEN: the address alone. 192.168.1.0/24\n"
 		"MAJ:  a qdisc's handle as tc writes it, hex: 1:, 1:0, ffff:; or raw, 0x10000\n"
 		"\n"
 		"Exit status: 0 done, 1 failed (the kernel's reason is printed), 2 misused\n"
@@ -74,6 +116,9 @@ enum {
 	OPT_FORMAT_TIME,
 	OPT_FORMAT_RATIO,
 	OPT_FORMAT_NS,
+	OPT_PARSE_SIZE,
+	OPT_FORMAT_SIZE,
+	OPT_FORMAT_SIZE_EXACT,
 	/* and the batch's, which take one dash too (tc's -batch, -force) */
 	OPT_BATCH,
 	OPT_FORCE,
@@ -105,6 +150,11 @@ static int debug_switch(int opt, const char *arg)
 			return usage_bad("handle", arg, why);
 		printf("0x%" PRIx32 " %s\n", handle, fmt_handle(buf, handle));
 		return 0;
+	case OPT_PARSE_SIZE:
+		if (parse_size(arg, &v, &why))
+			return usage_bad("size", arg, why);
+		printf("%" PRIu64 "\n", v);
+		return 0;
 	}
 	/* the formatters, from numbers; a leading '-' is for a signed rate */
 	if (parse_u64(arg[0] == '-' && opt == OPT_FORMAT_RATE ? arg + 1 : arg, &v, &why))
@@ -129,6 +179,12 @@ static int debug_switch(int opt, const char *arg)
 	case OPT_FORMAT_NS:
 		puts(fmt_ns_us(buf, v));
 		break;
+	case OPT_FORMAT_SIZE:
+		puts(fmt_size(buf, v));
+		break;
+	case OPT_FORMAT_SIZE_EXACT:
+		puts(fmt_size_exact(buf, v));
+		break;
 	}
 	return 0;
 }
@@ -152,6 +208,7 @@ static const struct {
 	{ "abw-set",	do_abw_set },
 	{ "show",	do_show },
 	{ "monitor",	do_monitor },
+	{ "rcvmgr",	do_rcvmgr },
 };
 
 int run_command(int argc, char **argv)
@@ -201,6 +258,9 @@ int main(int argc, char **argv)
 		{ "format-time",	required_argument,	NULL, OPT_FORMAT_TIME },
 		{ "format-ratio",	required_argument,	NULL, OPT_FORMAT_RATIO },
 		{ "format-ns",		required_argument,	NULL, OPT_FORMAT_NS },
+		{ "parse-size",		required_argument,	NULL, OPT_PARSE_SIZE },
+		{ "format-size",	required_argument,	NULL, OPT_FORMAT_SIZE },
+		{ "format-size-exact",	required_argument,	NULL, OPT_FORMAT_SIZE_EXACT },
 		{ NULL,			0,			NULL, 0 }
 	};
 	const char *batch = NULL;

@@ -195,7 +195,7 @@ int do_monitor(int argc, char **argv)
 	ret = parse_args(&m, argc, argv);
 	if (ret)
 		return ret;
-	ret = er2bc_connect(&nl, true);
+	ret = family_connect(&nl, &fam_er2bc, ER2BC_MCGRP_MONITOR);
 	if (ret)
 		return ret;
 	m.family = nl.family;

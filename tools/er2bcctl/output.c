@@ -55,8 +55,7 @@ static const char *converge_name(uint64_t converge, char *buf)
 	return buf;
 }
 
-/* the device's name; false if there is none (not in this namespace, gone) */
-static bool dev_lookup(uint64_t ifindex, char *buf)
+bool dev_lookup(uint64_t ifindex, char *buf)
 {
 	char name[IF_NAMESIZE];
 
@@ -66,29 +65,21 @@ static bool dev_lookup(uint64_t ifindex, char *buf)
 	return true;
 }
 
-/* the device's name, or "if<N>" */
-static const char *dev_name(uint64_t ifindex, char *buf)
+const char *dev_name(uint64_t ifindex, char *buf)
 {
 	if (!dev_lookup(ifindex, buf))
 		snprintf(buf, FMT_LEN, "if%" PRIu64, ifindex);
 	return buf;
 }
 
-/* a line of "key value" items, separated by sep; absent items are left out */
-struct line {
-	char buf[1024];
-	size_t len;
-	const char *sep;
-};
-
-static void line_init(struct line *l, const char *sep)
+void line_init(struct line *l, const char *sep)
 {
 	l->buf[0] = '\0';
 	l->len = 0;
 	l->sep = sep;
 }
 
-static void __attribute__((format(printf, 2, 3))) line_add(struct line *l, const char *fmt, ...)
+void line_add(struct line *l, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -104,8 +95,7 @@ static void __attribute__((format(printf, 2, 3))) line_add(struct line *l, const
 		l->len += (size_t)n;
 }
 
-/* "  <items>\n", if there are any */
-static void line_print(FILE *f, const struct line *l, const char *indent)
+void line_print(FILE *f, const struct line *l, const char *indent)
 {
 	if (l->len)
 		fprintf(f, "%s%s\n", indent, l->buf);

@@ -6,10 +6,32 @@
 #ifndef _ER2BCCTL_OUTPUT_H
 #define _ER2BCCTL_OUTPUT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "decode.h"
+
+/* a line of "key value" items, separated by sep; absent items are left out */
+struct line {
+	char buf[1024];
+	size_t len;
+	const char *sep;
+};
+
+void line_init(struct line *l, const char *sep);
+void line_add(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "<indent><items>\n", if there are any */
+void line_print(FILE *f, const struct line *l, const char *indent);
+
+/*
+ * The name of device @ifindex into @buf (FMT_LEN bytes); false if there
+ * is none (not in this namespace, gone).
+ */
+bool dev_lookup(uint64_t ifindex, char *buf);
+/* the device's name, or "if<N>" */
+const char *dev_name(uint64_t ifindex, char *buf);
 
 /*
  * The controller's state (ctrl-get) on @f: a header and a table of the

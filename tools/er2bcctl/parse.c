@@ -135,6 +135,22 @@ static const struct unit time_units[] = {
 	{ NULL,		0 }
 };
 
+/* sizes as tc takes them: k, m, g are powers of 1024, with b or not */
+static const struct unit size_units[] = {
+	{ "",		1 },
+	{ "b",		1 },
+	{ "k",		KIBI },
+	{ "kb",		KIBI },
+	{ "kib",	KIBI },
+	{ "m",		KIBI * KIBI },
+	{ "mb",		KIBI * KIBI },
+	{ "mib",	KIBI * KIBI },
+	{ "g",		KIBI * KIBI * KIBI },
+	{ "gb",		KIBI * KIBI * KIBI },
+	{ "gib",	KIBI * KIBI * KIBI },
+	{ NULL,		0 }
+};
+
 static const struct unit *find_unit(const struct unit *units, const char *name)
 {
 	for (; units->name; units++)
@@ -189,6 +205,31 @@ int parse_time(const char *s, uint64_t unit_us, uint64_t *us, const char **why)
 	return parse_with_units(s, time_units, unit_us, us, why);
 }
 
+int parse_size(const char *s, uint64_t *bytes, const char **why)
+{
+	const struct unit *u;
+	struct decimal d;
+	const char *end;
+
+	if (parse_decimal(s, &d, &end, why))
+		return -1;
+	u = find_unit(size_units, end);
+	if (!u) {
+		*why = bad_unit(end);
+		return -1;
+	}
+	/* frac * mul fits: frac < 10^18, mul <= 2^30 */
+	if ((unsigned __int128)d.frac * u->mul % pow10_tab[d.fdigits]) {
+		*why = "not a whole number of bytes";
+		return -1;
+	}
+	if (scale(&d, u->mul, bytes)) {
+		*why = "too large";
+		return -1;
+	}
+	return 0;
+}
+
 int parse_u64(const char *s, uint64_t *v, const char **why)
 {
 	struct decimal d;
@@ -237,6 +278,24 @@ static int parse_hex(const char **p, uint32_t *v, const char **why)
 	return n ? 0 : -1;
 }
 
+int parse_u32_hex(const char *s, uint32_t *v, const char **why)
+{
+	const char *p = s + 2;
+
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return parse_u32(s, v, why);
+	if (parse_hex(&p, v, why)) {
+		if (p == s + 2)
+			*why = "not a number";
+		return -1;
+	}
+	if (*p) {
+		*why = "not a number";
+		return -1;
+	}
+	return 0;
+}
+
 int parse_handle(const char *s, uint32_t *handle, const char **why)
 {
 	const char *p = s;
@@ -281,7 +340,7 @@ int parse_handle(const char *s, uint32_t *handle, const char **why)
 
 /*
  * v / div with at most dec decimals, rounded, trailing zeros dropped, and
- * the unit. div is at most 10^12, so nothing below overflows.
+ * the unit. div is at most 2^40 and dec 3, so nothing below overflows.
  */
 static char *fmt_fixed(char *buf, uint64_t v, uint64_t div, unsigned int dec,
 		       const char *unit)
@@ -355,6 +414,56 @@ char *fmt_time(char *buf, uint64_t us)
 char *fmt_ns_us(char *buf, uint64_t ns)
 {
 	return fmt_fixed(buf, ns, 1000, 1, "us");
+}
+
+#define SIZE_UNITS 5
+
+static const char *const size_names[SIZE_UNITS] = { "B", "KiB", "MiB", "GiB", "TiB" };
+
+char *fmt_size(char *buf, uint64_t bytes)
+{
+	unsigned int i = 0, dec;
+	uint64_t div = 1, q, r, p;
+
+	while (i < SIZE_UNITS - 1 && bytes / div >= KIBI) {
+		div *= KIBI;
+		i++;
+	}
+	if (!i)
+		return fmt_fixed(buf, bytes, 1, 0, size_names[0]);
+	q = bytes / div;
+	r = bytes % div;
+	dec = q < 10 ? 2 : q < 100 ? 1 : 0;
+	/* 1023.6KiB would round to 1024KiB: 1MiB, then */
+	p = pow10_tab[dec];
+	if (i < SIZE_UNITS - 1 && q == KIBI - 1 && r * p + div / 2 >= div * p) {
+		div *= KIBI;
+		i++;
+		dec = 2;
+	}
+	return fmt_fixed(buf, bytes, div, dec, size_names[i]);
+}
+
+char *fmt_size_exact(char *buf, uint64_t bytes)
+{
+	uint64_t div = 1;
+	unsigned int i = 0;
+
+	while (i < SIZE_UNITS - 1 && bytes && !(bytes % (div * KIBI))) {
+		div *= KIBI;
+		i++;
+	}
+	snprintf(buf, FMT_LEN, "%llu%s", (unsigned long long)(bytes / div), size_names[i]);
+	return buf;
+}
+
+char *fmt_us_ms(char *buf, uint64_t us)
+{
+	uint64_t tenths = us / 100 + (us % 100 >= 50);
+
+	snprintf(buf, FMT_LEN, "%llu.%llums", (unsigned long long)(tenths / 10),
+		 (unsigned long long)(tenths % 10));
+	return buf;
 }
 
 char *fmt_ratio(char *buf, uint64_t millionths)

@@ -29,9 +29,19 @@ int parse_time(const char *s, uint64_t unit_us, uint64_t *us, const char **why);
  */
 int parse_handle(const char *s, uint32_t *handle, const char **why);
 
+/*
+ * A size, in bytes: a decimal number and a unit: b, k, kb, kib, m, mb, mib,
+ * g, gb, gib (k, m and g are powers of 1024, as tc takes sizes; units
+ * ignore case); no unit is bytes. Fractions of a byte are refused
+ * (1.5k is 1536, 0.5 is not a size).
+ */
+int parse_size(const char *s, uint64_t *bytes, const char **why);
+
 /* plain decimal numbers, no sign */
 int parse_u64(const char *s, uint64_t *v, const char **why);
 int parse_u32(const char *s, uint32_t *v, const char **why);
+/* the same, or hex with 0x: 16, 0x10 */
+int parse_u32_hex(const char *s, uint32_t *v, const char **why);
 
 /* long enough for anything the fmt_* functions write */
 #define FMT_LEN 32
@@ -46,6 +56,12 @@ char *fmt_time(char *buf, uint64_t us);
 char *fmt_ns_us(char *buf, uint64_t ns);
 /* millionths as a decimal with three digits: 0.982, 1.000 */
 char *fmt_ratio(char *buf, uint64_t millionths);
+/* bytes, for people, 3 digits at most: 0B, 1023B, 1.5KiB, 64KiB, 1.18MiB */
+char *fmt_size(char *buf, uint64_t bytes);
+/* bytes exactly, so that they parse back: 64KiB, 1MiB, 65535B */
+char *fmt_size_exact(char *buf, uint64_t bytes);
+/* microseconds in milliseconds, always one decimal: 0.0ms, 23.5ms */
+char *fmt_us_ms(char *buf, uint64_t us);
 /* as tc writes handles: 1:, 1:10, :10 */
 char *fmt_handle(char *buf, uint32_t handle);
 

@@ -73,7 +73,7 @@ int do_show(int argc, char **argv)
 	ret = parse_args(&s, argc, argv);
 	if (ret)
 		return ret;
-	ret = er2bc_get(&own, &nl);
+	ret = family_get(&fam_er2bc, &own, &nl);
 	if (ret)
 		return ret;
 
@@ -86,7 +86,7 @@ int do_show(int argc, char **argv)
 		err_msg("%s: the qdisc kept changing during the dump; try again", cmd_name);
 		ret = EXIT_FAIL;
 	} else if (ret) {
-		kernel_error(&err, ret, cmd_name);
+		kernel_error(&fam_er2bc, &err, ret, cmd_name);
 		ret = EXIT_FAIL;
 	} else if (!s.q.msgs) {
 		err_msg("%s: no er2bc qdisc %s on ifindex %u", cmd_name,
@@ -106,6 +106,6 @@ int do_show(int argc, char **argv)
 		show_print(stdout, &s.q, (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec);
 	}
 	qdisc_free(&s.q);
-	er2bc_put(nl);
+	family_put(nl);
 	return ret;
 }

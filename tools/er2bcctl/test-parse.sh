@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# er2bcctl's host tests: nothing here needs sch_er2bc. The parsers and
-# formatters (through er2bcctl's hidden --parse-* and --format-* switches),
-# usage errors (exit 2, nothing sent), -batch, the missing family (exit 1),
+# er2bcctl's host tests: nothing here needs sch_er2bc or tcp_rcvmgr. The
+# parsers and formatters (through er2bcctl's hidden --parse-* and --format-*
+# switches), usage errors (exit 2, nothing sent), the requests rcvmgr set
+# builds (test-render rcvmgr-set), -batch, the missing families (exit 1),
 # and the decoding and printing of made-up kernel messages (test-render).
 #
 #   ./test-parse.sh		(make check builds er2bcctl and test-render first)
@@ -236,6 +237,67 @@ fmt format-ns 800 0.8us
 fmt format-ns 12345 12.3us
 fmt format-ns 12000 12us
 
+
+echo "# sizes: bytes, k m g powers of 1024"
+size_ok() { check "size $1 = $2" 0 "$2" "" "$BIN" --parse-size "$1"; }
+size_ok 0 0
+size_ok 65536 65536
+size_ok 1460b 1460
+size_ok 1460B 1460
+size_ok 64k 65536
+size_ok 64K 65536
+size_ok 64kb 65536
+size_ok 64KB 65536
+size_ok 64kib 65536
+size_ok 64KiB 65536
+size_ok 1m 1048576
+size_ok 1mb 1048576
+size_ok 16MiB 16777216
+size_ok 1g 1073741824
+size_ok 4GiB 4294967296
+size_ok 1.5k 1536
+size_ok 0.5m 524288
+size_ok 0.0009765625k 1
+size_ok 18446744073709551615 18446744073709551615
+
+bad_size() {
+	check "size \"$1\" refused: $2" 2 "" "er2bcctl: debug: invalid size \"$1\": $2" \
+		"$BIN" --parse-size "$1"
+}
+bad_size "" "empty"
+bad_size -1k "negative"
+bad_size k "not a number"
+bad_size 64x 'unknown unit "x"'
+bad_size 64kbit 'unknown unit "kbit"'
+bad_size "64 k" 'unknown unit " k"'
+bad_size 1t 'unknown unit "t"'
+bad_size 0.5 "not a whole number of bytes"
+bad_size 1.0001k "not a whole number of bytes"
+bad_size 18446744073709551616 "too large"
+bad_size 17179869184g "too large"
+
+fmt format-size 0 0B
+fmt format-size 1023 1023B
+fmt format-size 1024 1KiB
+fmt format-size 1536 1.5KiB
+fmt format-size 14280 13.9KiB
+fmt format-size 65535 64KiB
+fmt format-size 1234567 1.18MiB
+fmt format-size 1047552 1023KiB
+fmt format-size 1048063 1023KiB
+fmt format-size 1048064 1MiB
+fmt format-size 1048575 1MiB
+fmt format-size 4294967295 4GiB
+fmt format-size 18446744073709551615 16777216TiB
+fmt format-size-exact 0 0B
+fmt format-size-exact 1460 1460B
+fmt format-size-exact 65535 65535B
+fmt format-size-exact 65536 64KiB
+fmt format-size-exact 1572864 1536KiB
+fmt format-size-exact 16777216 16MiB
+fmt format-size-exact 1073741824 1GiB
+fmt format-size-exact 4294967295 4294967295B
+
 echo "# usage errors: exit 2, one line naming the word, nothing sent"
 usage() {
 	local name=$1 msg=$2
@@ -316,6 +378,268 @@ usage "monitor: timeout unit" 'monitor: invalid timeout "1h": unknown unit "h"' 
 usage "monitor: unknown device" 'monitor: invalid dev "nosuchdev0": no such device' \
 	monitor dev nosuchdev0
 
+echo "# rcvmgr set: the request each option makes (test-render rcvmgr-set)"
+# req NAME WANT ARGS...: config-set (cmd 2) with WANT's attributes, one a line
+req() {
+	local name=$1 want=$2
+	shift 2
+	check "rcvmgr set $name" 0 "$(printf 'cmd 2 version 1\n%s' "$want")" "" \
+		"$RENDER" rcvmgr-set "$@"
+}
+req "policy off" "policy u8 0" policy off
+req "policy azuma" "policy u8 1" policy azuma
+req "policy spring" "policy u8 2" policy spring
+req "policy equal" "policy u8 3" policy equal
+req "wan lo" "wan-dev u32 1" wan lo
+if [[ -e /sys/class/net/eth0 ]]; then
+	req "wan lo wan eth0: a list" "$(printf 'wan-dev u32 1\nwan-dev u32 %s' \
+		"$(cat /sys/class/net/eth0/ifindex)")" wan lo wan eth0
+else
+	skip "rcvmgr set wan lo wan eth0: a list" "no eth0"
+fi
+req "wan none: the clear flag, no wan-dev" "clear u32 1" wan none
+req "lan IPv4" "$(printf 'lan-prefix\n  addr 0a000000\n  plen u8 8')" lan 10.0.0.0/8
+req "lan IPv4, no length: /32" "$(printf 'lan-prefix\n  addr c0a80107\n  plen u8 32')" \
+	lan 192.168.1.7
+req "lan IPv6" "$(printf 'lan-prefix\n  addr 20010db8000000000000000000000000\n  plen u8 32')" \
+	lan 2001:db8::/32
+req "lan ::/0" "$(printf 'lan-prefix\n  addr 00000000000000000000000000000000\n  plen u8 0')" \
+	lan ::/0
+req "lan IPv4 /0" "$(printf 'lan-prefix\n  addr 00000000\n  plen u8 0')" lan 0.0.0.0/0
+req "lan host bits: the kernel's to refuse" "$(printf 'lan-prefix\n  addr 0a000001\n  plen u8 8')" \
+	lan 10.0.0.1/8
+req "lan twice: a list" \
+	"$(printf 'lan-prefix\n  addr 0a000000\n  plen u8 8\nlan-prefix\n  addr fd000000000000000000000000000000\n  plen u8 8')" \
+	lan 10.0.0.0/8 lan fd00::/8
+req "lan none" "clear u32 2" lan none
+req "rule none" "clear u32 4" rule none
+req "wan none lan none rule none" "clear u32 7" rule none lan none wan none
+req "rule priority only" "$(printf 'rule\n  priority u32 1')" rule priority 1
+req "rule port N" "$(printf 'rule\n  port-min u16 80\n  port-max u16 80\n  priority u32 5')" \
+	rule port 80 priority 5
+req "rule port N-M" "$(printf 'rule\n  port-min u16 1024\n  port-max u16 65535\n  priority u32 5')" \
+	rule port 1024-65535 priority 5
+req "rule port 0-0" "$(printf 'rule\n  port-min u16 0\n  port-max u16 0\n  priority u32 5')" \
+	rule port 0-0 priority 5
+req "rule dscp" "$(printf 'rule\n  dscp u8 46\n  priority u32 1000')" rule dscp 46 priority 1000
+req "rule dscp hex, 63" "$(printf 'rule\n  dscp u8 63\n  priority u32 1')" rule dscp 0x3f priority 1
+req "rule mark: mask all ones" \
+	"$(printf 'rule\n  mark u32 16\n  mark-mask u32 4294967295\n  priority u32 1')" \
+	rule mark 16 priority 1
+req "rule mark/mask hex" "$(printf 'rule\n  mark u32 16\n  mark-mask u32 240\n  priority u32 1')" \
+	rule mark 0x10/0xF0 priority 1
+req "rule mark/mask decimal" "$(printf 'rule\n  mark u32 0\n  mark-mask u32 4294967295\n  priority u32 1')" \
+	rule mark 0/4294967295 priority 1
+req "rule: its words in any order" \
+	"$(printf 'rule\n  port-min u16 22\n  port-max u16 22\n  dscp u8 10\n  mark u32 1\n  mark-mask u32 1\n  priority u32 7')" \
+	rule priority 7 mark 1/1 dscp 10 port 22
+req "two rules, in order" \
+	"$(printf 'rule\n  port-min u16 443\n  port-max u16 443\n  priority u32 100\nrule\n  priority u32 1')" \
+	rule port 443 priority 100 rule priority 1
+RULES16=()
+for i in $(seq 16); do RULES16+=(rule port "$i" priority "$i"); done
+"$RENDER" rcvmgr-set "${RULES16[@]}" >"$tmp/out" 2>"$tmp/err"
+if [[ $? == 0 && ! -s $tmp/err ]] && [[ $(grep -c '^rule$' "$tmp/out") == 16 ]]; then
+	ok "rcvmgr set: 16 rules"
+else
+	not_ok "rcvmgr set: 16 rules" "$(<"$tmp/err")"
+fi
+req "interval TIME" "interval u32 100" interval 100ms
+req "interval: bare numbers are ms" "interval u32 250" interval 250
+req "interval 0.5s" "interval u32 500" interval 0.5s
+req "interval 10ms, the least" "interval u32 10" interval 10ms
+req "interval 3600s, the most" "interval u32 3600000" interval 3600s
+req "interval 20000us" "interval u32 20" interval 20000us
+req "max-conns" "max-conns u32 4096" max-conns 4096
+req "max-conns 1" "max-conns u32 1" max-conns 1
+req "max-conns 16777216" "max-conns u32 16777216" max-conns 16777216
+req "idle-timeout" "idle-timeout u32 120000" idle-timeout 120s
+req "idle-timeout 1s, the least" "idle-timeout u32 1000" idle-timeout 1000
+req "idle-timeout, the most" "idle-timeout u32 4294967295" idle-timeout 4294967295
+req "budget-init 64k" "budget-init u32 65536" budget-init 64k
+req "budget-min 16kb" "budget-min u32 16384" budget-min 16kb
+req "budget-max 16mib" "budget-max u32 16777216" budget-max 16mib
+req "budget-step bytes" "budget-step u32 1460" budget-step 1460
+req "budget-max 4294967295" "budget-max u32 4294967295" budget-max 4294967295
+req "budget-decrease" "budget-decrease u32 100" budget-decrease 100
+req "budget-decrease 1" "budget-decrease u32 1" budget-decrease 1
+req "budget-decrease 999" "budget-decrease u32 999" budget-decrease 999
+req "rtt-tolerance" "rtt-tolerance u32 20" rtt-tolerance 20
+req "rtt-tolerance with %" "rtt-tolerance u32 20" rtt-tolerance 20%
+req "rtt-tolerance 0" "rtt-tolerance u32 0" rtt-tolerance 0
+req "rtt-tolerance 1000%" "rtt-tolerance u32 1000" rtt-tolerance 1000%
+req "link-rate: a u64, bits/s" "link-rate u64 100000000" link-rate 100mbit
+req "link-rate bytes/s" "link-rate u64 8000000000" link-rate 1gbps
+req "link-rate 0" "link-rate u64 0" link-rate 0
+req "spring-queue" "spring-queue u32 65536" spring-queue 64k
+req "spring-interactive 0" "spring-interactive u32 0" spring-interactive 0
+req "spring-short" "spring-short u32 1572864" spring-short 1.5m
+req "everything, in the spec's order" "$(printf '%s\n' 'policy u8 2' 'wan-dev u32 1' \
+	'lan-prefix' '  addr c0a80100' '  plen u8 24' 'rule' '  dscp u8 46' '  priority u32 10' \
+	'interval u32 50' 'max-conns u32 1000' 'idle-timeout u32 60000' 'budget-init u32 131072' \
+	'budget-min u32 65536' 'budget-max u32 8388608' 'budget-step u32 2920' \
+	'budget-decrease u32 50' 'rtt-tolerance u32 10' 'link-rate u64 50000000' \
+	'spring-queue u32 32768' 'spring-interactive u32 4096' 'spring-short u32 65536')" \
+	spring-short 64k spring-interactive 4k spring-queue 32k link-rate 50mbit \
+	rtt-tolerance 10 budget-decrease 50 budget-step 2920 budget-max 8m budget-min 64k \
+	budget-init 128k idle-timeout 60s max-conns 1000 interval 50ms rule dscp 46 priority 10 \
+	lan 192.168.1.0/24 wan lo policy spring
+
+echo "# rcvmgr: usage errors, exit 2, nothing sent"
+usage "rcvmgr: no command" 'rcvmgr: missing command: show, set, conns or stats (try er2bcctl -h)' \
+	rcvmgr
+usage "rcvmgr: unknown command" 'rcvmgr: unknown command "frob" (try er2bcctl -h)' rcvmgr frob
+usage "rcvmgr show: an argument" 'rcvmgr show: unknown argument "all" (try er2bcctl -h)' \
+	rcvmgr show all
+usage "rcvmgr conns: an argument" 'rcvmgr conns: unknown argument "dev" (try er2bcctl -h)' \
+	rcvmgr conns dev lo
+usage "rcvmgr stats: an argument" 'rcvmgr stats: unknown argument "-j" (try er2bcctl -h)' \
+	rcvmgr stats -j
+S=(rcvmgr set)
+rset() {
+	local name=$1 msg=$2
+	shift 2
+	usage "rcvmgr set: $name" "rcvmgr set: $msg" "${S[@]}" "$@"
+}
+rset "nothing" 'nothing to set (try er2bcctl -h)'
+rset "unknown keyword" 'unknown argument "colour" (try er2bcctl -h)' policy off colour red
+rset "unknown keyword, no value" 'unknown argument "verbose" (try er2bcctl -h)' verbose
+rset "value missing" '"interval" needs a value' policy off interval
+rset "wan's value missing" '"wan" needs a value' wan
+rset "a rule's value missing" '"port" needs a value' rule priority 1 port
+rset "unknown policy" 'invalid policy "fifo": not off, azuma, spring or equal' policy fifo
+rset "policy's case" 'invalid policy "Azuma": not off, azuma, spring or equal' policy Azuma
+rset "policy twice" '"policy" given twice' policy off policy azuma
+rset "unknown device" 'invalid wan "nosuchdev0": no such device' wan lo wan nosuchdev0
+rset "device name too long" 'invalid wan "abcdefghijklmnopq": not a device name' \
+	wan abcdefghijklmnopq
+rset "device name empty" 'invalid wan "": not a device name' wan ""
+rset "wan twice" '"wan lo" given twice' wan lo wan lo
+rset "wan none and a list" 'give "wan none" or a list, not both' wan none wan lo
+rset "a list and wan none" 'give "wan none" or a list, not both' wan lo wan none
+rset "wan none twice" '"wan none" given twice' wan none wan none
+rset "lan: not an address" 'invalid lan "10.0.0/8": not an IPv4 or IPv6 address' lan 10.0.0/8
+rset "lan: a name" 'invalid lan "lan.example/24": not an IPv4 or IPv6 address' lan lan.example/24
+rset "lan: no address" 'invalid lan "/8": not an IPv4 or IPv6 address' lan /8
+rset "lan: empty" 'invalid lan "": empty' lan ""
+rset "lan: IPv4 length above 32" 'invalid lan "10.0.0.0/33": prefix length above 32' \
+	lan 10.0.0.0/33
+rset "lan: IPv6 length above 128" 'invalid lan "2001:db8::/129": prefix length above 128' \
+	lan 2001:db8::/129
+rset "lan: no length after /" 'invalid lan "10.0.0.0/": no prefix length after /' lan 10.0.0.0/
+rset "lan: length not a number" 'invalid lan "10.0.0.0/x": prefix length not a number' \
+	lan 10.0.0.0/x
+rset "lan: length negative" 'invalid lan "10.0.0.0/-8": prefix length not a number' \
+	lan 10.0.0.0/-8
+rset "lan: two lengths" 'invalid lan "10.0.0.0/8/8": prefix length not a number' \
+	lan 10.0.0.0/8/8
+rset "lan: a netmask" 'invalid lan "10.0.0.0/255.0.0.0": prefix length not a number' \
+	lan 10.0.0.0/255.0.0.0
+LAN9=()
+for i in $(seq 9); do LAN9+=(lan "10.$i.0.0/16"); done
+rset "9 prefixes" 'at most 8 "lan" prefixes' "${LAN9[@]}"
+rset "lan none and a list" 'give "lan none" or a list, not both' lan none lan 10.0.0.0/8
+rset "rule without priority" 'rule 1: missing "priority"' rule port 80
+rset "rule alone" 'rule 1: missing "priority"' rule
+rset "second rule without priority" 'rule 2: missing "priority"' \
+	rule priority 1 rule dscp 1 interval 100ms
+rset "priority 0" 'invalid priority "0": must be 1 to 1000' rule priority 0
+rset "priority 1001" 'invalid priority "1001": must be 1 to 1000' rule priority 1001
+rset "priority not a number" 'invalid priority "high": not a number' rule priority high
+rset "priority negative" 'invalid priority "-1": negative' rule priority -1
+rset "port range reversed" 'invalid port "443-80": the range is reversed' \
+	rule port 443-80 priority 1
+rset "port above 65535" 'invalid port "65536": ports are at most 65535' rule port 65536 priority 1
+rset "port range above 65535" 'invalid port "1-70000": ports are at most 65535' \
+	rule port 1-70000 priority 1
+rset "port range open" 'invalid port "80-": not a port or a range of ports (N or N-M)' \
+	rule port 80- priority 1
+rset "port negative" 'invalid port "-80": not a port or a range of ports (N or N-M)' \
+	rule port -80 priority 1
+rset "port three numbers" 'invalid port "1-2-3": not a port or a range of ports (N or N-M)' \
+	rule port 1-2-3 priority 1
+rset "port a name" 'invalid port "http": not a number' rule port http priority 1
+rset "port hex" 'invalid port "0x50": not a whole number' rule port 0x50 priority 1
+rset "dscp 64" 'invalid dscp "64": must be 0 to 63' rule dscp 64 priority 1
+rset "dscp negative" 'invalid dscp "-1": negative' rule dscp -1 priority 1
+rset "dscp a name" 'invalid dscp "ef": not a number' rule dscp ef priority 1
+rset "mark: no mask after /" 'invalid mark "0x10/": not a mark or a mark and mask (N or N/MASK)' \
+	rule mark 0x10/ priority 1
+rset "mark: no mark before /" 'invalid mark "/0xff": not a mark or a mark and mask (N or N/MASK)' \
+	rule mark /0xff priority 1
+rset "mark: two masks" 'invalid mark "1/2/3": not a mark or a mark and mask (N or N/MASK)' \
+	rule mark 1/2/3 priority 1
+rset "mark: bad hex" 'invalid mark "0xg": not a number' rule mark 0xg priority 1
+rset "mark: 0x alone" 'invalid mark "0x": not a number' rule mark 0x priority 1
+rset "mark: bad mask" 'invalid mark "16/0x": not a number' rule mark 16/0x priority 1
+rset "mark: above 32 bits" 'invalid mark "0x100000000": too large' rule mark 0x100000000 priority 1
+rset "mark: decimal above 32 bits" 'invalid mark "4294967296": too large' \
+	rule mark 4294967296 priority 1
+rset "a rule's word twice" 'rule 1: "port" given twice (a new rule starts with "rule")' \
+	rule port 80 port 81 priority 1
+rset "priority twice" 'rule 1: "priority" given twice (a new rule starts with "rule")' \
+	rule priority 1 priority 2
+rset "port outside a rule" '"port" outside a rule (a rule starts with "rule")' port 80
+rset "priority outside a rule" '"priority" outside a rule (a rule starts with "rule")' \
+	policy off priority 5
+RULES17=("${RULES16[@]}" rule priority 17)
+rset "17 rules" 'at most 16 rules' "${RULES17[@]}"
+rset "rule none and rules" 'give "rule none" or a list, not both' rule none rule priority 1
+rset "rules and rule none" 'give "rule none" or a list, not both' rule priority 1 rule none
+rset "interval: sub-ms" 'invalid interval "1.5ms": not a whole number of milliseconds' \
+	interval 1.5ms
+rset "interval: us" 'invalid interval "100us": not a whole number of milliseconds' \
+	interval 100us
+rset "interval: below 10ms" 'invalid interval "9ms": must be at least 10ms' interval 9ms
+rset "interval: 0" 'invalid interval "0": must be at least 10ms' interval 0
+rset "interval: above 3600s" 'invalid interval "3601s": must be at most 3600s' interval 3601s
+rset "interval: unit" 'invalid interval "1h": unknown unit "h"' interval 1h
+rset "interval twice" '"interval" given twice' interval 1s interval 2s
+rset "idle-timeout: below 1s" 'invalid idle-timeout "999ms": must be at least 1s' \
+	idle-timeout 999ms
+rset "idle-timeout: above u32 ms" 'invalid idle-timeout "4294968s": must be at most 4294967.295s' \
+	idle-timeout 4294968s
+rset "max-conns 0" 'invalid max-conns "0": must be more than 0' max-conns 0
+rset "max-conns above 16777216" 'invalid max-conns "16777217": must be at most 16777216' \
+	max-conns 16777217
+rset "max-conns with a unit" 'invalid max-conns "1k": not a whole number' max-conns 1k
+rset "budget-init 0" 'invalid budget-init "0": must be more than 0' budget-init 0
+rset "budget-min 0k" 'invalid budget-min "0k": must be more than 0' budget-min 0k
+rset "budget-max 4g" 'invalid budget-max "4g": must be at most 4294967295B' budget-max 4g
+rset "budget-step unit" 'invalid budget-step "1mbit": unknown unit "mbit"' budget-step 1mbit
+rset "budget-step fraction" 'invalid budget-step "0.5": not a whole number of bytes' \
+	budget-step 0.5
+rset "budget-init negative" 'invalid budget-init "-64k": negative' budget-init -64k
+rset "budget-decrease 0" 'invalid budget-decrease "0": must be more than 0' budget-decrease 0
+rset "budget-decrease 1000" 'invalid budget-decrease "1000": must be at most 999' \
+	budget-decrease 1000
+rset "budget-decrease fraction" 'invalid budget-decrease "10.5": not a whole number' \
+	budget-decrease 10.5
+rset "rtt-tolerance 1001" 'invalid rtt-tolerance "1001%": must be at most 1000%' \
+	rtt-tolerance 1001%
+rset "rtt-tolerance %%" 'invalid rtt-tolerance "20%%": not a whole number' rtt-tolerance 20%%
+rset "rtt-tolerance % alone" 'invalid rtt-tolerance "%": empty' rtt-tolerance %
+rset "link-rate unit" 'invalid link-rate "100mb": unknown unit "mb"' link-rate 100mb
+rset "spring-queue above u32" 'invalid spring-queue "4g": must be at most 4294967295B' \
+	spring-queue 4g
+rset "spring-short twice" '"spring-short" given twice' spring-short 1k spring-short 2k
+
+if strace -o /dev/null true 2>/dev/null; then
+	for args in "policy fifo" "wan nosuchdev0" "rule port 443-80 priority 1" \
+		    "lan 10.0.0.0/33" "interval 1.5ms"; do
+		# shellcheck disable=SC2086
+		strace -f -e trace=socket,sendto,sendmsg -o "$tmp/strace" \
+			"$BIN" rcvmgr set $args 2>/dev/null
+		if grep -q 'AF_NETLINK' "$tmp/strace"; then
+			not_ok "rcvmgr set $args: no netlink socket" "$(grep AF_NETLINK "$tmp/strace")"
+		else
+			ok "rcvmgr set $args: no netlink socket"
+		fi
+	done
+else
+	skip "rcvmgr set: usage errors, no netlink socket" "strace cannot trace here"
+fi
+
 "$BIN" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [[ $rc == 2 && ! -s $tmp/out ]] && head -1 "$tmp/err" | grep -q '^Usage: er2bcctl'; then
@@ -328,6 +652,11 @@ for h in -h --help help; do
 	rc=$?
 	if [[ $rc == 0 && ! -s $tmp/err ]] && grep -q '^  er2bcctl abw-set' "$tmp/out" &&
 	   grep -q '^  er2bcctl show' "$tmp/out" && grep -q '^  er2bcctl monitor' "$tmp/out" &&
+	   grep -q '^  er2bcctl rcvmgr show$' "$tmp/out" &&
+	   grep -q '^  er2bcctl rcvmgr set \[ policy' "$tmp/out" &&
+	   grep -q '^  er2bcctl rcvmgr conns$' "$tmp/out" &&
+	   grep -q '^  er2bcctl rcvmgr stats$' "$tmp/out" && grep -q '^SIZE ' "$tmp/out" &&
+	   awk 'length > 80 { exit 1 }' "$tmp/out" &&
 	   grep -q -- '-batch FILE$' "$tmp/out" && grep -q '^  -force ' "$tmp/out" &&
 	   grep -q '^  -stats ' "$tmp/out"; then
 		ok "$h: usage on stdout, exit 0"
@@ -396,6 +725,30 @@ else
 	not_ok "batch -stats: the count and the rate, last on stderr" "exit $rc" \
 		"stderr: $(<"$tmp/err")"
 fi
+
+# rcvmgr commands in a batch: usage errors by line, a line of 200 words
+printf '%s\n' '# rcvmgr' 'rcvmgr set policy fifo' \
+	'rcvmgr show all' 'rcvmgr' 'rcvmgr set rule port 443-80 priority 1' \
+	'rcvmgr set wan nosuchdev0' >"$tmp/rcvmgr.batch"
+check "batch: rcvmgr usage errors, exit 2 at the first" 2 "" \
+	'er2bcctl: line 2: rcvmgr set: invalid policy "fifo": not off, azuma, spring or equal' \
+	"$BIN" -batch "$tmp/rcvmgr.batch"
+check "batch -force: rcvmgr usage errors, every line" 1 "" "$(printf '%s\n' \
+	'er2bcctl: line 2: rcvmgr set: invalid policy "fifo": not off, azuma, spring or equal' \
+	'er2bcctl: line 3: rcvmgr show: unknown argument "all" (try er2bcctl -h)' \
+	'er2bcctl: line 4: rcvmgr: missing command: show, set, conns or stats (try er2bcctl -h)' \
+	'er2bcctl: line 5: rcvmgr set: invalid port "443-80": the range is reversed' \
+	'er2bcctl: line 6: rcvmgr set: invalid wan "nosuchdev0": no such device')" \
+	"$BIN" -force -batch "$tmp/rcvmgr.batch"
+LONG="rcvmgr set policy equal"
+for i in $(seq 16); do LONG+=" rule port $i-$((i + 100)) dscp $i mark $i/0xff priority $i"; done
+for i in $(seq 8); do LONG+=" lan 10.$i.0.0/16"; done
+LONG+=" interval 1s max-conns 10 idle-timeout 10s budget-init 64k budget-min 1k budget-max 1m"
+LONG+=" budget-step 1k budget-decrease 10 rtt-tolerance 5 link-rate 1gbit spring-queue 1k"
+LONG+=" spring-interactive 1k spring-short 2k frob"
+check "batch: a rcvmgr set of $(wc -w <<<"$LONG") words is read whole" 2 "" \
+	'er2bcctl: line 1: rcvmgr set: unknown argument "frob" (try er2bcctl -h)' \
+	"$BIN" -batch <(echo "$LONG")
 
 printf '# nothing\n\n  \n\t# at all\n' >"$tmp/empty.batch"
 check "batch: comments and blank lines only, exit 0" 0 "" "" "$BIN" -batch "$tmp/empty.batch"
@@ -481,6 +834,41 @@ else
 	fi
 fi
 
+echo "# the family tcp_rcvmgr missing (tcp_rcvmgr not loaded): exit 1"
+NOFAM_R='er2bcctl: the tcp_rcvmgr module is not loaded (generic netlink family tcp_rcvmgr not found)'
+if [[ -e /sys/module/tcp_rcvmgr ]]; then
+	skip "rcvmgr: family not found" "tcp_rcvmgr is loaded"
+else
+	check "rcvmgr show: family not found" 1 "" "$NOFAM_R" "$BIN" rcvmgr show
+	check "rcvmgr show -j: family not found" 1 "" "$NOFAM_R" "$BIN" -j rcvmgr show
+	check "rcvmgr set: family not found" 1 "" "$NOFAM_R" \
+		"$BIN" rcvmgr set policy azuma wan lo lan 10.0.0.0/8 rule port 80 priority 5
+	check "rcvmgr set wan none: family not found" 1 "" "$NOFAM_R" "$BIN" rcvmgr set wan none
+	check "rcvmgr conns: family not found" 1 "" "$NOFAM_R" "$BIN" rcvmgr conns
+	check "rcvmgr conns -p: family not found, no output" 1 "" "$NOFAM_R" "$BIN" -p rcvmgr conns
+	check "rcvmgr stats: family not found" 1 "" "$NOFAM_R" "$BIN" rcvmgr stats
+	check "batch: rcvmgr, family not found at line 2, exit 1" 1 "" \
+		"er2bcctl: line 2: ${NOFAM_R#er2bcctl: }" \
+		"$BIN" -force -batch <(printf '%s\n' '# rcvmgr' 'rcvmgr stats' 'rcvmgr show')
+	# a batch of both families: a usage error is only that line's; a family
+	# not found ends it (the lines after would fail the same way)
+	check "batch -force: both families, to the first family not found" 1 "" "$(printf '%s\n' \
+		'er2bcctl: line 1: rcvmgr set: invalid dscp "64": must be 0 to 63' \
+		"er2bcctl: line 2: ${NOFAM_R#er2bcctl: }")" \
+		"$BIN" -force -batch <(printf '%s\n' 'rcvmgr set rule dscp 64 priority 1' \
+			'rcvmgr conns' 'show dev lo handle 1:')
+	if strace -o /dev/null true 2>/dev/null; then
+		strace -f -e trace=socket -o "$tmp/strace" "$BIN" -force -batch \
+			<(printf '%s\n' 'rcvmgr stats' 'rcvmgr show' 'rcvmgr conns') 2>/dev/null
+		if [[ $(grep -c 'AF_NETLINK' "$tmp/strace") == 1 ]]; then
+			ok "batch -force: tcp_rcvmgr not found, looked up once, then the end"
+		else
+			not_ok "batch -force: tcp_rcvmgr not found, looked up once, then the end" \
+				"$(grep AF_NETLINK "$tmp/strace")"
+		fi
+	fi
+fi
+
 echo "# made-up kernel messages, decoded and printed (test-render)"
 cat >"$tmp/show.txt" <<'END'
 er2bc 1: dev lo mode er2bc
@@ -552,6 +940,104 @@ else
 	skip "show: JSON parses (jq)" "no jq"
 fi
 
+cat >"$tmp/rcvmgr-config.txt" <<'END'
+policy azuma
+wan lo if999999
+lan 192.168.0.0/16
+rule port 80-443 dscp 46 priority 100
+rule port 22 mark 0x10/0xf0 priority 1
+interval 100ms  max-conns 65536  idle-timeout 120s
+budget-init 64KiB  budget-min 16KiB  budget-max 16MiB  budget-step 1460B  budget-decrease 100
+rtt-tolerance 20%  link-rate 100Mbit  spring-queue 64KiB  spring-interactive 2KiB  spring-short 100KiB
+END
+check_file "rcvmgr show: text" "$tmp/rcvmgr-config.txt" "$RENDER" rcvmgr-config text
+
+cat >"$tmp/rcvmgr-config.json" <<'END'
+{"policy":"azuma","wan_dev":[{"ifindex":1,"dev":"lo"},{"ifindex":999999}],"lan_prefix":[{"addr":"192.168.0.0","plen":16}],"rule":[{"port_min":80,"port_max":443,"dscp":46,"priority":100},{"port_min":22,"port_max":22,"mark":16,"mark_mask":240,"priority":1}],"interval":100,"max_conns":65536,"idle_timeout":120000,"budget_init":65536,"budget_min":16384,"budget_max":16777216,"budget_step":1460,"budget_decrease":100,"rtt_tolerance":20,"link_rate":100000000,"spring_queue":65536,"spring_interactive":2048,"spring_short":102400}
+END
+check_file "rcvmgr show: JSON" "$tmp/rcvmgr-config.json" "$RENDER" rcvmgr-config json
+
+# what show prints, but the WAN devices (one is gone), is what set takes
+req "takes back what show prints" "$(printf '%s\n' 'policy u8 1' 'lan-prefix' \
+	'  addr c0a80000' '  plen u8 16' 'rule' '  port-min u16 80' '  port-max u16 443' \
+	'  dscp u8 46' '  priority u32 100' 'rule' '  port-min u16 22' '  port-max u16 22' \
+	'  mark u32 16' '  mark-mask u32 240' '  priority u32 1' 'interval u32 100' \
+	'max-conns u32 65536' 'idle-timeout u32 120000' 'budget-init u32 65536' \
+	'budget-min u32 16384' 'budget-max u32 16777216' 'budget-step u32 1460' \
+	'budget-decrease u32 100' 'rtt-tolerance u32 20' 'link-rate u64 100000000' \
+	'spring-queue u32 65536' 'spring-interactive u32 2048' 'spring-short u32 102400')" \
+	$("$RENDER" rcvmgr-config text | grep -v '^wan ')
+
+cat >"$tmp/rcvmgr-sparse.txt" <<'END'
+policy 9
+wan none
+lan none
+rule none
+interval 1.5s  idle-timeout 90s
+policy 9
+wan none
+lan 2001:db8::1 fd00::/8
+rule mark 0xcafe priority 1000
+rule port 1024-65535 mark 0x1
+interval 1.5s  idle-timeout 90s
+END
+check_file "rcvmgr show: empty lists, then lists merged; odd widths" "$tmp/rcvmgr-sparse.txt" \
+	"$RENDER" rcvmgr-config-sparse text
+cat >"$tmp/rcvmgr-sparse.json" <<'END'
+{"policy":"9","wan_dev":[],"lan_prefix":[],"rule":[],"interval":1500,"idle_timeout":90000}
+{"policy":"9","wan_dev":[],"lan_prefix":[{"addr":"2001:db8::1"},{"addr":"fd00::","plen":8}],"rule":[{"mark":51966,"priority":1000},{"port_min":1024,"mark":1,"mark_mask":4294967295}],"interval":1500,"idle_timeout":90000}
+END
+check_file "rcvmgr show: empty lists, JSON" "$tmp/rcvmgr-sparse.json" \
+	"$RENDER" rcvmgr-config-sparse json
+
+cat >"$tmp/rcvmgr-conns.txt" <<'END'
+198.51.100.7:443 > 192.168.1.20:51234 persistent priority 100 bytes 1.18MiB rtt 23.5ms rtt-min 20.0ms window 64KiB threshold 32KiB advertised 256KiB wscale 7 mss 1448 rewritten 1234 age 12.345s
+[2001:db8::1]:80 > [fd00::20]:40000 initial priority 1 bytes 900B rtt 0.1ms rtt-min 0.0ms window 13.9KiB threshold 1MiB advertised 4GiB wscale 14 mss 1428 rewritten 0 age 3723s
+- > - state 7 mss 536
+END
+check_file "rcvmgr conns: text, IPv4 and IPv6" "$tmp/rcvmgr-conns.txt" "$RENDER" rcvmgr-conns text
+
+cat >"$tmp/rcvmgr-conns.json" <<'END'
+[{"family":"inet","saddr":"198.51.100.7","daddr":"192.168.1.20","sport":443,"dport":51234,"state":"persistent","priority":100,"bytes":1234567,"rtt":23456,"rtt_min":20049,"rtt_samples":312,"mss":1448,"wscale":7,"window":65536,"threshold":32768,"advertised":262144,"rewritten":1234,"age":12345},{"family":"inet6","saddr":"2001:db8::1","daddr":"fd00::20","sport":80,"dport":40000,"state":"initial","priority":1,"bytes":900,"rtt":50,"rtt_min":0,"rtt_samples":1,"mss":1428,"wscale":14,"window":14280,"threshold":1048576,"advertised":4294967295,"rewritten":0,"age":3723000},{"family":"99","state":"7","mss":536}]
+END
+check_file "rcvmgr conns: JSON, one array" "$tmp/rcvmgr-conns.json" "$RENDER" rcvmgr-conns json
+check "rcvmgr conns: none, text" 0 "" "" "$RENDER" rcvmgr-conns-none text
+check "rcvmgr conns: none, JSON" 0 "[]" "" "$RENDER" rcvmgr-conns-none json
+
+cat >"$tmp/rcvmgr-stats.txt" <<'END'
+conns 12  initial 3  persistent 8  budget 1.5MiB  memory 3KiB
+intervals 36000  budget-up 20000  budget-down 1500
+created 4000  freed 3988  full 0  unscaled 2
+acks 9876543210  rewritten 123456  rtt-samples 234567
+END
+check_file "rcvmgr stats: text" "$tmp/rcvmgr-stats.txt" "$RENDER" rcvmgr-stats text
+cat >"$tmp/rcvmgr-stats.json" <<'END'
+{"conns":12,"initial":3,"persistent":8,"budget":1572864,"intervals":36000,"budget_up":20000,"budget_down":1500,"created":4000,"freed":3988,"full":0,"unscaled":2,"acks":9876543210,"rewritten":123456,"rtt_samples":234567,"memory":3072}
+END
+check_file "rcvmgr stats: JSON, the spec's names" "$tmp/rcvmgr-stats.json" "$RENDER" rcvmgr-stats json
+
+if command -v jq >/dev/null; then
+	for how in json pretty; do
+		if "$RENDER" rcvmgr-config $how | jq -e '.policy == "azuma" and
+		    (.wan_dev | length) == 2 and .wan_dev[0].dev == "lo" and
+		    (.wan_dev[1] | has("dev") | not) and .lan_prefix[0].plen == 16 and
+		    .rule[1].mark_mask == 240 and .interval == 100 and
+		    .link_rate == 100000000' >/dev/null &&
+		   "$RENDER" rcvmgr-conns $how | jq -e 'length == 3 and .[0].sport == 443 and
+		    .[1].saddr == "2001:db8::1" and .[1].family == "inet6" and
+		    .[0].rtt_min == 20049 and .[1].age == 3723000' >/dev/null &&
+		   "$RENDER" rcvmgr-stats $how | jq -e '.budget_up == 20000 and
+		    .rtt_samples == 234567 and (keys | length) == 15' >/dev/null &&
+		   [[ $("$RENDER" rcvmgr-conns-none $how | jq -c .) == "[]" ]]; then
+			ok "rcvmgr: $how parses (jq)"
+		else
+			not_ok "rcvmgr: $how parses (jq)"
+		fi
+	done
+else
+	skip "rcvmgr: JSON parses (jq)" "no jq"
+fi
+
 cat >"$tmp/extack.txt" <<'END'
 capped: ret 22 error 22 msg "not an er2bc qdisc"
 er2bcctl: not an er2bc qdisc: Invalid argument
@@ -559,6 +1045,12 @@ uncapped: ret 19 error 19 msg "no such qdisc"
 er2bcctl: no such qdisc: No such device
 missing: ret 22 error 22 msg "" miss 5
 er2bcctl: abw-set: missing attribute recv-rate: Invalid argument
+missing-rcvmgr: ret 22 error 22 msg "" miss 11
+er2bcctl: rcvmgr set: missing attribute budget-min: Invalid argument
+rcvmgr: ret 19 error 19 msg "tcp_rcvmgr: no such WAN device"
+er2bcctl: tcp_rcvmgr: no such WAN device: No such device
+rcvmgr-plain: ret 1 error 1 msg ""
+er2bcctl: rcvmgr set: Operation not permitted
 plain: ret 1 error 1 msg ""
 er2bcctl: abw-set: Operation not permitted
 ack: ret 0 error 0 msg ""

@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The host tests' harness (test-parse.sh): er2bc messages as the kernel
- * would send them, made up here, through the same decoding and printing
- * as er2bcctl's; and refusals (NLMSG_ERROR, NLMSG_DONE) with extended ACKs.
+ * The host tests' harness (test-parse.sh): er2bc and tcp_rcvmgr messages
+ * as the kernel would send them, made up here, through the same decoding
+ * and printing as er2bcctl's; refusals (NLMSG_ERROR, NLMSG_DONE) with
+ * extended ACKs; and the config-set request rcvmgr set would send, its
+ * attributes one a line.
  *
  *   test-render show|show-sparse|monitor [text|json|pretty]
+ *   test-render rcvmgr-config|rcvmgr-config-sparse [text|json|pretty]
+ *   test-render rcvmgr-conns|rcvmgr-conns-none|rcvmgr-stats [text|json|pretty]
+ *   test-render rcvmgr-set [ARGS...]
  *   test-render extack
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
@@ -18,6 +25,7 @@
 #include "er2bcctl.h"
 #include "nl.h"
 #include "output.h"
+#include "rcvmgr.h"
 
 #define FAMILY		0x1d
 #define LO		1		/* every namespace's loopback */
@@ -222,6 +230,315 @@ static void monitor(void)
 	event(NO_DEV, H1, 9, 0, LO);
 }
 
+/* tcp_rcvmgr's messages */
+static struct nlmsghdr *rmsg(uint8_t cmd)
+{
+	struct nlmsghdr *nlh = msg(cmd);
+	struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+
+	genl->version = TCP_RCVMGR_FAMILY_VERSION;
+	return nlh;
+}
+
+#define GU32(nlh, a, v)	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_CONFIG_##a, v)
+#define GU64(nlh, a, v)	put_u64_pad(nlh, TCP_RCVMGR_A_CONFIG_PAD, TCP_RCVMGR_A_CONFIG_##a, v)
+#define NU8(nlh, a, v)	mnl_attr_put_u8(nlh, TCP_RCVMGR_A_CONN_##a, v)
+#define NU16(nlh, a, v)	mnl_attr_put_u16(nlh, TCP_RCVMGR_A_CONN_##a, v)
+#define NU32(nlh, a, v)	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_CONN_##a, v)
+#define NU64(nlh, a, v)	put_u64_pad(nlh, TCP_RCVMGR_A_CONN_PAD, TCP_RCVMGR_A_CONN_##a, v)
+#define SU32(nlh, a, v)	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_STATS_##a, v)
+#define SU64(nlh, a, v)	put_u64_pad(nlh, TCP_RCVMGR_A_STATS_PAD, TCP_RCVMGR_A_STATS_##a, v)
+
+static void put_prefix(struct nlmsghdr *nlh, int family, const char *addr, uint8_t plen)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, TCP_RCVMGR_A_CONFIG_LAN_PREFIX);
+	uint8_t a[16];
+
+	if (inet_pton(family, addr, a) != 1)
+		abort();
+	mnl_attr_put(nlh, TCP_RCVMGR_A_PREFIX_ADDR, family == AF_INET ? 4 : 16, a);
+	mnl_attr_put_u8(nlh, TCP_RCVMGR_A_PREFIX_PLEN, plen);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static void config_merge(struct rcvmgr_config *c, const struct nlmsghdr *nlh)
+{
+	if (rcvmgr_config_merge(c, nlh)) {
+		perror("rcvmgr_config_merge");
+		exit(1);
+	}
+}
+
+/* a config-get reply: 2 WAN devices (one gone), 1 prefix, 2 rules */
+static void rcvmgr_config(void)
+{
+	struct rcvmgr_config c = { 0 };
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+
+	nlh = rmsg(TCP_RCVMGR_CMD_CONFIG_GET);
+	mnl_attr_put_u8(nlh, TCP_RCVMGR_A_CONFIG_POLICY, TCP_RCVMGR_POLICY_AZUMA);
+	GU32(nlh, WAN_DEV, LO);
+	GU32(nlh, WAN_DEV, NO_DEV);
+	put_prefix(nlh, AF_INET, "192.168.0.0", 16);
+
+	nest = mnl_attr_nest_start(nlh, TCP_RCVMGR_A_CONFIG_RULE);
+	mnl_attr_put_u16(nlh, TCP_RCVMGR_A_RULE_PORT_MIN, 80);
+	mnl_attr_put_u16(nlh, TCP_RCVMGR_A_RULE_PORT_MAX, 443);
+	mnl_attr_put_u8(nlh, TCP_RCVMGR_A_RULE_DSCP, 46);
+	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_RULE_PRIORITY, 100);
+	mnl_attr_nest_end(nlh, nest);
+	nest = mnl_attr_nest_start(nlh, TCP_RCVMGR_A_CONFIG_RULE);
+	mnl_attr_put_u16(nlh, TCP_RCVMGR_A_RULE_PORT_MIN, 22);
+	mnl_attr_put_u16(nlh, TCP_RCVMGR_A_RULE_PORT_MAX, 22);
+	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_RULE_MARK, 0x10);
+	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_RULE_MARK_MASK, 0xf0);
+	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_RULE_PRIORITY, 1);
+	mnl_attr_nest_end(nlh, nest);
+
+	GU32(nlh, INTERVAL, 100);
+	GU32(nlh, MAX_CONNS, 65536);
+	GU32(nlh, IDLE_TIMEOUT, 120000);
+	GU32(nlh, BUDGET_INIT, 65536);
+	GU32(nlh, BUDGET_MIN, 16384);
+	GU32(nlh, BUDGET_MAX, 16777216);
+	GU32(nlh, BUDGET_STEP, 1460);
+	GU32(nlh, BUDGET_DECREASE, 100);
+	GU32(nlh, RTT_TOLERANCE, 20);
+	GU64(nlh, LINK_RATE, 100000000);
+	GU32(nlh, SPRING_QUEUE, 65536);
+	GU32(nlh, SPRING_INTERACTIVE, 2048);
+	GU32(nlh, SPRING_SHORT, 102400);
+	config_merge(&c, nlh);
+	rcvmgr_config_print(stdout, &c);
+	rcvmgr_config_free(&c);
+}
+
+/*
+ * Empty lists; then, from a second message, an IPv6 prefix without its
+ * length, a rule with a mark and no mask, one without a priority; an
+ * unknown policy, narrower and wider integers, an attribute unknown here
+ */
+static void rcvmgr_config_sparse(void)
+{
+	struct rcvmgr_config c = { 0 };
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	uint8_t a[16];
+
+	nlh = rmsg(TCP_RCVMGR_CMD_CONFIG_GET);
+	mnl_attr_put_u8(nlh, TCP_RCVMGR_A_CONFIG_POLICY, 9);
+	mnl_attr_put_u16(nlh, TCP_RCVMGR_A_CONFIG_INTERVAL, 1500);
+	put_u64_pad(nlh, TCP_RCVMGR_A_CONFIG_PAD, TCP_RCVMGR_A_CONFIG_IDLE_TIMEOUT, 90000);
+	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_CONFIG_MAX + 1, 7);
+	config_merge(&c, nlh);
+	rcvmgr_config_print(stdout, &c);
+
+	/* the lists, in a second message: merged, the lists appended */
+	nlh = rmsg(TCP_RCVMGR_CMD_CONFIG_GET);
+	nest = mnl_attr_nest_start(nlh, TCP_RCVMGR_A_CONFIG_LAN_PREFIX);
+	inet_pton(AF_INET6, "2001:db8::1", a);
+	mnl_attr_put(nlh, TCP_RCVMGR_A_PREFIX_ADDR, 16, a);
+	mnl_attr_nest_end(nlh, nest);
+	put_prefix(nlh, AF_INET6, "fd00::", 8);
+	nest = mnl_attr_nest_start(nlh, TCP_RCVMGR_A_CONFIG_RULE);
+	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_RULE_MARK, 0xcafe);
+	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_RULE_PRIORITY, 1000);
+	mnl_attr_nest_end(nlh, nest);
+	nest = mnl_attr_nest_start(nlh, TCP_RCVMGR_A_CONFIG_RULE);
+	mnl_attr_put_u16(nlh, TCP_RCVMGR_A_RULE_PORT_MIN, 1024);
+	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_RULE_MARK, 1);
+	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_RULE_MARK_MASK, 0xffffffff);
+	mnl_attr_nest_end(nlh, nest);
+	config_merge(&c, nlh);
+	rcvmgr_config_print(stdout, &c);
+	rcvmgr_config_free(&c);
+}
+
+static void conn_addrs(struct nlmsghdr *nlh, int family, const char *saddr, uint16_t sport,
+		       const char *daddr, uint16_t dport)
+{
+	int len = family == AF_INET ? 4 : 16;
+	uint8_t a[16];
+
+	NU8(nlh, FAMILY, (uint8_t)family);
+	if (inet_pton(family, saddr, a) != 1)
+		abort();
+	mnl_attr_put(nlh, TCP_RCVMGR_A_CONN_SADDR, len, a);
+	if (inet_pton(family, daddr, a) != 1)
+		abort();
+	mnl_attr_put(nlh, TCP_RCVMGR_A_CONN_DADDR, len, a);
+	NU16(nlh, SPORT, htons(sport));
+	NU16(nlh, DPORT, htons(dport));
+}
+
+static void conn_print(struct rcvmgr_conns_out *o, const struct nlmsghdr *nlh)
+{
+	struct rcvmgr_conn c;
+
+	rcvmgr_conn_decode(&c, nlh);
+	rcvmgr_conn_print(o, &c);
+}
+
+/* an IPv4 and an IPv6 connection, as a dump sends them; and a sparse one */
+static void rcvmgr_conns(void)
+{
+	struct rcvmgr_conns_out o;
+	struct nlmsghdr *nlh;
+
+	rcvmgr_conns_begin(&o, stdout);
+
+	nlh = rmsg(TCP_RCVMGR_CMD_CONN_GET);
+	conn_addrs(nlh, AF_INET, "198.51.100.7", 443, "192.168.1.20", 51234);
+	NU8(nlh, STATE, TCP_RCVMGR_STATE_PERSISTENT);
+	NU32(nlh, PRIORITY, 100);
+	NU64(nlh, BYTES, 1234567);
+	NU32(nlh, RTT, 23456);
+	NU32(nlh, RTT_MIN, 20049);
+	NU32(nlh, RTT_SAMPLES, 312);
+	NU32(nlh, MSS, 1448);
+	NU8(nlh, WSCALE, 7);
+	NU32(nlh, WINDOW, 65536);
+	NU32(nlh, THRESHOLD, 32768);
+	NU32(nlh, ADVERTISED, 262144);
+	NU64(nlh, REWRITTEN, 1234);
+	NU64(nlh, AGE, 12345);
+	conn_print(&o, nlh);
+
+	nlh = rmsg(TCP_RCVMGR_CMD_CONN_GET);
+	conn_addrs(nlh, AF_INET6, "2001:db8::1", 80, "fd00::20", 40000);
+	NU8(nlh, STATE, TCP_RCVMGR_STATE_INITIAL);
+	NU32(nlh, PRIORITY, 1);
+	NU64(nlh, BYTES, 900);
+	NU32(nlh, RTT, 50);
+	NU32(nlh, RTT_MIN, 0);
+	NU32(nlh, RTT_SAMPLES, 1);
+	NU32(nlh, MSS, 1428);
+	NU8(nlh, WSCALE, 14);
+	NU32(nlh, WINDOW, 14280);
+	NU32(nlh, THRESHOLD, 1048576);
+	NU32(nlh, ADVERTISED, 4294967295u);
+	NU64(nlh, REWRITTEN, 0);
+	NU64(nlh, AGE, 3723000);
+	conn_print(&o, nlh);
+
+	/*
+	 * Little sent: an unknown family and state, no ports, a 5-byte
+	 * address and a 4-byte port (skipped), a narrow mss, an attribute
+	 * unknown here
+	 */
+	nlh = rmsg(TCP_RCVMGR_CMD_CONN_GET);
+	NU8(nlh, FAMILY, 99);
+	mnl_attr_put(nlh, TCP_RCVMGR_A_CONN_SADDR, 5, "abcde");
+	NU32(nlh, SPORT, 80);
+	NU8(nlh, STATE, 7);
+	mnl_attr_put_u16(nlh, TCP_RCVMGR_A_CONN_MSS, 536);
+	mnl_attr_put_u32(nlh, TCP_RCVMGR_A_CONN_MAX + 1, 1);
+	conn_print(&o, nlh);
+
+	rcvmgr_conns_end(&o);
+}
+
+static void rcvmgr_conns_none(void)
+{
+	struct rcvmgr_conns_out o;
+
+	rcvmgr_conns_begin(&o, stdout);
+	rcvmgr_conns_end(&o);
+}
+
+static void rcvmgr_stats(void)
+{
+	struct rcvmgr_stats s = { 0 };
+	struct nlmsghdr *nlh;
+
+	nlh = rmsg(TCP_RCVMGR_CMD_STATS_GET);
+	SU32(nlh, CONNS, 12);
+	SU32(nlh, INITIAL, 3);
+	SU32(nlh, PERSISTENT, 8);
+	SU32(nlh, BUDGET, 1572864);
+	SU64(nlh, INTERVALS, 36000);
+	SU64(nlh, BUDGET_UP, 20000);
+	SU64(nlh, BUDGET_DOWN, 1500);
+	SU64(nlh, CREATED, 4000);
+	SU64(nlh, FREED, 3988);
+	SU64(nlh, FULL, 0);
+	SU64(nlh, UNSCALED, 2);
+	SU64(nlh, ACKS, 9876543210ULL);
+	SU64(nlh, REWRITTEN, 123456);
+	SU64(nlh, RTT_SAMPLES, 234567);
+	SU64(nlh, MEMORY, 3072);
+	rcvmgr_stats_merge(&s, nlh);
+	rcvmgr_stats_print(stdout, &s);
+}
+
+/* one attribute of a request: its name, its width and value, or its bytes */
+static void print_attr(const struct nlattr *a, const char *(*name)(unsigned int), int depth);
+
+static void print_nest(const struct nlattr *nest, const char *(*name)(unsigned int),
+		       int depth)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, nest)
+		print_attr(a, name, depth);
+}
+
+static void print_attr(const struct nlattr *a, const char *(*name)(unsigned int), int depth)
+{
+	unsigned int type = mnl_attr_get_type(a);
+	uint16_t len = mnl_attr_get_payload_len(a);
+	const uint8_t *p = mnl_attr_get_payload(a);
+	const char *n = name(type);
+	uint64_t v;
+	uint16_t i;
+
+	printf("%*s%s", depth * 2, "", n ? n : "?");
+	if (name == rcvmgr_config_attr_name && type == TCP_RCVMGR_A_CONFIG_LAN_PREFIX) {
+		printf("\n");
+		print_nest(a, rcvmgr_prefix_attr_name, depth + 1);
+		return;
+	}
+	if (name == rcvmgr_config_attr_name && type == TCP_RCVMGR_A_CONFIG_RULE) {
+		printf("\n");
+		print_nest(a, rcvmgr_rule_attr_name, depth + 1);
+		return;
+	}
+	if (name == rcvmgr_prefix_attr_name && type == TCP_RCVMGR_A_PREFIX_ADDR) {
+		printf(" ");
+		for (i = 0; i < len; i++)
+			printf("%02x", p[i]);
+		printf("\n");
+		return;
+	}
+	if (attr_get_int(a, false, &v))
+		printf(" u%u %llu\n", len * 8, (unsigned long long)v);
+	else
+		printf(" (%u bytes)\n", len);
+}
+
+/* rcvmgr set's request for ARGS, or its usage error (exit 2) */
+static int rcvmgr_set(int argc, char **argv)
+{
+	const struct genlmsghdr *genl;
+	struct rcvmgr_set s;
+	struct nlmsghdr *nlh;
+	const struct nlattr *a;
+	int ret;
+
+	cmd_name = "rcvmgr set";
+	ret = rcvmgr_set_parse(&s, argc, argv);
+	if (ret)
+		return ret;
+	nlh = rmsg(TCP_RCVMGR_CMD_CONFIG_SET);
+	rcvmgr_set_put(nlh, &s);
+	genl = mnl_nlmsg_get_payload(nlh);
+	printf("cmd %u version %u\n", genl->cmd, genl->version);
+	mnl_attr_for_each(a, nlh, sizeof(*genl))
+		print_attr(a, rcvmgr_config_attr_name, 0);
+	return 0;
+}
+
 /* an NLMSG_ERROR for a request of @reqlen bytes of attributes */
 static struct nlmsghdr *error_msg(int error, bool capped, size_t reqlen)
 {
@@ -244,7 +561,9 @@ static struct nlmsghdr *error_msg(int error, bool capped, size_t reqlen)
 	return nlh;
 }
 
-static void report(const char *what, const struct nlmsghdr *nlh)
+/* what the refusal @nlh says, and how @cmd of @fam prints it */
+static void report_as(const char *what, const struct nlmsghdr *nlh, const struct family *fam,
+		      const char *cmd)
 {
 	struct nl_err err;
 	int ret = nl_parse_err(nlh, &err);
@@ -255,9 +574,14 @@ static void report(const char *what, const struct nlmsghdr *nlh)
 	printf("\n");
 	if (ret > 0) {
 		fflush(stdout);
-		kernel_error(&err, -ret, "abw-set");
+		kernel_error(fam, &err, -ret, cmd);
 		fflush(stderr);
 	}
+}
+
+static void report(const char *what, const struct nlmsghdr *nlh)
+{
+	report_as(what, nlh, &fam_er2bc, "abw-set");
 }
 
 static void extack(void)
@@ -280,6 +604,19 @@ static void extack(void)
 	nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
 	mnl_attr_put_u32(nlh, NLMSGERR_ATTR_MISS_TYPE, ER2BC_A_QDISC_RECV_RATE);
 	report("missing", nlh);
+
+	/* tcp_rcvmgr's: its attributes' names */
+	nlh = error_msg(EINVAL, true, 8);
+	nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
+	mnl_attr_put_u32(nlh, NLMSGERR_ATTR_MISS_TYPE, TCP_RCVMGR_A_CONFIG_BUDGET_MIN);
+	report_as("missing-rcvmgr", nlh, &fam_rcvmgr, "rcvmgr set");
+
+	nlh = error_msg(ENODEV, true, 8);
+	nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
+	mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, "tcp_rcvmgr: no such WAN device");
+	report_as("rcvmgr", nlh, &fam_rcvmgr, "rcvmgr set");
+
+	report_as("rcvmgr-plain", error_msg(EPERM, true, 8), &fam_rcvmgr, "rcvmgr set");
 
 	report("plain", error_msg(EPERM, false, 16));
 	report("ack", error_msg(0, true, 16));
@@ -327,11 +664,26 @@ int main(int argc, char **argv)
 		monitor();
 	else if (!strcmp(argv[1], "extack"))
 		extack();
-	else
+	else if (!strcmp(argv[1], "rcvmgr-config"))
+		rcvmgr_config();
+	else if (!strcmp(argv[1], "rcvmgr-config-sparse"))
+		rcvmgr_config_sparse();
+	else if (!strcmp(argv[1], "rcvmgr-conns"))
+		rcvmgr_conns();
+	else if (!strcmp(argv[1], "rcvmgr-conns-none"))
+		rcvmgr_conns_none();
+	else if (!strcmp(argv[1], "rcvmgr-stats"))
+		rcvmgr_stats();
+	else if (strcmp(argv[1], "rcvmgr-set"))
 		goto usage;
+	else
+		return rcvmgr_set(argc - 2, argv + 2);
 	return 0;
 usage:
 	fprintf(stderr, "usage: test-render show|show-sparse|monitor [text|json|pretty]\n"
+		"       test-render rcvmgr-config|rcvmgr-config-sparse [text|json|pretty]\n"
+		"       test-render rcvmgr-conns|rcvmgr-conns-none|rcvmgr-stats [text|json|pretty]\n"
+		"       test-render rcvmgr-set [ARGS...]\n"
 		"       test-render extack\n");
 	return 2;
 }

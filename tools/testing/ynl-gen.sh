@@ -1,19 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The uapi header of the er2bc generic netlink family, generated from its
-# YNL spec by the kernel's own generator (tools/net/ynl/ynl-gen-c.py, from
-# Debian's linux-source-6.12, extracted once).
+# The uapi headers of the project's generic netlink families (er2bc,
+# tcp_rcvmgr), generated from their YNL specs by the kernel's own generator
+# (tools/net/ynl/ynl-gen-c.py, from Debian's linux-source-6.12, extracted
+# once).
 #
-#   ynl-gen.sh		write include/uapi/linux/er2bc_genl.h
-#   ynl-gen.sh --check	fail if the committed header differs from the spec's
+#   ynl-gen.sh		write the headers under include/uapi/linux/
+#   ynl-gen.sh --check	fail if a committed header differs from its spec's
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/testing/vm/common.sh"
 
-spec=Documentation/netlink/specs/er2bc.yaml
-hdr=include/uapi/linux/er2bc_genl.h
+# spec and the header generated from it
+specs="er2bc.yaml:er2bc_genl.h tcp_rcvmgr.yaml:tcp_rcvmgr.h"
 
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12) || die "linux-source-6.12 is not installed"
 gen=$ER2BC_CACHE/ynl/$srcver
@@ -31,16 +32,22 @@ trap 'rm -rf "$tree"' EXIT
 mkdir -p "$tree/Documentation/netlink/specs"
 touch "$tree/MAINTAINERS"
 cp "$gen/Documentation/netlink/genetlink.yaml" "$tree/Documentation/netlink/"
-cp "$top/$spec" "$tree/$spec"
-/usr/bin/python3 "$gen/tools/net/ynl/ynl-gen-c.py" --mode uapi --header \
-	--spec "$tree/$spec" -o "$tree/out.h" >/dev/null
-
-if [ "${1:-}" = --check ]; then
-	if ! diff -u "$top/$hdr" "$tree/out.h"; then
-		echo "$hdr is not what $spec generates: run tools/testing/ynl-gen.sh" >&2
-		exit 1
+rc=0
+for pair in $specs; do
+	spec=Documentation/netlink/specs/${pair%%:*}
+	hdr=include/uapi/linux/${pair#*:}
+	cp "$top/$spec" "$tree/$spec"
+	/usr/bin/python3 "$gen/tools/net/ynl/ynl-gen-c.py" --mode uapi --header \
+		--spec "$tree/$spec" -o "$tree/out.h" >/dev/null
+	if [ "${1:-}" = --check ]; then
+		if ! diff -u "$top/$hdr" "$tree/out.h"; then
+			echo "$hdr is not what $spec generates: run tools/testing/ynl-gen.sh" >&2
+			rc=1
+			continue
+		fi
+		echo "ynl: $hdr matches $spec"
+	else
+		cp "$tree/out.h" "$top/$hdr"
 	fi
-	echo "ynl: $hdr matches $spec"
-else
-	cp "$tree/out.h" "$top/$hdr"
-fi
+done
+exit $rc

@@ -1,12 +1,165 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
-/*
- * tcp_rcvmgr: receive-window management, on a gateway, of the TCP
- * connections that cross it.
- */
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/tcp_rcvmgr.yaml */
+/* YNL-GEN uapi header */
+
 #ifndef _UAPI_LINUX_TCP_RCVMGR_H
 #define _UAPI_LINUX_TCP_RCVMGR_H
 
 #define TCP_RCVMGR_FAMILY_NAME		"tcp_rcvmgr"
 #define TCP_RCVMGR_FAMILY_VERSION	1
+
+/**
+ * enum tcp_rcvmgr_policy - How the budget is shared.
+ * @TCP_RCVMGR_POLICY_OFF: Track and measure, never rewrite a window.
+ * @TCP_RCVMGR_POLICY_AZUMA: Initial connections first, growing as slow start
+ *   would (eq. 1-a, 1-b), persistent ones share the rest by p_i * rtt_i (eq.
+ *   2-a, 2-b), what one cannot use goes to the others.
+ * @TCP_RCVMGR_POLICY_SPRING: Spring et al.: long connections are held to one
+ *   segment while a short one exists, otherwise share the link's
+ *   bandwidth-delay product plus a queue target.
+ * @TCP_RCVMGR_POLICY_EQUAL: As Mehra et al., every connection gets an equal
+ *   share of B.
+ */
+enum tcp_rcvmgr_policy {
+	TCP_RCVMGR_POLICY_OFF,
+	TCP_RCVMGR_POLICY_AZUMA,
+	TCP_RCVMGR_POLICY_SPRING,
+	TCP_RCVMGR_POLICY_EQUAL,
+};
+
+/**
+ * enum tcp_rcvmgr_state - Where a connection stands.
+ * @TCP_RCVMGR_STATE_INITIAL: Still growing as slow start would; served first.
+ * @TCP_RCVMGR_STATE_PERSISTENT: Its window passed its threshold; shares what
+ *   is left.
+ * @TCP_RCVMGR_STATE_CLOSING: A FIN or RST was seen; no longer assigned a
+ *   window.
+ * @TCP_RCVMGR_STATE_UNSCALED: Its handshake was not seen, so its window scale
+ *   is unknown: tracked but never rewritten.
+ */
+enum tcp_rcvmgr_state {
+	TCP_RCVMGR_STATE_INITIAL,
+	TCP_RCVMGR_STATE_PERSISTENT,
+	TCP_RCVMGR_STATE_CLOSING,
+	TCP_RCVMGR_STATE_UNSCALED,
+};
+
+#define TCP_RCVMGR_DEV_MAX	8
+#define TCP_RCVMGR_PREFIX_MAX	8
+#define TCP_RCVMGR_RULE_MAX	16
+#define TCP_RCVMGR_PRIORITY_MAX	1000
+
+/**
+ * enum tcp_rcvmgr_clear - Lists a config-set empties before adding what it
+ *   carries.
+ */
+enum tcp_rcvmgr_clear {
+	TCP_RCVMGR_CLEAR_WAN_DEV = 1,
+	TCP_RCVMGR_CLEAR_LAN_PREFIX = 2,
+	TCP_RCVMGR_CLEAR_RULE = 4,
+};
+
+enum {
+	TCP_RCVMGR_A_PREFIX_ADDR = 1,
+	TCP_RCVMGR_A_PREFIX_PLEN,
+
+	__TCP_RCVMGR_A_PREFIX_MAX,
+	TCP_RCVMGR_A_PREFIX_MAX = (__TCP_RCVMGR_A_PREFIX_MAX - 1)
+};
+
+enum {
+	TCP_RCVMGR_A_RULE_PORT_MIN = 1,
+	TCP_RCVMGR_A_RULE_PORT_MAX,
+	TCP_RCVMGR_A_RULE_DSCP,
+	TCP_RCVMGR_A_RULE_MARK,
+	TCP_RCVMGR_A_RULE_MARK_MASK,
+	TCP_RCVMGR_A_RULE_PRIORITY,
+
+	__TCP_RCVMGR_A_RULE_MAX,
+	TCP_RCVMGR_A_RULE_MAX = (__TCP_RCVMGR_A_RULE_MAX - 1)
+};
+
+enum {
+	TCP_RCVMGR_A_CONFIG_PAD = 1,
+	TCP_RCVMGR_A_CONFIG_POLICY,
+	TCP_RCVMGR_A_CONFIG_WAN_DEV,
+	TCP_RCVMGR_A_CONFIG_LAN_PREFIX,
+	TCP_RCVMGR_A_CONFIG_RULE,
+	TCP_RCVMGR_A_CONFIG_CLEAR,
+	TCP_RCVMGR_A_CONFIG_INTERVAL,
+	TCP_RCVMGR_A_CONFIG_MAX_CONNS,
+	TCP_RCVMGR_A_CONFIG_IDLE_TIMEOUT,
+	TCP_RCVMGR_A_CONFIG_BUDGET_INIT,
+	TCP_RCVMGR_A_CONFIG_BUDGET_MIN,
+	TCP_RCVMGR_A_CONFIG_BUDGET_MAX,
+	TCP_RCVMGR_A_CONFIG_BUDGET_STEP,
+	TCP_RCVMGR_A_CONFIG_BUDGET_DECREASE,
+	TCP_RCVMGR_A_CONFIG_RTT_TOLERANCE,
+	TCP_RCVMGR_A_CONFIG_LINK_RATE,
+	TCP_RCVMGR_A_CONFIG_SPRING_QUEUE,
+	TCP_RCVMGR_A_CONFIG_SPRING_INTERACTIVE,
+	TCP_RCVMGR_A_CONFIG_SPRING_SHORT,
+
+	__TCP_RCVMGR_A_CONFIG_MAX,
+	TCP_RCVMGR_A_CONFIG_MAX = (__TCP_RCVMGR_A_CONFIG_MAX - 1)
+};
+
+enum {
+	TCP_RCVMGR_A_CONN_PAD = 1,
+	TCP_RCVMGR_A_CONN_FAMILY,
+	TCP_RCVMGR_A_CONN_SADDR,
+	TCP_RCVMGR_A_CONN_DADDR,
+	TCP_RCVMGR_A_CONN_SPORT,
+	TCP_RCVMGR_A_CONN_DPORT,
+	TCP_RCVMGR_A_CONN_STATE,
+	TCP_RCVMGR_A_CONN_PRIORITY,
+	TCP_RCVMGR_A_CONN_BYTES,
+	TCP_RCVMGR_A_CONN_RTT,
+	TCP_RCVMGR_A_CONN_RTT_MIN,
+	TCP_RCVMGR_A_CONN_RTT_SAMPLES,
+	TCP_RCVMGR_A_CONN_MSS,
+	TCP_RCVMGR_A_CONN_WSCALE,
+	TCP_RCVMGR_A_CONN_WINDOW,
+	TCP_RCVMGR_A_CONN_THRESHOLD,
+	TCP_RCVMGR_A_CONN_ADVERTISED,
+	TCP_RCVMGR_A_CONN_REWRITTEN,
+	TCP_RCVMGR_A_CONN_AGE,
+
+	__TCP_RCVMGR_A_CONN_MAX,
+	TCP_RCVMGR_A_CONN_MAX = (__TCP_RCVMGR_A_CONN_MAX - 1)
+};
+
+enum {
+	TCP_RCVMGR_A_STATS_PAD = 1,
+	TCP_RCVMGR_A_STATS_CONNS,
+	TCP_RCVMGR_A_STATS_INITIAL,
+	TCP_RCVMGR_A_STATS_PERSISTENT,
+	TCP_RCVMGR_A_STATS_BUDGET,
+	TCP_RCVMGR_A_STATS_INTERVALS,
+	TCP_RCVMGR_A_STATS_BUDGET_UP,
+	TCP_RCVMGR_A_STATS_BUDGET_DOWN,
+	TCP_RCVMGR_A_STATS_CREATED,
+	TCP_RCVMGR_A_STATS_FREED,
+	TCP_RCVMGR_A_STATS_FULL,
+	TCP_RCVMGR_A_STATS_UNSCALED,
+	TCP_RCVMGR_A_STATS_ACKS,
+	TCP_RCVMGR_A_STATS_REWRITTEN,
+	TCP_RCVMGR_A_STATS_RTT_SAMPLES,
+	TCP_RCVMGR_A_STATS_MEMORY,
+
+	__TCP_RCVMGR_A_STATS_MAX,
+	TCP_RCVMGR_A_STATS_MAX = (__TCP_RCVMGR_A_STATS_MAX - 1)
+};
+
+enum {
+	TCP_RCVMGR_CMD_CONFIG_GET = 1,
+	TCP_RCVMGR_CMD_CONFIG_SET,
+	TCP_RCVMGR_CMD_CONN_GET,
+	TCP_RCVMGR_CMD_STATS_GET,
+
+	__TCP_RCVMGR_CMD_MAX,
+	TCP_RCVMGR_CMD_MAX = (__TCP_RCVMGR_CMD_MAX - 1)
+};
 
 #endif /* _UAPI_LINUX_TCP_RCVMGR_H */

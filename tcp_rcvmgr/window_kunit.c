@@ -91,6 +91,6 @@ static struct kunit_suite rcvmgr_window_suite = {
 
 kunit_test_suite(rcvmgr_window_suite);
 
-MODULE_DESCRIPTION("KUnit tests of tcp_rcvmgr's window arithmetic");
+MODULE_DESCRIPTION("KUnit tests of tcp_rcvmgr's window arithmetic, budget and assignment");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

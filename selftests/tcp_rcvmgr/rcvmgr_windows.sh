@@ -1,0 +1,385 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tcp_rcvmgr with real connections through a gateway. The generic netlink
+# family matches its YNL spec and refuses bad configuration, changing
+# nothing; the windows the sender sees never exceed the assignment and never
+# shrink, with window scale 0, 7 and 14, over IPv4 and IPv6; SACK works and
+# checksums stay right on both checksum paths; connections get their
+# priorities from port, DSCP and mark rules and an RTT with and without
+# timestamps; short downloads beside bulk ones finish faster under azuma,
+# whose budget moves, and the tracepoints fire; a full table
+# passes new connections unmanaged; connections ending on the gateway are
+# managed too; unloading leaves live connections working.
+#
+#   SND ---- WAN (20 ms each way, 4 mbit, 128 KB buffer) ---- GW ---- RCV
+#   sender                                            tcp_rcvmgr  receiver
+#
+# Downloads: RCV connects to SND, SND sends (xfer.py).
+source "$(dirname "$0")/../lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+ctl=$top/tools/er2bcctl/er2bcctl
+spec=$top/Documentation/netlink/specs/tcp_rcvmgr.yaml
+genlraw=$top/selftests/sch_er2bc/genlraw.py
+speccheck=$top/selftests/sch_er2bc/spec_check.py
+
+require_cmd ip tc tcpdump python3 nstat ethtool nft unshare
+modinfo tcp_rcvmgr >/dev/null 2>&1 || skip_all "tcp_rcvmgr is not installed"
+[ -x "$ctl" ] || skip_all "er2bcctl is not built (make tools)"
+tap_begin
+
+setup_ns SND WAN GW RCV
+veth_pair "$SND" eth0 10.1.0.2/24 "$WAN" eth0 10.1.0.1/24
+veth_pair "$WAN" eth1 10.2.0.1/24 "$GW" eth0 10.2.0.2/24
+veth_pair "$GW" eth1 10.3.0.1/24 "$RCV" eth0 10.3.0.2/24
+ip -n "$SND" -6 addr add fd00:1::2/64 dev eth0 nodad
+ip -n "$WAN" -6 addr add fd00:1::1/64 dev eth0 nodad
+ip -n "$WAN" -6 addr add fd00:2::1/64 dev eth1 nodad
+ip -n "$GW" -6 addr add fd00:2::2/64 dev eth0 nodad
+ip -n "$GW" -6 addr add fd00:3::1/64 dev eth1 nodad
+ip -n "$RCV" -6 addr add fd00:3::2/64 dev eth0 nodad
+ip -n "$SND" route add default via 10.1.0.1
+ip -n "$SND" -6 route add default via fd00:1::1
+ip -n "$WAN" route add 10.3.0.0/24 via 10.2.0.2
+ip -n "$WAN" -6 route add fd00:3::/64 via fd00:2::2
+ip -n "$GW" route add default via 10.2.0.1
+ip -n "$GW" -6 route add default via fd00:2::1
+ip -n "$RCV" route add default via 10.3.0.1
+ip -n "$RCV" -6 route add default via fd00:3::1
+for ns in "$WAN" "$GW"; do
+	ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+done
+# the WAN: 20 ms each way, and the access link toward the gateway
+tc -n "$SND" qdisc add dev eth0 root netem delay 20ms limit 10000
+tc -n "$WAN" qdisc add dev eth0 root netem delay 20ms limit 10000
+tc -n "$WAN" qdisc add dev eth1 root tbf rate 4mbit burst 5k limit 128k
+
+ctl() { ip netns exec "$GW" "$ctl" "$@"; }
+rset() { ctl rcvmgr set "$@"; }
+raw() { ip netns exec "$GW" env GENL_FAMILY=tcp_rcvmgr python3 "$genlraw" "$@"; }
+stat_of() { ctl -j rcvmgr stats | json_get "j['$1']"; }
+fetch() { ip netns exec "$RCV" python3 "$here/xfer.py" fetch "$@"; }
+
+pids=
+# serve PORT BYTES: the sender, until the test ends
+serve() {
+	ip netns exec "$SND" python3 "$here/xfer.py" serve "$1" "$2" &
+	pids+=" $!"
+	busywait 10000 tcp_listening "$SND" "$1"
+}
+cleanup() { kill $pids 2>/dev/null; wait $pids 2>/dev/null; }
+trap 'rc=$?; cleanup; (exit $rc); tap_end' EXIT
+
+# capture DEV FILE: headers of the TCP packets on SND's DEV, until stopped
+capture() {
+	ip netns exec "$SND" tcpdump -i "$1" -w "$2" -U -s 128 tcp 2>"$2.err" &
+	cap=$!
+	busywait 10000 grep -q "listening on" "$2.err"
+}
+stop_capture() { sleep 0.5; kill -INT $cap; wait $cap 2>/dev/null; }
+
+# A debug kernel (KASAN, lockdep) runs the checks that exercise every path
+# once and skips, visibly, the repeats and the timing comparisons, as the
+# kernel's tests do with KSFT_MACHINE_SLOW: they take minutes there.
+slow_skip() { log_test $ksft_skip "$1" "machine slow (debug kernel): covered on the others"; }
+
+tmp=$(mktemp -d)
+serve 5001 1000000
+serve 5002 100000000
+serve 5003 100000000
+serve 5004 300000
+serve 5008 100000000
+serve 5005 30000
+serve 5006 4000000
+serve 5007 100000000
+
+modprobe tcp_rcvmgr
+log_test $? "module loads"
+
+# --- the family, against its spec
+raw policy >"$tmp/pol" && out=$(python3 "$speccheck" "$spec" "$tmp/pol" 2>&1)
+rc=$?
+log_test $rc "the kernel's ops and policies match the YNL spec" "$(echo "$out" | tail -n 1)"
+[ $rc = 0 ] || echo "$out" | sed 's/^/# /'
+
+# --- configuration: what is set reads back, in er2bcctl's words
+rset policy equal wan eth0 lan 10.3.0.0/24 lan fd00:3::/64 budget-init 32k \
+	budget-min 32k budget-max 32k interval 1000
+log_test $? "configure: equal shares of a fixed 32 KB budget, WAN eth0"
+ctl -j rcvmgr show >"$tmp/cfg"
+got=$(json_get "(j['policy'], [d['dev'] for d in j['wan_dev']], len(j['lan_prefix']), j['budget_init'], j['interval'])" <"$tmp/cfg")
+[ "$got" = "('equal', ['eth0'], 2, 32768, 1000)" ]
+log_test $? "the configuration reads back" "$got"
+
+# refused NAME EXPECT ATTR...: config-set with ATTRs fails with a message
+# containing EXPECT, and the configuration is as it was
+refused() {
+	local name=$1 expect=$2 out rc
+	shift 2
+	out=$(raw send 2 "$@" 2>&1)
+	rc=$?
+	ctl -j rcvmgr show >"$tmp/cfg2"
+	[ $rc -ne 0 ] && [[ "$out" == *"$expect"* ]] && cmp -s "$tmp/cfg" "$tmp/cfg2"
+	log_test $? "refused: $name" "$out"
+}
+lo=$(ip netns exec "$GW" cat /sys/class/net/lo/ifindex)
+refused "policy out of range" "out of range" 2:u8:4
+refused "interval below 10 ms" "out of range" 7:u32:5
+refused "budget-decrease of 1000 per mille" "out of range" 14:u32:1000
+refused "an unknown clear flag" "reserved bit" 6:u32:8
+refused "a WAN device that does not exist" "no such WAN device" 3:u32:999
+refused "nine WAN devices" "too many WAN devices" \
+	3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo
+refused "a LAN prefix with host bits" "no host bits" 4:prefix:10.3.0.1/24
+refused "an IPv4 prefix of length 33" "a length it has" 4:prefix:10.3.0.0/33
+refused "a rule without a priority" "needs a priority" 5:nest:1:u16:80
+refused "a rule of priority 0" "out of range" 5:nest:6:u32:0
+refused "a rule of priority 1001" "out of range" 5:nest:6:u32:1001
+refused "a rule with DSCP 64" "out of range" 5:nest:3:u8:64,6:u32:1
+refused "a rule with port-min above port-max" "port-min is above" 5:nest:1:u16:100,2:u16:50,6:u32:1
+refused "a rule's mark outside its mask" "outside its mask" 5:nest:4:u32:0x10,5:u32:0x0f,6:u32:1
+refused "budget-min above budget-max" "budget-min is above" 11:u32:100000 12:u32:50000
+refused "budget-init below budget-min" "budget-init is outside" 10:u32:1000
+refused "spring-interactive above spring-short" "spring-interactive is above" 18:u32:9000
+out=$(ip netns exec "$GW" unshare -U "$ctl" rcvmgr set policy off 2>&1)
+rc=$?
+ctl -j rcvmgr show >"$tmp/cfg2"
+[ $rc = 1 ] && [[ "$out" == *"ermitted"* ]] && cmp -s "$tmp/cfg" "$tmp/cfg2"
+log_test $? "refused: a change without CAP_NET_ADMIN over the netns" "$out"
+
+# --- windows at the sender: never above the assignment, never shrinking
+# rcv_sysctl KEY=VALUE...: the receiver's TCP settings
+rcv_sysctl() { ip netns exec "$RCV" sysctl -qw "$@"; }
+rcv_defaults() {
+	rcv_sysctl net.ipv4.tcp_window_scaling=1 net.ipv4.tcp_timestamps=1 \
+		net.ipv4.tcp_sack=1 "net.ipv4.tcp_rmem=4096 131072 6291456"
+}
+# windows NAME ADDR WS: download 1 MB from ADDR; the receiver's scale is WS
+windows() {
+	local name=$1 addr=$2 ws=$3 out rc rewritten
+	rewritten=$(stat_of rewritten)
+	capture eth0 "$tmp/w.pcap"
+	out=$(fetch "$addr" 5001 --limit 60)
+	rc=$?
+	stop_capture
+	res=$(python3 "$here/wincheck.py" "$tmp/w.pcap" 5001 --limit 32768)
+	rewritten=$(($(stat_of rewritten) - rewritten))
+	echo "$res" | json_get "j['wscale'] == [$ws] and j['acks'] > 50 and j['over'] == 0 and \
+		j['shrinks'] == 0 and j['max_window'] >= 32768 - (1 << $ws)" | grep -q True &&
+		[ $rc = 0 ] && [ "$rewritten" -gt 0 ]
+	log_test $? "$name: windows at the sender within 32 KB, never shrinking" \
+		"$(echo "$res" | json_get "'ws %s, %d ACKs, max %d, over %d, shrinks %d' % (j['wscale'], j['acks'], j['max_window'], j['over'], j['shrinks'])"), $rewritten rewritten"
+}
+rcv_defaults
+windows "IPv4, window scale 7" 10.1.0.2 7
+if ! machine_slow; then
+	rcv_sysctl net.ipv4.tcp_window_scaling=0
+	windows "IPv4, window scale 0" 10.1.0.2 0
+	rcv_sysctl net.ipv4.tcp_window_scaling=1 "net.ipv4.tcp_rmem=4096 131072 1073741824"
+	windows "IPv4, window scale 14" 10.1.0.2 14
+	rcv_defaults
+	windows "IPv6, window scale 7" fd00:1::2 7
+else
+	slow_skip "windows with scale 0 and 14, and over IPv6"
+fi
+
+# --- loss: SACK in use, checksums right whether the ACKs reach the gateway
+# with their checksum to complete (CHECKSUM_PARTIAL) or complete; the WAN
+# computes them in software and the sender verifies every one
+ip netns exec "$WAN" ethtool -K eth0 tx off >/dev/null
+ip netns exec "$SND" ethtool -K eth0 rx off >/dev/null
+tc -n "$SND" qdisc change dev eth0 root netem delay 20ms loss 2% limit 10000
+lossy() {
+	local name=$1 out rc before after drops res
+	before=$(ip netns exec "$SND" nstat -az TcpInCsumErrors | awk '/TcpInCsumErrors/ { print $2 }')
+	drops=$(tc -n "$SND" -s qdisc show dev eth0 | awk '/dropped/ { sub(",", "", $7); print $7; exit }')
+	capture eth0 "$tmp/l.pcap"
+	out=$(fetch 10.1.0.2 5001 --limit 90)
+	rc=$?
+	stop_capture
+	after=$(ip netns exec "$SND" nstat -az TcpInCsumErrors | awk '/TcpInCsumErrors/ { print $2 }')
+	drops=$(($(tc -n "$SND" -s qdisc show dev eth0 | awk '/dropped/ { sub(",", "", $7); print $7; exit }') - drops))
+	res=$(python3 "$here/wincheck.py" "$tmp/l.pcap" 5001 --limit 32768)
+	echo "$res" | json_get "j['sack_acks'] > 0 and j['over'] == 0 and j['shrinks'] == 0 and \
+		j['retransmits'] <= 3 * $drops + 10" | grep -q True &&
+		[ $rc = 0 ] && [ "$((after - before))" = 0 ] && [ "$drops" -gt 0 ]
+	log_test $? "$name" "$drops dropped, $(echo "$res" | json_get "'%d retransmitted, %d ACKs with SACK, over %d, shrinks %d' % (j['retransmits'], j['sack_acks'], j['over'], j['shrinks'])"), $((after - before)) checksum errors"
+}
+lossy "2% loss, ACKs with checksums to complete: SACK, checksums right"
+ip netns exec "$RCV" ethtool -K eth0 tx off >/dev/null
+if ! machine_slow; then
+	lossy "2% loss, ACKs with complete checksums: SACK, checksums right"
+else
+	slow_skip "2% loss, ACKs with complete checksums: SACK, checksums right"
+fi
+ip netns exec "$RCV" ethtool -K eth0 tx on >/dev/null
+tc -n "$SND" qdisc change dev eth0 root netem delay 20ms limit 10000
+
+# --- priorities from rules; RTT measured with and without timestamps
+ip netns exec "$GW" nft -f - <<-EOF
+	table inet rcvmgr_test {
+		chain pre {
+			type filter hook prerouting priority 0;
+			tcp dport 5008 meta mark set 0x5
+		}
+	}
+EOF
+rset rule port 5002 priority 4 rule dscp 10 priority 2 rule mark 0x5/0xff priority 7
+log_test $? "three priority rules: port, DSCP, mark"
+# long downloads, stopped once seen (the process itself in the background)
+# (in the background only: its subshell becomes the download, which kill stops)
+long() { exec ip netns exec "$RCV" timeout 90 python3 "$here/xfer.py" fetch 10.1.0.2 "$@" >/dev/null 2>&1; }
+long 5002 &
+f1=$!
+long 5003 --dscp 10 &
+f2=$!
+long 5008 &
+f3=$!
+# conns_with N PORT...: the dump, once it holds N connections from PORTs with data
+conns_with() {
+	local n=$1
+	shift
+	ctl -j rcvmgr conns >"$tmp/conns" &&
+		json_get "len([c for c in j if c['sport'] in ($(IFS=,; echo "$*"),) and c['rtt_samples'] > 1]) >= $n" \
+			<"$tmp/conns" | grep -q True
+}
+busywait 60000 conns_with 3 5002 5003 5008
+kill $f1 $f2 $f3 2>/dev/null
+wait $f1 $f2 $f3 2>/dev/null
+got=$(json_get "sorted((c['sport'], c['priority']) for c in j if c['sport'] in (5002, 5003, 5008))" <"$tmp/conns")
+[ "$got" = "[(5002, 4), (5003, 2), (5008, 7)]" ]
+log_test $? "connections get the priority of their rule" "$got"
+got=$(json_get "[(c['rtt'], c['rtt_samples']) for c in j if c['sport'] == 5002][0]" <"$tmp/conns")
+json_get "len([c for c in j if c['sport'] in (5002, 5003, 5008) and 40000 <= c['rtt'] <= 2000000]) == 3" <"$tmp/conns" | grep -q True
+log_test $? "RTT measured with timestamps, gateway to sender and back (40 ms + queue)" "rtt us, samples: $got"
+rcv_sysctl net.ipv4.tcp_timestamps=0
+long 5002 &
+f1=$!
+busywait 60000 conns_with 1 5002
+kill $f1 2>/dev/null
+wait $f1 2>/dev/null
+rcv_defaults
+got=$(json_get "[(c['rtt'], c['rtt_samples']) for c in j if c['sport'] == 5002]" <"$tmp/conns")
+json_get "len([c for c in j if c['sport'] == 5002 and 40000 <= c['rtt'] <= 2000000 and c['rtt_samples'] > 1]) == 1" <"$tmp/conns" | grep -q True
+log_test $? "RTT measured without timestamps" "rtt us, samples: $got"
+rset rule none
+
+# --- three bulk downloads fill the access link's buffer; short ones beside
+# them finish faster under azuma than with the module only watching (off);
+# azuma's budget moves with the RTT trend; the tracepoints fire
+# beside POLICY: 8 downloads of 30 KB beside 3 bulk ones; their median time
+beside() {
+	local bulk=
+	rset policy "$1" budget-min 6k budget-max 48k budget-init 32k interval 1000
+	for p in 1 2 3; do
+		ip netns exec "$RCV" timeout 25 python3 "$here/xfer.py" fetch 10.1.0.2 5007 \
+			--limit 30 >/dev/null 2>&1 &
+		bulk+=" $!"
+	done
+	sleep 6
+	fetch 10.1.0.2 5005 --count 8 --gap 0.5 --limit 20 >"$tmp/short.$1"
+	ctl -j rcvmgr stats >"$tmp/stats.$1"
+	kill $bulk 2>/dev/null
+	wait $bulk 2>/dev/null
+	python3 -c "import json,statistics,sys; t=[json.loads(l)['transfer_s'] for l in open(sys.argv[1])]; print('%.3f' % statistics.median(t) if len(t) == 8 else 'none')" "$tmp/short.$1"
+}
+if machine_slow; then
+	slow_skip "short downloads beside bulk ones, the budget, the tracepoints"
+else
+	tr=/sys/kernel/tracing
+	[ -d $tr/events ] || tr=/sys/kernel/debug/tracing
+	p50_off=$(beside off)
+	sleep 2	# the bulk connections end
+	if [ -d $tr/events/tcp_rcvmgr ]; then
+		echo >$tr/trace
+		echo 1 >$tr/events/tcp_rcvmgr/enable
+	fi
+	bpf_kernel() { grep -qw __sys_bpf /proc/kallsyms && grep -qw trace_call_bpf /proc/kallsyms; }
+	bt=
+	if command -v bpftrace >/dev/null && bpf_kernel; then
+		bt=$tmp/bt
+		timeout 120 bpftrace "$top/tools/bpftrace/rcvmgr-windows.bt" >"$bt" 2>&1 &
+		tracer=$!
+		busywait 90000 grep -q "^Tracing" "$bt"
+	fi
+	before=$(stat_of intervals)
+	p50_az=$(beside azuma)
+	[ "$p50_off" != none ] && [ "$p50_az" != none ] && within "$p50_az" 0 "$p50_off - 0.001"
+	log_test $? "short downloads beside three bulk ones: faster under azuma" \
+		"median ${p50_az} s under azuma, ${p50_off} s with the module off"
+	got=$(json_get "(j['intervals'], j['budget_up'], j['budget_down'], j['budget'])" <"$tmp/stats.azuma")
+	json_get "j['intervals'] - $before >= 5 and j['budget_up'] + j['budget_down'] > 0" <"$tmp/stats.azuma" | grep -q True
+	log_test $? "azuma: the budget moves with the RTT trend" "intervals, up, down, B: $got"
+	if [ -d $tr/events/tcp_rcvmgr ]; then
+		echo 0 >$tr/events/tcp_rcvmgr/enable
+		nb=$(grep -c "tcp_rcvmgr_budget:" $tr/trace)
+		nw=$(grep -c "tcp_rcvmgr_window:" $tr/trace)
+		[ "$nb" -ge 5 ] && [ "$nw" -gt 0 ]
+		log_test $? "tracepoints tcp_rcvmgr_budget and tcp_rcvmgr_window fire" "$nb budget, $nw window events"
+	else
+		log_test $ksft_skip "tracepoints tcp_rcvmgr_budget and tcp_rcvmgr_window fire" "no tracefs"
+	fi
+	if [ -n "$bt" ]; then
+		kill $tracer 2>/dev/null
+		wait $tracer 2>/dev/null
+		grep -q "^[0-9:]* budget [0-9]* -> [0-9]*:" "$bt" && grep -q "^@written\[" "$bt"
+		log_test $? "rcvmgr-windows.bt shows budget changes and windows written" \
+			"$(grep -c " budget " "$bt") budget lines, $(grep -c "^@written" "$bt") windows"
+		grep -q "^[0-9:]* budget " "$bt" || head -n 5 "$bt" | sed 's/^/# /'
+	else
+		log_test $ksft_skip "rcvmgr-windows.bt shows budget changes and windows written" \
+			"no bpftrace, or a kernel without CONFIG_BPF_SYSCALL and CONFIG_BPF_EVENTS"
+	fi
+fi
+
+# --- a full table: new connections pass unmanaged, nothing is dropped
+# (once the bulk connections, and what arrived after they ended, are forgotten)
+no_conns() { [ "$(stat_of conns)" = 0 ]; }
+busywait 20000 no_conns
+log_test $? "connections that ended, by FIN or RST, are forgotten" "$(stat_of conns) left"
+rset policy equal budget-min 32k budget-max 32k budget-init 32k max-conns 2
+full=$(stat_of full)
+created=$(($(stat_of created) - $(stat_of unscaled)))
+ok=0
+for i in 1 2 3 4; do
+	fetch 10.1.0.2 5004 --limit 30 >/dev/null &
+	fp[$i]=$!
+done
+for i in 1 2 3 4; do wait ${fp[$i]} || ok=1; done
+full=$(($(stat_of full) - full))
+# (a refused one may be tracked unscaled later, when a slot frees)
+created=$(($(stat_of created) - $(stat_of unscaled) - created))
+# every SYN was tracked or counted; at least two found the table full
+[ $ok = 0 ] && [ $full -ge 2 ] && [ $((full + created)) = 4 ]
+log_test $? "max-conns 2, four downloads: all complete, the untracked counted" \
+	"$created tracked, $full counted full"
+rset max-conns 65536
+
+# --- connections ending on the gateway itself (local in, local out): the
+# gateway's address is not in the LAN prefixes, so managed by the WAN device
+rset lan none
+busywait 20000 no_conns
+capture eth0 "$tmp/g.pcap"
+ip netns exec "$GW" python3 "$here/xfer.py" fetch 10.1.0.2 5001 --limit 60 >/dev/null
+rc=$?
+stop_capture
+res=$(python3 "$here/wincheck.py" "$tmp/g.pcap" 5001 --limit 32768)
+echo "$res" | json_get "j['acks'] > 50 and j['over'] == 0 and j['shrinks'] == 0 and j['max_window'] >= 32768 - 128" | grep -q True && [ $rc = 0 ]
+log_test $? "a download to the gateway itself is managed" \
+	"$(echo "$res" | json_get "'%d ACKs, max %d, over %d, shrinking %d' % (j['acks'], j['max_window'], j['over'], j['shrinks'])"), fetch exit $rc"
+
+# --- unload while managed connections transfer: they complete
+fetch 10.1.0.2 5006 --limit 60 >"$tmp/unload" &
+f1=$!
+sleep 2
+live=$(stat_of conns)
+rmmod tcp_rcvmgr
+unload=$?
+wait $f1
+rc=$?
+got=$(json_get "j['bytes']" <"$tmp/unload")
+[ "$live" -ge 1 ] && [ $unload = 0 ] && [ $rc = 0 ] && [ "$got" = 4000000 ]
+log_test $? "unload during a managed download; it completes" "$live live, rmmod=$unload, $got bytes"
+rm -rf "$tmp"

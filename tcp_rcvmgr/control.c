@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcp_rcvmgr's control work. At the end of every interval it reads each
+ * connection's RTT trend and adjusts the budget B (seed 004 section 3.1),
+ * notes what each connection used (section 5), forgets idle and closed
+ * connections, and assigns the windows (section 3.2, or the comparators'
+ * rules; assign.c). Between intervals the datapath asks for a new
+ * assignment, with the same B, when a connection starts, becomes
+ * persistent or ends.
+ */
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+
+#include "assign.h"
+#include "rcvmgr.h"
+#include "trace.h"
+
+/* a closed connection is forgotten once this quiet: its last ACKs passed */
+#define RCVMGR_CLOSED_LINGER_NS	NSEC_PER_SEC
+/*
+ * one first seen mid-stream (often the tail of one that just ended, in
+ * flight when its RST passed) is never rewritten: it holds its slot briefly
+ */
+#define RCVMGR_UNSCALED_IDLE_NS	(5 * NSEC_PER_SEC)
+
+static bool rcvmgr_assignable(const struct rcvmgr_conn *c)
+{
+	return c->state == TCP_RCVMGR_STATE_INITIAL ||
+	       c->state == TCP_RCVMGR_STATE_PERSISTENT;
+}
+
+/*
+ * Section 5: what a connection showed it can use over the interval. One
+ * that kept its window full (within two segments) may use more; one that
+ * did not is limited elsewhere and keeps what it used, with a quarter to
+ * grow into; one that sent nothing keeps two segments.
+ */
+static u32 rcvmgr_demand(const struct rcvmgr_conn *c)
+{
+	u32 f = c->flight_max, floor = 2 * c->mss;
+
+	if (!f)
+		return floor;
+	if ((u64)f + floor >= c->window)
+		return U32_MAX;
+	return max_t(u64, floor, min_t(u64, (u64)f + f / 4, U32_MAX - 1));
+}
+
+/* the interval ended for @c: its RTT trend, its demand; true if it expired */
+static bool rcvmgr_conn_interval(struct rcvmgr_conn *c, const struct rcvmgr_cfg *cfg,
+				 u64 now, unsigned int *sampled, unsigned int *increased)
+{
+	u64 idle = rcvmgr_idle_ns(c, now);
+	u32 mean;
+
+	if (idle > (u64)cfg->idle_ms * NSEC_PER_MSEC ||
+	    (c->state == TCP_RCVMGR_STATE_CLOSING && idle > RCVMGR_CLOSED_LINGER_NS) ||
+	    (c->state == TCP_RCVMGR_STATE_UNSCALED && idle > RCVMGR_UNSCALED_IDLE_NS))
+		return true;
+	mean = c->rtt_cnt ? div_u64(c->rtt_sum_us, c->rtt_cnt) : 0;
+	if (rcvmgr_assignable(c) && mean && c->rtt_prev_us) {
+		(*sampled)++;
+		if (rcvmgr_rtt_increased(c->rtt_prev_us, mean, cfg->rtt_tolerance))
+			(*increased)++;
+	}
+	c->rtt_prev_us = mean;
+	c->rtt_sum_us = 0;
+	c->rtt_cnt = 0;
+	c->demand = rcvmgr_demand(c);
+	c->flight_max = 0;
+	return false;
+}
+
+static void rcvmgr_share_of(struct rcvmgr_share *s, const struct rcvmgr_conn *c, u64 now)
+{
+	s->bytes = c->bytes;
+	s->mss = c->mss;
+	s->rtt_us = c->srtt_us;
+	s->priority = c->priority;
+	s->rtts = rcvmgr_rtts_since(div_u64(now - c->created_ns, NSEC_PER_USEC), c->srtt_us);
+	s->demand = c->demand;
+	s->state = c->state;
+}
+
+/* the budget rule at the end of an interval (ctl_mutex) */
+static void rcvmgr_budget_adjust(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
+				 unsigned int conns, unsigned int sampled,
+				 unsigned int increased)
+{
+	struct rcvmgr_budget_params bp = {
+		.min = cfg->budget_min,
+		.max = cfg->budget_max,
+		.step = cfg->budget_step,
+		.decrease = cfg->budget_decrease,
+		.tolerance = cfg->rtt_tolerance,
+	};
+	enum rcvmgr_trend trend = rcvmgr_budget_trend(sampled, increased);
+	u32 old = rn->budget, b;
+
+	/* with no connection left, the next ones start afresh */
+	b = conns ? rcvmgr_budget_next(old, trend, &bp) : cfg->budget_init;
+	WRITE_ONCE(rn->budget, b);
+	rn->intervals++;
+	if (b > old)
+		rn->budget_up++;
+	else if (b < old)
+		rn->budget_down++;
+	trace_tcp_rcvmgr_budget(old, b, trend, conns, sampled, increased);
+}
+
+/*
+ * One pass over the connections: at an interval's end also the RTT trend,
+ * the budget and expiry; always the assignment.
+ */
+static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
+{
+	struct rcvmgr_assign_params ap;
+	unsigned int sampled = 0, increased = 0, n = 0, max, i, n_initial = 0;
+	struct rcvmgr_conn **conns, *c;
+	const struct rcvmgr_cfg *cfg;
+	struct rcvmgr_share *shares;
+	u64 now, need = 0;
+
+	mutex_lock(&rn->ctl_mutex);
+	cfg = rcu_dereference_protected(rn->cfg, lockdep_is_held(&rn->ctl_mutex));
+	max = atomic_read(&rn->count) + 64;
+	shares = kvcalloc(max, sizeof(*shares), GFP_KERNEL);
+	conns = kvcalloc(max, sizeof(*conns), GFP_KERNEL);
+	if (!shares || !conns)
+		goto out;
+
+	now = ktime_get_ns();
+	rcu_read_lock();
+	list_for_each_entry_rcu(c, &rn->conns, list) {
+		bool expired = false;
+
+		spin_lock_bh(&c->lock);
+		if (interval_end)
+			expired = rcvmgr_conn_interval(c, cfg, now, &sampled, &increased);
+		if (!expired && rcvmgr_assignable(c) && n < max) {
+			rcvmgr_share_of(&shares[n], c, now);
+			conns[n++] = c;
+		}
+		spin_unlock_bh(&c->lock);
+		if (expired)
+			rcvmgr_conn_unlink(rn, c);
+	}
+	if (interval_end)
+		rcvmgr_budget_adjust(rn, cfg, n, sampled, increased);
+
+	ap = (struct rcvmgr_assign_params) {
+		.policy = cfg->policy,
+		.link_rate = cfg->link_rate,
+		.spring_queue = cfg->spring_queue,
+		.spring_interactive = cfg->spring_interactive,
+		.spring_short = cfg->spring_short,
+	};
+	rcvmgr_assign(shares, n, rn->budget, &ap);
+
+	for (i = 0; i < n; i++) {
+		struct rcvmgr_share *s = &shares[i];
+
+		c = conns[i];
+		spin_lock_bh(&c->lock);
+		if (rcvmgr_assignable(c)) {
+			if (s->state == TCP_RCVMGR_STATE_PERSISTENT)
+				c->state = s->state;
+			WRITE_ONCE(c->window, s->window);
+			WRITE_ONCE(c->threshold, s->threshold);
+		}
+		if (c->state == TCP_RCVMGR_STATE_INITIAL) {
+			n_initial++;
+			need += rcvmgr_slow_start_window(s->rtts, s->mss);
+		}
+		spin_unlock_bh(&c->lock);
+	}
+	rcu_read_unlock();
+
+	/* (1-a): initial connections may grow, live, as slow start would */
+	WRITE_ONCE(rn->initial_fits, need <= rn->budget);
+	rn->n_initial = n_initial;
+	rn->n_persistent = n - n_initial;
+out:
+	kvfree(shares);
+	kvfree(conns);
+	if (interval_end && !READ_ONCE(rn->exiting))
+		queue_delayed_work(system_unbound_wq, &rn->tick,
+				   msecs_to_jiffies(cfg->interval_ms));
+	mutex_unlock(&rn->ctl_mutex);
+}
+
+void rcvmgr_tick(struct work_struct *work)
+{
+	rcvmgr_control(container_of(to_delayed_work(work), struct rcvmgr_net, tick), true);
+}
+
+void rcvmgr_reassign_work(struct work_struct *work)
+{
+	rcvmgr_control(container_of(work, struct rcvmgr_net, reassign), false);
+}
+
+void rcvmgr_control_start(struct rcvmgr_net *rn)
+{
+	const struct rcvmgr_cfg *cfg = rcu_dereference_protected(rn->cfg, true);
+
+	queue_delayed_work(system_unbound_wq, &rn->tick, msecs_to_jiffies(cfg->interval_ms));
+}
+
+/* every connection, gone (the hooks are unregistered) */
+void rcvmgr_flush(struct rcvmgr_net *rn)
+{
+	struct rcvmgr_conn *c, *tmp;
+
+	list_for_each_entry_safe(c, tmp, &rn->conns, list)
+		rcvmgr_conn_unlink(rn, c);
+}

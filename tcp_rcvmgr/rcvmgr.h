@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tcp_rcvmgr's state: per network namespace a configuration, a table of
+ * the connections it manages, the window budget B and its counters.
+ *
+ * Locking: the datapath finds a connection under RCU and updates it under
+ * the connection's own spinlock. Connections are added to and removed from
+ * the table and the list under rn->lock (softirq-safe); removal frees them
+ * after a grace period. The control work (rn->ctl_mutex) walks the list
+ * under RCU, and writes the windows it assigns with WRITE_ONCE; the
+ * datapath reads them with READ_ONCE. The configuration is replaced whole
+ * under RTNL-free rn->ctl_mutex and read under RCU.
+ */
+#ifndef _TCP_RCVMGR_H
+#define _TCP_RCVMGR_H
+
+#include <linux/in6.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rhashtable-types.h>
+#include <linux/spinlock.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
+#include <linux/tcp_rcvmgr.h>
+
+#include "window.h"
+
+struct rcvmgr_prefix {
+	struct in6_addr addr;		/* IPv4 as its first 4 bytes */
+	u8 family;			/* AF_INET or AF_INET6 */
+	u8 plen;
+};
+
+struct rcvmgr_rule {
+	u16 port_min;
+	u16 port_max;
+	u32 mark;
+	u32 mark_mask;			/* 0: mark not matched */
+	s8 dscp;			/* -1: not matched */
+	bool has_port;
+	u32 priority;
+};
+
+struct rcvmgr_cfg {
+	struct rcu_head rcu;
+	u8 policy;			/* enum tcp_rcvmgr_policy */
+	u8 n_wan;
+	u8 n_lan;
+	u8 n_rules;
+	int wan[TCP_RCVMGR_DEV_MAX];
+	struct rcvmgr_prefix lan[TCP_RCVMGR_PREFIX_MAX];
+	struct rcvmgr_rule rules[TCP_RCVMGR_RULE_MAX];
+	u32 interval_ms;
+	u32 max_conns;
+	u32 idle_ms;
+	u32 budget_init;
+	u32 budget_min;
+	u32 budget_max;
+	u32 budget_step;
+	u32 budget_decrease;
+	u32 rtt_tolerance;
+	u64 link_rate;
+	u32 spring_queue;
+	u32 spring_interactive;
+	u32 spring_short;
+};
+
+/* a connection, named from its sender (the WAN side) */
+struct rcvmgr_key {
+	struct in6_addr saddr;
+	struct in6_addr daddr;
+	__be16 sport;
+	__be16 dport;
+	u8 family;
+	u8 pad[3];
+};
+
+/*
+ * What a connection's handshake showed. Either end may open it: a download
+ * (the receiver's SYN leaves toward the WAN) or an upload to a LAN server
+ * (the sender's SYN arrives from it).
+ */
+#define RCVMGR_F_SND_SYN	BIT(0)	/* the sender's SYN or SYN-ACK was seen */
+#define RCVMGR_F_SND_WS		BIT(1)	/* ... with window scaling */
+#define RCVMGR_F_SND_TS		BIT(2)	/* ... with timestamps */
+#define RCVMGR_F_RCV_SYN	BIT(3)	/* the receiver's SYN or SYN-ACK was seen */
+#define RCVMGR_F_RCV_WS		BIT(4)
+#define RCVMGR_F_RCV_TS		BIT(5)
+#define RCVMGR_F_ACKED		BIT(6)	/* ack_max is valid */
+#define RCVMGR_F_DATA		BIT(7)	/* seq_max is valid */
+#define RCVMGR_F_FIN_DATA	BIT(8)
+#define RCVMGR_F_FIN_ACK	BIT(9)
+
+#define RCVMGR_F_HANDSHAKE	(RCVMGR_F_SND_SYN | RCVMGR_F_RCV_SYN)
+#define RCVMGR_F_TS		(RCVMGR_F_SND_TS | RCVMGR_F_RCV_TS)
+
+struct rcvmgr_conn {
+	struct rhash_head node;
+	struct rcvmgr_key key;
+	struct list_head list;
+	struct rcu_head rcu;
+	bool unlinked;			/* under rn->lock */
+	spinlock_t lock;
+
+	/* datapath, under lock */
+	u8 state;			/* enum tcp_rcvmgr_state */
+	u8 wscale;			/* the receiver's, once both ends agreed */
+	u8 rcv_wscale;			/* the receiver's SYN offered this */
+	u16 flags;
+	u32 mss;
+	u32 priority;
+	u64 bytes;
+	u32 seq_max;			/* highest sequence the sender sent, +1 */
+	u32 ack_max;			/* highest ACK forwarded to the sender */
+	u32 flight_max;			/* this interval: most seen in flight */
+	u32 advertised;			/* bytes the receiver last offered */
+	struct rcvmgr_edge edge;
+	u64 rewritten;
+	u64 created_ns;
+	u64 last_ns;
+
+	/* RTT, gateway to sender and back */
+	u64 hs_ns;			/* a handshake packet left; 0: none pending */
+	u64 ts_ns;			/* a TSval left at ts_ns; 0: none */
+	u32 ts_val;
+	u32 ts_last;			/* the TSval of the last ACK */
+	u64 edge_ns;			/* data past edge_seq will be a sample */
+	u32 edge_seq;
+	u32 srtt_us;
+	u32 rtt_min_us;
+	u32 rtt_samples;
+	u64 rtt_sum_us;			/* this interval */
+	u32 rtt_cnt;
+	u32 rtt_prev_us;		/* the previous interval's mean; 0: none */
+
+	/* the assignment: written by the control work, read by the datapath */
+	u32 window;
+	u32 threshold;
+	u32 demand;			/* section 5: what the last interval used */
+};
+
+struct rcvmgr_pcpu_stats {
+	u64_stats_t acks;
+	u64_stats_t rewritten;
+	u64_stats_t rtt_samples;
+	struct u64_stats_sync syncp;
+};
+
+struct rcvmgr_net {
+	struct net *net;
+	struct rcvmgr_cfg __rcu *cfg;
+	struct rhashtable table;
+	struct list_head conns;
+	spinlock_t lock;		/* table and list changes */
+	atomic_t count;
+	struct mutex ctl_mutex;		/* the control work and config changes */
+	struct delayed_work tick;	/* every interval: budget, assignment, expiry */
+	struct work_struct reassign;	/* a connection came or changed state */
+	bool exiting;
+
+	/* under ctl_mutex; budget also read locklessly */
+	u32 budget;
+	bool initial_fits;		/* (1-a) at the last assignment */
+	u32 n_initial;
+	u32 n_persistent;
+	u64 intervals;
+	u64 budget_up;
+	u64 budget_down;
+
+	atomic64_t created;
+	atomic64_t freed;
+	atomic64_t full;
+	atomic64_t unscaled;
+	struct rcvmgr_pcpu_stats __percpu *stats;
+};
+
+/* ns since @c's last packet as of @now; 0 if another CPU saw one since @now */
+static inline u64 rcvmgr_idle_ns(const struct rcvmgr_conn *c, u64 now)
+{
+	u64 last = READ_ONCE(c->last_ns);
+
+	return now > last ? now - last : 0;
+}
+
+struct rcvmgr_net *rcvmgr_pernet(const struct net *net);
+extern const struct rcvmgr_cfg rcvmgr_cfg_default;
+extern struct kmem_cache *rcvmgr_conn_cache;
+
+/* control.c */
+void rcvmgr_tick(struct work_struct *work);
+void rcvmgr_reassign_work(struct work_struct *work);
+void rcvmgr_control_start(struct rcvmgr_net *rn);
+void rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
+void rcvmgr_flush(struct rcvmgr_net *rn);
+
+/* genl.c */
+int rcvmgr_genl_register(void);
+void rcvmgr_genl_unregister(void);
+
+#endif /* _TCP_RCVMGR_H */

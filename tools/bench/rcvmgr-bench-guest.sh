@@ -1,0 +1,356 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs in the guest (see rcvmgr-bench.sh): tcp_rcvmgr on real connections
+# through a gateway GW.
+#
+#   rcvmgr-bench-guest.sh scenario OUT.jsonl	(real time)
+#   rcvmgr-bench-guest.sh cost OUT.jsonl	(under -icount shift=0)
+#
+# scenario: the thesis' scenario 1 (seed 004, section 4), time-compressed.
+#   S1 S2 S3 (bulk, 35/45/55 ms one way) and S0 (short, 10 ms) -- WAN --
+#   (tbf 4 Mbit/s, 128 KB buffer) -- GW (tcp_rcvmgr, wan eth0) -- RCV.
+#   Per policy (off, spring, equal, azuma; interval 1 s): three bulk
+#   downloads start; after 10 s, 20 downloads of 30 KB from S0 at random
+#   gaps (exponential, mean 1 s, seed 4, the same for every policy), each
+#   its own connection; the window runs from the first short download's
+#   start to the last one's end: the access link's utilization from the
+#   tbf's byte counter, its mean queue from its backlog sampled every
+#   100 ms, each short download's time (xfer.py: connect_s, transfer_s).
+# cost: the hooks' per-packet cost in instructions (guest ns): one idle
+#   tracked connection's last pure ACK, captured on RCV's eth0, replayed
+#   20000 times by an AF_PACKET socket there, forwarded by GW toward the
+#   sender; the loop's guest time per packet with the module unloaded,
+#   configured (azuma, wan eth0) with 10 and with 10000 tracked
+#   connections (held open), and configured with `wan none` (hooks return
+#   at once). Three repeats each.
+set -u
+
+mode=$1
+out=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+ctlbin=$top/tools/er2bcctl/er2bcctl
+xfer=$top/selftests/tcp_rcvmgr/xfer.py
+# shellcheck source=../../selftests/lib.sh
+source "$top/selftests/lib.sh"
+work=$(mktemp -d)
+
+log() { echo "bench: $*" >&2; }
+record() { # KEY=VALUE...: a JSON line (values: numbers, or quoted strings)
+	local kv s=
+	for kv in "$@"; do s+="${s:+, }\"${kv%%=*}\": ${kv#*=}"; done
+	echo "{$s}" >>"$out"
+}
+ctl() { ip netns exec "$GW" "$ctlbin" "$@"; }
+stat_of() { ctl -j rcvmgr stats | json_get "j['$1']"; }
+
+scenario() {
+	local delays=(10 35 45 55) i d ns
+	setup_ns S0 S1 S2 S3 WAN GW RCV
+	local senders=("$S0" "$S1" "$S2" "$S3")
+	for i in 0 1 2 3; do
+		veth_pair "${senders[$i]}" eth0 10.1.$i.2/24 "$WAN" s$i 10.1.$i.1/24
+		ip -n "${senders[$i]}" route add default via 10.1.$i.1
+	done
+	veth_pair "$WAN" eth9 10.2.0.1/24 "$GW" eth0 10.2.0.2/24
+	veth_pair "$GW" eth1 10.3.0.1/24 "$RCV" eth0 10.3.0.2/24
+	ip -n "$WAN" route add 10.3.0.0/24 via 10.2.0.2
+	ip -n "$GW" route add default via 10.2.0.1
+	ip -n "$RCV" route add default via 10.3.0.1
+	for ns in "$WAN" "$GW"; do ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1; done
+	# one-way delay D each way between sender i and the WAN router
+	for i in 0 1 2 3; do
+		d=${delays[$i]}
+		tc -n "${senders[$i]}" qdisc add dev eth0 root netem delay ${d}ms limit 10000
+		tc -n "$WAN" qdisc add dev s$i root netem delay ${d}ms limit 10000
+	done
+	# the access link: 4 Mbit/s, a 128 KB router buffer
+	tc -n "$WAN" qdisc add dev eth9 root tbf rate 4mbit burst 5k limit 128k
+	local pids=
+	ip netns exec "$S0" python3 "$xfer" serve 5005 30000 --bind 0.0.0.0 &
+	pids+=" $!"
+	for i in 1 2 3; do
+		ip netns exec "${senders[$i]}" python3 "$xfer" serve 5007 1000000000 --bind 0.0.0.0 &
+		pids+=" $!"
+	done
+	busywait 20000 tcp_listening "$S0" 5005
+	for i in 1 2 3; do busywait 20000 tcp_listening "${senders[$i]}" 5007; done
+	modprobe tcp_rcvmgr || { log "cannot load tcp_rcvmgr"; exit 1; }
+	# the arrivals: 20, the gaps between them exponential with mean 1 s, seed 4
+	python3 -c "import random; r = random.Random(4); print(' '.join(['0'] + ['%.3f' % r.expovariate(1.0) for _ in range(19)]))" >"$work/gaps"
+
+	local p extra bulk t0 t1 b0 b1 samp sh
+	for p in off spring equal azuma; do
+		extra=
+		[ $p = spring ] && extra="link-rate 4mbit"
+		# shellcheck disable=SC2086
+		ctl rcvmgr set policy $p wan eth0 interval 1000 $extra ||
+			{ log "cannot configure $p"; exit 1; }
+		bulk=
+		for i in 1 2 3; do
+			ip netns exec "$RCV" timeout 80 python3 "$xfer" fetch 10.1.$i.2 5007 \
+				--limit 75 >/dev/null 2>&1 &
+			bulk+=" $!"
+		done
+		sleep 10
+		: >"$work/short.$p"
+		: >"$work/q.$p"
+		# the queue, every 100 ms, until stopped
+		# one tc process (-batch) fed a command every 100 ms, so that
+		# sampling costs the guest little; parsed at the end
+		ip netns exec "$WAN" python3 -c '
+import signal, subprocess, sys, time
+def stop(*_):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGTERM, stop)
+tc = subprocess.Popen(["tc", "-s", "-j", "-batch", "-"], stdin=subprocess.PIPE,
+                      stdout=open(sys.argv[1], "w"), text=True)
+t = time.monotonic()
+try:
+    while True:
+        tc.stdin.write("qdisc show dev eth9\n")
+        tc.stdin.flush()
+        t += 0.1
+        time.sleep(max(0, t - time.monotonic()))
+except (KeyboardInterrupt, BrokenPipeError):
+    pass
+finally:
+    tc.stdin.close()
+    tc.wait()
+' "$work/q.$p" &
+		samp=$!
+		t0=$(now)
+		tc -n "$WAN" -s -j qdisc show dev eth9 >"$work/b0.$p"
+		sh=
+		for d in $(cat "$work/gaps"); do
+			sleep "$d"
+			ip netns exec "$RCV" python3 "$xfer" fetch 10.1.0.2 5005 --limit 30 \
+				>>"$work/short.$p" 2>/dev/null &
+			sh+=" $!"
+		done
+		wait $sh
+		t1=$(now)
+		tc -n "$WAN" -s -j qdisc show dev eth9 >"$work/b1.$p"
+		kill $samp
+		wait $samp 2>/dev/null
+		b0=$(json_get "j[0]['bytes']" <"$work/b0.$p")
+		b1=$(json_get "j[0]['bytes']" <"$work/b1.$p")
+		ctl -j rcvmgr stats >"$work/stats.$p"
+		kill $bulk 2>/dev/null
+		wait $bulk 2>/dev/null
+		python3 - "$p" "$work/short.$p" "$work/q.$p" "$t0" "$t1" "$b0" "$b1" \
+			"$work/stats.$p" <<'PY' >>"$out"
+import json, sys
+p, short, q, t0, t1, b0, b1, stats = sys.argv[1:]
+t0, t1, b0, b1 = float(t0), float(t1), int(b0), int(b1)
+tr = [json.loads(l) for l in open(short) if l.strip()]
+ok = [t for t in tr if "transfer_s" in t]
+text, dec, qs, i = open(q).read(), json.JSONDecoder(), [], 0
+while True:
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i >= len(text):
+        break
+    try:
+        j, i = dec.raw_decode(text, i)
+    except ValueError:
+        break
+    if j:
+        qs.append(j[0]["backlog"])
+st = json.load(open(stats))
+print(json.dumps({"part": "scenario", "policy": p, "window_s": round(t1 - t0, 3),
+    "short_transfer_s": [t["transfer_s"] for t in ok],
+    "short_connect_s": [t["connect_s"] for t in ok],
+    "short_failed": len(tr) - len(ok) + max(0, 20 - len(tr)),
+    "link_bytes": b1 - b0,
+    "utilization": round((b1 - b0) * 8 / (t1 - t0) / 4e6, 4),
+    "queue_samples": len(qs),
+    "queue_kb": round(sum(qs) / len(qs) / 1024, 2) if qs else None,
+    "queue_max_kb": round(max(qs) / 1024, 2) if qs else None,
+    "rcvmgr_stats": st}))
+PY
+		log "$p: $(tail -n 1 "$out" | json_get "'util %s, queue %s KB, %d shorts, failed %d' % (j['utilization'], j['queue_kb'], len(j['short_transfer_s']), j['short_failed'])")"
+		sleep 3	# the bulk connections end
+	done
+	ctl rcvmgr set policy off wan none
+	kill $pids 2>/dev/null
+	wait $pids 2>/dev/null
+	rmmod tcp_rcvmgr
+	cleanup_all_ns
+}
+
+cost() {
+	local count=20000 reps=3
+	setup_ns SND GW RCV
+	veth_pair "$SND" eth0 10.1.0.2/24 "$GW" eth0 10.1.0.1/24
+	veth_pair "$GW" eth1 10.3.0.1/24 "$RCV" eth0 10.3.0.2/24
+	ip -n "$SND" route add default via 10.1.0.1
+	ip -n "$RCV" route add default via 10.3.0.1
+	ip netns exec "$GW" sysctl -qw net.ipv4.ip_forward=1
+	for ns in "$SND" "$RCV"; do
+		ip netns exec "$ns" sysctl -qw "net.ipv4.ip_local_port_range=1024 65000" \
+			net.core.somaxconn=4096 net.ipv4.tcp_max_syn_backlog=4096
+	done
+	ulimit -n 30000
+	cat >"$work/hold.py" <<'PY'
+import os, socket, sys, threading, time, select
+# hold.py serve PORT BYTES | hold.py connect HOST PORT N READY: connections
+# held open (the server sends BYTES on each, and no FIN)
+if sys.argv[1] == "serve":
+    data = b"\0" * int(sys.argv[3])
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("0.0.0.0", int(sys.argv[2])))
+    srv.listen(4096)
+    held = []
+    while True:
+        c, _ = srv.accept()
+        if data:
+            c.sendall(data)
+        held.append(c)
+else:
+    host, port, n, ready = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+    held = []
+    for i in range(n):
+        s = socket.socket()
+        s.connect((host, port))
+        held.append(s)
+    open(ready, "w").write("%d\n" % len(held))
+    while True:
+        time.sleep(3600)
+PY
+	cat >"$work/replay.py" <<'PY'
+import json, socket, struct, sys, time
+# replay.py HOST PORT COUNT REPS FIFO: one connection downloads 8 KB and stays
+# open; its last pure ACK, captured on eth0, is replayed COUNT times per
+# line read from FIFO ("label"); prints one JSON line per repeat
+host, port, count, reps, fifo = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+cap = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
+cap.bind(("eth0", 0))
+s = socket.socket()
+s.connect((host, port))
+lport = s.getsockname()[1]
+got = 0
+while got < 8192:
+    b = s.recv(65536)
+    if not b:
+        break
+    got += len(b)
+time.sleep(0.5)
+cap.setblocking(False)
+ack = None
+while True:
+    try:
+        frame, addr = cap.recvfrom(2048)
+    except BlockingIOError:
+        break
+    if addr[2] != socket.PACKET_OUTGOING or frame[12:14] != b"\x08\x00":
+        continue
+    ip = frame[14:]
+    ihl = (ip[0] & 15) * 4
+    tot = struct.unpack_from("!H", ip, 2)[0]
+    tcp = ip[ihl:]
+    if ip[9] != 6 or struct.unpack_from("!H", tcp, 0)[0] != lport:
+        continue
+    doff = (tcp[12] >> 4) * 4
+    if tcp[13] == 0x10 and tot == ihl + doff:
+        ack = frame[:14 + tot]
+cap.close()
+if ack is None:
+    print(json.dumps({"error": "no pure ACK captured", "bytes": got}), flush=True)
+    sys.exit(1)
+tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+tx.bind(("eth0", 0))
+print(json.dumps({"ready": True, "lport": lport, "ack_len": len(ack)}), flush=True)
+for label in open(fifo):
+    label = label.strip()
+    if label == "quit":
+        break
+    for rep in range(reps):
+        t0 = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        for _ in range(count):
+            tx.send(ack)
+        t1 = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        print(json.dumps({"label": label, "rep": rep + 1, "packets": count,
+                          "ns_per_packet": round((t1 - t0) / count, 1)}), flush=True)
+    print(json.dumps({"done": label}), flush=True)
+PY
+	ip netns exec "$SND" python3 "$work/hold.py" serve 5010 0 &
+	local srv=$!
+	busywait 20000 tcp_listening "$SND" 5010
+	# the tracked connection's sender: 8 KB, then held open, no FIN
+	ip netns exec "$SND" python3 "$work/hold.py" serve 5011 8192 &
+	local srv2=$!
+	busywait 20000 tcp_listening "$SND" 5011
+
+	# measure LABEL N: COUNT replays x REPS of the tracked connection's ACK
+	mkfifo "$work/fifo"
+	local rp
+	start_replay() { # one tracked connection, opened now
+		ip netns exec "$RCV" python3 "$work/replay.py" 10.1.0.2 5011 $count $reps \
+			"$work/fifo" >"$work/replay.out" 2>"$work/replay.err" &
+		rp=$!
+		exec 7<>"$work/fifo"
+		busywait 60000 grep -q '"ready"' "$work/replay.out" ||
+			{ log "replay not ready: $(cat "$work/replay.out" "$work/replay.err")"; exit 1; }
+	}
+	stop_replay() { echo quit >&7; exec 7>&-; wait $rp; }
+	measure() { # VARIANT CONNS
+		local a0=0 a1=0 tracked=0 loaded=0
+		lsmod | grep -q '^tcp_rcvmgr' && loaded=1
+		[ $loaded = 1 ] && a0=$(stat_of acks) && tracked=$(stat_of conns)
+		echo "$1-$2" >&7
+		# poll once a second: the guest's one vCPU also runs the poll
+		until grep -q "\"done\": \"$1-$2\"" "$work/replay.out"; do
+			kill -0 $rp 2>/dev/null || { log "replay died: $(cat "$work/replay.err")"; exit 1; }
+			sleep 1
+		done
+		[ $loaded = 1 ] && a1=$(stat_of acks)
+		grep "\"label\": \"$1-$2\"" "$work/replay.out" | while read -r l; do
+			record part='"cost"' variant="\"$1\"" conns="$2" tracked="$tracked" \
+				acks_seen=$((a1 - a0)) \
+				rep="$(echo "$l" | json_get "j['rep']")" packets=$count \
+				ns_per_packet="$(echo "$l" | json_get "j['ns_per_packet']")"
+		done
+		log "cost $1 ($2 connections, $tracked tracked, module saw $((a1 - a0)) ACKs): $(grep "\"label\": \"$1-$2\"" "$work/replay.out" | sed 's/.*"ns_per_packet": \([0-9.]*\).*/\1/' | paste -sd' ') ns/packet"
+	}
+	hold() { # N: N more connections held open from RCV to SND
+		ip netns exec "$RCV" bash -c "ulimit -n 30000; exec python3 $work/hold.py connect 10.1.0.2 5010 $1 $work/ready.$1" &
+		holds+=" $!"
+		busywait 900000 test -s "$work/ready.$1" || { log "could not open $1 connections"; exit 1; }
+	}
+	local holds=
+
+	# unloaded: the path without the module
+	rmmod tcp_rcvmgr 2>/dev/null
+	start_replay
+	measure unloaded 1
+	stop_replay
+
+	modprobe tcp_rcvmgr || { log "cannot load tcp_rcvmgr"; exit 1; }
+	ctl rcvmgr set policy azuma wan eth0 || { log "cannot configure azuma"; exit 1; }
+	start_replay
+	hold 9
+	measure azuma 10
+	ctl rcvmgr set wan none
+	measure wan-none 10
+	# conns stay in the table? then the 10000 on azuma
+	ctl rcvmgr set policy azuma wan eth0
+	hold 9990
+	measure azuma 10000
+	ctl rcvmgr set wan none
+	measure wan-none 10000
+	ctl -j rcvmgr stats >"$work/stats"
+	record part='"cost-stats"' stats="$(python3 -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))" "$work/stats")"
+	stop_replay
+	kill $holds $srv $srv2 2>/dev/null
+	wait $holds $srv $srv2 2>/dev/null
+	cleanup_all_ns
+}
+
+case $mode in
+scenario) scenario ;;
+cost) cost ;;
+*) log "unknown mode $mode"; exit 2 ;;
+esac
+rm -rf "$work"
