@@ -77,7 +77,7 @@ rate_test() {
 		return
 	fi
 	out=$(expect "$(rates 5001 5002 5003 5004 5005)" "$want" 3)
-	log_test $? "$desc" "$out"
+	log_timing_test $? "$desc" "$out"
 }
 
 # the cap binds just above the sum of the guarantees: each gets its own,

@@ -56,7 +56,7 @@ check_tcp() {
 	tcq qdisc change dev veth0 root er2bc burst 0
 	want=$(tcp_goodput "$rate")
 	within "$bps" "$(echo "$want * $LOW" | bc -l)" "$(echo "$want * $HIGH" | bc -l)"
-	log_test $? "$desc" "goodput $(printf %.0f "$bps") bit/s, expected $(printf %.0f "$want")"
+	log_timing_test $? "$desc" "goodput $(printf %.0f "$bps") bit/s, expected $(printf %.0f "$want")"
 }
 
 # bit/s that DEV in NS received over SECS, counted by the device: UDP is
@@ -100,7 +100,7 @@ check_udp() {
 	tcq qdisc change dev veth0 root er2bc burst 0
 	# the device counts whole frames, as the qdisc does
 	within "$bps" "$(echo "$rate * $LOW" | bc -l)" "$(echo "$rate * $HIGH" | bc -l)"
-	log_test $? "$desc" "received $(printf %.0f "$bps") bit/s on the wire, expected $rate (sender capacity $(printf %.0f "$cap_udp"))"
+	log_timing_test $? "$desc" "received $(printf %.0f "$bps") bit/s on the wire, expected $rate (sender capacity $(printf %.0f "$cap_udp"))"
 }
 
 for mbit in 10 50; do
@@ -174,9 +174,9 @@ sys.exit(0 if ok else 1)
 EOF
 	}
 	out=$(check_step "$t1" "$t2" 5000000 1000000)
-	log_test $? "cap lowered under load: in force within 100 ms, no stall" "$out"
+	log_timing_test $? "cap lowered under load: in force within 100 ms, no stall" "$out"
 	out=$(check_step "$t3" "$t4" 1000000 5000000)
-	log_test $? "cap raised under load: in force within 100 ms, no stall" "$out"
+	log_timing_test $? "cap raised under load: in force within 100 ms, no stall" "$out"
 	rm -f "$stamps"
 else
 	log_test $ksft_skip "cap moved under load" "machine slow: UDP capacity $(printf %.0f "$cap_udp") bit/s"

@@ -99,6 +99,9 @@ pick_accel() {
 	fi
 	key=$( (uname -r; qemu-system-x86_64 --version | head -n 1) | sha256sum | cut -c1-12)
 	cache=$ER2BC_CACHE/accel-$key
+	# one probe at a time (make check boots two kernels at once)
+	exec 8>"$cache.lock"
+	flock 8
 	if [ ! -s "$cache" ]; then
 		echo tcg >"$cache.tmp"
 		if [ -w /dev/kvm ]; then
@@ -112,6 +115,7 @@ pick_accel() {
 		mv "$cache.tmp" "$cache"
 		log "acceleration: $(cat "$cache") (probed with a real boot)"
 	fi
+	exec 8>&-
 	cat "$cache"
 }
 
