@@ -4,12 +4,14 @@
 #
 #   make [KVER=6.1|6.12|debug] [KDIR=...]	modules for one kernel, and the tools
 #   make check [KVER=...] [T=filter]		build, boot each kernel in QEMU, run the suites
-#   make demo					shape real traffic with er2bc in the VM
+#   make demo					seed 000's DBHPF scenario, compressed, in the VM: Table 5
+#   make experiments [FULL=1]			every scenario of tools/experiments/scenarios
 #   make vm-shell [KVER=...]			interactive guest with the modules installed
 #   make lint					checkpatch and sparse
 #   make bench-qdisc				per-packet cost beside htb and pfifo (QEMU -icount)
 #   make bench-ctrl [KVER=...]			time to new guarantees: er2bc abw-set beside htb via tc
 #   make bench-estimator [KVER=...]		the ABW estimator: overhead, false losses, tracking, cost
+#   make bench-rcvmgr [KVER=...]		tcp_rcvmgr: scenario 1 (compressed) per policy, hook cost
 #   make install [DESTDIR=...]			modules (depmod), tc plugin, er2bcctl, er2bc-abwd
 #
 # The Kbuild file drives the kernel build; this file drives everything else.
@@ -46,6 +48,12 @@ check: deps tools
 demo: deps tools
 	@$(VM)/demo.sh $(KVER)
 
+# seed 000's evaluation (and every scenario tools/experiments/scenarios
+# lists), time-compressed unless FULL=1; tables and plots in Documentation/results/
+experiments: deps modules tools
+	@KVER=$(KVER) EXP_COMMAND="make experiments$(if $(FULL), FULL=$(FULL))" \
+		tools/experiments/run.sh $(if $(filter 1,$(FULL)),--full) all
+
 vm-shell: deps tools
 	@mods=$$($(BUILDMOD) $(KVER) 2>/dev/null) && \
 	$(VM)/run.sh -i -k $(KVER) -- $(VM)/guest-install.sh "$$mods"
@@ -62,6 +70,11 @@ bench-ctrl: deps tools
 # the ABW estimator between two gateways (QEMU); writes Documentation/results/bench-estimator.json
 bench-estimator: deps modules tools
 	@tools/bench/estimator-bench.sh $(KVER)
+
+# tcp_rcvmgr: the thesis' scenario 1, time-compressed, per policy, and the
+# hooks' per-packet cost (QEMU); writes Documentation/results/bench-rcvmgr.json
+bench-rcvmgr: deps modules tools
+	@tools/bench/rcvmgr-bench.sh $(KVER)
 
 # Unsigned (Debian's signing key is not on the machine); depmod by hand,
 # as Debian's header packages carry no System.map for Kbuild to run it with
@@ -81,4 +94,4 @@ clean:
 	rm -rf build
 	$(MAKE) -s -C tools/tc clean
 
-.PHONY: all deps modules tools lint check demo vm-shell bench-qdisc bench-ctrl bench-estimator install clean
+.PHONY: all deps modules tools lint check demo experiments vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean

@@ -22,7 +22,8 @@ PKGS=(
 	jq strace					# er2bcctl's and er2bc-abwd's host tests
 	# the VM and what runs inside it
 	qemu-system-x86 busybox-static kmod cpio
-	iproute2 iperf3 bpftrace iputils-ping tcpdump nftables
+	iproute2 iperf3 bpftrace iputils-ping tcpdump nftables ethtool
+	python3-matplotlib				# the experiments' plots (tools/experiments)
 )
 
 missing=()

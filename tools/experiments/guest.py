@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Runs in the guest (gateway-scenario.sh boots it): seed 000's testbed
+(Fig. 10) in network namespaces, and one of its scenarios, every run of it
+(protocol x gateway mode) in turn; writes what was measured as JSON.
+
+    guest.py dbhpf|tracking --scale K --duration S --out FILE.json
+
+    S (senders) -- GA [er2bc + estimator sender] -- R [bottleneck] -- GB [responder] -- D (receivers)
+                                                    |
+                                       X (cross traffic, toward GB)
+
+R shapes both directions to 5 Mbit/s with 25 ms one-way delay (netem:
+rate, delay and a 32-packet queue). X's cross traffic crosses R's
+bottleneck toward GB (which drops it: blackhole route), never GA. Five
+controlled flows S -> D (iperf3, one port each, priority i on port 5300+i)
+need 400 kbit/s each; D's conntrack counts what each flow receives (IP
+bytes, as the paper's conntrack entries), read every 1/K s from
+/proc/PID/net/nf_conntrack by this process (no process started per
+sample), with the estimator sender's W from its status file.
+
+Time compression: every time of the scenario (the ABW schedule, the
+estimator's interval T_c, the sampling and averaging periods) is divided
+by K; C and M stay counts of updates, so the same number of updates spans
+a step of the ABW. The network (5 Mbit/s, 25 ms) is not scaled. DURATION
+is in scenario (paper) seconds."""
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ABWD = os.path.join(TOP, "tools/abwd/er2bc-abwd")
+CROSS = os.path.join(TOP, "tools/experiments/cross.py")
+
+NS = {k: "exp-" + k for k in ("s", "ga", "r", "gb", "d", "x")}
+DST = "10.2.0.2"			# D, the receivers
+PROBE_PORT = 4950
+PORTS = [5301, 5302, 5303, 5304, 5305]	# priority 1..5
+RF = 400_000				# necessary bandwidth, bit/s
+BOTTLENECK = "delay 25ms rate 5mbit limit 32"
+CAPACITY = 5_000_000
+CROSS_SIZE = 1250			# IP bytes per cross-traffic datagram
+CROSS_DST = "10.9.0.1"			# routed by GB to a blackhole
+UDP_RATE = "480k"			# R_f plus FEC parity (code rate 5/6)
+UDP_LEN = 1200
+TCP_RATE = "400k"
+TCP_LEN = "8K"
+
+# The paper's DBHPF cross traffic (section 4.2): 3 Mbit/s steady, and four
+# 310 kbit/s flows, each on for ON s of every 120 s after OFF0 s off
+DBHPF_SWITCHED = [(15, 105), (30, 75), (45, 45), (60, 15)]
+DBHPF_PERIOD = 120
+# tracking (section 4.3): up to four 100 kbit/s flows, exponential on-times
+# (mean 15 s) and off-times (mean 10 s), each beginning off
+TRACK_ON, TRACK_OFF, TRACK_SEED = 15.0, 10.0, 6
+
+MODES = {"dbhpf": ["none", "static", "er2bc"], "tracking": ["er2bc"]}
+
+
+def log(msg):
+    print(f"experiments: {msg}", file=sys.stderr, flush=True)
+
+
+def sh(*cmd, ns=None, check=True, **kw):
+    if ns:
+        cmd = ("ip", "netns", "exec", NS[ns]) + cmd
+    return subprocess.run(cmd, check=check, timeout=60, **kw)
+
+
+def spawn(ns, *cmd, **kw):
+    # `ip netns exec` execs the command: the pid is the command's
+    return subprocess.Popen(("ip", "netns", "exec", NS[ns]) + cmd, **kw)
+
+
+def mac(link, end):
+    return f"02:00:00:00:{link:02x}:{end:02x}"
+
+
+def testbed():
+    """The namespaces, links, routes and the bottleneck; conntrack with
+    byte accounting in D. Returns the pid of a process living in D."""
+    for key, n in NS.items():
+        sh("ip", "netns", "del", n, check=False, stderr=subprocess.DEVNULL)
+        sh("ip", "netns", "add", n)
+        sh("ip", "-n", n, "link", "set", "lo", "up")
+        sh("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", ns=key)
+        sh("sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1", ns=key)
+    links = [("s", "s0", "10.1.0.2", "ga", "ga0", "10.1.0.1"),
+             ("ga", "ga1", "10.1.1.1", "r", "r0", "10.1.1.2"),
+             ("r", "r1", "10.2.1.1", "gb", "gb1", "10.2.1.2"),
+             ("gb", "gb0", "10.2.0.1", "d", "d0", "10.2.0.2"),
+             ("x", "x0", "10.3.0.2", "r", "rx", "10.3.0.1")]
+    for j, (a, da, aa, b, db, ab) in enumerate(links):
+        sh("ip", "link", "add", da, "netns", NS[a], "address", mac(j, 1), "type", "veth",
+           "peer", "name", db, "netns", NS[b], "address", mac(j, 2))
+        for n, d, addr in ((a, da, aa), (b, db, ab)):
+            sh("ip", "-n", NS[n], "addr", "add", addr + "/24", "dev", d)
+            sh("ip", "-n", NS[n], "link", "set", d, "up")
+    routes = [("s", "default via 10.1.0.1"), ("ga", "default via 10.1.1.2"),
+              ("r", "10.1.0.0/24 via 10.1.1.1"), ("r", "10.2.0.0/24 via 10.2.1.2"),
+              ("r", "10.9.0.0/24 via 10.2.1.2"), ("gb", "default via 10.2.1.1"),
+              ("gb", "blackhole 10.9.0.0/24"), ("d", "default via 10.2.0.1"),
+              ("x", "default via 10.3.0.1")]
+    for n, r in routes:
+        sh("ip", "-n", NS[n], "route", "add", *r.split())
+    for n in ("ga", "r", "gb"):
+        sh("sysctl", "-qw", "net.ipv4.ip_forward=1", ns=n)
+    # static neighbours across the shaped links: an ARP reply queued behind
+    # a full bottleneck would be lost, and with it the reverse path (the
+    # estimator's responses, with UDP nothing else uses it)
+    for n, addr, d, m in (("ga", "10.1.1.2", "ga1", mac(1, 2)), ("r", "10.1.1.1", "r0", mac(1, 1)),
+                          ("r", "10.2.1.2", "r1", mac(2, 2)), ("gb", "10.2.1.1", "gb1", mac(2, 1))):
+        sh("ip", "-n", NS[n], "neigh", "replace", addr, "dev", d, "lladdr", m, "nud", "permanent")
+    # the estimator's request must stay in order with the data: every
+    # receiving end of the counted path through one CPU's backlog
+    # (selftests/sch_er2bc/gateways.sh, fifo_link)
+    for n, d in (("r", "r0"), ("gb", "gb1")):
+        sh("sh", "-c", f"echo 1 >/sys/class/net/{d}/queues/rx-0/rps_cpus", ns=n)
+    for d in ("r0", "r1"):
+        sh("tc", "qdisc", "add", "dev", d, "root", "netem", *BOTTLENECK.split(), ns="r")
+    # conntrack in D (a ct rule turns it on in the namespace), with bytes
+    sh("nft", "add table ip exp; add chain ip exp in { type filter hook input priority 0; };"
+       " add rule ip exp in ct state new,established accept", ns="d")
+    sh("sysctl", "-qw", "net.netfilter.nf_conntrack_acct=1", ns="d")
+    return spawn("d", "sleep", "infinity")
+
+
+def gateway(mode, proto, c, m):
+    """GA's uplink ga1: pfifo (no control) or er2bc in static or er2bc
+    mode, five classes of 400 kbit/s at priorities 1-5 (flower filters by
+    destination port) and a default class with no rate."""
+    sh("tc", "qdisc", "del", "dev", "ga1", "root", ns="ga", check=False,
+       stderr=subprocess.DEVNULL)
+    if mode == "none":
+        sh("tc", "qdisc", "add", "dev", "ga1", "root", "pfifo", "limit", "1000", ns="ga")
+        return
+    ctl = f" c {c} m {m} blim 50kbit" if mode == "er2bc" else ""
+    lines = [f"qdisc add dev ga1 root handle 1: er2bc rate 1mbit mode {mode} default 50"
+             f"{ctl} probe-port {PROBE_PORT} peer 10.2.0.0/16"]
+    for i, port in enumerate(PORTS, 1):
+        lines.append(f"class add dev ga1 parent 1: classid 1:{i} er2bc prio {i} "
+                     f"rate {RF // 1000}kbit type {proto}")
+        for p in ("tcp", "udp"):
+            lines.append(f"filter add dev ga1 parent 1: protocol ip prio 1 flower "
+                         f"ip_proto {p} dst_port {port} classid 1:{i}")
+    lines.append("class add dev ga1 parent 1: classid 1:50 er2bc prio 64")
+    sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
+
+
+def switched(on_s, off0, period, dur):
+    out, t = [], off0
+    while t < dur:
+        out.append([t, min(t + on_s, dur)])
+        t += period
+    return out
+
+
+def cross_flows(scenario, dur):
+    """The cross traffic's flows as (rate, [[on, off], ...]), in scenario
+    seconds."""
+    flows = [(3_000_000, [[0, dur]])]
+    if scenario == "dbhpf":
+        flows += [(310_000, switched(on, off0, DBHPF_PERIOD, dur))
+                  for off0, on in DBHPF_SWITCHED]
+    else:
+        rnd = random.Random(TRACK_SEED)
+        for _ in range(4):
+            on, t = [], rnd.expovariate(1 / TRACK_OFF)
+            while t < dur:
+                d = rnd.expovariate(1 / TRACK_ON)
+                on.append([t, min(t + d, dur)])
+                t += d + rnd.expovariate(1 / TRACK_OFF)
+            flows.append((100_000, on))
+    return flows
+
+
+def abw_at(flows, t):
+    return CAPACITY - sum(r for r, on in flows if any(a <= t < b for a, b in on))
+
+
+def listening(pid, port):
+    """A socket of PID's namespace listens on TCP PORT (iperf3 listens on
+    IPv6's any address unless told otherwise)."""
+    for table in ("tcp", "tcp6"):
+        try:
+            with open(f"/proc/{pid}/net/{table}") as f:
+                if any(ln.split()[1].endswith(f":{port:04X}") and ln.split()[3] == "0A"
+                       for ln in f.readlines()[1:]):
+                    return True
+        except OSError:
+            pass
+    return False
+
+
+def conntrack(pid):
+    """{(proto, src, sport, dport): orig-direction bytes} of D's entries
+    toward the receivers' ports."""
+    out = {}
+    with open(f"/proc/{pid}/net/nf_conntrack") as f:
+        for ln in f:
+            kv = {}
+            for w in ln.split():
+                k, _, v = w.partition("=")
+                if v and k not in kv:
+                    kv[k] = v
+            if kv.get("dst") == DST and "bytes" in kv and int(kv["dport"]) in PORTS:
+                out[(ln.split()[2], kv["src"], kv["sport"], int(kv["dport"]))] = int(kv["bytes"])
+    return out
+
+
+def read_status(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def stop(procs):
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def run(a, dpid, proto, mode, work):
+    k = a.scale
+    dur = a.duration / k
+    dt = 1.0 / k
+    flows = cross_flows(a.scenario, a.duration)
+    gateway(mode, proto, a.c, a.m)
+    servers = [spawn("d", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL) for p in PORTS]
+    deadline = time.monotonic() + 20
+    while not all(listening(dpid, p) for p in PORTS) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    # one clock for every process of the run: CLOCK_MONOTONIC (a step of
+    # the guest's wall clock must not stall the schedule)
+    t0 = time.monotonic() + 2.0
+    wall0 = time.time() - time.monotonic()
+    sched = {"dst": CROSS_DST, "start": t0, "end": t0 + dur + 1, "size": CROSS_SIZE,
+             "flows": [{"port": 9000 + i, "rate": r, "on": [[x / k, y / k] for x, y in on]}
+                       for i, (r, on) in enumerate(flows)]}
+    with open(f"{work}/sched.json", "w") as f:
+        json.dump(sched, f)
+    cross = spawn("x", sys.executable, CROSS, f"{work}/sched.json", stdout=subprocess.PIPE,
+                  text=True)
+    status = f"{work}/abwd-{proto}-{mode}.json"
+    procs = []
+    if mode != "none":
+        procs.append(spawn("ga", ABWD, "sender", "--peer", "10.2.1.2", "--dev", "ga1",
+                           "--port", str(PROBE_PORT), "--interval", f"{round(1000 / k)}ms",
+                           "--status", status, "-v",
+                           stderr=open(f"{work}/abwd-{proto}-{mode}.log", "w")))
+    t_run = str(int(dur + 6))
+    for p in PORTS:
+        args = ["-b", UDP_RATE, "-u", "-l", str(UDP_LEN)] if proto == "udp" else \
+               ["-b", TCP_RATE, "-l", TCP_LEN, "-C", "cubic"]
+        procs.append(spawn("s", "iperf3", "-c", DST, "-p", str(p), "-t", t_run,
+                           "--pacing-timer", "5000", *args, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL))
+    samples = {"t": [], "bytes": [], "w": [], "r": [], "abw": []}
+    prev, cum = {}, [0] * len(PORTS)
+    n = 0
+    while n * dt <= dur:
+        wait = t0 + n * dt - time.monotonic()
+        if wait > 0:
+            time.sleep(min(wait, dt))
+            continue
+        now = time.monotonic()
+        cur = conntrack(dpid)
+        for key, b in cur.items():
+            if n > 0:
+                cum[PORTS.index(key[3])] += b - prev.get(key, 0)
+        prev = cur
+        st = read_status(status) if mode != "none" else None
+        samples["t"].append(round((now - t0) * k, 4))
+        samples["bytes"].append(list(cum))
+        samples["w"].append(st["w"] if st else None)
+        samples["r"].append(st["r"] if st else None)
+        samples["abw"].append(abw_at(flows, min((now - t0) * k, a.duration - 1e-6)))
+        n += 1
+    st = read_status(status) if mode != "none" else None
+    stop(procs)
+    cross_sent = json.loads(cross.communicate(timeout=30)[0] or "null")
+    stop(servers)
+    r1 = json.loads(sh("tc", "-s", "-j", "qdisc", "show", "dev", "r1", ns="r",
+                       capture_output=True, text=True).stdout)
+    res = {"scenario": a.scenario, "proto": proto, "mode": mode, "samples": samples,
+           "cross": [{"rate": r, "on": on} for r, on in flows], "cross_sent": cross_sent,
+           "bottleneck_drops": r1[0].get("drops"), "estimator": st,
+           "wall_clock_step_s": round(time.time() - time.monotonic() - wall0, 3)}
+    if mode != "none":
+        res["gateway"] = sh("tc", "-s", "class", "show", "dev", "ga1", ns="ga",
+                            capture_output=True, text=True).stdout
+    time.sleep(2)		# the bottleneck drains
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario", choices=sorted(MODES))
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--duration", type=float, default=320.0)
+    ap.add_argument("--c", type=int, default=10)
+    ap.add_argument("--m", type=int, default=10)
+    ap.add_argument("--protos", default="tcp,udp")
+    ap.add_argument("--modes", default=None)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    work = os.path.dirname(os.path.abspath(a.out))
+    sh("modprobe", "sch_er2bc")
+    dpid = testbed()
+    resp = spawn("gb", ABWD, "responder", "--dev", "gb1", "--peer-prefix", "10.1.0.0/16",
+                 "--port", str(PROBE_PORT), stderr=open(f"{work}/responder.log", "w"))
+    doc = {"scenario": a.scenario, "kernel": os.uname().release, "scale": a.scale,
+           "duration": a.duration, "c": a.c, "m": a.m, "necessary": RF,
+           "ports": PORTS, "bottleneck": BOTTLENECK, "udp_rate": UDP_RATE,
+           "udp_len": UDP_LEN, "tcp_rate": TCP_RATE, "tcp_len": TCP_LEN,
+           "cross_size": CROSS_SIZE, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+           "runs": []}
+    try:
+        for proto in a.protos.split(","):
+            for mode in (a.modes.split(",") if a.modes else MODES[a.scenario]):
+                start = time.monotonic()
+                log(f"{a.scenario} {proto} {mode}: {a.duration / a.scale:.0f} s "
+                    f"({a.duration:.0f} s compressed {a.scale:g}x)")
+                r = run(a, dpid.pid, proto, mode, work)
+                r["wall_s"] = round(time.monotonic() - start, 1)
+                doc["runs"].append(r)
+                with open(a.out, "w") as f:
+                    json.dump(doc, f)
+    finally:
+        stop([resp, dpid])
+        for n in NS.values():
+            sh("ip", "netns", "del", n, check=False)
+
+
+if __name__ == "__main__":
+    main()
