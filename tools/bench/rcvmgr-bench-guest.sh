@@ -13,7 +13,10 @@
 #   Per policy (off, spring, equal, azuma; interval 1 s): three bulk
 #   downloads start; after 10 s, 20 downloads of 30 KB from S0 at random
 #   gaps (exponential, mean 1 s, seed 4, the same for every policy), each
-#   its own connection; the window runs from the first short download's
+#   its own connection (the environment changes the shape: SHORTS [20],
+#   GAP [1] s, WARMUP [10] s, INTERVAL [1000] ms, POLICIES
+#   [off,spring,equal,azuma], AZUMA_OPTS extra `rcvmgr set` options for
+#   azuma, comma-separated); the window runs from the first short download's
 #   start to the last one's end: the access link's utilization from the
 #   tbf's byte counter, its mean queue from its backlog sampled every
 #   100 ms, each short download's time (xfer.py: connect_s, transfer_s).
@@ -28,6 +31,8 @@ set -u
 
 mode=$1
 out=$2
+shorts=${SHORTS:-20} gap=${GAP:-1} warmup=${WARMUP:-10} interval=${INTERVAL:-1000}
+policies=${POLICIES:-off,spring,equal,azuma} azuma_opts=${AZUMA_OPTS:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 ctlbin=$top/tools/er2bcctl/er2bcctl
 xfer=$top/selftests/tcp_rcvmgr/xfer.py
@@ -76,23 +81,28 @@ scenario() {
 	busywait 20000 tcp_listening "$S0" 5005
 	for i in 1 2 3; do busywait 20000 tcp_listening "${senders[$i]}" 5007; done
 	modprobe tcp_rcvmgr || { log "cannot load tcp_rcvmgr"; exit 1; }
-	# the arrivals: 20, the gaps between them exponential with mean 1 s, seed 4
-	python3 -c "import random; r = random.Random(4); print(' '.join(['0'] + ['%.3f' % r.expovariate(1.0) for _ in range(19)]))" >"$work/gaps"
+	# the arrivals: SHORTS, the gaps between them exponential with mean GAP, seed 4
+	python3 -c "import random, sys; n, g = int(sys.argv[1]), float(sys.argv[2]); r = random.Random(4); print(' '.join(['0'] + ['%.3f' % r.expovariate(1 / g) for _ in range(n - 1)]))" \
+		"$shorts" "$gap" >"$work/gaps"
+	# the bulk downloads outlast the short ones by far
+	local bulk_s
+	bulk_s=$(python3 -c "import sys; print(int($warmup + sum(map(float, sys.argv[1:])) * 2 + 60))" $(cat "$work/gaps"))
 
 	local p extra bulk t0 t1 b0 b1 samp sh
-	for p in off spring equal azuma; do
+	for p in ${policies//,/ }; do
 		extra=
 		[ $p = spring ] && extra="link-rate 4mbit"
+		[ $p = azuma ] && extra=${azuma_opts//,/ }
 		# shellcheck disable=SC2086
-		ctl rcvmgr set policy $p wan eth0 interval 1000 $extra ||
+		ctl rcvmgr set policy $p wan eth0 interval "$interval" $extra ||
 			{ log "cannot configure $p"; exit 1; }
 		bulk=
 		for i in 1 2 3; do
-			ip netns exec "$RCV" timeout 80 python3 "$xfer" fetch 10.1.$i.2 5007 \
-				--limit 75 >/dev/null 2>&1 &
+			ip netns exec "$RCV" timeout "$bulk_s" python3 "$xfer" fetch 10.1.$i.2 5007 \
+				--limit "$bulk_s" >/dev/null 2>&1 &
 			bulk+=" $!"
 		done
-		sleep 10
+		sleep "$warmup"
 		: >"$work/short.$p"
 		: >"$work/q.$p"
 		# the queue, every 100 ms, until stopped
@@ -139,9 +149,9 @@ finally:
 		kill $bulk 2>/dev/null
 		wait $bulk 2>/dev/null
 		python3 - "$p" "$work/short.$p" "$work/q.$p" "$t0" "$t1" "$b0" "$b1" \
-			"$work/stats.$p" <<'PY' >>"$out"
+			"$work/stats.$p" "$shorts" "$gap" "$warmup" "$interval" "$extra" <<'PY' >>"$out"
 import json, sys
-p, short, q, t0, t1, b0, b1, stats = sys.argv[1:]
+p, short, q, t0, t1, b0, b1, stats, shorts, gap, warmup, interval, opts = sys.argv[1:]
 t0, t1, b0, b1 = float(t0), float(t1), int(b0), int(b1)
 tr = [json.loads(l) for l in open(short) if l.strip()]
 ok = [t for t in tr if "transfer_s" in t]
@@ -161,7 +171,9 @@ st = json.load(open(stats))
 print(json.dumps({"part": "scenario", "policy": p, "window_s": round(t1 - t0, 3),
     "short_transfer_s": [t["transfer_s"] for t in ok],
     "short_connect_s": [t["connect_s"] for t in ok],
-    "short_failed": len(tr) - len(ok) + max(0, 20 - len(tr)),
+    "short_failed": len(tr) - len(ok) + max(0, int(shorts) - len(tr)),
+    "shorts": int(shorts), "gap_mean_s": float(gap), "warmup_s": float(warmup),
+    "interval_ms": int(interval), "options": opts,
     "link_bytes": b1 - b0,
     "utilization": round((b1 - b0) * 8 / (t1 - t0) / 4e6, 4),
     "queue_samples": len(qs),

@@ -16,7 +16,9 @@
 # Environment: BENCH_RESULT the JSON to write
 # [Documentation/results/bench-rcvmgr.json] (the markdown beside it);
 # BENCH_PARTS which boots [scenario cost] (the others' results are kept
-# from the last run, in build/bench/rcvmgr-KVER-PART.jsonl).
+# from the last run, in build/bench/rcvmgr-KVER-PART.jsonl); BENCH_COMMAND
+# the command recorded; BENCH_PLOTS a prefix for the CDF plots; SHORTS, GAP, WARMUP, INTERVAL, POLICIES, AZUMA_OPTS
+# the scenario's shape (rcvmgr-bench-guest.sh; tools/experiments/accesslink.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,13 +33,19 @@ kdir=$("$top/tools/testing/vm/kernels.sh" kdir "$kver")
 mods=$("$top/tools/testing/build-modules.sh" "$kdir" 2>/dev/null)
 make -s -C "$top/tools/er2bcctl" >/dev/null
 
+# the scenario's shape, handed to the guest (values without spaces)
+shape=
+for v in SHORTS GAP WARMUP INTERVAL POLICIES AZUMA_OPTS; do
+	[ -n "${!v:-}" ] && shape+="$v=${!v} "
+done
+
 boot() { # NAME TIMEOUT QEMU_ARGS...
 	local name=$1 t=$2 out=$bench/vm-$kver-rcvmgr-$1 rc=0
 	shift 2
 	rm -rf "$out"
 	mkdir -p "$out"
 	"$top/tools/testing/vm/run.sh" -k "$kver" -o "$out" -t "$t" "$@" -- bash -c \
-		"$top/tools/testing/vm/guest-install.sh $mods && $top/tools/bench/rcvmgr-bench-guest.sh $name $out/$name.jsonl" |
+		"$top/tools/testing/vm/guest-install.sh $mods && $shape$top/tools/bench/rcvmgr-bench-guest.sh $name $out/$name.jsonl" |
 		grep --line-buffered '^bench:' >&2 || rc=${PIPESTATUS[0]}
 	if [ "$rc" != 0 ]; then
 		log "the $name VM failed ($rc); see $out/console.log"
@@ -49,17 +57,28 @@ boot() { # NAME TIMEOUT QEMU_ARGS...
 parts=${BENCH_PARTS:-scenario cost}
 if [[ " $parts " == *" scenario "* ]]; then
 	log "$kver: scenario 1, time-compressed, off/spring/equal/azuma (real time)"
-	boot scenario 900 -c 2
+	# per policy: the warm-up, the arrivals (their sum is about SHORTS *
+	# GAP), the last transfers and the bulk flows' end
+	t=$(python3 -c "import sys; s, g, w, p = sys.argv[1:]; print(int(len(p.split(',')) * (float(w) + int(s) * float(g) * 1.5 + 60) + 300))" \
+		"${SHORTS:-20}" "${GAP:-1}" "${WARMUP:-10}" "${POLICIES:-off,spring,equal,azuma}")
+	boot scenario "$t" -c 2
 fi
 if [[ " $parts " == *" cost "* ]]; then
 	log "$kver: the hooks' per-packet cost, 10 and 10000 connections (icount shift=0)"
 	ER2BC_ACCEL=tcg boot cost 1800 -c 1 -x "-icount shift=0"
 fi
-cat "$bench/rcvmgr-$kver-scenario.jsonl" "$bench/rcvmgr-$kver-cost.jsonl" 2>/dev/null \
-	>"$bench/rcvmgr-$kver.jsonl" || true
+: >"$bench/rcvmgr-$kver.jsonl"
+for part in scenario cost; do
+	# BENCH_KEEP_OTHERS=0: only the parts of this run
+	[ "${BENCH_KEEP_OTHERS:-1}" = 1 ] || [[ " $parts " == *" $part "* ]] || continue
+	cat "$bench/rcvmgr-$kver-$part.jsonl" >>"$bench/rcvmgr-$kver.jsonl" 2>/dev/null || true
+done
 
 mkdir -p "$(dirname "$result")"
-python3 "$top/tools/bench/rcvmgr-report.py" --kver "$kver" \
+# Debian's python3, whose matplotlib setup-deps.sh installs
+/usr/bin/python3 "$top/tools/bench/rcvmgr-report.py" --kver "$kver" \
+	--command "${BENCH_COMMAND:-make bench-rcvmgr KVER=$kver}" \
+	${BENCH_PLOTS:+--plots "$BENCH_PLOTS"} \
 	--runtime $(($(date +%s) - start)) --input "$bench/rcvmgr-$kver.jsonl" \
 	--json "$bench/bench-rcvmgr-$kver.json" --md "$bench/bench-rcvmgr-$kver.md"
 cp "$bench/bench-rcvmgr-$kver.json" "$result"

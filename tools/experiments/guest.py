@@ -25,6 +25,7 @@ by K; C and M stay counts of updates, so the same number of updates spans
 a step of the ABW. The network (5 Mbit/s, 25 ms) is not scaled. DURATION
 is in scenario (paper) seconds."""
 import argparse
+import faulthandler
 import json
 import os
 import random
@@ -271,13 +272,19 @@ def run(a, dpid, proto, mode, work):
                            stderr=subprocess.DEVNULL))
     samples = {"t": [], "bytes": [], "w": [], "r": [], "abw": []}
     prev, cum = {}, [0] * len(PORTS)
-    n = 0
+    n, late = 0, 0.0
     while n * dt <= dur:
         wait = t0 + n * dt - time.monotonic()
         if wait > 0:
             time.sleep(min(wait, dt))
             continue
         now = time.monotonic()
+        # a sampler that stops prints where it stopped (twice so far, cause
+        # not found); one that falls behind says by how much
+        faulthandler.dump_traceback_later(30, repeat=True)
+        if now - (t0 + n * dt) > late + 2:
+            late = now - (t0 + n * dt)
+            log(f"{proto} {mode}: sample {n} is {late:.1f} s late")
         cur = conntrack(dpid)
         for key, b in cur.items():
             if n > 0:
@@ -290,6 +297,7 @@ def run(a, dpid, proto, mode, work):
         samples["r"].append(st["r"] if st else None)
         samples["abw"].append(abw_at(flows, min((now - t0) * k, a.duration - 1e-6)))
         n += 1
+    faulthandler.cancel_dump_traceback_later()
     st = read_status(status) if mode != "none" else None
     stop(procs)
     cross_sent = json.loads(cross.communicate(timeout=30)[0] or "null")
