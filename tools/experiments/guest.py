@@ -29,9 +29,11 @@ import faulthandler
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -234,7 +236,7 @@ def stop(procs):
             p.wait()
 
 
-def run(a, dpid, proto, mode, work):
+def run(a, dpid, proto, mode, run_dir):
     k = a.scale
     dur = a.duration / k
     dt = 1.0 / k
@@ -252,17 +254,17 @@ def run(a, dpid, proto, mode, work):
     sched = {"dst": CROSS_DST, "start": t0, "end": t0 + dur + 1, "size": CROSS_SIZE,
              "flows": [{"port": 9000 + i, "rate": r, "on": [[x / k, y / k] for x, y in on]}
                        for i, (r, on) in enumerate(flows)]}
-    with open(f"{work}/sched.json", "w") as f:
+    with open(f"{run_dir}/sched.json", "w") as f:
         json.dump(sched, f)
-    cross = spawn("x", sys.executable, CROSS, f"{work}/sched.json", stdout=subprocess.PIPE,
+    cross = spawn("x", sys.executable, CROSS, f"{run_dir}/sched.json", stdout=subprocess.PIPE,
                   text=True)
-    status = f"{work}/abwd-{proto}-{mode}.json"
+    status = f"{run_dir}/abwd-{proto}-{mode}.json"
     procs = []
     if mode != "none":
         procs.append(spawn("ga", ABWD, "sender", "--peer", "10.2.1.2", "--dev", "ga1",
                            "--port", str(PROBE_PORT), "--interval", f"{round(1000 / k)}ms",
                            "--status", status, "-v",
-                           stderr=open(f"{work}/abwd-{proto}-{mode}.log", "w")))
+                           stderr=open(f"{run_dir}/abwd-{proto}-{mode}.log", "w")))
     t_run = str(int(dur + 6))
     for p in PORTS:
         args = ["-b", UDP_RATE, "-u", "-l", str(UDP_LEN)] if proto == "udp" else \
@@ -327,10 +329,14 @@ def main():
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     work = os.path.dirname(os.path.abspath(a.out))
+    # what the processes of a run write and read while it runs stays in the
+    # guest (tmpfs): a read of the estimator's status file through the
+    # host's 9p share blocked for good, twice, mid-run; copied to WORK after
+    run_dir = tempfile.mkdtemp(prefix="er2bc-exp-", dir="/run")
     sh("modprobe", "sch_er2bc")
     dpid = testbed()
     resp = spawn("gb", ABWD, "responder", "--dev", "gb1", "--peer-prefix", "10.1.0.0/16",
-                 "--port", str(PROBE_PORT), stderr=open(f"{work}/responder.log", "w"))
+                 "--port", str(PROBE_PORT), stderr=open(f"{run_dir}/responder.log", "w"))
     doc = {"scenario": a.scenario, "kernel": os.uname().release, "scale": a.scale,
            "duration": a.duration, "c": a.c, "m": a.m, "necessary": RF,
            "ports": PORTS, "bottleneck": BOTTLENECK, "udp_rate": UDP_RATE,
@@ -343,7 +349,7 @@ def main():
                 start = time.monotonic()
                 log(f"{a.scenario} {proto} {mode}: {a.duration / a.scale:.0f} s "
                     f"({a.duration:.0f} s compressed {a.scale:g}x)")
-                r = run(a, dpid.pid, proto, mode, work)
+                r = run(a, dpid.pid, proto, mode, run_dir)
                 r["wall_s"] = round(time.monotonic() - start, 1)
                 doc["runs"].append(r)
                 with open(a.out, "w") as f:
@@ -352,6 +358,8 @@ def main():
         stop([resp, dpid])
         for n in NS.values():
             sh("ip", "netns", "del", n, check=False)
+        for f in os.listdir(run_dir):
+            shutil.copy(os.path.join(run_dir, f), work)
 
 
 if __name__ == "__main__":
