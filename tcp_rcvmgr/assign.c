@@ -27,26 +27,26 @@
 #include "assign.h"
 
 /**
- * rcvmgr_rtt_increased - whether a connection's RTT rose over an interval
- * @prev_us: its mean RTT over the previous interval, 0 if none
+ * rcvmgr_rtt_increased - whether a connection's RTT is up
+ * @ref_us: the RTT to compare with (the connection's least), 0 if none
  * @now_us: its mean RTT over this interval, 0 if none
- * @tolerance: percent of @prev_us the rise must exceed
+ * @tolerance: percent of @ref_us the rise must exceed
  *
  * Section 3.1 says only "increased"; RTT samples jitter, so a rise counts
- * when it exceeds @tolerance percent of @prev_us and, for short RTTs whose
+ * when it exceeds @tolerance percent of @ref_us and, for short RTTs whose
  * jitter is mostly the hosts' own, RCVMGR_RTT_FLOOR_US.
  *
- * Return: true if both RTTs are known and @now_us is above @prev_us by more
- * than max(@prev_us * @tolerance / 100, RCVMGR_RTT_FLOOR_US)
+ * Return: true if both RTTs are known and @now_us is above @ref_us by more
+ * than max(@ref_us * @tolerance / 100, RCVMGR_RTT_FLOOR_US)
  */
-bool rcvmgr_rtt_increased(u32 prev_us, u32 now_us, u32 tolerance)
+bool rcvmgr_rtt_increased(u32 ref_us, u32 now_us, u32 tolerance)
 {
 	u64 margin;
 
-	if (!prev_us || !now_us)
+	if (!ref_us || !now_us)
 		return false;
-	margin = max_t(u64, div_u64((u64)prev_us * tolerance, 100), RCVMGR_RTT_FLOOR_US);
-	return now_us > prev_us + margin;
+	margin = max_t(u64, div_u64((u64)ref_us * tolerance, 100), RCVMGR_RTT_FLOOR_US);
+	return now_us > ref_us + margin;
 }
 EXPORT_SYMBOL_IF_KUNIT(rcvmgr_rtt_increased);
 

@@ -28,8 +28,8 @@ enum rcvmgr_trend {
  * @max: nor above this
  * @step: bytes B grows by when no connection's RTT increased
  * @decrease: per mille of B lost when every connection's RTT increased
- * @tolerance: percent an interval's mean RTT must exceed the previous one's
- *	to count as increased (and by at least RCVMGR_RTT_FLOOR_US)
+ * @tolerance: percent an interval's mean RTT must exceed the connection's
+ *	least RTT to count as increased (and by at least RCVMGR_RTT_FLOOR_US)
  */
 struct rcvmgr_budget_params {
 	u32 min;
@@ -84,7 +84,7 @@ struct rcvmgr_assign_params {
 	u32 spring_short;
 };
 
-bool rcvmgr_rtt_increased(u32 prev_us, u32 now_us, u32 tolerance);
+bool rcvmgr_rtt_increased(u32 ref_us, u32 now_us, u32 tolerance);
 enum rcvmgr_trend rcvmgr_budget_trend(unsigned int sampled, unsigned int increased);
 u32 rcvmgr_budget_next(u32 budget, enum rcvmgr_trend trend,
 		       const struct rcvmgr_budget_params *p);

@@ -33,10 +33,11 @@ static bool rcvmgr_assignable(const struct rcvmgr_conn *c)
 }
 
 /*
- * Section 5: what a connection showed it can use over the interval. One
- * that kept its window full (within two segments) may use more; one that
- * did not is limited elsewhere and keeps what it used, with a quarter to
- * grow into; one that sent nothing keeps two segments.
+ * Section 5: what a connection showed it can use over the interval, by the
+ * most data that arrived in one RTT. One that delivered its window (within
+ * two segments) may use more; one that did not is limited elsewhere and
+ * keeps what it used, with a quarter to grow into; one that sent nothing
+ * keeps two segments.
  */
 static u32 rcvmgr_demand(const struct rcvmgr_conn *c)
 {
@@ -61,9 +62,16 @@ static bool rcvmgr_conn_interval(struct rcvmgr_conn *c, const struct rcvmgr_cfg 
 	    (c->state == TCP_RCVMGR_STATE_UNSCALED && idle > RCVMGR_UNSCALED_IDLE_NS))
 		return true;
 	mean = c->rtt_cnt ? div_u64(c->rtt_sum_us, c->rtt_cnt) : 0;
+	/*
+	 * Section 3.1's "RTT increased": above the least RTT the connection
+	 * has shown. A queue that stopped growing holds RTTs up without a rise
+	 * from one interval to the next, and the budget would grow until the
+	 * router's buffer is full. A rise over the last interval's mean is
+	 * also a rise over the least (that mean is not below it).
+	 */
 	if (rcvmgr_assignable(c) && mean && c->rtt_prev_us) {
 		(*sampled)++;
-		if (rcvmgr_rtt_increased(c->rtt_prev_us, mean, cfg->rtt_tolerance))
+		if (rcvmgr_rtt_increased(c->rtt_min_us, mean, cfg->rtt_tolerance))
 			(*increased)++;
 	}
 	c->rtt_prev_us = mean;

@@ -54,8 +54,8 @@ const struct rcvmgr_cfg rcvmgr_cfg_default = {
 	.budget_min		= 4 * 1460,
 	.budget_max		= 16 << 20,
 	.budget_step		= 4 * 1460,
-	.budget_decrease	= 250,
-	.rtt_tolerance		= 10,
+	.budget_decrease	= 100,		/* Documentation/tcp_rcvmgr.rst */
+	.rtt_tolerance		= 20,
 	.spring_queue		= 65536,	/* thesis Table 1 */
 	.spring_interactive	= 2048,
 	.spring_short		= 8192,
@@ -451,12 +451,18 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		if (seg > c->mss)
 			c->mss = min(seg, 65535U);
 	}
-	if (!(c->flags & RCVMGR_F_DATA) || after(end, c->seq_max)) {
-		c->seq_max = end;
-		c->flags |= RCVMGR_F_DATA;
+	/*
+	 * Section 5: what the sender keeps in flight, as the receiver's side
+	 * sees it: the data that arrives in one RTT (the gap between the
+	 * gateway's highest sequence and ACK is only the last hop's share)
+	 */
+	if (c->srtt_us && now - c->round_ns >= (u64)c->srtt_us * NSEC_PER_USEC) {
+		if (c->round_ns)
+			c->flight_max = max_t(u64, c->flight_max,
+					      min_t(u64, c->bytes - c->round_bytes, U32_MAX));
+		c->round_ns = now;
+		c->round_bytes = c->bytes;
 	}
-	if (c->flags & RCVMGR_F_ACKED)
-		c->flight_max = max(c->flight_max, c->seq_max - c->ack_max);
 
 	/*
 	 * RTT: the handshake (the receiver's SYN out, the SYN-ACK back; or the
@@ -579,10 +585,6 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	     c->state != TCP_RCVMGR_STATE_UNSCALED)) {
 		spin_unlock(&c->lock);
 		return;
-	}
-	if (!(c->flags & RCVMGR_F_ACKED) || after(ack, c->ack_max)) {
-		c->ack_max = ack;
-		c->flags |= RCVMGR_F_ACKED;
 	}
 	if (th->fin)
 		c->flags |= RCVMGR_F_FIN_ACK;

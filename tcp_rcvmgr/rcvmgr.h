@@ -86,8 +86,6 @@ struct rcvmgr_key {
 #define RCVMGR_F_RCV_SYN	BIT(3)	/* the receiver's SYN or SYN-ACK was seen */
 #define RCVMGR_F_RCV_WS		BIT(4)
 #define RCVMGR_F_RCV_TS		BIT(5)
-#define RCVMGR_F_ACKED		BIT(6)	/* ack_max is valid */
-#define RCVMGR_F_DATA		BIT(7)	/* seq_max is valid */
 #define RCVMGR_F_FIN_DATA	BIT(8)
 #define RCVMGR_F_FIN_ACK	BIT(9)
 
@@ -110,9 +108,9 @@ struct rcvmgr_conn {
 	u32 mss;
 	u32 priority;
 	u64 bytes;
-	u32 seq_max;			/* highest sequence the sender sent, +1 */
-	u32 ack_max;			/* highest ACK forwarded to the sender */
-	u32 flight_max;			/* this interval: most seen in flight */
+	u64 round_ns;			/* section 5: an RTT's worth of data began */
+	u64 round_bytes;		/* bytes then */
+	u32 flight_max;			/* this interval: most arrived in one RTT */
 	u32 advertised;			/* bytes the receiver last offered */
 	struct rcvmgr_edge edge;
 	u64 rewritten;

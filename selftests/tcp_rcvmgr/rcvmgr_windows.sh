@@ -266,6 +266,45 @@ json_get "len([c for c in j if c['sport'] == 5002 and 40000 <= c['rtt'] <= 20000
 log_test $? "RTT measured without timestamps" "rtt us, samples: $got"
 rset rule none
 
+# --- section 5: greedy senders are not taken for limited ones. Under a
+# fixed budget above the path's BDP, three bulk downloads keep their windows
+# full, so each is given its share (its threshold), not what a short look
+# at its flight suggests
+rset policy azuma budget-min 48k budget-max 48k budget-init 48k interval 1000
+bulk=
+for p in 1 2 3; do
+	ip netns exec "$RCV" timeout 30 python3 "$here/xfer.py" fetch 10.1.0.2 5007 \
+		--limit 30 >/dev/null 2>&1 &
+	bulk+=" $!"
+done
+sleep 6
+: >"$tmp/share"
+for i in 1 2 3 4 5 6; do
+	ctl -j rcvmgr conns >>"$tmp/share"
+	sleep 1
+done
+kill $bulk 2>/dev/null
+wait $bulk 2>/dev/null
+# (window / threshold) of each bulk connection in each dump; most at 3/4 or more
+res=$(python3 - "$tmp/share" <<'PY'
+import json, sys
+text, dec, i, r = open(sys.argv[1]).read(), json.JSONDecoder(), 0, []
+while True:
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i >= len(text):
+        break
+    dump, i = dec.raw_decode(text, i)
+    r += [c["window"] / c["threshold"] for c in dump
+          if c["sport"] == 5007 and c["state"] == "persistent" and c["threshold"]]
+full = sum(x >= 0.75 for x in r)
+print("ok" if len(r) >= 12 and full >= 0.8 * len(r) else "short",
+      f"{full} of {len(r)} windows at 3/4 of the share or more, lowest {min(r, default=0):.2f}")
+PY
+)
+[ "${res%% *}" = ok ]
+log_timing_test $? "greedy bulk downloads get their share of the budget (section 5)" "${res#* }"
+
 # --- three bulk downloads fill the access link's buffer; short ones beside
 # them finish faster under azuma than with the module only watching (off);
 # azuma's budget moves with the RTT trend; the tracepoints fire
