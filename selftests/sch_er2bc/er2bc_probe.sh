@@ -96,7 +96,12 @@ kill $ipf 2>/dev/null
 wait
 q=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops'], j[0]['backlog']")
 check "TCP at a bottleneck: 100 intervals, none lossy, none negative (r1 drops/backlog at end: $q)" \
-	"r['intervals'] == 100 and r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 1000"
+	"r['intervals'] == 100 and r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 0"
+# how much it counted depends on how fast the emulated sender is (the debug
+# kernel once sent 829 packets in the 10 s)
+python3 -c "import json,sys; sys.exit(0 if json.loads(sys.argv[1])['sent'] > 1000 else 1)" "$res"
+log_timing_test $? "TCP at a bottleneck: over 1000 packets counted in 10 s" \
+	"$(echo "$res" | json_get "j['sent']") packets"
 ign=$(ip netns exec "$A" tc -s -j qdisc show dev a0 | json_get "j[0]['probe_ignored']")
 [ "$ign" -gt 0 ] 2>/dev/null
 log_test $? "A's qdisc ignored what was not toward the peer (IPv6 neighbour discovery)" "ignored $ign"
