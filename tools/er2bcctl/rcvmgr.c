@@ -506,9 +506,13 @@ static int config_msg(const struct nlmsghdr *nlh, void *data)
 	return rcvmgr_config_merge(data, nlh) ? MNL_CB_ERROR : MNL_CB_OK;
 }
 
-static int do_show_config(int argc, char **argv)
+/*
+ * One request of @cmd answered by messages that @cb merges into @data;
+ * @msgs counts them, and none at all is an error naming @what.
+ */
+static int get_merged(int argc, char **argv, uint8_t cmd, mnl_cb_t cb, void *data,
+		      const unsigned int *msgs, const char *what)
 {
-	struct rcvmgr_config c = { 0 };
 	struct nl own, *nl;
 	int ret;
 
@@ -518,15 +522,25 @@ static int do_show_config(int argc, char **argv)
 	ret = family_get(&fam_rcvmgr, &own, &nl);
 	if (ret)
 		return ret;
-	ret = talk(nl, request(nl, TCP_RCVMGR_CMD_CONFIG_GET, NLM_F_ACK), config_msg, &c);
-	if (!ret && !c.msgs) {
-		err_msg("%s: the kernel sent no configuration", cmd_name);
+	ret = talk(nl, request(nl, cmd, NLM_F_ACK), cb, data);
+	if (!ret && !*msgs) {
+		err_msg("%s: the kernel sent no %s", cmd_name, what);
 		ret = EXIT_FAIL;
 	}
+	family_put(nl);
+	return ret;
+}
+
+static int do_show_config(int argc, char **argv)
+{
+	struct rcvmgr_config c = { 0 };
+	int ret;
+
+	ret = get_merged(argc, argv, TCP_RCVMGR_CMD_CONFIG_GET, config_msg, &c,
+			 &c.msgs, "configuration");
 	if (!ret)
 		rcvmgr_config_print(stdout, &c);
 	rcvmgr_config_free(&c);
-	family_put(nl);
 	return ret;
 }
 
@@ -595,23 +609,12 @@ static int stats_msg(const struct nlmsghdr *nlh, void *data)
 static int do_stats(int argc, char **argv)
 {
 	struct rcvmgr_stats s = { 0 };
-	struct nl own, *nl;
 	int ret;
 
-	ret = no_args(argc, argv);
-	if (ret)
-		return ret;
-	ret = family_get(&fam_rcvmgr, &own, &nl);
-	if (ret)
-		return ret;
-	ret = talk(nl, request(nl, TCP_RCVMGR_CMD_STATS_GET, NLM_F_ACK), stats_msg, &s);
-	if (!ret && !s.msgs) {
-		err_msg("%s: the kernel sent no counters", cmd_name);
-		ret = EXIT_FAIL;
-	}
+	ret = get_merged(argc, argv, TCP_RCVMGR_CMD_STATS_GET, stats_msg, &s,
+			 &s.msgs, "counters");
 	if (!ret)
 		rcvmgr_stats_print(stdout, &s);
-	family_put(nl);
 	return ret;
 }
 
