@@ -111,19 +111,29 @@ EXPORT_SYMBOL_IF_KUNIT(rcvmgr_budget_next);
  * rcvmgr_slow_start_window - the window slow start would have reached
  * @rtts: t_i, RTTs since the connection began
  * @mss: its segment size, bytes
+ * @iw: the initial window, segments; taken as the nearest of
+ *	RCVMGR_IW_MIN and RCVMGR_IW_MAX outside them
  *
- * Eq. 1-a: 2 * 2^t_i segments, in bytes.
+ * Eq. 1-a: iw * 2^t_i segments, in bytes; the thesis' iw is 2.
  *
- * Return: 2 * 2^@rtts * @mss, at most RCVMGR_WINDOW_MAX
+ * Return: @iw * 2^@rtts * @mss, at most RCVMGR_WINDOW_MAX
  */
-u32 rcvmgr_slow_start_window(u32 rtts, u32 mss)
+u32 rcvmgr_slow_start_window(u32 rtts, u32 mss, u32 iw)
 {
+	u64 first;
+
 	if (!mss)
 		return 0;
-	/* 2 * 2^30 bytes already pass RCVMGR_WINDOW_MAX (below 2^30) */
+	/* 2^30 bytes already pass RCVMGR_WINDOW_MAX (below 2^30) */
 	if (rtts >= 30)
 		return RCVMGR_WINDOW_MAX;
-	return min_t(u64, (u64)mss << (rtts + 1), RCVMGR_WINDOW_MAX);
+	/* below 2^32 * 2^10; if not above RCVMGR_WINDOW_MAX, shifted by 29 at
+	 * most it stays below 2^59
+	 */
+	first = (u64)mss * clamp_t(u32, iw, RCVMGR_IW_MIN, RCVMGR_IW_MAX);
+	if (first >= RCVMGR_WINDOW_MAX)
+		return RCVMGR_WINDOW_MAX;
+	return min_t(u64, first << rtts, RCVMGR_WINDOW_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(rcvmgr_slow_start_window);
 
@@ -224,7 +234,7 @@ static u32 rcvmgr_threshold(const struct rcvmgr_share *c, u32 budget,
 		     c->mss);
 }
 
-/* threshold_i - 2 * 2^t_i, or 0 where that would not be positive */
+/* threshold_i - iw * 2^t_i, or 0 where that would not be positive */
 static u32 rcvmgr_gap(const struct rcvmgr_share *c, u32 need)
 {
 	return c->threshold > need ? c->threshold - need : 0;
@@ -235,6 +245,7 @@ static u32 rcvmgr_gap(const struct rcvmgr_share *c, u32 need)
  * @s: the connections; only those in TCP_RCVMGR_STATE_INITIAL are written
  * @n: how many
  * @budget: B
+ * @iw: the initial window, segments (see rcvmgr_slow_start_window())
  *
  * Each initial connection needs its slow-start size, need_i =
  * rcvmgr_slow_start_window(). If the needs fit in @budget, each gets its
@@ -246,7 +257,7 @@ static u32 rcvmgr_gap(const struct rcvmgr_share *c, u32 need)
  *
  * rcvmgr_assign() calls this after moving each initial connection whose
  * need passed its threshold to the persistent state. A need left is within
- * its threshold and at least two segments, so that threshold is B * w_i /
+ * its threshold and at least RCVMGR_IW_MIN (two) segments, so that threshold is B * w_i /
  * sum_j w_j, not the one-segment floor, and those add up to B at most: the
  * needs fit, and (1-b) is only reached here with thresholds from elsewhere
  * (another interval's, say).
@@ -254,7 +265,7 @@ static u32 rcvmgr_gap(const struct rcvmgr_share *c, u32 need)
  * Return: T_is, the part of @budget the initial connections take: the sum
  * of the needs (1-a) or @budget (1-b)
  */
-u32 rcvmgr_assign_initial(struct rcvmgr_share *s, unsigned int n, u32 budget)
+u32 rcvmgr_assign_initial(struct rcvmgr_share *s, unsigned int n, u32 budget, u32 iw)
 {
 	u64 need_sum = 0, gap_sum = 0;
 	unsigned int count = 0, i;
@@ -264,7 +275,7 @@ u32 rcvmgr_assign_initial(struct rcvmgr_share *s, unsigned int n, u32 budget)
 
 		if (s[i].state != TCP_RCVMGR_STATE_INITIAL)
 			continue;
-		need = rcvmgr_slow_start_window(s[i].rtts, s[i].mss);
+		need = rcvmgr_slow_start_window(s[i].rtts, s[i].mss, iw);
 		need_sum += need;
 		gap_sum += rcvmgr_gap(&s[i], need);
 		count++;
@@ -279,7 +290,7 @@ u32 rcvmgr_assign_initial(struct rcvmgr_share *s, unsigned int n, u32 budget)
 
 		if (c->state != TCP_RCVMGR_STATE_INITIAL)
 			continue;
-		need = rcvmgr_slow_start_window(c->rtts, c->mss);
+		need = rcvmgr_slow_start_window(c->rtts, c->mss, iw);
 		if (need_sum <= budget)
 			w = need;
 		else if (gap_sum)
@@ -633,13 +644,13 @@ void rcvmgr_assign(struct rcvmgr_share *s, unsigned int n, u32 budget,
 		c->threshold = rcvmgr_threshold(c, budget, &wt);
 		if (p->policy == TCP_RCVMGR_POLICY_AZUMA &&
 		    c->state == TCP_RCVMGR_STATE_INITIAL &&
-		    rcvmgr_slow_start_window(c->rtts, c->mss) > c->threshold)
+		    rcvmgr_slow_start_window(c->rtts, c->mss, p->initial_window) > c->threshold)
 			c->state = TCP_RCVMGR_STATE_PERSISTENT;
 	}
 
 	switch (p->policy) {
 	case TCP_RCVMGR_POLICY_AZUMA:
-		taken = rcvmgr_assign_initial(s, n, budget);
+		taken = rcvmgr_assign_initial(s, n, budget, p->initial_window);
 		rcvmgr_assign_persistent(s, n, budget - taken, &wt);
 		break;
 	case TCP_RCVMGR_POLICY_SPRING:

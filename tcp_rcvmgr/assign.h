@@ -15,6 +15,10 @@
 /* a window is never below one segment, nor above what 14 bits of scale reach */
 #define RCVMGR_WINDOW_MAX	(65535U << 14)
 
+/* the initial window of eq. 1-a, segments: the thesis' 2 at least */
+#define RCVMGR_IW_MIN		2
+#define RCVMGR_IW_MAX		1024
+
 /* what the budget rule decided at the end of an interval */
 enum rcvmgr_trend {
 	RCVMGR_TREND_HOLD,
@@ -75,6 +79,8 @@ struct rcvmgr_share {
  * @spring_queue: bytes of queue spring lets the long connections keep
  * @spring_interactive: below this many bytes received, interactive (spring)
  * @spring_short: below this, short; at or above, long (spring)
+ * @initial_window: segments an initial connection starts with (azuma, eq.
+ *	1-a), RCVMGR_IW_MIN to RCVMGR_IW_MAX
  */
 struct rcvmgr_assign_params {
 	u8 policy;
@@ -82,6 +88,7 @@ struct rcvmgr_assign_params {
 	u32 spring_queue;
 	u32 spring_interactive;
 	u32 spring_short;
+	u32 initial_window;
 };
 
 bool rcvmgr_rtt_increased(u32 ref_us, u32 now_us, u32 tolerance);
@@ -89,7 +96,7 @@ enum rcvmgr_trend rcvmgr_budget_trend(unsigned int sampled, unsigned int increas
 u32 rcvmgr_budget_next(u32 budget, enum rcvmgr_trend trend,
 		       const struct rcvmgr_budget_params *p);
 
-u32 rcvmgr_slow_start_window(u32 rtts, u32 mss);
+u32 rcvmgr_slow_start_window(u32 rtts, u32 mss, u32 iw);
 u32 rcvmgr_rtts_since(u64 age_us, u32 rtt_us);
 
 /*
@@ -99,7 +106,7 @@ u32 rcvmgr_rtts_since(u64 age_us, u32 rtt_us);
  */
 #define RCVMGR_FILL_EXACT_PASSES	8
 
-u32 rcvmgr_assign_initial(struct rcvmgr_share *s, unsigned int n, u32 budget);
+u32 rcvmgr_assign_initial(struct rcvmgr_share *s, unsigned int n, u32 budget, u32 iw);
 void rcvmgr_assign(struct rcvmgr_share *s, unsigned int n, u32 budget,
 		   const struct rcvmgr_assign_params *p);
 

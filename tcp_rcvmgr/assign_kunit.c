@@ -137,25 +137,43 @@ static void assign_budget_next(struct kunit *test)
 
 static void assign_slow_start(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(0, 1460), 2920);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(3, 1000), 16000);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(10, 1460), 2990080);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(0, 1460, 2), 2920);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(3, 1000, 2), 16000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(10, 1460, 2), 2990080);
 	/* 2 * 2^13 * 65535 is exactly 65535 << 14 */
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(12, 65535), 65535U << 13);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(13, 65535), RCVMGR_WINDOW_MAX);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(14, 65535), RCVMGR_WINDOW_MAX);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(28, 1), 1U << 29);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(12, 65535, 2), 65535U << 13);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(13, 65535, 2), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(14, 65535, 2), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(28, 1, 2), 1U << 29);
 	/* 2^30 is past 65535 << 14 */
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(29, 1), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(29, 1, 2), RCVMGR_WINDOW_MAX);
 	/* shifts a u32 or u64 could not take */
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(31, 1), RCVMGR_WINDOW_MAX);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(32, 1), RCVMGR_WINDOW_MAX);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(63, 1), RCVMGR_WINDOW_MAX);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(64, 1), RCVMGR_WINDOW_MAX);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(U32_MAX, 1), RCVMGR_WINDOW_MAX);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(0, U32_MAX), RCVMGR_WINDOW_MAX);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(U32_MAX, U32_MAX), RCVMGR_WINDOW_MAX);
-	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(5, 0), 0);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(31, 1, 2), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(32, 1, 2), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(63, 1, 2), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(64, 1, 2), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(U32_MAX, 1, 2), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(0, U32_MAX, 2), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(U32_MAX, U32_MAX, 2), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(5, 0, 2), 0);
+
+	/* the initial window of Linux senders (RFC 6928): 10, 20, 40 ... */
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(0, 1448, 10), 14480);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(1, 1448, 10), 28960);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(3, 1000, 10), 80000);
+	/* 1024 * 2^6 * 16384 is exactly 2^30; 1024 * 2^4 * 65535 is 65535 << 14 */
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(6, 16384, 1024), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(4, 65535, 1024), 65535U << 14);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(3, 65535, 1024), 65535U << 13);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(0, U32_MAX, 1024), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(29, 1, 1024), RCVMGR_WINDOW_MAX);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(U32_MAX, U32_MAX, U32_MAX),
+			RCVMGR_WINDOW_MAX);
+	/* outside RCVMGR_IW_MIN..RCVMGR_IW_MAX: the nearest of them */
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(0, 1460, 0), 2920);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(0, 1460, 1), 2920);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(0, 1000, 1025), 1024000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_slow_start_window(0, 1000, U32_MAX), 1024000);
 }
 
 static void assign_rtts_since(struct kunit *test)
@@ -198,7 +216,7 @@ static void assign_none(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, s[0].threshold, 5678);
 		KUNIT_EXPECT_EQ(test, s[0].state, INITIAL);
 	}
-	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(NULL, 0, 100000), 0);
+	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(NULL, 0, 100000, 2), 0);
 }
 
 /* priorities 1 and 2, RTTs 10 and 30 ms: weights 10000 and 60000, 1:6 (2-a) */
@@ -262,7 +280,7 @@ static void assign_initial_fits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s[2].window, 72000);
 
 	/* through the stage alone: T_is is the sum of the needs */
-	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 3, 18000), 18000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 3, 18000, 2), 18000);
 	KUNIT_EXPECT_EQ(test, s[0].window, 2000);
 	KUNIT_EXPECT_EQ(test, s[1].window, 16000);
 	/* the persistent one is not touched */
@@ -290,7 +308,7 @@ static void assign_initial_short(struct kunit *test)
 	s[1].threshold = 20000;
 	s[2].threshold = 12000;
 	s[3].window = 777;
-	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 24000), 24000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 24000, 2), 24000);
 	KUNIT_EXPECT_EQ(test, s[0].window, 8000);
 	KUNIT_EXPECT_EQ(test, s[1].window, 16000);
 	KUNIT_EXPECT_EQ(test, s[2].window, 1000);
@@ -300,13 +318,13 @@ static void assign_initial_short(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s[3].state, PERSISTENT);
 
 	/* 25000 * 6000 / 18000 = 8333.3, 25000 * 12000 / 18000 = 16666.7 */
-	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 25000), 25000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 25000, 2), 25000);
 	KUNIT_EXPECT_EQ(test, s[0].window, 8333);
 	KUNIT_EXPECT_EQ(test, s[1].window, 16666);
 	KUNIT_EXPECT_EQ(test, s[2].window, 1000);
 
 	/* the needs fit: (1-a) */
-	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 28000), 28000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 28000, 2), 28000);
 	KUNIT_EXPECT_EQ(test, s[0].window, 4000);
 	KUNIT_EXPECT_EQ(test, s[1].window, 8000);
 	KUNIT_EXPECT_EQ(test, s[2].window, 16000);
@@ -315,11 +333,11 @@ static void assign_initial_short(struct kunit *test)
 	s[0].threshold = 4000;
 	s[1].threshold = 8000;
 	s[2].threshold = 16000;
-	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 24000), 24000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 24000, 2), 24000);
 	KUNIT_EXPECT_EQ(test, s[0].window, 8000);
 	KUNIT_EXPECT_EQ(test, s[1].window, 8000);
 	KUNIT_EXPECT_EQ(test, s[2].window, 8000);
-	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 2000), 2000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 2000, 2), 2000);
 	KUNIT_EXPECT_EQ(test, s[0].window, 1000);
 	KUNIT_EXPECT_EQ(test, s[1].window, 1000);
 	KUNIT_EXPECT_EQ(test, s[2].window, 1000);
@@ -327,7 +345,7 @@ static void assign_initial_short(struct kunit *test)
 	/* no initial connection: nothing taken, nothing written */
 	for (i = 0; i < 3; i++)
 		s[i].state = PERSISTENT;
-	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 24000), 0);
+	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(s, 4, 24000, 2), 0);
 	KUNIT_EXPECT_EQ(test, s[0].window, 1000);
 	KUNIT_EXPECT_EQ(test, s[3].window, 777);
 }
@@ -657,6 +675,8 @@ static void check_level(struct kunit *test, const struct rcvmgr_share *s, const 
 static void assign_random(struct kunit *test)
 {
 	static const u32 mss[] = { 536, 1000, 1460, 9000 };
+	static const u32 iws[] = { 2, 4, 10, 64 };
+	struct rcvmgr_assign_params p = azuma;
 	const unsigned int nmax = 24;
 	struct rcvmgr_share *s = conns_new(test, nmax);
 	u8 *was = kunit_kcalloc(test, nmax, sizeof(*was), GFP_KERNEL);
@@ -672,6 +692,7 @@ static void assign_random(struct kunit *test)
 		u64 rtt_sum = 0, total = 0, needs = 0, floors = 0, rest, sum = 0;
 		u32 mean;
 
+		p.initial_window = iws[next_rand(&x) % ARRAY_SIZE(iws)];
 		for (i = 0; i < n; i++) {
 			struct rcvmgr_share *c = &s[i];
 
@@ -694,11 +715,11 @@ static void assign_random(struct kunit *test)
 			total += w[i];
 		}
 
-		rcvmgr_assign(s, n, budget, &azuma);
+		rcvmgr_assign(s, n, budget, &p);
 
 		for (i = 0; i < n; i++) {
 			struct rcvmgr_share *c = &s[i];
-			u32 need = rcvmgr_slow_start_window(c->rtts, c->mss);
+			u32 need = rcvmgr_slow_start_window(c->rtts, c->mss, p.initial_window);
 			u64 thr = max_t(u64, div64_u64(budget * w[i], total), c->mss);
 
 			KUNIT_ASSERT_EQ(test, c->threshold, thr);

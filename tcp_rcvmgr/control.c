@@ -165,6 +165,7 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 		.spring_queue = cfg->spring_queue,
 		.spring_interactive = cfg->spring_interactive,
 		.spring_short = cfg->spring_short,
+		.initial_window = cfg->initial_window,
 	};
 	rcvmgr_assign(shares, n, rn->budget, &ap);
 
@@ -181,7 +182,7 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 		}
 		if (c->state == TCP_RCVMGR_STATE_INITIAL) {
 			n_initial++;
-			need += rcvmgr_slow_start_window(s->rtts, s->mss);
+			need += rcvmgr_slow_start_window(s->rtts, s->mss, cfg->initial_window);
 		}
 		spin_unlock_bh(&c->lock);
 	}

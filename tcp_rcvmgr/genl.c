@@ -16,6 +16,7 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
+#include "assign.h"
 #include "rcvmgr.h"
 
 static struct genl_family rcvmgr_genl_family;
@@ -44,7 +45,7 @@ static struct netlink_range_validation rcvmgr_max_conns_range = {
 };
 
 /* the request of config-set: the spec's, checked by the selftest rcvmgr_genl */
-static const struct nla_policy rcvmgr_config_set_policy[TCP_RCVMGR_A_CONFIG_SPRING_SHORT + 1] = {
+static const struct nla_policy rcvmgr_config_set_policy[TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW + 1] = {
 	[TCP_RCVMGR_A_CONFIG_POLICY]		= NLA_POLICY_MAX(NLA_U8, 3),
 	[TCP_RCVMGR_A_CONFIG_WAN_DEV]		= NLA_POLICY_MIN(NLA_U32, 1),
 	[TCP_RCVMGR_A_CONFIG_LAN_PREFIX]	= NLA_POLICY_NESTED(rcvmgr_prefix_policy),
@@ -63,6 +64,8 @@ static const struct nla_policy rcvmgr_config_set_policy[TCP_RCVMGR_A_CONFIG_SPRI
 	[TCP_RCVMGR_A_CONFIG_SPRING_QUEUE]	= { .type = NLA_U32 },
 	[TCP_RCVMGR_A_CONFIG_SPRING_INTERACTIVE] = { .type = NLA_U32 },
 	[TCP_RCVMGR_A_CONFIG_SPRING_SHORT]	= { .type = NLA_U32 },
+	[TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW]	= NLA_POLICY_RANGE(NLA_U32, RCVMGR_IW_MIN,
+								   RCVMGR_IW_MAX),
 };
 
 static int rcvmgr_parse_prefix(struct rcvmgr_prefix *p, const struct nlattr *nla,
@@ -255,6 +258,7 @@ static int rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info
 	rcvmgr_get_u32(&cfg->spring_queue, tb, TCP_RCVMGR_A_CONFIG_SPRING_QUEUE);
 	rcvmgr_get_u32(&cfg->spring_interactive, tb, TCP_RCVMGR_A_CONFIG_SPRING_INTERACTIVE);
 	rcvmgr_get_u32(&cfg->spring_short, tb, TCP_RCVMGR_A_CONFIG_SPRING_SHORT);
+	rcvmgr_get_u32(&cfg->initial_window, tb, TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW);
 
 	err = -EINVAL;
 	if (cfg->budget_min > cfg->budget_max) {
@@ -350,7 +354,8 @@ static int rcvmgr_put_config(struct sk_buff *msg, const struct rcvmgr_cfg *cfg)
 			      TCP_RCVMGR_A_CONFIG_PAD) ||
 	    nla_put_u32(msg, TCP_RCVMGR_A_CONFIG_SPRING_QUEUE, cfg->spring_queue) ||
 	    nla_put_u32(msg, TCP_RCVMGR_A_CONFIG_SPRING_INTERACTIVE, cfg->spring_interactive) ||
-	    nla_put_u32(msg, TCP_RCVMGR_A_CONFIG_SPRING_SHORT, cfg->spring_short))
+	    nla_put_u32(msg, TCP_RCVMGR_A_CONFIG_SPRING_SHORT, cfg->spring_short) ||
+	    nla_put_u32(msg, TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW, cfg->initial_window))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -563,7 +568,7 @@ static const struct genl_ops rcvmgr_genl_ops[] = {
 		.cmd		= TCP_RCVMGR_CMD_CONFIG_SET,
 		.doit		= rcvmgr_nl_config_set_doit,
 		.policy		= rcvmgr_config_set_policy,
-		.maxattr	= TCP_RCVMGR_A_CONFIG_SPRING_SHORT,
+		.maxattr	= TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

@@ -59,6 +59,7 @@ const struct rcvmgr_cfg rcvmgr_cfg_default = {
 	.spring_queue		= 65536,	/* thesis Table 1 */
 	.spring_interactive	= 2048,
 	.spring_short		= 8192,
+	.initial_window		= 10,		/* RFC 6928, as Linux senders */
 };
 
 static const struct rhashtable_params rcvmgr_rht_params = {
@@ -297,7 +298,7 @@ static u32 rcvmgr_first_window(const struct rcvmgr_net *rn, const struct rcvmgr_
 {
 	switch (cfg->policy) {
 	case TCP_RCVMGR_POLICY_AZUMA:
-		return rcvmgr_slow_start_window(0, mss);
+		return rcvmgr_slow_start_window(0, mss, cfg->initial_window);
 	case TCP_RCVMGR_POLICY_EQUAL:
 		return max(READ_ONCE(rn->budget) / (atomic_read(&rn->count) + 1), mss);
 	default:
@@ -512,7 +513,7 @@ static u32 rcvmgr_assigned(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		return READ_ONCE(c->window);
 
 	rtts = rcvmgr_rtts_since(div_u64(now - c->created_ns, NSEC_PER_USEC), c->srtt_us);
-	need = rcvmgr_slow_start_window(rtts, c->mss);
+	need = rcvmgr_slow_start_window(rtts, c->mss, cfg->initial_window);
 	threshold = READ_ONCE(c->threshold);
 	if (threshold && need > threshold) {
 		c->state = TCP_RCVMGR_STATE_PERSISTENT;

@@ -63,6 +63,7 @@ struct rcvmgr_cfg {
 	u32 spring_queue;
 	u32 spring_interactive;
 	u32 spring_short;
+	u32 initial_window;
 };
 
 /* a connection, named from its sender (the WAN side) */

@@ -106,11 +106,11 @@ log_test $rc "the kernel's ops and policies match the YNL spec" "$(echo "$out" |
 
 # --- configuration: what is set reads back, in er2bcctl's words
 rset policy equal wan eth0 lan 10.3.0.0/24 lan fd00:3::/64 budget-init 32k \
-	budget-min 32k budget-max 32k interval 1000
+	budget-min 32k budget-max 32k interval 1000 initial-window 4
 log_test $? "configure: equal shares of a fixed 32 KB budget, WAN eth0"
 ctl -j rcvmgr show >"$tmp/cfg"
-got=$(json_get "(j['policy'], [d['dev'] for d in j['wan_dev']], len(j['lan_prefix']), j['budget_init'], j['interval'])" <"$tmp/cfg")
-[ "$got" = "('equal', ['eth0'], 2, 32768, 1000)" ]
+got=$(json_get "(j['policy'], [d['dev'] for d in j['wan_dev']], len(j['lan_prefix']), j['budget_init'], j['interval'], j['initial_window'])" <"$tmp/cfg")
+[ "$got" = "('equal', ['eth0'], 2, 32768, 1000, 4)" ]
 log_test $? "the configuration reads back" "$got"
 
 # refused NAME EXPECT ATTR...: config-set with ATTRs fails with a message
@@ -143,6 +143,8 @@ refused "a rule's mark outside its mask" "outside its mask" 5:nest:4:u32:0x10,5:
 refused "budget-min above budget-max" "budget-min is above" 11:u32:100000 12:u32:50000
 refused "budget-init below budget-min" "budget-init is outside" 10:u32:1000
 refused "spring-interactive above spring-short" "spring-interactive is above" 18:u32:9000
+refused "an initial window of 1 segment" "out of range" 20:u32:1
+refused "an initial window of 1025 segments" "out of range" 20:u32:1025
 out=$(ip netns exec "$GW" unshare -U "$ctl" rcvmgr set policy off 2>&1)
 rc=$?
 ctl -j rcvmgr show >"$tmp/cfg2"
@@ -270,13 +272,21 @@ rset rule none
 # fixed budget above the path's BDP, three bulk downloads keep their windows
 # full, so each is given its share (its threshold), not what a short look
 # at its flight suggests
-rset policy azuma budget-min 48k budget-max 48k budget-init 48k interval 1000
-bulk=
-for p in 1 2 3; do
-	ip netns exec "$RCV" timeout 30 python3 "$here/xfer.py" fetch 10.1.0.2 5007 \
-		--limit 30 >/dev/null 2>&1 &
-	bulk+=" $!"
-done
+# bulk_start SECONDS: three bulk downloads from port 5007 for at most
+# SECONDS; their pids in $bulk
+bulk_start() {
+	local p
+
+	bulk=
+	for p in 1 2 3; do
+		ip netns exec "$RCV" timeout "$1" python3 "$here/xfer.py" fetch 10.1.0.2 5007 \
+			--limit 30 >/dev/null 2>&1 &
+		bulk+=" $!"
+	done
+}
+
+rset policy azuma budget-min 48k budget-max 48k budget-init 48k interval 1000 initial-window 10
+bulk_start 30
 sleep 6
 : >"$tmp/share"
 for i in 1 2 3 4 5 6; do
@@ -307,16 +317,12 @@ log_timing_test $? "greedy bulk downloads get their share of the budget (section
 
 # --- three bulk downloads fill the access link's buffer; short ones beside
 # them finish faster under azuma than with the module only watching (off);
-# azuma's budget moves with the RTT trend; the tracepoints fire
+# azuma's budget moves as the RTTs rise above their least; the tracepoints fire
 # beside POLICY: 8 downloads of 30 KB beside 3 bulk ones; their median time
 beside() {
-	local bulk=
+	local bulk
 	rset policy "$1" budget-min 6k budget-max 48k budget-init 32k interval 1000
-	for p in 1 2 3; do
-		ip netns exec "$RCV" timeout 25 python3 "$here/xfer.py" fetch 10.1.0.2 5007 \
-			--limit 30 >/dev/null 2>&1 &
-		bulk+=" $!"
-	done
+	bulk_start 25
 	sleep 6
 	fetch 10.1.0.2 5005 --count 8 --gap 0.5 --limit 20 >"$tmp/short.$1"
 	ctl -j rcvmgr stats >"$tmp/stats.$1"
@@ -350,7 +356,7 @@ else
 		"median ${p50_az} s under azuma, ${p50_off} s with the module off"
 	got=$(json_get "(j['intervals'], j['budget_up'], j['budget_down'], j['budget'])" <"$tmp/stats.azuma")
 	json_get "j['intervals'] - $before >= 5 and j['budget_up'] + j['budget_down'] > 0" <"$tmp/stats.azuma" | grep -q True
-	log_test $? "azuma: the budget moves with the RTT trend" "intervals, up, down, B: $got"
+	log_test $? "azuma: the budget moves with the RTTs" "intervals, up, down, B: $got"
 	if [ -d $tr/events/tcp_rcvmgr ]; then
 		echo 0 >$tr/events/tcp_rcvmgr/enable
 		nb=$(grep -c "tcp_rcvmgr_budget:" $tr/trace)

@@ -55,6 +55,7 @@ static const struct set_option {
 	{ "spring-queue",	TCP_RCVMGR_A_CONFIG_SPRING_QUEUE, K_SIZE, 0, UINT32_MAX },
 	{ "spring-interactive",	TCP_RCVMGR_A_CONFIG_SPRING_INTERACTIVE, K_SIZE, 0, UINT32_MAX },
 	{ "spring-short",	TCP_RCVMGR_A_CONFIG_SPRING_SHORT, K_SIZE, 0, UINT32_MAX },
+	{ "initial-window",	TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW, K_NUM, 2, 1024 },
 };
 
 /* a bound of @o's range, as its values are written */

@@ -31,6 +31,7 @@ static const char *const config_names[TCP_RCVMGR_A_CONFIG_MAX + 1] = {
 	[TCP_RCVMGR_A_CONFIG_SPRING_QUEUE]		= "spring-queue",
 	[TCP_RCVMGR_A_CONFIG_SPRING_INTERACTIVE]	= "spring-interactive",
 	[TCP_RCVMGR_A_CONFIG_SPRING_SHORT]		= "spring-short",
+	[TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW]		= "initial-window",
 };
 
 static const char *const prefix_names[TCP_RCVMGR_A_PREFIX_MAX + 1] = {

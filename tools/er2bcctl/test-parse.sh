@@ -474,13 +474,17 @@ req "link-rate 0" "link-rate u64 0" link-rate 0
 req "spring-queue" "spring-queue u32 65536" spring-queue 64k
 req "spring-interactive 0" "spring-interactive u32 0" spring-interactive 0
 req "spring-short" "spring-short u32 1572864" spring-short 1.5m
+req "initial-window" "initial-window u32 10" initial-window 10
+req "initial-window 2, the thesis'" "initial-window u32 2" initial-window 2
+req "initial-window 1024" "initial-window u32 1024" initial-window 1024
 req "everything, in the spec's order" "$(printf '%s\n' 'policy u8 2' 'wan-dev u32 1' \
 	'lan-prefix' '  addr c0a80100' '  plen u8 24' 'rule' '  dscp u8 46' '  priority u32 10' \
 	'interval u32 50' 'max-conns u32 1000' 'idle-timeout u32 60000' 'budget-init u32 131072' \
 	'budget-min u32 65536' 'budget-max u32 8388608' 'budget-step u32 2920' \
 	'budget-decrease u32 50' 'rtt-tolerance u32 10' 'link-rate u64 50000000' \
-	'spring-queue u32 32768' 'spring-interactive u32 4096' 'spring-short u32 65536')" \
-	spring-short 64k spring-interactive 4k spring-queue 32k link-rate 50mbit \
+	'spring-queue u32 32768' 'spring-interactive u32 4096' 'spring-short u32 65536' \
+	'initial-window u32 4')" \
+	initial-window 4 spring-short 64k spring-interactive 4k spring-queue 32k link-rate 50mbit \
 	rtt-tolerance 10 budget-decrease 50 budget-step 2920 budget-max 8m budget-min 64k \
 	budget-init 128k idle-timeout 60s max-conns 1000 interval 50ms rule dscp 46 priority 10 \
 	lan 192.168.1.0/24 wan lo policy spring
@@ -623,6 +627,11 @@ rset "link-rate unit" 'invalid link-rate "100mb": unknown unit "mb"' link-rate 1
 rset "spring-queue above u32" 'invalid spring-queue "4g": must be at most 4294967295B' \
 	spring-queue 4g
 rset "spring-short twice" '"spring-short" given twice' spring-short 1k spring-short 2k
+rset "initial-window 1" 'invalid initial-window "1": must be at least 2' initial-window 1
+rset "initial-window 1025" 'invalid initial-window "1025": must be at most 1024' \
+	initial-window 1025
+rset "initial-window with a unit" 'invalid initial-window "10k": not a whole number' \
+	initial-window 10k
 
 if strace -o /dev/null true 2>/dev/null; then
 	for args in "policy fifo" "wan nosuchdev0" "rule port 443-80 priority 1" \
@@ -948,12 +957,12 @@ rule port 80-443 dscp 46 priority 100
 rule port 22 mark 0x10/0xf0 priority 1
 interval 100ms  max-conns 65536  idle-timeout 120s
 budget-init 64KiB  budget-min 16KiB  budget-max 16MiB  budget-step 1460B  budget-decrease 100
-rtt-tolerance 20%  link-rate 100Mbit  spring-queue 64KiB  spring-interactive 2KiB  spring-short 100KiB
+rtt-tolerance 20%  link-rate 100Mbit  spring-queue 64KiB  spring-interactive 2KiB  spring-short 100KiB  initial-window 10
 END
 check_file "rcvmgr show: text" "$tmp/rcvmgr-config.txt" "$RENDER" rcvmgr-config text
 
 cat >"$tmp/rcvmgr-config.json" <<'END'
-{"policy":"azuma","wan_dev":[{"ifindex":1,"dev":"lo"},{"ifindex":999999}],"lan_prefix":[{"addr":"192.168.0.0","plen":16}],"rule":[{"port_min":80,"port_max":443,"dscp":46,"priority":100},{"port_min":22,"port_max":22,"mark":16,"mark_mask":240,"priority":1}],"interval":100,"max_conns":65536,"idle_timeout":120000,"budget_init":65536,"budget_min":16384,"budget_max":16777216,"budget_step":1460,"budget_decrease":100,"rtt_tolerance":20,"link_rate":100000000,"spring_queue":65536,"spring_interactive":2048,"spring_short":102400}
+{"policy":"azuma","wan_dev":[{"ifindex":1,"dev":"lo"},{"ifindex":999999}],"lan_prefix":[{"addr":"192.168.0.0","plen":16}],"rule":[{"port_min":80,"port_max":443,"dscp":46,"priority":100},{"port_min":22,"port_max":22,"mark":16,"mark_mask":240,"priority":1}],"interval":100,"max_conns":65536,"idle_timeout":120000,"budget_init":65536,"budget_min":16384,"budget_max":16777216,"budget_step":1460,"budget_decrease":100,"rtt_tolerance":20,"link_rate":100000000,"spring_queue":65536,"spring_interactive":2048,"spring_short":102400,"initial_window":10}
 END
 check_file "rcvmgr show: JSON" "$tmp/rcvmgr-config.json" "$RENDER" rcvmgr-config json
 
@@ -965,7 +974,8 @@ req "takes back what show prints" "$(printf '%s\n' 'policy u8 1' 'lan-prefix' \
 	'max-conns u32 65536' 'idle-timeout u32 120000' 'budget-init u32 65536' \
 	'budget-min u32 16384' 'budget-max u32 16777216' 'budget-step u32 1460' \
 	'budget-decrease u32 100' 'rtt-tolerance u32 20' 'link-rate u64 100000000' \
-	'spring-queue u32 65536' 'spring-interactive u32 2048' 'spring-short u32 102400')" \
+	'spring-queue u32 65536' 'spring-interactive u32 2048' 'spring-short u32 102400' \
+	'initial-window u32 10')" \
 	$("$RENDER" rcvmgr-config text | grep -v '^wan ')
 
 cat >"$tmp/rcvmgr-sparse.txt" <<'END'

@@ -309,6 +309,7 @@ static void rcvmgr_config(void)
 	GU32(nlh, SPRING_QUEUE, 65536);
 	GU32(nlh, SPRING_INTERACTIVE, 2048);
 	GU32(nlh, SPRING_SHORT, 102400);
+	GU32(nlh, INITIAL_WINDOW, 10);
 	config_merge(&c, nlh);
 	rcvmgr_config_print(stdout, &c);
 	rcvmgr_config_free(&c);
