@@ -27,17 +27,11 @@ kver=${1:-6.12}
 sizes=${BENCH_SIZES:-5:300:30 256:300:30 4096:300:20}
 icount=${BENCH_ICOUNT:-1}
 result=${BENCH_RESULT:-$top/Documentation/results/bench-ctrl.json}
-bench=$top/build/bench
+# shellcheck source=tools/bench/lib.sh
+. "$top/tools/bench/lib.sh"
 out=$bench/vm-$kver-ctrl
-start=$(date +%s)
 
-log() { echo "bench: $*" >&2; }
-mkdir -p "$bench"
-
-# the modules, in a build directory of their own (see qdisc-cost.sh), and
 # the client, which the guest runs from the host's file system
-kdir=$("$top/tools/testing/vm/kernels.sh" kdir "$kver")
-mods=$("$top/tools/testing/build-modules.sh" "$kdir" 2>/dev/null)
 client=$bench/ctrl_bench
 # shellcheck disable=SC2046 # pkg-config prints a list of words
 ${CC:-cc} -O2 -g -Wall -Wextra -Werror -std=gnu11 -I"$top/include/uapi" \
@@ -51,22 +45,11 @@ if [ "$icount" = 1 ]; then
 	qemu=(-x "-icount shift=0")
 	clock="icount shift=0"
 fi
-rm -rf "$out"
-mkdir -p "$out"
 log "$kver: control-path latency, classes $(for s in $sizes; do printf '%s ' "${s%%:*}"; done)($clock)"
-rc=0
-"$top/tools/testing/vm/run.sh" -k "$kver" -o "$out" -c 1 -t 1800 "${qemu[@]}" -- bash -c \
-	"$top/tools/testing/vm/guest-install.sh $mods && $top/tools/bench/ctrl-bench-guest.sh $out/ctrl.jsonl $client $sizes" |
-	grep --line-buffered '^bench:' >&2 || rc=${PIPESTATUS[0]}
-if [ "$rc" != 0 ]; then
-	log "the VM failed ($rc); see $out/console.log"
-	exit "$rc"
-fi
+bench_vm "$out" "$top/tools/bench/ctrl-bench-guest.sh $out/ctrl.jsonl $client $sizes" \
+	-c 1 -t 1800 "${qemu[@]}"
 
-mkdir -p "$(dirname "$result")"
 python3 "$top/tools/bench/ctrl-report.py" --kver "$kver" --clock "$clock" \
 	--runtime $(($(date +%s) - start)) --input "$out/ctrl.jsonl" \
 	--json "$bench/bench-ctrl-$kver.json" --md "$bench/bench-ctrl-$kver.md"
-cp "$bench/bench-ctrl-$kver.json" "$result"
-cp "$bench/bench-ctrl-$kver.md" "${result%.json}.md"
-log "wrote $result and ${result%.json}.md ($(( ($(date +%s) - start) / 60 )) min $(( ($(date +%s) - start) % 60 )) s)"
+bench_publish ctrl "$result"

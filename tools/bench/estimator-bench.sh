@@ -21,27 +21,16 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=${1:-6.12}
 result=${BENCH_RESULT:-$top/Documentation/results/bench-estimator.json}
-bench=$top/build/bench
-start=$(date +%s)
-
-log() { echo "bench: $*" >&2; }
-mkdir -p "$bench"
-kdir=$("$top/tools/testing/vm/kernels.sh" kdir "$kver")
-mods=$("$top/tools/testing/build-modules.sh" "$kdir" 2>/dev/null)
+# shellcheck source=tools/bench/lib.sh
+. "$top/tools/bench/lib.sh"
 make -s -C "$top/tools/abwd" >/dev/null
 
 boot() { # NAME TIMEOUT QEMU_ARGS...
-	local name=$1 t=$2 out=$bench/vm-$kver-estimator-$1 rc=0
+	local name=$1 t=$2 out=$bench/vm-$kver-estimator-$1
+
 	shift 2
-	rm -rf "$out"
-	mkdir -p "$out"
-	"$top/tools/testing/vm/run.sh" -k "$kver" -o "$out" -c 1 -t "$t" "$@" -- bash -c \
-		"$top/tools/testing/vm/guest-install.sh $mods && $top/tools/bench/estimator-bench-guest.sh $name $out/$name.jsonl" |
-		grep --line-buffered '^bench:' >&2 || rc=${PIPESTATUS[0]}
-	if [ "$rc" != 0 ]; then
-		log "the $name VM failed ($rc); see $out/console.log"
-		exit "$rc"
-	fi
+	bench_vm "$out" "$top/tools/bench/estimator-bench-guest.sh $name $out/$name.jsonl" \
+		-c 1 -t "$t" "$@" || exit
 	cp "$out/$name.jsonl" "$bench/estimator-$kver-$name.jsonl"
 }
 
@@ -57,10 +46,7 @@ fi
 cat "$bench/estimator-$kver-track.jsonl" "$bench/estimator-$kver-cost.jsonl" \
 	>"$bench/estimator-$kver.jsonl"
 
-mkdir -p "$(dirname "$result")"
 python3 "$top/tools/bench/estimator-report.py" --kver "$kver" \
 	--runtime $(($(date +%s) - start)) --input "$bench/estimator-$kver.jsonl" \
 	--json "$bench/bench-estimator-$kver.json" --md "$bench/bench-estimator-$kver.md"
-cp "$bench/bench-estimator-$kver.json" "$result"
-cp "$bench/bench-estimator-$kver.md" "${result%.json}.md"
-log "wrote $result and ${result%.json}.md ($(( ($(date +%s) - start) / 60 )) min)"
+bench_publish estimator "$result"

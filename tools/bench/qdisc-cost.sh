@@ -39,56 +39,34 @@ rates=${BENCH_RATES:-1 10 50}
 secs=${BENCH_SECONDS:-10}
 parts=${BENCH_PARTS:-cost rate}
 result=${BENCH_RESULT:-$top/Documentation/results/bench-qdisc.json}
-bench=$top/build/bench
-start=$(date +%s)
+# shellcheck source=tools/bench/lib.sh
+. "$top/tools/bench/lib.sh"
 
-log() { echo "bench: $*" >&2; }
-mkdir -p "$bench"
-
-# The modules, built against the kernel's tree named by its path: that
-# gives them a build directory of their own (build/kdir-*), apart from the
-# one make check and make demo use for KVER. And bench_txq.ko (the
-# stoppable device queue of pattern c), in a tree of links of its own.
-kdir=$("$top/tools/testing/vm/kernels.sh" kdir "$kver")
-mods=$("$top/tools/testing/build-modules.sh" "$kdir" 2>/dev/null)
+# bench_txq.ko (the stoppable device queue of pattern c), in a tree of
+# links of its own
 txq=$bench/mod-$kver
 mkdir -p "$txq"
 ln -sfn "$top/tools/bench/bench_txq.c" "$txq/bench_txq.c"
 ln -sfn "$top/tools/bench/Kbuild" "$txq/Kbuild"
 make -s -C "$kdir" M="$txq" modules >&2
 
-# vm NAME RUN_ARGS... -- COMMAND: a boot whose guest writes into
-# $bench/vm-$kver-NAME; its console goes to console.log there, its
-# progress lines (bench: ...) to stderr
-vm() {
-	local name=$1 out=$bench/vm-$kver-$1 rc=0
-	shift
-	rm -rf "$out"
-	mkdir -p "$out"
-	"$top/tools/testing/vm/run.sh" -k "$kver" -o "$out" "$@" |
-		grep --line-buffered '^bench:' >&2 || rc=${PIPESTATUS[0]}
-	[ "$rc" = 0 ] || log "the $name VM failed ($rc); see $out/console.log"
-	return "$rc"
-}
-
 # only what this run measured goes into the report
 cost= rate=
 if [[ " $parts " = *" cost "* ]]; then
 	cost=$bench/vm-$kver-cost/cost.jsonl
 	log "$kver: cost under QEMU -icount shift=0 (guest time = instructions)"
-	ER2BC_ACCEL=tcg vm cost -c 1 -x "-icount shift=0" -t 7200 -- bash -c \
-		"$top/tools/testing/vm/guest-install.sh $mods && $top/tools/bench/qdisc-cost-guest.sh $cost $txq/bench_txq.ko $packets $backlog $classes"
+	ER2BC_ACCEL=tcg bench_vm "$bench/vm-$kver-cost" \
+		"$top/tools/bench/qdisc-cost-guest.sh $cost $txq/bench_txq.ko $packets $backlog $classes" \
+		-c 1 -x "-icount shift=0" -t 7200
 fi
 if [[ " $parts " = *" rate "* ]]; then
 	rate=$bench/vm-$kver-rate/rate.jsonl
 	log "$kver: rate accuracy in real time (no -icount)"
-	vm rate -c "${BENCH_RATE_CPUS:-2}" -t 1800 -- bash -c \
-		"$top/tools/testing/vm/guest-install.sh $mods && $top/tools/bench/qdisc-rate-guest.sh $rate $secs $rates"
+	bench_vm "$bench/vm-$kver-rate" "$top/tools/bench/qdisc-rate-guest.sh $rate $secs $rates" \
+		-c "${BENCH_RATE_CPUS:-2}" -t 1800
 fi
 
-mkdir -p "$(dirname "$result")"
 python3 "$top/tools/bench/qdisc-report.py" --kver "$kver" --packets "$packets" \
 	--backlog "$backlog" --seconds "$secs" --runtime $(($(date +%s) - start)) \
 	--cost "$cost" --rate "$rate" --json "$bench/bench-qdisc-$kver.json"
-cp "$bench/bench-qdisc-$kver.json" "$result"
-log "wrote $result and $bench/bench-qdisc-$kver.json ($(( ($(date +%s) - start) / 60 )) min $(( ($(date +%s) - start) % 60 )) s)"
+bench_publish qdisc "$result"

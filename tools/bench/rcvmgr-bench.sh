@@ -24,13 +24,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=${1:-6.12}
 result=${BENCH_RESULT:-$top/Documentation/results/bench-rcvmgr.json}
-bench=$top/build/bench
-start=$(date +%s)
-
-log() { echo "bench: $*" >&2; }
-mkdir -p "$bench"
-kdir=$("$top/tools/testing/vm/kernels.sh" kdir "$kver")
-mods=$("$top/tools/testing/build-modules.sh" "$kdir" 2>/dev/null)
+# shellcheck source=tools/bench/lib.sh
+. "$top/tools/bench/lib.sh"
 make -s -C "$top/tools/er2bcctl" >/dev/null
 
 # the scenario's shape, handed to the guest (values without spaces)
@@ -40,17 +35,11 @@ for v in SHORTS GAP WARMUP INTERVAL POLICIES AZUMA_OPTS; do
 done
 
 boot() { # NAME TIMEOUT QEMU_ARGS...
-	local name=$1 t=$2 out=$bench/vm-$kver-rcvmgr-$1 rc=0
+	local name=$1 t=$2 out=$bench/vm-$kver-rcvmgr-$1
+
 	shift 2
-	rm -rf "$out"
-	mkdir -p "$out"
-	"$top/tools/testing/vm/run.sh" -k "$kver" -o "$out" -t "$t" "$@" -- bash -c \
-		"$top/tools/testing/vm/guest-install.sh $mods && $shape$top/tools/bench/rcvmgr-bench-guest.sh $name $out/$name.jsonl" |
-		grep --line-buffered '^bench:' >&2 || rc=${PIPESTATUS[0]}
-	if [ "$rc" != 0 ]; then
-		log "the $name VM failed ($rc); see $out/console.log"
-		exit "$rc"
-	fi
+	bench_vm "$out" "$shape$top/tools/bench/rcvmgr-bench-guest.sh $name $out/$name.jsonl" \
+		-t "$t" "$@" || exit
 	cp "$out/$name.jsonl" "$bench/rcvmgr-$kver-$name.jsonl"
 }
 
@@ -74,13 +63,10 @@ for part in scenario cost; do
 	cat "$bench/rcvmgr-$kver-$part.jsonl" >>"$bench/rcvmgr-$kver.jsonl" 2>/dev/null || true
 done
 
-mkdir -p "$(dirname "$result")"
 # Debian's python3, whose matplotlib setup-deps.sh installs
 /usr/bin/python3 "$top/tools/bench/rcvmgr-report.py" --kver "$kver" \
 	--command "${BENCH_COMMAND:-make bench-rcvmgr KVER=$kver}" \
 	${BENCH_PLOTS:+--plots "$BENCH_PLOTS"} \
 	--runtime $(($(date +%s) - start)) --input "$bench/rcvmgr-$kver.jsonl" \
 	--json "$bench/bench-rcvmgr-$kver.json" --md "$bench/bench-rcvmgr-$kver.md"
-cp "$bench/bench-rcvmgr-$kver.json" "$result"
-cp "$bench/bench-rcvmgr-$kver.md" "${result%.json}.md"
-log "wrote $result and ${result%.json}.md ($(( ($(date +%s) - start) / 60 )) min)"
+bench_publish rcvmgr "$result"
