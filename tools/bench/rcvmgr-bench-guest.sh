@@ -19,7 +19,9 @@
 #   azuma, comma-separated); the window runs from the first short download's
 #   start to the last one's end: the access link's utilization from the
 #   tbf's byte counter, its mean queue from its backlog sampled every
-#   100 ms, each short download's time (xfer.py: connect_s, transfer_s).
+#   100 ms, each short download's time (xfer.py: connect_s, transfer_s),
+#   and the Jain fairness of the bytes GW forwarded from each bulk sender
+#   (nft counters).
 # cost: the hooks' per-packet cost in instructions (guest ns): one idle
 #   tracked connection's last pure ACK, captured on RCV's eth0, replayed
 #   20000 times by an AF_PACKET socket there, forwarded by GW toward the
@@ -71,6 +73,18 @@ scenario() {
 	done
 	# the access link: 4 Mbit/s, a 128 KB router buffer
 	tc -n "$WAN" qdisc add dev eth9 root tbf rate 4mbit burst 5k limit 128k
+	# what each bulk sender gets through the access link, for their Jain
+	# fairness: GW counts the bytes it forwards from each
+	ip netns exec "$GW" nft -f - <<-EOF || { log "cannot set up nft counters"; exit 1; }
+		table ip bench {
+			chain bulk {
+				type filter hook forward priority 0;
+				ip saddr 10.1.1.2 counter
+				ip saddr 10.1.2.2 counter
+				ip saddr 10.1.3.2 counter
+			}
+		}
+	EOF
 	local pids=
 	ip netns exec "$S0" python3 "$xfer" serve 5005 30000 --bind 0.0.0.0 &
 	pids+=" $!"
@@ -131,6 +145,7 @@ finally:
 		samp=$!
 		t0=$(now)
 		tc -n "$WAN" -s -j qdisc show dev eth9 >"$work/b0.$p"
+		ip netns exec "$GW" nft -j list chain ip bench bulk >"$work/f0.$p"
 		sh=
 		for d in $(cat "$work/gaps"); do
 			sleep "$d"
@@ -141,6 +156,7 @@ finally:
 		wait $sh
 		t1=$(now)
 		tc -n "$WAN" -s -j qdisc show dev eth9 >"$work/b1.$p"
+		ip netns exec "$GW" nft -j list chain ip bench bulk >"$work/f1.$p"
 		kill $samp
 		wait $samp 2>/dev/null
 		b0=$(json_get "j[0]['bytes']" <"$work/b0.$p")
@@ -149,9 +165,21 @@ finally:
 		kill $bulk 2>/dev/null
 		wait $bulk 2>/dev/null
 		python3 - "$p" "$work/short.$p" "$work/q.$p" "$t0" "$t1" "$b0" "$b1" \
-			"$work/stats.$p" "$shorts" "$gap" "$warmup" "$interval" "$extra" <<'PY' >>"$out"
+			"$work/stats.$p" "$shorts" "$gap" "$warmup" "$interval" "$extra" \
+			"$work/f0.$p" "$work/f1.$p" <<'PY' >>"$out"
 import json, sys
-p, short, q, t0, t1, b0, b1, stats, shorts, gap, warmup, interval, opts = sys.argv[1:]
+(p, short, q, t0, t1, b0, b1, stats, shorts, gap, warmup, interval, opts,
+ f0, f1) = sys.argv[1:]
+
+
+def counters(path):
+    # the chain's counters, in the order of its rules (bulk senders 1..3)
+    rules = [x["rule"] for x in json.load(open(path))["nftables"] if "rule" in x]
+    return [next(e["counter"]["bytes"] for e in r["expr"] if "counter" in e) for r in rules]
+
+
+bulk = [b - a for a, b in zip(counters(f0), counters(f1))]
+jain = sum(bulk) ** 2 / (len(bulk) * sum(x * x for x in bulk)) if any(bulk) else None
 t0, t1, b0, b1 = float(t0), float(t1), int(b0), int(b1)
 tr = [json.loads(l) for l in open(short) if l.strip()]
 ok = [t for t in tr if "transfer_s" in t]
@@ -175,13 +203,14 @@ print(json.dumps({"part": "scenario", "policy": p, "window_s": round(t1 - t0, 3)
     "shorts": int(shorts), "gap_mean_s": float(gap), "warmup_s": float(warmup),
     "interval_ms": int(interval), "options": opts,
     "link_bytes": b1 - b0,
+    "bulk_bytes": bulk, "bulk_jain": round(jain, 4) if jain is not None else None,
     "utilization": round((b1 - b0) * 8 / (t1 - t0) / 4e6, 4),
     "queue_samples": len(qs),
     "queue_kb": round(sum(qs) / len(qs) / 1024, 2) if qs else None,
     "queue_max_kb": round(max(qs) / 1024, 2) if qs else None,
     "rcvmgr_stats": st}))
 PY
-		log "$p: $(tail -n 1 "$out" | json_get "'util %s, queue %s KB, %d shorts, failed %d' % (j['utilization'], j['queue_kb'], len(j['short_transfer_s']), j['short_failed'])")"
+		log "$p: $(tail -n 1 "$out" | json_get "'util %s, queue %s KB, Jain %s, %d shorts, failed %d' % (j['utilization'], j['queue_kb'], j['bulk_jain'], len(j['short_transfer_s']), j['short_failed'])")"
 		sleep 3	# the bulk connections end
 	done
 	ctl rcvmgr set policy off wan none

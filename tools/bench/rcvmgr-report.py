@@ -33,8 +33,9 @@ def note(shape):
             "Ethernet headers, as tbf counts them) over 4 Mbit/s times the window; "
             "the queue is the tbf's backlog sampled every 100 ms (one tc -batch "
             "process); one run per policy; QEMU guest (TCG, real time), namespaces and "
-            "veths, netem for the delays. Jain fairness of the bulk flows is not "
-            "measured.")
+            "veths, netem for the delays; the bulk flows' Jain fairness is over the "
+            "bytes the gateway forwarded from each bulk sender in the window (nft "
+            "counters).")
 
 
 def pct(v, q):
@@ -111,6 +112,8 @@ def main():
             "queue_kb": r["queue_kb"],
             "queue_max_kb": r["queue_max_kb"],
             "window_s": r["window_s"],
+            "bulk_jain": r.get("bulk_jain"),
+            "bulk_bytes": r.get("bulk_bytes"),
             "short_transfer_s": r["short_transfer_s"],
             "short_connect_s": r["short_connect_s"],
         }
@@ -186,6 +189,7 @@ def main():
                          ("utilization", "access-link utilization"),
                          ("queue_kb", "router queue, mean, KB"),
                          ("queue_max_kb", "router queue, max sampled, KB"),
+                         ("bulk_jain", "bulk flows' Jain fairness"),
                          ("window_s", "measurement window, s")):
             md.append(f"| {label} | " + " | ".join(f(pol[p].get(k)) for p in POLICIES if p in pol) + " |")
         opts = {p: pol[p]["options"] for p in pol if pol[p].get("options")}
