@@ -43,6 +43,12 @@ if [[ " $parts " == *" cost "* ]]; then
 	log "$kver: the counting's per-packet cost (icount shift=0)"
 	ER2BC_ACCEL=tcg boot cost 1200 -x "-icount shift=0"
 fi
+# the report needs both parts: this run's, the other from an earlier run
+for part in track cost; do
+	[ -e "$bench/estimator-$kver-$part.jsonl" ] && continue
+	log "no $part results from this run or an earlier one: run with BENCH_PARTS=\"track cost\""
+	exit 1
+done
 cat "$bench/estimator-$kver-track.jsonl" "$bench/estimator-$kver-cost.jsonl" \
 	>"$bench/estimator-$kver.jsonl"
 
