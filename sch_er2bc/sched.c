@@ -316,16 +316,10 @@ void er2bc_node_init(struct er2bc_node *n)
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_node_init);
 
-/**
- * er2bc_sched_activate - a class has packets queued again
- * @s: the scheduler
- * @n: the class's node, idle
- * @now: the current time
- */
-void er2bc_sched_activate(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
+/* er2bc_sched_activate() (sched.h) for every case but its fast one */
+void er2bc_sched_activate_slow(struct er2bc_sched *s, struct er2bc_node *n,
+			       u64 now)
 {
-	if (er2bc_node_active(n))
-		return;
 	n->credit = n->quantum;
 	s->active++;
 	if (!list_empty(&n->glist)) {
@@ -353,7 +347,7 @@ void er2bc_sched_activate(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
 	}
 	sched_place(s, n, now);
 }
-EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_activate);
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_activate_slow);
 
 /*
  * a class has nothing queued any more; idempotent. It leaves every list,

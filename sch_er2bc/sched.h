@@ -35,6 +35,7 @@
 #ifndef _ER2BC_SCHED_H
 #define _ER2BC_SCHED_H
 
+#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/types.h>
 #include <linux/er2bc.h>
@@ -112,7 +113,8 @@ void er2bc_node_init(struct er2bc_node *n);
 void er2bc_clock_set(struct er2bc_clock *c, u64 bps, u32 burst_bytes, u64 now);
 void er2bc_clock_charge(struct er2bc_clock *c, u32 len, u64 now);
 
-void er2bc_sched_activate(struct er2bc_sched *s, struct er2bc_node *n, u64 now);
+void er2bc_sched_activate_slow(struct er2bc_sched *s, struct er2bc_node *n,
+			       u64 now);
 void er2bc_sched_deactivate(struct er2bc_sched *s, struct er2bc_node *n);
 void er2bc_sched_replace(struct er2bc_sched *s, struct er2bc_node *n, u64 now);
 void er2bc_sched_set_prio(struct er2bc_sched *s, struct er2bc_node *n,
@@ -137,6 +139,41 @@ static inline bool er2bc_node_ready(const struct er2bc_node *n, u64 now)
 {
 	return (!n->c.bps || n->c.next <= now) &&
 	       (!n->g.bps || n->g.next <= now);
+}
+
+/**
+ * er2bc_sched_activate - a class has packets queued again
+ * @s: the scheduler
+ * @n: the class's node
+ * @now: the current time
+ *
+ * Idempotent. Inline for the common case of a packet that finds its class
+ * idle and free to send within its guarantee: a class that emptied and
+ * refilled between two dequeues, still lazily idle at the tail of its
+ * guaranteed list (see er2bc_sched_charge()), is GUARANTEED again where it
+ * stands; one on no list joins the tail (an idle class is on no borrowing
+ * list and not in the wheel). Everything else is
+ * er2bc_sched_activate_slow().
+ */
+static inline void er2bc_sched_activate(struct er2bc_sched *s,
+					struct er2bc_node *n, u64 now)
+{
+	struct list_head *head = &s->guaranteed[n->prio];
+
+	if (er2bc_node_active(n))
+		return;
+	if (!n->g.bps || !er2bc_node_ready(n, now) ||
+	    (!list_is_last(&n->glist, head) && !list_empty(&n->glist))) {
+		er2bc_sched_activate_slow(s, n, now);
+		return;
+	}
+	if (list_empty(&n->glist)) {
+		list_add_tail(&n->glist, head);
+		s->guaranteed_map |= BIT_ULL(n->prio);
+	}
+	n->credit = n->quantum;
+	s->active++;
+	n->state = ER2BC_STATE_GUARANTEED;
 }
 
 /* the time the scheduler last looked at the clock: never after now */

@@ -246,6 +246,73 @@ static void sched_states(struct kunit *test)
 }
 
 /*
+ * Lazily idle classes and activation: a class that empties stays on its
+ * guaranteed list; refilled at once, it is GUARANTEED again where it
+ * stands; a class on no list joins the tail behind idle ones, which
+ * leave as the scheduler meets them; a lazily idle class with an active
+ * class behind it goes to the tail; and one whose guarantee clock is not
+ * due borrows instead.
+ */
+static void sched_lazy_idle(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 0, false);
+	struct er2bc_node *a = sim_class(sim, 1, 1000000000, 0, 1);
+	struct er2bc_node *b = sim_class(sim, 1, 1000000000, 0, 1);
+	struct er2bc_node *c = sim_class(sim, 1, 1000000000, 0, 1);
+	struct list_head *head = &sim->s.guaranteed[0];
+	u64 wake, t = sim->now;
+
+	er2bc_sched_activate(&sim->s, a, t);
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), a);
+	er2bc_sched_charge(&sim->s, a, PKT, t, false);
+	KUNIT_EXPECT_EQ(test, a->state, ER2BC_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, sim->s.active, 0);
+	KUNIT_EXPECT_TRUE(test, list_is_last(&a->glist, head));
+
+	/* refilled: GUARANTEED where it stands */
+	er2bc_sched_activate(&sim->s, a, t);
+	KUNIT_EXPECT_EQ(test, a->state, ER2BC_STATE_GUARANTEED);
+	KUNIT_EXPECT_EQ(test, sim->s.active, 1);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(head));
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), a);
+	er2bc_sched_charge(&sim->s, a, PKT, t, false);
+
+	/* b joins behind idle a; a leaves when the scheduler meets it */
+	er2bc_sched_activate(&sim->s, b, t);
+	KUNIT_EXPECT_EQ(test, b->state, ER2BC_STATE_GUARANTEED);
+	KUNIT_EXPECT_PTR_EQ(test, head->next, &a->glist);
+	KUNIT_EXPECT_TRUE(test, list_is_last(&b->glist, head));
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), b);
+	KUNIT_EXPECT_TRUE(test, list_empty(&a->glist));
+	er2bc_sched_charge(&sim->s, b, PKT, t, false);
+
+	/* c behind lazily idle b; b refilled goes behind active c */
+	er2bc_sched_activate(&sim->s, c, t);
+	er2bc_sched_activate(&sim->s, b, t);
+	KUNIT_EXPECT_EQ(test, sim->s.active, 2);
+	KUNIT_EXPECT_PTR_EQ(test, head->next, &c->glist);
+	KUNIT_EXPECT_TRUE(test, list_is_last(&b->glist, head));
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), c);
+	er2bc_sched_charge(&sim->s, c, PKT, t, false);
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), b);
+	er2bc_sched_charge(&sim->s, b, PKT, t, false);
+	KUNIT_EXPECT_EQ(test, sim->s.active, 0);
+
+	/* guarantee clock not due: a borrows, off the guaranteed list */
+	a->g.next = t + NSEC_PER_MSEC;
+	er2bc_sched_activate(&sim->s, a, t);
+	KUNIT_EXPECT_EQ(test, a->state, ER2BC_STATE_BORROWING);
+	KUNIT_EXPECT_TRUE(test, list_empty(&a->glist));
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), a);
+	er2bc_sched_deactivate(&sim->s, a);
+	er2bc_sched_deactivate(&sim->s, b);
+	er2bc_sched_deactivate(&sim->s, c);
+	KUNIT_EXPECT_TRUE(test, list_empty(head));
+	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, 0);
+	KUNIT_EXPECT_EQ(test, sim->s.active, 0);
+}
+
+/*
  * The timing wheel, at every scale: a class held until a time from 1 us to
  * beyond the wheel's 78 h horizon is released exactly then, whatever the
  * steps the clock takes to get there (one jump, or many wake-ups).
@@ -451,6 +518,7 @@ static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(sched_no_cap),
 	KUNIT_CASE(sched_extreme_rates),
 	KUNIT_CASE(sched_states),
+	KUNIT_CASE(sched_lazy_idle),
 	KUNIT_CASE(sched_wheel_times),
 	KUNIT_CASE(sched_wheel_many),
 	KUNIT_CASE(sched_prio_change_active),
