@@ -25,6 +25,10 @@
 #   bfifo  root bfifo limit 1000 (bytes): a fifo that never bypasses (its
 #          limit is below an MTU), to show what the generic enqueue and
 #          dequeue path costs by itself; patterns a and b only
+#   prio   root prio (3 bands, a pfifo each, its default): the floor of a
+#          classful qdisc that classifies with the same filter and queues
+#          to a child but shapes nothing and reads no clock; patterns a0
+#          and a only (at most 16 bands), one band
 # Both classful qdiscs classify with one identical filter, whatever N:
 #   filter ... handle 1 flow map key proto-src divisor N baseclass 1:1
 # i.e. class 1 + (UDP source port mod N): one hash lookup, not N filters.
@@ -72,6 +76,7 @@ nports=32768
 modprobe pktgen
 modprobe sch_er2bc
 modprobe sch_htb
+modprobe sch_prio
 modprobe cls_flow
 insmod "$txq_ko"
 ip link add dum0 type dummy
@@ -265,6 +270,10 @@ setup() {
 		tc qdisc add dev dum0 root handle 1: bfifo limit 1000
 		return
 		;;
+	prio)
+		tc qdisc add dev dum0 root handle 1: prio
+		return
+		;;
 	htb)
 		{
 			echo "qdisc add dev dum0 root handle 1: htb default 1"
@@ -313,6 +322,10 @@ run_c pfifo 1
 setup bfifo 1
 run bfifo 1 a
 run bfifo 1 b
+setup prio 1
+run prio 1 a0
+add_filter 1
+run prio 1 a
 
 nmax=${classes[-1]}
 order=(htb er2bc)

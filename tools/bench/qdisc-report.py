@@ -148,6 +148,24 @@ def main():
                 d[q] = round(x["insn"] - y["insn"], 1)
         classifier.append(d)
 
+    # the floor of a classful qdisc: prio classifies as the others do
+    # (a0: skb->priority; a: the same filter) and queues to a pfifo, but
+    # shapes nothing. What the target leaves for everything else: half of
+    # htb's extra, less prio's.
+    floor_prio = {}
+    for pat in ("a0", "a"):
+        pr, pf = cells.get(("prio", 1, pat)), cells.get(("pfifo", 1, pat))
+        if not (pr and pf):
+            continue
+        pe = pr["insn"] - pf["insn"]
+        floor_prio[pat] = {"prio_insn_per_pkt": round(pr["insn"], 1), "prio_extra": round(pe, 1),
+                           "budget_over_prio": [
+                               {"classes": r["classes"],
+                                "htb_extra_half": round(r["htb_extra"] / 2, 1),
+                                "er2bc_over_prio": round(r["er2bc_extra"] - pe, 1),
+                                "budget": round(r["htb_extra"] / 2 - pe, 1)}
+                               for r in rows if r["pattern"] == pat]}
+
     rep = []
     for r in repeats:
         first = cells.get((r["qdisc"], r["classes"], r["pattern"]))
@@ -179,6 +197,8 @@ def main():
             "bursts": "both alike: 1 ms at each rate, at least 3028 bytes, at most 2^29 bytes",
             "pfifo": "root pfifo, no classifier (bypasses enqueue/dequeue when empty)",
             "bfifo": "root bfifo limit 1000 bytes: never bypasses (a, b only; extra columns)",
+            "prio": "root prio, 3 bands, a pfifo each: classifies (a0: skb->priority, a: the filter) "
+                    "and queues to a child, shapes nothing (a0, a only; floor_prio)",
             "C": "10 Tbit/s (never binds)",
             "filter": "flow map key src-port divisor N baseclass 1:1 (htb and er2bc alike)",
         },
@@ -186,6 +206,7 @@ def main():
         "rows": rows,
         "flatness": flat,
         "filter_cost": classifier,
+        "floor_prio": floor_prio,
         "repeatability": rep,
         "accuracy_method": (f"TCP, or UDP (1400-byte datagrams offered at 1.5x the rate), "
                             f"with iperf3, {a.seconds} s after 2 s omitted, through veth "
@@ -218,6 +239,7 @@ def main():
             print(f"- {p}: {d}", file=out)
         cost_tables(out, rows)
         cost_notes(out, flat, classifier, rep)
+        floor_notes(out, floor_prio)
     if acc:
         accuracy_table(out, doc, acc)
     targets(out, a, rows, flat, acc, checks)
@@ -271,6 +293,22 @@ def cost_notes(out, flat, classifier, rep):
             print(f"- {r['qdisc']} {r['pattern']} {r['classes']} classes: "
                   f"{r['first_insn_per_pkt']:.1f} then {r['second_insn_per_pkt']:.1f} "
                   f"instructions/packet ({100 * r['spread']:.3f} %)", file=out)
+
+
+def floor_notes(out, floor_prio):
+    if not floor_prio:
+        return
+    print("\nThe floor of a classful qdisc: prio classifies as the others do (a0: "
+          "skb->priority, a: the same flow filter) and queues to a pfifo child, but shapes "
+          "nothing and reads no clock. Budget: what the target leaves a qdisc on top of that "
+          "(half of htb's extra, less prio's), instructions per packet:\n", file=out)
+    print("| pattern | prio extra | classes | half htb extra | budget over prio "
+          "| er2bc over prio |", file=out)
+    print("|---|---:|---:|---:|---:|---:|", file=out)
+    for pat, f_ in floor_prio.items():
+        for b in f_["budget_over_prio"]:
+            print(f"| {pat} | {f_['prio_extra']:+.0f} | {b['classes']} | {b['htb_extra_half']:.0f} "
+                  f"| {b['budget']:+.0f} | {b['er2bc_over_prio']:+.0f} |", file=out)
 
 
 def accuracy_table(out, doc, acc):
