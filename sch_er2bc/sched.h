@@ -24,7 +24,8 @@
  * sharing). A GUARANTEED class whose queue empties stays on its
  * guaranteed list, IDLE ("lazily idle"), until the scheduler meets it at the
  * head or it is activated again: a class emptied and refilled between two
- * dequeues does no list work. An idle class is on no other list, nor in
+ * dequeues does no list work, and one activated while a lazily idle class
+ * is alone on its list takes that class's place. An idle class is on no other list, nor in
  * the wheel. A class waiting for a clock sits in a
  * hierarchical timing wheel (six levels of 64 slots) that moves it when its
  * clock comes due. Choosing a class and charging it costs the same with one
@@ -168,8 +169,16 @@ static inline void er2bc_sched_activate(struct er2bc_sched *s,
 		return;
 	}
 	if (list_empty(&n->glist)) {
-		list_add_tail(&n->glist, head);
-		s->guaranteed_map |= BIT_ULL(n->prio);
+		struct er2bc_node *first = list_first_entry_or_null(head,
+						struct er2bc_node, glist);
+
+		/* the lazily idle class alone on the list gives up its place */
+		if (first && !er2bc_node_active(first) && list_is_singular(head)) {
+			list_replace_init(&first->glist, &n->glist);
+		} else {
+			list_add_tail(&n->glist, head);
+			s->guaranteed_map |= BIT_ULL(n->prio);
+		}
 	}
 	n->credit = n->quantum;
 	s->active++;

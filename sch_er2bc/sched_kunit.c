@@ -248,10 +248,10 @@ static void sched_states(struct kunit *test)
 /*
  * Lazily idle classes and activation: a class that empties stays on its
  * guaranteed list; refilled at once, it is GUARANTEED again where it
- * stands; a class on no list joins the tail behind idle ones, which
- * leave as the scheduler meets them; a lazily idle class with an active
- * class behind it goes to the tail; and one whose guarantee clock is not
- * due borrows instead.
+ * stands; a class on no list takes the place of a lazily idle class alone
+ * on its list, or else joins the tail, behind idle ones that leave as the
+ * scheduler meets them; a lazily idle class with an active class behind it
+ * goes to the tail; and one whose guarantee clock is not due borrows.
  */
 static void sched_lazy_idle(struct kunit *test)
 {
@@ -277,25 +277,37 @@ static void sched_lazy_idle(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), a);
 	er2bc_sched_charge(&sim->s, a, PKT, t, false);
 
-	/* b joins behind idle a; a leaves when the scheduler meets it */
+	/* b takes the place of idle a, alone on the list */
 	er2bc_sched_activate(&sim->s, b, t);
 	KUNIT_EXPECT_EQ(test, b->state, ER2BC_STATE_GUARANTEED);
-	KUNIT_EXPECT_PTR_EQ(test, head->next, &a->glist);
-	KUNIT_EXPECT_TRUE(test, list_is_last(&b->glist, head));
-	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), b);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(head));
+	KUNIT_EXPECT_PTR_EQ(test, head->next, &b->glist);
 	KUNIT_EXPECT_TRUE(test, list_empty(&a->glist));
-	er2bc_sched_charge(&sim->s, b, PKT, t, false);
+	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, 1);
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), b);
+	er2bc_sched_charge(&sim->s, b, PKT, t, true);
 
-	/* c behind lazily idle b; b refilled goes behind active c */
+	/* c joins behind active b; a behind c and idle b, which leaves */
 	er2bc_sched_activate(&sim->s, c, t);
-	er2bc_sched_activate(&sim->s, b, t);
+	KUNIT_EXPECT_TRUE(test, list_is_last(&c->glist, head));
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), b);
+	er2bc_sched_charge(&sim->s, b, PKT, t, false);
+	er2bc_sched_activate(&sim->s, a, t);
+	KUNIT_EXPECT_PTR_EQ(test, head->next, &b->glist);
+	KUNIT_EXPECT_TRUE(test, list_is_last(&a->glist, head));
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), c);
+	KUNIT_EXPECT_TRUE(test, list_empty(&b->glist));
+
+	/* lazily idle c, with active a behind it, refilled: to the tail */
+	er2bc_sched_charge(&sim->s, c, PKT, t, false);
+	er2bc_sched_activate(&sim->s, c, t);
 	KUNIT_EXPECT_EQ(test, sim->s.active, 2);
-	KUNIT_EXPECT_PTR_EQ(test, head->next, &c->glist);
-	KUNIT_EXPECT_TRUE(test, list_is_last(&b->glist, head));
+	KUNIT_EXPECT_PTR_EQ(test, head->next, &a->glist);
+	KUNIT_EXPECT_TRUE(test, list_is_last(&c->glist, head));
+	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), a);
+	er2bc_sched_charge(&sim->s, a, PKT, t, false);
 	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), c);
 	er2bc_sched_charge(&sim->s, c, PKT, t, false);
-	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), b);
-	er2bc_sched_charge(&sim->s, b, PKT, t, false);
 	KUNIT_EXPECT_EQ(test, sim->s.active, 0);
 
 	/* guarantee clock not due: a borrows, off the guaranteed list */
@@ -304,11 +316,11 @@ static void sched_lazy_idle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->state, ER2BC_STATE_BORROWING);
 	KUNIT_EXPECT_TRUE(test, list_empty(&a->glist));
 	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, t, &wake), a);
+	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, 0);
 	er2bc_sched_deactivate(&sim->s, a);
 	er2bc_sched_deactivate(&sim->s, b);
 	er2bc_sched_deactivate(&sim->s, c);
 	KUNIT_EXPECT_TRUE(test, list_empty(head));
-	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, 0);
 	KUNIT_EXPECT_EQ(test, sim->s.active, 0);
 }
 
