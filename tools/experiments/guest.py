@@ -53,6 +53,19 @@ UDP_RATE = "480k"			# R_f plus FEC parity (code rate 5/6)
 UDP_LEN = 1200
 TCP_RATE = "400k"
 TCP_LEN = "8K"
+# R_f is what a flow needs in IP bytes, which D's conntrack counts; er2bc
+# counts frames, the IP packet and its 14-byte Ethernet header. A class's
+# rate is R_f in frames of its flow's full-sized packets (UDP: 1200 bytes
+# of data in 1228-byte packets; TCP: 1500-byte packets), so a flow held at
+# its guarantee receives R_f, not 1 % less.
+ETH_HLEN = 14
+IP_PACKET = {"udp": UDP_LEN + 28, "tcp": 1500}
+
+
+def class_rate(proto):
+    """R_f in frame bits per second for PROTO's packets, rounded up"""
+    return -(-RF * (IP_PACKET[proto] + ETH_HLEN) // IP_PACKET[proto])
+
 
 # The paper's DBHPF cross traffic (section 4.2): 3 Mbit/s steady, and four
 # 310 kbit/s flows, each on for ON s of every 120 s after OFF0 s off
@@ -135,7 +148,7 @@ def testbed():
 
 def gateway(mode, proto, c, m):
     """GA's uplink ga1: pfifo (no control) or er2bc in static or er2bc
-    mode, five classes of 400 kbit/s at priorities 1-5 (flower filters by
+    mode, five classes of 400 kbit/s (class_rate()) at priorities 1-5 (flower filters by
     destination port) and a default class with no rate."""
     sh("tc", "qdisc", "del", "dev", "ga1", "root", ns="ga", check=False,
        stderr=subprocess.DEVNULL)
@@ -147,7 +160,7 @@ def gateway(mode, proto, c, m):
              f"{ctl} probe-port {PROBE_PORT} peer 10.2.0.0/16"]
     for i, port in enumerate(PORTS, 1):
         lines.append(f"class add dev ga1 parent 1: classid 1:{i} er2bc prio {i} "
-                     f"rate {RF // 1000}kbit type {proto}")
+                     f"rate {class_rate(proto)}bit type {proto}")
         for p in ("tcp", "udp"):
             lines.append(f"filter add dev ga1 parent 1: protocol ip prio 1 flower "
                          f"ip_proto {p} dst_port {port} classid 1:{i}")
@@ -339,6 +352,7 @@ def main():
                  "--port", str(PROBE_PORT), stderr=open(f"{run_dir}/responder.log", "w"))
     doc = {"scenario": a.scenario, "kernel": os.uname().release, "scale": a.scale,
            "duration": a.duration, "c": a.c, "m": a.m, "necessary": RF,
+           "class_rate": {p: class_rate(p) for p in IP_PACKET},
            "ports": PORTS, "bottleneck": BOTTLENECK, "udp_rate": UDP_RATE,
            "udp_len": UDP_LEN, "tcp_rate": TCP_RATE, "tcp_len": TCP_LEN,
            "cross_size": CROSS_SIZE, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
