@@ -25,8 +25,8 @@
  * guaranteed list, IDLE ("lazily idle"), until the scheduler meets it at the
  * head or it is activated again: a class emptied and refilled between two
  * dequeues does no list work, and one activated while a lazily idle class
- * is alone on its list takes that class's place. An idle class is on no other list, nor in
- * the wheel. A class waiting for a clock sits in a
+ * is alone on its list takes that class's place. An idle class is on no
+ * other list, nor in the wheel. A class waiting for a clock sits in a
  * hierarchical timing wheel (six levels of 64 slots) that moves it when its
  * clock comes due. Choosing a class and charging it costs the same with one
  * class or 65535: no step walks the classes.
@@ -152,9 +152,9 @@ static inline bool er2bc_node_ready(const struct er2bc_node *n, u64 now)
  * idle and free to send within its guarantee: a class that emptied and
  * refilled between two dequeues, still lazily idle at the tail of its
  * guaranteed list (see er2bc_sched_charge()), is GUARANTEED again where it
- * stands; one on no list joins the tail (an idle class is on no borrowing
- * list and not in the wheel). Everything else is
- * er2bc_sched_activate_slow().
+ * stands; one on no list takes the place of a lazily idle class alone on
+ * the list, or else joins the tail (an idle class is on no borrowing list
+ * and not in the wheel). Everything else is er2bc_sched_activate_slow().
  */
 static inline void er2bc_sched_activate(struct er2bc_sched *s,
 					struct er2bc_node *n, u64 now)
