@@ -169,11 +169,11 @@ static inline void er2bc_sched_activate(struct er2bc_sched *s,
 		return;
 	}
 	if (list_empty(&n->glist)) {
-		struct er2bc_node *first = list_first_entry_or_null(head,
-						struct er2bc_node, glist);
+		struct er2bc_node *first = list_first_entry(head, struct er2bc_node,
+							    glist);
 
 		/* the lazily idle class alone on the list gives up its place */
-		if (first && !er2bc_node_active(first) && list_is_singular(head)) {
+		if (list_is_singular(head) && !er2bc_node_active(first)) {
 			list_replace_init(&first->glist, &n->glist);
 		} else {
 			list_add_tail(&n->glist, head);
