@@ -45,11 +45,12 @@ boot() { # NAME TIMEOUT QEMU_ARGS...
 
 parts=${BENCH_PARTS:-scenario cost}
 if [[ " $parts " == *" scenario "* ]]; then
-	log "$kver: scenario 1, ${SHORTS:-20} short transfers, ${POLICIES:-off,spring,equal,azuma} (real time)"
+	shorts=${SHORTS:-20} policies=${POLICIES:-off,spring,equal,azuma}
+	log "$kver: scenario 1, $shorts short transfers, $policies (real time)"
 	# per policy: the warm-up, the arrivals (their sum is about SHORTS *
 	# GAP), the last transfers and the bulk flows' end
 	t=$(python3 -c "import sys; s, g, w, p = sys.argv[1:]; print(int(len(p.split(',')) * (float(w) + int(s) * float(g) * 1.5 + 60) + 300))" \
-		"${SHORTS:-20}" "${GAP:-1}" "${WARMUP:-10}" "${POLICIES:-off,spring,equal,azuma}")
+		"$shorts" "${GAP:-1}" "${WARMUP:-10}" "$policies")
 	boot scenario "$t" -c 2
 fi
 if [[ " $parts " == *" cost "* ]]; then
