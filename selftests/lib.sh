@@ -158,5 +158,22 @@ class_stats() {
 		python3 "$(dirname "${BASH_SOURCE[0]}")/tc_class_stats.py"
 }
 
+# dev_rate NS DEV rx|tx SECS: bit/s that DEV in NS received or sent over
+# SECS, counted by the device (frames, as the qdiscs count them), sampled
+# by one process so that no fork falls inside the window
+dev_rate() {
+	ip netns exec "$1" python3 - "$2" "$3" "$4" <<'EOF'
+import sys, time
+path = f"/sys/class/net/{sys.argv[1]}/statistics/{sys.argv[2]}_bytes"
+def read():
+    with open(path) as f:
+        return int(f.read()), time.monotonic()
+b0, t0 = read()
+time.sleep(float(sys.argv[3]))
+b1, t1 = read()
+print((b1 - b0) * 8 / (t1 - t0))
+EOF
+}
+
 # now: seconds since the epoch, with nanoseconds
 now() { date +%s.%N; }

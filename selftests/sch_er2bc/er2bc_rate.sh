@@ -59,23 +59,9 @@ check_tcp() {
 	log_timing_test $? "$desc" "goodput $(printf %.0f "$bps") bit/s, expected $(printf %.0f "$want")"
 }
 
-# bit/s that DEV in NS received over SECS, counted by the device: UDP is
-# measured where the shaped packets arrive, so that datagrams a busy
-# emulated receiver drops from its socket do not count against the shaper
-rx_rate() {
-	ip netns exec "$1" python3 - "$2" "$3" <<'EOF'
-import sys, time
-path = f"/sys/class/net/{sys.argv[1]}/statistics/rx_bytes"
-def read():
-    with open(path) as f:
-        return int(f.read()), time.monotonic()
-b0, t0 = read()
-time.sleep(float(sys.argv[2]))
-b1, t1 = read()
-print((b1 - b0) * 8 / (t1 - t0))
-EOF
-}
-
+# UDP is measured where the shaped packets arrive (dev_rate), so that
+# datagrams a busy emulated receiver drops from its socket do not count
+# against the shaper
 check_udp() {
 	local rate=$1 desc=$2 bps sender
 	# the sender must outrun the cap: offered at twice the rate
@@ -94,7 +80,7 @@ check_udp() {
 	iperf3_run "$SND" "$RCV" 10.0.0.2 -u -b $((2 * rate)) -l 1400 -t 14 >/dev/null &
 	sender=$!
 	sleep 3
-	bps=$(rx_rate "$RCV" veth1 9) || bps=0
+	bps=$(dev_rate "$RCV" veth1 rx 9) || bps=0
 	wait $sender
 	tcq qdisc change dev veth0 parent 1:1 handle 10: pfifo limit 50
 	tcq qdisc change dev veth0 root er2bc burst 0
