@@ -7,7 +7,8 @@
 #  - a standing queue at 8 Mbit/s and 300 estimates: not one false loss
 #  - netem dropping packets: the losses the estimates report are netem's
 #    drops, to the packet (less the requests it dropped: timeouts)
-#  - ABW steps of 200 kbit/s at the paper's parameters: followed within 5 s
+#  - ABW steps of 200 kbit/s at the paper's parameters: followed within 5 s,
+#    the mean W moving with each step, within 150 kbit/s of the ABW
 #  - authenticated mode: forged, malformed and replayed datagrams dropped and
 #    counted, estimates going on
 #  - either daemon restarted: the estimates resume, with no discontinuity
@@ -73,22 +74,33 @@ log_test $? "responder up, its meter on b0"
 ip netns exec "$R" tc qdisc add dev r1 root tbf rate 8mbit burst 64k limit 4m
 ip netns exec "$B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
 busywait 20000 tcp_listening "$B" 5201
-ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 90 -w 400K >/dev/null 2>&1 &
+ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 100 -w 400K >/dev/null 2>&1 &
 ipf=$!
 sleep 3
-# while the estimates run: B's receive rate over 10 s, r1's queue in between
-(
+# busy: after 4 s, B's receive rate (and r1's send rate) over 10 s against
+# the bottleneck's 8 Mbit/s, and r1's queue in between
+busy() {
+	local rx0 rx1 tx0 tx1 t0 t1 backlog
 	sleep 4
 	rx0=$(ip netns exec "$B" cat /sys/class/net/b0/statistics/rx_bytes) t0=$(now)
 	tx0=$(ip netns exec "$R" cat /sys/class/net/r1/statistics/tx_bytes)
 	sleep 5
-	ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['backlog']" >"$work/backlog"
+	backlog=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['backlog']")
 	sleep 5
 	rx1=$(ip netns exec "$B" cat /sys/class/net/b0/statistics/rx_bytes) t1=$(now)
 	tx1=$(ip netns exec "$R" cat /sys/class/net/r1/statistics/tx_bytes)
-	python3 -c "print(round(($rx1 - $rx0) * 8 / ($t1 - $t0) / 8e6, 3))" >"$work/util"
-	python3 -c "print(round(($tx1 - $tx0) * 8 / ($t1 - $t0) / 8e6, 3))" >"$work/util_r1"
-) &
+	python3 -c "print(round(($rx1 - $rx0) * 8 / ($t1 - $t0) / 8e6, 3), \
+		round(($tx1 - $tx0) * 8 / ($t1 - $t0) / 8e6, 3), $backlog)"
+}
+# busy_ok UTIL UTIL_R1 BACKLOG: at least 95 % busy, a queue standing
+busy_ok() { within "$1" 0.95 1.05 && [ "$3" -gt 50000 ]; }
+# first with no estimator (W is the qdisc's 100 Mbit/s): can this machine
+# keep the bottleneck busy at all? Measured apart from the estimator, so
+# that an estimator holding W too low fails instead of passing for a slow
+# machine.
+read -r util0 util0_r1 backlog0 <<<"$(busy)"
+# then while 300 estimates, 10 a second, run
+busy >"$work/busy" &
 meas=$!
 t0=$(now)
 sender "$work/q.log" --interval 100ms --once 300 --w-ini 8mbit
@@ -97,20 +109,21 @@ took=$(python3 -c "print(round($(now) - $t0, 1))")
 wait $meas
 kill $ipf 2>/dev/null
 wait $ipf
-util=$(cat "$work/util")
+read -r util util_r1 backlog <"$work/busy"
 n=$(losses "$work/q.log" | wc -l)
 lossy=$(losses "$work/q.log" | grep -vc '^0$')
 neg=$(st send "j['negative_loss']")
 [ $rc = 0 ] && [ "$n" = 300 ] && [ "$lossy" = 0 ] && [ "$neg" = 0 ]
 log_test $? "standing queue: 300 estimates, no false loss" \
 	"estimates $n in ${took}s, lossy $lossy, negative $neg"
-# the condition the issue asks for: the bottleneck at least 95% busy with a
-# queue standing; an emulated CPU that cannot keep it so is said, not failed
-busy="utilization $util (r1 sent $(cat "$work/util_r1")), r1 backlog $(cat "$work/backlog") B"
-if within "$util" 0.95 1.05 && [ "$(cat "$work/backlog")" -gt 50000 ]; then
-	log_test 0 "standing queue: the bottleneck was busy, a queue standing" "$busy"
+# the condition the estimates were taken under: the bottleneck at least 95%
+# busy with a queue standing, as it was without the estimator
+busy="utilization $util (r1 sent $util_r1), r1 backlog $backlog B; without the estimator $util0 ($util0_r1), $backlog0 B"
+if busy_ok "$util0" "$util0_r1" "$backlog0"; then
+	busy_ok "$util" "$util_r1" "$backlog"
+	log_timing_test $? "standing queue: the bottleneck stays busy under the estimator's W" "$busy"
 else
-	log_test $ksft_skip "standing queue: the bottleneck was busy, a queue standing" \
+	log_test $ksft_skip "standing queue: the bottleneck stays busy under the estimator's W" \
 		"machine slow: $busy"
 fi
 
@@ -143,8 +156,13 @@ log_test $? "netem loss counted exactly" "sum of L $lost + requests lost $rq, ne
 # time its log line came (no process started per sample: the debug kernel
 # starts a Python in seconds)
 ip netns exec "$R" tc qdisc replace dev r1 root tbf rate 2mbit burst 4k limit 30k
-ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 38 9 >/dev/null &
+# first with W far above the ABW: the flood must fill the 2 Mbit/s
+# bottleneck, measured by the router, apart from the estimator
+ip netns exec "$A" tc qdisc change dev a0 root er2bc rate 100mbit
+ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 42 9 >/dev/null &
 flood=$!
+sleep 1
+filled=$(dev_rate "$R" r1 tx 3)
 start=$(now)
 (
 	sleep 15; ip netns exec "$R" tc qdisc change dev r1 root tbf rate 1800kbit burst 4k limit 30k
@@ -160,40 +178,37 @@ import re, sys
 units = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9}
 pts = []
 for line in open(sys.argv[1]):
-    m = re.match(r"(\S+) .*estimate \d+: sent .* R ([\d.]+)(\w+) W ([\d.]+)(\w+) D ", line)
+    m = re.match(r"(\S+) .*estimate \d+: sent .* W ([\d.]+)(\w+) D ", line)
     if m:
-        pts.append((float(m.group(1)) - float(sys.argv[2]),
-                    float(m.group(4)) * units[m.group(5)], float(m.group(2)) * units[m.group(3)]))
-def delay(at, old, new, end):
+        pts.append((float(m.group(1)) - float(sys.argv[2]), float(m.group(2)) * units[m.group(3)]))
+def delay(at, old, new):
     # the first W within 150 kbit/s of the new ABW, on its side of the old
     # one (half the paper's +-300 kbit/s)
-    for t, w, _ in pts:
+    for t, w in pts:
         if t >= at and (w <= new + 1.5e5 if new < old else w >= new - 1.5e5):
             return t - at
     return 99
-def mean(a, b, i=1):
-    ws = [p[i] for p in pts if a <= p[0] < b]
+def mean(a, b):
+    ws = [w for t, w in pts if a <= t < b]
     return sum(ws) / len(ws) if ws else 0
-d1, d2 = delay(15, 2e6, 1.8e6, 25), delay(25, 1.8e6, 2e6, 35)
+d1, d2 = delay(15, 2e6, 1.8e6), delay(25, 1.8e6, 2e6)
 m0, m1, m2 = mean(10, 15), mean(20, 25), mean(30, 35)
-ok = d1 <= 5 and d2 <= 5 and abs(m1 - 1.8e6) <= 2.5e5 and abs(m2 - 2e6) <= 2.5e5
-# the first 15 s bring W from W_ini to the first ABW, and what the
-# responder received (R) must show the steps: a machine too slow for
-# either has not set the test up (4: skip)
-r1, r2 = mean(20, 25, 2), mean(30, 35, 2)
-setup = abs(m0 - 2e6) <= 2.5e5 and abs(r1 - 1.8e6) <= 1.5e5 and abs(r2 - 2e6) <= 1.5e5
-rc = 0 if ok else 1 if setup else 4
-print(f"{rc} down {d1:.2f}s up {d2:.2f}s, mean W before {m0 / 1e6:.3f}, after "
-      f"{m1 / 1e6:.3f} {m2 / 1e6:.3f} Mbit/s (R after {r1 / 1e6:.3f} {r2 / 1e6:.3f}), "
-      f"{len(pts)} estimates")
+# reached within 5 s; each step followed by at least half its 200 kbit/s
+# (the means move the right way), and each mean within 150 kbit/s of the
+# ABW: the AIMD sawtooth goes from R - beta (100 kbit/s under) to the
+# overshoot that fills the 30 KB queue
+ok = d1 <= 5 and d2 <= 5 and m0 - m1 >= 1e5 and m2 - m1 >= 1e5 and \
+    abs(m0 - 2e6) <= 1.5e5 and abs(m1 - 1.8e6) <= 1.5e5 and abs(m2 - 2e6) <= 1.5e5
+print(f"{0 if ok else 1} down {d1:.2f}s up {d2:.2f}s, mean W {m0 / 1e6:.3f} -> "
+      f"{m1 / 1e6:.3f} -> {m2 / 1e6:.3f} Mbit/s for ABW 2 -> 1.8 -> 2, {len(pts)} estimates")
 PY
 )
-if [ "${res%% *}" = 4 ]; then
+if within "$filled" 0 1.9e6; then
 	log_test $ksft_skip "ABW steps of 200 kbit/s followed within 5 s" \
-		"machine slow: W had not reached the first ABW, or R did not show the steps: ${res#* }"
+		"machine slow: the flood filled $(printf %.0f "$filled") bit/s of the 2 Mbit/s bottleneck with W unlimited"
 else
 	[ "${res%% *}" = 0 ]
-	log_test $? "ABW steps of 200 kbit/s followed within 5 s (W within 150 kbit/s)" "${res#* }"
+	log_timing_test $? "ABW steps of 200 kbit/s followed within 5 s" "${res#* }"
 fi
 
 # --- the qdisc holds what the sender computed
@@ -279,8 +294,9 @@ sleep 2
 kill $snd; wait $snd
 rc1=$?
 sender "$work/s2.log" --interval 100ms --once 10 --key-file "$work/key"
-[ $rc1 = 0 ] && [ $? = 0 ] && [ "$(st send "j['estimates']")" = 10 ]
-log_test $? "sender restarted: estimates resume" "first run exit $rc1"
+rc=$?
+[ $rc1 = 0 ] && [ $rc = 0 ] && [ "$(st send "j['estimates']")" = 10 ]
+log_test $? "sender restarted: estimates resume" "first run exit $rc1, second $rc"
 
 # --- IPv6: the same daemons, requests and counts over IPv6, TCP holding a
 # queue at the bottleneck; every estimate balances
