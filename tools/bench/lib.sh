@@ -8,6 +8,8 @@
 bench=$top/build/bench
 start=$(date +%s)
 mkdir -p "$bench"
+# the code that runs: taken now, before anything is built from it
+commit=$(git -C "$top" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 
 log() { echo "bench: $*" >&2; }
 
@@ -36,12 +38,25 @@ bench_vm() {
 }
 
 # bench_publish NAME RESULT: build/bench/bench-NAME-$kver.json (and .md,
-# if the report wrote one) copied to RESULT (and its .md), with the time
-# the whole run took
+# if the report wrote one) copied to RESULT (and its .md), with the commit
+# it ran on and the time the whole run took. Results of a tree with
+# uncommitted changes stay in build/bench: figures in Documentation/ must
+# name the code that made them.
 bench_publish() {
 	local from=$bench/bench-$1-$kver result=$2 took=$(($(date +%s) - start))
 	local wrote=$result
 
+	python3 - "$from.json" "$commit" <<-'EOF'
+	import json, sys
+	j = json.load(open(sys.argv[1]))
+	j = {"commit": sys.argv[2], **{k: v for k, v in j.items() if k != "commit"}}
+	json.dump(j, open(sys.argv[1], "w"), indent=1)
+	EOF
+	if [[ "$commit" == *-dirty || "$commit" == unknown ]] && [ -z "${BENCH_ALLOW_DIRTY:-}" ]; then
+		log "the tree had uncommitted changes ($commit): results left in $from.json," \
+			"not published to $result (commit first, or BENCH_ALLOW_DIRTY=1)"
+		return 0
+	fi
 	mkdir -p "$(dirname "$result")"
 	cp "$from.json" "$result"
 	if [ -e "$from.md" ]; then
