@@ -26,6 +26,10 @@
 #          a copy in tmpfs, see below). quantum is
 #          given so that htb does not derive one from the rate (and warn on
 #          the console about it); 1514 bytes, er2bc's quantum at weight 1.
+#   htb netlink  the same TC_RUNS sets of N new rates, sent by ctrl_bench
+#          as tc sends them (RTM_NEWTCLASS, one at a time, each after the
+#          last ACK) from one open socket: htb's own cost with no process
+#          start-up, timed as er2bc's abw-set is.
 #   tc     an empty tc -batch, TC_RUNS times: tc's start-up alone.
 #
 # Writes one JSON object a line to OUT.jsonl; progress lines (bench: ...)
@@ -155,6 +159,11 @@ for spec in "$@"; do
 	# (tc 6.1 prints htb classes as text, -j or not)
 	printf '{"kind": "htb_class", "n": %d, "want_rate_bit": %d, "show": "%s"}\n' \
 		"$n" $((want / n)) "$(tc class show dev ctl1 classid 1:1 | tr -d '"\n')" >>"$out"
+
+	log "$n classes: htb, the same $n class changes over netlink, $runs runs"
+	res=$("$client" htb -i "$(cat /sys/class/net/ctl1/ifindex)" -p 0x1ffff -N "$n" \
+		-n "$runs" -t "$w1,$w2" -c "$cap")
+	printf '{"kind": "htb_netlink", "n": %d, "data": %s}\n' "$n" "$res" >>"$out"
 
 	res=$("$client" exec -n "$runs" -- $tcdir/tc -batch $tmp/empty)
 	printf '{"kind": "tc_startup", "n": %d, "data": %s}\n' "$n" "$res" >>"$out"

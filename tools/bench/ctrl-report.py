@@ -47,10 +47,11 @@ def main():
     rows, problems = [], []
     for n in sorted(by):
         k = by[n]
-        if not all(x in k for x in ("er2bc", "htb", "tc_startup")):
+        if not all(x in k for x in ("er2bc", "htb", "htb_netlink", "tc_startup")):
             problems.append(f"{n} classes: incomplete")
             continue
         e, h, t = k["er2bc"]["data"], k["htb"]["data"], k["tc_startup"]["data"]
+        hn = k["htb_netlink"]["data"]
         row = {
             "classes": n,
             "apply_p50_us": us(pctl(e["apply_ns"], 50)),
@@ -66,6 +67,9 @@ def main():
             "cost_min_us": us(min(e["cost_ns"])),
             "htb_tc_runs": h["runs"],
             "htb_tc_min_us": us(min(h["exec_ns"])),
+            "htb_netlink_p50_us": us(pctl(hn["netlink_ns"], 50)),
+            "htb_netlink_p99_us": us(pctl(hn["netlink_ns"], 99)),
+            "htb_netlink_runs": hn["runs"],
             "tc_startup_p50_us": us(pctl(t["exec_ns"], 50)),
             "tc_startup_p99_us": us(pctl(t["exec_ns"], 99)),
             "w_bps": e["w"],
@@ -73,6 +77,10 @@ def main():
         }
         row["htb_over_er2bc_p50"] = round(row["htb_tc_p50_us"] / row["apply_p50_us"], 1)
         row["htb_minus_startup_p50_us"] = round(row["htb_tc_p50_us"] - row["tc_startup_p50_us"], 1)
+        # the two comparisons without tc's start-up: htb's batch less an
+        # empty tc's, and htb's changes sent over netlink as er2bc's are
+        row["htb_batch_over_er2bc_p50"] = round(row["htb_minus_startup_p50_us"] / row["apply_p50_us"], 1)
+        row["htb_netlink_over_er2bc_p50"] = round(row["htb_netlink_p50_us"] / row["apply_p50_us"], 1)
         if "setup" in k:
             row["setup_er2bc_s"] = round(k["setup"]["er2bc_s"], 2)
             row["setup_htb_s"] = round(k["setup"]["htb_s"], 2)
@@ -125,21 +133,27 @@ def main():
 
     icount = "icount" in a.clock
     md = []
-    md.append(f"## make bench-ctrl: new guarantees in force, er2bc (kernel) vs htb re-rated by tc\n")
+    md.append(f"## make bench-ctrl: new guarantees in force, er2bc (kernel) vs htb re-rated\n")
     md.append(f"Kernel {kernel}, QEMU {head['accel'].upper()}"
               f"{' with -icount shift=0' if icount else ''}, {head['cpus']} vCPU; "
-              f"er2bc {head['er2bc_version']}; {head['tc']}.\n")
-    md.append("| kernel | classes | er2bc apply p50 / p99 µs | kernel cost p50 / p99 µs "
-              "| htb via tc p50 / p99 µs | htb / er2bc (p50) | tc start-up alone p50 µs "
-              "| estimates / tc runs |")
-    md.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+              f"er2bc {head['er2bc_version']} (commit of the run in the JSON); {head['tc']}.\n")
+    # under -icount shift=0 a guest ns is one instruction: µs are thousands
+    unit = "k instructions (= µs)" if icount else "µs"
+    md.append(f"Times in {unit}, p50 / p99; ratios of p50s.\n")
+    md.append("| classes | er2bc apply | kernel cost | htb via netlink | htb via tc -batch "
+              "| tc start-up alone | htb netlink / er2bc | (htb tc − start-up) / er2bc "
+              "| htb tc / er2bc | estimates / htb runs |")
+    md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        md.append(f"| {kernel} | {r['classes']} "
+        md.append(f"| {r['classes']} "
                   f"| {fmt(r['apply_p50_us'])} / {fmt(r['apply_p99_us'])} "
                   f"| {fmt(r['cost_p50_us'])} / {fmt(r['cost_p99_us'])} "
+                  f"| {fmt(r['htb_netlink_p50_us'])} / {fmt(r['htb_netlink_p99_us'])} "
                   f"| {fmt(r['htb_tc_p50_us'])} / {fmt(r['htb_tc_p99_us'])} "
-                  f"| {r['htb_over_er2bc_p50']}× "
                   f"| {fmt(r['tc_startup_p50_us'])} "
+                  f"| {r['htb_netlink_over_er2bc_p50']}× "
+                  f"| {r['htb_batch_over_er2bc_p50']}× "
+                  f"| {r['htb_over_er2bc_p50']}× "
                   f"| {r['estimates']} / {r['htb_tc_runs']} |")
     md.append("")
     md.append("Notes:")
@@ -162,6 +176,11 @@ def main():
               "timing of demands + applying, RTNL held), from a second run of as many "
               "estimates with the monitor group joined. Send→ACK in that run, which also "
               "builds and multicasts the notification, is in the JSON (apply_monitor_*).")
+    md.append("- **htb via netlink**: the same N class changes as `tc -batch` sends them "
+              "(RTM_NEWTCLASS with the htb parameters and rate tables, one message at a "
+              "time, each after the previous ACK), from one socket that stays open: htb's "
+              "own cost of N new rates, timed from the first sendto() to the last ACK, as "
+              "er2bc's apply is. The fair comparison with er2bc: **htb netlink / er2bc**.")
     md.append("- **htb via tc**: the paper's gateway: a user-space controller puts N new "
               "rates in force with one `tc -batch` of N `class change ... htb rate X ceil "
               "1gbit quantum 1514` lines; the whole tc process is timed (fork to exit), so "

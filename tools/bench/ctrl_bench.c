@@ -15,6 +15,14 @@
  *	    from the notification that precedes the ACK.
  *	WARMUP estimates (default 10) first, not recorded.
  *
+ *   ctrl_bench htb -i IFINDEX [-p PARENT] -N CLASSES -n RUNS -t TA,TB -c CEIL [-W WARMUP]
+ *	RUNS times, CLASSES new rates in force on htb classes 1:1..1:CLASSES
+ *	under PARENT (default 1:ffff): RTM_NEWTCLASS messages as tc builds
+ *	them, one at a time as tc -batch sends them, from one open socket;
+ *	each run timed from the first sendto() to the last ACK. Rates TA and
+ *	TB bit/s divided among the classes, by turns; ceil CEIL bit/s.
+ *	WARMUP runs first (default 2), not recorded.
+ *
  *   ctrl_bench exec -n COUNT [-A ARG_A -B ARG_B] -- COMMAND ARGS...
  *	COUNT runs of COMMAND, one after the other, each timed from fork()
  *	to waitpid() (CLOCK_MONOTONIC); an argument "@" is ARG_A on even
@@ -38,6 +46,8 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 #include <linux/er2bc_genl.h>
 
 static void die(const char *fmt, const char *arg)
@@ -390,6 +400,132 @@ static int cmd_abw(int argc, char **argv)
 	return 0;
 }
 
+/* ---- htb ---- */
+
+/*
+ * What tc sends for "class change dev D parent P classid C htb rate R ceil
+ * CEIL quantum Q": RTM_NEWTCLASS with the kind, the parameters, and the
+ * rate tables (unused by the kernel once the link layer is set, but sent by
+ * tc and so copied here too). Burst as tc's default: rate / HZ + MTU, in
+ * psched ticks (64 ns).
+ */
+static struct nlmsghdr *htb_change(uint32_t ifindex, uint32_t parent, uint32_t classid,
+				   uint32_t rate_Bps, uint32_t ceil_Bps, uint32_t seq)
+{
+	static const uint32_t table[256];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct tc_htb_opt opt = { 0 };
+	struct nlattr *nest;
+	struct tcmsg *t;
+
+	nlh->nlmsg_type = RTM_NEWTCLASS;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = seq;
+	t = mnl_nlmsg_put_extra_header(nlh, sizeof(*t));
+	t->tcm_family = AF_UNSPEC;
+	t->tcm_ifindex = ifindex;
+	t->tcm_handle = classid;
+	t->tcm_parent = parent;
+	opt.rate.rate = rate_Bps;
+	opt.rate.linklayer = TC_LINKLAYER_ETHERNET;
+	opt.ceil.rate = ceil_Bps;
+	opt.ceil.linklayer = TC_LINKLAYER_ETHERNET;
+	opt.buffer = (uint32_t)((rate_Bps / 1000 + 1514) * 1000000000ull / rate_Bps / 64);
+	opt.cbuffer = (uint32_t)((ceil_Bps / 1000 + 1514) * 1000000000ull / ceil_Bps / 64);
+	opt.quantum = 1514;
+	mnl_attr_put_strz(nlh, TCA_KIND, "htb");
+	nest = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+	mnl_attr_put(nlh, TCA_HTB_PARMS, sizeof(opt), &opt);
+	mnl_attr_put(nlh, TCA_HTB_RTAB, sizeof(table), table);
+	mnl_attr_put(nlh, TCA_HTB_CTAB, sizeof(table), table);
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
+}
+
+/*
+ * RUNS times, N new rates in force on htb classes 1:1..1:N under PARENT:
+ * one RTM_NEWTCLASS a class, each sent once the last is ACKed (as tc
+ * -batch does), from one socket that stays open (no process start-up).
+ * Each run timed from the first sendto() to the last ACK. Rates TOTAL_A /
+ * N and TOTAL_B / N bit/s by turns.
+ */
+static int cmd_htb(int argc, char **argv)
+{
+	unsigned long long total[2] = { 0, 0 }, ceil = 0;
+	uint32_t ifindex = 0, parent = 0x1ffff, seq = 1;
+	unsigned int n = 0, runs = 0, warmup = 2, i, r;
+	struct mnl_socket *nl;
+	uint64_t *t;
+	char *comma;
+	int o;
+
+	while ((o = getopt(argc, argv, "i:p:N:n:t:c:W:")) != -1) {
+		switch (o) {
+		case 'i':
+			ifindex = num(optarg);
+			break;
+		case 'p':
+			parent = num(optarg);
+			break;
+		case 'N':
+			n = num(optarg);
+			break;
+		case 'n':
+			runs = num(optarg);
+			break;
+		case 'c':
+			ceil = num(optarg);
+			break;
+		case 'W':
+			warmup = num(optarg);
+			break;
+		case 't':
+			comma = strchr(optarg, ',');
+			if (!comma) {
+				errno = 0;
+				die("-t takes TOTAL_A,TOTAL_B, not '%s'", optarg);
+			}
+			*comma = '\0';
+			total[0] = num(optarg);
+			total[1] = num(comma + 1);
+			break;
+		default: return 2;
+		}
+	}
+	errno = 0;
+	if (!ifindex || !n || !runs || !total[0] || !total[1] || !ceil)
+		die("%s", "htb needs -i IFINDEX -N CLASSES -n RUNS -t TOTAL_A,TOTAL_B -c CEIL");
+	if (ceil / 8 > UINT32_MAX || total[0] / n / 8 > UINT32_MAX || total[1] / n / 8 > UINT32_MAX)
+		die("%s", "rates above 32 bits of bytes/s are not sent (no TCA_HTB_RATE64)");
+	t = calloc(runs, sizeof(*t));
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!t || !nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("%s", "cannot open a route netlink socket");
+
+	for (r = 0; r < warmup + runs; r++) {
+		uint32_t rate = (uint32_t)(total[r & 1] / n / 8);
+		uint64_t t0 = now_ns();
+		int err;
+
+		for (i = 1; i <= n; i++) {
+			err = talk(nl, htb_change(ifindex, parent, (parent & 0xffff0000) | i, rate,
+						  (uint32_t)(ceil / 8), seq++), NULL, NULL);
+			if (err) {
+				errno = -err;
+				die("%s", "htb class change refused");
+			}
+		}
+		if (r >= warmup)
+			t[r - warmup] = now_ns() - t0;
+	}
+	printf("{\"classes\": %u, \"runs\": %u, \"warmup\": %u, ", n, runs, warmup);
+	print_samples("netlink_ns", t, runs);
+	printf("}\n");
+	mnl_socket_close(nl);
+	free(t);
+	return 0;
+}
+
 /* ---- exec ---- */
 
 static int cmd_exec(int argc, char **argv)
@@ -465,9 +601,13 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "abw") == 0)
 		return cmd_abw(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "htb") == 0)
+		return cmd_htb(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "exec") == 0)
 		return cmd_exec(argc - 1, argv + 1);
 	fputs("usage: ctrl_bench abw -i IFINDEX [-H HANDLE] -n COUNT -w W1,W2 [-W WARMUP]\n",
+	      stderr);
+	fputs("       ctrl_bench htb -i IFINDEX [-p PARENT] -N CLASSES -n RUNS -t TOTAL_A,TOTAL_B -c CEIL [-W WARMUP]\n",
 	      stderr);
 	fputs("       ctrl_bench exec -n COUNT [-A ARG_A -B ARG_B] -- COMMAND ARGS...\n",
 	      stderr);
