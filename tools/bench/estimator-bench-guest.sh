@@ -18,7 +18,9 @@
 #   steps      the paper's ABW pattern (seed 000, Fig. 11): the bottleneck
 #              2 -> 1.69 -> 1.38 -> 1.07 -> 0.76 Mbit/s and back, 15 s a
 #              step, under a greedy UDP sender, at the paper's parameters
-#              (T_c 1 s); W read from the sender's status every 250 ms
+#              (T_c 1 s); W from each estimate as it is made (sampled every
+#              250 ms from that): per step, the delay until W is within
+#              10 % of the new ABW, and W's peaks beyond it after that
 # cost: the per-packet cost of the counting, in instructions (guest ns):
 #   qdisc      pktgen (queue_xmit, 64-byte UDP) through er2bc on a dummy
 #              device: no counting; counting, every packet to the peer
@@ -138,36 +140,49 @@ PY
 	local levels=(2000 1690 1380 1070 760 1070 1380 1690 2000) step=15 i
 	ip netns exec "$R" tc qdisc replace dev r1 root tbf rate 2mbit burst 4k limit 30k
 	ip netns exec "$A" python3 "$flood" 10.0.2.2 $(( ${#levels[@]} * step + 5 )) 9 >/dev/null &
-	local fl=$!
-	sender "$work/t.log" --once $(( (${#levels[@]} + 1) * step )) &
-	local snd=$! start
+	local fl=$! start
+	# W from each estimate as the sender makes it (its -v line, stamped as it
+	# arrives): W changes only at an estimate, so this is W at every
+	# instant, finer than any sampling of the status file
 	start=$(now)
+	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 \
+		--status "$work/send.json" -v --once $(( (${#levels[@]} + 1) * step )) 2>&1 >/dev/null |
+		while IFS= read -r line; do echo "$(date +%s.%N) $line"; done >"$work/t.log" &
+	local snd=$!
 	(
 		for i in "${!levels[@]}"; do
 			[ "$i" = 0 ] && { sleep $step; continue; }
 			ip netns exec "$R" tc qdisc change dev r1 root tbf rate "${levels[$i]}kbit" burst 4k limit 30k
-			echo "$(python3 -c "print($(now) - $start)") ${levels[$i]}000" >>"$work/steps.txt"
+			# stamped once the new rate is in force
+			echo "$(date +%s.%N) ${levels[$i]}000" >>"$work/steps.txt"
 			sleep $step
 		done
 	) &
 	local stp=$!
-	while kill -0 $snd 2>/dev/null; do
-		[ -s "$work/send.json" ] && echo "$(python3 -c "print($(now) - $start)") $(st "j['w']") $(st "j['r']")"
-		sleep 0.25
-	done >"$work/w.txt"
 	wait $snd $stp $fl
-	python3 - "$work/w.txt" "$work/steps.txt" "${levels[0]}000" $step <<'PY' >>"$out"
-import json, sys
-pts = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if len(l.split()) == 3]
-steps = [tuple(map(float, l.split())) for l in open(sys.argv[2])]
+	python3 - "$work/t.log" "$work/steps.txt" "${levels[0]}000" $step "$start" <<'PY' >>"$out"
+import json, re, sys
+units = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9}
+t0 = float(sys.argv[5])
+ev = []  # (t, W, R) at each estimate
+for line in open(sys.argv[1]):
+    m = re.match(r"(\S+) .*estimate \d+: sent .* R ([\d.]+)(\w+) W ([\d.]+)(\w+) D ", line)
+    if m:
+        ev.append((float(m.group(1)) - t0, float(m.group(4)) * units[m.group(5)],
+                   float(m.group(2)) * units[m.group(3)]))
+steps = [(float(a) - t0, float(b)) for a, b in (l.split() for l in open(sys.argv[2]))]
 first, length = float(sys.argv[3]), float(sys.argv[4])
+# W sampled every T_c / 4 from the step function the estimates make
+grid = [i * 0.25 for i in range(int((ev[-1][0] if ev else 0) / 0.25) + 1)]
+w_at = lambda t: next((w for te, w, _ in reversed(ev) if te <= t), None)  # noqa: E731
+series = [(t, w_at(t)) for t in grid if w_at(t) is not None]
 old = first
 for at, new in steps:
-    end = at + length
-    seg = [(t, w) for t, w, _ in pts if at <= t < end]
-    # tracking delay: until W is past the old ABW, within 100 kbit/s of the new
-    delay = next((t - at for t, w in seg
-                  if (w <= new + 1e5 if new < old else w >= new - 1e5)), None)
+    seg = [(t, w) for t, w, _ in ev if at <= t < at + length]
+    # delay: from the step to the first estimate that puts W within 10 % of
+    # the new ABW; overshoot and undershoot: W's peaks above and below the
+    # ABW from then to the next step (the step settled)
+    delay = next((t - at for t, w in seg if abs(w - new) <= 0.1 * new), None)
     after = [w for t, w in seg if delay is not None and t >= at + delay]
     print(json.dumps({"part": "step", "at": round(at, 2), "from": old, "to": new,
                       "tracking_delay_s": None if delay is None else round(delay, 2),
@@ -175,8 +190,10 @@ for at, new in steps:
                       "undershoot_bps": max((new - w for w in after), default=None),
                       "mean_w": round(sum(after) / len(after)) if after else None}))
     old = new
-print(json.dumps({"part": "series", "t": [p[0] for p in pts], "w": [p[1] for p in pts],
-                  "r": [p[2] for p in pts], "steps": steps, "first": first}))
+print(json.dumps({"part": "series", "sample_s": 0.25, "t": [p[0] for p in series],
+                  "w": [p[1] for p in series], "estimates_t": [e[0] for e in ev],
+                  "estimates_w": [e[1] for e in ev], "estimates_r": [e[2] for e in ev],
+                  "steps": steps, "first": first}))
 PY
 	log "steps: done"
 	kill "$resp"

@@ -74,9 +74,9 @@ def main():
           f"| false losses in {res['estimates']} estimates, standing queue, "
           f"utilization {res['utilization']} | {res['false_losses']} "
           f"({res['lossy_estimates']} lossy, bottleneck dropped {res['bottleneck_drops']}) | - |",
-          f"| tracking delay, median (max) over {len(steps)} steps | "
+          f"| tracking delay to W within 10 % of the new ABW, median (max) over {len(steps)} steps | "
           f"{res['tracking_delay_s']} s ({res['tracking_delay_max_s']} s) | 3-5 s |",
-          f"| overshoot / undershoot, max, Mbit/s | {mbit(res['overshoot_bps'])} / "
+          f"| overshoot / undershoot once within 10 %, max, Mbit/s | {mbit(res['overshoot_bps'])} / "
           f"{mbit(res['undershoot_bps'])} | about 0.3 |", "",
           "| step | ABW, Mbit/s | delay, s | mean W after, Mbit/s | over / under, Mbit/s |",
           "|---|---|---|---|---|"]
