@@ -287,21 +287,23 @@ if within "${capacity:-0}" 9500000 1e12; then
 	log_timing_test $? "estimates during traffic: 1:1 keeps 2 Mbit/s, 1:3 gives way" "rates $during"
 	[ $((u1 - u0)) = $sent ] && [ $sent -gt 0 ]
 	log_test $? "$sent estimates at $per_s/s during traffic: all applied" "updates +$((u1 - u0))"
-	# after the storm: the last estimate in force (seq 500, W 3 Mbit/s,
-	# eq. 1 with s = 1: 2 Mbit/s to 1:1, the 1 left to 1:2, none to 1:3),
-	# and the packet path still shaping to it
+	# after the storm: the last estimate in force (seq 500, W 3 Mbit/s),
+	# and the packet path still shaping to it. The storm's estimates
+	# alternate W 3 and 4 Mbit/s with R 3 Mbit/s, so s_p, the least
+	# reception ratio of the last M updates, is 3/4: 1:1's S_d is
+	# 2 Mbit/s / 0.75 = 2666666 bit/s, 1:2 gets the 333334 left, 1:3 none
 	state=$(ctl -j show dev dummy0 handle 1: |
 		json_get "(j['abw'], j['seq'], {c['classid']: c['guarantee'] for c in j['classes']})")
 	after=$(rates)
 	python3 - "$after" <<-'EOF'
 	import json, sys
 	a = json.loads(sys.argv[1])
-	sys.exit(0 if abs(sum(a.values()) - 3e6) < 0.05 * 3e6 and a["1:1"] >= 0.97 * 2e6 else 1)
+	sys.exit(0 if abs(sum(a.values()) - 3e6) < 0.05 * 3e6 and a["1:1"] >= 0.97 * 2666666 else 1)
 	EOF
 	rc=$?
-	[ "$state" = "(3000000, 500, {'1:1': 2000000, '1:2': 1000000, '1:3': 0})" ]
+	[ "$state" = "(3000000, 500, {'1:1': 2666666, '1:2': 333334, '1:3': 0})" ]
 	log_test $? "after the storm: the last estimate in force" "$state"
-	log_timing_test $rc "after the storm: the qdisc shapes to it, 1:1 keeps 2 Mbit/s" "rates $after"
+	log_timing_test $rc "after the storm: the qdisc shapes to W, 1:1 gets its S_d" "rates $after"
 	rm -f "$batch" "$batch.rates"
 
 else
@@ -309,7 +311,7 @@ else
 	# the harness's manifest expects
 	for t in "W 6 -> 3 Mbit/s under traffic" "estimates during traffic: 1:1 keeps 2 Mbit/s" \
 		"estimates during traffic: all applied" "after the storm: the last estimate in force" \
-		"after the storm: the qdisc shapes to it"; do
+		"after the storm: the qdisc shapes to W, 1:1 gets its S_d"; do
 		log_test $ksft_skip "$t" \
 			"machine slow: the senders reach $(printf %.0f "${capacity:-0}") bit/s through tbf's 10 Mbit/s"
 	done
