@@ -165,7 +165,12 @@ EOF
 	log_timing_test $? "cap raised under load: in force within 100 ms, no stall" "$out"
 	rm -f "$stamps"
 else
-	log_test $ksft_skip "cap moved under load" "machine slow: UDP capacity $(printf %.0f "$cap_udp") bit/s"
+	# both checks by name: the count the harness's manifest expects does
+	# not depend on the machine's speed
+	for t in "cap lowered under load: in force within 100 ms, no stall" \
+		"cap raised under load: in force within 100 ms, no stall"; do
+		log_test $ksft_skip "$t" "machine slow: UDP capacity $(printf %.0f "$cap_udp") bit/s"
+	done
 fi
 
 # A cap raised while packets wait releases them at once: 1400-byte pings at
