@@ -42,7 +42,8 @@ tools: deps
 lint: deps
 	@tools/testing/lint.sh
 
-check: deps tools
+# installs what it needs and builds the tools itself, timing each stage
+check:
 	@$(VM)/check.sh $(if $(T),-T "$(T)") $(CHECK_KERNELS)
 
 demo: deps tools

@@ -1,24 +1,40 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: checkpatch and sparse (make lint), then for each kernel build
-# the modules warning-free (W=1), boot the kernel, run the suites in the
-# guest and scan the guest's log; print a line per kernel and the total,
-# `N passed, N failed[, N skipped]`.
+# make check: install what the tests need, build the tools, checkpatch and
+# sparse (make lint), the tools' host tests, then for each kernel build the
+# modules warning-free (W=1), boot the kernel, run the suites in the guest,
+# judge what the guest recorded against tools/testing/manifest (verdict.py)
+# and scan the guest's log. Prints each stage's wall time, a line per
+# kernel, whether every expected suite ran, and last
+# `total: N passed, N failed[, N skipped]`; exits non-zero on any failure.
 #
 #   check.sh [-T FILTER] KVER...
+#
+# The environment may replace parts, for the harness's own test
+# (tools/testing/test-check.sh): ER2BC_CHECK_REPORT (where the logs go,
+# default build/check), ER2BC_CHECK_SETUP=0 (no deps, tools, lint or host
+# stage), ER2BC_BUILD (the module build), ER2BC_RUN (the VM runner),
+# ER2BC_MANIFEST. ER2BC_CHECK_SERIAL=1 runs the kernels one after another.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 . "$here/common.sh"
 
+build_modules=${ER2BC_BUILD:-$top/tools/testing/build-modules.sh}
+run_vm=${ER2BC_RUN:-$here/run.sh}
+setup=${ER2BC_CHECK_SETUP:-1}
+verdict() { python3 "$here/verdict.py" "$@"; }
+
 filter=
-if [ "${1:-}" = -T ]; then
-	filter=$2
-	shift 2
-fi
-kernels=("$@")
+kernels=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-T) filter=${2:?-T needs a filter}; shift 2 ;;
+	*) kernels+=("$1"); shift ;;
+	esac
+done
 [ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12 debug)
 
 # What a guest must never print. A warning or worse anywhere in the log
@@ -28,94 +44,162 @@ bad_log+='possible recursive locking|possible circular locking|inconsistent lock
 bad_log+='suspicious RCU usage|refcount_t:|rcu: INFO: .* detected stalls|'
 bad_log+='unreferenced object|list_(add|del) corruption|sleeping function called from invalid context)'
 
-total_p=0 total_f=0 total_s=0
-report=$top/build/check
+total_p=0 total_f=0 total_s=0 all_ran=1
+t_start=$(date +%s)
+report=${ER2BC_CHECK_REPORT:-$top/build/check}
 mkdir -p "$report"
 : >"$report/summary"
+: >"$report/times"
 
-# style and static checks, once for all kernels (a full run only)
-if [ -z "$filter" ]; then
+# stage NAME COMMAND...: run it, its wall time in the summary's table
+stage() {
+	local name=$1 t0 rc
+	shift
+	t0=$(date +%s)
+	"$@"
+	rc=$?
+	echo "$name $(( $(date +%s) - t0 ))" >>"$report/times"
+	return $rc
+}
+
+# the stages' wall times; the debug kernel's build and VM run overlap the
+# others', so the whole run is less than their sum
+print_times() {
+	echo "=== time per stage (s)"
+	awk '{ printf "  %-22s %6d\n", $1, $2 }' "$report/times"
+	printf '  %-22s %6d\n' "whole run" $(( $(date +%s) - t_start ))
+}
+
+if [ "$setup" = 1 ]; then
+	echo "=== deps"
+	stage deps "$top/tools/testing/setup-deps.sh" || { echo "total: 0 passed, 1 failed"; exit 1; }
+	echo "=== tools"
+	stage tools make -s -C "$top" tools || { echo "total: 0 passed, 1 failed"; exit 1; }
+fi
+
+# a filter must select something, on the kernels asked for: kernels where
+# it selects nothing are not booted
+if [ -n "$filter" ]; then
+	chosen=()
+	for k in "${kernels[@]}"; do
+		if verdict list --kver "$k" --filter "$filter" >/dev/null; then
+			chosen+=("$k")
+		else
+			echo "=== $k: no test matches '$filter', not booted"
+		fi
+	done
+	if [ ${#chosen[@]} -eq 0 ]; then
+		echo "check: no test matches '$filter' on ${kernels[*]} (names in tools/testing/manifest)" >&2
+		echo "total: 0 passed, 1 failed"
+		exit 1
+	fi
+	kernels=("${chosen[@]}")
+fi
+
+# style and static checks, and the tools' own tests on the host (no kernel
+# needed), once for all kernels (a full run only)
+if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	echo "=== lint"
-	if "$top/tools/testing/lint.sh"; then
+	if stage lint "$top/tools/testing/lint.sh"; then
 		echo "lint: 1 passed, 0 failed" | tee -a "$report/summary"
-		total_p=1
+		total_p=$((total_p + 1))
 	else
 		echo "lint: 0 passed, 1 failed" | tee -a "$report/summary"
-		total_f=1
+		total_f=$((total_f + 1))
 	fi
-	# the tools' own tests, on the host (no kernel needed): one each
 	echo "=== host"
-	: >"$report/host.log"
 	host_p=0 host_f=0
-	for tool in er2bcctl abwd; do
-		if make -s -C "$top/tools/$tool" check >"$report/host-$tool.log" 2>&1; then
+	: >"$report/host.log"
+	t0=$(date +%s)
+	for t in "tools/er2bcctl:make -s -C $top/tools/er2bcctl check" \
+		 "tools/abwd:make -s -C $top/tools/abwd check" \
+		 "harness:$top/tools/testing/test-check.sh" \
+		 "doc-figures:$top/tools/testing/doc-figures.py"; do
+		name=${t%%:*}
+		log=$report/host-${name//\//-}.log
+		if ${t#*:} >"$log" 2>&1; then
 			host_p=$((host_p + 1))
 		else
-			echo "# host: tools/$tool check failed (log: $report/host-$tool.log)"
-			tail -n 20 "$report/host-$tool.log"
+			echo "# host: $name failed (log: $log)"
+			tail -n 20 "$log"
+			echo "FAIL host $name" >>"$report/summary"
 			host_f=$((host_f + 1))
 		fi
-		cat "$report/host-$tool.log" >>"$report/host.log"
+		cat "$log" >>"$report/host.log"
 	done
+	echo "host $(( $(date +%s) - t0 ))" >>"$report/times"
 	echo "host: $host_p passed, $host_f failed" | tee -a "$report/summary"
 	total_p=$((total_p + host_p))
 	total_f=$((total_f + host_f))
 fi
 
-# run_kernel KVER: build the modules W=1, boot KVER, run the suites, scan
-# the guest's log; its results in build/check/KVER/host-results
+# run_kernel KVER: build the modules W=1, boot KVER, run the suites, judge
+# what the guest recorded, scan the guest's log; its results in
+# $report/KVER/results, its stage times in $report/KVER/times
 run_kernel() {
-	local kver=$1 out=$report/$1 res mods t0 t1 rc hits limit=2400
+	local kver=$1 out=$report/$1 res mods t0 t1 rc hits limit=2400 kunit=yes
 	# KASAN, lockdep and kmemleak under TCG: the suites took over 2400 s in CI
 	[ "$kver" = debug ] && limit=3600
-	res=$out/host-results
+	res=$out/results
 	rm -rf "$out"
 	mkdir -p "$out"
 	: >"$res"
 	echo "=== $kver"
 
 	t0=$(date +%s)
-	if mods=$("$top/tools/testing/build-modules.sh" "$kver" W=1 2>"$out/build.log"); then
-		if grep -E 'warning:|error:' "$out/build.log" | grep -v '^make' | grep -q .; then
-			grep -E -A3 'warning:|error:' "$out/build.log"
-			echo "FAIL build W=1 without warnings" >>"$res"
-		else
-			echo "PASS build W=1 without warnings" >>"$res"
-		fi
-		t1=$(date +%s)
-		"$here/run.sh" -k "$kver" -o "$out/vm" -t "$limit" -- \
-			"$here/guest-suite.sh" "$mods" "$filter"
-		rc=$?
-		echo "# $kver: build $((t1 - t0))s, VM run $(( $(date +%s) - t1 ))s" | tee "$out/timing"
-		if [ $rc -eq 125 ]; then
-			echo "FAIL guest ran to the end (panic or timeout: see $out/vm/console.log)" >>"$res"
-		fi
-		[ -f "$out/vm/results" ] && cat "$out/vm/results" >>"$res"
-		# kernel lines only (timestamped); the tests' own output is not scanned
-		hits=$(cat "$out/vm/console.log" "$out/vm/dmesg.txt" 2>/dev/null |
-			grep -E '^\[ *[0-9]+\.[0-9]+\]' | grep -E "$bad_log" | head -n 20)
-		if [ -n "$hits" ]; then
-			echo "$hits" | sed 's/^/# guest log: /'
-			echo "FAIL guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
-		else
-			echo "PASS guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
-		fi
-	else
+	if ! mods=$("$build_modules" "$kver" W=1 2>"$out/build.log"); then
 		tail -n 30 "$out/build.log"
-		echo "FAIL build" >>"$res"
+		echo "FAIL build # see $out/build.log" >>"$res"
+		echo "$kver-build $(( $(date +%s) - t0 ))" >"$out/times"
+		return
 	fi
+	if grep -E 'warning:|error:' "$out/build.log" | grep -v '^make' | grep -q .; then
+		grep -E -A3 'warning:|error:' "$out/build.log"
+		echo "FAIL build W=1 without warnings" >>"$res"
+	else
+		echo "PASS build W=1 without warnings" >>"$res"
+	fi
+	t1=$(date +%s)
+	if [ -n "$filter" ] && ! verdict list --kver "$kver" --filter "$filter" | grep -q '^kunit/'; then
+		kunit=no
+	fi
+	"$run_vm" -k "$kver" -o "$out/vm" -t "$limit" -- \
+		"$here/guest-suite.sh" "$mods" "$filter" "$kunit"
+	rc=$?
+	printf '%s-build %d\n%s-vm %d\n' "$kver" $((t1 - t0)) "$kver" $(( $(date +%s) - t1 )) >"$out/times"
+	echo "# $kver: build $((t1 - t0))s, VM run $(( $(date +%s) - t1 ))s, guest exit $rc"
+	verdict judge --kver "$kver" --out "$out/vm" --rc "$rc" --filter "$filter" >>"$res" ||
+		echo "FAIL verdict # verdict.py could not judge $out/vm" >>"$res"
+	# kernel lines only (timestamped); the tests' own output is not scanned
+	hits=$(cat "$out/vm/console.log" "$out/vm/dmesg.txt" 2>/dev/null |
+		grep -E '^\[ *[0-9]+\.[0-9]+\]' | grep -E "$bad_log" | head -n 20)
+	if [ -n "$hits" ]; then
+		echo "$hits" | sed 's/^/# guest log: /'
+		echo "FAIL guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
+	else
+		echo "PASS guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
+	fi
+	grep -E '^(FAIL|SKIP)' "$res" | sed 's/^/# /'
 }
 
 # count KVER: its line in the summary, its counts added to the totals
 count() {
-	local kver=$1 res=$report/$1/host-results p f s line
-	# the failures again in the summary: CI shows only the end of the output
+	local kver=$1 res=$report/$1/results p f s line suites
+	cat "$report/$kver/times" >>"$report/times" 2>/dev/null
+	# the failures again in the summary, with their reasons: CI shows only
+	# the end of the output
 	grep '^FAIL' "$res" | sed "s/^/# $kver: /" | tee -a "$report/summary"
 	p=$(grep -c '^PASS' "$res")
 	f=$(grep -c '^FAIL' "$res")
 	s=$(grep -c '^SKIP' "$res")
 	line="$p passed, $f failed"
 	[ "$s" -gt 0 ] && line+=", $s skipped"
+	# "# suites: N of M expected ran as listed[; unlisted: ...]" (verdict.py)
+	suites=$(sed -n 's/^# suites: //p' "$res")
+	[[ "$suites" =~ ^([0-9]+)\ of\ ([0-9]+)\ expected ]] &&
+		[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [[ "$suites" != *unlisted* ]] ||
+		all_ran=0
+	line+=" (${suites:-no suites judged})"
 	echo "$kver: $line" | tee -a "$report/summary"
 	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
 }
@@ -129,10 +213,16 @@ if [ "$(nproc)" -ge 2 ] && [ -z "${ER2BC_CHECK_SERIAL:-}" ] && [ ${#kernels[@]} 
 	[[ " ${kernels[*]} " == *" debug "* ]]; then
 	background=debug
 fi
-if [ -n "$background" ]; then
-	# the debug kernel itself is built first (once, about 20 minutes, both
+if [[ " ${kernels[*]} " == *" debug "* ]] && [ "$setup" = 1 ]; then
+	# the debug kernel itself is built first (once, about 8 minutes, both
 	# CPUs), not beside a guest whose rates it would disturb
-	"$here/kernels.sh" image debug >/dev/null || exit 1
+	echo "=== debug kernel"
+	stage debug-kernel "$here/kernels.sh" image debug >/dev/null || {
+		echo "total: 0 passed, 1 failed"
+		exit 1
+	}
+fi
+if [ -n "$background" ]; then
 	run_kernel debug >"$report/debug.log" 2>&1 &
 	bg_pid=$!
 	echo "=== debug: in the background, beside the others (log: $report/debug.log)"
@@ -148,8 +238,14 @@ if [ -n "$background" ]; then
 	count debug
 fi
 
+print_times
 echo "=== summary (logs under $report)"
 cat "$report/summary"
+if [ $all_ran = 1 ]; then
+	echo "all expected suites ran"
+else
+	echo "NOT all expected suites ran (see the FAIL lines above)"
+fi
 line="$total_p passed, $total_f failed"
 [ "$total_s" -gt 0 ] && line+=", $total_s skipped"
 echo "total: $line"

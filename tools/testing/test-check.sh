@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The harness's own test (make check's host stage): check.sh is fed fake
+# guests, each wrong in one way a real guest can be, and must fail the run
+# with the reason on a line; a well-behaved fake guest must pass it. The
+# fakes replace only the module build and the VM (ER2BC_BUILD, ER2BC_RUN):
+# the judging, the manifest and the log scan are check.sh's own.
+# Also: the real manifest parses and lists every test the tree has.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+check=$top/tools/testing/vm/check.sh
+verdict=$top/tools/testing/vm/verdict.py
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0 n=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# --- the fakes
+cat >"$work/build" <<EOF
+#!/bin/bash
+mkdir -p "$work/mods"
+echo "$work/mods"
+EOF
+cat >"$work/manifest" <<'EOF'
+suite all   harness     2
+suite all   demo/alpha  2
+suite debug kunit/demo  2
+skip  debug demo/alpha  *  'machine slow*'
+EOF
+# run -k KVER -o OUT ... -- guest-suite.sh MODS FILTER KUNIT, as run.sh is
+# called; FAKE says how this guest goes wrong
+cat >"$work/run" <<'EOF'
+#!/bin/bash
+while getopts "k:o:t:c:x:i" o; do
+	case $o in k) kver=$OPTARG ;; o) out=$OPTARG ;; *) ;; esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = -- ] && shift
+filter=${3:-}
+kunit=${4:-yes}
+mkdir -p "$out"
+: >"$out/console.log"
+case $FAKE in exit127) exit 127 ;; noresults) exit 0 ;; esac
+mkdir -p "$out/selftests/demo" "$out/kunit"
+printf 'PASS install modules\nPASS modules unload\n' >"$out/harness"
+tap() { printf 'TAP version 13\n'; printf '%s\n' "$@"; }
+[[ demo/alpha == *"$filter"* ]] &&
+case $FAKE in
+shortplan)	tap "ok 1 - one" "ok 2 - two" "1..3" ;;
+fewer)		tap "ok 1 - one" "1..1" ;;
+noplan)		tap "ok 1 - one" "ok 2 - two" ;;
+badskip)	tap "ok 1 - one" "ok 2 - two # SKIP no reason given" "1..2" ;;
+slowskip)	tap "ok 1 - one" "ok 2 - two # SKIP machine slow, missed: 1 of 2" "1..2" ;;
+failexit)	tap "ok 1 - one" "ok 2 - two" "1..2" ;;
+*)		tap "ok 1 - one" "ok 2 - two" "1..2" ;;
+esac >"$out/selftests/demo/alpha.log" &&
+case $FAKE in failexit) echo 2 ;; *) echo 0 ;; esac >"$out/selftests/demo/alpha.rc"
+if [ "$FAKE" = unlisted ]; then
+	tap "ok 1 - x" "1..1" >"$out/selftests/demo/beta.log"
+	echo 0 >"$out/selftests/demo/beta.rc"
+fi
+if [ "$kver" = debug ] && [ "$kunit" = yes ] && [ "$FAKE" != nokunit ]; then
+	echo 0 >"$out/kunit/demo_kunit.load"
+	second="    ok 2 case_two"
+	[ "$FAKE" = kunitfail ] && second="    not ok 2 case_two"
+	printf '%s\n' "    KTAP version 1" "    # Subtest: demo" "    1..2" \
+		"    ok 1 case_one" "$second" "ok 1 demo" >"$out/kunit/demo.ktap"
+fi
+[ "$FAKE" = warn ] && echo "[    3.141592] WARNING: CPU: 0 PID: 1 at fake.c:1 fake+0x0/0x1" >"$out/console.log"
+case $FAKE in timeout) exit 125 ;; nodone) exit 0 ;; esac
+echo fake >"$out/suite-done"
+exit 0
+EOF
+chmod +x "$work/build" "$work/run"
+
+# expect RC_WANTED MESSAGE FAKE KVER [-T FILTER]: check.sh's exit status and
+# a line of its output
+run_check() {
+	local fake=$1
+	shift
+	FAKE=$fake ER2BC_CHECK_SETUP=0 ER2BC_CHECK_SERIAL=1 ER2BC_CHECK_REPORT=$work/report \
+		ER2BC_BUILD=$work/build ER2BC_RUN=$work/run ER2BC_MANIFEST=$work/manifest \
+		"$check" "$@" >"$work/out" 2>&1
+}
+expect() {
+	local want=$1 msg=$2 desc=$3 rc
+	shift 3
+	run_check "$@"
+	rc=$?
+	if { [ "$want" = 0 ] && [ $rc = 0 ]; } || { [ "$want" != 0 ] && [ $rc != 0 ]; }; then
+		if grep -qF -- "$msg" "$work/out"; then
+			ok 0 "$desc"
+			return
+		fi
+	fi
+	ok 1 "$desc (exit $rc; no line with '$msg')"
+	sed 's/^/#   /' "$work/out" | tail -n 15
+}
+
+expect 0 "total: 6 passed, 0 failed" "a guest that ran everything as listed passes" good 6.12
+expect 0 "all expected suites ran" "... and says all expected suites ran" good 6.12
+expect 0 "total: 8 passed, 0 failed" "debug: the KUnit suite as listed passes" good debug
+expect 0 "total: 7 passed, 0 failed, 1 skipped" "a skip the manifest allows is a skip" slowskip debug
+expect 1 "exit 127: a command was not found" "guest exit 127 fails" exit127 6.12
+expect 1 "FAIL guest # did not finish" "guest that never finished (125) fails" timeout 6.12
+expect 1 "no suite-done" "guest that exits 0 without reaching its end fails" nodone 6.12
+expect 1 "no record of the guest's own checks" "guest that leaves no results fails" noresults 6.12
+expect 1 "NOT all expected suites ran" "... and says not all suites ran" noresults 6.12
+expect 1 "TAP plan 1..3 but 2 results" "a short TAP plan fails" shortplan 6.12
+expect 1 "no TAP plan" "a test with no TAP plan fails" noplan 6.12
+expect 1 "reported 1 cases, the manifest expects 2" "fewer cases than the manifest fails" fewer 6.12
+expect 1 "the manifest allows no such skip" "a skip the manifest does not allow fails" badskip 6.12
+expect 1 "the manifest allows no such skip" "a skip allowed on debug fails on 6.12" slowskip 6.12
+expect 1 "exit status 2 with no failed check" "a test's odd exit status fails" failexit 6.12
+expect 1 "not in the manifest" "a test the manifest does not list fails" unlisted 6.12
+expect 1 "FAIL kunit/demo: case_two" "a KUnit failure fails" kunitfail debug
+expect 1 "kunit/demo # did not run" "a KUnit suite whose module was not built fails" nokunit debug
+expect 1 "FAIL guest log free of warnings" "a WARNING in the guest's log fails" warn 6.12
+expect 1 "no test matches 'nosuchtest'" "a filter that matches nothing fails" good 6.12 debug -T nosuchtest
+expect 0 "total: 6 passed, 0 failed" "a filter that matches one suite runs it alone" good 6.12 -T alpha
+expect 0 "debug: 6 passed, 0 failed" "a filter naming a KUnit suite runs only it" good debug -T kunit/demo
+expect 0 "6.12: no test matches 'kunit/demo', not booted" "... and boots no kernel without it" good 6.12 debug -T kunit/demo
+
+# --- the real manifest: it parses, and lists what the tree has
+for k in 6.1 6.12 debug; do
+	python3 "$verdict" list --kver $k >"$work/list.$k" 2>"$work/err"
+	ok $? "the manifest parses for $k"
+done
+missing=
+for mk in "$top"/selftests/*/Makefile; do
+	d=$(basename "$(dirname "$mk")")
+	for prog in $(sed -n 's/^TEST_PROGS *:= *//p' "$mk"); do
+		for k in 6.1 6.12 debug; do
+			grep -qx "$d/${prog%.sh}" "$work/list.$k" || missing+=" $k:$d/${prog%.sh}"
+		done
+	done
+done
+for s in $(sed -n 's/^\t\.name = "\(.*\)",$/\1/p' "$top"/sch_er2bc/*_kunit.c "$top"/tcp_rcvmgr/*_kunit.c); do
+	grep -qx "kunit/$s" "$work/list.debug" || missing+=" debug:kunit/$s"
+done
+[ -z "$missing" ]
+ok $? "the manifest lists every kselftest and KUnit suite in the tree${missing:+: missing$missing}"
+
+echo "1..$n"
+echo "harness: $passed passed, $failed failed"
+[ $failed = 0 ]

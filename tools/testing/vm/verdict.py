@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge what a guest recorded (guest-suite.sh) against the manifest.
+
+  verdict.py judge --kver K --out DIR --rc N [--manifest F] [--filter T]
+  verdict.py list  --kver K [--manifest F] [--filter T]
+
+judge prints one line per result, `PASS|FAIL|SKIP name[: case][ # why]`,
+and last `# suites: ...`. Everything a guest can get wrong is a FAIL with
+its reason on the line: a non-zero exit of the guest, a run that did not
+reach its end, a test without a TAP plan or with fewer results than its
+plan, a suite the manifest expects that did not run or ran a different
+number of cases, a suite the manifest does not list, and a skip the
+manifest does not allow.
+
+list prints the manifest's suites for a kernel that the filter selects
+(all of them without a filter), one a line; exit 1 if there are none.
+
+The manifest (tools/testing/manifest) has two kinds of lines:
+  suite KERNELS NAME CASES          NAME must report exactly CASES results
+  skip  KERNELS NAME CASE REASON    a skip allowed, CASE and REASON globs
+KERNELS is a comma-separated list of 6.1, 6.12, debug, or `all`. REASON
+matches what the test printed after `# SKIP`.
+"""
+import argparse
+import fnmatch
+import os
+import re
+import shlex
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MANIFEST = os.path.join(HERE, "..", "manifest")
+# the guest's own checks (guest-suite.sh), always run whatever the filter
+HARNESS = "harness"
+
+
+def kernels_of(field):
+    return None if field == "all" else set(field.split(","))
+
+
+def read_manifest(path, kver):
+    """{suite: cases} and [(name, case, reason)] for kver."""
+    suites, skips = {}, []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            words = shlex.split(line, comments=True)
+            if not words:
+                continue
+            where = f"{path}:{n}"
+            if words[0] == "suite" and len(words) == 4:
+                ks, name, cases = words[1:]
+                if not cases.isdigit():
+                    sys.exit(f"{where}: the case count '{cases}' is not a number")
+                k = kernels_of(ks)
+                if k is None or kver in k:
+                    if name in suites:
+                        sys.exit(f"{where}: {name} listed twice for {kver}")
+                    suites[name] = int(cases)
+            elif words[0] == "skip" and len(words) == 5:
+                k = kernels_of(words[1])
+                if k is None or kver in k:
+                    skips.append(tuple(words[2:]))
+            else:
+                sys.exit(f"{where}: expected 'suite KERNELS NAME CASES' or "
+                         f"'skip KERNELS NAME CASE REASON'")
+    return suites, skips
+
+
+def selected(suites, filt):
+    return [s for s in suites if s == HARNESS or not filt or filt in s]
+
+
+class Verdict:
+    def __init__(self, kver, skips):
+        self.kver, self.skips = kver, skips
+        self.lines = []
+        self.counts = {}
+        self.skipped_all = set()
+
+    def add(self, status, suite, case=None, why=None, count=True):
+        """One result of suite; a skip the manifest does not allow fails."""
+        name = suite + (f": {case}" if case is not None else "")
+        if status == "SKIP" and not any(
+                fnmatch.fnmatchcase(suite, s) and fnmatch.fnmatchcase(case or "", c) and
+                fnmatch.fnmatchcase(why or "", r) for s, c, r in self.skips):
+            status, why = "FAIL", f"skipped, and the manifest allows no such skip on {self.kver}: {why}"
+        self.lines.append(f"{status} {name}" + (f" # {why}" if why else ""))
+        if case is not None and count:
+            self.counts[suite] = self.counts.get(suite, 0) + 1
+
+    def fail(self, what, why):
+        self.lines.append(f"FAIL {what} # {why}")
+
+
+def read(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+TAP_RESULT = re.compile(r"^(not ok|ok) (\d+) - (.*)$")
+TAP_PLAN = re.compile(r"^1\.\.(\d+)(?:\s*#\s*SKIP\s*(.*))?$")
+
+
+def judge_selftest(v, name, log, rc):
+    """A kselftest's TAP log and exit status."""
+    if rc is None:
+        v.fail(name, "no exit status: the guest stopped while it ran")
+        return
+    plan, skip_all, n, failed = None, None, 0, False
+    for line in log.splitlines():
+        m = TAP_PLAN.match(line)
+        if m:
+            if plan is not None:
+                v.fail(name, "two TAP plans")
+            plan, skip_all = int(m.group(1)), m.group(2)
+            continue
+        m = TAP_RESULT.match(line)
+        if not m:
+            continue
+        n += 1
+        desc, _, why = m.group(3).partition(" # ")
+        if m.group(1) == "not ok":
+            failed = True
+            v.add("FAIL", name, desc, why or None)
+        elif why.startswith("SKIP"):
+            v.add("SKIP", name, desc, why[4:].strip())
+        else:
+            v.add("PASS", name, desc, why or None)
+    if rc == 124:
+        v.fail(name, "timed out (settings' timeout)")
+    elif plan is None:
+        v.fail(name, f"no TAP plan (exit {rc}, {n} results)")
+    elif plan == 0 and n == 0 and rc == 4:
+        # skip_all: the whole program skipped, which the manifest must allow
+        v.add("SKIP", name, "*", skip_all or "", count=False)
+        v.skipped_all.add(name)
+    elif plan != n:
+        v.fail(name, f"TAP plan 1..{plan} but {n} results (exit {rc})")
+    elif rc not in (0, 1, 4) or (rc == 1 and not failed):
+        v.fail(name, f"exit status {rc} with no failed check")
+
+
+KTAP_PLAN = re.compile(r"^    1\.\.(\d+)$")
+KTAP_CASE = re.compile(r"^    (not ok|ok) \d+ (\S+)(.*)$")
+KTAP_SUITE = re.compile(r"^(not ok|ok) \d+ (\S+)")
+
+
+def judge_kunit(v, suite, ktap):
+    name = f"kunit/{suite}"
+    plan, n, suite_ok = None, 0, None
+    for line in ktap.splitlines():
+        m = KTAP_PLAN.match(line)
+        if m:
+            plan = int(m.group(1))
+            continue
+        m = KTAP_CASE.match(line)
+        if m:
+            n += 1
+            rest = m.group(3)
+            if m.group(1) == "not ok":
+                v.add("FAIL", name, m.group(2))
+            elif "# SKIP" in rest:
+                v.add("SKIP", name, m.group(2), rest.split("# SKIP", 1)[1].strip())
+            else:
+                v.add("PASS", name, m.group(2))
+            continue
+        m = KTAP_SUITE.match(line)
+        if m and m.group(2) == suite:
+            suite_ok = m.group(1) == "ok"
+    if plan is None:
+        v.fail(name, f"no KTAP plan ({n} cases)")
+    elif plan != n:
+        v.fail(name, f"KTAP plan 1..{plan} but {n} cases")
+    if suite_ok is False and not any(line.startswith(f"FAIL {name}:") for line in v.lines):
+        v.fail(name, "the suite failed with no failed case (its init or exit)")
+    elif suite_ok is None:
+        v.fail(name, "no result line for the suite")
+
+
+def judge(args):
+    suites, skips = read_manifest(args.manifest, args.kver)
+    wanted = set(selected(suites, args.filter))
+    v = Verdict(args.kver, skips)
+    out = args.out
+
+    if args.rc == 125:
+        v.fail("guest", "did not finish: a panic, or the time limit (see console.log)")
+    elif args.rc == 127:
+        v.fail("guest", "exit 127: a command was not found")
+    elif args.rc != 0:
+        v.fail("guest", f"exit status {args.rc}")
+    if read(os.path.join(out, "suite-done")) is None:
+        v.fail("guest", "the suites did not run to their end (no suite-done)")
+
+    harness = read(os.path.join(out, "harness"))
+    if harness is None:
+        v.fail(HARNESS, "no record of the guest's own checks (harness)")
+    else:
+        for line in harness.splitlines():
+            status, _, what = line.partition(" ")
+            if status not in ("PASS", "FAIL") or not what:
+                v.fail(HARNESS, f"unparsable line: {line!r}")
+            else:
+                v.add(status, HARNESS, what)
+
+    kdir = os.path.join(out, "kunit")
+    if os.path.isdir(kdir):
+        for f in sorted(os.listdir(kdir)):
+            path = os.path.join(kdir, f)
+            if f.endswith(".load"):
+                rc = (read(path) or "").strip()
+                if rc != "0":
+                    v.fail(f"kunit/{f[:-5]}", f"modprobe failed (exit {rc or '?'})")
+            elif f.endswith(".ktap"):
+                suite = f[:-5]
+                if f"kunit/{suite}" in wanted or (
+                        f"kunit/{suite}" not in suites and (not args.filter or args.filter in suite)):
+                    judge_kunit(v, suite, read(path) or "")
+
+    sdir = os.path.join(out, "selftests")
+    if os.path.isdir(sdir):
+        for d in sorted(os.listdir(sdir)):
+            for f in sorted(os.listdir(os.path.join(sdir, d))):
+                if not f.endswith(".log"):
+                    continue
+                name = f"{d}/{f[:-4]}"
+                if args.filter and args.filter not in name:
+                    continue
+                rc = read(os.path.join(sdir, d, f[:-4] + ".rc"))
+                judge_selftest(v, name, read(os.path.join(sdir, d, f)) or "",
+                               int(rc) if rc and rc.strip().lstrip("-").isdigit() else None)
+
+    # what ran against what the manifest expects
+    skipped_all = v.skipped_all
+    ran = set(v.counts) | skipped_all
+    missing = []
+    for s in sorted(wanted):
+        if s in skipped_all:
+            continue
+        got = v.counts.get(s, 0)
+        if s not in ran:
+            missing.append(s)
+            v.fail(s, f"did not run: the manifest expects {suites[s]} cases on {args.kver}")
+        elif got != suites[s]:
+            missing.append(s)
+            v.fail(s, f"reported {got} cases, the manifest expects {suites[s]} on {args.kver}")
+    unlisted = sorted(ran - set(suites))
+    for s in unlisted:
+        v.fail(s, f"not in the manifest for {args.kver} (tools/testing/manifest)")
+    for line in v.lines:
+        print(line)
+    print(f"# suites: {len(wanted) - len(missing)} of {len(wanted)} expected ran as listed"
+          + (f"; unlisted: {' '.join(unlisted)}" if unlisted else ""))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("mode", choices=("judge", "list"))
+    p.add_argument("--kver", required=True)
+    p.add_argument("--manifest", default=os.environ.get("ER2BC_MANIFEST", MANIFEST))
+    p.add_argument("--filter", default="")
+    p.add_argument("--out")
+    p.add_argument("--rc", type=int)
+    args = p.parse_args()
+    if args.mode == "list":
+        names = [s for s in selected(read_manifest(args.manifest, args.kver)[0], args.filter)
+                 if s != HARNESS]
+        print("\n".join(names))
+        sys.exit(0 if names else 1)
+    if args.out is None or args.rc is None:
+        p.error("judge needs --out and --rc")
+    judge(args)
+
+
+if __name__ == "__main__":
+    main()
