@@ -39,9 +39,26 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
+export DEBIAN_FRONTEND=noninteractive
+# wait for another apt or dpkg (unattended upgrades) rather than fail at once
+apt_opts=(-o DPkg::Lock::Timeout=600 -y -qq)
+fix_hint="run 'dpkg --configure -a && apt-get -f install' as root, then make check again"
+
+# An install interrupted before (Ctrl-C, a session cut off) leaves packages
+# unpacked but not configured, and every apt-get install after it fails on
+# that: finish the old one first.
+if [ -n "$(dpkg --audit 2>/dev/null)" ]; then
+	echo "setup-deps: an earlier package install did not finish; finishing it (dpkg --configure -a)" >&2
+	if ! dpkg --configure -a >/dev/null || ! apt-get "${apt_opts[@]}" -f install >/dev/null; then
+		echo "setup-deps: dpkg could not finish the earlier install: $fix_hint" >&2
+		exit 1
+	fi
+fi
+
 echo "setup-deps: installing ${missing[*]}" >&2
 start=$(date +%s)
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if ! apt-get "${apt_opts[@]}" update || ! apt-get "${apt_opts[@]}" install --no-install-recommends "${missing[@]}" >/dev/null; then
+	echo "setup-deps: apt-get could not install ${missing[*]}: if it says dpkg was interrupted, $fix_hint" >&2
+	exit 1
+fi
 echo "setup-deps: done in $(( $(date +%s) - start ))s" >&2
