@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Figures the documentation cites, checked against the results they come
+from (make check's host stage). Each check names a sentence of a document,
+with the figure as a regex group, and the value in Documentation/results/
+that the figure must show, as the document rounds it. A rerun benchmark
+whose figures the documents do not follow fails here; so does a sentence
+that was reworded (the check must then be moved with it).
+
+  doc-figures.py
+
+Prints TAP, and last `doc-figures: N passed, N failed`.
+"""
+import json
+import os
+import re
+import sys
+
+TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+RESULTS = os.path.join(TOP, "Documentation", "results")
+
+# (document, sentence with (group)s, results file, [(expression over j, format)])
+CHECKS = [
+    ("README.md",
+     r"at (\S+) of HTB's extra over pfifo with no filter, (\S+)-(\S+) with a filter or a backlog",
+     "bench-qdisc.json",
+     [("min(r['ratio'] for r in j['rows'] if r['pattern'] == 'a0')", "{:.2f}"),
+      ("min(r['ratio'] for r in j['rows'] if r['pattern'] != 'a0')", "{:.2f}"),
+      ("max(r['ratio'] for r in j['rows'] if r['pattern'] != 'a0')", "{:.2f}")]),
+    ("Documentation/sch_er2bc.rst",
+     r"prio alone adds (\d+) instructions over pfifo in pattern a, where half of HTB's extra is (\d+)",
+     "bench-qdisc.json",
+     [("j['floor_prio']['a']['prio_extra']", "{:.0f}"),
+      ("j['floor_prio']['a']['budget_over_prio'][0]['htb_extra_half']", "{:.0f}")]),
+    ("Documentation/sch_er2bc.rst",
+     r"Of er2bc's own part, beyond prio's: (\d+) instructions in a0, (\d+) in a\.",
+     "bench-qdisc.json",
+     [("j['floor_prio']['a0']['budget_over_prio'][0]['er2bc_over_prio']", "{:.0f}"),
+      ("j['floor_prio']['a']['budget_over_prio'][0]['er2bc_over_prio']", "{:.0f}")]),
+    ("Documentation/evaluation.rst",
+     r"The existing method is much better here than in the paper\*\* \(TCP priority 1 ([\d.]+) % "
+     r"against 82\.1 %\)",
+     "full/table5.json",
+     [("j['tcp']['static'][0] * 100", "{:.1f}")]),
+    ("Documentation/er2bc-estimator.rst",
+     r"the qdisc's counting adds (\d+) instructions a packet with one prefix and (\d+) with four "
+     r"\(on (\d+) for the whole transmit path\)\. The meter adds (\d+) \(on (\d+) for transmit",
+     "bench-estimator.json",
+     [("j['hook_extra_ns']['qdisc_counting']", "{:.0f}"),
+      ("j['hook_extra_ns']['qdisc_counting_4_prefixes']", "{:.0f}"),
+      ("j['hook_cost_ns']['qdisc/off']", "{:.0f}"),
+      ("j['hook_extra_ns']['meter_counting']", "{:.0f}"),
+      ("j['hook_cost_ns']['meter/off']", "{:.0f}")]),
+    ("Documentation/er2bc-estimator.rst",
+     r"- (\d+) bytes per estimate on IPv4, the paper's figure \((\d+) authenticated\)",
+     "bench-estimator.json",
+     [("j['bytes_per_estimate']", "{:.0f}"), ("j['bytes_per_estimate_auth']", "{:.0f}")]),
+    ("Documentation/er2bc-estimator.rst",
+     r"- (\d+) false losses in (\d+) estimates under a standing queue \(the bottleneck (\d+)% busy",
+     "bench-estimator.json",
+     [("j['false_losses']", "{}"), ("j['estimates']", "{}"), ("j['utilization'] * 100", "{:.0f}")]),
+    ("Documentation/er2bc-estimator.rst",
+     r"W within 10 % of each new ABW ([\d.]+) s after the step \(median; ([\d.]+) s at most\)\. "
+     r"Once there, it overshoots by at most ([\d.]+) Mbit/s and undershoots by ([\d.]+)\.",
+     "bench-estimator.json",
+     [("j['tracking_delay_s']", "{:.1f}"), ("j['tracking_delay_max_s']", "{:.1f}"),
+      ("j['overshoot_bps'] / 1e6", "{:.3f}"), ("j['undershoot_bps'] / 1e6", "{:.3f}")]),
+    ("Documentation/er2bc-controller.rst",
+     r"with (\d+) classes, er2bc puts new guarantees in force in ([\d.,]+) thousand instructions "
+     r"\(p50, send to ACK\); htb takes ([\d.,]+) thousand for the same classes' new rates over "
+     r"netlink, ([\d.]+) times as many, and ([\d.,]+) thousand through tc -batch",
+     "bench-ctrl.json",
+     [("j['rows'][0]['classes']", "{}"), ("j['rows'][0]['apply_p50_us']", "{:,.1f}"),
+      ("j['rows'][0]['htb_netlink_p50_us']", "{:,.1f}"),
+      ("j['rows'][0]['htb_netlink_over_er2bc_p50']", "{:.1f}"),
+      ("j['rows'][0]['htb_tc_p50_us']", "{:,.0f}")]),
+    ("Documentation/er2bc-controller.rst",
+     r"With (\d+) classes: ([\d.,]+) thousand against ([\d.,]+) \(([\d.]+) times\)",
+     "bench-ctrl.json",
+     [("j['rows'][-1]['classes']", "{}"), ("j['rows'][-1]['apply_p50_us']", "{:,.0f}"),
+      ("j['rows'][-1]['htb_netlink_p50_us']", "{:,.0f}"),
+      ("j['rows'][-1]['htb_netlink_over_er2bc_p50']", "{:.1f}")]),
+]
+
+
+def main():
+    n = failed = 0
+    for doc, sentence, res, values in CHECKS:
+        n += 1
+        text = " ".join(open(os.path.join(TOP, doc)).read().split())
+        j = json.load(open(os.path.join(RESULTS, res)))
+        m = re.search(sentence, text)
+        try:
+            want = [fmt.format(eval(expr, {"j": j})) for expr, fmt in values]
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            print(f"not ok {n} - {doc}: {res} lacks what the sentence cites ({e!r})")
+            failed += 1
+            continue
+        if not m:
+            print(f"not ok {n} - {doc}: no sentence /{sentence}/ (the results give {want})")
+            failed += 1
+            continue
+        got = list(m.groups())
+        if got != want:
+            print(f"not ok {n} - {doc}: '{m.group(0)[:70]}...' says {got}, {res} gives {want}")
+            failed += 1
+        else:
+            print(f"ok {n} - {doc}: {', '.join(got)} as in {res}")
+    print(f"1..{n}")
+    print(f"doc-figures: {n - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
