@@ -47,7 +47,7 @@ def main():
         "lossy_estimates": queue["lossy_estimates"],
         "bottleneck_drops": queue["bottleneck_drops"],
         "utilization": queue["utilization"],
-        "tracking_delay_s": statistics.median(delays) if delays else None,
+        "tracking_delay_s": round(statistics.median(delays), 2) if delays else None,
         "tracking_delay_max_s": max(delays) if delays else None,
         "steps_not_followed": sum(1 for s in steps if s["tracking_delay_s"] is None),
         "overshoot_bps": max(overs) if overs else None,

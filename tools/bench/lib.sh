@@ -8,8 +8,13 @@
 bench=$top/build/bench
 start=$(date +%s)
 mkdir -p "$bench"
-# the code that runs: taken now, before anything is built from it
-commit=$(git -C "$top" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+# the code that runs: taken now, before anything is built from it; the
+# results of other benchmarks (Documentation/results) are not code
+commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git -C "$top" status --porcelain --untracked-files=no -- . \
+	':(exclude)Documentation/results' 2>/dev/null)" ]; then
+	commit+=-dirty
+fi
 
 log() { echo "bench: $*" >&2; }
 
