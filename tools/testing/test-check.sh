@@ -30,6 +30,8 @@ ok() {
 # --- the fakes
 cat >"$work/build" <<EOF
 #!/bin/bash
+[ "\$FAKE" = buildfail ] && { echo "demo.c:1:1: error: broken" >&2; exit 1; }
+[ "\$FAKE" = buildwarn ] && echo "demo.c:1:1: warning: unused variable" >&2
 mkdir -p "$work/mods"
 echo "$work/mods"
 EOF
@@ -38,6 +40,8 @@ suite all   harness     2
 suite all   demo/alpha  2
 suite debug kunit/demo  2
 skip  debug demo/alpha  *  'machine slow*'
+skip  all   demo/alpha  ALL  'whole program allowed*'
+skip  all   demo/alpha  two  'capacity [1-9]* bit/s'
 EOF
 # run -k KVER -o OUT ... -- guest-suite.sh MODS FILTER KUNIT, as run.sh is
 # called; FAKE says how this guest goes wrong
@@ -60,22 +64,38 @@ tap() { printf 'TAP version 13\n'; printf '%s\n' "$@"; }
 case $FAKE in
 shortplan)	tap "ok 1 - one" "ok 2 - two" "1..3" ;;
 fewer)		tap "ok 1 - one" "1..1" ;;
+more)		tap "ok 1 - one" "ok 2 - two" "ok 3 - three" "1..3" ;;
 noplan)		tap "ok 1 - one" "ok 2 - two" ;;
+timeout)	tap "ok 1 - one" ;;
+notok)		tap "ok 1 - one" "not ok 2 - two" "1..2" ;;
 badskip)	tap "ok 1 - one" "ok 2 - two # SKIP no reason given" "1..2" ;;
 slowskip)	tap "ok 1 - one" "ok 2 - two # SKIP machine slow, missed: 1 of 2" "1..2" ;;
-failexit)	tap "ok 1 - one" "ok 2 - two" "1..2" ;;
+capskip)	tap "ok 1 - one" "ok 2 - two # SKIP capacity 5000 bit/s" "1..2" ;;
+capzero)	tap "ok 1 - one" "ok 2 - two # SKIP capacity 0 bit/s" "1..2" ;;
+wholeok)	echo "1..0 # SKIP whole program allowed: no such device" ;;
+wholebad)	echo "1..0 # SKIP some other reason" ;;
 *)		tap "ok 1 - one" "ok 2 - two" "1..2" ;;
 esac >"$out/selftests/demo/alpha.log" &&
-case $FAKE in failexit) echo 2 ;; *) echo 0 ;; esac >"$out/selftests/demo/alpha.rc"
+case $FAKE in
+failexit) echo 2 ;;
+notok) echo 1 ;;
+timeout) echo 124 ;;
+wholeok | wholebad) echo 4 ;;
+*) echo 0 ;;
+esac >"$out/selftests/demo/alpha.rc"
+[ "$FAKE" = norc ] && rm -f "$out/selftests/demo/alpha.rc"
 if [ "$FAKE" = unlisted ]; then
 	tap "ok 1 - x" "1..1" >"$out/selftests/demo/beta.log"
 	echo 0 >"$out/selftests/demo/beta.rc"
 fi
-if [ "$kver" = debug ] && [ "$kunit" = yes ] && [ "$FAKE" != nokunit ]; then
+if [ "$kver" = debug ] && [ "$kunit" = yes ] && [ "$FAKE" = kunitload ]; then
+	echo 1 >"$out/kunit/demo_kunit.load"
+elif [ "$kver" = debug ] && [ "$kunit" = yes ] && [ "$FAKE" != nokunit ]; then
 	echo 0 >"$out/kunit/demo_kunit.load"
-	second="    ok 2 case_two"
+	second="    ok 2 case_two" plan="    1..2"
 	[ "$FAKE" = kunitfail ] && second="    not ok 2 case_two"
-	printf '%s\n' "    KTAP version 1" "    # Subtest: demo" "    1..2" \
+	[ "$FAKE" = ktapnoplan ] && plan="    # no plan"
+	printf '%s\n' "    KTAP version 1" "    # Subtest: demo" "$plan" \
 		"    ok 1 case_one" "$second" "ok 1 demo" >"$out/kunit/demo.ktap"
 fi
 [ "$FAKE" = warn ] && echo "[    3.141592] WARNING: CPU: 0 PID: 1 at fake.c:1 fake+0x0/0x1" >"$out/console.log"
@@ -123,7 +143,19 @@ expect 1 "no TAP plan" "a test with no TAP plan fails" noplan 6.12
 expect 1 "reported 1 cases, the manifest expects 2" "fewer cases than the manifest fails" fewer 6.12
 expect 1 "the manifest allows no such skip" "a skip the manifest does not allow fails" badskip 6.12
 expect 1 "the manifest allows no such skip" "a skip allowed on debug fails on 6.12" slowskip 6.12
-expect 1 "exit status 2 with no failed check" "a test's odd exit status fails" failexit 6.12
+expect 1 "exit status 2" "a test's odd exit status fails" failexit 6.12
+expect 1 "FAIL demo/alpha: two" "a kselftest's failed check fails" notok 6.12
+expect 1 "timed out" "a kselftest killed by its timeout fails" timeout 6.12
+expect 1 "reported 3 cases, the manifest expects 2" "more cases than the manifest fails" more 6.12
+expect 1 "no exit status" "a kselftest with no exit status recorded fails" norc 6.12
+expect 0 "total: 5 passed, 0 failed, 1 skipped" "a skip whose measurement the manifest allows is a skip" capskip 6.12
+expect 1 "the manifest allows no such skip" "... but not when the measurement read 0" capzero 6.12
+expect 0 "total: 4 passed, 0 failed, 1 skipped" "a whole program skipped as the manifest allows (ALL)" wholeok 6.12
+expect 1 "the manifest allows no such skip" "a whole program skipped for another reason fails" wholebad 6.12
+expect 1 "FAIL build" "a module build that fails fails" buildfail 6.12
+expect 1 "FAIL build W=1 without warnings" "a compiler warning fails" buildwarn 6.12
+expect 1 "modprobe failed" "a KUnit module that does not load fails" kunitload debug
+expect 1 "no KTAP plan" "a KUnit suite without its plan fails" ktapnoplan debug
 expect 1 "not in the manifest" "a test the manifest does not list fails" unlisted 6.12
 expect 1 "FAIL kunit/demo: case_two" "a KUnit failure fails" kunitfail debug
 expect 1 "kunit/demo # did not run" "a KUnit suite whose module was not built fails" nokunit debug

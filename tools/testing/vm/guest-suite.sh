@@ -61,13 +61,15 @@ if [ -d /sys/kernel/debug/kunit ] && [ "$kunit" = yes ]; then
 		mod=$(basename "$ko" .ko)
 		before=$(ls /sys/kernel/debug/kunit)
 		modprobe "$mod"
-		echo $? >"$out/kunit/$mod.load"
+		rc=$?
+		echo $rc >"$out/kunit/$mod.load"
 		for suite in $(ls /sys/kernel/debug/kunit); do
-			grep -qx "$suite" <<<"$before" && continue
+			grep -qFx "$suite" <<<"$before" && continue
 			cp "/sys/kernel/debug/kunit/$suite/results" "$out/kunit/$suite.ktap"
 			sed 's/^/# /' "$out/kunit/$suite.ktap"
 		done
-		rmmod "$mod" || harness FAIL "kunit/$mod: unload"
+		# (a module that did not load has nothing to unload)
+		[ $rc = 0 ] && { rmmod "$mod" || harness FAIL "kunit/$mod: unload"; }
 	done
 elif [ "$kunit" = yes ]; then
 	echo "# this kernel has no KUnit: the KUnit suites run on the debug kernel"

@@ -20,7 +20,13 @@ The manifest (tools/testing/manifest) has two kinds of lines:
   suite KERNELS NAME CASES          NAME must report exactly CASES results
   skip  KERNELS NAME CASE REASON    a skip allowed, CASE and REASON globs
 KERNELS is a comma-separated list of 6.1, 6.12, debug, or `all`. REASON
-matches what the test printed after `# SKIP`.
+matches what the test printed after `# SKIP`. CASE `ALL` (and only it)
+allows the whole program to skip (`1..0 # SKIP REASON`, exit 4).
+
+selftests/lib.sh prints a test's plan at its end, for the checks that ran:
+a test that stops early has a plan that agrees with its results, and only
+the manifest's count catches it. A test killed by its timeout prints no
+plan at all.
 """
 import argparse
 import fnmatch
@@ -78,12 +84,16 @@ class Verdict:
         self.counts = {}
         self.skipped_all = set()
 
+    def allowed(self, suite, case, why, whole):
+        """A skip the manifest allows: a case's, or with CASE ALL the whole program's."""
+        return any(fnmatch.fnmatchcase(suite, s) and fnmatch.fnmatchcase(why, r) and
+                   (c == "ALL" if whole else c != "ALL" and fnmatch.fnmatchcase(case, c))
+                   for s, c, r in self.skips)
+
     def add(self, status, suite, case=None, why=None, count=True):
         """One result of suite; a skip the manifest does not allow fails."""
         name = suite + (f": {case}" if case is not None else "")
-        if status == "SKIP" and not any(
-                fnmatch.fnmatchcase(suite, s) and fnmatch.fnmatchcase(case or "", c) and
-                fnmatch.fnmatchcase(why or "", r) for s, c, r in self.skips):
+        if status == "SKIP" and not self.allowed(suite, case or "", why or "", not count):
             status, why = "FAIL", f"skipped, and the manifest allows no such skip on {self.kver}: {why}"
         self.lines.append(f"{status} {name}" + (f" # {why}" if why else ""))
         if case is not None and count:
@@ -136,12 +146,14 @@ def judge_selftest(v, name, log, rc):
         v.fail(name, f"no TAP plan (exit {rc}, {n} results)")
     elif plan == 0 and n == 0 and rc == 4:
         # skip_all: the whole program skipped, which the manifest must allow
-        v.add("SKIP", name, "*", skip_all or "", count=False)
+        v.add("SKIP", name, "(the whole program)", skip_all or "", count=False)
         v.skipped_all.add(name)
     elif plan != n:
         v.fail(name, f"TAP plan 1..{plan} but {n} results (exit {rc})")
-    elif rc not in (0, 1, 4) or (rc == 1 and not failed):
-        v.fail(name, f"exit status {rc} with no failed check")
+    elif rc not in (0, 1, 4):
+        v.fail(name, f"exit status {rc}")
+    elif rc == 1 and not failed:
+        v.fail(name, "exit status 1 with no failed check")
 
 
 KTAP_PLAN = re.compile(r"^    1\.\.(\d+)$")
@@ -218,7 +230,8 @@ def judge(args):
             elif f.endswith(".ktap"):
                 suite = f[:-5]
                 if f"kunit/{suite}" in wanted or (
-                        f"kunit/{suite}" not in suites and (not args.filter or args.filter in suite)):
+                        f"kunit/{suite}" not in suites and
+                        (not args.filter or args.filter in f"kunit/{suite}")):
                     judge_kunit(v, suite, read(path) or "")
 
     sdir = os.path.join(out, "selftests")
