@@ -58,7 +58,7 @@ tcq qdisc add dev dummy0 root tbf rate 10mbit burst 16k limit 200k
 flood $((WINDOW + 4)) 5001 5002 5003 5004 5005 &
 sleep 2
 cap=$(dev_rate "$NS" dummy0 tx $WINDOW)
-wait
+wait $!
 tcq qdisc del dev dummy0 root
 slow=
 within "$cap" 9700000 1e12 ||

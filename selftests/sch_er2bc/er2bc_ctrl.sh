@@ -236,7 +236,7 @@ ip netns exec "$NS" ip addr add 192.0.2.65/26 dev dummy1 &&
 ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.66 9 5001 5002 5003 &
 sleep 2
 capacity=$(dev_rate "$NS" dummy1 tx 4)
-wait
+wait $!
 tcq qdisc replace dev dummy1 root handle 1: pfifo
 if within "${capacity:-0}" 9500000 1e12; then
 	ctl abw-set dev dummy0 handle 1: abw 6mbit recv 6mbit seq 1
@@ -309,7 +309,8 @@ if within "${capacity:-0}" 9500000 1e12; then
 else
 	# as many results as the branch above, so that the count stays the one
 	# the harness's manifest expects
-	for t in "W 6 -> 3 Mbit/s under traffic" "estimates during traffic: 1:1 keeps 2 Mbit/s" \
+	for t in "W 6 -> 3 Mbit/s: priority 1 keeps its 2 Mbit/s, 1:2 gets the rest, 1:3 gives way" \
+		"estimates during traffic: 1:1 keeps 2 Mbit/s, 1:3 gives way" \
 		"estimates during traffic: all applied" "after the storm: the last estimate in force" \
 		"after the storm: the qdisc shapes to W, 1:1 gets its S_d"; do
 		log_test $ksft_skip "$t" \
