@@ -47,9 +47,23 @@ fix_hint="run 'dpkg --configure -a && apt-get -f install' as root, then make che
 # An install interrupted before (Ctrl-C, a session cut off) leaves packages
 # unpacked but not configured, and every apt-get install after it fails on
 # that: finish the old one first.
+# dpkg itself does not wait for its lock (apt's Lock::Timeout is apt's):
+# while another dpkg runs (unattended upgrades), what it has unpacked shows
+# as unconfigured too, so wait for it, up to 10 minutes, then retry.
+dpkg_configure() {
+	local i out
+	for i in $(seq 120); do
+		out=$(dpkg --configure -a 2>&1) && return 0
+		[[ "$out" == *"lock"* ]] || { echo "$out" >&2; return 1; }
+		[ "$i" = 1 ] && echo "setup-deps: waiting for another dpkg to finish" >&2
+		sleep 5
+	done
+	echo "$out" >&2
+	return 1
+}
 if [ -n "$(dpkg --audit 2>/dev/null)" ]; then
 	echo "setup-deps: an earlier package install did not finish; finishing it (dpkg --configure -a)" >&2
-	if ! dpkg --configure -a >/dev/null || ! apt-get "${apt_opts[@]}" -f install >/dev/null; then
+	if ! dpkg_configure || ! apt-get "${apt_opts[@]}" -f install >/dev/null; then
 		echo "setup-deps: dpkg could not finish the earlier install: $fix_hint" >&2
 		exit 1
 	fi
