@@ -406,8 +406,9 @@ static int cmd_abw(int argc, char **argv)
  * What tc sends for "class change dev D parent P classid C htb rate R ceil
  * CEIL quantum Q": RTM_NEWTCLASS with the kind, the parameters, and the
  * rate tables (unused by the kernel once the link layer is set, but sent by
- * tc and so copied here too). Burst as tc's default: rate / HZ + MTU, in
- * psched ticks (64 ns).
+ * tc and so copied here too). The bursts, in psched ticks (64 ns), are a
+ * millisecond at the rate plus a frame: their values change nothing htb
+ * does on a change, only what it stores.
  */
 static struct nlmsghdr *htb_change(uint32_t ifindex, uint32_t parent, uint32_t classid,
 				   uint32_t rate_Bps, uint32_t ceil_Bps, uint32_t seq)
@@ -497,6 +498,8 @@ static int cmd_htb(int argc, char **argv)
 		die("%s", "htb needs -i IFINDEX -N CLASSES -n RUNS -t TOTAL_A,TOTAL_B -c CEIL");
 	if (ceil / 8 > UINT32_MAX || total[0] / n / 8 > UINT32_MAX || total[1] / n / 8 > UINT32_MAX)
 		die("%s", "rates above 32 bits of bytes/s are not sent (no TCA_HTB_RATE64)");
+	if (!(ceil / 8) || !(total[0] / n / 8) || !(total[1] / n / 8))
+		die("%s", "a rate below 8 bit/s a class is 0 bytes/s, which htb refuses");
 	t = calloc(runs, sizeof(*t));
 	nl = mnl_socket_open(NETLINK_ROUTE);
 	if (!t || !nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)

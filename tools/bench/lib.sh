@@ -11,7 +11,8 @@ mkdir -p "$bench"
 # the code that runs: taken now, before anything is built from it; the
 # results of other benchmarks (Documentation/results) are not code
 commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git -C "$top" status --porcelain --untracked-files=no -- . \
+# (untracked files count: build-modules.sh builds every source it finds)
+if [ -n "$(git -C "$top" status --porcelain -- . \
 	':(exclude)Documentation/results' 2>/dev/null)" ]; then
 	commit+=-dirty
 fi
@@ -60,7 +61,7 @@ bench_publish() {
 	if [[ "$commit" == *-dirty || "$commit" == unknown ]] && [ -z "${BENCH_ALLOW_DIRTY:-}" ]; then
 		log "the tree had uncommitted changes ($commit): results left in $from.json," \
 			"not published to $result (commit first, or BENCH_ALLOW_DIRTY=1)"
-		return 0
+		return 1
 	fi
 	mkdir -p "$(dirname "$result")"
 	cp "$from.json" "$result"
