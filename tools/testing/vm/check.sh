@@ -64,6 +64,13 @@ stage() {
 	return $rc
 }
 
+# abort MESSAGE: a stage every kernel needs failed; nothing else can run
+abort() {
+	echo "check: $1" >&2
+	echo "total: 0 passed, 1 failed"
+	exit 1
+}
+
 # the stages' wall times; the debug kernel's build and VM run overlap the
 # others', so the whole run is less than their sum
 print_times() {
@@ -74,9 +81,9 @@ print_times() {
 
 if [ "$setup" = 1 ]; then
 	echo "=== deps"
-	stage deps "$top/tools/testing/setup-deps.sh" || { echo "total: 0 passed, 1 failed"; exit 1; }
+	stage deps "$top/tools/testing/setup-deps.sh" || abort "the packages could not be installed"
 	echo "=== tools"
-	stage tools make -s -C "$top" tools || { echo "total: 0 passed, 1 failed"; exit 1; }
+	stage tools make -s -C "$top" tools || abort "the tools did not build"
 fi
 
 # a filter must select something, on the kernels asked for: kernels where
@@ -90,11 +97,8 @@ if [ -n "$filter" ]; then
 			echo "=== $k: no test matches '$filter', not booted"
 		fi
 	done
-	if [ ${#chosen[@]} -eq 0 ]; then
-		echo "check: no test matches '$filter' on ${kernels[*]} (names in tools/testing/manifest)" >&2
-		echo "total: 0 passed, 1 failed"
-		exit 1
-	fi
+	[ ${#chosen[@]} -gt 0 ] ||
+		abort "no test matches '$filter' on ${kernels[*]} (names in tools/testing/manifest)"
 	kernels=("${chosen[@]}")
 fi
 
@@ -222,10 +226,8 @@ if [[ " ${kernels[*]} " == *" debug "* ]] && [ "$setup" = 1 ]; then
 	# the debug kernel itself is built first (once, about 8 minutes, both
 	# CPUs), not beside a guest whose rates it would disturb
 	echo "=== debug kernel"
-	stage debug-kernel "$here/kernels.sh" image debug >/dev/null || {
-		echo "total: 0 passed, 1 failed"
-		exit 1
-	}
+	stage debug-kernel "$here/kernels.sh" image debug >/dev/null ||
+		abort "the debug kernel did not build"
 fi
 if [ -n "$background" ]; then
 	run_kernel debug >"$report/debug.log" 2>&1 &
