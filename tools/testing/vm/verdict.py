@@ -8,8 +8,8 @@
 judge prints one line per result, `PASS|FAIL|SKIP name[: case][ # why]`,
 and last `# suites: ...`. Everything a guest can get wrong is a FAIL with
 its reason on the line: a non-zero exit of the guest, a run that did not
-reach its end, a test without a TAP plan or with fewer results than its
-plan, a suite the manifest expects that did not run or ran a different
+reach its end, a test without a TAP plan or with another number of results
+than its plan, a suite the manifest expects that did not run or ran a different
 number of cases, a suite the manifest does not list, and a skip the
 manifest does not allow.
 
