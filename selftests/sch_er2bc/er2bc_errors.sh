@@ -91,6 +91,22 @@ refused "Error: er2bc: class is the qdisc's default: change the default first" "
 	tcq class del dev dummy0 classid 1:50
 refused "Error: er2bc: filters attach to the qdisc, not to a class" "filter attached to a class" \
 	tcq filter add dev dummy0 parent 1:10 protocol ip prio 2 u32 match ip dport 5002 0xffff classid 1:10
+# rates beyond 2^64 - 1 bit/s: tc's own parser would wrap them
+for arg in "rate 18446744073709551616bit" "rate 20000000000000000000bit" \
+	   "blim 2306000000000mbps" "floor 18446745tbit"; do
+	refused "illegal \"${arg%% *}\" value \"${arg#* }\": at most 18446744073709551615bit" \
+		"qdisc ${arg%% *} ${arg#* } (beyond 2^64 - 1 bit/s)" \
+		tcq qdisc change dev dummy0 root er2bc $arg
+done
+for arg in "rate 20000000000000000000bit" "ceil 18446744073709551616bit" "ceil 1.9e19bit"; do
+	refused "illegal \"${arg%% *}\" value \"${arg#* }\": at most 18446744073709551615bit" \
+		"class ${arg%% *} ${arg#* } (beyond 2^64 - 1 bit/s)" \
+		tcq class change dev dummy0 classid 1:10 er2bc $arg
+done
+refused 'illegal "burst" value "4294967296"' "qdisc burst beyond 32 bits" \
+	tcq qdisc change dev dummy0 root er2bc burst 4294967296
+refused 'illegal "cburst" value "5gb"' "class cburst beyond 32 bits" \
+	tcq class change dev dummy0 classid 1:10 er2bc cburst 5gb
 
 # --- what the plugin never sends: the kernel's policy refuses it
 refused "Numerical result out of range: integer out of range" "raw: class prio 0" \
@@ -109,6 +125,17 @@ refused "Invalid argument: Unknown attribute type" "raw: unknown class attribute
 	raw class dummy0 1:10 42:u32:1
 refused "Invalid argument: NLA_F_NESTED is missing" "raw: options not marked nested" \
 	raw class dummy0 1:10 nonest 2:u8:1
+
+# 2^64 - 1 bit/s itself is a rate, taken exactly, and so is 1.5 Mbit/s
+tcq qdisc change dev dummy0 root er2bc rate 18446744073709551615bit &&
+	tcq class change dev dummy0 classid 1:50 er2bc rate 1.5mbit ceil 18446744073709551615bit
+out=$(tcq -j qdisc show dev dummy0 | json_get "j[0]['options']['rate']"
+	class_stats "$NS" dummy0 | json_get "j['1:50']['options']")
+[[ "$out" == "18446744073709551615
+prio 64 rate 1500Kbit ceil "* ]]
+log_test $? "a rate of 2^64 - 1 bit/s, and 1.5mbit, are taken as written" "$(echo "$out" | tr '\n' ' ')"
+tcq qdisc change dev dummy0 root er2bc rate 5mbit && tcq class change dev dummy0 classid 1:50 er2bc rate 0 ceil none
+before=$(config)
 
 # and a valid raw request goes through: the tests above fail for their cause
 out=$(raw class dummy0 1:10 2:u8:3)

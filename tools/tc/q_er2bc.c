@@ -14,10 +14,12 @@
  * checks them again (its messages reach the user through extack).
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <linux/er2bc.h>
 
@@ -157,17 +159,66 @@ static int parse_ms(__u32 *ms, const char *what, const char *arg)
 	return 0;
 }
 
-/* a rate in bits/s; tc's parser returns bytes per second */
+/* the units of a rate, as tc(8) names them, in bits/s */
+static const struct {
+	const char *name;
+	unsigned long long bits;
+} rate_units[] = {
+	{ "", 1 }, { "bit", 1 }, { "bps", 8 },
+	{ "kbit", 1000ULL }, { "mbit", 1000000ULL }, { "gbit", 1000000000ULL },
+	{ "tbit", 1000000000000ULL },
+	{ "kibit", 1ULL << 10 }, { "mibit", 1ULL << 20 }, { "gibit", 1ULL << 30 },
+	{ "tibit", 1ULL << 40 },
+	{ "kbps", 8000ULL }, { "mbps", 8000000ULL }, { "gbps", 8000000000ULL },
+	{ "tbps", 8000000000000ULL },
+	{ "kibps", 8ULL << 10 }, { "mibps", 8ULL << 20 }, { "gibps", 8ULL << 30 },
+	{ "tibps", 8ULL << 40 },
+};
+
+/*
+ * A rate in bits/s, up to 2^64 - 1: tc's own parser (get_rate64()) goes
+ * through a double and bytes per second, and wraps above that. A whole
+ * number is taken exactly; one with a fraction, to a double's precision.
+ */
 static int parse_rate(__u64 *bps, const char *what, const char *arg)
 {
-	__u64 rate;
+	const char *p = arg;
+	unsigned long long v;
+	unsigned int i;
+	char *unit;
+	double d;
 
-	/* tc's parser takes "-5mbit" for a huge unsigned rate */
 	if (arg[0] == '-')
 		return bad(what, arg, "must not be negative");
-	if (get_rate64(&rate, arg))
+	if ((arg[0] < '0' || arg[0] > '9') && arg[0] != '.')
 		return bad(what, arg, "not a rate (e.g. 400kbit, 5mbit)");
-	*bps = rate * 8;
+	d = strtod(arg, &unit);
+	if (unit == arg)
+		return bad(what, arg, "not a rate (e.g. 400kbit, 5mbit)");
+	for (i = 0; i < ARRAY_SIZE(rate_units); i++)
+		if (strcasecmp(unit, rate_units[i].name) == 0)
+			break;
+	if (i == ARRAY_SIZE(rate_units))
+		return bad(what, arg, "not a rate (e.g. 400kbit, 5mbit)");
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p != unit) {
+		/* a fraction or an exponent: to a double's precision */
+		d *= rate_units[i].bits;
+		/* 2^64: the first double beyond the range */
+		if (d >= 18446744073709551616.0)
+			return bad(what, arg, "at most 18446744073709551615bit");
+		if (d > 0 && d < 1)
+			return bad(what, arg, "at least 1bit");
+		*bps = d + 0.5 < 18446744073709551616.0 ? d + 0.5 : d;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(arg, &unit, 10);
+	if (errno == ERANGE ||
+	    __builtin_mul_overflow(v, rate_units[i].bits, &v))
+		return bad(what, arg, "at most 18446744073709551615bit");
+	*bps = v;
 	return 0;
 }
 
