@@ -569,7 +569,11 @@ static const struct genl_ops rcvmgr_genl_ops[] = {
 		.doit		= rcvmgr_nl_config_set_doit,
 		.policy		= rcvmgr_config_set_policy,
 		.maxattr	= TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW,
-		.flags		= GENL_UNS_ADMIN_PERM,
+		/*
+		 * CAP_NET_ADMIN in the initial user namespace, not the netns
+		 * owner's: the connection table it sizes is kernel memory
+		 */
+		.flags		= GENL_ADMIN_PERM,
 	},
 	{
 		.cmd		= TCP_RCVMGR_CMD_CONN_GET,
@@ -590,7 +594,8 @@ static struct genl_family rcvmgr_genl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.ops		= rcvmgr_genl_ops,
 	.n_ops		= ARRAY_SIZE(rcvmgr_genl_ops),
-	.resv_start_op	= TCP_RCVMGR_CMD_STATS_GET + 1,
+	/* every command validated strictly: reserved header bytes too */
+	.resv_start_op	= 0,
 };
 
 int __init rcvmgr_genl_register(void)

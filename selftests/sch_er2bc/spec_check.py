@@ -7,7 +7,7 @@
 
 POLICY.json is what `genlraw.py policy` printed. Every operation of the
 spec that has a do or a dump must exist in the kernel with that number,
-with admin-perm exactly where the spec says, and with a policy that knows
+with admin-perm and uns-admin-perm exactly where the spec says, and with a policy that knows
 exactly the request's attributes, each of the spec's type and checks; an
 event must not be an operation. With --reply, DUMP.jsonl is what
 `genlraw.py dump` printed for OP: every message must carry OP's number,
@@ -144,9 +144,14 @@ def main():
         if not kop:
             bad.append(f"{name}: op {num} missing from the kernel")
             continue
-        admin = "admin-perm" in op.get("flags", [])
-        if admin != bool(kop["flags"] & (GENL_ADMIN_PERM | GENL_UNS_ADMIN_PERM)):
-            bad.append(f"{name}: admin-perm {admin} in the spec, flags {kop['flags']:#x}")
+        # each permission flag exactly as the spec has it: admin-perm is
+        # CAP_NET_ADMIN in the initial user namespace, uns-admin-perm in
+        # the one that owns the netns
+        for flag, bit in (("admin-perm", GENL_ADMIN_PERM),
+                          ("uns-admin-perm", GENL_UNS_ADMIN_PERM)):
+            want = flag in op.get("flags", [])
+            if want != bool(kop["flags"] & bit):
+                bad.append(f"{name}: {flag} {want} in the spec, flags {kop['flags']:#x}")
         for mode in modes:
             cap = GENL_CMD_CAP_DO if mode == "do" else GENL_CMD_CAP_DUMP
             if not kop["flags"] & cap:

@@ -31,7 +31,7 @@ tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 mkdir -p "$tree/Documentation/netlink/specs"
 touch "$tree/MAINTAINERS"
-cp "$gen/Documentation/netlink/genetlink.yaml" "$tree/Documentation/netlink/"
+cp "$gen"/Documentation/netlink/genetlink*.yaml "$tree/Documentation/netlink/"
 rc=0
 for pair in $specs; do
 	spec=Documentation/netlink/specs/${pair%%:*}
