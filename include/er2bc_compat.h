@@ -18,6 +18,18 @@
 #define MODULE_ALIAS_NET_SCH(id)	MODULE_ALIAS("sch_" id)
 #endif
 
+/*
+ * A generic netlink multicast group that only CAP_NET_ADMIN in the netns's
+ * user namespace may join: since 6.7, and in 6.1.y since 6.1.70. Without
+ * it, anyone may listen (Documentation/sch_er2bc.rst says so).
+ */
+#include <net/genetlink.h>
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+#define ER2BC_MCGRP_CAP_NET_ADMIN	.flags = GENL_MCAST_CAP_NET_ADMIN,
+#else
+#define ER2BC_MCGRP_CAP_NET_ADMIN
+#endif
+
 /* Version of the sources the module was built from (git describe). */
 #ifndef ER2BC_VERSION
 #define ER2BC_VERSION "unknown"

@@ -71,6 +71,16 @@ struct er2bc_ctrl_class {
 	u8 hist_pos;		/* where the next delta goes */
 };
 
+/*
+ * Whether a class is in F_r, the retransmitting classes whose average
+ * guarantee eq. 2 takes: TCP with a necessary rate. A best-effort TCP class
+ * (R_f 0) is guaranteed nothing, and would pull the average down.
+ */
+static inline bool er2bc_ctrl_in_fr(const struct er2bc_ctrl_class *k)
+{
+	return k->type == ER2BC_TYPE_TCP && k->rf;
+}
+
 /* the controller of one qdisc */
 struct er2bc_ctrl {
 	u64 w;			/* W(t-1) before an update, W(t) after */

@@ -24,20 +24,18 @@ static void run_update(struct er2bc_ctrl *ctrl, const struct er2bc_ctrl_params *
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if (k[i].type != ER2BC_TYPE_TCP)
+		if (!er2bc_ctrl_in_fr(&k[i]))
 			continue;
 		/* add with saturation, as the qdisc does */
 		fr_sum = k[i].g > U64_MAX - fr_sum ? U64_MAX : fr_sum + k[i].g;
 		fr_count++;
 	}
 	er2bc_ctrl_begin(ctrl, p, w, recv, fr_sum, fr_count);
+	for (i = 0; i < n; i++)
+		er2bc_ctrl_demand(ctrl, p, &k[i]);
 	er2bc_fill_start(&fill, ER2BC_MODE_ER2BC, w);
-	for (i = 0; i < n; i++) {
-		u64 sd = er2bc_ctrl_demand(ctrl, p, &k[i]);
-		u64 g = er2bc_fill_next(&fill, sd, 0);
-
-		er2bc_ctrl_settle(p, &k[i], g);
-	}
+	for (i = 0; i < n; i++)
+		er2bc_guarantee_next(&fill, p, &k[i], k[i].rf, 0, true);
 }
 
 /* a fresh controller with the paper's parameters */
@@ -819,11 +817,18 @@ static void ctrl_floor(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, k[2].sd, 0);
 	KUNIT_EXPECT_EQ(test, k[2].g, 0);
 
-	/* W = 900000: eq. 1 leaves the second class 0, the floor 100000 */
+	/*
+	 * W = 900000: eq. 1 leaves the second class 0, and so does the floor:
+	 * it is not taken from W beyond what the classes before it left
+	 */
 	run_update(ctrl, p, k, 3, 900000, 1000000);
 	KUNIT_EXPECT_EQ(test, k[0].g, 900000);
-	KUNIT_EXPECT_EQ(test, k[1].g, 100000);
+	KUNIT_EXPECT_EQ(test, k[1].g, 0);
 	KUNIT_EXPECT_EQ(test, k[2].g, 0);
+	/* W = 950000: the floor would lift the second class to 100000; 50000 is left */
+	run_update(ctrl, p, k, 3, 950000, 900000);
+	KUNIT_EXPECT_EQ(test, k[0].g, 900000);
+	KUNIT_EXPECT_EQ(test, k[1].g, 50000);
 
 	/* above the floor, untouched */
 	KUNIT_EXPECT_EQ(test, er2bc_ctrl_settle(p, &k[1], 250000), 250000);
@@ -901,16 +906,169 @@ static void ctrl_gradual_update(struct kunit *test)
 	k->g = 800000;
 	run_update(ctrl, p, k, 1, 1000000, 0);
 	KUNIT_EXPECT_EQ(test, k->g, 800000);
-	/* eq. 1 gives 400000: 800000 - 400000 / 4 */
+	/* eq. 1 gives 400000; 800000 - 400000 / 4 would exceed W: W */
 	run_update(ctrl, p, k, 1, 400000, 1000000);
 	KUNIT_EXPECT_EQ(test, k->sd, 800000);
-	KUNIT_EXPECT_EQ(test, k->g, 700000);
-	/* 700000 - 300000 / 4 */
-	run_update(ctrl, p, k, 1, 400000, 400000);
-	KUNIT_EXPECT_EQ(test, k->g, 625000);
+	KUNIT_EXPECT_EQ(test, k->g, 400000);
 	/* W back up: 800000 at once */
 	run_update(ctrl, p, k, 1, 1000000, 400000);
 	KUNIT_EXPECT_EQ(test, k->g, 800000);
+	/* S_d falls to 400000 under a W that has room: 800000 - 400000 / 4 */
+	er2bc_ctrl_class_init(k, 400000, ER2BC_TYPE_UDP);
+	k->g = 800000;
+	run_update(ctrl, p, k, 1, 1000000, 1000000);
+	KUNIT_EXPECT_EQ(test, k->sd, 400000);
+	KUNIT_EXPECT_EQ(test, k->g, 700000);
+	/* 700000 - 300000 / 4 */
+	run_update(ctrl, p, k, 1, 1000000, 1000000);
+	KUNIT_EXPECT_EQ(test, k->g, 625000);
+}
+
+/* xorshift64*: the property test's draws, the same on every run */
+static u64 prop_rand(u64 *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545F4914F6CDD1DULL;
+}
+
+/* a rate: none, a LAN's, anything up to 2^57, or next to 2^64 */
+static u64 prop_rate(u64 *x)
+{
+	u64 r = prop_rand(x);
+
+	switch (r & 3) {
+	case 0:
+		return 0;
+	case 1:
+		return (r >> 2) % 10000000;
+	case 2:
+		return (r >> 2) & (BIT_ULL(57) - 1);
+	default:
+		return U64_MAX - (r >> 2) % 3;
+	}
+}
+
+#define PROP_CLASSES	8
+#define PROP_SETS	1000
+#define PROP_STEPS	100
+
+struct prop_env {
+	struct er2bc_ctrl ctrl;
+	struct er2bc_ctrl_params p;
+	struct er2bc_ctrl_class k[PROP_CLASSES];
+	u64 rate[PROP_CLASSES], ceil[PROP_CLASSES];
+};
+
+/*
+ * One round of guarantees, as er2bc_assign() hands them out, and what must
+ * hold after it: the sum within W, each guarantee within its ceil, a TCP
+ * class's within R_f + B_lim (or the floor), and eq. 1's priority: a class
+ * gets what it asks (up to its ceil) or all that the classes before it
+ * left, short by at most the dead band of gradual convergence. Rates are
+ * drawn from 0, a LAN's, up to 2^57 and next to 2^64, so that the
+ * saturation at ER2BC_CTRL_RATE_MAX and every sum near 2^64 are crossed.
+ */
+static void prop_round(struct kunit *test, struct prop_env *e, unsigned int n,
+		       u64 w, bool estimate, unsigned int set, unsigned int step)
+{
+	const struct er2bc_ctrl_params *p = &e->p;
+	struct er2bc_fill fill;
+	u64 sum = 0, cap = w ? w : U64_MAX;
+	unsigned int i;
+
+	er2bc_fill_start(&fill, ER2BC_MODE_ER2BC, w);
+	for (i = 0; i < n; i++) {
+		struct er2bc_ctrl_class *k = &e->k[i];
+		u64 old = k->g, left = cap - sum, want, g, slack;
+
+		want = k->sd ? k->sd : e->rate[i];
+		if (e->ceil[i])
+			want = min(want, e->ceil[i]);
+		g = er2bc_guarantee_next(&fill, p, k, e->rate[i], e->ceil[i], estimate);
+		KUNIT_ASSERT_EQ_MSG(test, g, k->g, "set %u step %u class %u", set, step, i);
+		KUNIT_ASSERT_LE_MSG(test, g, left, "set %u step %u class %u: above what W left",
+				    set, step, i);
+		sum += g;
+		if (e->ceil[i])
+			KUNIT_ASSERT_LE_MSG(test, g, e->ceil[i],
+					    "set %u step %u class %u: above ceil", set, step, i);
+		if (k->type == ER2BC_TYPE_TCP && k->rf)
+			KUNIT_ASSERT_LE_MSG(test, g,
+					    max(k->rf + min(p->blim, ER2BC_CTRL_RATE_MAX),
+						min(p->floor, ER2BC_CTRL_RATE_MAX)),
+					    "set %u step %u class %u: above R_f + B_lim",
+					    set, step, i);
+		slack = p->converge == ER2BC_CONVERGE_GRADUAL ?
+			mul_u64_u64_div_u64(old, ER2BC_CTRL_DEADBAND, ER2BC_RATIO_ONE) : 0;
+		/* guarantees saturate at ER2BC_CTRL_RATE_MAX, as every rate does */
+		KUNIT_ASSERT_GE_MSG(test, g + slack, min3(want, left, ER2BC_CTRL_RATE_MAX),
+				    "set %u step %u class %u: short of eq. 1 (want %llu, left %llu)",
+				    set, step, i, want, left);
+	}
+	KUNIT_ASSERT_LE_MSG(test, sum, cap, "set %u step %u: guarantees above W", set, step);
+}
+
+static void ctrl_property(struct kunit *test)
+{
+	struct prop_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	unsigned int set, step, i, n;
+	u64 x = 0x9E3779B97F4A7C15ULL, w;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (set = 0; set < PROP_SETS; set++) {
+		er2bc_ctrl_init(&e->ctrl);
+		er2bc_ctrl_params_default(&e->p);
+		e->p.floor = prop_rand(&x) & 1 ? prop_rate(&x) : 0;
+		e->p.blim = prop_rate(&x);
+		e->p.converge = prop_rand(&x) & 1;
+		e->p.c = 1 + prop_rand(&x) % ER2BC_CTRL_HIST_MAX;
+		e->p.m = 1 + prop_rand(&x) % ER2BC_CTRL_HIST_MAX;
+		n = 1 + prop_rand(&x) % PROP_CLASSES;
+		for (i = 0; i < n; i++) {
+			e->rate[i] = prop_rate(&x);
+			e->ceil[i] = prop_rand(&x) & 1 ? 0 : prop_rate(&x);
+			if (e->ceil[i] && e->ceil[i] < e->rate[i])
+				e->ceil[i] = e->rate[i];
+			er2bc_ctrl_class_init(&e->k[i], e->rate[i], prop_rand(&x) & 1);
+		}
+		w = prop_rate(&x);
+		prop_round(test, e, n, w, false, set, 0);
+		for (step = 1; step < PROP_STEPS; step++) {
+			bool estimate = false;
+			u64 fr_sum = 0;
+			u32 fr_count = 0;
+
+			switch (prop_rand(&x) % 4) {
+			case 0:	/* a class changes, as er2bc_change_class() does it */
+				i = prop_rand(&x) % n;
+				e->rate[i] = prop_rate(&x);
+				e->ceil[i] = prop_rand(&x) & 1 ? 0 : max(prop_rate(&x), e->rate[i]);
+				er2bc_ctrl_class_init(&e->k[i], e->rate[i], prop_rand(&x) & 1);
+				break;
+			case 1:	/* W moves by tc */
+				w = prop_rate(&x);
+				break;
+			default: /* an estimate */
+				w = prop_rate(&x);
+				for (i = 0; i < n; i++) {
+					if (!er2bc_ctrl_in_fr(&e->k[i]))
+						continue;
+					fr_sum = min(fr_sum + min(e->k[i].g, ER2BC_CTRL_RATE_MAX),
+						     ER2BC_CTRL_RATE_MAX);
+					fr_count++;
+				}
+				er2bc_ctrl_begin(&e->ctrl, &e->p, w, prop_rate(&x), fr_sum,
+						 fr_count);
+				for (i = 0; i < n; i++)
+					er2bc_ctrl_demand(&e->ctrl, &e->p, &e->k[i]);
+				estimate = true;
+				break;
+			}
+			prop_round(test, e, n, w, estimate, set, step);
+		}
+	}
 }
 
 static struct kunit_case er2bc_ctrl_cases[] = {
@@ -931,6 +1089,7 @@ static struct kunit_case er2bc_ctrl_cases[] = {
 	KUNIT_CASE(ctrl_floor),
 	KUNIT_CASE(ctrl_gradual),
 	KUNIT_CASE(ctrl_gradual_update),
+	KUNIT_CASE_SLOW(ctrl_property),
 	{}
 };
 

@@ -23,6 +23,7 @@
 #include <linux/er2bc.h>
 #include <linux/er2bc_genl.h>
 
+#include "er2bc_compat.h"
 #include "probe.h"
 #include "qdisc.h"
 
@@ -255,7 +256,7 @@ static void er2bc_apply(struct Qdisc *sch, const struct er2bc_estimate *e)
 
 	for (p = 0; p < ER2BC_NPRIO; p++) {
 		list_for_each_entry(cl, &q->by_prio[p], prio_list) {
-			if (cl->type != ER2BC_TYPE_TCP)
+			if (!er2bc_ctrl_in_fr(&cl->ctrl))
 				continue;
 			fr_sum = min(fr_sum + cl->ctrl.g, ER2BC_CTRL_RATE_MAX);
 			fr_count++;
@@ -379,6 +380,12 @@ static int er2bc_nl_ctrl_get_dumpit(struct sk_buff *skb, struct netlink_callback
 		goto out;
 	}
 	q = qdisc_priv(sch);
+	/*
+	 * A class added, removed or moved since the last part: the next
+	 * message sent, or the NLMSG_DONE, carries NLM_F_DUMP_INTR. The check
+	 * goes on messages that are sent, never on one cancelled.
+	 */
+	cb->seq = q->class_gen;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &er2bc_genl_family, NLM_F_MULTI, ER2BC_CMD_CTRL_GET);
@@ -393,6 +400,7 @@ static int er2bc_nl_ctrl_get_dumpit(struct sk_buff *skb, struct netlink_callback
 			goto out;
 		}
 		cb->args[3] = 1;
+		genl_dump_check_consistent(cb, hdr);
 		genlmsg_end(skb, hdr);
 		err = skb->len;
 		goto out;
@@ -420,6 +428,7 @@ full:
 		err = i > cb->args[2] ? -EMSGSIZE : 0;
 		goto out;
 	}
+	genl_dump_check_consistent(cb, hdr);
 	genlmsg_end(skb, hdr);
 	err = skb->len;
 out:
@@ -543,8 +552,9 @@ static const struct genl_ops er2bc_genl_ops[] = {
 	},
 };
 
+/* the monitor group tells of every estimate: joined with CAP_NET_ADMIN */
 static const struct genl_multicast_group er2bc_genl_mcgrps[] = {
-	{ .name = ER2BC_MCGRP_MONITOR, },
+	{ .name = ER2BC_MCGRP_MONITOR, ER2BC_MCGRP_CAP_NET_ADMIN },
 };
 
 static struct genl_family er2bc_genl_family __ro_after_init = {
@@ -554,7 +564,8 @@ static struct genl_family er2bc_genl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.ops		= er2bc_genl_ops,
 	.n_ops		= ARRAY_SIZE(er2bc_genl_ops),
-	.resv_start_op	= ER2BC_CMD_ABW_NTF + 1,
+	/* every command validated strictly: reserved header bytes too */
+	.resv_start_op	= 0,
 	.mcgrps		= er2bc_genl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(er2bc_genl_mcgrps),
 };

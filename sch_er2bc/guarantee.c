@@ -7,6 +7,7 @@
 #include <linux/minmax.h>
 #include <kunit/visibility.h>
 
+#include "ctrl.h"
 #include "guarantee.h"
 
 /**
@@ -64,3 +65,54 @@ u64 er2bc_fill_next(struct er2bc_fill *f, u64 demand_bps, u64 ceil_bps)
 	return g;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_fill_next);
+
+/**
+ * er2bc_guarantee_next - the guarantee of the next class in priority order,
+ * as the qdisc hands them out (er2bc_assign())
+ * @f: the state of the round, started with er2bc_fill_start()
+ * @p: the controller's parameters
+ * @k: the controller's view of the class: its S_d, and G(t-1) in @k->g
+ * @rate_bps: its rate R_f
+ * @ceil_bps: its ceil, 0 for none
+ * @estimate: an estimate arrived (else a class or the qdisc changed)
+ *
+ * The mode's rule (er2bc_fill_next()) on the class's rate, or in er2bc
+ * mode on its S_d once there is one. In er2bc mode, on an estimate the
+ * controller then settles it (the floor, and one step of gradual
+ * convergence: er2bc_ctrl_settle()); on a change, the floor applies and
+ * gradual convergence keeps the guarantee in force, to be stepped down by
+ * the next estimates, not by the operator's tc commands. What either adds
+ * is bounded as eq. 1 bounds the rest: never above the class's ceil, nor
+ * above what the classes before it left of W, and taken from the classes
+ * after it. So the guarantees in force never sum above W.
+ *
+ * Return: the guarantee in bits/s, also stored in @k->g.
+ */
+u64 er2bc_guarantee_next(struct er2bc_fill *f, const struct er2bc_ctrl_params *p,
+			 struct er2bc_ctrl_class *k, u64 rate_bps, u64 ceil_bps,
+			 bool estimate)
+{
+	bool controlled = f->mode == ER2BC_MODE_ER2BC;
+	u64 avail = f->left, g;
+
+	g = er2bc_fill_next(f, controlled && k->sd ? k->sd : rate_bps, ceil_bps);
+	if (controlled) {
+		if (estimate) {
+			g = er2bc_ctrl_settle(p, k, g);
+		} else {
+			g = min(g, ER2BC_CTRL_RATE_MAX);
+			if (k->rf)
+				g = max(g, min(p->floor, ER2BC_CTRL_RATE_MAX));
+			if (p->converge == ER2BC_CONVERGE_GRADUAL)
+				g = max(g, k->g);
+		}
+		g = min(g, avail);
+		if (ceil_bps)
+			g = min(g, ceil_bps);
+		if (f->left != U64_MAX)
+			f->left = avail - g;
+	}
+	k->g = g;
+	return g;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_guarantee_next);

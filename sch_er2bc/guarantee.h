@@ -17,7 +17,13 @@ struct er2bc_fill {
 	bool full;		/* static mode: a class did not fit, none after it may */
 };
 
+struct er2bc_ctrl_class;
+struct er2bc_ctrl_params;
+
 void er2bc_fill_start(struct er2bc_fill *f, enum er2bc_mode mode, u64 cap_bps);
 u64 er2bc_fill_next(struct er2bc_fill *f, u64 demand_bps, u64 ceil_bps);
+u64 er2bc_guarantee_next(struct er2bc_fill *f, const struct er2bc_ctrl_params *p,
+			 struct er2bc_ctrl_class *k, u64 rate_bps, u64 ceil_bps,
+			 bool estimate);
 
 #endif /* _ER2BC_GUARANTEE_H */

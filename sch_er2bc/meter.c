@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The receiving gateway's meter: a netdev ingress hook on the interface the
- * peer's packets arrive on, counting them and cutting the count at each of
- * the estimator's requests (probe.h). It sees packets as the device hands
- * them up, before any IP processing (defragmentation included), which is
- * where the sending qdisc's counts end: what one dequeued, the other
- * receives, segment for segment.
+ * The receiving gateway's meter: a tap on the interface the peer's packets
+ * arrive on (a packet_type for ETH_P_ALL bound to the device, as a packet
+ * socket is), counting them and cutting the count at each of the
+ * estimator's requests (probe.h). It sees packets as the device hands them
+ * up, before tc's ingress, netfilter and any IP processing
+ * (defragmentation included), which is where the sending qdisc's counts
+ * end: what one dequeued, the other receives, segment for segment. Nothing
+ * on this gateway can drop or move a packet before it is counted (a tc
+ * ingress policer or a redirect to an IFB would otherwise turn packets the
+ * path delivered into losses), except the driver and XDP.
  *
  * Meters live in their netns, on a list under RTNL, and go with their
  * device. A meter outlives the responder that set it: a restarted responder
@@ -13,8 +17,6 @@
  */
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
-#include <linux/netfilter.h>
-#include <linux/netfilter_netdev.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -30,7 +32,7 @@ struct er2bc_meter {
 	struct list_head list;		/* in the netns's; RTNL */
 	struct net_device *dev;
 	netdevice_tracker dev_tracker;
-	struct nf_hook_ops ops;
+	struct packet_type pt;
 	struct rcu_head rcu;
 
 	spinlock_t lock;		/* the configuration and the counts */
@@ -52,15 +54,20 @@ static struct list_head *er2bc_meters(struct net *net)
 	return &mn->meters;
 }
 
-static unsigned int er2bc_meter_hook(void *priv, struct sk_buff *skb,
-				     const struct nf_hook_state *state)
+/*
+ * Every packet the device receives (ignore_outgoing: no clone of what it
+ * sends). The skb is shared: read, never changed.
+ */
+static int er2bc_meter_rcv(struct sk_buff *skb, struct net_device *dev,
+			   struct packet_type *pt, struct net_device *orig_dev)
 {
-	struct er2bc_meter *m = priv;
+	struct er2bc_meter *m = container_of(pt, struct er2bc_meter, pt);
 
 	spin_lock(&m->lock);
-	er2bc_count_skb(&m->count, skb, m->port, &m->peer, false);
+	er2bc_count_skb(&m->count, skb, m->port, &m->peer, false, true);
 	spin_unlock(&m->lock);
-	return NF_ACCEPT;
+	consume_skb(skb);
+	return NET_RX_SUCCESS;
 }
 
 static struct er2bc_meter *er2bc_meter_find(struct net *net, int ifindex)
@@ -78,37 +85,35 @@ static void er2bc_meter_free(struct er2bc_meter *m)
 {
 	ASSERT_RTNL();
 	list_del(&m->list);
-	nf_unregister_net_hook(dev_net(m->dev), &m->ops);
+	/*
+	 * No synchronize_net() (an expedited grace period under RTNL, which a
+	 * netns owner could ask for in a loop): the tap may still run on
+	 * another CPU, under RCU, until the grace period kfree_rcu() waits for
+	 */
+	__dev_remove_pack(&m->pt);
 	netdev_put(m->dev, &m->dev_tracker);
-	/* the hook may still be running on another CPU */
 	kfree_rcu(m, rcu);
 }
 
-static struct er2bc_meter *er2bc_meter_new(struct net_device *dev,
-					   struct netlink_ext_ack *extack)
+/* a meter, configured before its hook sees a packet */
+static struct er2bc_meter *er2bc_meter_new(struct net_device *dev, __be16 port,
+					   const struct er2bc_peer *peer)
 {
 	struct er2bc_meter *m;
-	int err;
 
 	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return ERR_PTR(-ENOMEM);
 	spin_lock_init(&m->lock);
+	m->port = port;
+	m->peer = *peer;
 	m->dev = dev;
-	m->ops.hook = er2bc_meter_hook;
-	m->ops.priv = m;
-	m->ops.pf = NFPROTO_NETDEV;
-	m->ops.hooknum = NF_NETDEV_INGRESS;
-	/* first: the count is of what arrived, whatever other hooks decide */
-	m->ops.priority = INT_MIN;
-	m->ops.dev = dev;
-	err = nf_register_net_hook(dev_net(dev), &m->ops);
-	if (err) {
-		NL_SET_ERR_MSG(extack, "er2bc: cannot hook the device's ingress");
-		kfree(m);
-		return ERR_PTR(err);
-	}
 	netdev_hold(dev, &m->dev_tracker, GFP_KERNEL);
+	m->pt.type = htons(ETH_P_ALL);
+	m->pt.dev = dev;
+	m->pt.func = er2bc_meter_rcv;
+	m->pt.ignore_outgoing = true;
+	dev_add_pack(&m->pt);
 	list_add_tail(&m->list, er2bc_meters(dev_net(dev)));
 	return m;
 }
@@ -120,6 +125,7 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct er2bc_peer peer;
 	struct net_device *dev;
 	struct er2bc_meter *m;
+	__be16 port;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, ER2BC_A_PROBE_IFINDEX) ||
@@ -139,17 +145,17 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENODEV;
 		goto out;
 	}
+	port = htons(nla_get_u16(tb[ER2BC_A_PROBE_PORT]));
 	m = er2bc_meter_find(net, dev->ifindex);
 	if (!m) {
-		m = er2bc_meter_new(dev, info->extack);
-		if (IS_ERR(m)) {
+		m = er2bc_meter_new(dev, port, &peer);
+		if (IS_ERR(m))
 			err = PTR_ERR(m);
-			goto out;
-		}
+		goto out;
 	}
 	/* a change keeps the counts: the snapshots stay as they were taken */
 	spin_lock_bh(&m->lock);
-	m->port = htons(nla_get_u16(tb[ER2BC_A_PROBE_PORT]));
+	m->port = port;
 	m->peer = peer;
 	spin_unlock_bh(&m->lock);
 out:

@@ -165,7 +165,7 @@ u64 er2bc_rx_wire_len(const struct sk_buff *skb)
 EXPORT_SYMBOL_IF_KUNIT(er2bc_rx_wire_len);
 
 void er2bc_count_skb(struct er2bc_count *c, const struct sk_buff *skb, __be16 port,
-		     const struct er2bc_peer *peer, bool sent)
+		     const struct er2bc_peer *peer, bool sent, bool cut)
 {
 	u8 key[ER2BC_PROBE_KEY_MAX], key_len;
 
@@ -175,8 +175,11 @@ void er2bc_count_skb(struct er2bc_count *c, const struct sk_buff *skb, __be16 po
 				sent ? qdisc_pkt_len(skb) : er2bc_rx_wire_len(skb));
 		break;
 	case ER2BC_PKT_PROBE:
-		er2bc_count_snap(c, key, key_len, ktime_get_ns());
-		break;
+		if (cut) {
+			er2bc_count_snap(c, key, key_len, ktime_get_ns());
+			break;
+		}
+		fallthrough;
 	case ER2BC_PKT_IGNORE:
 		c->ignored += er2bc_skb_segs(skb);
 		break;

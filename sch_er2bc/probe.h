@@ -25,6 +25,13 @@ struct nla_policy;
 struct netlink_ext_ack;
 struct sk_buff;
 
+/*
+ * a request's payload: type and sequence number, and with ER2BC_PROBE_AUTH
+ * an epoch and a tag (Documentation/er2bc-estimator.rst, "Wire protocol")
+ */
+#define ER2BC_PROBE_REQ_LEN	4
+#define ER2BC_PROBE_AREQ_LEN	28
+
 /* the snapshots remembered: requests that may still be asked about */
 #define ER2BC_SNAP_RING		16
 
@@ -98,10 +105,13 @@ static inline void er2bc_count_add(struct er2bc_count *c, u32 packets, u64 bytes
 
 /*
  * Counts @skb, sent toward the peer (@sent: qdisc_pkt_len() bytes) or
- * received from it (link-layer bytes), or cuts the count if it is a request
+ * received from it (link-layer bytes). A request cuts the count if @cut,
+ * else it is ignored: the sending qdisc cuts only at the requests it let
+ * past its classes, and counts none of the others, as the receiving meter
+ * counts no request.
  */
 void er2bc_count_skb(struct er2bc_count *c, const struct sk_buff *skb, __be16 port,
-		     const struct er2bc_peer *peer, bool sent);
+		     const struct er2bc_peer *peer, bool sent, bool cut);
 void er2bc_count_snap(struct er2bc_count *c, const u8 *key, u8 key_len, u64 time);
 /* the newest snapshot taken at a request of payload @key; NULL: none */
 const struct er2bc_snap *er2bc_count_find(const struct er2bc_count *c,

@@ -18,6 +18,7 @@
 #include <net/pkt_cls.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
+#include <net/sock.h>
 #include <linux/er2bc.h>
 
 #include "er2bc_compat.h"
@@ -102,16 +103,15 @@ static struct er2bc_class *er2bc_find(struct Qdisc *sch, u32 classid)
  * @now: the current time
  * @estimate: an ABW estimate arrived, and each class's demand S_d with it
  *
- * Each mode's rule decides (guarantee.c): static and pq from the classes'
- * rates; er2bc from the demand S_d the controller computed at the last
- * estimate (the rate until there is one), with the controller's floor, and
- * on an estimate its convergence policy. Under the tree lock: packets see
- * the whole new set or none of it.
+ * Each mode's rule decides (er2bc_guarantee_next()): static and pq from the
+ * classes' rates; er2bc from the demand S_d the controller computed at the
+ * last estimate (the rate until there is one), with the controller's floor,
+ * and on an estimate its convergence policy, within W. Under the tree
+ * lock: packets see the whole new set or none of it.
  */
 void er2bc_assign(struct Qdisc *sch, u64 now, bool estimate)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
-	bool controlled = q->mode == ER2BC_MODE_ER2BC;
 	struct er2bc_class *cl;
 	struct er2bc_fill fill;
 	u64 sum = 0;
@@ -120,22 +120,17 @@ void er2bc_assign(struct Qdisc *sch, u64 now, bool estimate)
 	er2bc_fill_start(&fill, q->mode, q->rate);
 	for (p = 0; p < ER2BC_NPRIO; p++) {
 		list_for_each_entry(cl, &q->by_prio[p], prio_list) {
-			u64 demand = controlled && cl->ctrl.sd ? cl->ctrl.sd : cl->rate;
-			u64 g = er2bc_fill_next(&fill, demand, cl->ceil);
+			u64 g = er2bc_guarantee_next(&fill, &q->params, &cl->ctrl,
+						     cl->rate, cl->ceil, estimate);
 
-			if (controlled && estimate) {
-				g = er2bc_ctrl_settle(&q->params, &cl->ctrl, g);
-			} else {
-				if (controlled && cl->rate && g < q->params.floor)
-					g = q->params.floor;
-				cl->ctrl.g = g;
-			}
 			sum += g;
 			er2bc_clock_set(&cl->node.g, g,
 					er2bc_burst_bytes(sch, g, cl->burst), now);
 			er2bc_sched_replace(&q->sched, &cl->node, now);
 		}
 	}
+	/* no guarantee, but the way of lending may have changed */
+	er2bc_sched_replace(&q->sched, &q->implicit.node, now);
 	WRITE_ONCE(q->guaranteed, sum);
 }
 
@@ -155,6 +150,14 @@ void er2bc_set_cap(struct Qdisc *sch, u64 rate, u64 now)
 	WRITE_ONCE(q->rate, rate);
 }
 
+void er2bc_class_gen_bump(struct er2bc_sched_data *q)
+{
+	static atomic_t gen = ATOMIC_INIT(0);
+
+	/* odd: never 0, which netlink takes for no generation */
+	q->class_gen = (u32)atomic_add_return(2, &gen) | 1;
+}
+
 /* after a change a class may send earlier: let dequeue decide again */
 void er2bc_kick(struct Qdisc *sch)
 {
@@ -164,7 +167,12 @@ void er2bc_kick(struct Qdisc *sch)
 	__netif_schedule(qdisc_root(sch));
 }
 
-/* the qdisc's filters, then skb->priority naming a class, then the default */
+/*
+ * the qdisc's filters, then skb->priority naming a class, then the default
+ * class, then the implicit one: a packet no one claimed (ARP, neighbour
+ * discovery, the operator's SSH into a half-configured gateway) is sent at
+ * the lowest priority, under the cap, never dropped for want of a class
+ */
 static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch,
 					  int *qerr)
 {
@@ -204,31 +212,64 @@ static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch
 	if (q->defcl)
 		return q->defcl;
 	q->unclassified++;
-	return NULL;
+	return &q->implicit;
 }
 
 /*
  * The estimator's requests skip the classes and the cap: the cut in the
  * counts is where a request is dequeued, so it need not wait behind the
- * data, and its response comes back sooner. A few bytes each T_c.
+ * data, and its response comes back sooner. Only the daemon's requests may
+ * take that path: a request sent from a socket of this gateway, in the
+ * qdisc's own network namespace (a forwarded packet has no socket, a
+ * container's is in another namespace), to a peer, of exactly a request's
+ * size, and at most ER2BC_PROBE_BURST back to back and one per
+ * ER2BC_PROBE_GAP_NS after that (the daemon sends one per interval, 1 ms at
+ * the least). Anything else is classified like any packet, and counted by
+ * no one (see er2bc_count_skb()).
  */
-static bool er2bc_probe_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-				struct sk_buff **to_free)
+#define ER2BC_PROBE_GAP_NS	NSEC_PER_MSEC
+#define ER2BC_PROBE_BURST	8
+
+static bool er2bc_probe_ours(const struct sk_buff *skb, struct Qdisc *sch)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
-	static const struct er2bc_peer any;
+	u8 key[ER2BC_PROBE_KEY_MAX], key_len;
+	const struct sock *sk = skb->sk;
+	u64 now, earliest;
+	bool auth;
 
-	if (er2bc_probe_classify(skb, q->probe_port, &any, true, NULL, NULL) !=
+	/* a GSO skb would leave as several datagrams, each a look-alike */
+	if (!sk || skb_is_gso(skb) || !sk_fullsock(sk) ||
+	    !net_eq(sock_net(sk), dev_net(qdisc_dev(sch))))
+		return false;
+	if (er2bc_probe_classify(skb, q->probe_port, &q->peer, true, key, &key_len) !=
 	    ER2BC_PKT_PROBE)
 		return false;
-	if (skb_queue_len(&q->probes) >= ER2BC_SNAP_RING) {
-		qdisc_drop(skb, sch, to_free);
-		return true;
-	}
+	auth = (key[0] << 8 | key[1]) & ER2BC_PROBE_AUTH;
+	if (key_len != (auth ? ER2BC_PROBE_AREQ_LEN : ER2BC_PROBE_REQ_LEN))
+		return false;
+	now = ktime_get_ns();
+	earliest = now - min_t(u64, now, (ER2BC_PROBE_BURST - 1) * ER2BC_PROBE_GAP_NS);
+	if (q->probe_next > now)
+		return false;
+	q->probe_next = max(q->probe_next, earliest) + ER2BC_PROBE_GAP_NS;
+	return true;
+}
+
+/* the request is queued or dropped: its verdict; NET_XMIT_MASK: not ours */
+static int er2bc_probe_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			       struct sk_buff **to_free)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+
+	if (!er2bc_probe_ours(skb, sch))
+		return NET_XMIT_MASK;
+	if (skb_queue_len(&q->probes) >= ER2BC_SNAP_RING)
+		return qdisc_drop(skb, sch, to_free);
 	__skb_queue_tail(&q->probes, skb);
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
-	return true;
+	return NET_XMIT_SUCCESS;
 }
 
 static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -239,8 +280,11 @@ static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct er2bc_class *cl;
 	int err;
 
-	if (unlikely(q->probe_port) && er2bc_probe_enqueue(skb, sch, to_free))
-		return NET_XMIT_SUCCESS;
+	if (unlikely(q->probe_port)) {
+		err = er2bc_probe_enqueue(skb, sch, to_free);
+		if (err != NET_XMIT_MASK)
+			return err;
+	}
 	cl = er2bc_classify(skb, sch, &err);
 	if (unlikely(!cl)) {
 		if (err & __NET_XMIT_BYPASS)
@@ -278,7 +322,6 @@ static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
-	u32 tries = q->sched.active;
 	struct er2bc_node *n;
 	struct sk_buff *skb;
 	u64 now;
@@ -290,12 +333,16 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 		qdisc_bstats_update(sch, skb);
 		qdisc_qstats_backlog_dec(sch, skb);
 		sch->q.qlen--;
-		er2bc_count_skb(&q->count, skb, q->probe_port, &q->peer, true);
+		er2bc_count_skb(&q->count, skb, q->probe_port, &q->peer, true, true);
 		return skb;
 	}
 	now = ktime_get_ns();
-	/* each turn that finds nothing moves a class whose child waits aside */
-	for (; tries; tries--) {
+	/*
+	 * A class whose child holds its packets back is set aside for the
+	 * rest of this dequeue, and the classes after it are asked: each turn
+	 * sends a packet or takes a class out of the running.
+	 */
+	for (;;) {
 		struct er2bc_class *cl;
 
 		n = er2bc_sched_next(&q->sched, now, &q->wake);
@@ -304,16 +351,15 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 			if (q->wake != U64_MAX)
 				qdisc_watchdog_schedule_range_ns(&q->watchdog, q->wake,
 								 ER2BC_TIMER_SLACK_NS);
-			return NULL;
+			skb = NULL;
+			break;
 		}
 		cl = container_of(n, struct er2bc_class, node);
 		skb = qdisc_dequeue_peeked(cl->qdisc);
 		if (unlikely(!skb)) {
 			/* the child may also have emptied itself (qlen_notify) */
-			if (er2bc_node_active(n)) {
-				qdisc_warn_nonwc(__func__, cl->qdisc);
-				er2bc_sched_skip(&q->sched, n);
-			}
+			if (er2bc_node_active(n))
+				er2bc_sched_set_aside(&q->sched, n, &q->aside);
 			continue;
 		}
 		er2bc_sched_charge(&q->sched, n, qdisc_pkt_len(skb), now,
@@ -323,11 +369,13 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 		qdisc_qstats_backlog_dec(sch, skb);
 		sch->q.qlen--;
 		if (unlikely(q->probe_port))
-			er2bc_count_skb(&q->count, skb, q->probe_port, &q->peer, true);
-		return skb;
+			er2bc_count_skb(&q->count, skb, q->probe_port, &q->peer, true, false);
+		break;
 	}
-	/* only children that hold packets back: their watchdogs wake the root */
-	return NULL;
+	/* their children's watchdogs wake the root for their next packets */
+	if (unlikely(!list_empty(&q->aside)))
+		er2bc_sched_restore(&q->sched, &q->aside, now);
+	return skb;
 }
 
 /* TCA_ER2BC_PEER: an array of struct tc_er2bc_prefix, none to count all */
@@ -389,6 +437,10 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 		WRITE_ONCE(q->defcls, nla_get_u32(tb[TCA_ER2BC_DEFAULT]));
 		q->defcl = q->defcls ? er2bc_find(sch, TC_H_MAKE(sch->handle, q->defcls))
 				     : NULL;
+		/* a warning, printed by tc: the default may name a class to come */
+		if (q->defcls && !q->defcl)
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_DEFAULT],
+					    "er2bc: the default class does not exist (yet): until it does, unclassified packets go at the lowest priority");
 	}
 	if (tb[TCA_ER2BC_MODE])
 		WRITE_ONCE(q->mode, nla_get_u8(tb[TCA_ER2BC_MODE]));
@@ -428,6 +480,39 @@ static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
 	return err;
 }
 
+static u32 er2bc_quantum(struct Qdisc *sch, u32 weight)
+{
+	u64 quantum = (u64)weight * psched_mtu(qdisc_dev(sch));
+
+	return min_t(u64, quantum, ER2BC_QUANTUM_MAX);
+}
+
+/*
+ * The implicit class: no guarantee, no ceil but W, weight 1, at the lowest
+ * priority, with a pfifo of the device's txqueuelen. It is in no hash and
+ * no priority list: tc neither shows nor changes it.
+ */
+static int er2bc_implicit_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	struct er2bc_class *cl = &q->implicit;
+
+	er2bc_node_init(&cl->node);
+	cl->qdisc = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops, sch->handle,
+				      extack);
+	if (!cl->qdisc)
+		return -ENOBUFS;
+	cl->common.classid = sch->handle;
+	INIT_LIST_HEAD(&cl->prio_list);
+	gnet_stats_basic_sync_init(&cl->bstats);
+	cl->prio = ER2BC_PRIO_MAX;
+	cl->node.prio = ER2BC_NPRIO - 1;
+	cl->weight = 1;
+	cl->type = ER2BC_TYPE_UDP;
+	cl->node.quantum = er2bc_quantum(sch, cl->weight);
+	return 0;
+}
+
 static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 		      struct netlink_ext_ack *extack)
 {
@@ -436,6 +521,7 @@ static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 
 	qdisc_watchdog_init(&q->watchdog, sch);
 	__skb_queue_head_init(&q->probes);
+	INIT_LIST_HEAD(&q->aside);
 	er2bc_sched_init(&q->sched);
 	er2bc_ctrl_params_default(&q->params);
 	er2bc_ctrl_init(&q->ctrl);
@@ -448,6 +534,10 @@ static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 	err = qdisc_class_hash_init(&q->clhash);
 	if (err)
 		return err;
+	err = er2bc_implicit_init(sch, extack);
+	if (err)
+		return err;
+	er2bc_class_gen_bump(q);
 	return er2bc_configure(sch, opt, extack);
 }
 
@@ -462,6 +552,10 @@ static void er2bc_reset(struct Qdisc *sch)
 			er2bc_sched_deactivate(&q->sched, &cl->node);
 			qdisc_reset(cl->qdisc);
 		}
+	}
+	if (q->implicit.qdisc) {
+		er2bc_sched_deactivate(&q->sched, &q->implicit.node);
+		qdisc_reset(q->implicit.qdisc);
 	}
 	__skb_queue_purge(&q->probes);
 	qdisc_watchdog_cancel(&q->watchdog);
@@ -489,6 +583,7 @@ static void er2bc_destroy(struct Qdisc *sch)
 			er2bc_destroy_class(sch, cl);
 	}
 	qdisc_class_hash_destroy(&q->clhash);
+	qdisc_put(q->implicit.qdisc);
 }
 
 static int er2bc_dump_peer(struct sk_buff *skb, const struct er2bc_peer *peer)
@@ -597,7 +692,8 @@ static void er2bc_qlen_notify(struct Qdisc *sch, unsigned long arg)
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	struct er2bc_class *cl = (struct er2bc_class *)arg;
 
-	er2bc_sched_deactivate(&q->sched, &cl->node);
+	/* the implicit class's pfifo has parent <major>:0, which find() does not name */
+	er2bc_sched_deactivate(&q->sched, cl ? &cl->node : &q->implicit.node);
 }
 
 /* insert into the priority order, by classid among equals */
@@ -614,13 +710,6 @@ static void er2bc_prio_insert(struct er2bc_sched_data *q, struct er2bc_class *cl
 		}
 	}
 	list_add(&cl->prio_list, head);
-}
-
-static u32 er2bc_quantum(struct Qdisc *sch, u32 weight)
-{
-	u64 quantum = (u64)weight * psched_mtu(qdisc_dev(sch));
-
-	return min_t(u64, quantum, ER2BC_QUANTUM_MAX);
 }
 
 static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
@@ -726,6 +815,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 			q->defcl = cl;
 	}
 	if (child || prio != cl->prio) {
+		er2bc_class_gen_bump(q);
 		if (!child)
 			list_del(&cl->prio_list);
 		cl->prio = prio;
@@ -778,6 +868,7 @@ static int er2bc_delete_class(struct Qdisc *sch, unsigned long arg,
 	er2bc_sched_deactivate(&q->sched, &cl->node);
 	qdisc_class_hash_remove(&q->clhash, &cl->common);
 	list_del(&cl->prio_list);
+	er2bc_class_gen_bump(q);
 	/* what it was guaranteed goes to the classes after it */
 	er2bc_assign(sch, ktime_get_ns(), false);
 	sch_tree_unlock(sch);

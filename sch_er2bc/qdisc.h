@@ -53,12 +53,21 @@ struct er2bc_estimate {
 
 struct er2bc_sched_data {
 	struct er2bc_sched sched;	/* hot */
+	/* classes whose child held its packets back, during a dequeue */
+	struct list_head aside;
 	struct tcf_proto __rcu *filter_list;
 	struct er2bc_class *defcl;	/* the default class, if it exists */
 	u32 defcls;			/* minor of the default class, 0: none */
-	u64 unclassified;
+	u64 unclassified;		/* packets sent in the implicit class */
+	struct er2bc_class implicit;	/* what nothing else claimed */
 
 	struct Qdisc_class_hash clhash;
+	/*
+	 * changes whenever a class is added, removed or moves in by_prio,
+	 * never 0 and never the same in two qdiscs: a resumed dump that finds
+	 * another is marked inconsistent (RTNL)
+	 */
+	u32 class_gen;
 	struct tcf_block *block;
 	/* the classes in priority order, as guarantees are handed out */
 	struct list_head by_prio[ER2BC_NPRIO];
@@ -84,6 +93,7 @@ struct er2bc_sched_data {
 	/* the estimator's counts (probe.h): its requests' port, 0: none */
 	__be16 probe_port;
 	struct sk_buff_head probes;	/* its requests, sent before any class */
+	u64 probe_next;			/* when the next may take that path */
 	struct er2bc_peer peer;
 	struct er2bc_count count;
 };
@@ -92,6 +102,7 @@ extern struct Qdisc_ops er2bc_qdisc_ops;
 
 /* qdisc.c */
 void er2bc_assign(struct Qdisc *sch, u64 now, bool estimate);
+void er2bc_class_gen_bump(struct er2bc_sched_data *q);
 void er2bc_kick(struct Qdisc *sch);
 bool er2bc_stale(const struct er2bc_sched_data *q, u64 now);
 void er2bc_set_cap(struct Qdisc *sch, u64 rate, u64 now);

@@ -524,12 +524,38 @@ void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_charge);
 
-/* the class had nothing to send after all (its child qdisc waits): next */
-void er2bc_sched_skip(struct er2bc_sched *s, struct er2bc_node *n)
+/**
+ * er2bc_sched_set_aside - the class had nothing to send after all
+ * @s: the scheduler
+ * @n: the class er2bc_sched_next() chose, still backlogged
+ * @aside: where it waits until er2bc_sched_restore()
+ *
+ * Its child qdisc holds its packets back (a shaper, a delay line, pacing).
+ * It leaves every list and the wheel, so that er2bc_sched_next() goes on to
+ * the classes after it, of its priority and below, in this same dequeue;
+ * its child's own watchdog wakes the root for its next packet. A class set
+ * aside is still active: deactivating it takes it off @aside.
+ */
+void er2bc_sched_set_aside(struct er2bc_sched *s, struct er2bc_node *n,
+			   struct list_head *aside)
 {
-	if (n->state == ER2BC_STATE_GUARANTEED)
-		list_move_tail(&n->glist, &s->guaranteed[n->prio]);
-	else if (n->state == ER2BC_STATE_BORROWING)
-		list_move_tail(&n->blist, &s->borrowing[n->blist_lvl]);
+	sched_detach(s, n);
+	list_add_tail(&n->glist, aside);
 }
-EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_skip);
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_set_aside);
+
+/*
+ * er2bc_sched_restore - put the classes set aside back where their clocks
+ * say, at the tail of their lists: each loses its turn, and its place in
+ * the lending round
+ */
+void er2bc_sched_restore(struct er2bc_sched *s, struct list_head *aside, u64 now)
+{
+	struct er2bc_node *n, *tmp;
+
+	list_for_each_entry_safe(n, tmp, aside, glist) {
+		list_del_init(&n->glist);
+		sched_place(s, n, now);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_restore);

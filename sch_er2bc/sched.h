@@ -124,7 +124,9 @@ void er2bc_sched_set_prio(struct er2bc_sched *s, struct er2bc_node *n,
 struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake);
 void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,
 			u64 now, bool backlogged);
-void er2bc_sched_skip(struct er2bc_sched *s, struct er2bc_node *n);
+void er2bc_sched_set_aside(struct er2bc_sched *s, struct er2bc_node *n,
+			   struct list_head *aside);
+void er2bc_sched_restore(struct er2bc_sched *s, struct list_head *aside, u64 now);
 
 static inline bool er2bc_node_active(const struct er2bc_node *n)
 {

@@ -3,7 +3,7 @@
 #
 # er2bc's classes with real packets: guarantees, lending by priority and by
 # weight, ceilings, strict priority, classification (flower, u32,
-# skb->priority, the default class, unclassified drops), a grafted
+# skb->priority, the default class, unclassified packets), a grafted
 # fq_codel, and changes while traffic flows.
 #
 # Greedy UDP senders (udpflood.py, one socket per class) go out of a dummy
@@ -162,16 +162,21 @@ log_test $? "u32 filter classifies" "1:4 +$(($(pkts "$s1" 1:4) - $(pkts "$s0" 1:
 [ $(($(pkts "$s1" 1:5) - $(pkts "$s0" 1:5))) = 5 ]
 log_test $? "skb->priority names a class" "1:5 +$(($(pkts "$s1" 1:5) - $(pkts "$s0" 1:5)))"
 
-# no filter, no priority, no default: dropped and counted, never sent
+# no filter, no priority, no default: sent in the implicit class, at the
+# lowest priority, and counted; in no class of the operator's
+txp() { ip netns exec "$NS" cat /sys/class/net/dummy0/statistics/tx_packets; }
 read -r d0 u0 <<<"$(qd)"
 s0=$(stats)
+t0=$(txp)
 send 4 8000
 read -r d1 u1 <<<"$(qd)"
 s1=$(stats)
-[ $((d1 - d0)) = 4 ] && [ $((u1 - u0)) = 4 ] &&
+t1=$(txp)
+[ $((d1 - d0)) = 0 ] && [ $((u1 - u0)) = 4 ] && [ $((t1 - t0)) = 4 ] &&
 	[ "$(echo "$s0" | json_get "sum(c['packets'] for c in j.values())")" = \
 	  "$(echo "$s1" | json_get "sum(c['packets'] for c in j.values())")" ]
-log_test $? "unclassified packets dropped and counted" "drops +$((d1 - d0)), unclassified +$((u1 - u0))"
+log_test $? "unclassified packets sent and counted, in no class" \
+	"drops +$((d1 - d0)), unclassified +$((u1 - u0)), sent +$((t1 - t0))"
 
 tcq qdisc change dev dummy0 root er2bc default 2
 s0=$(stats)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Raw generic netlink for the er2bc family (or the family named by
 $GENL_FAMILY, e.g. tcp_rcvmgr), for what er2bcctl would never send, and to
-read the kernel's own description of the family.
+read the kernel's own description of the family. $GENL_RESERVED sets the
+reserved field of the genl header of the requests it sends.
 
   genlraw.py send CMD ATTR...   send command CMD (a number) with ATTR...,
                                 each TYPE:FORMAT:VALUE (FORMAT u8 u16 u32 u64,
@@ -35,6 +36,8 @@ NLMSG_ERROR, NLMSG_DONE = 2, 3
 NLMSGERR_ATTR_MSG = 1
 NLA_F_NESTED = 0x8000
 FAMILY = os.environ.get("GENL_FAMILY", "er2bc")
+# the genl header's reserved field, which the kernel must refuse when set
+RESERVED = int(os.environ.get("GENL_RESERVED", "0"), 0)
 FORMATS = {"u8": "B", "u16": "H", "u32": "I", "u64": "Q"}
 # enum netlink_attribute_type and enum netlink_policy_type_attr (uapi)
 NL_ATTR_TYPES = ["invalid", "flag", "u8", "u16", "u32", "u64", "s8", "s16",
@@ -76,7 +79,7 @@ class Genl:
         """send; return (errno, extack, [attribute lists of the replies]),
         with raw the replies' genl command and attribute bytes instead"""
         self.seq += 1
-        payload = struct.pack("BBH", cmd, 1, 0) + body
+        payload = struct.pack("BBH", cmd, 1, RESERVED) + body
         self.sk.send(struct.pack("IHHII", 16 + len(payload), family,
                                  NLM_F_REQUEST | flags, self.seq, 0) + payload)
         replies = []
@@ -96,7 +99,7 @@ class Genl:
                         if k == NLMSGERR_ATTR_MSG:
                             ext = v.rstrip(b"\0").decode()
                     return -err, ext, replies
-                replies.append((msg[0], msg[4:]) if raw else attrs(msg[4:]))
+                replies.append((msg[0], msg[4:], mflags) if raw else attrs(msg[4:]))
 
     def family(self, name):
         err, ext, rep = self.request(GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
@@ -144,7 +147,7 @@ def dump(g, fid, cmd, body):
     err, ext, rep = g.request(fid, cmd, body, NLM_F_DUMP, raw=True)
     if err:
         sys.exit(f"{os.strerror(err)}: {ext}")
-    for rcmd, payload in rep:
+    for rcmd, payload, _ in rep:
         out = []
         for kind, value in attrs(payload):
             # a nest's members, if the payload parses as attributes exactly

@@ -112,9 +112,11 @@ enum {
 struct tc_er2bc_xstats {
 	__u64	rate;		/* the cap W in force, bits/s (0: none) */
 	__u64	guaranteed;	/* sum of the guarantees in force, bits/s */
-	__u64	unclassified;	/* packets dropped: no class and no default */
+	__u64	unclassified;	/* packets in no class: sent in the implicit one */
 	__u64	throttled;	/* dequeues held back by the cap W */
-	__u64	waits;		/* dequeues with backlog but no class allowed to send */
+	__u64	waits;		/* dequeues with backlog but nothing to send: no class
+				 * allowed to, or their children held their packets
+				 */
 	__u32	classes;
 	__u32	active;		/* classes with packets queued */
 	__u64	updates;	/* ABW estimates applied */

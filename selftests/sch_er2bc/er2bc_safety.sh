@@ -1,0 +1,302 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# er2bc on a gateway that faces a hostile LAN, with real packets:
+#
+#  - a class whose child holds its packets back (tbf, netem, fq pacing)
+#    does not starve the classes of lower priority;
+#  - a request of the estimator that the qdisc drops is reported dropped,
+#    so a parent qdisc's counts stay true;
+#  - a LAN host flooding the estimator's port is shaped like any packet,
+#    under the cap W, and cuts none of the estimator's counts;
+#  - a qdisc with no class yet lets ARP and a ping through, under W, and a
+#    default naming a class that does not exist is warned about.
+#
+# Greedy UDP senders (udpflood.py) go out of a dummy device (NS), which
+# takes whatever the qdisc dequeues; the LAN host (H) reaches it through
+# the gateway (G).
+source "$(dirname "$0")/../lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+PORT=4950
+
+require_cmd tc ip python3 ping
+tap_begin
+setup_ns NS
+dummy_dev "$NS"
+ip -n "$NS" addr add 192.0.2.1/24 dev dummy0
+ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
+
+tcq() { ip netns exec "$NS" tc "$@"; }
+flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
+# qdisc KIND FIELD...: those fields of the first qdisc of that kind
+qdisc() {
+	local kind=$1
+	shift
+	tcq -s -j qdisc show dev dummy0 |
+		json_get "' '.join(str([q for q in j if q['kind'] == '$kind'][0][k]) for k in '$*'.split())"
+}
+
+# --- a child that holds its packets back: the next priority is served.
+# Class 1:1 (prio 1) sends 100 kbit/s at most through its child, class 1:2
+# (prio 2) is greedy: it must get the rest of W = 5 Mbit/s, at least 90 %
+# of it (before the fix it got nothing while 1:1's child waited).
+tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit burst 16k &&
+	tcq class add dev dummy0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit &&
+	tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 2 rate 1mbit &&
+	tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+		ip_proto udp dst_port 5001 classid 1:1 &&
+	tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+		ip_proto udp dst_port 5002 classid 1:2
+log_test $? "two classes, prio 1 and 2, under W = 5 Mbit/s"
+
+# held_test DESC SENDER_1 CHILD...: CHILD under 1:1, 1:1 fed by SENDER_1
+# (a port spec of udpflood.py), 1:2 greedy; their rates over 8 s
+held_test() {
+	local desc=$1 s1=$2 got rc
+	shift 2
+	tcq qdisc replace dev dummy0 parent 1:1 handle 10: "$@" ||
+		{ log_test 1 "$desc" "cannot add $*"; return; }
+	flood 12 "$s1" 5002 &
+	sleep 2
+	got=$(ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 8)
+	wait
+	echo "$got" | json_get "j['1:2'] >= 0.9 * (5e6 - 1e5) and j['1:1'] > 0" | grep -qx True
+	rc=$?
+	log_timing_test $rc "$desc" \
+		"$(echo "$got" | json_get "'1:1 %.0fk 1:2 %.0fk' % (j.get('1:1', 0) / 1e3, j.get('1:2', 0) / 1e3)")"
+	tcq qdisc del dev dummy0 parent 1:1
+}
+held_test "tbf 100kbit under prio 1: prio 2 gets the rest of W" 5001 \
+	tbf rate 100kbit burst 3000 limit 30000
+held_test "netem delay 200ms under prio 1 (100 kbit/s sent): prio 2 gets the rest of W" \
+	5001@100000 netem delay 200ms
+held_test "fq pacing at 100kbit under prio 1: prio 2 gets the rest of W" 5001 \
+	fq maxrate 100kbit
+tcq qdisc del dev dummy0 root
+
+# --- a request dropped because the requests' queue is full is a drop: an
+# htb parent that lets 20 kbit/s through counts what er2bc holds, no more.
+# The requests come from this namespace's own socket (the estimator's path)
+# faster than htb lets them out.
+tcq qdisc add dev dummy0 root handle 1: htb default 1 &&
+	tcq class add dev dummy0 parent 1: classid 1:1 htb rate 20kbit ceil 20kbit &&
+	tcq qdisc add dev dummy0 parent 1:1 handle 10: er2bc probe-port $PORT
+log_test $? "er2bc with probe-port $PORT under an htb class of 20 kbit/s"
+ip netns exec "$NS" python3 -c "
+import socket, struct, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(300):
+    try:
+        s.sendto(struct.pack('!HH', 1, i), ('192.0.2.2', $PORT))
+    except OSError:
+        pass
+    time.sleep(0.002)"
+# both read from one dump, at one instant
+read -r hq hb hd eq eb ed ep <<<"$(tcq -s -j qdisc show dev dummy0 | json_get "' '.join(
+	str([q for q in j if q['kind'] == kind][0][k]) for kind, k in
+	(('htb', 'qlen'), ('htb', 'backlog'), ('htb', 'drops'), ('er2bc', 'qlen'),
+	 ('er2bc', 'backlog'), ('er2bc', 'drops'), ('er2bc', 'probes')))")"
+[ "$hq" = "$eq" ] && [ "$hb" = "$eb" ] && [ "$hd" = "$ed" ] && [ "$ed" -gt 0 ]
+log_test $? "requests dropped by er2bc: htb's qlen, backlog and drops agree with er2bc's" \
+	"htb $hq p ${hb} B ${hd} dropped, er2bc $eq p ${eb} B ${ed} dropped, $ep sent"
+# 16 requests of 60 bytes at 20 kbit/s: gone in half a second
+sleep 1.5
+read -r hq hb <<<"$(qdisc htb qlen backlog)"
+[ "$hq" = 0 ] && [ "$hb" = 0 ]
+log_test $? "once er2bc has sent everything, htb holds nothing" "qlen $hq, backlog $hb B"
+tcq qdisc del dev dummy0 root
+
+# --- a LAN host behind the gateway floods the estimator's port: H sends
+# datagrams that start as requests do, greedily, through G to 192.0.2.2,
+# of 1400 bytes and of exactly a request's 4, while G's own socket sends
+# 100 requests. W = 5 Mbit/s.
+setup_ns H
+veth_pair "$H" h0 10.9.1.2/24 "$NS" g1 10.9.1.1/24 &&
+	ip -n "$H" route add 192.0.2.0/24 via 10.9.1.1 &&
+	ip netns exec "$NS" sysctl -qw net.ipv4.ip_forward=1 &&
+	tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit burst 16k \
+		probe-port $PORT peer 192.0.2.0/24
+log_test $? "a LAN host H behind the gateway; er2bc W = 5 Mbit/s, probe-port $PORT"
+ip netns exec "$H" python3 "$here/udpflood.py" --head 0001 192.0.2.2 14 $PORT $PORT &
+hflood=$!
+ip netns exec "$H" python3 "$here/udpflood.py" --head 0001 --len 4 192.0.2.2 14 $PORT $PORT &
+hflood4=$!
+sleep 2
+p0=$(qdisc er2bc probes)
+ip netns exec "$NS" python3 -c "
+import socket, struct, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(100):
+    s.sendto(struct.pack('!HH', 1, i), ('192.0.2.2', $PORT))
+    time.sleep(0.02)" &
+ours=$!
+wire=$(dev_rate "$NS" dummy0 tx 8)
+wait $ours
+sleep 0.5
+p1=$(qdisc er2bc probes)
+fwd=$(ip netns exec "$NS" cat /sys/class/net/g1/statistics/rx_packets)
+wait $hflood $hflood4
+# the cap, plus the 100 requests (74 bytes each) over the 8 s
+within "$wire" 0 $((5000000 * 102 / 100 + 100 * 74 * 8 / 8))
+log_test $? "the LAN host's flood to the estimator's port is held to W" \
+	"$(printf %.0f "$wire") bit/s on the wire, H's packets in: $fwd"
+[ $((p1 - p0)) = 100 ]
+log_test $? "the qdisc cut its counts at G's 100 requests, none of H's" "requests cut: $((p1 - p0))"
+# G's own socket floods 4-byte requests for 2 s, faster than one a
+# millisecond: 8 take the requests' path at once, then one a millisecond
+# (2000 in the 2 s, 100 ms of slack); the rest go through the classes,
+# uncut. (Before the limit, every one of them was cut.)
+txp0=$(ip netns exec "$NS" cat /sys/class/net/dummy0/statistics/tx_packets)
+ip netns exec "$NS" python3 "$here/udpflood.py" --head 0001 --len 4 192.0.2.2 2 $PORT
+sleep 0.5
+p2=$(qdisc er2bc probes)
+txp1=$(ip netns exec "$NS" cat /sys/class/net/dummy0/statistics/tx_packets)
+cut=$((p2 - p1)) sent=$((txp1 - txp0))
+if [ $sent -le $((cut + 100)) ]; then
+	# the flood did not outpace the limit: nothing was checked
+	log_timing_test 1 "G floods requests: at most 8 plus one a millisecond take the requests' path" \
+		"the flood sent $sent, $cut cut: not faster than the limit"
+else
+	[ $cut -ge 8 ] && [ $cut -le $((8 + 2000 + 100)) ]
+	log_test $? "G floods requests: at most 8 plus one a millisecond take the requests' path" \
+		"$cut of $sent cut in 2 s"
+fi
+tcq qdisc del dev dummy0 root
+
+# --- no class yet: what no one claims goes at the lowest priority, under W
+setup_ns P
+veth_pair "$NS" g2 10.9.2.1/24 "$P" p0 10.9.2.2/24
+tcq qdisc add dev g2 root handle 1: er2bc rate 2mbit
+out=$(ip netns exec "$NS" ping -c 3 -i 0.2 -W 2 10.9.2.2 2>&1)
+log_test $? "an er2bc root with no class: ARP and ping get through" "$(echo "$out" | grep 'packets transmitted')"
+u=$(tcq -s -j qdisc show dev g2 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['unclassified']")
+[ "${u:-0}" -ge 4 ]
+log_test $? "they are counted as unclassified" "unclassified $u"
+tcq qdisc add dev dummy0 root handle 1: er2bc rate 2mbit burst 16k
+flood 10 6001 6002 &
+sleep 2
+wire=$(dev_rate "$NS" dummy0 tx 6)
+wait
+within "$wire" 0 $((2000000 * 102 / 100))
+log_test $? "unclassified traffic is held to W" "$(printf %.0f "$wire") bit/s"
+# a class of prio 63 and unclassified traffic, both greedy: the class
+# first (unclassified traffic shares priority 64, by weight, with weight 1)
+tcq class add dev dummy0 parent 1: classid 1:1 er2bc prio 63 rate 100kbit &&
+	tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+		ip_proto udp dst_port 6001 classid 1:1
+flood 12 6001 6002 &
+sleep 2
+got=$(ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 8)
+wait
+echo "$got" | json_get "j['1:1'] >= 0.9 * 2e6" | grep -qx True
+log_timing_test $? "a class of prio 63 goes before unclassified traffic" \
+	"1:1 $(echo "$got" | json_get "round(j['1:1'] / 1e3)")k of 2000k"
+out=$(tcq qdisc change dev dummy0 root er2bc default 77 2>&1)
+[ $? = 0 ] && [[ "$out" == *"default class does not exist"* ]]
+log_test $? "tc warns of a default class that does not exist" "$out"
+tcq qdisc del dev dummy0 root
+
+# --- F_r, whose average guarantee eq. 2 takes, holds only the TCP classes
+# with a rate: beside a best-effort TCP class (R_f 0), a lossless estimate
+# leaves class 1:1 its R_f (it took the average of 1 Mbit/s and 0, and
+# asked B_lim more)
+ctl=$(cd "$here/../.." && pwd)/tools/er2bcctl/er2bcctl
+tcq qdisc add dev dummy0 root handle 1: er2bc rate 10mbit mode er2bc &&
+	tcq class add dev dummy0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type tcp &&
+	tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 2 type tcp &&
+	ip netns exec "$NS" "$ctl" abw-set dev dummy0 handle 1: abw 10mbit recv 10mbit seq 1
+sd=$(ip netns exec "$NS" "$ctl" -j show dev dummy0 handle 1: |
+	json_get "' '.join(str(c['demand']) for c in j['classes'])")
+[ "$sd" = "1000000 0" ]
+log_test $? "a best-effort TCP class is not in F_r: a lossless estimate leaves S_d = R_f" "S_d $sd"
+tcq qdisc del dev dummy0 root
+
+# --- netlink: every command of both families validated strictly, so a
+# request whose genl header has its reserved field set is refused
+ifindex=$(ip netns exec "$NS" cat /sys/class/net/dummy0/ifindex)
+out=$(GENL_RESERVED=1 ip netns exec "$NS" python3 "$here/genlraw.py" send 1 "2:u32:$ifindex")
+[ $? = 1 ] && [[ "$out" == "Invalid argument"*"reserved"* ]]
+log_test $? "er2bc: a request with the genl header's reserved field set is refused" "$out"
+if modprobe tcp_rcvmgr 2>/dev/null; then
+	out=$(GENL_RESERVED=1 GENL_FAMILY=tcp_rcvmgr ip netns exec "$NS" python3 "$here/genlraw.py" send 4)
+	[ $? = 1 ] && [[ "$out" == "Invalid argument"*"reserved"* ]]
+	log_test $? "tcp_rcvmgr: a request with the genl header's reserved field set is refused" "$out"
+else
+	log_test 1 "tcp_rcvmgr: a request with the genl header's reserved field set is refused" \
+		"tcp_rcvmgr does not load"
+fi
+
+# --- privileges, as the YNL specs say: the root of a user namespace that
+# owns its netns may configure an er2bc qdisc there (as tc lets it) and
+# meter its devices (as nft lets it), but not size tcp_rcvmgr's table;
+# listening to the monitor group takes CAP_NET_ADMIN in the netns's owner
+out=$(unshare -U -r -n bash -c '
+	ip link add d0 type dummy && ip link set d0 up || exit 1
+	ifi=$(ip -o link show d0 | cut -d: -f1)
+	tc qdisc add dev d0 root handle 1: er2bc rate 5mbit || exit 1
+	"$1" abw-set dev d0 handle 1: abw 4mbit recv 4mbit seq 1 &&
+		echo "abw-set: $("$1" -j show dev d0 handle 1: | python3 -c "import json,sys; print(json.load(sys.stdin)[\"abw\"])")"
+	echo "meter-set: $(python3 "$2" send 5 2:u32:$ifi 4:u16:4950)"
+	echo "meter-del: $(python3 "$2" send 6 2:u32:$ifi)"
+	echo "config-set: $(GENL_FAMILY=tcp_rcvmgr python3 "$2" send 2 7:u32:500)"
+' - "$ctl" "$here/genlraw.py" 2>&1)
+want="abw-set: 4000000
+meter-set: ok
+meter-del: ok
+config-set: Operation not permitted: "
+[ "$out" = "$want" ]
+log_test $? "unshare -U -r -n: abw-set, meter-set and meter-del allowed, tcp_rcvmgr config-set refused" \
+	"$(echo "$out" | tr '\n' '|')"
+out=$(ip netns exec "$NS" unshare -U "$ctl" monitor count 1 timeout 5 2>&1)
+[ $? != 0 ] && [[ "$out" == *"ermitted"* ]]
+log_test $? "the monitor group refuses a listener without CAP_NET_ADMIN" "$out"
+
+# --- a ctrl-get dump resumed while classes come and go: a dump that could
+# have skipped or repeated a class is marked interrupted (NLM_F_DUMP_INTR,
+# er2bcctl then dumps again); every other lists each class once
+tcq qdisc add dev dummy0 root handle 1: er2bc rate 10mbit mode er2bc
+batch=$(mktemp)
+for i in $(seq 1 4096); do
+	printf "class add dev dummy0 parent 1: classid 1:%x er2bc prio %d rate 1kbit\n" "$i" $((1 + i % 64))
+done >"$batch"
+tcq -batch "$batch"
+log_test $? "4096 classes"
+for i in $(seq 1 100); do
+	printf "class add dev dummy0 parent 1: classid 1:%x er2bc prio %d\nclass del dev dummy0 classid 1:%x\n" \
+		$((0x2000 + i)) $((1 + i % 64)) $((0x2000 + i))
+done >"$batch"
+(while :; do tcq -batch "$batch" >/dev/null 2>&1; done) &
+churn=$!
+out=$(ip netns exec "$NS" python3 - "$here" "$ifindex" <<'EOF'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import genlraw
+A_IFINDEX, A_HANDLE, A_CLASSES, A_CLASS, A_CLASSID = 2, 3, 24, 26, 2
+CMD_CTRL_GET, NLM_F_DUMP_INTR = 2, 0x10
+g = genlraw.Genl()
+fid = genlraw.u(dict(g.family("er2bc"))[genlraw.CTRL_ATTR_FAMILY_ID])
+body = genlraw.attr(A_IFINDEX, struct.pack("I", int(sys.argv[2]))) + \
+    genlraw.attr(A_HANDLE, struct.pack("I", 0x10000))
+want = set(range(0x10001, 0x10001 + 4096))
+intr = bad = 0
+for _ in range(30):
+    err, ext, rep = g.request(fid, CMD_CTRL_GET, body, genlraw.NLM_F_DUMP, raw=True)
+    if err:
+        sys.exit(f"ctrl-get: {err} {ext}")
+    ids = [genlraw.u(x) for _, payload, _ in rep for k, v in genlraw.attrs(payload)
+           if k == A_CLASS for kk, x in genlraw.attrs(v) if kk == A_CLASSID]
+    if any(f & NLM_F_DUMP_INTR for _, _, f in rep):
+        intr += 1
+    elif len(ids) != len(set(ids)) or {i for i in ids if i & 0xffff < 0x2000} != want:
+        bad += 1
+print(f"30 dumps: {intr} marked interrupted, {bad} wrong and unmarked")
+sys.exit(0 if bad == 0 and intr > 0 else 1)
+EOF
+)
+rc=$?
+kill $churn 2>/dev/null
+wait $churn 2>/dev/null
+log_test $rc "ctrl-get of 4096 classes while classes come and go: no dump wrong and unmarked" "$out"
+rm -f "$batch"
+tcq qdisc del dev dummy0 root
