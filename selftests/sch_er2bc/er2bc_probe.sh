@@ -120,15 +120,22 @@ log_test $? "the TCP flow has stopped sending" \
 	"$(ip netns exec "$A" ss -Htn dst 10.0.2.2 | awk '{print $1}' | sort | uniq -c | xargs)"
 ip netns exec "$R" tc qdisc replace dev r1 root netem loss 2% limit 10000
 ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc rate 4mbit
-tmp=$(mktemp)
+# probe_run INTERVALS SECS: probecheck's intervals, 0.1 s apart, into $res,
+# while A floods B for SECS from 1 s in, at what er2bc lets out (4 Mbit/s)
+probe_run() {
+	local tmp pc
+	tmp=$(mktemp)
+	python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
+		--to 10.0.2.2 --port $PORT --count "$1" --gap 0.1 >"$tmp" &
+	pc=$!
+	sleep 1
+	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 "$2" 9 >/dev/null
+	wait $pc
+	res=$(cat "$tmp")
+	rm -f "$tmp"
+}
 d0=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
-python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
-	--to 10.0.2.2 --port $PORT --count 80 --gap 0.1 >"$tmp" &
-pc=$!
-sleep 1
-ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 4 9 >/dev/null
-wait $pc
-res=$(cat "$tmp"); rm -f "$tmp"
+probe_run 80 4
 d1=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 check "netem loss: lost + requests lost = netem's drops ($((d1 - d0)))" \
 	"r['lost'] > 0 and r['negative'] == 0 and r['lost'] + r['missing'] == $((d1 - d0))"
@@ -136,19 +143,6 @@ check "netem loss: lost + requests lost = netem's drops ($((d1 - d0)))" \
 # --- what B's own tc ingress drops or moves, the path delivered: the
 # meter, a tap on b0 ahead of tc's ingress, counts it as received
 ip netns exec "$R" tc qdisc replace dev r1 root pfifo limit 10000
-# meter_run: 40 intervals while A sends what er2bc lets out (4 Mbit/s)
-meter_run() {
-	local tmp pc
-	tmp=$(mktemp)
-	python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
-		--to 10.0.2.2 --port $PORT --count 40 --gap 0.1 >"$tmp" &
-	pc=$!
-	sleep 1
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 2 9 >/dev/null
-	wait $pc
-	res=$(cat "$tmp")
-	rm -f "$tmp"
-}
 # dropped: what the action of B's ingress filter dropped (its statistics)
 dropped() {
 	ip netns exec "$B" tc -s filter show dev b0 parent ffff: |
@@ -158,7 +152,7 @@ ip netns exec "$B" tc qdisc add dev b0 handle ffff: ingress &&
 	ip netns exec "$B" tc filter add dev b0 parent ffff: protocol ip prio 1 matchall \
 		action police rate 1mbit burst 10k drop
 log_test $? "B polices its ingress to 1 Mbit/s"
-meter_run
+probe_run 40 2
 pd=$(dropped)
 check "B's ingress policer dropped ${pd:-0} packets, none counted lost" \
 	"${pd:-0} > 0 and r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 100"
@@ -168,7 +162,7 @@ ip netns exec "$B" tc qdisc del dev b0 handle ffff: ingress &&
 	ip netns exec "$B" tc filter add dev b0 parent ffff: protocol ip prio 1 matchall \
 		action mirred egress redirect dev ifb0
 log_test $? "B redirects its ingress to an IFB"
-meter_run
+probe_run 40 2
 check "B's ingress redirected to an IFB: every packet counted, none lost" \
 	"r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 100"
 ip netns exec "$B" tc qdisc del dev b0 handle ffff: ingress
