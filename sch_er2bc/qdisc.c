@@ -29,7 +29,7 @@
 #define ER2BC_TIMER_SLACK_NS	(10 * NSEC_PER_USEC)
 /* the default burst: this long at the rate, and at least two full frames */
 #define ER2BC_BURST_DEFAULT_NS	(4 * NSEC_PER_MSEC)
-/* a weight's quantum is weight * MTU bytes, at most this */
+/* a weight's quantum is weight * MTU bytes (60 at the least), at most this */
 #define ER2BC_QUANTUM_MAX	BIT(30)
 
 static struct netlink_range_validation er2bc_burst_range = {
@@ -480,31 +480,46 @@ static int er2bc_change(struct Qdisc *sch, struct nlattr *opt,
 	return err;
 }
 
+/* never 0, even on a device whose MTU and header are (a tunnel's may be) */
 static u32 er2bc_quantum(struct Qdisc *sch, u32 weight)
 {
-	u64 quantum = (u64)weight * psched_mtu(qdisc_dev(sch));
+	u64 quantum = (u64)weight * max_t(u32, psched_mtu(qdisc_dev(sch)), ETH_ZLEN);
 
 	return min_t(u64, quantum, ER2BC_QUANTUM_MAX);
 }
 
 /*
+ * A class's own parts, its configuration aside: an idle scheduler node, its
+ * counters, and a pfifo child (of the device's txqueuelen) whose parent is
+ * the class. The node is ready before the child exists, so er2bc_reset()
+ * may deactivate it as soon as the child does.
+ */
+static int er2bc_class_init(struct Qdisc *sch, struct er2bc_class *cl, u32 classid,
+			    struct netlink_ext_ack *extack)
+{
+	er2bc_node_init(&cl->node);
+	INIT_LIST_HEAD(&cl->prio_list);
+	gnet_stats_basic_sync_init(&cl->bstats);
+	cl->common.classid = classid;
+	cl->qdisc = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops, classid,
+				      extack);
+	return cl->qdisc ? 0 : -ENOBUFS;
+}
+
+/*
  * The implicit class: no guarantee, no ceil but W, weight 1, at the lowest
- * priority, with a pfifo of the device's txqueuelen. It is in no hash and
- * no priority list: tc neither shows nor changes it.
+ * priority, classid <major>:0. It is in no hash and no priority list: tc
+ * neither shows nor changes it.
  */
 static int er2bc_implicit_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	struct er2bc_class *cl = &q->implicit;
+	int err;
 
-	er2bc_node_init(&cl->node);
-	cl->qdisc = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops, sch->handle,
-				      extack);
-	if (!cl->qdisc)
-		return -ENOBUFS;
-	cl->common.classid = sch->handle;
-	INIT_LIST_HEAD(&cl->prio_list);
-	gnet_stats_basic_sync_init(&cl->bstats);
+	err = er2bc_class_init(sch, cl, sch->handle, extack);
+	if (err)
+		return err;
 	cl->prio = ER2BC_PRIO_MAX;
 	cl->node.prio = ER2BC_NPRIO - 1;
 	cl->weight = 1;
@@ -776,13 +791,12 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		cl = kzalloc(sizeof(*cl), GFP_KERNEL_ACCOUNT);
 		if (!cl)
 			return -ENOBUFS;
-		child = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops, classid,
-					  extack);
-		if (!child) {
+		err = er2bc_class_init(sch, cl, classid, extack);
+		if (err) {
 			kfree(cl);
-			return -ENOBUFS;
+			return err;
 		}
-		gnet_stats_basic_sync_init(&cl->bstats);
+		child = cl->qdisc;
 		if (tca[TCA_RATE]) {
 			err = gen_new_estimator(&cl->bstats, NULL, &cl->rate_est,
 						NULL, true, tca[TCA_RATE]);
@@ -793,10 +807,6 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 				return err;
 			}
 		}
-		er2bc_node_init(&cl->node);
-		cl->common.classid = classid;
-		cl->qdisc = child;
-		INIT_LIST_HEAD(&cl->prio_list);
 	} else if (tca[TCA_RATE]) {
 		err = gen_replace_estimator(&cl->bstats, NULL, &cl->rate_est,
 					    NULL, true, tca[TCA_RATE]);

@@ -6,6 +6,7 @@
 #include <linux/bitops.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
@@ -416,8 +417,9 @@ static struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 *wake);
  * A GUARANTEED class of the highest priority if any, round robin among
  * equals; else a BORROWING one, by deficit round robin: a class whose
  * credit is spent gets its quantum and goes to the tail. The credit may go
- * negative by less than one packet, so each turn of the loop hands out a
- * quantum that the next turns spend: amortised O(1) per packet.
+ * negative by less than one packet; when that is more than a quantum, the
+ * rounds in which no class could send are handed out together, so one call
+ * walks the list a few times at most, whatever the packet sizes.
  *
  * Return: the node, or NULL with *@wake set (U64_MAX: nothing will be
  * ready by time alone).
@@ -445,10 +447,37 @@ struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake)
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_next);
 
+/*
+ * A whole round went by and no class on @head could send: each is short
+ * of more than its quantum (a GSO packet of 64 KB against a weight's quantum
+ * of one MTU leaves it 43 rounds short). Hand out at once the rounds in
+ * which still no class would send, as deficit round robin would one by
+ * one: the work per dequeue is a few walks of the list, whatever the
+ * quantum and the packet sizes, and the order of turns stays the same.
+ */
+static void lend_skip_rounds(struct er2bc_sched *s, struct list_head *head)
+{
+	struct er2bc_node *n;
+	u32 rounds = U32_MAX;
+
+	list_for_each_entry(n, head, blist) {
+		/* the quanta it needs for a positive credit; 0: it has one */
+		u32 r = n->credit > 0 ? 0 : div_u64(-(s64)n->credit, n->quantum) + 1;
+
+		rounds = min(rounds, r);
+	}
+	if (!rounds)
+		return;
+	/* none overshoots: credit + rounds * quantum <= quantum */
+	list_for_each_entry(n, head, blist)
+		n->credit += (s64)rounds * n->quantum;
+	s->lend_rounds += rounds;
+}
+
 /* no class is GUARANTEED: every class on a borrowing list is BORROWING */
 static noinline struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 *wake)
 {
-	struct er2bc_node *n;
+	struct er2bc_node *n, *first = NULL;
 
 	while (s->borrowing_map) {
 		struct list_head *head = &s->borrowing[__ffs64(s->borrowing_map)];
@@ -456,8 +485,16 @@ static noinline struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 *w
 		n = list_first_entry(head, struct er2bc_node, blist);
 		if (n->credit > 0)
 			return n;
+		if (n == first) {
+			lend_skip_rounds(s, head);
+			first = NULL;
+			continue;
+		}
+		if (!first)
+			first = n;
 		n->credit += n->quantum;
 		list_move_tail(&n->blist, head);
+		s->lend_turns++;
 	}
 	s->waits++;
 	*wake = wheel_next(&s->wheel);

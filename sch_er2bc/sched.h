@@ -106,6 +106,8 @@ struct er2bc_sched {
 	/* statistics */
 	u64 throttled;
 	u64 waits;
+	u64 lend_turns;			/* quanta handed out one by one */
+	u64 lend_rounds;		/* and rounds of them at once */
 };
 
 void er2bc_sched_init(struct er2bc_sched *s);

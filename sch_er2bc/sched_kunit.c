@@ -183,6 +183,62 @@ static void sched_no_cap(struct kunit *test)
 	expect_rate(test, sim, 1, 10 * NSEC_PER_SEC, 6000000, 1);
 }
 
+/*
+ * Deficit round robin with packets much larger than the quanta (GSO up to
+ * 64 KB against one MTU per weight): the classes take the same turns as in
+ * a plain DRR, which hands out one quantum at a time, and no choice hands
+ * out more than two rounds of quanta one by one, however far behind the
+ * classes are.
+ */
+static void sched_lend_large_packets(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 0, true);
+	struct { s64 credit; u32 quantum; } ref[8];
+	int order[8], i, j, k;
+	u64 turns, most = 0, ref_turns = 0;
+	u32 seed = 1;
+
+	for (i = 0; i < 8; i++) {
+		struct er2bc_node *n = sim_class(sim, i + 1, 0, 0, i % 3 ? 1 : 4);
+
+		er2bc_sched_activate(&sim->s, n, sim->now);
+		ref[i].credit = n->credit;
+		ref[i].quantum = n->quantum;
+		order[i] = i;
+	}
+	for (k = 0; k < 20000; k++) {
+		struct er2bc_node *n;
+		u64 wake = 0;
+		u32 len;
+
+		seed = seed * 1103515245 + 12345;
+		len = 64 + (seed >> 8) % (65536 - 64 + 1);
+
+		/* the plain DRR: one quantum, one move to the tail, a turn */
+		while (ref[order[0]].credit <= 0) {
+			i = order[0];
+			ref[i].credit += ref[i].quantum;
+			ref_turns++;
+			for (j = 0; j < 7; j++)
+				order[j] = order[j + 1];
+			order[7] = i;
+		}
+		i = order[0];
+		ref[i].credit -= len;
+
+		turns = sim->s.lend_turns;
+		n = er2bc_sched_next(&sim->s, sim->now, &wake);
+		KUNIT_ASSERT_NOT_NULL(test, n);
+		KUNIT_ASSERT_EQ_MSG(test, n - sim->n, i, "choice %d", k);
+		most = max(most, sim->s.lend_turns - turns);
+		er2bc_sched_charge(&sim->s, n, len, sim->now, true);
+	}
+	KUNIT_EXPECT_LE(test, most, 2 * 8);
+	/* the same quanta in all, some of them in skipped rounds */
+	KUNIT_EXPECT_GT(test, sim->s.lend_rounds, 0);
+	KUNIT_EXPECT_EQ(test, sim->s.lend_turns + 8 * sim->s.lend_rounds, ref_turns);
+}
+
 /* the extremes of rate: 8 kbit/s and 100 Gbit/s, alone at their ceil */
 static void sched_extreme_rates(struct kunit *test)
 {
@@ -528,6 +584,7 @@ static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(sched_ceil),
 	KUNIT_CASE(sched_strict_priority),
 	KUNIT_CASE(sched_no_cap),
+	KUNIT_CASE(sched_lend_large_packets),
 	KUNIT_CASE(sched_extreme_rates),
 	KUNIT_CASE(sched_states),
 	KUNIT_CASE(sched_lazy_idle),
