@@ -227,6 +227,16 @@ u64 er2bc_ctrl_demand(const struct er2bc_ctrl *ctrl,
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_ctrl_demand);
 
+/* @g saturated, and at least the floor for a class with a rate */
+static u64 ctrl_floor(const struct er2bc_ctrl_params *p,
+		      const struct er2bc_ctrl_class *k, u64 g)
+{
+	g = rate_sat(g);
+	if (p->floor && k->rf)
+		g = max(g, rate_sat(p->floor));
+	return g;
+}
+
 /**
  * er2bc_ctrl_settle - the guarantee a class gets from this update
  * @p: the parameters
@@ -246,9 +256,7 @@ u64 er2bc_ctrl_settle(const struct er2bc_ctrl_params *p,
 {
 	u64 old = rate_sat(k->g), diff;
 
-	g = rate_sat(g);
-	if (p->floor && k->rf)
-		g = max(g, rate_sat(p->floor));
+	g = ctrl_floor(p, k, g);
 
 	if (p->converge == ER2BC_CONVERGE_GRADUAL && old) {
 		diff = g > old ? g - old : old - g;
@@ -265,6 +273,30 @@ u64 er2bc_ctrl_settle(const struct er2bc_ctrl_params *p,
 	return g;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_ctrl_settle);
+
+/**
+ * er2bc_ctrl_keep - the guarantee a class keeps when a class or the qdisc
+ * changed, with no estimate
+ * @p: the parameters
+ * @k: the class; @k->g is the guarantee in force
+ * @g: the class's guarantee by eq. 1 (er2bc_fill_next())
+ *
+ * The floor applies as in er2bc_ctrl_settle(); with gradual convergence a
+ * decrease waits for the next estimates to step it, so the guarantee in
+ * force is kept if it is larger. Unlike er2bc_ctrl_settle(), @k->g is left
+ * as it is: the caller bounds the result and stores it.
+ *
+ * Return: the guarantee in bits/s.
+ */
+u64 er2bc_ctrl_keep(const struct er2bc_ctrl_params *p,
+		    const struct er2bc_ctrl_class *k, u64 g)
+{
+	g = ctrl_floor(p, k, g);
+	if (p->converge == ER2BC_CONVERGE_GRADUAL)
+		g = max(g, k->g);
+	return g;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_ctrl_keep);
 
 /**
  * er2bc_ctrl_s_hist - a past reception ratio

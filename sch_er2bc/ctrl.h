@@ -8,10 +8,14 @@
  * One update, for estimate t:
  *
  *	er2bc_ctrl_begin(ctrl, params, W(t), R(t-1), sum of G(t-1) over F_r, |F_r|)
- *	for each class, highest priority first:
+ *	for each class:
  *		sd = er2bc_ctrl_demand(ctrl, params, class)
- *		g  = er2bc_fill_next(&fill, sd, ceil)	(eq. 1, guarantee.c)
- *		g  = er2bc_ctrl_settle(params, class, g)	(floor, convergence)
+ *	for each class, highest priority first (guarantee.c):
+ *		g = er2bc_guarantee_next(&fill, params, class, rate, ceil, true)
+ *		    eq. 1, then er2bc_ctrl_settle() (floor, convergence), within W
+ *
+ * A change of a class or of the qdisc runs the same round with estimate
+ * false: er2bc_ctrl_keep() in place of er2bc_ctrl_settle().
  *
  * Rates are bits per second, u64, saturated at ER2BC_CTRL_RATE_MAX so that
  * sums and differences fit in s64. Ratios are millionths (ER2BC_RATIO_ONE).
@@ -104,6 +108,8 @@ void er2bc_ctrl_begin(struct er2bc_ctrl *ctrl, const struct er2bc_ctrl_params *p
 		      u64 w, u64 recv, u64 fr_sum, u32 fr_count);
 u64 er2bc_ctrl_demand(const struct er2bc_ctrl *ctrl,
 		      const struct er2bc_ctrl_params *p, struct er2bc_ctrl_class *k);
+u64 er2bc_ctrl_keep(const struct er2bc_ctrl_params *p,
+		    const struct er2bc_ctrl_class *k, u64 g);
 u64 er2bc_ctrl_settle(const struct er2bc_ctrl_params *p,
 		      struct er2bc_ctrl_class *k, u64 g);
 

@@ -81,10 +81,11 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_fill_next);
  * controller then settles it (the floor, and one step of gradual
  * convergence: er2bc_ctrl_settle()); on a change, the floor applies and
  * gradual convergence keeps the guarantee in force, to be stepped down by
- * the next estimates, not by the operator's tc commands. What either adds
- * is bounded as eq. 1 bounds the rest: never above the class's ceil, nor
- * above what the classes before it left of W, and taken from the classes
- * after it. So the guarantees in force never sum above W.
+ * the next estimates, not by the operator's tc commands
+ * (er2bc_ctrl_keep()). What either adds is bounded as eq. 1 bounds the
+ * rest: never above the class's ceil, nor above what the classes before it
+ * left of W, and taken from the classes after it. So the guarantees in
+ * force never sum above W.
  *
  * Return: the guarantee in bits/s, also stored in @k->g.
  */
@@ -97,15 +98,7 @@ u64 er2bc_guarantee_next(struct er2bc_fill *f, const struct er2bc_ctrl_params *p
 
 	g = er2bc_fill_next(f, controlled && k->sd ? k->sd : rate_bps, ceil_bps);
 	if (controlled) {
-		if (estimate) {
-			g = er2bc_ctrl_settle(p, k, g);
-		} else {
-			g = min(g, ER2BC_CTRL_RATE_MAX);
-			if (k->rf)
-				g = max(g, min(p->floor, ER2BC_CTRL_RATE_MAX));
-			if (p->converge == ER2BC_CONVERGE_GRADUAL)
-				g = max(g, k->g);
-		}
+		g = estimate ? er2bc_ctrl_settle(p, k, g) : er2bc_ctrl_keep(p, k, g);
 		g = min(g, avail);
 		if (ceil_bps)
 			g = min(g, ceil_bps);
