@@ -8,7 +8,11 @@
  * S_d is computed (ctrl.c); then, under the qdisc's tree lock, the new cap
  * and every guarantee are put in force at once (er2bc_assign()). The packet
  * path only ever waits for that last step. The monitor group hears of every
- * update.
+ * update. ctrl-get walks the classes under RTNL too, as tc's class dump
+ * does. The estimator's reads, asked for every interval, take no RTNL, so
+ * that a busy RTNL does not hold up the estimates: probe-get finds the
+ * qdisc under RCU and copies its counts under the qdisc's tree lock, as
+ * its dequeue changes them; meter-get reads the meter under RCU (meter.c).
  */
 #include <linux/kernel.h>
 #include <linux/hashtable.h>
@@ -101,7 +105,7 @@ int er2bc_nl_dump_parse(struct netlink_callback *cb, struct nlattr **tb, int max
 /* the qdisc of @dev with @handle, as tc finds it: the root or one hashed below */
 static struct Qdisc *er2bc_nl_lookup(struct net_device *dev, u32 handle)
 {
-	struct Qdisc *root = rtnl_dereference(dev->qdisc), *q;
+	struct Qdisc *root = rcu_dereference_rtnl(dev->qdisc), *q;
 
 	if (!root)
 		return NULL;
@@ -117,7 +121,10 @@ static struct Qdisc *er2bc_nl_lookup(struct net_device *dev, u32 handle)
 
 /*
  * The er2bc qdisc @ifindex and @handle name in @net, or an error said in
- * @extack, pointing at @tb's attributes when the request had them (RTNL).
+ * @extack, pointing at @tb's attributes when the request had them. The
+ * caller holds RTNL, and may change the qdisc; or rcu_read_lock(), and
+ * only copies from it under its tree lock: a qdisc being destroyed is
+ * freed after a grace period (qdisc_free_cb()), with its counts inside it.
  */
 static struct Qdisc *er2bc_nl_qdisc(struct net *net, u32 ifindex, u32 handle,
 				    struct nlattr **tb, struct netlink_ext_ack *extack)
@@ -127,8 +134,12 @@ static struct Qdisc *er2bc_nl_qdisc(struct net *net, u32 ifindex, u32 handle,
 	struct net_device *dev;
 	struct Qdisc *sch;
 
-	ASSERT_RTNL();
-	dev = __dev_get_by_index(net, ifindex);
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !lockdep_rtnl_is_held(),
+			 "er2bc: a qdisc lookup needs RTNL or RCU");
+	rcu_read_lock();
+	dev = dev_get_by_index_rcu(net, ifindex);
+	sch = dev ? er2bc_nl_lookup(dev, handle) : NULL;
+	rcu_read_unlock();
 	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(extack, a_ifindex, "er2bc: no such device");
 		return ERR_PTR(-ENODEV);
@@ -138,7 +149,6 @@ static struct Qdisc *er2bc_nl_qdisc(struct net *net, u32 ifindex, u32 handle,
 				    "er2bc: a qdisc handle is major:0, major not 0");
 		return ERR_PTR(-EINVAL);
 	}
-	sch = er2bc_nl_lookup(dev, handle);
 	if (!sch) {
 		NL_SET_ERR_MSG_ATTR(extack, a_handle,
 				    "er2bc: no qdisc with this handle on the device");
@@ -462,7 +472,8 @@ static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	rtnl_lock();
+	/* no RTNL: the estimator asks every interval, whatever tc is doing */
+	rcu_read_lock();
 	sch = er2bc_nl_qdisc(genl_info_net(info), nla_get_u32(tb[ER2BC_A_PROBE_IFINDEX]),
 			     nla_get_u32(tb[ER2BC_A_PROBE_HANDLE]), tb, info->extack);
 	if (IS_ERR(sch)) {
@@ -498,7 +509,7 @@ static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    er2bc_nl_put_count(msg, packets, bytes, time, probes, ignored))
 		err = -EMSGSIZE;
 unlock:
-	rtnl_unlock();
+	rcu_read_unlock();
 	if (err) {
 		nlmsg_free(msg);
 		return err;

@@ -11,9 +11,10 @@
  * ingress policer or a redirect to an IFB would otherwise turn packets the
  * path delivered into losses), except the driver and XDP.
  *
- * Meters live in their netns, on a list under RTNL, and go with their
- * device. A meter outlives the responder that set it: a restarted responder
- * finds its counts where they were.
+ * Meters live in their netns, on a list changed under RTNL and read under
+ * RCU (meter-get takes no RTNL: a busy RTNL does not hold up the
+ * estimator), and go with their device. A meter outlives the responder
+ * that set it: a restarted responder finds its counts where they were.
  */
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
@@ -29,8 +30,9 @@
 #include "probe.h"
 
 struct er2bc_meter {
-	struct list_head list;		/* in the netns's; RTNL */
-	struct net_device *dev;
+	struct list_head list;		/* in the netns's; RTNL, RCU */
+	struct net_device *dev;		/* RTNL */
+	int ifindex;			/* dev's, for RCU readers */
 	netdevice_tracker dev_tracker;
 	struct packet_type pt;
 	struct rcu_head rcu;
@@ -70,13 +72,13 @@ static int er2bc_meter_rcv(struct sk_buff *skb, struct net_device *dev,
 	return NET_RX_SUCCESS;
 }
 
+/* RTNL, or RCU for a reader */
 static struct er2bc_meter *er2bc_meter_find(struct net *net, int ifindex)
 {
 	struct er2bc_meter *m;
 
-	ASSERT_RTNL();
-	list_for_each_entry(m, er2bc_meters(net), list)
-		if (m->dev->ifindex == ifindex)
+	list_for_each_entry_rcu(m, er2bc_meters(net), list, lockdep_rtnl_is_held())
+		if (m->ifindex == ifindex)
 			return m;
 	return NULL;
 }
@@ -84,11 +86,12 @@ static struct er2bc_meter *er2bc_meter_find(struct net *net, int ifindex)
 static void er2bc_meter_free(struct er2bc_meter *m)
 {
 	ASSERT_RTNL();
-	list_del(&m->list);
+	list_del_rcu(&m->list);
 	/*
 	 * No synchronize_net() (an expedited grace period under RTNL, which a
 	 * netns owner could ask for in a loop): the tap may still run on
-	 * another CPU, under RCU, until the grace period kfree_rcu() waits for
+	 * another CPU, and meter-get read it, under RCU, until the grace
+	 * period kfree_rcu() waits for.
 	 */
 	__dev_remove_pack(&m->pt);
 	netdev_put(m->dev, &m->dev_tracker);
@@ -108,13 +111,14 @@ static struct er2bc_meter *er2bc_meter_new(struct net_device *dev, __be16 port,
 	m->port = port;
 	m->peer = *peer;
 	m->dev = dev;
+	m->ifindex = dev->ifindex;
 	netdev_hold(dev, &m->dev_tracker, GFP_KERNEL);
 	m->pt.type = htons(ETH_P_ALL);
 	m->pt.dev = dev;
 	m->pt.func = er2bc_meter_rcv;
 	m->pt.ignore_outgoing = true;
 	dev_add_pack(&m->pt);
-	list_add_tail(&m->list, er2bc_meters(dev_net(dev)));
+	list_add_tail_rcu(&m->list, er2bc_meters(dev_net(dev)));
 	return m;
 }
 
@@ -186,7 +190,7 @@ int er2bc_nl_meter_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* a meter's message: its counts now, or at the request @key names (RTNL) */
+/* a meter's message: its counts now, or at the request @key names (RCU) */
 static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
 			   const struct nlattr *key, struct netlink_ext_ack *extack)
 {
@@ -217,7 +221,7 @@ static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
 		return -ENOENT;
 	}
 
-	if (nla_put_u32(skb, ER2BC_A_PROBE_IFINDEX, m->dev->ifindex) ||
+	if (nla_put_u32(skb, ER2BC_A_PROBE_IFINDEX, m->ifindex) ||
 	    nla_put_u16(skb, ER2BC_A_PROBE_PORT, ntohs(port)) ||
 	    er2bc_nl_put_peer(skb, &peer) ||
 	    er2bc_nl_put_count(skb, packets, bytes, time, probes, ignored))
@@ -239,7 +243,7 @@ int er2bc_nl_meter_get_doit(struct sk_buff *skb, struct genl_info *info)
 	err = er2bc_nl_reply(info, &msg, &hdr);
 	if (err)
 		return err;
-	rtnl_lock();
+	rcu_read_lock();
 	m = er2bc_meter_find(genl_info_net(info),
 			     nla_get_u32(info->attrs[ER2BC_A_PROBE_IFINDEX]));
 	if (!m) {
@@ -250,7 +254,7 @@ int er2bc_nl_meter_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = er2bc_meter_put(msg, m, info->attrs[ER2BC_A_PROBE_KEY],
 				      info->extack);
 	}
-	rtnl_unlock();
+	rcu_read_unlock();
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -286,9 +290,9 @@ int er2bc_nl_meter_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	int err = 0;
 	void *hdr;
 
-	rtnl_lock();
-	list_for_each_entry(m, er2bc_meters(sock_net(skb->sk)), list) {
-		if (cb->args[0] && m->dev->ifindex != cb->args[0])
+	rcu_read_lock();
+	list_for_each_entry_rcu(m, er2bc_meters(sock_net(skb->sk)), list) {
+		if (cb->args[0] && m->ifindex != cb->args[0])
 			continue;
 		if (i++ < cb->args[1])
 			continue;
@@ -305,7 +309,7 @@ int er2bc_nl_meter_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		genlmsg_end(skb, hdr);
 		cb->args[1]++;
 	}
-	rtnl_unlock();
+	rcu_read_unlock();
 	/* a full message ends this part of the dump; the rest comes next */
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;
