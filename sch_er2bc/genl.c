@@ -458,6 +458,7 @@ static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct Qdisc *sch;
 	__be16 port;
 	void *hdr;
+	u32 mark;
 	int err;
 
 	/* er2bc_nl_qdisc() points at the qdisc set's ifindex and handle */
@@ -483,6 +484,7 @@ static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 	q = qdisc_priv(sch);
 	sch_tree_lock(sch);
 	port = q->probe_port;
+	mark = q->probe_mark;
 	peer = q->peer;
 	packets = q->count.packets;
 	bytes = q->count.bytes;
@@ -506,7 +508,8 @@ static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, ER2BC_A_PROBE_HANDLE, sch->handle) ||
 	    nla_put_u16(msg, ER2BC_A_PROBE_PORT, ntohs(port)) ||
 	    er2bc_nl_put_peer(msg, &peer) ||
-	    er2bc_nl_put_count(msg, packets, bytes, time, probes, ignored))
+	    er2bc_nl_put_count(msg, packets, bytes, time, probes, ignored) ||
+	    nla_put_u32(msg, ER2BC_A_PROBE_MARK, mark))
 		err = -EMSGSIZE;
 unlock:
 	rcu_read_unlock();

@@ -65,6 +65,7 @@ static const struct nla_policy er2bc_policy[TCA_ER2BC_MAX + 1] = {
 	[TCA_ER2BC_PROBE_PORT]	= { .type = NLA_U16 },
 	[TCA_ER2BC_PEER]	= { .type = NLA_BINARY,
 				    .len = TC_ER2BC_PEER_MAX * sizeof(struct tc_er2bc_prefix) },
+	[TCA_ER2BC_PROBE_MARK]	= { .type = NLA_U32 },
 };
 
 static const struct nla_policy er2bc_class_policy[TCA_ER2BC_CLASS_MAX + 1] = {
@@ -221,11 +222,12 @@ static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch
  * data, and its response comes back sooner. Only the daemon's requests may
  * take that path: a request sent from a socket of this gateway, in the
  * qdisc's own network namespace (a forwarded packet has no socket, a
- * container's is in another namespace), to a peer, of exactly a request's
- * size, and at most ER2BC_PROBE_BURST back to back and one per
- * ER2BC_PROBE_GAP_NS after that (the daemon sends one per interval, 1 ms at
- * the least). Anything else is classified like any packet, and counted by
- * no one (see er2bc_count_skb()).
+ * container's is in another namespace), with the probe mark if there is
+ * one (SO_MARK takes CAP_NET_ADMIN or CAP_NET_RAW: an unprivileged process
+ * cannot set it), to a peer, of exactly a request's size, and at most
+ * ER2BC_PROBE_BURST back to back and one per ER2BC_PROBE_GAP_NS after that
+ * (the daemon sends one per interval, 1 ms at the least). Anything else is
+ * classified like any packet, and counted by no one (see er2bc_count_skb()).
  */
 #define ER2BC_PROBE_GAP_NS	NSEC_PER_MSEC
 #define ER2BC_PROBE_BURST	8
@@ -241,6 +243,8 @@ static bool er2bc_probe_ours(const struct sk_buff *skb, struct Qdisc *sch)
 	/* a GSO skb would leave as several datagrams, each a look-alike */
 	if (!sk || skb_is_gso(skb) || !sk_fullsock(sk) ||
 	    !net_eq(sock_net(sk), dev_net(qdisc_dev(sch))))
+		return false;
+	if (q->probe_mark && skb->mark != q->probe_mark)
 		return false;
 	if (er2bc_probe_classify(skb, q->probe_port, &q->peer, true, key, &key_len) !=
 	    ER2BC_PKT_PROBE)
@@ -465,6 +469,8 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 		WRITE_ONCE(q->probe_port, htons(nla_get_u16(tb[TCA_ER2BC_PROBE_PORT])));
 	if (tb[TCA_ER2BC_PEER])
 		q->peer = peer;
+	if (tb[TCA_ER2BC_PROBE_MARK])
+		WRITE_ONCE(q->probe_mark, nla_get_u32(tb[TCA_ER2BC_PROBE_MARK]));
 	er2bc_assign(sch, now, false);
 	sch_tree_unlock(sch);
 	return 0;
@@ -637,7 +643,8 @@ static int er2bc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_ER2BC_CTRL_STALE, READ_ONCE(q->stale_ms)) ||
 	    nla_put_u8(skb, TCA_ER2BC_CTRL_CONVERGE, q->params.converge) ||
 	    nla_put_u16(skb, TCA_ER2BC_PROBE_PORT, ntohs(READ_ONCE(q->probe_port))) ||
-	    er2bc_dump_peer(skb, &q->peer))
+	    er2bc_dump_peer(skb, &q->peer) ||
+	    nla_put_u32(skb, TCA_ER2BC_PROBE_MARK, READ_ONCE(q->probe_mark)))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);

@@ -92,6 +92,7 @@ struct er2bc_sched_data {
 	u64 wake;
 	/* the estimator's counts (probe.h): its requests' port, 0: none */
 	__be16 probe_port;
+	u32 probe_mark;			/* their mark, 0: any */
 	struct sk_buff_head probes;	/* its requests, sent before any class */
 	u64 probe_next;			/* when the next may take that path */
 	struct er2bc_peer peer;

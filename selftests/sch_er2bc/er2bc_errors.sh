@@ -55,6 +55,10 @@ refused "Error: integer out of range" "qdisc burst above 512 MiB (kernel)" \
 	tcq qdisc change dev dummy0 root er2bc burst 600mb
 refused 'unknown option "limit"' "qdisc option that does not exist" \
 	tcq qdisc change dev dummy0 root er2bc limit 100
+refused 'illegal "probe-mark" value "0": a mark, 0x1-0xffffffff, or none' "qdisc probe-mark 0" \
+	tcq qdisc change dev dummy0 root er2bc probe-mark 0
+refused 'illegal "probe-mark" value "0x100000000"' "qdisc probe-mark beyond 32 bits" \
+	tcq qdisc change dev dummy0 root er2bc probe-mark 0x100000000
 
 # --- classes, through tc
 refused 'illegal "prio" value "0": 1 (highest) to 64' "class prio 0" \

@@ -298,6 +298,21 @@ rc=$?
 [ $rc1 = 0 ] && [ $rc = 0 ] && [ "$(st send "j['estimates']")" = 10 ]
 log_test $? "sender restarted: estimates resume" "first run exit $rc1, second $rc"
 
+# --- a probe-mark on A's qdisc: the sender marks its requests with it, and
+# follows it when it changes under a running sender
+ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e43
+sender "$work/m.log" --interval 100ms --once 40 --key-file "$work/key" &
+snd=$!
+sleep 1.5
+ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e44
+wait $snd
+rc=$?
+[ $rc = 0 ] && [ "$(st send "j['estimates']")" = 40 ] &&
+	grep -q "probe-mark 0x4e43" "$work/m.log" && grep -q "probe-mark 0x4e44" "$work/m.log"
+log_test $? "the sender follows the qdisc's probe-mark, 0x4e43 then 0x4e44" \
+	"exit $rc, estimates $(st send "j['estimates']"), no snapshot $(st send "j['no_snapshot']")"
+ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc probe-mark none
+
 # --- IPv6: the same daemons, requests and counts over IPv6, TCP holding a
 # queue at the bottleneck; every estimate balances
 gateways_setup6

@@ -8,7 +8,8 @@
 #  - a request of the estimator that the qdisc drops is reported dropped,
 #    so a parent qdisc's counts stay true;
 #  - a LAN host flooding the estimator's port is shaped like any packet,
-#    under the cap W, and cuts none of the estimator's counts;
+#    under the cap W, and cuts none of the estimator's counts; with a
+#    probe-mark, neither can an unmarked flood from the gateway itself;
 #  - a qdisc with no class yet lets ARP and a ping through, under W, and a
 #    default naming a class that does not exist is warned about.
 #
@@ -29,6 +30,21 @@ ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
 
 tcq() { ip netns exec "$NS" tc "$@"; }
 flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
+# requests N GAP [MARK]: N of the estimator's plain requests from NS's own
+# socket to 192.0.2.2, GAP seconds apart, with that SO_MARK (one the qdisc
+# drops is not an error here)
+requests() {
+	ip netns exec "$NS" python3 -c "
+import socket, struct, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_MARK, int(sys.argv[3], 0))
+for i in range(int(sys.argv[1])):
+    try:
+        s.sendto(struct.pack('!HH', 1, i), ('192.0.2.2', $PORT))
+    except OSError:
+        pass
+    time.sleep(float(sys.argv[2]))" "$1" "$2" "${3:-0}"
+}
 # qdisc KIND FIELD...: those fields of the first qdisc of that kind
 qdisc() {
 	local kind=$1
@@ -83,15 +99,7 @@ tcq qdisc add dev dummy0 root handle 1: htb default 1 &&
 	tcq class add dev dummy0 parent 1: classid 1:1 htb rate 20kbit ceil 20kbit &&
 	tcq qdisc add dev dummy0 parent 1:1 handle 10: er2bc probe-port $PORT
 log_test $? "er2bc with probe-port $PORT under an htb class of 20 kbit/s"
-ip netns exec "$NS" python3 -c "
-import socket, struct, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(300):
-    try:
-        s.sendto(struct.pack('!HH', 1, i), ('192.0.2.2', $PORT))
-    except OSError:
-        pass
-    time.sleep(0.002)"
+requests 300 0.002
 # both read from one dump, at one instant
 read -r hq hb hd eq eb ed ep <<<"$(tcq -s -j qdisc show dev dummy0 | json_get "' '.join(
 	str([q for q in j if q['kind'] == kind][0][k]) for kind, k in
@@ -124,12 +132,7 @@ ip netns exec "$H" python3 "$here/udpflood.py" --head 0001 --len 4 192.0.2.2 14 
 hflood4=$!
 sleep 2
 p0=$(qdisc er2bc probes)
-ip netns exec "$NS" python3 -c "
-import socket, struct, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(100):
-    s.sendto(struct.pack('!HH', 1, i), ('192.0.2.2', $PORT))
-    time.sleep(0.02)" &
+requests 100 0.02 &
 ours=$!
 wire=$(dev_rate "$NS" dummy0 tx 8)
 wait $ours
@@ -162,6 +165,33 @@ else
 	log_test $? "G floods requests: at most 8 plus one a millisecond take the requests' path" \
 		"$cut of $sent cut in 2 s"
 fi
+# With a probe-mark, a process without CAP_NET_ADMIN or CAP_NET_RAW (which
+# cannot set SO_MARK) has no way past W: G's unmarked flood of requests is
+# shaped and cuts nothing, while requests with the mark still cut the
+# counts. (Without the mark the flood above took up to 1 000 a second past W.)
+tcq qdisc change dev dummy0 root handle 1: er2bc probe-mark 0x4e43 &&
+	[ "$(tcq -j qdisc show dev dummy0 |
+		json_get "[q for q in j if q['kind'] == 'er2bc'][0]['options']['probe_mark']")" = 0x4e43 ]
+log_test $? "probe-mark 0x4e43" "$(tcq qdisc show dev dummy0 | grep -o 'probe-mark [^ ]*')"
+p3=$(qdisc er2bc probes)
+# a bulk flood keeps W full, so that requests past the cap would show
+flood 8 9 &
+bulk=$!
+ip netns exec "$NS" python3 "$here/udpflood.py" --head 0001 --len 4 192.0.2.2 8 $PORT &
+gflood=$!
+sleep 1
+requests 100 0.02 0x4e43 &
+ours=$!
+wire=$(dev_rate "$NS" dummy0 tx 5)
+wait $ours $gflood $bulk
+sleep 0.5
+p4=$(qdisc er2bc probes)
+# W (the cap counts frames as the dummy device does) and the 100 requests
+within "$wire" $((5000000 * 95 / 100)) $((5000000 * 102 / 100 + 100 * 74 * 8 / 5))
+log_test $? "an unmarked flood of requests from G is held to W" "$(printf %.0f "$wire") bit/s on the wire"
+[ $((p4 - p3)) = 100 ]
+log_test $? "the counts were cut at the 100 marked requests, at none of the flood's" \
+	"requests cut: $((p4 - p3))"
 tcq qdisc del dev dummy0 root
 
 # --- no class yet: what no one claims goes at the lowest priority, under W

@@ -68,6 +68,11 @@ static int probe_attr(const struct nlattr *a, void *data)
 	case ER2BC_A_PROBE_PEER:
 		st->npeers++;
 		break;
+	case ER2BC_A_PROBE_MARK:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			return MNL_CB_ERROR;
+		st->mark = mnl_attr_get_u32(a);
+		break;
 	}
 	return MNL_CB_OK;
 }

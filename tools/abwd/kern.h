@@ -22,6 +22,7 @@ struct probe_state {
 	uint64_t bytes;
 	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	uint16_t port;		/* 0: not counting (no probe port) */
+	uint32_t mark;		/* the qdisc's probe-mark, 0: none */
 	bool has_packets, has_bytes, has_time;
 	unsigned int npeers;	/* peer prefixes the qdisc or meter counts */
 };

@@ -25,6 +25,7 @@ struct sender {
 	struct config c;
 	struct nl nl;
 	int fd;				/* the UDP socket */
+	uint32_t mark;			/* its SO_MARK: the qdisc's probe-mark */
 	struct sockaddr_storage peer;	/* c.peer with c.port */
 	uint64_t epoch;			/* CLOCK_REALTIME ns at the start */
 	uint16_t next_seq;
@@ -67,10 +68,14 @@ struct sender {
 	struct ratelimit rl_drop[WIRE_NVERDICTS];
 	struct ratelimit rl_snap;	/* probe-get failures */
 	struct ratelimit rl_io;		/* socket errors */
+	struct ratelimit rl_mark;	/* SO_MARK failures */
 };
 
-/* the qdisc's error, or what is wrong with it: 0, or -1 after the message */
-static int check_qdisc(struct nl *nl, const struct config *c)
+/*
+ * The qdisc's error, or what is wrong with it: 0, or -1 after the message.
+ * Its probe-mark into *@mark, if not NULL.
+ */
+static int check_qdisc(struct nl *nl, const struct config *c, uint32_t *mark)
 {
 	struct probe_state st;
 	struct nl_err err;
@@ -96,7 +101,46 @@ static int check_qdisc(struct nl *nl, const struct config *c)
 			c->dev, h, c->port);
 		return -1;
 	}
+	if (mark)
+		*mark = st.mark;
 	return 0;
+}
+
+/*
+ * The requests carry the qdisc's probe-mark: without it they wait in its
+ * classes, under the cap, and cut no count (each probe-get then fails, or
+ * the request is lost behind the data). 0, or -1 after the message.
+ */
+static int follow_mark(struct sender *s, uint32_t mark)
+{
+	char h[FMT_LEN];
+
+	if (mark == s->mark)
+		return 0;
+	if (setsockopt(s->fd, SOL_SOCKET, SO_MARK, &mark, sizeof(mark))) {
+		log_limited(&s->rl_mark, "cannot give the requests the probe-mark %#x of dev %s handle %s: %s%s",
+			    mark, s->c.dev, fmt_handle(h, s->c.handle), strerror(errno),
+			    errno == EPERM ? " (SO_MARK takes CAP_NET_ADMIN)" : "");
+		return -1;
+	}
+	s->mark = mark;
+	if (mark)
+		log_msg("requests carry the probe-mark %#x of dev %s handle %s", mark,
+			s->c.dev, fmt_handle(h, s->c.handle));
+	else
+		log_msg("requests carry no mark: dev %s handle %s has no probe-mark",
+			s->c.dev, fmt_handle(h, s->c.handle));
+	return 0;
+}
+
+/* the qdisc's probe-mark as it is now, followed */
+static void refresh_mark(struct sender *s)
+{
+	struct probe_state st;
+	struct nl_err err;
+
+	if (!kern_probe_get(&s->nl, s->c.ifindex, s->c.handle, NULL, 0, &st, &err))
+		(void)follow_mark(s, st.mark);
 }
 
 static void set_peer_port(struct sender *s)
@@ -213,6 +257,8 @@ static void on_timeout(struct sender *s)
 			s->c.peer_str, (unsigned long long)(s->c.timeout_us / 1000));
 	s->quiet_misses++;
 	set_error(s, "no response to request %u", seq);
+	/* an unmarked request may be what waits behind the data */
+	refresh_mark(s);
 	write_status(s);
 }
 
@@ -348,6 +394,10 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		log_msg("responses again after %u timeouts", s->quiet_misses);
 	s->quiet_misses = 0;
 	ret = kern_probe_get(&s->nl, s->c.ifindex, s->c.handle, p.key, p.len, &st, &err);
+	if (ret == -ENOENT)
+		refresh_mark(s);	/* perhaps the qdisc's probe-mark changed */
+	else if (!ret)
+		(void)follow_mark(s, st.mark);
 	if (ret) {
 		s->no_snapshot++;
 		sample_lost(s);
@@ -445,7 +495,7 @@ static void reload(const struct daemon *d, struct sender *s)
 	       nc.ifindex != s->c.ifindex || nc.handle != s->c.handle;
 	family = nc.peer.ss_family != s->c.peer.ss_family;
 	if ((nc.ifindex != s->c.ifindex || nc.handle != s->c.handle ||
-	     nc.port != s->c.port) && check_qdisc(&s->nl, &nc)) {
+	     nc.port != s->c.port) && check_qdisc(&s->nl, &nc, NULL)) {
 		log_msg("SIGHUP: keeping the configuration in force");
 		return;
 	}
@@ -457,12 +507,14 @@ static void reload(const struct daemon *d, struct sender *s)
 		}
 		close(s->fd);
 		s->fd = fd;
+		s->mark = 0;
 	}
 	if (nc.key.len != s->c.key.len || memcmp(nc.key.data, s->c.key.data, nc.key.len))
 		s->npend = 0;
 	s->c = nc;
 	memset(&nc.key, 0, sizeof(nc.key));
 	set_peer_port(s);
+	refresh_mark(s);
 	if (path) {
 		restart(s);
 		log_msg("reloaded: peer %s port %u, dev %s; the estimation starts over",
@@ -492,6 +544,7 @@ int run_sender(const struct daemon *d, struct config *c)
 	uint64_t now, until, step;
 	int sigfd, ret = EXIT_FAIL;
 	char h[FMT_LEN], t[FMT_LEN];
+	uint32_t mark;
 
 	s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -505,10 +558,10 @@ int run_sender(const struct daemon *d, struct config *c)
 		free(s);
 		return EXIT_FAIL;
 	}
-	if (check_qdisc(&s->nl, &s->c))
+	if (check_qdisc(&s->nl, &s->c, &mark))
 		goto out;
 	s->fd = open_socket(&s->c);
-	if (s->fd < 0)
+	if (s->fd < 0 || follow_mark(s, mark))
 		goto out;
 	sigfd = signals_open();
 	if (sigfd < 0) {

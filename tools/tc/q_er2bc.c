@@ -5,7 +5,7 @@
  *   tc qdisc add dev DEV root handle 1: er2bc [ rate RATE | rate unlimited ]
  *	[ burst SIZE ] [ default MINOR ] [ mode static|pq|er2bc ]
  *	[ share prio|weighted ] [ controller options ]
- *	[ probe-port PORT|off ] [ peer PREFIX|none ]...
+ *	[ probe-port PORT|off ] [ peer PREFIX|none ]... [ probe-mark MARK|none ]
  *   tc class add dev DEV parent 1: classid 1:MINOR er2bc [ prio N ]
  *	[ rate RATE ] [ ceil RATE | ceil none ] [ weight N ] [ type tcp|udp ]
  *	[ burst SIZE ] [ cburst SIZE ]
@@ -84,11 +84,13 @@ static void explain_qdisc(void)
 		"                 [ blim RATE ] [ floor RATE ] [ stale TIME|never ]\n"
 		"                 [ converge immediate|gradual ]\n"
 		"                 [ probe-port PORT|off ] [ peer PREFIX|none ]...\n"
+		"                 [ probe-mark MARK|none ]\n"
 		"  rate     the cap W on everything sent (default: unlimited)\n"
 		"  burst    bytes that may leave back to back (default: 4 ms at\n"
 		"           the rate, at least two MTU-sized packets)\n"
 		"  default  minor of the class for unclassified packets, in hex as\n"
-		"           classids are (default: none, such packets are dropped)\n"
+		"           classids are (default: none, such packets go to an\n"
+		"           implicit class at the lowest priority)\n"
 		"  mode     how guarantees follow from rates (default: static)\n"
 		"  share    how unused capacity is lent (default: prio)\n"
 		"  The eR2BC controller (mode er2bc), fed ABW estimates over netlink:\n"
@@ -103,7 +105,9 @@ static void explain_qdisc(void)
 		"  Counting for the ABW estimator (er2bc-abwd sender):\n"
 		"  probe-port  UDP port of the estimator's requests (default: off)\n"
 		"  peer     count only packets to this prefix, up to 4 (default:\n"
-		"           every IPv4 and IPv6 packet); \"peer none\" clears\n");
+		"           every IPv4 and IPv6 packet); \"peer none\" clears\n"
+		"  probe-mark  only requests with this socket mark (SO_MARK)\n"
+		"           skip the classes and the cap (default: none, any)\n");
 }
 
 static void explain_class(void)
@@ -263,8 +267,9 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 {
 	bool have_rate = false, have_burst = false, have_def = false;
 	bool have_blim = false, have_floor = false, have_stale = false;
+	bool have_mark = false;
 	int mode = -1, share = -1, converge = -1;
-	__u32 burst = 0, def = 0, c = 0, m = 0, stale = 0;
+	__u32 burst = 0, def = 0, c = 0, m = 0, stale = 0, mark = 0;
 	__u64 rate = 0, blim = 0, floor = 0;
 	struct tc_er2bc_prefix peer[TC_ER2BC_PEER_MAX];
 	int port = -1, npeer = -1;
@@ -346,6 +351,14 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			else if (get_u32(&v, *argv, 10) || !v || v > 65535)
 				return bad("probe-port", *argv, "a UDP port, 1-65535, or off");
 			port = v;
+		} else if (strcmp(*argv, "probe-mark") == 0) {
+			argc--, argv++;
+			if (strcmp(*argv, "none") == 0)
+				mark = 0;
+			else if (get_u32(&mark, *argv, 0) || !mark)
+				return bad("probe-mark", *argv,
+					   "a mark, 0x1-0xffffffff, or none");
+			have_mark = true;
 		} else if (strcmp(*argv, "peer") == 0) {
 			argc--, argv++;
 			if (npeer < 0)
@@ -391,6 +404,8 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr16(n, OPT_MAXLEN, TCA_ER2BC_PROBE_PORT, port);
 	if (npeer >= 0)
 		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_PEER, peer, npeer * sizeof(peer[0]));
+	if (have_mark)
+		addattr32(n, OPT_MAXLEN, TCA_ER2BC_PROBE_MARK, mark);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -514,6 +529,7 @@ static __u64 rta_u64(const struct rtattr *rta)
 }
 
 #define rta_u32(rta) (*(__u32 *)RTA_DATA(rta))
+#define rta_u16(rta) (*(__u16 *)RTA_DATA(rta))
 #define rta_u8(rta) (*(__u8 *)RTA_DATA(rta))
 
 /* a rate: bits/s in JSON as the kernel has it, human units in text */
@@ -543,16 +559,23 @@ static void print_burst_opt(const char *key, __u32 bytes)
 		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, "auto");
 }
 
-/* the estimator's counting: its port, and the peer's prefixes */
-static void print_probe(const struct rtattr *port, const struct rtattr *peer)
+/* the estimator's counting: its port, the peer's prefixes, the mark */
+static void print_probe(const struct rtattr *port, const struct rtattr *peer,
+			const struct rtattr *mark)
 {
 	const struct tc_er2bc_prefix *p;
 	char addr[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN + 8];
 	int i, n;
 
 	print_nl();
-	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "probe_port", "probe-port %u ",
-			 *(__u16 *)RTA_DATA(port));
+	if (port && rta_u16(port))
+		print_color_uint(PRINT_ANY, TC_COLOR_NONE, "probe_port", "probe-port %u ",
+				 rta_u16(port));
+	else
+		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "%s ", "probe-port off");
+	if (mark && rta_u32(mark))
+		print_color_0xhex(PRINT_ANY, TC_COLOR_NONE, "probe_mark", "probe-mark %#llx ",
+				  rta_u32(mark));
 	if (!peer)
 		return;
 	p = RTA_DATA(peer);
@@ -576,6 +599,7 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		[TCA_ER2BC_CTRL_M] = 4, [TCA_ER2BC_CTRL_BLIM] = 8,
 		[TCA_ER2BC_CTRL_FLOOR] = 8, [TCA_ER2BC_CTRL_STALE] = 4,
 		[TCA_ER2BC_CTRL_CONVERGE] = 1, [TCA_ER2BC_PROBE_PORT] = 2,
+		[TCA_ER2BC_PROBE_MARK] = 4,
 	};
 	struct rtattr *tb[TCA_ER2BC_MAX + 1];
 
@@ -620,8 +644,10 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_ER2BC_CTRL_CONVERGE])
 		print_color_string(PRINT_ANY, TC_COLOR_NONE, "converge", "converge %s ",
 				   name_of(&converges, rta_u8(tb[TCA_ER2BC_CTRL_CONVERGE])));
-	if (tb[TCA_ER2BC_PROBE_PORT] && *(__u16 *)RTA_DATA(tb[TCA_ER2BC_PROBE_PORT]))
-		print_probe(tb[TCA_ER2BC_PROBE_PORT], tb[TCA_ER2BC_PEER]);
+	if ((tb[TCA_ER2BC_PROBE_PORT] && rta_u16(tb[TCA_ER2BC_PROBE_PORT])) ||
+	    (tb[TCA_ER2BC_PROBE_MARK] && rta_u32(tb[TCA_ER2BC_PROBE_MARK])))
+		print_probe(tb[TCA_ER2BC_PROBE_PORT], tb[TCA_ER2BC_PEER],
+			    tb[TCA_ER2BC_PROBE_MARK]);
 	return 0;
 }
 

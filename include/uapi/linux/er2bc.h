@@ -51,6 +51,7 @@ enum {
 	/* counting for the ABW estimator (Documentation/er2bc-estimator.rst) */
 	TCA_ER2BC_PROBE_PORT,	/* u16: UDP port of its requests, 0 = no counting */
 	TCA_ER2BC_PEER,		/* struct tc_er2bc_prefix[0 .. TC_ER2BC_PEER_MAX] */
+	TCA_ER2BC_PROBE_MARK,	/* u32: the requests' skb mark, 0 = any */
 	__TCA_ER2BC_MAX
 };
 
