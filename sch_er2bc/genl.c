@@ -9,10 +9,10 @@
  * and every guarantee are put in force at once (er2bc_assign()). The packet
  * path only ever waits for that last step. The monitor group hears of every
  * update. ctrl-get walks the classes under RTNL too, as tc's class dump
- * does. The estimator's reads, asked for every interval, take no RTNL, so
- * that a busy RTNL does not hold up the estimates: probe-get finds the
- * qdisc under RCU and copies its counts under the qdisc's tree lock, as
- * its dequeue changes them; meter-get reads the meter under RCU (meter.c).
+ * does, and probe-get copies the counts under the qdisc's tree lock, as its
+ * dequeue changes them: the lock of the root, which only RTNL keeps from
+ * being replaced (qdisc_root_sleeping_lock() asserts it). meter-get takes
+ * no RTNL: a meter has a lock of its own (meter.c).
  */
 #include <linux/kernel.h>
 #include <linux/hashtable.h>
@@ -105,7 +105,7 @@ int er2bc_nl_dump_parse(struct netlink_callback *cb, struct nlattr **tb, int max
 /* the qdisc of @dev with @handle, as tc finds it: the root or one hashed below */
 static struct Qdisc *er2bc_nl_lookup(struct net_device *dev, u32 handle)
 {
-	struct Qdisc *root = rcu_dereference_rtnl(dev->qdisc), *q;
+	struct Qdisc *root = rtnl_dereference(dev->qdisc), *q;
 
 	if (!root)
 		return NULL;
@@ -121,10 +121,7 @@ static struct Qdisc *er2bc_nl_lookup(struct net_device *dev, u32 handle)
 
 /*
  * The er2bc qdisc @ifindex and @handle name in @net, or an error said in
- * @extack, pointing at @tb's attributes when the request had them. The
- * caller holds RTNL, and may change the qdisc; or rcu_read_lock(), and
- * only copies from it under its tree lock: a qdisc being destroyed is
- * freed after a grace period (qdisc_free_cb()), with its counts inside it.
+ * @extack, pointing at @tb's attributes when the request had them (RTNL).
  */
 static struct Qdisc *er2bc_nl_qdisc(struct net *net, u32 ifindex, u32 handle,
 				    struct nlattr **tb, struct netlink_ext_ack *extack)
@@ -134,12 +131,8 @@ static struct Qdisc *er2bc_nl_qdisc(struct net *net, u32 ifindex, u32 handle,
 	struct net_device *dev;
 	struct Qdisc *sch;
 
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !lockdep_rtnl_is_held(),
-			 "er2bc: a qdisc lookup needs RTNL or RCU");
-	rcu_read_lock();
-	dev = dev_get_by_index_rcu(net, ifindex);
-	sch = dev ? er2bc_nl_lookup(dev, handle) : NULL;
-	rcu_read_unlock();
+	ASSERT_RTNL();
+	dev = __dev_get_by_index(net, ifindex);
 	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(extack, a_ifindex, "er2bc: no such device");
 		return ERR_PTR(-ENODEV);
@@ -149,6 +142,7 @@ static struct Qdisc *er2bc_nl_qdisc(struct net *net, u32 ifindex, u32 handle,
 				    "er2bc: a qdisc handle is major:0, major not 0");
 		return ERR_PTR(-EINVAL);
 	}
+	sch = er2bc_nl_lookup(dev, handle);
 	if (!sch) {
 		NL_SET_ERR_MSG_ATTR(extack, a_handle,
 				    "er2bc: no qdisc with this handle on the device");
@@ -473,8 +467,7 @@ static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	/* no RTNL: the estimator asks every interval, whatever tc is doing */
-	rcu_read_lock();
+	rtnl_lock();
 	sch = er2bc_nl_qdisc(genl_info_net(info), nla_get_u32(tb[ER2BC_A_PROBE_IFINDEX]),
 			     nla_get_u32(tb[ER2BC_A_PROBE_HANDLE]), tb, info->extack);
 	if (IS_ERR(sch)) {
@@ -512,7 +505,7 @@ static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, ER2BC_A_PROBE_MARK, mark))
 		err = -EMSGSIZE;
 unlock:
-	rcu_read_unlock();
+	rtnl_unlock();
 	if (err) {
 		nlmsg_free(msg);
 		return err;
