@@ -328,6 +328,7 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	struct er2bc_node *n;
 	struct sk_buff *skb;
+	u32 tries;
 	u64 now;
 
 	if (!sch->q.qlen)
@@ -344,12 +345,17 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 	/*
 	 * A class whose child holds its packets back is set aside for the
 	 * rest of this dequeue, and the classes after it are asked: each turn
-	 * sends a packet or takes a class out of the running.
+	 * sends a packet or takes a class out of the running, so there are at
+	 * most as many turns as active classes, and one more.
 	 */
-	for (;;) {
+	for (tries = q->sched.active + 1;; tries--) {
 		struct er2bc_class *cl;
 
-		n = er2bc_sched_next(&q->sched, now, &q->wake);
+		/* more turns: a class is on a list it is not active on */
+		if (WARN_ON_ONCE(!tries))
+			n = NULL;
+		else
+			n = er2bc_sched_next(&q->sched, now, &q->wake);
 		if (!n) {
 			qdisc_qstats_overlimit(sch);
 			if (q->wake != U64_MAX)

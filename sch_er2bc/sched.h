@@ -29,7 +29,9 @@
  * other list, nor in the wheel. A class waiting for a clock sits in a
  * hierarchical timing wheel (six levels of 64 slots) that moves it when its
  * clock comes due. Choosing a class and charging it costs the same with one
- * class or 65535: no step walks the classes.
+ * class or 65535: no step walks the classes, except when lending by deficit
+ * round robin finds every class on a list short of credit (packets larger
+ * than the quanta), which walks that list a few times (sched_next_lend()).
  *
  * The whole qdisc is capped by a third clock at W.
  */
