@@ -224,7 +224,8 @@ static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch
  * qdisc's own network namespace (a forwarded packet has no socket, a
  * container's is in another namespace), with the probe mark if there is
  * one (SO_MARK takes CAP_NET_ADMIN or CAP_NET_RAW: an unprivileged process
- * cannot set it), to a peer, of exactly a request's size, and at most
+ * cannot set it), else from a socket of the root user of the netns's user
+ * namespace (no other user's), to a peer, of exactly a request's size, and at most
  * ER2BC_PROBE_BURST back to back and one per ER2BC_PROBE_GAP_NS after that
  * (the daemon sends one per interval, 1 ms at the least). Anything else is
  * classified like any packet, and counted by no one (see er2bc_count_skb()).
@@ -244,7 +245,13 @@ static bool er2bc_probe_ours(const struct sk_buff *skb, struct Qdisc *sch)
 	if (!sk || skb_is_gso(skb) || !sk_fullsock(sk) ||
 	    !net_eq(sock_net(sk), dev_net(qdisc_dev(sch))))
 		return false;
-	if (q->probe_mark && skb->mark != q->probe_mark)
+	/*
+	 * SO_MARK takes CAP_NET_ADMIN or CAP_NET_RAW; without a mark, the
+	 * socket must belong to the netns's root (sk_uid is its creator's
+	 * fsuid, as nft's "meta skuid" reads it)
+	 */
+	if (q->probe_mark ? skb->mark != q->probe_mark :
+	    !uid_eq(sk->sk_uid, make_kuid(sock_net(sk)->user_ns, 0)))
 		return false;
 	if (er2bc_probe_classify(skb, q->probe_port, &q->peer, true, key, &key_len) !=
 	    ER2BC_PKT_PROBE)

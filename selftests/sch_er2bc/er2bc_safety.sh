@@ -32,12 +32,16 @@ tcq() { ip netns exec "$NS" tc "$@"; }
 flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
 # requests N GAP [MARK]: N of the estimator's plain requests from NS's own
 # socket to 192.0.2.2, GAP seconds apart, with that SO_MARK (one the qdisc
-# drops is not an error here)
+# drops is not an error here); as user nobody if REQ_USER=nobody
 requests() {
-	ip netns exec "$NS" python3 -c "
+	local as=()
+
+	[ "${REQ_USER:-}" = nobody ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	ip netns exec "$NS" "${as[@]}" python3 -c "
 import socket, struct, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_MARK, int(sys.argv[3], 0))
+if int(sys.argv[3], 0):
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_MARK, int(sys.argv[3], 0))
 for i in range(int(sys.argv[1])):
     try:
         s.sendto(struct.pack('!HH', 1, i), ('192.0.2.2', $PORT))
@@ -170,6 +174,16 @@ else
 	log_test $? "G floods requests: at most 8 plus one a millisecond take the requests' path" \
 		"$cut of $sent cut in 2 s"
 fi
+# Without a probe-mark, only the root user's sockets take the requests'
+# path: 100 requests from user nobody's socket cut nothing. (Before, any
+# user's did.)
+p2=$(qdisc er2bc probes)
+REQ_USER=nobody requests 100 0.02
+sleep 0.5
+p3=$(qdisc er2bc probes)
+[ $((p3 - p2)) = 0 ]
+log_test $? "no probe-mark: requests from user nobody's socket cut no count" \
+	"requests cut: $((p3 - p2)) of 100"
 # With a probe-mark, a process without CAP_NET_ADMIN or CAP_NET_RAW (which
 # cannot set SO_MARK) has no way past W: G's unmarked flood of requests is
 # shaped and cuts nothing, while requests with the mark still cut the

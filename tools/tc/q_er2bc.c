@@ -107,7 +107,8 @@ static void explain_qdisc(void)
 		"  peer     count only packets to this prefix, up to 4 (default:\n"
 		"           every IPv4 and IPv6 packet); \"peer none\" clears\n"
 		"  probe-mark  only requests with this socket mark (SO_MARK)\n"
-		"           skip the classes and the cap (default: none, any)\n");
+		"           skip the classes and the cap (default: none, the\n"
+		"           requests of root's sockets, any mark)\n");
 }
 
 static void explain_class(void)
