@@ -45,15 +45,28 @@ struct er2bc_meter {
 
 struct er2bc_meter_net {
 	struct list_head meters;
+	/* moves with every meter added or freed: a dump resumed across it is marked */
+	unsigned int gen;
 };
 
 static unsigned int er2bc_meter_net_id __read_mostly;
 
+static struct er2bc_meter_net *er2bc_meter_net(struct net *net)
+{
+	return net_generic(net, er2bc_meter_net_id);
+}
+
 static struct list_head *er2bc_meters(struct net *net)
 {
-	struct er2bc_meter_net *mn = net_generic(net, er2bc_meter_net_id);
+	return &er2bc_meter_net(net)->meters;
+}
 
-	return &mn->meters;
+/* a meter was added or freed (RTNL); never 0, which means "no dump yet" */
+static void er2bc_meter_gen_next(struct net *net)
+{
+	struct er2bc_meter_net *mn = er2bc_meter_net(net);
+
+	WRITE_ONCE(mn->gen, mn->gen + 1 ?: 1);
 }
 
 /*
@@ -87,6 +100,7 @@ static void er2bc_meter_free(struct er2bc_meter *m)
 {
 	ASSERT_RTNL();
 	list_del_rcu(&m->list);
+	er2bc_meter_gen_next(dev_net(m->dev));
 	/*
 	 * No synchronize_net() (an expedited grace period under RTNL, which a
 	 * netns owner could ask for in a loop): the tap may still run on
@@ -119,6 +133,7 @@ static struct er2bc_meter *er2bc_meter_new(struct net_device *dev, __be16 port,
 	m->pt.ignore_outgoing = true;
 	dev_add_pack(&m->pt);
 	list_add_tail_rcu(&m->list, er2bc_meters(dev_net(dev)));
+	er2bc_meter_gen_next(dev_net(dev));
 	return m;
 }
 
@@ -283,15 +298,22 @@ int er2bc_nl_meter_get_start(struct netlink_callback *cb)
 	return 0;
 }
 
+/*
+ * Resumed by position in the list: a meter added or freed between two
+ * parts could be skipped or sent twice, so such a dump is marked
+ * NLM_F_DUMP_INTR (the generation moved) for the reader to ask again.
+ */
 int er2bc_nl_meter_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct net *net = sock_net(skb->sk);
 	struct er2bc_meter *m;
 	unsigned long i = 0;
 	int err = 0;
 	void *hdr;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(m, er2bc_meters(sock_net(skb->sk)), list) {
+	cb->seq = READ_ONCE(er2bc_meter_net(net)->gen);
+	list_for_each_entry_rcu(m, er2bc_meters(net), list) {
 		if (cb->args[0] && m->ifindex != cb->args[0])
 			continue;
 		if (i++ < cb->args[1])
@@ -301,6 +323,7 @@ int er2bc_nl_meter_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			err = -EMSGSIZE;
 			break;
 		}
+		genl_dump_check_consistent(cb, hdr);
 		err = er2bc_meter_put(skb, m, NULL, NULL);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
@@ -337,6 +360,7 @@ static struct notifier_block er2bc_meter_notifier = {
 static int __net_init er2bc_meter_net_init(struct net *net)
 {
 	INIT_LIST_HEAD(er2bc_meters(net));
+	er2bc_meter_net(net)->gen = 1;
 	return 0;
 }
 
