@@ -53,6 +53,16 @@
 #      choosing the next class, + the device's xmit + freeing). The cost is
 #      (fill + drain) / BACKLOG: the same work per packet as a and b, done
 #      with every class backlogged (see run_c for how it is timed).
+#   g  lending with packets far larger than the quanta, backlogged as in
+#      c (GBACKLOG packets, spread over the N classes by the filter):
+#      every class borrows, so the scheduler chooses by deficit round
+#      robin with a quantum of 1514 bytes (er2bc: classes with no rate,
+#      weight 1; htb: leaves of rate 1 kbit/s, ceil C, quantum 1514), once
+#      with frames of 1514 bytes and once of 64000 (a GSO packet's size:
+#      the dummy device takes them whole), each beside pfifo at the same
+#      size. A 64000-byte packet leaves its class 42 quanta short: a
+#      scheduler that hands out one quantum per turn walks its list 42
+#      times more per packet than with 1514-byte frames.
 #
 # Each cell: PACKETS packets (c: BACKLOG), the busy time pktgen reports
 # (and bench_txq.ko, for a drain), divided by the packets; the device's
@@ -67,6 +77,7 @@ count=$3
 backlog=$4
 shift 4
 classes=("$@")
+gbacklog=2000		# pattern g: 2000 packets of 64000 bytes take 256 MB
 pg=/proc/net/pktgen
 txq=/sys/module/bench_txq/parameters
 cap=10000000000000	# C, bits/s
@@ -233,7 +244,8 @@ run_c() {
 	{ read -r us sent; read -r err; } < <(pg_result)
 	read -r drain before after <"$txq/drain"
 	rest=$(((sent - before) * last_ns / count))	# 0 if unshared
-	record qdisc="\"$qd\"" classes="$n" pattern='"c"' tag="\"$tag\"" \
+	record qdisc="\"$qd\"" classes="$n" pattern="\"${c_pattern:-c}\"" tag="\"$tag\"" \
+		frame="${c_frame:-60}" \
 		packets="$before" ns=$((us * 1000 - rest + drain)) \
 		fill_ns=$((us * 1000 - rest)) drain_ns="$drain" busy_ns=$((us * 1000)) \
 		sent="$sent" after_drain=$((sent - before)) errors="$err" \
@@ -297,6 +309,54 @@ setup() {
 	tc -batch "$batch"
 }
 
+# setup_g QDISC N: pattern g's N borrowing classes (no filter yet)
+setup_g() {
+	local qd=$1 n=$2 m batch=/tmp/bench-tc.batch cburst
+	cburst=$(burst_of $cap)
+	tc qdisc del dev dum0 root 2>/dev/null || true
+	case $qd in
+	pfifo)
+		tc qdisc add dev dum0 root handle 1: pfifo
+		return
+		;;
+	htb)
+		{
+			echo "qdisc add dev dum0 root handle 1: htb default 1"
+			echo "class add dev dum0 parent 1: classid 1:ffff htb rate ${cap}bit ceil ${cap}bit burst $cburst cburst $cburst quantum 1514"
+			for ((m = 1; m <= n; m++)); do
+				printf 'class add dev dum0 parent 1:ffff classid 1:%x htb rate 1kbit ceil %dbit burst 3028 cburst %d quantum 1514\n' \
+					"$m" "$cap" "$cburst"
+			done
+		} >"$batch"
+		;;
+	er2bc)
+		{
+			echo "qdisc add dev dum0 root handle 1: er2bc rate ${cap}bit burst $cburst default 1"
+			for ((m = 1; m <= n; m++)); do
+				printf 'class add dev dum0 parent 1: classid 1:%x er2bc prio 1 weight 1\n' "$m"
+			done
+		} >"$batch"
+		;;
+	esac
+	tc -batch "$batch"
+}
+
+# run_g QDISC N: pattern g's cells, at 1514 and at 64000 bytes a frame. A
+# b run of GBACKLOG packets first, unrecorded, gives run_c (6.1's way) the
+# cost of a packet through the running qdisc.
+run_g() {
+	local qd=$1 n=$2 size count=$gbacklog backlog=$gbacklog c_pattern=g c_frame
+
+	for size in 1514 64000; do
+		c_frame=$size
+		pgset dum0 "pkt_size $size"
+		run "$qd" "$n" b warmup
+		run_c "$qd" "$n" warmup
+		run_c "$qd" "$n"
+	done
+	pgset dum0 "pkt_size 60"
+}
+
 add_filter() {
 	tc filter add dev dum0 parent 1: protocol ip prio 1 handle 1 \
 		flow map key proto-src divisor "$1" baseclass 1:1
@@ -306,7 +366,7 @@ add_filter() {
 # the tree it was built from)
 record kernel="\"$(uname -r)\"" \
 	er2bc_version="\"$(cat /sys/module/sch_er2bc/version 2>/dev/null || echo unknown)\"" \
-	packets="$count" backlog="$backlog" unshared="$unshared"
+	packets="$count" backlog="$backlog" gbacklog="$gbacklog" unshared="$unshared"
 echo "bench: $(uname -r), $count packets a cell, backlog $backlog, classes ${classes[*]}" >&2
 
 # warm-up (not recorded as a result): first use of pktgen, slabs for a backlog
@@ -354,4 +414,15 @@ setup pfifo 1
 run pfifo 1 b repeat
 run_c pfifo 1 warmup
 run_c pfifo 1 repeat
+
+setup_g pfifo 1
+run_g pfifo 1
+for n in "${classes[@]}"; do
+	for qd in htb er2bc; do
+		echo "bench: $qd, $n classes, pattern g" >&2
+		setup_g $qd "$n"
+		add_filter "$n"
+		run_g $qd "$n"
+	done
+done
 tc qdisc del dev dum0 root

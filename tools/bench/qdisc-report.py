@@ -25,6 +25,11 @@ PATTERNS = {
          "then drained with every class active",
 }
 
+LENDING = ("g: lending with packets far larger than the quanta: every class borrows "
+           "(er2bc: no rate, weight 1; htb: rate 1 kbit/s, ceil C; both a quantum of "
+           "1514 bytes), backlogged and drained as in c, frames of 1514 and of 64000 "
+           "bytes (a GSO packet's size)")
+
 TARGET_RATIO = 0.5      # er2bc's extra over pfifo, at most this much of htb's
 TARGET_FLAT = 0.02      # er2bc's cost from 1 to the most classes: within 2 %
 TARGET_RATE = 0.005     # |achieved / configured - 1|
@@ -61,8 +66,17 @@ def main():
     cells = {}
     repeats = []
     checks = []
+    gbacklog = head.get("gbacklog", 0)
+    lend_cells = {}
     for r in recs:
         if "qdisc" not in r or r.get("tag") == "warmup":
+            continue
+        if r["pattern"] == "g":
+            ok = (r["packets"] >= gbacklog and r["queued_after_drain"] == 0 and
+                  r["errors"] == 0 and r["dequeued"] == r["sent"])
+            if not ok:
+                checks.append(r)
+            lend_cells[(r["qdisc"], r["classes"], r["frame"])] = r
             continue
         if r["pattern"] == "c":
             # drained at least BACKLOG, all of it, and pktgen went on through
@@ -182,6 +196,8 @@ def main():
                 r[k] = round(r[k], 5)
         r["target_met"] = "error" in r and abs(r["error"]) < TARGET_RATE
 
+    lending = lending_rows(lend_cells)
+
     doc = {
         "kernel": kernel,
         "er2bc_version": version,
@@ -205,6 +221,7 @@ def main():
         "ratio": "(er2bc - pfifo) / (htb - pfifo), instructions per packet",
         "rows": rows,
         "flatness": flat,
+        "lending": {"pattern": LENDING, "backlog_per_cell": gbacklog, "rows": lending},
         "filter_cost": classifier,
         "floor_prio": floor_prio,
         "repeatability": rep,
@@ -240,6 +257,8 @@ def main():
         cost_tables(out, rows)
         cost_notes(out, flat, classifier, rep)
         floor_notes(out, floor_prio)
+    if lending:
+        lending_table(out, lending, gbacklog)
     if acc:
         accuracy_table(out, doc, acc)
     targets(out, a, rows, flat, acc, checks)
@@ -273,6 +292,38 @@ def cost_tables(out, rows):
             print(f"| {r['classes']} | " + " | ".join(
                 f"{r[q + '_fill_insn_per_pkt']:.0f} + {r[q + '_drain_insn_per_pkt']:.0f}"
                 for q in ("pfifo", "htb", "er2bc")) + f" | {dr} |", file=out)
+
+
+def lending_rows(cells):
+    """Pattern g: each qdisc's drain per packet over pfifo's at the same
+    frame size, at 1514 and at 64000 bytes, and what the larger frames add."""
+    rows = []
+    for n in sorted({k[1] for k in cells if k[0] != "pfifo"}):
+        for qd in ("htb", "er2bc"):
+            row = {"qdisc": qd, "classes": n}
+            for size in (1514, 64000):
+                c, floor = cells.get((qd, n, size)), cells.get(("pfifo", 1, size))
+                if not (c and floor):
+                    break
+                d = c["drain_ns"] / c["packets"]
+                row[f"drain_insn_per_pkt_{size}"] = round(d, 1)
+                row[f"drain_extra_{size}"] = round(d - floor["drain_ns"] / floor["packets"], 1)
+            else:
+                row["growth"] = round(row["drain_extra_64000"] - row["drain_extra_1514"], 1)
+                rows.append(row)
+    return rows
+
+
+def lending_table(out, rows, gbacklog):
+    print(f"\nPattern {LENDING}; a backlog of {gbacklog}. Drain (dequeue, device xmit, "
+          "free) in instructions per packet, and its extra over pfifo's drain at the same "
+          "size; growth: what 64000-byte frames add to the extra:\n", file=out)
+    print("| qdisc | classes | drain 1514 B | extra | drain 64000 B | extra | growth |", file=out)
+    print("|---|---:|---:|---:|---:|---:|---:|", file=out)
+    for r in rows:
+        print(f"| {r['qdisc']} | {r['classes']} | {r['drain_insn_per_pkt_1514']:.0f} | "
+              f"{r['drain_extra_1514']:+.0f} | {r['drain_insn_per_pkt_64000']:.0f} | "
+              f"{r['drain_extra_64000']:+.0f} | {r['growth']:+.0f} |", file=out)
 
 
 def cost_notes(out, flat, classifier, rep):
