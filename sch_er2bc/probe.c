@@ -63,7 +63,11 @@ static bool er2bc_peer_match(const struct er2bc_peer *peer, u8 family,
 	return false;
 }
 
-/* a request: a whole UDP datagram to @port whose type is ER2BC_PROBE_REQUEST */
+/*
+ * a request: a whole UDP datagram to @port whose type is ER2BC_PROBE_REQUEST
+ * and whose payload is exactly a request's, plain or authenticated; a
+ * larger look-alike is data, at both ends alike
+ */
 static bool er2bc_probe_request(const struct sk_buff *skb, int toff, __be16 port,
 				u8 *key, u8 *key_len)
 {
@@ -72,6 +76,7 @@ static bool er2bc_probe_request(const struct sk_buff *skb, int toff, __be16 port
 	__be16 _type;
 	const __be16 *type;
 	int len;
+	u16 t;
 
 	uh = skb_header_pointer(skb, toff, sizeof(_uh), &_uh);
 	if (!uh || uh->dest != port)
@@ -80,7 +85,11 @@ static bool er2bc_probe_request(const struct sk_buff *skb, int toff, __be16 port
 	if (len < 4)
 		return false;
 	type = skb_header_pointer(skb, toff + sizeof(*uh), sizeof(_type), &_type);
-	if (!type || (ntohs(*type) & ~ER2BC_PROBE_AUTH) != ER2BC_PROBE_REQUEST)
+	if (!type)
+		return false;
+	t = ntohs(*type);
+	if ((t & ~ER2BC_PROBE_AUTH) != ER2BC_PROBE_REQUEST ||
+	    len != (t & ER2BC_PROBE_AUTH ? ER2BC_PROBE_AREQ_LEN : ER2BC_PROBE_REQ_LEN))
 		return false;
 	if (!key)
 		return true;

@@ -82,7 +82,8 @@ static enum er2bc_pkt classify(struct sk_buff *skb, const struct er2bc_peer *pee
 static void probe_request_is_cut(struct kunit *test)
 {
 	static const u8 req[4] = { 0, 1, 0x12, 0x34 };
-	static const u8 auth[40] = { 0x80, 1, 0, 7 };
+	static const u8 auth[ER2BC_PROBE_AREQ_LEN] = { 0x80, 1, 0, 7 };
+	static const u8 large[1400] = { 0, 1, 0x12, 0x34 };
 	static const u8 resp[28] = { 0, 2 };
 	struct er2bc_peer none = {};
 	u8 key[ER2BC_PROBE_KEY_MAX], key_len = 0;
@@ -92,13 +93,26 @@ static void probe_request_is_cut(struct kunit *test)
 			ER2BC_PKT_PROBE);
 	KUNIT_EXPECT_EQ(test, key_len, 4);
 	KUNIT_EXPECT_MEMEQ(test, key, req, 4);
-	/* an authenticated request: the key is its first 32 bytes */
+	/* an authenticated request: the key is its whole payload */
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, true, "2001:db8::1", "2001:db8:2::2",
 					       PORT, auth, sizeof(auth), false),
 				       &none, true, key, &key_len),
 			ER2BC_PKT_PROBE);
-	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_KEY_MAX);
-	KUNIT_EXPECT_MEMEQ(test, key, auth, ER2BC_PROBE_KEY_MAX);
+	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_AREQ_LEN);
+	KUNIT_EXPECT_MEMEQ(test, key, auth, ER2BC_PROBE_AREQ_LEN);
+	/*
+	 * look-alikes of another size: a plain request's type with an
+	 * authenticated one's length, the other way round, 1400 bytes
+	 */
+	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
+					       large, ER2BC_PROBE_AREQ_LEN, false),
+				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
+	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
+					       auth, ER2BC_PROBE_REQ_LEN, false),
+				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
+	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
+					       large, sizeof(large), false),
+				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	/* a response, another port, a short payload, a fragment: data */
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
 					       resp, sizeof(resp), false),

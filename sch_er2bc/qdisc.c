@@ -236,10 +236,8 @@ static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch
 static bool er2bc_probe_ours(const struct sk_buff *skb, struct Qdisc *sch)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
-	u8 key[ER2BC_PROBE_KEY_MAX], key_len;
 	const struct sock *sk = skb->sk;
 	u64 now, earliest;
-	bool auth;
 
 	/* a GSO skb would leave as several datagrams, each a look-alike */
 	if (!sk || skb_is_gso(skb) || !sk_fullsock(sk) ||
@@ -253,11 +251,9 @@ static bool er2bc_probe_ours(const struct sk_buff *skb, struct Qdisc *sch)
 	if (q->probe_mark ? skb->mark != q->probe_mark :
 	    !uid_eq(sk->sk_uid, make_kuid(sock_net(sk)->user_ns, 0)))
 		return false;
-	if (er2bc_probe_classify(skb, q->probe_port, &q->peer, true, key, &key_len) !=
+	/* exactly a request's size (er2bc_probe_classify()) */
+	if (er2bc_probe_classify(skb, q->probe_port, &q->peer, true, NULL, NULL) !=
 	    ER2BC_PKT_PROBE)
-		return false;
-	auth = (key[0] << 8 | key[1]) & ER2BC_PROBE_AUTH;
-	if (key_len != (auth ? ER2BC_PROBE_AREQ_LEN : ER2BC_PROBE_REQ_LEN))
 		return false;
 	now = ktime_get_ns();
 	earliest = now - min_t(u64, now, (ER2BC_PROBE_BURST - 1) * ER2BC_PROBE_GAP_NS);

@@ -120,16 +120,19 @@ log_test $? "the TCP flow has stopped sending" \
 	"$(ip netns exec "$A" ss -Htn dst 10.0.2.2 | awk '{print $1}' | sort | uniq -c | xargs)"
 ip netns exec "$R" tc qdisc replace dev r1 root netem loss 2% limit 10000
 ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc rate 4mbit
-# probe_run INTERVALS SECS: probecheck's intervals, 0.1 s apart, into $res,
-# while A floods B for SECS from 1 s in, at what er2bc lets out (4 Mbit/s)
+# probe_run INTERVALS SECS [UDPFLOOD ARGS...]: probecheck's intervals, 0.1 s
+# apart, into $res, while A floods B for SECS from 1 s in, at what er2bc
+# lets out (4 Mbit/s), to port 9 or as the udpflood.py arguments say
 probe_run() {
-	local tmp pc
+	local tmp pc n=$1 secs=$2
+	shift 2
+	[ $# -gt 0 ] || set -- 10.0.2.2 "$secs" 9
 	tmp=$(mktemp)
 	python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
-		--to 10.0.2.2 --port $PORT --count "$1" --gap 0.1 >"$tmp" &
+		--to 10.0.2.2 --port $PORT --count "$n" --gap 0.1 >"$tmp" &
 	pc=$!
 	sleep 1
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 "$2" 9 >/dev/null
+	ip netns exec "$A" python3 "$here/udpflood.py" "$@" >/dev/null
 	wait $pc
 	res=$(cat "$tmp")
 	rm -f "$tmp"
@@ -139,6 +142,14 @@ probe_run 80 4
 d1=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 check "netem loss: lost + requests lost = netem's drops ($((d1 - d0)))" \
 	"r['lost'] > 0 and r['negative'] == 0 and r['lost'] + r['missing'] == $((d1 - d0))"
+
+# --- datagrams to the probe port that start as requests do but are 1400
+# bytes long are data at both ends: they neither cut B's counts (which
+# would push the real requests' snapshots out of its ring) nor go uncounted
+ip netns exec "$R" tc qdisc replace dev r1 root pfifo limit 10000
+probe_run 40 2 --head 0001 10.0.2.2 2 $PORT
+check "a flood of 1400-byte look-alikes of requests: every request found, every packet counted" \
+	"r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 100"
 
 # --- what B's own tc ingress drops or moves, the path delivered: the
 # meter, a tap on b0 ahead of tc's ingress, counts it as received
