@@ -95,7 +95,7 @@ void *er2bc_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd
 			   &er2bc_genl_family, NLM_F_MULTI, cmd);
 }
 
-/* a dump request's attributes, by the policy of its op */
+/* a meter-get dump request's attributes, by meter-get's policy (meter.c) */
 int er2bc_nl_dump_parse(struct netlink_callback *cb, struct nlattr **tb, int maxtype)
 {
 	return genlmsg_parse(cb->nlh, &er2bc_genl_family, tb, maxtype,

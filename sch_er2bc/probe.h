@@ -5,10 +5,10 @@
  * The estimator's read request travels with the data. Both gateways count
  * the packets that pass between them and cut their counts exactly where the
  * request passes: the sending gateway's er2bc qdisc as it dequeues
- * (packets sent toward the peer), the receiving gateway's meter, a netdev
- * ingress hook, as packets arrive (packets received from the peer). Each
- * cut is a snapshot remembered under the request's payload, which the
- * daemons ask for by generic netlink.
+ * (packets sent toward the peer), the receiving gateway's meter, a tap
+ * ahead of tc's ingress, as packets arrive (packets received from the
+ * peer). Each cut is a snapshot remembered under the request's payload,
+ * which the daemons ask for by generic netlink.
  */
 #ifndef _ER2BC_PROBE_H
 #define _ER2BC_PROBE_H

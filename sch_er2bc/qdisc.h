@@ -58,7 +58,7 @@ struct er2bc_sched_data {
 	struct tcf_proto __rcu *filter_list;
 	struct er2bc_class *defcl;	/* the default class, if it exists */
 	u32 defcls;			/* minor of the default class, 0: none */
-	u64 unclassified;		/* packets sent in the implicit class */
+	u64 unclassified;		/* packets classified to the implicit class */
 	struct er2bc_class implicit;	/* what nothing else claimed */
 
 	struct Qdisc_class_hash clhash;
