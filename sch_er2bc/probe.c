@@ -64,12 +64,17 @@ static bool er2bc_peer_match(const struct er2bc_peer *peer, u8 family,
 }
 
 /*
- * a request: a whole UDP datagram to @port whose type is ER2BC_PROBE_REQUEST
- * and whose payload is exactly a request's, plain or authenticated; a
- * larger look-alike is data, at both ends alike
+ * What a whole UDP datagram to @port, of @l4len bytes by its IP header, is
+ * to the counts. A request: its type is ER2BC_PROBE_REQUEST and its payload
+ * exactly a request's, plain or authenticated, by IP's length and UDP's
+ * alike (a larger datagram, or one whose UDP length hides bytes behind a
+ * request's, is data, at both ends alike; trailing link padding, which the
+ * meter sees ahead of IP, is neither). A GSO skb whose segments are of a
+ * request's size counts nowhere: each segment may look like a request at
+ * the other end, which then counts it nowhere either.
  */
-static bool er2bc_probe_request(const struct sk_buff *skb, int toff, __be16 port,
-				u8 *key, u8 *key_len)
+static enum er2bc_pkt er2bc_probe_udp(const struct sk_buff *skb, int toff, int l4len,
+				      __be16 port, u8 *key, u8 *key_len)
 {
 	const struct udphdr *uh;
 	struct udphdr _uh;
@@ -80,28 +85,36 @@ static bool er2bc_probe_request(const struct sk_buff *skb, int toff, __be16 port
 
 	uh = skb_header_pointer(skb, toff, sizeof(_uh), &_uh);
 	if (!uh || uh->dest != port)
-		return false;
-	len = min_t(int, ntohs(uh->len), skb->len - toff) - (int)sizeof(*uh);
-	if (len < 4)
-		return false;
+		return ER2BC_PKT_COUNT;
+	if (skb_is_gso(skb)) {
+		len = skb_shinfo(skb)->gso_size;
+		return len == ER2BC_PROBE_REQ_LEN || len == ER2BC_PROBE_AREQ_LEN ?
+		       ER2BC_PKT_IGNORE : ER2BC_PKT_COUNT;
+	}
+	len = l4len - (int)sizeof(*uh);
+	if (ntohs(uh->len) != l4len ||
+	    (len != ER2BC_PROBE_REQ_LEN && len != ER2BC_PROBE_AREQ_LEN))
+		return ER2BC_PKT_COUNT;
 	type = skb_header_pointer(skb, toff + sizeof(*uh), sizeof(_type), &_type);
 	if (!type)
-		return false;
+		return ER2BC_PKT_COUNT;
 	t = ntohs(*type);
 	if ((t & ~ER2BC_PROBE_AUTH) != ER2BC_PROBE_REQUEST ||
 	    len != (t & ER2BC_PROBE_AUTH ? ER2BC_PROBE_AREQ_LEN : ER2BC_PROBE_REQ_LEN))
-		return false;
+		return ER2BC_PKT_COUNT;
 	if (!key)
-		return true;
-	*key_len = min_t(int, len, ER2BC_PROBE_KEY_MAX);
-	return !skb_copy_bits(skb, toff + sizeof(*uh), key, *key_len);
+		return ER2BC_PKT_PROBE;
+	*key_len = len;
+	if (skb_copy_bits(skb, toff + sizeof(*uh), key, len))
+		return ER2BC_PKT_COUNT;
+	return ER2BC_PKT_PROBE;
 }
 
 enum er2bc_pkt er2bc_probe_classify(const struct sk_buff *skb, __be16 port,
 				    const struct er2bc_peer *peer, bool to_peer,
 				    u8 *key, u8 *key_len)
 {
-	int noff = skb_network_offset(skb), toff;
+	int noff = skb_network_offset(skb), toff, l4len;
 	struct in6_addr addr;
 	bool whole = true;
 	u8 family, proto;
@@ -118,6 +131,7 @@ enum er2bc_pkt er2bc_probe_classify(const struct sk_buff *skb, __be16 port,
 		ipv6_addr_set(&addr, to_peer ? iph->daddr : iph->saddr, 0, 0, 0);
 		proto = iph->protocol;
 		toff = noff + iph->ihl * 4;
+		l4len = ntohs(iph->tot_len) - iph->ihl * 4;
 		whole = !(iph->frag_off & htons(IP_MF | IP_OFFSET));
 		break;
 	}
@@ -133,6 +147,7 @@ enum er2bc_pkt er2bc_probe_classify(const struct sk_buff *skb, __be16 port,
 		/* a request has no extension headers: the daemons send none */
 		proto = ip6h->nexthdr;
 		toff = noff + sizeof(*ip6h);
+		l4len = ntohs(ip6h->payload_len);
 		break;
 	}
 	default:
@@ -141,9 +156,8 @@ enum er2bc_pkt er2bc_probe_classify(const struct sk_buff *skb, __be16 port,
 
 	if (peer->n && !er2bc_peer_match(peer, family, &addr))
 		return ER2BC_PKT_IGNORE;
-	if (proto == IPPROTO_UDP && whole && port &&
-	    er2bc_probe_request(skb, toff, port, key, key_len))
-		return ER2BC_PKT_PROBE;
+	if (proto == IPPROTO_UDP && whole && port)
+		return er2bc_probe_udp(skb, toff, l4len, port, key, key_len);
 	return ER2BC_PKT_COUNT;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_probe_classify);

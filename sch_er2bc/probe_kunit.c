@@ -34,6 +34,7 @@ static struct sk_buff *udp_skb(struct kunit *test, bool v6, const char *src,
 
 		h->version = 6;
 		h->nexthdr = IPPROTO_UDP;
+		h->payload_len = htons(sizeof(*uh) + len);
 		KUNIT_ASSERT_EQ(test, in6_pton(src, -1, h->saddr.s6_addr, -1, NULL), 1);
 		KUNIT_ASSERT_EQ(test, in6_pton(dst, -1, h->daddr.s6_addr, -1, NULL), 1);
 		skb->protocol = htons(ETH_P_IPV6);
@@ -42,6 +43,7 @@ static struct sk_buff *udp_skb(struct kunit *test, bool v6, const char *src,
 
 		h->version = 4;
 		h->ihl = 5;
+		h->tot_len = htons(sizeof(*h) + sizeof(*uh) + len);
 		h->protocol = IPPROTO_UDP;
 		h->frag_off = frag ? htons(IP_MF) : 0;
 		KUNIT_ASSERT_EQ(test, in4_pton(src, -1, (u8 *)&h->saddr, -1, NULL), 1);
@@ -53,6 +55,12 @@ static struct sk_buff *udp_skb(struct kunit *test, bool v6, const char *src,
 	uh->len = htons(sizeof(*uh) + len);
 	skb_put_data(skb, payload, len);
 	return skb;
+}
+
+/* the UDP header of an IPv4 datagram of udp_skb() */
+static struct udphdr *udp_of(struct sk_buff *skb)
+{
+	return (struct udphdr *)(skb_network_header(skb) + sizeof(struct iphdr));
 }
 
 static void peer_of(struct kunit *test, struct er2bc_peer *peer, u8 family,
@@ -87,6 +95,7 @@ static void probe_request_is_cut(struct kunit *test)
 	static const u8 resp[28] = { 0, 2 };
 	struct er2bc_peer none = {};
 	u8 key[ER2BC_PROBE_KEY_MAX], key_len = 0;
+	struct sk_buff *skb;
 
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
 					       req, 4, false), &none, true, key, &key_len),
@@ -113,6 +122,31 @@ static void probe_request_is_cut(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
 					       large, sizeof(large), false),
 				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
+	/* link padding after the datagram (the meter sees it): a request */
+	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, 4 + 14, false);
+	((struct iphdr *)skb_network_header(skb))->tot_len =
+		htons(sizeof(struct iphdr) + sizeof(struct udphdr) + 4);
+	udp_of(skb)->len = htons(sizeof(struct udphdr) + 4);
+	KUNIT_EXPECT_EQ(test, classify(skb, &none, true, key, &key_len), ER2BC_PKT_PROBE);
+	KUNIT_EXPECT_EQ(test, key_len, 4);
+	/* a UDP length that would hide 1396 bytes behind a request's: data */
+	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, sizeof(large), false);
+	udp_of(skb)->len = htons(sizeof(struct udphdr) + 4);
+	KUNIT_EXPECT_EQ(test, classify(skb, &none, true, key, &key_len), ER2BC_PKT_COUNT);
+	/*
+	 * UDP GSO: segments of a request's size may each be a request at the
+	 * other end, so this end counts none of them; larger ones are data
+	 */
+	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, 400, false);
+	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+	skb_shinfo(skb)->gso_size = ER2BC_PROBE_REQ_LEN;
+	skb_shinfo(skb)->gso_segs = 100;
+	KUNIT_EXPECT_EQ(test, classify(skb, &none, true, key, &key_len), ER2BC_PKT_IGNORE);
+	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, 1400, false);
+	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+	skb_shinfo(skb)->gso_size = 700;
+	skb_shinfo(skb)->gso_segs = 2;
+	KUNIT_EXPECT_EQ(test, classify(skb, &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	/* a response, another port, a short payload, a fragment: data */
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
 					       resp, sizeof(resp), false),
