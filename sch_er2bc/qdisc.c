@@ -224,8 +224,8 @@ static struct er2bc_class *er2bc_classify(struct sk_buff *skb, struct Qdisc *sch
  * qdisc's own network namespace (a forwarded packet has no socket, a
  * container's is in another namespace), with the probe mark if there is
  * one (SO_MARK takes CAP_NET_ADMIN or CAP_NET_RAW: an unprivileged process
- * cannot set it), else from a socket of the root user of the netns's user
- * namespace (no other user's), to a peer, of exactly a request's size, and at most
+ * cannot set it), else from a socket owned by the root user of the netns's
+ * user namespace; to a peer, of exactly a request's size; and at most
  * ER2BC_PROBE_BURST back to back and one per ER2BC_PROBE_GAP_NS after that
  * (the daemon sends one per interval, 1 ms at the least). Anything else is
  * classified like any packet, and counted by no one (see er2bc_count_skb()).
@@ -243,17 +243,18 @@ static bool er2bc_probe_ours(const struct sk_buff *skb, struct Qdisc *sch)
 	if (!sk || skb_is_gso(skb) || !sk_fullsock(sk) ||
 	    !net_eq(sock_net(sk), dev_net(qdisc_dev(sch))))
 		return false;
-	/*
-	 * SO_MARK takes CAP_NET_ADMIN or CAP_NET_RAW; without a mark, the
-	 * socket must belong to the netns's root (sk_uid is its creator's
-	 * fsuid, as nft's "meta skuid" reads it)
-	 */
-	if (q->probe_mark ? skb->mark != q->probe_mark :
-	    !uid_eq(sk->sk_uid, make_kuid(sock_net(sk)->user_ns, 0)))
-		return false;
 	/* exactly a request's size (er2bc_probe_classify()) */
 	if (er2bc_probe_classify(skb, q->probe_port, &q->peer, true, NULL, NULL) !=
 	    ER2BC_PKT_PROBE)
+		return false;
+	/*
+	 * SO_MARK takes CAP_NET_ADMIN or CAP_NET_RAW; without a mark, the
+	 * socket must be owned by the root user of the netns's user namespace
+	 * (sk_uid: its creator's, or whom fchown() gave it to, as "ip rule
+	 * uidrange" reads it)
+	 */
+	if (q->probe_mark ? skb->mark != q->probe_mark :
+	    !uid_eq(READ_ONCE(sk->sk_uid), make_kuid(sock_net(sk)->user_ns, 0)))
 		return false;
 	now = ktime_get_ns();
 	earliest = now - min_t(u64, now, (ER2BC_PROBE_BURST - 1) * ER2BC_PROBE_GAP_NS);
@@ -354,11 +355,16 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 	for (tries = q->sched.active + 1;; tries--) {
 		struct er2bc_class *cl;
 
-		/* more turns: a class is on a list it is not active on */
-		if (WARN_ON_ONCE(!tries))
+		/*
+		 * more turns: a class is on a list it is not active on; try
+		 * again a millisecond later rather than spin under the lock
+		 */
+		if (WARN_ON_ONCE(!tries)) {
 			n = NULL;
-		else
+			q->wake = now + NSEC_PER_MSEC;
+		} else {
 			n = er2bc_sched_next(&q->sched, now, &q->wake);
+		}
 		if (!n) {
 			qdisc_qstats_overlimit(sch);
 			if (q->wake != U64_MAX)
