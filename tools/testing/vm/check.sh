@@ -148,7 +148,7 @@ fi
 run_kernel() {
 	local kver=$1 out=$report/$1 res mods t0 t1 rc hits limit=2400 kunit=yes
 	# KASAN, lockdep and kmemleak under TCG: the suites took over 2400 s in CI
-	[ "$kver" = debug ] && limit=3600
+	[ "$kver" = debug ] && limit=4200
 	res=$out/results
 	rm -rf "$out"
 	mkdir -p "$out"
