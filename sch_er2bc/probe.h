@@ -67,8 +67,8 @@ struct er2bc_count {
 /* what a packet is to the counts */
 enum er2bc_pkt {
 	ER2BC_PKT_COUNT,		/* counted */
-	ER2BC_PKT_IGNORE,		/* not IP, not to or from a peer, or GSO of
-					 * request-sized segments to the port */
+	/* not IP, not to or from a peer, or GSO of request-sized segments */
+	ER2BC_PKT_IGNORE,
 	ER2BC_PKT_PROBE,		/* a request: the cut, not counted itself */
 };
 
