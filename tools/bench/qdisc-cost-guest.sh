@@ -266,12 +266,16 @@ burst_of() {
 }
 
 # N-class configurations, each in one tc process (a fork of tc costs up to
-# a second under TCG); no filter yet
+# a second under TCG); no filter yet. setup QDISC N lend: pattern g's
+# classes, which all borrow: htb's leaves at 1 kbit/s, er2bc's with no rate
 setup() {
-	local qd=$1 n=$2 m batch=/tmp/bench-tc.batch rate burst cburst
+	local qd=$1 n=$2 lend=${3:-} m batch=/tmp/bench-tc.batch rate burst cburst opts
 	rate=$((cap / n))
+	[ -z "$lend" ] || rate=1000
 	burst=$(burst_of $rate)
 	cburst=$(burst_of $cap)
+	opts="rate ${rate}bit burst $burst"
+	[ -z "$lend" ] || opts="weight 1"
 	tc qdisc del dev dum0 root 2>/dev/null || true
 	case $qd in
 	pfifo)
@@ -300,40 +304,8 @@ setup() {
 		{
 			echo "qdisc add dev dum0 root handle 1: er2bc rate ${cap}bit burst $cburst default 1"
 			for ((m = 1; m <= n; m++)); do
-				printf 'class add dev dum0 parent 1: classid 1:%x er2bc prio 1 rate %dbit burst %d\n' \
-					"$m" "$rate" "$burst"
-			done
-		} >"$batch"
-		;;
-	esac
-	tc -batch "$batch"
-}
-
-# setup_g QDISC N: pattern g's N borrowing classes (no filter yet)
-setup_g() {
-	local qd=$1 n=$2 m batch=/tmp/bench-tc.batch cburst
-	cburst=$(burst_of $cap)
-	tc qdisc del dev dum0 root 2>/dev/null || true
-	case $qd in
-	pfifo)
-		tc qdisc add dev dum0 root handle 1: pfifo
-		return
-		;;
-	htb)
-		{
-			echo "qdisc add dev dum0 root handle 1: htb default 1"
-			echo "class add dev dum0 parent 1: classid 1:ffff htb rate ${cap}bit ceil ${cap}bit burst $cburst cburst $cburst quantum 1514"
-			for ((m = 1; m <= n; m++)); do
-				printf 'class add dev dum0 parent 1:ffff classid 1:%x htb rate 1kbit ceil %dbit burst 3028 cburst %d quantum 1514\n' \
-					"$m" "$cap" "$cburst"
-			done
-		} >"$batch"
-		;;
-	er2bc)
-		{
-			echo "qdisc add dev dum0 root handle 1: er2bc rate ${cap}bit burst $cburst default 1"
-			for ((m = 1; m <= n; m++)); do
-				printf 'class add dev dum0 parent 1: classid 1:%x er2bc prio 1 weight 1\n' "$m"
+				printf 'class add dev dum0 parent 1: classid 1:%x er2bc prio 1 %s\n' \
+					"$m" "$opts"
 			done
 		} >"$batch"
 		;;
@@ -415,12 +387,12 @@ run pfifo 1 b repeat
 run_c pfifo 1 warmup
 run_c pfifo 1 repeat
 
-setup_g pfifo 1
+setup pfifo 1
 run_g pfifo 1
 for n in "${classes[@]}"; do
 	for qd in htb er2bc; do
 		echo "bench: $qd, $n classes, pattern g" >&2
-		setup_g $qd "$n"
+		setup $qd "$n" lend
 		add_filter "$n"
 		run_g $qd "$n"
 	done
