@@ -100,10 +100,10 @@ cleanup_all_ns() {
 busywait() {
 	local timeout_ms=$1 start now
 	shift
-	start=$(date +%s%3N)
+	start=$(now_ms)
 	while true; do
 		"$@" && return 0
-		now=$(date +%s%3N)
+		now=$(now_ms)
 		[ $((now - start)) -ge "$timeout_ms" ] && return 1
 		sleep 0.1
 	done
@@ -147,14 +147,16 @@ json_get() {
 	python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"
 }
 
-# within VALUE LOW HIGH: LOW <= VALUE <= HIGH (floating point)
+# within VALUE LOW HIGH: LOW <= VALUE <= HIGH (floating point; the bounds
+# may be arithmetic, "$x / 2"). A VALUE that is not a number is not within.
 within() {
-	python3 -c "import sys; sys.exit(0 if $2 <= $1 <= $3 else 1)"
+	[[ $1 =~ ^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
+		awk "BEGIN { exit !(($2) <= $1 && $1 <= ($3)) }" </dev/null
 }
 
 # class_stats NS DEV: DEV's classes as JSON keyed by classid (tc_class_stats.py)
 class_stats() {
-	ip netns exec "$1" tc -s class show dev "$2" |
+	tc -netns "$1" -s class show dev "$2" |
 		python3 "$(dirname "${BASH_SOURCE[0]}")/tc_class_stats.py"
 }
 
@@ -175,5 +177,7 @@ print((b1 - b0) * 8 / (t1 - t0))
 EOF
 }
 
-# now: seconds since the epoch, with nanoseconds
-now() { date +%s.%N; }
+# now: seconds since the epoch, with microseconds; now_ms: milliseconds.
+# Bash's own clock: a fork costs up to a second on the debug kernel.
+now() { echo "$EPOCHREALTIME"; }
+now_ms() { local t=${EPOCHREALTIME/./}; echo $((10#$t / 1000)); }

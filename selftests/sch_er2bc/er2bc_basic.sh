@@ -11,7 +11,7 @@ tap_begin
 setup_ns NS
 dummy_dev "$NS"
 
-tcq() { ip netns exec "$NS" tc "$@"; }
+tcq() { tc -netns "$NS" "$@"; }
 opts() { tcq -j qdisc show dev dummy0 | json_get "j[0].get('options', {})$1"; }
 xstat() { tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['$1']"; }
 cls() { class_stats "$NS" dummy0 | json_get "j['$1']$2"; }

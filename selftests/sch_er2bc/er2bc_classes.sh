@@ -19,7 +19,7 @@ ip -n "$NS" addr add 192.0.2.1/24 dev dummy0
 ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
 
 here=$(cd "$(dirname "$0")" && pwd)
-tcq() { ip netns exec "$NS" tc "$@"; }
+tcq() { tc -netns "$NS" "$@"; }
 stats() { class_stats "$NS" dummy0; }
 flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
 WINDOW=10

@@ -24,7 +24,7 @@ ip -n "$NS" addr add 192.0.2.1/24 dev dummy0
 ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
 ip -n "$NS" link add dummy1 type dummy && ip -n "$NS" link set dummy1 up
 
-tcq() { ip netns exec "$NS" tc "$@"; }
+tcq() { tc -netns "$NS" "$@"; }
 ctl() { ip netns exec "$NS" "$ctl" "$@"; }
 raw() { ip netns exec "$NS" python3 "$here/genlraw.py" "$@"; }
 ifindex=$(ip netns exec "$NS" cat /sys/class/net/dummy0/ifindex)
@@ -230,8 +230,8 @@ tcq qdisc add dev dummy0 root handle 1: er2bc rate 6mbit mode er2bc burst 16k &&
 # slower): skipped visibly, as the kernel's tests do with
 # KSFT_MACHINE_SLOW. Measured through tbf on dummy1, not through er2bc, so
 # that broken lending fails rather than passing for a slow machine.
-ip netns exec "$NS" ip addr add 192.0.2.65/26 dev dummy1 &&
-	ip netns exec "$NS" ip neigh add 192.0.2.66 lladdr 02:00:00:00:00:02 dev dummy1 &&
+ip -n "$NS" addr add 192.0.2.65/26 dev dummy1 &&
+	ip -n "$NS" neigh add 192.0.2.66 lladdr 02:00:00:00:00:02 dev dummy1 &&
 	tcq qdisc replace dev dummy1 root tbf rate 10mbit burst 16k limit 200k
 ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.66 9 5001 5002 5003 &
 sleep 2

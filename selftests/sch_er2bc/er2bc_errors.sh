@@ -13,7 +13,7 @@ setup_ns NS
 dummy_dev "$NS"
 
 here=$(cd "$(dirname "$0")" && pwd)
-tcq() { ip netns exec "$NS" tc "$@"; }
+tcq() { tc -netns "$NS" "$@"; }
 
 tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit default 50 &&
 	tcq class add dev dummy0 parent 1: classid 1:10 er2bc prio 1 rate 400kbit ceil 1mbit &&

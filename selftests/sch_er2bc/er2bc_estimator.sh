@@ -36,9 +36,9 @@ trap 'stop_all; tap_end' EXIT
 gateways_setup
 log_test $? "two gateways and a router"
 
-ip netns exec "$A" tc qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
+tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
 	probe-port $PORT peer 10.0.2.0/24 &&
-	ip netns exec "$A" tc class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type udp
+	tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type udp
 log_test $? "er2bc on A, counting toward 10.0.2.0/24"
 
 responder() { # ARGS...: start the responder in B
@@ -71,7 +71,7 @@ log_test $? "responder up, its meter on b0"
 
 # --- a standing queue at the bottleneck, TCP with a window the deep buffer
 # holds: 300 estimates, 10 a second, none with a loss
-ip netns exec "$R" tc qdisc add dev r1 root tbf rate 8mbit burst 64k limit 4m
+tc -netns "$R" qdisc add dev r1 root tbf rate 8mbit burst 64k limit 4m
 ip netns exec "$B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
 busywait 20000 tcp_listening "$B" 5201
 ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 100 -w 400K >/dev/null 2>&1 &
@@ -85,7 +85,7 @@ busy() {
 	rx0=$(ip netns exec "$B" cat /sys/class/net/b0/statistics/rx_bytes) t0=$(now)
 	tx0=$(ip netns exec "$R" cat /sys/class/net/r1/statistics/tx_bytes)
 	sleep 5
-	backlog=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['backlog']")
+	backlog=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['backlog']")
 	sleep 5
 	rx1=$(ip netns exec "$B" cat /sys/class/net/b0/statistics/rx_bytes) t1=$(now)
 	tx1=$(ip netns exec "$R" cat /sys/class/net/r1/statistics/tx_bytes)
@@ -132,8 +132,8 @@ fi
 # got; their intervals merge with the next). The flood starts after the
 # first estimates and ends before the last: every data packet netem drops
 # falls in an estimate.
-ip netns exec "$R" tc qdisc replace dev r1 root netem loss 2% limit 10000
-d0=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
+tc -netns "$R" qdisc replace dev r1 root netem loss 2% limit 10000
+d0=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 q0=$(st resp "j['requests']")
 rm -f "$work/send.json"
 ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 100ms \
@@ -145,7 +145,7 @@ busywait 20000 estimates_at_least $(($(st send "j['estimates']") + 10))
 kill $snd
 wait $snd
 sleep 1.5	# the responder's status is at most a second behind
-d1=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
+d1=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 lost=$(losses "$work/l.log" | paste -sd+ | bc)
 rq=$(($(st send "j['requests']") - ($(st resp "j['requests']") - q0)))
 [ "$lost" -gt 0 ] && [ $((lost + rq)) = $((d1 - d0)) ] && [ "$(st send "j['negative_loss']")" = 0 ]
@@ -155,23 +155,23 @@ log_test $? "netem loss counted exactly" "sum of L $lost + requests lost $rq, ne
 # Mbit/s under a greedy UDP sender; each estimate's W is stamped with the
 # time its log line came (no process started per sample: the debug kernel
 # starts a Python in seconds)
-ip netns exec "$R" tc qdisc replace dev r1 root tbf rate 2mbit burst 4k limit 30k
+tc -netns "$R" qdisc replace dev r1 root tbf rate 2mbit burst 4k limit 30k
 # first with W far above the ABW: the flood must fill the 2 Mbit/s
 # bottleneck, measured by the router, apart from the estimator
-ip netns exec "$A" tc qdisc change dev a0 root er2bc rate 100mbit
+tc -netns "$A" qdisc change dev a0 root er2bc rate 100mbit
 ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 42 9 >/dev/null &
 flood=$!
 sleep 1
 filled=$(dev_rate "$R" r1 tx 3)
 start=$(now)
 (
-	sleep 15; ip netns exec "$R" tc qdisc change dev r1 root tbf rate 1800kbit burst 4k limit 30k
-	sleep 10; ip netns exec "$R" tc qdisc change dev r1 root tbf rate 2mbit burst 4k limit 30k
+	sleep 15; tc -netns "$R" qdisc change dev r1 root tbf rate 1800kbit burst 4k limit 30k
+	sleep 10; tc -netns "$R" qdisc change dev r1 root tbf rate 2mbit burst 4k limit 30k
 ) &
 steps=$!
 ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --w-ini 1mbit --once 35 \
 	--status "$work/send.json" -v 2>&1 >/dev/null |
-	while IFS= read -r line; do echo "$(date +%s.%N) $line"; done >"$work/t.log"
+	while IFS= read -r line; do echo "$EPOCHREALTIME $line"; done >"$work/t.log"
 wait $steps $flood
 res=$(python3 - "$work/t.log" "$start" <<'PY'
 import re, sys
@@ -220,7 +220,7 @@ log_test $? "ctrl-get shows the last estimate (W $w, seq $seq)" "$out"
 # --- authenticated: both ends restarted with a key
 kill $resp; wait $resp 2>/dev/null
 printf 'er2bc-selftest-key-0123456789abcdef' >"$work/key" && chmod 600 "$work/key"
-ip netns exec "$R" tc qdisc replace dev r1 root tbf rate 8mbit burst 20k limit 4m
+tc -netns "$R" qdisc replace dev r1 root tbf rate 8mbit burst 20k limit 4m
 responder --key-file "$work/key"
 busywait 20000 udp_bound "$B" $PORT
 # the sender runs until the forgeries are in: Python starts slowly on the
@@ -300,27 +300,27 @@ log_test $? "sender restarted: estimates resume" "first run exit $rc1, second $r
 
 # --- a probe-mark on A's qdisc: the sender marks its requests with it, and
 # follows it when it changes under a running sender
-ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e43
+tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e43
 sender "$work/m.log" --interval 100ms --once 40 --key-file "$work/key" &
 snd=$!
 sleep 1.5
-ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e44
+tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e44
 wait $snd
 rc=$?
 [ $rc = 0 ] && [ "$(st send "j['estimates']")" = 40 ] &&
 	grep -q "probe-mark 0x4e43" "$work/m.log" && grep -q "probe-mark 0x4e44" "$work/m.log"
 log_test $? "the sender follows the qdisc's probe-mark, 0x4e43 then 0x4e44" \
 	"exit $rc, estimates $(st send "j['estimates']"), no snapshot $(st send "j['no_snapshot']")"
-ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc probe-mark none
+tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark none
 
 # --- IPv6: the same daemons, requests and counts over IPv6, TCP holding a
 # queue at the bottleneck; every estimate balances
 gateways_setup6
 log_test $? "IPv6: two gateways and a router"
-ip netns exec "$A6" tc qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
+tc -netns "$A6" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
 	probe-port $PORT peer 2001:db8:2::/64 &&
-	ip netns exec "$A6" tc class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit &&
-	ip netns exec "$R6" tc qdisc add dev r1 root tbf rate 8mbit burst 64k limit 4m
+	tc -netns "$A6" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit &&
+	tc -netns "$R6" qdisc add dev r1 root tbf rate 8mbit burst 64k limit 4m
 ip netns exec "$B6" "$abwd" responder --dev b0 --peer-prefix 2001:db8:1::/64 --port $PORT \
 	--status "$work/resp6.json" 2>>"$work/resp6.log" &
 pids+=($!)
@@ -338,7 +338,7 @@ wait $ipf
 n=$(losses "$work/v6.log" | wc -l)
 lossy=$(losses "$work/v6.log" | grep -vc '^0$')
 out=$(json_get "(j['estimates'], j['negative_loss'], j['bytes_per_estimate'])" <"$work/send6.json")
-sent=$(ip netns exec "$A6" tc -s -j qdisc show dev a0 | json_get "j[0]['probe_packets']")
+sent=$(tc -netns "$A6" -s -j qdisc show dev a0 | json_get "j[0]['probe_packets']")
 [ $rc = 0 ] && [ "$n" = 50 ] && [ "$lossy" = 0 ] && [[ "$out" == "(50, 0, "* ]] && [ "$sent" -gt 1000 ]
 log_test $? "IPv6: 50 estimates, no false loss" \
 	"estimates/negative/bytes per estimate $out, lossy $lossy, qdisc counted $sent"

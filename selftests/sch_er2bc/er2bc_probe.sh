@@ -29,18 +29,18 @@ P_IF=2 P_H=3 P_PORT=4 P_PEER=5 P_KEY=6
 CMD_PROBE_GET=4 CMD_METER_SET=5 CMD_METER_DEL=6 CMD_METER_GET=7
 
 # --- the sending qdisc: counting configured with tc
-ip netns exec "$A" tc qdisc add dev a0 root handle 1: er2bc rate 100mbit default 1 \
+tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit default 1 \
 	probe-port $PORT peer 10.0.2.0/24 &&
-	ip netns exec "$A" tc class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit
+	tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit
 log_test $? "er2bc on A counts toward 10.0.2.0/24, requests to port $PORT"
-out=$(ip netns exec "$A" tc -j qdisc show dev a0 | json_get "j[0]['options']['probe_port'], j[0]['options']['peer']")
+out=$(tc -netns "$A" -j qdisc show dev a0 | json_get "j[0]['options']['probe_port'], j[0]['options']['peer']")
 [ "$out" = "$PORT ['10.0.2.0/24']" ]
 log_test $? "tc shows probe-port and peer" "$out"
-out=$(ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc peer 10.0.2.1/24 2>&1)
+out=$(tc -netns "$A" qdisc change dev a0 root handle 1: er2bc peer 10.0.2.1/24 2>&1)
 [ $? != 0 ] && [[ "$out" == *"host bits"* ]] &&
-	[ "$(ip netns exec "$A" tc -j qdisc show dev a0 | json_get "j[0]['options']['peer']")" = "['10.0.2.0/24']" ]
+	[ "$(tc -netns "$A" -j qdisc show dev a0 | json_get "j[0]['options']['peer']")" = "['10.0.2.0/24']" ]
 log_test $? "tc refuses a peer prefix with host bits, keeps the old one" "$out"
-out=$(ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc peer 10.0.0.0/8 peer 10.1.0.0/16 \
+out=$(tc -netns "$A" qdisc change dev a0 root handle 1: er2bc peer 10.0.0.0/8 peer 10.1.0.0/16 \
 	peer 10.2.0.0/16 peer 10.3.0.0/16 peer 10.4.0.0/16 2>&1)
 [ $? != 0 ] && [[ "$out" == *"at most 4"* ]]
 log_test $? "tc refuses a fifth peer prefix" "$out"
@@ -82,7 +82,7 @@ check() { # DESC JSON-EXPR: probecheck's result, checked in Python
 
 # --- TCP through an 8 Mbit/s bottleneck with a deep buffer: a standing
 # queue, no loss; tbf splits the GSO packets A counted by segment
-ip netns exec "$R" tc qdisc add dev r1 root tbf rate 8mbit burst 20k limit 4m
+tc -netns "$R" qdisc add dev r1 root tbf rate 8mbit burst 20k limit 4m
 ip netns exec "$B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
 busywait 20000 tcp_listening "$B" 5201
 ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 30 -w 400K >/dev/null 2>&1 &
@@ -94,7 +94,7 @@ res=$(python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b
 	--to 10.0.2.2 --port $PORT --count 100 --gap 0.1)
 kill $ipf 2>/dev/null
 wait
-q=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops'], j[0]['backlog']")
+q=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops'], j[0]['backlog']")
 check "TCP at a bottleneck: 100 intervals, none lossy, none negative (r1 drops/backlog at end: $q)" \
 	"r['intervals'] == 100 and r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 0"
 # how much it counted depends on how fast the emulated sender is (the debug
@@ -102,7 +102,7 @@ check "TCP at a bottleneck: 100 intervals, none lossy, none negative (r1 drops/b
 python3 -c "import json,sys; sys.exit(0 if json.loads(sys.argv[1])['sent'] > 1000 else 1)" "$res"
 log_timing_test $? "TCP at a bottleneck: over 1000 packets counted in 10 s" \
 	"$(echo "$res" | json_get "j['sent']") packets"
-ign=$(ip netns exec "$A" tc -s -j qdisc show dev a0 | json_get "j[0]['probe_ignored']")
+ign=$(tc -netns "$A" -s -j qdisc show dev a0 | json_get "j[0]['probe_ignored']")
 [ "$ign" -gt 0 ] 2>/dev/null
 log_test $? "A's qdisc ignored what was not toward the peer (IPv6 neighbour discovery)" "ignored $ign"
 
@@ -118,8 +118,8 @@ tcp_quiet() {
 busywait 30000 tcp_quiet
 log_test $? "the TCP flow has stopped sending" \
 	"$(ip netns exec "$A" ss -Htn dst 10.0.2.2 | awk '{print $1}' | sort | uniq -c | xargs)"
-ip netns exec "$R" tc qdisc replace dev r1 root netem loss 2% limit 10000
-ip netns exec "$A" tc qdisc change dev a0 root handle 1: er2bc rate 4mbit
+tc -netns "$R" qdisc replace dev r1 root netem loss 2% limit 10000
+tc -netns "$A" qdisc change dev a0 root handle 1: er2bc rate 4mbit
 # probe_run INTERVALS SECS [UDPFLOOD ARGS...]: probecheck's intervals, 0.1 s
 # apart, into $res, while A floods B for SECS from 1 s in, at what er2bc
 # lets out (4 Mbit/s), to port 9 or as the udpflood.py arguments say
@@ -137,46 +137,46 @@ probe_run() {
 	res=$(cat "$tmp")
 	rm -f "$tmp"
 }
-d0=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
+d0=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 probe_run 80 4
-d1=$(ip netns exec "$R" tc -s -j qdisc show dev r1 | json_get "j[0]['drops']")
+d1=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 check "netem loss: lost + requests lost = netem's drops ($((d1 - d0)))" \
 	"r['lost'] > 0 and r['negative'] == 0 and r['lost'] + r['missing'] == $((d1 - d0))"
 
 # --- datagrams to the probe port that start as requests do but are 1400
 # bytes long are data at both ends: they neither cut B's counts (which
 # would push the real requests' snapshots out of its ring) nor go uncounted
-ip netns exec "$R" tc qdisc replace dev r1 root pfifo limit 10000
+tc -netns "$R" qdisc replace dev r1 root pfifo limit 10000
 probe_run 40 2 --head 0001 10.0.2.2 2 $PORT
 check "a flood of 1400-byte look-alikes of requests: every request found, every packet counted" \
 	"r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 100"
 
 # --- what B's own tc ingress drops or moves, the path delivered: the
 # meter, a tap on b0 ahead of tc's ingress, counts it as received
-ip netns exec "$R" tc qdisc replace dev r1 root pfifo limit 10000
+tc -netns "$R" qdisc replace dev r1 root pfifo limit 10000
 # dropped: what the action of B's ingress filter dropped (its statistics)
 dropped() {
-	ip netns exec "$B" tc -s filter show dev b0 parent ffff: |
+	tc -netns "$B" -s filter show dev b0 parent ffff: |
 		awk '/dropped/ { for (i = 1; i < NF; i++) if ($i ~ /dropped/) { print $(i + 1) + 0; exit } }'
 }
-ip netns exec "$B" tc qdisc add dev b0 handle ffff: ingress &&
-	ip netns exec "$B" tc filter add dev b0 parent ffff: protocol ip prio 1 matchall \
+tc -netns "$B" qdisc add dev b0 handle ffff: ingress &&
+	tc -netns "$B" filter add dev b0 parent ffff: protocol ip prio 1 matchall \
 		action police rate 1mbit burst 10k drop
 log_test $? "B polices its ingress to 1 Mbit/s"
 probe_run 40 2
 pd=$(dropped)
 check "B's ingress policer dropped ${pd:-0} packets, none counted lost" \
 	"${pd:-0} > 0 and r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 100"
-ip netns exec "$B" tc qdisc del dev b0 handle ffff: ingress &&
+tc -netns "$B" qdisc del dev b0 handle ffff: ingress &&
 	ip -n "$B" link add ifb0 type ifb && ip -n "$B" link set ifb0 up &&
-	ip netns exec "$B" tc qdisc add dev b0 handle ffff: ingress &&
-	ip netns exec "$B" tc filter add dev b0 parent ffff: protocol ip prio 1 matchall \
+	tc -netns "$B" qdisc add dev b0 handle ffff: ingress &&
+	tc -netns "$B" filter add dev b0 parent ffff: protocol ip prio 1 matchall \
 		action mirred egress redirect dev ifb0
 log_test $? "B redirects its ingress to an IFB"
 probe_run 40 2
 check "B's ingress redirected to an IFB: every packet counted, none lost" \
 	"r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 100"
-ip netns exec "$B" tc qdisc del dev b0 handle ffff: ingress
+tc -netns "$B" qdisc del dev b0 handle ffff: ingress
 
 # --- the meter goes with its device, and meter-del removes it
 out=$(raw "$B" send $CMD_METER_DEL "$P_IF:u32:$ifb") &&

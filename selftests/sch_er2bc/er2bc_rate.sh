@@ -15,7 +15,7 @@ setup_ns SND RCV
 veth_pair "$SND" veth0 10.0.0.1/24 "$RCV" veth1 10.0.0.2/24
 
 here=$(cd "$(dirname "$0")" && pwd)
-tcq() { ip netns exec "$SND" tc "$@"; }
+tcq() { tc -netns "$SND" "$@"; }
 
 # Goodput expected at a given rate on the wire: a TCP segment with
 # timestamps carries 1448 bytes in a 1514-byte frame.

@@ -28,7 +28,7 @@ dummy_dev "$NS"
 ip -n "$NS" addr add 192.0.2.1/24 dev dummy0
 ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
 
-tcq() { ip netns exec "$NS" tc "$@"; }
+tcq() { tc -netns "$NS" "$@"; }
 flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
 # requests N GAP [MARK]: N of the estimator's plain requests from NS's own
 # socket to 192.0.2.2, GAP seconds apart, with that SO_MARK (one the qdisc
