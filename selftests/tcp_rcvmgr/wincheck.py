@@ -12,11 +12,15 @@ its right edge, ack + window. Prints one JSON object:
 
   {"conns": N, "wscale": [..], "acks": N, "max_window": B, "min_window": B,
    "over": N, "shrinks": N, "sack_acks": N, "data_segments": N,
-   "retransmits": N}
+   "retransmits": N, "stale": N}
 
 over counts ACKs whose window exceeds LIMIT; shrinks counts ACKs whose
 right edge lies before one already offered; retransmits counts data
-segments that start before the highest sequence already sent.
+segments that start before the highest sequence already sent. An ACK older
+than one already seen (its sequence, then its acknowledgment number,
+before theirs: reordered after it was written, as ACKs sent from two CPUs
+can be) is a window the sender ignores (RFC 9293 3.10.7.4, SND.WL1 and
+SND.WL2): it counts in stale, not in shrinks.
 """
 import argparse
 import json
@@ -74,6 +78,13 @@ def after(a, b):
     return 0 < ((a - b) & 0xFFFFFFFF) < 0x80000000
 
 
+def new_conn():
+    """a connection's state: the receiver's and the sender's window scale,
+    the right edge offered, the sender's highest sequence, and (SND.WL1,
+    SND.WL2) of the newest ACK"""
+    return {"rws": None, "sws": None, "edge": None, "top": None, "wl": None}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("pcap")
@@ -84,7 +95,7 @@ def main():
     conns = {}
     res = {"conns": 0, "wscale": [], "acks": 0, "max_window": 0,
            "min_window": None, "over": 0, "shrinks": 0, "sack_acks": 0,
-           "data_segments": 0, "retransmits": 0}
+           "data_segments": 0, "retransmits": 0, "stale": 0}
     for frame in packets(args.pcap):
         t = tcp_of(frame)
         if not t or len(t[2]) < 20:
@@ -95,8 +106,7 @@ def main():
         syn, ackf = flags & 0x02, flags & 0x10
         if dport == args.port:          # the receiver's side
             key = (dst, src, sport)
-            c = conns.setdefault(key, {"rws": None, "sws": None, "edge": None,
-                                       "top": None})
+            c = conns.setdefault(key, new_conn())
             o = options(tcp, hlen)
             if syn:
                 c["rws"] = o.get("ws", -1)   # -1: no scaling offered
@@ -111,16 +121,20 @@ def main():
             res["min_window"] = w if res["min_window"] is None else min(res["min_window"], w)
             if args.limit is not None and w > args.limit:
                 res["over"] += 1
-            if c["edge"] is not None and after(c["edge"], edge):
-                res["shrinks"] += 1
-            if c["edge"] is None or after(edge, c["edge"]):
-                c["edge"] = edge
+            if c["wl"] is not None and (after(c["wl"][0], seq) or
+                                        (c["wl"][0] == seq and after(c["wl"][1], ack))):
+                res["stale"] += 1
+            else:
+                c["wl"] = (seq, ack)
+                if c["edge"] is not None and after(c["edge"], edge):
+                    res["shrinks"] += 1
+                if c["edge"] is None or after(edge, c["edge"]):
+                    c["edge"] = edge
             if o.get("sack"):
                 res["sack_acks"] += 1
         elif sport == args.port:        # the sender's side
             key = (src, dst, dport)
-            c = conns.setdefault(key, {"rws": None, "sws": None, "edge": None,
-                                       "top": None})
+            c = conns.setdefault(key, new_conn())
             if syn:
                 c["sws"] = "ws" in options(tcp, hlen)
                 continue
