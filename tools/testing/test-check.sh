@@ -47,8 +47,9 @@ EOF
 # called; FAKE says how this guest goes wrong
 cat >"$work/run" <<'EOF'
 #!/bin/bash
-while getopts "k:o:t:c:x:i" o; do
-	case $o in k) kver=$OPTARG ;; o) out=$OPTARG ;; *) ;; esac
+queue=
+while getopts "k:o:t:c:x:q:i" o; do
+	case $o in k) kver=$OPTARG ;; o) out=$OPTARG ;; q) queue=$OPTARG ;; *) ;; esac
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
@@ -60,7 +61,18 @@ case $FAKE in exit127) exit 127 ;; noresults) exit 0 ;; esac
 mkdir -p "$out/selftests/demo" "$out/kunit"
 printf 'PASS install modules\nPASS modules unload\n' >"$out/harness"
 tap() { printf 'TAP version 13\n'; printf '%s\n' "$@"; }
-[[ demo/alpha == *"$filter"* ]] &&
+# mine ITEM: this guest runs ITEM; with a queue (-q), if it claims it first,
+# as guest-suite.sh does. split: the first guest (vm) takes only KUnit;
+# twice: both guests run everything
+mine() {
+	[ -n "$queue" ] || return 0
+	mkdir -p "$queue/claimed"
+	echo "$1" >>"$queue/items"
+	[ "$FAKE" = twice ] && return 0
+	[ "$FAKE" = split ] && [ "$(basename "$out")" = vm ] && [ "$1" != kunit ] && return 1
+	mkdir "$queue/claimed/${1//\//:}" 2>/dev/null
+}
+[[ demo/alpha == *"$filter"* ]] && mine demo/alpha &&
 case $FAKE in
 shortplan)	tap "ok 1 - one" "ok 2 - two" "1..3" ;;
 fewer)		tap "ok 1 - one" "1..1" ;;
@@ -88,7 +100,9 @@ if [ "$FAKE" = unlisted ]; then
 	tap "ok 1 - x" "1..1" >"$out/selftests/demo/beta.log"
 	echo 0 >"$out/selftests/demo/beta.rc"
 fi
-if [ "$kver" = debug ] && [ "$kunit" = yes ] && [ "$FAKE" = kunitload ]; then
+if [ "$kver" = debug ] && [ "$kunit" = yes ] && ! mine kunit; then
+	:
+elif [ "$kver" = debug ] && [ "$kunit" = yes ] && [ "$FAKE" = kunitload ]; then
 	echo 1 >"$out/kunit/demo_kunit.load"
 elif [ "$kver" = debug ] && [ "$kunit" = yes ] && [ "$FAKE" != nokunit ]; then
 	echo 0 >"$out/kunit/demo_kunit.load"
@@ -110,7 +124,7 @@ chmod +x "$work/build" "$work/run"
 run_check() {
 	local fake=$1
 	shift
-	FAKE=$fake ER2BC_CHECK_SETUP=0 ER2BC_CHECK_SERIAL=1 ER2BC_CHECK_REPORT=$work/report \
+	FAKE=$fake ER2BC_CHECK_SETUP=0 ER2BC_CHECK_SERIAL=${SERIAL-1} ER2BC_CHECK_REPORT=$work/report \
 		ER2BC_BUILD=$work/build ER2BC_RUN=$work/run ER2BC_MANIFEST=$work/manifest \
 		"$check" "$@" >"$work/out" 2>&1
 }
@@ -160,6 +174,11 @@ expect 1 "not in the manifest" "a test the manifest does not list fails" unliste
 expect 1 "FAIL kunit/demo: case_two" "a KUnit failure fails" kunitfail debug
 expect 1 "kunit/demo # did not run" "a KUnit suite whose module was not built fails" nokunit debug
 expect 1 "FAIL guest log free of warnings" "a WARNING in the guest's log fails" warn 6.12
+# two debug guests sharing the debug suites (check.sh beside 6.12)
+SERIAL= expect 0 "debug: 10 passed, 0 failed" "two debug guests, one suite each: judged as one run" split 6.12 debug
+SERIAL= expect 0 "total: 16 passed, 0 failed" "... and each guest's own checks count once per guest" split 6.12 debug
+SERIAL= expect 0 "debug: 8 passed, 0 failed" "the first debug guest took all: no second one" good 6.12 debug
+SERIAL= expect 1 "ran in two guests" "a suite that two guests ran fails" twice 6.12 debug
 expect 1 "no test matches 'nosuchtest'" "a filter that matches nothing fails" good 6.12 debug -T nosuchtest
 expect 0 "total: 6 passed, 0 failed" "a filter that matches one suite runs it alone" good 6.12 -T alpha
 expect 0 "debug: 6 passed, 0 failed" "a filter naming a KUnit suite runs only it" good debug -T kunit/demo

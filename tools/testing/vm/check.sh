@@ -142,45 +142,63 @@ if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	total_f=$((total_f + host_f))
 fi
 
-# run_kernel KVER: build the modules W=1, boot KVER, run the suites, judge
-# what the guest recorded, scan the guest's log; its results in
-# $report/KVER/results, its stage times in $report/KVER/times
-run_kernel() {
-	local kver=$1 out=$report/$1 res mods t0 t1 rc hits limit=2400 kunit=yes
-	# KASAN, lockdep and kmemleak under TCG: the suites took over 2400 s in CI
-	[ "$kver" = debug ] && limit=4200
-	res=$out/results
+# build_kernel KVER: the modules, W=1, for KVER; their directory in
+# $report/KVER/mods, the build's verdict in $report/KVER/results
+build_kernel() {
+	local kver=$1 out=$report/$1 mods t0
 	rm -rf "$out"
 	mkdir -p "$out"
-	: >"$res"
+	: >"$out/results"
+	: >"$out/times"
 	echo "=== $kver"
-
 	t0=$(date +%s)
 	if ! mods=$("$build_modules" "$kver" W=1 2>"$out/build.log"); then
 		tail -n 30 "$out/build.log"
-		echo "FAIL build # see $out/build.log" >>"$res"
-		echo "$kver-build $(( $(date +%s) - t0 ))" >"$out/times"
-		return
+		echo "FAIL build # see $out/build.log" >>"$out/results"
+		echo "$kver-build $(( $(date +%s) - t0 ))" >>"$out/times"
+		return 1
 	fi
 	if grep -E 'warning:|error:' "$out/build.log" | grep -v '^make' | grep -q .; then
 		grep -E -A3 'warning:|error:' "$out/build.log"
-		echo "FAIL build W=1 without warnings" >>"$res"
+		echo "FAIL build W=1 without warnings" >>"$out/results"
 	else
-		echo "PASS build W=1 without warnings" >>"$res"
+		echo "PASS build W=1 without warnings" >>"$out/results"
 	fi
-	t1=$(date +%s)
+	echo "$mods" >"$out/mods"
+	echo "$kver-build $(( $(date +%s) - t0 ))" >>"$out/times"
+}
+
+# boot KVER VM [QUEUE]: boot KVER with the modules build_kernel left, run
+# the suites (those of QUEUE not yet claimed, when given), the guest's
+# exit status in VM/rc
+boot() {
+	local kver=$1 vm=$2 queue=${3:-} out=$report/$1 t0 rc limit=2400 kunit=yes
+	# KASAN, lockdep and kmemleak under TCG: the suites took over 2400 s in CI
+	[ "$kver" = debug ] && limit=4200
 	if [ -n "$filter" ] && ! verdict list --kver "$kver" --filter "$filter" | grep -q '^kunit/'; then
 		kunit=no
 	fi
-	"$run_vm" -k "$kver" -o "$out/vm" -t "$limit" -- \
-		"$here/guest-suite.sh" "$mods" "$filter" "$kunit"
+	t0=$(date +%s)
+	"$run_vm" -k "$kver" -o "$vm" -t "$limit" ${queue:+-q "$queue"} -- \
+		"$here/guest-suite.sh" "$(cat "$out/mods")" "$filter" "$kunit"
 	rc=$?
-	printf '%s-build %d\n%s-vm %d\n' "$kver" $((t1 - t0)) "$kver" $(( $(date +%s) - t1 )) >"$out/times"
-	echo "# $kver: build $((t1 - t0))s, VM run $(( $(date +%s) - t1 ))s, guest exit $rc"
-	verdict judge --kver "$kver" --out "$out/vm" --rc "$rc" --filter "$filter" >>"$res" ||
-		echo "FAIL verdict # verdict.py could not judge $out/vm" >>"$res"
+	echo $rc >"$vm/rc"
+	echo "$kver-$(basename "$vm") $(( $(date +%s) - t0 ))" >>"$out/times"
+	echo "# $kver: $(basename "$vm") ran $(( $(date +%s) - t0 ))s, guest exit $rc"
+}
+
+# judge_kernel KVER VM...: what KVER's guests recorded, against the
+# manifest, and their logs, scanned; the results in $report/KVER/results
+judge_kernel() {
+	local kver=$1 res=$report/$1/results args=() vm hits
+	shift
+	for vm in "$@"; do
+		args+=(--out "$vm" --rc "$(cat "$vm/rc" 2>/dev/null || echo 125)")
+	done
+	verdict judge --kver "$kver" "${args[@]}" --filter "$filter" >>"$res" ||
+		echo "FAIL verdict # verdict.py could not judge $*" >>"$res"
 	# kernel lines only (timestamped); the tests' own output is not scanned
-	hits=$(cat "$out/vm/console.log" "$out/vm/dmesg.txt" 2>/dev/null |
+	hits=$(for vm in "$@"; do cat "$vm/console.log" "$vm/dmesg.txt" 2>/dev/null; done |
 		grep -E '^\[ *[0-9]+\.[0-9]+\]' | grep -E "$bad_log" | head -n 20)
 	if [ -n "$hits" ]; then
 		echo "$hits" | sed 's/^/# guest log: /'
@@ -189,6 +207,14 @@ run_kernel() {
 		echo "PASS guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
 	fi
 	grep -E '^(FAIL|SKIP)' "$res" | sed 's/^/# /'
+}
+
+# run_kernel KVER [QUEUE]: build, boot and judge KVER in one guest, or
+# with QUEUE, build and boot the first of the guests that share it
+run_kernel() {
+	build_kernel "$1" || return
+	boot "$1" "$report/$1/vm" "${2:-}"
+	[ -n "${2:-}" ] || judge_kernel "$1" "$report/$1/vm"
 }
 
 # count KVER: its line in the summary, its counts added to the totals
@@ -215,8 +241,11 @@ count() {
 
 # A guest under TCG keeps one host CPU busy (run.sh: one thread for its
 # vCPUs), so with two CPUs the debug kernel, the longest run, boots beside
-# the others, which run one after the other; its output comes at the end.
-# ER2BC_CHECK_SERIAL=1 runs every kernel in turn.
+# the others, which run one after the other; then a second debug guest
+# takes the debug suites the first has not reached (a queue both guests
+# share: guest-suite.sh), so that neither CPU waits for the other. The
+# first guest's output comes at the end. ER2BC_CHECK_SERIAL=1 runs every
+# kernel in turn, in one guest each.
 background=
 if [ "$(nproc)" -ge 2 ] && [ -z "${ER2BC_CHECK_SERIAL:-}" ] && [ ${#kernels[@]} -gt 1 ] &&
 	[[ " ${kernels[*]} " == *" debug "* ]]; then
@@ -229,8 +258,18 @@ if [[ " ${kernels[*]} " == *" debug "* ]] && [ "$setup" = 1 ]; then
 	stage debug-kernel "$here/kernels.sh" image debug >/dev/null ||
 		abort "the debug kernel did not build"
 fi
+queue=$report/debug-queue
 if [ -n "$background" ]; then
-	run_kernel debug >"$report/debug.log" 2>&1 &
+	rm -rf "$queue"
+	mkdir -p "$queue"
+	# the suites' order in the queue, the longest on the debug kernel first
+	# (minutes, measured in make check), so that what is left for the
+	# last one to take is short; a suite not named here goes after them
+	printf '%s\n' tcp_rcvmgr/rcvmgr_windows sch_er2bc/er2bc_safety \
+		sch_er2bc/er2bc_estimator sch_er2bc/er2bc_ctrl sch_er2bc/er2bc_probe \
+		sch_er2bc/er2bc_errors sch_er2bc/er2bc_classes sch_er2bc/er2bc_basic \
+		sch_er2bc/er2bc_rate tcp_rcvmgr/rcvmgr_hooks kunit >"$queue/order"
+	run_kernel debug "$queue" >"$report/debug.log" 2>&1 &
 	bg_pid=$!
 	echo "=== debug: in the background, beside the others (log: $report/debug.log)"
 fi
@@ -240,8 +279,19 @@ for kver in "${kernels[@]}"; do
 	count "$kver"
 done
 if [ -n "$background" ]; then
+	vms=("$report/debug/vm")
+	# unclaimed: what the first guest has not taken yet (all of it, if it
+	# has not listed its items yet); nothing, and no second guest boots
+	unclaimed=$( { cat "$queue/items" 2>/dev/null || echo '?'; } | while read -r item; do
+		[ -d "$queue/claimed/${item//\//:}" ] || echo "$item"; done)
+	if [ -s "$report/debug/mods" ] && [ -n "$unclaimed" ]; then
+		echo "=== debug: a second guest for what the first has not taken"
+		boot debug "$report/debug/vm2" "$queue"
+		vms+=("$report/debug/vm2")
+	fi
 	wait $bg_pid
 	cat "$report/debug.log"
+	[ -s "$report/debug/mods" ] && judge_kernel debug "${vms[@]}"
 	count debug
 fi
 

@@ -31,6 +31,14 @@ out=$(arg er2bc.out)
 mkdir -p "$out"
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out "$out"
 cut -d' ' -f1 /proc/uptime >"$out/boot-seconds"
+# a queue shared with another guest (run.sh -q), uncached: its claims are
+# the other guest's too
+queue=$(arg er2bc.queue)
+if [ -n "$queue" ]; then
+	mkdir -p "$queue"
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=none queue "$queue"
+	export ER2BC_QUEUE="$queue"
+fi
 
 hostname er2bc-vm
 ip link set lo up

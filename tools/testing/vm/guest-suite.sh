@@ -18,6 +18,12 @@
 # FILTER (a substring) restricts the kselftests to those whose name
 # contains it; KUNIT (yes|no, default yes) says whether to load the KUnit
 # modules (the host decides from its manifest which suites a FILTER names).
+#
+# With $ER2BC_QUEUE (run.sh -q: a directory two guests of one kernel share,
+# check.sh), the KUnit modules and each kselftest are items the guests
+# share out: a guest runs an item only if its mkdir of
+# claimed/<item> is the first; items go in the order the queue's `order`
+# file gives (the longest first), the rest after; `items` lists them all.
 set -u
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -54,7 +60,7 @@ if [ -w $kmemleak ]; then
 fi
 
 # --- KUnit: each *_kunit module runs its suites when loaded
-if [ -d /sys/kernel/debug/kunit ] && [ "$kunit" = yes ]; then
+run_kunit() {
 	mkdir -p "$out/kunit"
 	for ko in "$dest"/*_kunit.ko; do
 		[ -e "$ko" ] || continue
@@ -71,27 +77,51 @@ if [ -d /sys/kernel/debug/kunit ] && [ "$kunit" = yes ]; then
 		# (a module that did not load has nothing to unload)
 		[ $rc = 0 ] && { rmmod "$mod" || harness FAIL "kunit/$mod: unload"; }
 	done
+}
+
+# --- kselftests, one directory per module, programs listed in TEST_PROGS
+run_selftest() {
+	local name=$1 dir=$top/selftests/${1%/*} prog=${1#*/}.sh log limit rc start
+	limit=$(sed -n 's/^timeout=//p' "$dir/settings" 2>/dev/null)
+	log=$out/selftests/$name.log
+	mkdir -p "$(dirname "$log")"
+	echo "# selftests: $name"
+	start=$(date +%s)
+	(cd "$dir" && timeout "${limit:-300}" "./$prog") 2>&1 | tee "$log" | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	echo "$rc" >"$out/selftests/$name.rc"
+	echo "# $name: exit $rc after $(( $(date +%s) - start ))s"
+}
+
+items=()
+if [ -d /sys/kernel/debug/kunit ] && [ "$kunit" = yes ]; then
+	items+=(kunit)
 elif [ "$kunit" = yes ]; then
 	echo "# this kernel has no KUnit: the KUnit suites run on the debug kernel"
 fi
-
-# --- kselftests, one directory per module, programs listed in TEST_PROGS
 for dir in "$top"/selftests/*/; do
-	suite=$(basename "$dir")
-	progs=$(sed -n 's/^TEST_PROGS *:= *//p' "$dir/Makefile" 2>/dev/null)
-	limit=$(sed -n 's/^timeout=//p' "$dir/settings" 2>/dev/null)
-	for prog in $progs; do
-		name=$suite/${prog%.sh}
-		wanted "$name" || continue
-		log=$out/selftests/$name.log
-		mkdir -p "$(dirname "$log")"
-		echo "# selftests: $name"
-		start=$(date +%s)
-		(cd "$dir" && timeout "${limit:-300}" "./$prog") 2>&1 | tee "$log" | sed 's/^/# /'
-		rc=${PIPESTATUS[0]}
-		echo "$rc" >"$out/selftests/$name.rc"
-		echo "# $name: exit $rc after $(( $(date +%s) - start ))s"
+	for prog in $(sed -n 's/^TEST_PROGS *:= *//p' "$dir/Makefile" 2>/dev/null); do
+		name=$(basename "$dir")/${prog%.sh}
+		wanted "$name" && items+=("$name")
 	done
+done
+
+queue=${ER2BC_QUEUE:-}
+if [ -n "$queue" ]; then
+	mkdir -p "$queue/claimed"
+	printf '%s\n' "${items[@]}" >"$queue/items"
+	# the queue's order first, then the rest in the tree's order
+	mapfile -t items < <({ grep -Fx -f "$queue/items" "$queue/order" 2>/dev/null
+		printf '%s\n' "${items[@]}"; } | awk '!seen[$0]++')
+fi
+for item in "${items[@]}"; do
+	if [ -n "$queue" ] && ! mkdir "$queue/claimed/${item//\//:}" 2>/dev/null; then
+		continue
+	fi
+	case $item in
+	kunit) run_kunit ;;
+	*) run_selftest "$item" ;;
+	esac
 done
 
 # --- unload: refcounts must have dropped back

@@ -3,8 +3,8 @@
 #
 # Boot a kernel in QEMU on the host's root file system and run a command.
 #
-#   run.sh [-k KVER] [-o OUT] [-t SECONDS] [-c CPUS] [-x QEMU_ARGS] [-i]
-#          [-- COMMAND ...]
+#   run.sh [-k KVER] [-o OUT] [-t SECONDS] [-c CPUS] [-x QEMU_ARGS]
+#          [-q QUEUE] [-i] [-- COMMAND ...]
 #
 #   -k  6.1, 6.12 (default) or debug
 #   -o  output directory shared writable with the guest (default: a new
@@ -14,6 +14,9 @@
 #   -c  number of vCPUs (default 2)
 #   -x  more QEMU arguments, e.g. "-icount shift=0" for benchmarks whose
 #       guest time must count executed instructions (TCG only)
+#   -q  a directory shared writable with the guest at the same path, and
+#       named in $ER2BC_QUEUE: guests booted at once with the same one
+#       share out the suites (guest-suite.sh)
 #   -i  interactive shell instead of a command
 #
 # Exits with the command's exit status; 125 if the guest never finished
@@ -25,9 +28,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 . "$here/common.sh"
 
-kver=6.12 out= limit=600 interactive=0 cpus=2 extra=
-while getopts "k:o:t:c:x:i" o; do
+kver=6.12 out= limit=600 interactive=0 cpus=2 extra= queue=
+while getopts "k:o:t:c:x:q:i" o; do
 	case $o in
+	q) queue=$OPTARG ;;
 	c) cpus=$OPTARG ;;
 	x) extra=$OPTARG ;;
 	k) kver=$OPTARG ;;
@@ -43,6 +47,10 @@ shift $((OPTIND - 1))
 [ -n "$out" ] || out=$top/build/vm/$kver-$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+if [ -n "$queue" ]; then
+	mkdir -p "$queue"
+	queue=$(cd "$queue" && pwd)
+fi
 rm -f "$out/exit-status" "$out/boot-seconds"
 printf '%q ' "$@" >"$out/cmd"
 
@@ -61,6 +69,7 @@ qemu_cmd() {
 	[ "$kver" = debug ] && cmdline+=" kasan.fault=panic kmemleak=on"
 	cmdline+=" er2bc.init=$here/guest-init.sh er2bc.out=$out er2bc.cwd=$PWD"
 	cmdline+=" er2bc.kver=$kver er2bc.interactive=$interactive"
+	[ -n "$queue" ] && cmdline+=" er2bc.queue=$queue"
 
 	QEMU=(qemu-system-x86_64 -nodefaults -no-reboot -display none
 		-machine q35 -smp "$cpus" -m "$mem"
@@ -69,6 +78,10 @@ qemu_cmd() {
 		-device virtio-9p-pci,fsdev=root,mount_tag=hostroot
 		-fsdev local,id=out,path="$out",security_model=none,multidevs=remap
 		-device virtio-9p-pci,fsdev=out,mount_tag=out)
+	if [ -n "$queue" ]; then
+		QEMU+=(-fsdev local,id=queue,path="$queue",security_model=none,multidevs=remap
+			-device virtio-9p-pci,fsdev=queue,mount_tag=queue)
+	fi
 	if [ "$accel" = kvm ]; then
 		QEMU+=(-accel kvm -cpu max)
 	else

@@ -2,8 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """Judge what a guest recorded (guest-suite.sh) against the manifest.
 
-  verdict.py judge --kver K --out DIR --rc N [--manifest F] [--filter T]
+  verdict.py judge --kver K --out DIR --rc N [--out DIR --rc N ...]
+                   [--manifest F] [--filter T]
   verdict.py list  --kver K [--manifest F] [--filter T]
+
+Each --out is a guest's directory and --rc its exit status: a kernel's
+suites may be shared out between guests (check.sh), each guest's own
+checks (harness) count once per guest, and a suite that ran in two guests
+fails.
 
 judge prints one line per result, `PASS|FAIL|SKIP name[: case][ # why]`,
 and last `# suites: ...`. Everything a guest can get wrong is a FAIL with
@@ -193,31 +199,35 @@ def judge_kunit(v, suite, ktap):
         v.fail(name, "no result line for the suite")
 
 
-def judge(args):
-    suites, skips = read_manifest(args.manifest, args.kver)
-    wanted = set(selected(suites, args.filter))
-    v = Verdict(args.kver, skips)
-    out = args.out
-
-    if args.rc == 125:
-        v.fail("guest", "did not finish: a panic, or the time limit (see console.log)")
-    elif args.rc == 127:
-        v.fail("guest", "exit 127: a command was not found")
-    elif args.rc != 0:
-        v.fail("guest", f"exit status {args.rc}")
+def judge_guest(v, args, suites, wanted, out, rc, which, seen):
+    """One guest's directory: its exit, its own checks, what it ran."""
+    if rc == 125:
+        v.fail("guest", f"{which}did not finish: a panic, or the time limit (see console.log)")
+    elif rc == 127:
+        v.fail("guest", f"{which}exit 127: a command was not found")
+    elif rc != 0:
+        v.fail("guest", f"{which}exit status {rc}")
     if read(os.path.join(out, "suite-done")) is None:
-        v.fail("guest", "the suites did not run to their end (no suite-done)")
+        v.fail("guest", f"{which}the suites did not run to their end (no suite-done)")
 
     harness = read(os.path.join(out, "harness"))
     if harness is None:
-        v.fail(HARNESS, "no record of the guest's own checks (harness)")
+        v.fail(HARNESS, f"{which}no record of the guest's own checks (harness)")
     else:
         for line in harness.splitlines():
             status, _, what = line.partition(" ")
             if status not in ("PASS", "FAIL") or not what:
-                v.fail(HARNESS, f"unparsable line: {line!r}")
+                v.fail(HARNESS, f"{which}unparsable line: {line!r}")
             else:
-                v.add(status, HARNESS, what)
+                v.add(status, HARNESS, which + what)
+
+    def once(name):
+        """False, with a failure, for a suite another guest ran too"""
+        if name in seen:
+            v.fail(name, f"{which}ran in two guests ({seen[name]} too)")
+            return False
+        seen[name] = out
+        return True
 
     kdir = os.path.join(out, "kunit")
     if os.path.isdir(kdir):
@@ -229,9 +239,10 @@ def judge(args):
                     v.fail(f"kunit/{f[:-5]}", f"modprobe failed (exit {rc or '?'})")
             elif f.endswith(".ktap"):
                 suite = f[:-5]
-                if f"kunit/{suite}" in wanted or (
+                if (f"kunit/{suite}" in wanted or (
                         f"kunit/{suite}" not in suites and
-                        (not args.filter or args.filter in f"kunit/{suite}")):
+                        (not args.filter or args.filter in f"kunit/{suite}"))) and \
+                        once(f"kunit/{suite}"):
                     judge_kunit(v, suite, read(path) or "")
 
     sdir = os.path.join(out, "selftests")
@@ -241,11 +252,26 @@ def judge(args):
                 if not f.endswith(".log"):
                     continue
                 name = f"{d}/{f[:-4]}"
-                if args.filter and args.filter not in name:
+                if args.filter and args.filter not in name or not once(name):
                     continue
                 rc = read(os.path.join(sdir, d, f[:-4] + ".rc"))
                 judge_selftest(v, name, read(os.path.join(sdir, d, f)) or "",
                                int(rc) if rc and rc.strip().lstrip("-").isdigit() else None)
+
+
+def judge(args):
+    suites, skips = read_manifest(args.manifest, args.kver)
+    wanted = set(selected(suites, args.filter))
+    v = Verdict(args.kver, skips)
+    if len(args.out) != len(args.rc):
+        sys.exit("verdict.py: one --rc for each --out")
+    seen = {}
+    for i, (out, rc) in enumerate(zip(args.out, args.rc)):
+        which = f"guest {i + 1}: " if len(args.out) > 1 else ""
+        judge_guest(v, args, suites, wanted, out, rc, which, seen)
+    # the guest's own checks, once per guest
+    if HARNESS in suites:
+        suites[HARNESS] *= len(args.out)
 
     # what ran against what the manifest expects
     skipped_all = v.skipped_all
@@ -276,8 +302,8 @@ def main():
     p.add_argument("--kver", required=True)
     p.add_argument("--manifest", default=os.environ.get("ER2BC_MANIFEST", MANIFEST))
     p.add_argument("--filter", default="")
-    p.add_argument("--out")
-    p.add_argument("--rc", type=int)
+    p.add_argument("--out", action="append")
+    p.add_argument("--rc", type=int, action="append")
     args = p.parse_args()
     if args.mode == "list":
         names = [s for s in selected(read_manifest(args.manifest, args.kver)[0], args.filter)
