@@ -148,9 +148,11 @@ json_get() {
 }
 
 # within VALUE LOW HIGH: LOW <= VALUE <= HIGH (floating point; the bounds
-# may be arithmetic, "$x / 2"). A VALUE that is not a number is not within.
+# may be arithmetic, "$x / 2"). A VALUE that is not a number, or a bound
+# with anything but numbers and arithmetic in it, is not within.
 within() {
 	[[ $1 =~ ^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
+		[[ $2 =~ ^[-+0-9.eE*/\ ()]+$ ]] && [[ $3 =~ ^[-+0-9.eE*/\ ()]+$ ]] &&
 		awk "BEGIN { exit !(($2) <= $1 && $1 <= ($3)) }" </dev/null
 }
 
@@ -178,6 +180,9 @@ EOF
 }
 
 # now: seconds since the epoch, with microseconds; now_ms: milliseconds.
-# Bash's own clock: a fork costs up to a second on the debug kernel.
+# Bash's own clock (bash 5), not date's: an exec costs up to a second on
+# the debug kernel. Its decimal point is the locale's: a dot, always.
+LC_NUMERIC=C
+[ -n "${EPOCHREALTIME:-}" ] || { echo "lib.sh: bash 5 or later is needed (EPOCHREALTIME)" >&2; exit 1; }
 now() { echo "$EPOCHREALTIME"; }
-now_ms() { local t=${EPOCHREALTIME/./}; echo $((10#$t / 1000)); }
+now_ms() { local t=${EPOCHREALTIME//[!0-9]/}; echo $((10#$t / 1000)); }

@@ -305,12 +305,13 @@ log_test $? "sender restarted: estimates resume" "first run exit $rc1, second $r
 tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e43
 sender "$work/m.log" --interval 100ms --once 60 --key-file "$work/key" &
 snd=$!
-busywait 30000 grep -q "probe-mark 0x4e43" "$work/m.log"
+busywait 30000 grep -q "carry the probe-mark 0x4e43" "$work/m.log"
 tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e44
 wait $snd
 rc=$?
 [ $rc = 0 ] && [ "$(st send "j['estimates']")" = 60 ] &&
-	grep -q "probe-mark 0x4e43" "$work/m.log" && grep -q "probe-mark 0x4e44" "$work/m.log"
+	grep -q "carry the probe-mark 0x4e43" "$work/m.log" &&
+	grep -q "carry the probe-mark 0x4e44" "$work/m.log"
 log_test $? "the sender follows the qdisc's probe-mark, 0x4e43 then 0x4e44" \
 	"exit $rc, estimates $(st send "j['estimates']"), no snapshot $(st send "j['no_snapshot']")"
 tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark none

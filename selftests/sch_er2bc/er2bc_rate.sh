@@ -182,7 +182,8 @@ EOF
 # arrivals the shaper did not make (the guest's clock runs on while none of
 # the guest does). A check that misses runs
 # the steps once more, and the second run decides, with both runs' figures
-# on the line; a stall of the shaper's own shows in both.
+# on the line: a stall the shaper makes on every change fails both runs,
+# one it makes once in two changes may pass.
 if enough "$cap_udp" 15000000; then
 	step_run
 	if [ $step_rc1 != 0 ] || [ $step_rc2 != 0 ]; then
