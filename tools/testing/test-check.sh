@@ -72,6 +72,15 @@ mine() {
 	[ "$FAKE" = split ] && [ "$(basename "$out")" = vm ] && [ "$1" != kunit ] && return 1
 	mkdir "$queue/claimed/${1//\//:}" 2>/dev/null
 }
+# beside a first debug guest (check.sh's queue), a Debian kernel's fake
+# ends after it: whether a second debug guest boots depends on what the
+# first claimed, not on which fake was quicker
+if [ "$kver" != debug ] && [ -d "$ER2BC_CHECK_REPORT/debug-queue" ]; then
+	for i in $(seq 100); do
+		[ -e "$ER2BC_CHECK_REPORT/debug/vm/suite-done" ] && break
+		sleep 0.1
+	done
+fi
 [[ demo/alpha == *"$filter"* ]] && mine demo/alpha &&
 case $FAKE in
 shortplan)	tap "ok 1 - one" "ok 2 - two" "1..3" ;;
@@ -174,11 +183,16 @@ expect 1 "not in the manifest" "a test the manifest does not list fails" unliste
 expect 1 "FAIL kunit/demo: case_two" "a KUnit failure fails" kunitfail debug
 expect 1 "kunit/demo # did not run" "a KUnit suite whose module was not built fails" nokunit debug
 expect 1 "FAIL guest log free of warnings" "a WARNING in the guest's log fails" warn 6.12
-# two debug guests sharing the debug suites (check.sh beside 6.12)
+# two debug guests sharing the debug suites (check.sh beside 6.12, on a
+# machine with two CPUs or more)
+if [ "$(nproc)" -lt 2 ]; then
+	for t in 1 2 3 4; do ok 0 "two debug guests # SKIP one CPU: check.sh runs the kernels in turn"; done
+else
 SERIAL= expect 0 "debug: 10 passed, 0 failed" "two debug guests, one suite each: judged as one run" split 6.12 debug
 SERIAL= expect 0 "total: 16 passed, 0 failed" "... and each guest's own checks count once per guest" split 6.12 debug
 SERIAL= expect 0 "debug: 8 passed, 0 failed" "the first debug guest took all: no second one" good 6.12 debug
 SERIAL= expect 1 "ran in two guests" "a suite that two guests ran fails" twice 6.12 debug
+fi
 expect 1 "no test matches 'nosuchtest'" "a filter that matches nothing fails" good 6.12 debug -T nosuchtest
 expect 0 "total: 6 passed, 0 failed" "a filter that matches one suite runs it alone" good 6.12 -T alpha
 expect 0 "debug: 6 passed, 0 failed" "a filter naming a KUnit suite runs only it" good debug -T kunit/demo

@@ -259,8 +259,8 @@ if [[ " ${kernels[*]} " == *" debug "* ]] && [ "$setup" = 1 ]; then
 		abort "the debug kernel did not build"
 fi
 queue=$report/debug-queue
+rm -rf "$queue"
 if [ -n "$background" ]; then
-	rm -rf "$queue"
 	mkdir -p "$queue"
 	# the suites' order in the queue, the longest on the debug kernel first
 	# (minutes, measured in make check), so that what is left for the
