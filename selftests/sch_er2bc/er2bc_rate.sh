@@ -123,6 +123,25 @@ tcq qdisc del dev veth0 parent 1:1 &&
 # change taken effect later, the old rate would show in it. No gap between
 # datagrams longer than 50 ms around the change (at 1 Mbit/s they come
 # every 12 ms).
+# check_step STAMPS T_BEFORE T_AFTER OLD NEW: the arrivals in STAMPS around
+# a step of W from OLD to NEW (bit/s) that tc made between T_BEFORE and
+# T_AFTER: the rate before, the rate from 100 ms after, the longest gap,
+# and whether they are the rates within 5 % and the gap under 50 ms
+check_step() {
+	python3 - "$@" <<'EOF'
+import sys
+stamps = [tuple(map(float, l.split())) for l in open(sys.argv[1])]
+t_before, t_after, old, new = map(float, sys.argv[2:6])
+def rate(a, b):
+    return sum(n for t, n in stamps if a <= t < b) * 8 / (b - a)
+before, after = rate(t_before - 1.0, t_before), rate(t_after + 0.1, t_after + 1.1)
+times = [t for t, _ in stamps if t_before - 1.0 <= t < t_after + 1.1]
+gap = max(b - a for a, b in zip(times, times[1:]))
+print(f"before {before / 1e6:.3f} Mbit/s, from +100 ms {after / 1e6:.3f} Mbit/s, longest gap {gap * 1e3:.1f} ms, tc took {(t_after - t_before) * 1e3:.0f} ms")
+ok = abs(before - old) < 0.05 * old and abs(after - new) < 0.05 * new and gap < 0.05
+sys.exit(0 if ok else 1)
+EOF
+}
 # step_run: the receiver, the flood and the two steps; the two checks'
 # verdicts in step_rc1 step_rc2, their figures in step_out1 step_out2
 step_run() {
@@ -157,33 +176,18 @@ with open(sys.argv[1], 'w') as f:
 	sleep 3
 	t3=$(now); tcq qdisc change dev veth0 root er2bc rate 5mbit; t4=$(now)
 	wait $flooder $receiver
-	check_step() {
-		python3 - "$stamps" "$@" <<'EOF'
-import sys
-stamps = [tuple(map(float, l.split())) for l in open(sys.argv[1])]
-t_before, t_after, old, new = map(float, sys.argv[2:6])
-def rate(a, b):
-    return sum(n for t, n in stamps if a <= t < b) * 8 / (b - a)
-before, after = rate(t_before - 1.0, t_before), rate(t_after + 0.1, t_after + 1.1)
-times = [t for t, _ in stamps if t_before - 1.0 <= t < t_after + 1.1]
-gap = max(b - a for a, b in zip(times, times[1:]))
-print(f"before {before / 1e6:.3f} Mbit/s, from +100 ms {after / 1e6:.3f} Mbit/s, longest gap {gap * 1e3:.1f} ms, tc took {(t_after - t_before) * 1e3:.0f} ms")
-ok = abs(before - old) < 0.05 * old and abs(after - new) < 0.05 * new and gap < 0.05
-sys.exit(0 if ok else 1)
-EOF
-	}
-	step_out1=$(check_step "$t1" "$t2" 5000000 1000000)
+	step_out1=$(check_step "$stamps" "$t1" "$t2" 5000000 1000000)
 	step_rc1=$?
-	step_out2=$(check_step "$t3" "$t4" 1000000 5000000)
+	step_out2=$(check_step "$stamps" "$t3" "$t4" 1000000 5000000)
 	step_rc2=$?
 	rm -f "$stamps"
 }
 # A host that deschedules the emulated machine leaves a gap in the
 # arrivals the shaper did not make (the guest's clock runs on while none of
-# the guest does). A check that misses runs
-# the steps once more, and the second run decides, with both runs' figures
-# on the line: a stall the shaper makes on every change fails both runs,
-# one it makes once in two changes may pass.
+# the guest does). A check that misses runs the steps once more, and the
+# second run decides, with both runs' figures on the line: a stall the
+# shaper makes on every change fails both runs, one it makes once in two
+# changes may pass.
 if enough "$cap_udp" 15000000; then
 	step_run
 	if [ $step_rc1 != 0 ] || [ $step_rc2 != 0 ]; then
