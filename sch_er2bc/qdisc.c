@@ -1040,6 +1040,7 @@ struct Qdisc_ops er2bc_qdisc_ops __read_mostly = {
 	.owner		= THIS_MODULE,
 };
 MODULE_ALIAS_NET_SCH("er2bc");
+MODULE_ALIAS_GENL_FAMILY(ER2BC_FAMILY_NAME);
 
 static int __init er2bc_module_init(void)
 {
