@@ -59,10 +59,11 @@ static const struct nla_policy er2bc_probe_get_policy[ER2BC_A_PROBE_KEY + 1] = {
 	[ER2BC_A_PROBE_KEY]		= NLA_POLICY_RANGE(NLA_BINARY, 4, ER2BC_PROBE_KEY_MAX),
 };
 
-static const struct nla_policy er2bc_meter_set_policy[ER2BC_A_PROBE_PEER + 1] = {
+static const struct nla_policy er2bc_meter_set_policy[ER2BC_A_PROBE_AUTH_KEY + 1] = {
 	[ER2BC_A_PROBE_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
 	[ER2BC_A_PROBE_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
 	[ER2BC_A_PROBE_PEER]		= NLA_POLICY_NESTED(er2bc_prefix_nl_policy),
+	[ER2BC_A_PROBE_AUTH_KEY]	= NLA_POLICY_RANGE(NLA_BINARY, 16, 1024),
 };
 
 static const struct nla_policy er2bc_meter_del_policy[ER2BC_A_PROBE_IFINDEX + 1] = {
@@ -539,7 +540,7 @@ static const struct genl_ops er2bc_genl_ops[] = {
 		.cmd		= ER2BC_CMD_METER_SET,
 		.doit		= er2bc_nl_meter_set_doit,
 		.policy		= er2bc_meter_set_policy,
-		.maxattr	= ER2BC_A_PROBE_PEER,
+		.maxattr	= ER2BC_A_PROBE_AUTH_KEY,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

@@ -16,6 +16,7 @@
  * estimator), and go with their device. A meter outlives the responder
  * that set it: a restarted responder finds its counts where they were.
  */
+#include <crypto/hash.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -38,8 +39,13 @@ struct er2bc_meter {
 	struct rcu_head rcu;
 
 	spinlock_t lock;		/* the configuration and the counts */
+	bool dead;			/* freed: the tap counts nothing more */
 	__be16 port;
 	struct er2bc_peer peer;
+	struct crypto_shash *auth;	/* hmac(sha256) keyed; NULL: plain mode */
+	struct er2bc_replay replay;
+	u64 unauth;
+	u64 replayed;
 	struct er2bc_count count;
 };
 
@@ -77,9 +83,39 @@ static int er2bc_meter_rcv(struct sk_buff *skb, struct net_device *dev,
 			   struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct er2bc_meter *m = container_of(pt, struct er2bc_meter, pt);
+	u8 key[ER2BC_PROBE_KEY_MAX], key_len;
 
 	spin_lock(&m->lock);
-	er2bc_count_skb(&m->count, skb, m->port, &m->peer, false, true);
+	if (unlikely(m->dead))
+		goto out;
+	switch (er2bc_probe_classify(skb, m->port, &m->peer, false, key, &key_len)) {
+	case ER2BC_PKT_COUNT:
+		er2bc_count_add(&m->count, er2bc_skb_segs(skb), er2bc_rx_wire_len(skb));
+		break;
+	case ER2BC_PKT_PROBE:
+		/*
+		 * With a key, a request that fails its tag or comes again is
+		 * counted nowhere, as the sending qdisc counted it nowhere
+		 * (it cuts only at its own daemon's requests)
+		 */
+		switch (m->auth ? er2bc_probe_auth(m->auth, &m->replay, key, key_len) :
+			ER2BC_AUTH_OK) {
+		case ER2BC_AUTH_OK:
+			er2bc_count_snap(&m->count, key, key_len, ktime_get_ns());
+			goto out;
+		case ER2BC_AUTH_BAD:
+			m->unauth++;
+			break;
+		case ER2BC_AUTH_REPLAYED:
+			m->replayed++;
+			break;
+		}
+		fallthrough;
+	case ER2BC_PKT_IGNORE:
+		m->count.ignored += er2bc_skb_segs(skb);
+		break;
+	}
+out:
 	spin_unlock(&m->lock);
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
@@ -98,7 +134,16 @@ static struct er2bc_meter *er2bc_meter_find(struct net *net, int ifindex)
 
 static void er2bc_meter_free(struct er2bc_meter *m)
 {
+	struct crypto_shash *auth;
+
 	ASSERT_RTNL();
+	/* the key goes now, in process context; the tap may run until the grace period */
+	spin_lock_bh(&m->lock);
+	m->dead = true;
+	auth = m->auth;
+	m->auth = NULL;
+	spin_unlock_bh(&m->lock);
+	crypto_free_shash(auth);
 	list_del_rcu(&m->list);
 	er2bc_meter_gen_next(dev_net(m->dev));
 	/*
@@ -112,9 +157,33 @@ static void er2bc_meter_free(struct er2bc_meter *m)
 	kfree_rcu(m, rcu);
 }
 
+/* hmac(sha256) with @key; NULL for none; an ERR_PTR */
+static struct crypto_shash *er2bc_meter_auth_new(const struct nlattr *key,
+						 struct netlink_ext_ack *extack)
+{
+	struct crypto_shash *tfm;
+	int err;
+
+	if (!key)
+		return NULL;
+	tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
+	if (IS_ERR(tfm)) {
+		NL_SET_ERR_MSG_ATTR(extack, key, "er2bc: this kernel has no hmac(sha256)");
+		return tfm;
+	}
+	err = crypto_shash_setkey(tfm, nla_data(key), nla_len(key));
+	if (err) {
+		crypto_free_shash(tfm);
+		NL_SET_ERR_MSG_ATTR(extack, key, "er2bc: hmac(sha256) refused the auth-key");
+		return ERR_PTR(err);
+	}
+	return tfm;
+}
+
 /* a meter, configured before its hook sees a packet */
 static struct er2bc_meter *er2bc_meter_new(struct net_device *dev, __be16 port,
-					   const struct er2bc_peer *peer)
+					   const struct er2bc_peer *peer,
+					   struct crypto_shash *auth)
 {
 	struct er2bc_meter *m;
 
@@ -124,6 +193,7 @@ static struct er2bc_meter *er2bc_meter_new(struct net_device *dev, __be16 port,
 	spin_lock_init(&m->lock);
 	m->port = port;
 	m->peer = *peer;
+	m->auth = auth;
 	m->dev = dev;
 	m->ifindex = dev->ifindex;
 	netdev_hold(dev, &m->dev_tracker, GFP_KERNEL);
@@ -141,6 +211,7 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct nlattr **tb = info->attrs;
+	struct crypto_shash *auth, *old;
 	struct er2bc_peer peer;
 	struct net_device *dev;
 	struct er2bc_meter *m;
@@ -155,6 +226,10 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 	err = er2bc_nl_parse_peer(info, &peer);
 	if (err)
 		return err;
+	/* before RTNL: the crypto API may load a module */
+	auth = er2bc_meter_auth_new(tb[ER2BC_A_PROBE_AUTH_KEY], info->extack);
+	if (IS_ERR(auth))
+		return PTR_ERR(auth);
 
 	rtnl_lock();
 	dev = __dev_get_by_index(net, nla_get_u32(tb[ER2BC_A_PROBE_IFINDEX]));
@@ -167,18 +242,28 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 	port = htons(nla_get_u16(tb[ER2BC_A_PROBE_PORT]));
 	m = er2bc_meter_find(net, dev->ifindex);
 	if (!m) {
-		m = er2bc_meter_new(dev, port, &peer);
+		m = er2bc_meter_new(dev, port, &peer, auth);
 		if (IS_ERR(m))
 			err = PTR_ERR(m);
+		else
+			auth = NULL;
 		goto out;
 	}
-	/* a change keeps the counts: the snapshots stay as they were taken */
+	/*
+	 * A change keeps the counts: the snapshots stay as they were taken.
+	 * The key is replaced (or removed) and its window starts anew.
+	 */
 	spin_lock_bh(&m->lock);
 	m->port = port;
 	m->peer = peer;
+	old = m->auth;
+	m->auth = auth;
+	m->replay = (struct er2bc_replay){};
 	spin_unlock_bh(&m->lock);
+	auth = old;
 out:
 	rtnl_unlock();
+	crypto_free_shash(auth);
 	return err;
 }
 
@@ -209,14 +294,18 @@ int er2bc_nl_meter_del_doit(struct sk_buff *skb, struct genl_info *info)
 static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
 			   const struct nlattr *key, struct netlink_ext_ack *extack)
 {
-	u64 packets, bytes, probes, ignored, time;
+	u64 packets, bytes, probes, ignored, time, unauth, replayed;
 	const struct er2bc_snap *s = NULL;
 	struct er2bc_peer peer;
 	__be16 port;
+	bool auth;
 
 	spin_lock_bh(&m->lock);
 	port = m->port;
 	peer = m->peer;
+	auth = m->auth;
+	unauth = m->unauth;
+	replayed = m->replayed;
 	packets = m->count.packets;
 	bytes = m->count.bytes;
 	probes = m->count.probes;
@@ -239,7 +328,10 @@ static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
 	if (nla_put_u32(skb, ER2BC_A_PROBE_IFINDEX, m->ifindex) ||
 	    nla_put_u16(skb, ER2BC_A_PROBE_PORT, ntohs(port)) ||
 	    er2bc_nl_put_peer(skb, &peer) ||
-	    er2bc_nl_put_count(skb, packets, bytes, time, probes, ignored))
+	    er2bc_nl_put_count(skb, packets, bytes, time, probes, ignored) ||
+	    (auth && nla_put_flag(skb, ER2BC_A_PROBE_AUTH)) ||
+	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_UNAUTH, unauth, ER2BC_A_PROBE_PAD) ||
+	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_REPLAYED, replayed, ER2BC_A_PROBE_PAD))
 		return -EMSGSIZE;
 	return 0;
 }

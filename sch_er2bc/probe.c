@@ -4,6 +4,9 @@
  * request, the snapshots (probe.h). Used under the lock of their owner: the
  * qdisc's root lock, or a meter's spinlock.
  */
+#include <crypto/algapi.h>
+#include <crypto/hash.h>
+#include <crypto/sha2.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/ip.h>
@@ -236,6 +239,47 @@ const struct er2bc_snap *er2bc_count_find(const struct er2bc_count *c,
 	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_count_find);
+
+bool er2bc_replay_newer(const struct er2bc_replay *w, u64 epoch, u16 seq)
+{
+	u16 ahead = seq - w->seq;
+
+	if (!w->have || epoch > w->epoch)
+		return true;
+	return epoch == w->epoch && ahead && ahead < 0x8000;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_replay_newer);
+
+enum er2bc_auth er2bc_probe_auth(struct crypto_shash *tfm, struct er2bc_replay *w,
+				 const u8 *req, unsigned int len)
+{
+	const unsigned int body = ER2BC_PROBE_AREQ_LEN - ER2BC_PROBE_TAG_LEN;
+	u8 tag[SHA256_DIGEST_SIZE];
+	__be16 type, seq;
+	__be64 epoch;
+	int bad;
+
+	/* the wire's layout: type, seq, epoch, tag; copied, as it is unaligned */
+	if (len != ER2BC_PROBE_AREQ_LEN)
+		return ER2BC_AUTH_BAD;
+	memcpy(&type, req, sizeof(type));
+	memcpy(&seq, req + 2, sizeof(seq));
+	memcpy(&epoch, req + 4, sizeof(epoch));
+	if (type != htons(ER2BC_PROBE_REQUEST | ER2BC_PROBE_AUTH))
+		return ER2BC_AUTH_BAD;
+	bad = crypto_shash_tfm_digest(tfm, req, body, tag) ||
+	      crypto_memneq(tag, req + body, ER2BC_PROBE_TAG_LEN);
+	memzero_explicit(tag, sizeof(tag));
+	if (bad)
+		return ER2BC_AUTH_BAD;
+	if (!er2bc_replay_newer(w, be64_to_cpu(epoch), ntohs(seq)))
+		return ER2BC_AUTH_REPLAYED;
+	w->have = true;
+	w->epoch = be64_to_cpu(epoch);
+	w->seq = ntohs(seq);
+	return ER2BC_AUTH_OK;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_probe_auth);
 
 const struct nla_policy er2bc_prefix_nl_policy[ER2BC_A_PREFIX_PLEN + 1] = {
 	[ER2BC_A_PREFIX_ADDR]	= NLA_POLICY_RANGE(NLA_BINARY, 4, 16),

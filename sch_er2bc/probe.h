@@ -32,6 +32,9 @@ struct sk_buff;
 #define ER2BC_PROBE_REQ_LEN	4
 #define ER2BC_PROBE_AREQ_LEN	28
 
+/* an authenticated request: its tag, over the 12 bytes before it */
+#define ER2BC_PROBE_TAG_LEN	16
+
 /* the snapshots remembered: requests that may still be asked about */
 #define ER2BC_SNAP_RING		16
 
@@ -63,6 +66,37 @@ struct er2bc_count {
 	u32 head;			/* the next snapshot's slot */
 	struct er2bc_snap ring[ER2BC_SNAP_RING];
 };
+
+/*
+ * A meter with a key takes a request only if it is authenticated, its tag
+ * verifies, and its (epoch, seq) is newer than the newest it took: newer
+ * epoch, or the same epoch and a seq 1..32767 ahead in 16-bit serial
+ * arithmetic (the responder's window, tools/abwd/wire.h). Nothing else can
+ * take a snapshot's place, or be one.
+ */
+struct er2bc_replay {
+	bool have;
+	u16 seq;
+	u64 epoch;
+};
+
+enum er2bc_auth {
+	ER2BC_AUTH_OK,			/* taken: the window moved to it */
+	ER2BC_AUTH_BAD,			/* plain, wrong size, or a tag that fails */
+	ER2BC_AUTH_REPLAYED,		/* not newer than the newest taken */
+};
+
+struct crypto_shash;
+
+bool er2bc_replay_newer(const struct er2bc_replay *w, u64 epoch, u16 seq);
+
+/*
+ * A request's payload @req, @len bytes, against the meter's hmac(sha256)
+ * @tfm and window @w (moved on ER2BC_AUTH_OK). Runs in softirq, under the
+ * meter's lock: one HMAC of 12 bytes, no allocation.
+ */
+enum er2bc_auth er2bc_probe_auth(struct crypto_shash *tfm, struct er2bc_replay *w,
+				 const u8 *req, unsigned int len);
 
 /* what a packet is to the counts */
 enum er2bc_pkt {

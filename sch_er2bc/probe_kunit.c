@@ -4,6 +4,7 @@
  * count, which one is a request and what its key is, prefixes, the
  * snapshots, and the wire length of a received GRO packet.
  */
+#include <crypto/hash.h>
 #include <kunit/test.h>
 #include <linux/inet.h>
 #include <linux/ip.h>
@@ -275,12 +276,83 @@ static void probe_gro_wire_len(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/* the responder's window: newer epoch, or seq 1..32767 ahead in the same */
+static void probe_replay_window(struct kunit *test)
+{
+	struct er2bc_replay w = {};
+
+	KUNIT_EXPECT_TRUE(test, er2bc_replay_newer(&w, 0, 0));
+	w = (struct er2bc_replay){ .have = true, .epoch = 10, .seq = 65535 };
+	KUNIT_EXPECT_FALSE(test, er2bc_replay_newer(&w, 10, 65535));
+	KUNIT_EXPECT_TRUE(test, er2bc_replay_newer(&w, 10, 0));
+	KUNIT_EXPECT_TRUE(test, er2bc_replay_newer(&w, 10, 32766));
+	KUNIT_EXPECT_FALSE(test, er2bc_replay_newer(&w, 10, 32767));
+	KUNIT_EXPECT_FALSE(test, er2bc_replay_newer(&w, 10, 65534));
+	KUNIT_EXPECT_FALSE(test, er2bc_replay_newer(&w, 9, 0));
+	KUNIT_EXPECT_TRUE(test, er2bc_replay_newer(&w, 11, 65535));
+}
+
+/*
+ * An authenticated request: HMAC-SHA-256 under "er2bc-kunit-key-0123456789abcdef"
+ * of type 0x8001, seq 5, epoch 0x0102030405060708 (Python's hmac module)
+ */
+static const u8 probe_areq[ER2BC_PROBE_AREQ_LEN] = {
+	0x80, 0x01, 0x00, 0x05, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+	0x0a, 0x60, 0x06, 0x2b, 0xd5, 0x1e, 0xcd, 0xd3, 0x8b, 0x27, 0x78, 0xb4,
+	0x5e, 0xd7, 0xb3, 0x4d,
+};
+
+static void probe_auth(struct kunit *test)
+{
+	static const char key[] = "er2bc-kunit-key-0123456789abcdef";
+	struct er2bc_replay w = {};
+	struct crypto_shash *tfm;
+	u8 req[ER2BC_PROBE_AREQ_LEN];
+
+	tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
+	if (IS_ERR(tfm))
+		kunit_skip(test, "no hmac(sha256): %ld", PTR_ERR(tfm));
+	KUNIT_ASSERT_EQ(test, crypto_shash_setkey(tfm, key, sizeof(key) - 1), 0);
+
+	/* taken once, then a replay */
+	KUNIT_EXPECT_EQ(test, er2bc_probe_auth(tfm, &w, probe_areq, sizeof(probe_areq)),
+			ER2BC_AUTH_OK);
+	KUNIT_EXPECT_EQ(test, w.seq, 5);
+	KUNIT_EXPECT_EQ(test, w.epoch, 0x0102030405060708ULL);
+	KUNIT_EXPECT_EQ(test, er2bc_probe_auth(tfm, &w, probe_areq, sizeof(probe_areq)),
+			ER2BC_AUTH_REPLAYED);
+
+	/* any bit of the body or the tag changed: refused, the window kept */
+	w = (struct er2bc_replay){};
+	memcpy(req, probe_areq, sizeof(req));
+	req[3] ^= 1;
+	KUNIT_EXPECT_EQ(test, er2bc_probe_auth(tfm, &w, req, sizeof(req)), ER2BC_AUTH_BAD);
+	memcpy(req, probe_areq, sizeof(req));
+	req[sizeof(req) - 1] ^= 0x80;
+	KUNIT_EXPECT_EQ(test, er2bc_probe_auth(tfm, &w, req, sizeof(req)), ER2BC_AUTH_BAD);
+	KUNIT_EXPECT_FALSE(test, w.have);
+
+	/* plain, or the wrong size */
+	KUNIT_EXPECT_EQ(test, er2bc_probe_auth(tfm, &w, (const u8 *)"\0\1\0\5", 4),
+			ER2BC_AUTH_BAD);
+	KUNIT_EXPECT_EQ(test, er2bc_probe_auth(tfm, &w, probe_areq, sizeof(probe_areq) - 1),
+			ER2BC_AUTH_BAD);
+
+	/* another key */
+	KUNIT_ASSERT_EQ(test, crypto_shash_setkey(tfm, key, sizeof(key) - 2), 0);
+	KUNIT_EXPECT_EQ(test, er2bc_probe_auth(tfm, &w, probe_areq, sizeof(probe_areq)),
+			ER2BC_AUTH_BAD);
+	crypto_free_shash(tfm);
+}
+
 static struct kunit_case er2bc_probe_cases[] = {
 	KUNIT_CASE(probe_request_is_cut),
 	KUNIT_CASE(probe_peer_prefixes),
 	KUNIT_CASE(probe_prefix_checks),
 	KUNIT_CASE(probe_snapshots),
 	KUNIT_CASE(probe_gro_wire_len),
+	KUNIT_CASE(probe_replay_window),
+	KUNIT_CASE(probe_auth),
 	{}
 };
 
