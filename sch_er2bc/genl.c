@@ -167,6 +167,8 @@ static int er2bc_nl_put_qdisc(struct sk_buff *skb, struct Qdisc *sch, bool event
 	    nla_put_u32(skb, ER2BC_A_QDISC_HANDLE, sch->handle) ||
 	    nla_put_u8(skb, ER2BC_A_QDISC_MODE, q->mode) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_ABW, q->rate, ER2BC_A_QDISC_PAD) ||
+	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_CEIL, READ_ONCE(q->ceil),
+			      ER2BC_A_QDISC_PAD) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_RECV_RATE, q->last.recv, ER2BC_A_QDISC_PAD) ||
 	    nla_put_u32(skb, ER2BC_A_QDISC_SEQ, q->last.seq) ||
 	    nla_put_u32(skb, ER2BC_A_QDISC_RATIO, c->s) ||
@@ -256,9 +258,13 @@ static void er2bc_apply(struct Qdisc *sch, const struct er2bc_estimate *e)
 	int ifindex = qdisc_dev(sch)->ifindex;
 	struct er2bc_class *cl;
 	u64 t0 = ktime_get_ns(), fr_sum = 0, now;
+	u64 w = e->abw;
 	u32 fr_count = 0;
 	int p;
 
+	/* the operator's rate is W's ceiling, whatever the estimate says */
+	if (q->ceil)
+		w = min(w, q->ceil);
 	for (p = 0; p < ER2BC_NPRIO; p++) {
 		list_for_each_entry(cl, &q->by_prio[p], prio_list) {
 			if (!er2bc_ctrl_in_fr(&cl->ctrl))
@@ -267,14 +273,14 @@ static void er2bc_apply(struct Qdisc *sch, const struct er2bc_estimate *e)
 			fr_count++;
 		}
 	}
-	er2bc_ctrl_begin(&q->ctrl, &q->params, e->abw, e->recv, fr_sum, fr_count);
+	er2bc_ctrl_begin(&q->ctrl, &q->params, w, e->recv, fr_sum, fr_count);
 	for (p = 0; p < ER2BC_NPRIO; p++)
 		list_for_each_entry(cl, &q->by_prio[p], prio_list)
 			er2bc_ctrl_demand(&q->ctrl, &q->params, &cl->ctrl);
 
 	sch_tree_lock(sch);
 	now = ktime_get_ns();
-	er2bc_set_cap(sch, e->abw, now);
+	er2bc_set_cap(sch, w, now);
 	er2bc_assign(sch, now, true);
 	sch_tree_unlock(sch);
 	er2bc_kick(sch);
@@ -283,7 +289,7 @@ static void er2bc_apply(struct Qdisc *sch, const struct er2bc_estimate *e)
 	q->last_update = now;
 	q->cost = ktime_get_ns() - t0;
 
-	trace_abw_update(ifindex, sch->handle, e->seq, e->abw, e->recv, q->ctrl.s,
+	trace_abw_update(ifindex, sch->handle, e->seq, w, e->recv, q->ctrl.s,
 			 q->ctrl.sp, q->clhash.hashelems, q->guaranteed, q->cost);
 	if (trace_guarantee_set_enabled()) {
 		for (p = 0; p < ER2BC_NPRIO; p++)

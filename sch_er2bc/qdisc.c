@@ -445,12 +445,15 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 		if (err)
 			return err;
 	}
+	/* a new rate is the new ceiling, and W until the next estimate */
 	rate = tb[TCA_ER2BC_RATE] ? nla_get_u64(tb[TCA_ER2BC_RATE]) : q->rate;
 	burst = tb[TCA_ER2BC_BURST] ? nla_get_u32(tb[TCA_ER2BC_BURST]) : q->burst;
 
 	sch_tree_lock(sch);
 	now = ktime_get_ns();
 	WRITE_ONCE(q->burst, burst);
+	if (tb[TCA_ER2BC_RATE])
+		WRITE_ONCE(q->ceil, rate);
 	er2bc_set_cap(sch, rate, now);
 	if (tb[TCA_ER2BC_DEFAULT]) {
 		WRITE_ONCE(q->defcls, nla_get_u32(tb[TCA_ER2BC_DEFAULT]));
@@ -646,7 +649,7 @@ static int er2bc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (!opts)
 		return -EMSGSIZE;
 
-	if (nla_put_u64_64bit(skb, TCA_ER2BC_RATE, READ_ONCE(q->rate), TCA_ER2BC_PAD) ||
+	if (nla_put_u64_64bit(skb, TCA_ER2BC_RATE, READ_ONCE(q->ceil), TCA_ER2BC_PAD) ||
 	    nla_put_u32(skb, TCA_ER2BC_BURST, READ_ONCE(q->burst)) ||
 	    nla_put_u32(skb, TCA_ER2BC_DEFAULT, READ_ONCE(q->defcls)) ||
 	    nla_put_u8(skb, TCA_ER2BC_MODE, READ_ONCE(q->mode)) ||

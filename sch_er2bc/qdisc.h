@@ -73,7 +73,8 @@ struct er2bc_sched_data {
 	struct list_head by_prio[ER2BC_NPRIO];
 
 	/* configuration, as dumped */
-	u64 rate;			/* W */
+	u64 ceil;			/* tc's rate: W's ceiling, 0: none */
+	u64 rate;			/* W, the cap in force */
 	u32 burst;
 	u8 mode;
 	u8 share;

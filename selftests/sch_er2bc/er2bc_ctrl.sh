@@ -196,7 +196,7 @@ tcq qdisc change dev dummy0 root er2bc c 10 m 10 blim 50kbit floor 0 stale never
 
 # --- netns-aware: a user namespace's own netns, its root may feed its qdisc
 out=$(unshare -Urn sh -c "ip link add d9 type dummy && ip link set d9 up &&
-	tc qdisc add dev d9 root handle 9: er2bc rate 1mbit mode er2bc &&
+	tc qdisc add dev d9 root handle 9: er2bc rate 10mbit mode er2bc &&
 	'$ctl' abw-set dev d9 handle 9: abw 2mbit recv 1mbit seq 7 &&
 	'$ctl' -j show dev d9 handle 9:" 2>&1 | json_get "(j['abw'], j['seq'])")
 [ "$out" = "(2000000, 7)" ]

@@ -34,6 +34,7 @@ static const char *const qdisc_names[ER2BC_A_QDISC_MAX + 1] = {
 	[ER2BC_A_QDISC_CLASSES]		= "classes",
 	[ER2BC_A_QDISC_COST]		= "cost",
 	[ER2BC_A_QDISC_CLASS]		= "class",
+	[ER2BC_A_QDISC_CEIL]		= "ceil",
 };
 
 const char *qdisc_attr_name(unsigned int type)

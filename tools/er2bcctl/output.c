@@ -254,6 +254,8 @@ static void show_text(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 	line_init(&l, "  ");
 	if (HAS(q, ABW))
 		line_add(&l, "W %s", fmt_rate(b, VAL(q, ABW)));
+	if (HAS(q, CEIL) && VAL(q, CEIL))
+		line_add(&l, "ceiling %s", fmt_rate(b, VAL(q, CEIL)));
 	if (HAS(q, RECV_RATE))
 		line_add(&l, "R %s", fmt_rate(b, VAL(q, RECV_RATE)));
 	if (HAS(q, SEQ))
@@ -345,6 +347,7 @@ static void json_qdisc(struct json *j, const struct qdisc_info *q, const uint64_
 {
 	static const struct json_member estimate[] = {
 		{ ER2BC_A_QDISC_ABW,		"abw" },
+		{ ER2BC_A_QDISC_CEIL,		"ceil" },
 		{ ER2BC_A_QDISC_RECV_RATE,	"recv_rate" },
 		{ ER2BC_A_QDISC_SENT,		"sent" },
 		{ ER2BC_A_QDISC_LOST,		"lost" },

@@ -156,7 +156,9 @@ def gateway(mode, proto, c, m):
         sh("tc", "qdisc", "add", "dev", "ga1", "root", "pfifo", "limit", "1000", ns="ga")
         return
     ctl = f" c {c} m {m} blim 50kbit" if mode == "er2bc" else ""
-    lines = [f"qdisc add dev ga1 root handle 1: er2bc rate 1mbit mode {mode} default 50"
+    # the rate is the line's, W's ceiling; W itself starts at the paper's
+    # W_ini, 1 Mbit/s, with the first estimate (the sender's --w-ini)
+    lines = [f"qdisc add dev ga1 root handle 1: er2bc rate {CAPACITY}bit mode {mode} default 50"
              f"{ctl} probe-port {PROBE_PORT} peer 10.2.0.0/16"]
     for i, port in enumerate(PORTS, 1):
         lines.append(f"class add dev ga1 parent 1: classid 1:{i} er2bc prio {i} "
