@@ -41,9 +41,11 @@ tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc def
 	tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type udp
 log_test $? "er2bc on A, counting toward 10.0.2.0/24"
 
+# plain mode unless given a key (plain, where only the test's packets pass)
+plain() { [[ " $* " == *" --key-file "* ]] || echo --plain yes; }
 responder() { # ARGS...: start the responder in B
 	ip netns exec "$B" "$abwd" responder --dev b0 --peer-prefix 10.0.1.0/24 \
-		--port $PORT --status "$work/resp.json" "$@" 2>>"$work/resp.log" &
+		--port $PORT --status "$work/resp.json" $(plain "$@") "$@" 2>>"$work/resp.log" &
 	resp=$!
 	pids+=($resp)
 }
@@ -51,17 +53,17 @@ sender() { # LOG ARGS...: run the sender in A, its log in LOG
 	local log=$1
 	shift
 	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 \
-		--status "$work/send.json" -v "$@" 2>"$log"
+		--status "$work/send.json" -v $(plain "$@") "$@" 2>"$log"
 }
 st() { json_get "$2" <"$work/$1.json"; }
 estimates_at_least() { [ "$(st send "j['estimates']" 2>/dev/null)" -ge "$1" ] 2>/dev/null; }
 # the L of each estimate in a sender's log
 losses() { sed -n 's/.*estimate [0-9]*: sent [0-9]* received [0-9]* L \(-\?[0-9]*\) .*/\1/p' "$1"; }
 
-out=$(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --dev a0 --alpha 0.5 2>&1)
+out=$(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --dev a0 --plain yes --alpha 0.5 2>&1)
 [ $? = 2 ] && [[ "$out" == *alpha* ]]
 log_test $? "an invalid configuration is refused, naming the key" "$out"
-out=$(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --dev a0 --port 4951 --once 1 2>&1)
+out=$(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --dev a0 --port 4951 --plain yes --once 1 2>&1)
 [ $? = 1 ] && [[ "$out" == *"4950"* ]]
 log_test $? "the sender refuses a qdisc that counts for another port" "$(echo "$out" | head -n 1)"
 
@@ -137,7 +139,7 @@ d0=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 q0=$(st resp "j['requests']")
 rm -f "$work/send.json"
 ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 100ms \
-	--w-ini 4mbit --w-min 4mbit --status "$work/send.json" -v 2>"$work/l.log" &
+	--w-ini 4mbit --w-min 4mbit --plain yes --status "$work/send.json" -v 2>"$work/l.log" &
 snd=$!
 busywait 20000 estimates_at_least 3
 ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 3 9 >/dev/null
@@ -170,7 +172,7 @@ start=$(now)
 ) &
 steps=$!
 ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --w-ini 1mbit --once 35 \
-	--status "$work/send.json" -v 2>&1 >/dev/null |
+	--plain yes --status "$work/send.json" -v 2>&1 >/dev/null |
 	while IFS= read -r line; do echo "$EPOCHREALTIME $line"; done >"$work/t.log"
 wait $steps $flood
 res=$(python3 - "$work/t.log" "$start" <<'PY'
@@ -325,7 +327,7 @@ tc -netns "$A6" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc de
 	tc -netns "$A6" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit &&
 	tc -netns "$R6" qdisc add dev r1 root tbf rate 8mbit burst 64k limit 4m
 ip netns exec "$B6" "$abwd" responder --dev b0 --peer-prefix 2001:db8:1::/64 --port $PORT \
-	--status "$work/resp6.json" 2>>"$work/resp6.log" &
+	--plain yes --status "$work/resp6.json" 2>>"$work/resp6.log" &
 pids+=($!)
 busywait 20000 udp_bound "$B6" $PORT
 ip netns exec "$B6" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
@@ -334,7 +336,7 @@ ip netns exec "$A6" iperf3 -c 2001:db8:2::2 -p 5201 -t 60 -w 400K >/dev/null 2>&
 ipf=$!
 sleep 2
 ip netns exec "$A6" "$abwd" sender --peer 2001:db8:2::2 --port $PORT --dev a0 --interval 100ms \
-	--once 50 --w-ini 8mbit --status "$work/send6.json" -v 2>"$work/v6.log"
+	--once 50 --w-ini 8mbit --plain yes --status "$work/send6.json" -v 2>"$work/v6.log"
 rc=$?
 kill $ipf 2>/dev/null
 wait $ipf

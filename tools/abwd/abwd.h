@@ -45,6 +45,9 @@ uint64_t real_ns(void);
  * The timeout is at most this many intervals.
  */
 #define ABWD_PENDING_MAX	16
+
+/* where the sender keeps its last epoch (the systemd unit's StateDirectory) */
+#define ABWD_EPOCH_FILE		"/var/lib/er2bc/abwd-sender.epoch"
 /* the default timeout: 3 s, or ABWD_PENDING_MAX intervals if less */
 #define ABWD_TIMEOUT_US		3000000ULL
 

@@ -23,6 +23,9 @@ struct aimd_params {
 	uint64_t w_max;		/* bit/s, 0: no limit */
 };
 
+/* W_ini of the paper's test bed (Table 4) */
+#define AIMD_W_INI	1000000ULL
+
 /* the paper's parameters (Table 4), and w-min 10 kbit/s, no w-max */
 #define AIMD_DEFAULTS {				\
 	.theta_h = 1,				\
@@ -31,7 +34,7 @@ struct aimd_params {
 	.d_max = 1000000,			\
 	.alpha = 1200000,			\
 	.beta = 100000,				\
-	.w_ini = 1000000,			\
+	.w_ini = AIMD_W_INI,			\
 	.w_min = 10000,				\
 	.w_max = 0,				\
 }

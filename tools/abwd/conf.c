@@ -191,8 +191,14 @@ static int set_beta(struct config *c, const char *val, const char **why)
 	return parse_rate(val, &c->aimd.beta, why);
 }
 
+/* "qdisc": the qdisc's cap in force when the sender starts (sender.c) */
 static int set_w_ini(struct config *c, const char *val, const char **why)
 {
+	c->w_ini_qdisc = !strcmp(val, "qdisc");
+	if (c->w_ini_qdisc) {
+		c->aimd.w_ini = AIMD_W_INI;
+		return 0;
+	}
 	return parse_rate(val, &c->aimd.w_ini, why);
 }
 
@@ -207,8 +213,14 @@ static int set_w_min(struct config *c, const char *val, const char **why)
 	return 0;
 }
 
+/* "qdisc": the qdisc's configured rate, W's ceiling (sender.c) */
 static int set_w_max(struct config *c, const char *val, const char **why)
 {
+	c->w_max_qdisc = !strcmp(val, "qdisc");
+	if (c->w_max_qdisc) {
+		c->aimd.w_max = 0;
+		return 0;
+	}
 	return parse_rate(val, &c->aimd.w_max, why);
 }
 
@@ -261,12 +273,12 @@ int read_key_file(const char *path, struct wire_key *key, const char **why)
 	}
 	memcpy(key->data, buf, len);
 	key->len = len;
-	memset(buf, 0, sizeof(buf));
+	explicit_bzero(buf, sizeof(buf));
 	return 0;
 fail:
 	close(fd);
 wipe:
-	memset(buf, 0, sizeof(buf));
+	explicit_bzero(buf, sizeof(buf));
 	return -1;
 }
 
@@ -279,6 +291,50 @@ static int set_key_file(struct config *c, const char *val, const char **why)
 	if (read_key_file(val, &c->key, why))
 		return -1;
 	snprintf(c->key_file, sizeof(c->key_file), "%s", val);
+	return 0;
+}
+
+static int set_epoch_file(struct config *c, const char *val, const char **why)
+{
+	size_t len = strlen(val);
+
+	if (!strcmp(val, "none")) {
+		c->epoch_file[0] = '\0';
+		return 0;
+	}
+	if (!len || val[len - 1] == '/') {
+		*why = "not a file name, or none";
+		return -1;
+	}
+	if (len + 8 >= sizeof(c->epoch_file)) {
+		*why = "too long";
+		return -1;
+	}
+	memcpy(c->epoch_file, val, len + 1);
+	return 0;
+}
+
+static int set_plain(struct config *c, const char *val, const char **why)
+{
+	if (!strcmp(val, "yes") || !strcmp(val, "no")) {
+		c->plain = !strcmp(val, "yes");
+		return 0;
+	}
+	*why = "yes or no";
+	return -1;
+}
+
+static int set_rate_limit(struct config *c, const char *val, const char **why)
+{
+	uint32_t v;
+
+	if (parse_u32(val, &v, why))
+		return -1;
+	if (v > 100000) {
+		*why = "more than 100000 a second";
+		return -1;
+	}
+	c->rate_limit = v;
 	return 0;
 }
 
@@ -491,16 +547,22 @@ static const struct key_def keys[] = {
 	  "the factor D grows by (>= 1, 6 decimals)" },
 	{ "beta", "RATE",	 S, "100kbit", false, false, set_beta,
 	  "W = R - beta on loss" },
-	{ "w-ini", "RATE",	 S, "1mbit", false, false, set_w_ini,
-	  "W_ini, W before the first estimate" },
+	{ "w-ini", "RATE|qdisc", S, "qdisc", false, false, set_w_ini,
+	  "W_ini, W before the first estimate (qdisc: its cap in force)" },
 	{ "w-min", "RATE",	 S, "10kbit", false, false, set_w_min,
 	  "W never goes below" },
-	{ "w-max", "RATE",	 S, "0", false, false, set_w_max,
-	  "W never goes above (0: no limit)" },
-	{ "peer-prefix", "PREFIX", R, NULL, false, true, set_peer_prefix,
-	  "count packets from this prefix (up to 4; none: all)" },
+	{ "w-max", "RATE|qdisc", S, "qdisc", false, false, set_w_max,
+	  "W never goes above (qdisc: its rate; 0: no limit)" },
+	{ "peer-prefix", "PREFIX", R, NULL, true, true, set_peer_prefix,
+	  "the sender's prefix: only its packets count (up to 4)" },
+	{ "rate-limit", "N",	 R, "100", false, false, set_rate_limit,
+	  "responses a second to one source, 20 at once (0: no limit)" },
 	{ "key-file", "FILE",	 BOTH, NULL, false, false, set_key_file,
 	  "pre-shared key (>= 16 bytes): authenticated mode" },
+	{ "plain", "yes|no",	 BOTH, "no", false, false, set_plain,
+	  "no key: only where the path between the gateways is trusted" },
+	{ "epoch-file", "FILE",	 S, ABWD_EPOCH_FILE, false, false, set_epoch_file,
+	  "the last epoch, so a restart's is newer whatever the clock (none: the clock's)" },
 	{ "status", "FILE",	 BOTH, NULL, false, false, set_status,
 	  "JSON status file, rewritten each interval" },
 };
@@ -764,10 +826,10 @@ static int cross_check(const struct config *c, const struct sources *s)
 	if (p->w_max && p->w_max < p->w_min)
 		return cross_err(s, "w-max", "w-min", "w-max (%s) is below w-min (%s)",
 				 fmt_rate(a, p->w_max), fmt_rate(b, p->w_min));
-	if (p->w_ini < p->w_min)
+	if (!c->w_ini_qdisc && p->w_ini < p->w_min)
 		return cross_err(s, "w-ini", "w-min", "w-ini (%s) is below w-min (%s)",
 				 fmt_rate(a, p->w_ini), fmt_rate(b, p->w_min));
-	if (p->w_max && p->w_ini > p->w_max)
+	if (!c->w_ini_qdisc && p->w_max && p->w_ini > p->w_max)
 		return cross_err(s, "w-ini", "w-max", "w-ini (%s) is above w-max (%s)",
 				 fmt_rate(a, p->w_ini), fmt_rate(b, p->w_max));
 	if (c->timeout_us > ABWD_PENDING_MAX * c->interval_us)
@@ -839,11 +901,22 @@ int conf_load(struct config *c, enum role role, const char *path,
 	if (role == ROLE_SENDER && !src(&s, "timeout"))
 		c->timeout_us = ABWD_TIMEOUT_US < ABWD_PENDING_MAX * c->interval_us ?
 				ABWD_TIMEOUT_US : ABWD_PENDING_MAX * c->interval_us;
+	if (!c->key.len && !c->plain) {
+		log_msg("missing key-file (--key-file, or \"key-file = ...\" in the "
+			"configuration file): the same secret at both ends; or plain = yes "
+			"where the path between the gateways is trusted");
+		goto out;
+	}
+	if (c->key.len && c->plain) {
+		ret = cross_err(&s, "plain", "key-file",
+				"plain = yes and a key-file: one or the other");
+		goto out;
+	}
 	ret = cross_check(c, &s);
 out:
 	file_free(&fs);
 	if (ret)
-		memset(&c->key, 0, sizeof(c->key));
+		explicit_bzero(&c->key, sizeof(c->key));
 	return ret;
 }
 
@@ -889,9 +962,15 @@ void conf_print(FILE *f, const struct config *c)
 		fprintf(f, "alpha = %llu.%06llu\n", (unsigned long long)(p->alpha / AIMD_ONE),
 			(unsigned long long)(p->alpha % AIMD_ONE));
 		fprintf(f, "beta = %llubit\n", (unsigned long long)p->beta);
-		fprintf(f, "w-ini = %llubit\n", (unsigned long long)p->w_ini);
+		if (c->w_ini_qdisc)
+			fprintf(f, "w-ini = qdisc\n");
+		else
+			fprintf(f, "w-ini = %llubit\n", (unsigned long long)p->w_ini);
 		fprintf(f, "w-min = %llubit\n", (unsigned long long)p->w_min);
-		fprintf(f, "w-max = %llubit\n", (unsigned long long)p->w_max);
+		if (c->w_max_qdisc)
+			fprintf(f, "w-max = qdisc\n");
+		else
+			fprintf(f, "w-max = %llubit\n", (unsigned long long)p->w_max);
 	} else {
 		for (i = 0; i < c->nprefix; i++)
 			fprintf(f, "peer-prefix = %s/%u\n",
@@ -900,6 +979,12 @@ void conf_print(FILE *f, const struct config *c)
 	}
 	if (c->key_file[0])
 		fprintf(f, "key-file = %s\n", c->key_file);
+	if (c->role == ROLE_SENDER)
+		fprintf(f, "epoch-file = %s\n", c->epoch_file[0] ? c->epoch_file : "none");
+	if (c->plain)
+		fprintf(f, "plain = yes\n");
+	if (c->role == ROLE_RESPONDER)
+		fprintf(f, "rate-limit = %u\n", c->rate_limit);
 	if (c->status[0])
 		fprintf(f, "status = %s\n", c->status);
 }

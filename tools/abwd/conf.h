@@ -40,21 +40,26 @@ struct config {
 	unsigned int ifindex;
 	char key_file[PATH_MAX];	/* "": plain mode */
 	struct wire_key key;
+	bool plain;			/* no key, by choice */
 	char status[PATH_MAX];		/* "": no status file */
 	/* sender */
 	struct sockaddr_storage peer;	/* the port not set */
 	socklen_t peer_len;
 	char peer_str[ADDR_STRLEN];
 	uint32_t handle;
+	char epoch_file[PATH_MAX];	/* "": the clock's epoch alone */
 	uint64_t interval_us;
 	uint64_t timeout_us;
 	struct aimd_params aimd;
+	bool w_ini_qdisc;		/* w-ini = qdisc: the qdisc's W at start */
+	bool w_max_qdisc;		/* w-max = qdisc: the qdisc's rate */
 	/* responder */
 	struct sockaddr_storage listen;
 	socklen_t listen_len;
 	char listen_str[ADDR_STRLEN];
 	struct prefix prefix[ER2BC_PEER_MAX];
 	unsigned int nprefix;
+	uint32_t rate_limit;		/* responses/s to one source, 0: none */
 };
 
 /* one "key = value", from the command line (file NULL) or a file */

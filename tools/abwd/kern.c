@@ -68,6 +68,19 @@ static int probe_attr(const struct nlattr *a, void *data)
 	case ER2BC_A_PROBE_PEER:
 		st->npeers++;
 		break;
+	case ER2BC_A_PROBE_AUTH:
+		st->auth = true;
+		break;
+	case ER2BC_A_PROBE_UNAUTH:
+		if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+			return MNL_CB_ERROR;
+		st->unauth = mnl_attr_get_u64(a);
+		break;
+	case ER2BC_A_PROBE_REPLAYED:
+		if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+			return MNL_CB_ERROR;
+		st->replayed = mnl_attr_get_u64(a);
+		break;
 	case ER2BC_A_PROBE_MARK:
 		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
 			return MNL_CB_ERROR;
@@ -156,11 +169,12 @@ int kern_meter_get(struct nl *nl, uint32_t ifindex, const void *key,
 
 int kern_meter_set(struct nl *nl, uint32_t ifindex, uint16_t port,
 		   const struct prefix *peers, unsigned int npeers,
-		   struct nl_err *err)
+		   const void *auth_key, size_t auth_len, struct nl_err *err)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
 	unsigned int i;
+	int ret;
 
 	nlh = nl_genl_msg(nl, nl->family, ER2BC_CMD_METER_SET, ER2BC_FAMILY_VERSION,
 			  NLM_F_ACK);
@@ -173,7 +187,11 @@ int kern_meter_set(struct nl *nl, uint32_t ifindex, uint16_t port,
 		mnl_attr_put_u8(nlh, ER2BC_A_PREFIX_PLEN, peers[i].plen);
 		mnl_attr_nest_end(nlh, nest);
 	}
-	return nl_talk(nl, nlh, NULL, NULL, err);
+	if (auth_len)
+		mnl_attr_put(nlh, ER2BC_A_PROBE_AUTH_KEY, auth_len, auth_key);
+	ret = nl_talk(nl, nlh, NULL, NULL, err);
+	explicit_bzero(nl->buf, NL_BUF_LEN);
+	return ret;
 }
 
 int kern_meter_del(struct nl *nl, uint32_t ifindex, struct nl_err *err)
@@ -184,6 +202,54 @@ int kern_meter_del(struct nl *nl, uint32_t ifindex, struct nl_err *err)
 			  NLM_F_ACK);
 	mnl_attr_put_u32(nlh, ER2BC_A_PROBE_IFINDEX, ifindex);
 	return nl_talk(nl, nlh, NULL, NULL, err);
+}
+
+static int cap_attr(const struct nlattr *a, void *data)
+{
+	struct qdisc_cap *cap = data;
+	uint64_t *v = NULL;
+
+	switch (mnl_attr_get_type(a)) {
+	case ER2BC_A_QDISC_ABW:
+		v = &cap->w;
+		break;
+	case ER2BC_A_QDISC_CEIL:
+		v = &cap->ceil;
+		break;
+	case ER2BC_A_QDISC_UPDATES:
+		v = &cap->updates;
+		break;
+	default:
+		return MNL_CB_OK;
+	}
+	if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+		return MNL_CB_ERROR;
+	*v = mnl_attr_get_u64(a);
+	return MNL_CB_OK;
+}
+
+static int cap_msg(const struct nlmsghdr *nlh, void *data)
+{
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(struct genlmsghdr) ||
+	    mnl_attr_parse(nlh, sizeof(struct genlmsghdr), cap_attr, data) != MNL_CB_OK) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_OK;
+}
+
+int kern_ctrl_get(struct nl *nl, uint32_t ifindex, uint32_t handle,
+		  struct qdisc_cap *cap, struct nl_err *err)
+{
+	struct nlmsghdr *nlh;
+
+	memset(cap, 0, sizeof(*cap));
+	/* a dump of the one qdisc: its state first, then its classes */
+	nlh = nl_genl_msg(nl, nl->family, ER2BC_CMD_CTRL_GET, ER2BC_FAMILY_VERSION,
+			  NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_IFINDEX, ifindex);
+	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_HANDLE, handle);
+	return nl_talk(nl, nlh, cap_msg, cap, err);
 }
 
 int kern_abw_set(struct nl *nl, uint32_t ifindex, uint32_t handle,

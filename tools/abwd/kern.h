@@ -25,6 +25,9 @@ struct probe_state {
 	uint32_t mark;		/* the qdisc's probe-mark, 0: none */
 	bool has_packets, has_bytes, has_time;
 	unsigned int npeers;	/* peer prefixes the qdisc or meter counts */
+	bool auth;		/* the meter has an auth-key */
+	uint64_t unauth;	/* requests the meter refused for their tag */
+	uint64_t replayed;	/* requests the meter refused as replays */
 };
 
 /* an estimate, as abw-set takes it */
@@ -50,9 +53,14 @@ int kern_probe_get(struct nl *nl, uint32_t ifindex, uint32_t handle,
 		   const void *key, size_t key_len, struct probe_state *st,
 		   struct nl_err *err);
 
+/*
+ * The meter on @ifindex, with the peers' secret @auth_key (@auth_len 0:
+ * plain mode): its requests are then authenticated by the kernel too. The
+ * request buffer is wiped after.
+ */
 int kern_meter_set(struct nl *nl, uint32_t ifindex, uint16_t port,
 		   const struct prefix *peers, unsigned int npeers,
-		   struct nl_err *err);
+		   const void *auth_key, size_t auth_len, struct nl_err *err);
 
 int kern_meter_del(struct nl *nl, uint32_t ifindex, struct nl_err *err);
 
@@ -62,6 +70,16 @@ int kern_meter_get(struct nl *nl, uint32_t ifindex, const void *key,
 
 int kern_abw_set(struct nl *nl, uint32_t ifindex, uint32_t handle,
 		 const struct abw_estimate *e, struct nl_err *err);
+
+/* what ctrl-get tells of the qdisc's cap: W in force, and its ceiling */
+struct qdisc_cap {
+	uint64_t w;		/* 0: no cap */
+	uint64_t ceil;		/* tc's rate; 0: no ceiling */
+	uint64_t updates;	/* estimates applied */
+};
+
+int kern_ctrl_get(struct nl *nl, uint32_t ifindex, uint32_t handle,
+		  struct qdisc_cap *cap, struct nl_err *err);
 
 /* a probe-get or meter-get reply into @st: 0, or -1 if malformed */
 int kern_parse_probe(const struct nlmsghdr *nlh, struct probe_state *st);

@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 		setvbuf(stderr, NULL, _IOLBF, 0);
 		ret = d.role == ROLE_SENDER ? run_sender(&d, &c) : run_responder(&d, &c);
 	}
-	memset(&c.key, 0, sizeof(c.key));
+	explicit_bzero(&c.key, sizeof(c.key));
 	cli_free(&d.cli);
 	return ret < 0 ? 0 : ret;
 }

@@ -21,13 +21,33 @@
 /* the status file is rewritten at most this often, when something changed */
 #define STATUS_EVERY_NS		1000000000ULL
 
+/*
+ * The responses to one source are limited to rate-limit a second, RL_BURST
+ * at once (GCRA: a response is due no earlier than tat - RL_BURST
+ * intervals), for the last RL_SOURCES sources: a responder is nobody's
+ * reflector. Only requests that passed every check count: a spoofer
+ * cannot use up the sender's share.
+ */
+#define RL_SOURCES		16
+#define RL_BURST		20
+
+struct rl_source {
+	uint8_t addr[16];
+	int family;			/* 0: unused */
+	uint64_t tat;			/* mono ns: the theoretical arrival time */
+	uint64_t used;			/* mono ns: last seen, for eviction */
+};
+
 struct responder {
 	struct config c;
 	struct nl nl;
 	int fd;
 	struct replay replay;		/* authenticated mode only */
 
-	uint64_t requests, responses, no_snapshot, send_errors;
+	uint64_t requests, responses, no_snapshot, send_errors, rate_limited;
+	struct rl_source rl_src[RL_SOURCES];
+	/* the meter's own refusals, as its last reply had them */
+	uint64_t meter_unauth, meter_replayed;
 	uint64_t dropped[WIRE_NVERDICTS];
 	char last_error[640];
 	bool dirty;			/* the status file is behind */
@@ -35,6 +55,7 @@ struct responder {
 
 	struct ratelimit rl_drop[WIRE_NVERDICTS];
 	struct ratelimit rl_snap;
+	struct ratelimit rl_limit;
 	struct ratelimit rl_io;
 };
 
@@ -45,7 +66,8 @@ static int meter_set(struct nl *nl, const struct config *c)
 	char msg[300];
 	int ret;
 
-	ret = kern_meter_set(nl, c->ifindex, c->port, c->prefix, c->nprefix, &err);
+	ret = kern_meter_set(nl, c->ifindex, c->port, c->prefix, c->nprefix,
+			     c->key.data, c->key.len, &err);
 	if (ret) {
 		log_msg("meter-set dev %s: %s", c->dev,
 			kern_strerror(msg, sizeof(msg), &err, ret));
@@ -110,7 +132,13 @@ static void write_status(struct responder *r)
 	json_u64(&j, "responses", r->responses);
 	json_u64(&j, "no_snapshot", r->no_snapshot);
 	json_u64(&j, "send_errors", r->send_errors);
+	json_u64(&j, "rate_limit", r->c.rate_limit);
+	json_u64(&j, "rate_limited", r->rate_limited);
 	json_dropped(&j, r->dropped);
+	json_obj_open(&j, "meter_refused");
+	json_u64(&j, "unauthenticated", r->meter_unauth);
+	json_u64(&j, "replayed", r->meter_replayed);
+	json_obj_close(&j);
 	json_str(&j, "last_error", r->last_error);
 	json_obj_close(&j);
 	json_end(&j);
@@ -133,6 +161,38 @@ static bool from_peer(const struct config *c, const struct sockaddr *from)
 		if (prefix_match(&c->prefix[i], af, addr))
 			return true;
 	return false;
+}
+
+/* may @from have a response now (rate-limit, per source) */
+static bool rate_ok(struct responder *r, const struct sockaddr *from, uint64_t now)
+{
+	struct rl_source *e = NULL, *oldest = &r->rl_src[0];
+	uint64_t step, burst;
+	uint8_t addr[16] = { 0 };
+	unsigned int i;
+	int af;
+
+	if (!r->c.rate_limit)
+		return true;
+	af = sock_ip(from, addr);
+	for (i = 0; i < RL_SOURCES && !e; i++) {
+		if (r->rl_src[i].family == af && !memcmp(r->rl_src[i].addr, addr, 16))
+			e = &r->rl_src[i];
+		else if (r->rl_src[i].used < oldest->used)
+			oldest = &r->rl_src[i];
+	}
+	if (!e) {
+		e = oldest;
+		*e = (struct rl_source){ .family = af, .tat = now };
+		memcpy(e->addr, addr, 16);
+	}
+	e->used = now;
+	step = 1000000000ULL / r->c.rate_limit;
+	burst = RL_BURST * step;
+	if (e->tat > now + burst)
+		return false;
+	e->tat = (e->tat > now ? e->tat : now) + step;
+	return true;
 }
 
 static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
@@ -168,9 +228,19 @@ static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 	if (r->c.key.len)
 		replay_accept(&r->replay, req.epoch, req.seq);
 	r->requests++;
+	if (!rate_ok(r, sa, mono_ns())) {
+		r->rate_limited++;
+		log_limited(&r->rl_limit, "no response to %s: more than %u a second "
+			    "(rate-limit)", fmt_addr(addr, sizeof(addr), sa), r->c.rate_limit);
+		return;
+	}
 
 	/* the key is the payload as it arrived: at most 28 bytes, all of it */
 	ret = kern_meter_get(&r->nl, r->c.ifindex, buf, (size_t)n, &st, &err);
+	if (!ret) {
+		r->meter_unauth = st.unauth;
+		r->meter_replayed = st.replayed;
+	}
 	if (ret) {
 		r->no_snapshot++;
 		kern_strerror(msg, sizeof(msg), &err, ret);
@@ -213,7 +283,8 @@ static bool same_meter(const struct config *a, const struct config *b)
 {
 	return a->ifindex == b->ifindex && a->port == b->port &&
 	       a->nprefix == b->nprefix &&
-	       !memcmp(a->prefix, b->prefix, sizeof(a->prefix[0]) * a->nprefix);
+	       !memcmp(a->prefix, b->prefix, sizeof(a->prefix[0]) * a->nprefix) &&
+	       a->key.len == b->key.len && !memcmp(a->key.data, b->key.data, a->key.len);
 }
 
 /*
@@ -256,7 +327,7 @@ static void reload(const struct daemon *d, struct responder *r)
 		r->fd = fd;
 	}
 	r->c = nc;
-	memset(&nc.key, 0, sizeof(nc.key));
+	explicit_bzero(&nc.key, sizeof(nc.key));
 	log_msg("reloaded: listening on %s port %u, meter on dev %s", r->c.listen_str,
 		r->c.port, r->c.dev);
 	write_status(r);
@@ -330,7 +401,7 @@ out:
 	if (r->fd >= 0)
 		close(r->fd);
 	nl_close(&r->nl);
-	memset(&r->c.key, 0, sizeof(r->c.key));
+	explicit_bzero(&r->c.key, sizeof(r->c.key));
 	free(r);
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include "daemon.h"
 #include "interval.h"
 #include "json.h"
+#include "epoch.h"
 #include "kern.h"
 #include "parse.h"
 #include "sock.h"
@@ -27,7 +28,7 @@ struct sender {
 	int fd;				/* the UDP socket */
 	uint32_t mark;			/* its SO_MARK: the qdisc's probe-mark */
 	struct sockaddr_storage peer;	/* c.peer with c.port */
-	uint64_t epoch;			/* CLOCK_REALTIME ns at the start */
+	uint64_t epoch;			/* epoch.h: newer at each start */
 	uint16_t next_seq;
 
 	/*
@@ -166,6 +167,49 @@ static int open_socket(const struct config *c)
 }
 
 /* the estimation starts over: no baseline, W = W_ini */
+/*
+ * w-ini and w-max from the qdisc (their default, "qdisc"): W starts from
+ * the cap in force, so that a restart goes on where the last run left W,
+ * and never goes above the qdisc's rate, which the kernel holds W under
+ * anyway. A w-max above that rate is brought down to it.
+ */
+static void apply_qdisc_cap(struct sender *s)
+{
+	struct aimd_params *p = &s->c.aimd;
+	char a[FMT_LEN], b[FMT_LEN], msg[300];
+	struct qdisc_cap cap;
+	struct nl_err err;
+	int ret;
+
+	ret = kern_ctrl_get(&s->nl, s->c.ifindex, s->c.handle, &cap, &err);
+	if (ret) {
+		log_msg("ctrl-get dev %s: %s: W starts at %s, with no ceiling but the qdisc's",
+			s->c.dev, kern_strerror(msg, sizeof(msg), &err, ret),
+			fmt_rate(a, p->w_ini));
+		return;
+	}
+	if (s->c.w_max_qdisc)
+		p->w_max = cap.ceil;
+	if (cap.ceil && p->w_max > cap.ceil) {
+		log_msg("w-max %s is above the qdisc's rate %s, W's ceiling: W stays at most %s",
+			fmt_rate(a, p->w_max), fmt_rate(b, cap.ceil), b);
+		p->w_max = cap.ceil;
+	}
+	if (cap.ceil && !p->w_max)
+		p->w_max = cap.ceil;
+	if (s->c.w_ini_qdisc && cap.w)
+		p->w_ini = cap.w;
+	if (p->w_max && p->w_ini > p->w_max)
+		p->w_ini = p->w_max;
+	if (p->w_ini < p->w_min)
+		p->w_ini = p->w_min;
+	if (p->w_max && p->w_max < p->w_min)
+		p->w_max = p->w_min;
+	log_msg("W starts at %s%s, at most %s", fmt_rate(a, p->w_ini),
+		s->c.w_ini_qdisc && cap.w ? " (the qdisc's cap)" : "",
+		p->w_max ? fmt_rate(b, p->w_max) : "unlimited");
+}
+
 static void restart(struct sender *s)
 {
 	interval_init(&s->iv);
@@ -512,7 +556,8 @@ static void reload(const struct daemon *d, struct sender *s)
 	if (nc.key.len != s->c.key.len || memcmp(nc.key.data, s->c.key.data, nc.key.len))
 		s->npend = 0;
 	s->c = nc;
-	memset(&nc.key, 0, sizeof(nc.key));
+	explicit_bzero(&nc.key, sizeof(nc.key));
+	apply_qdisc_cap(s);
 	set_peer_port(s);
 	refresh_mark(s);
 	if (path) {
@@ -544,6 +589,7 @@ int run_sender(const struct daemon *d, struct config *c)
 	uint64_t now, until, step;
 	int sigfd, ret = EXIT_FAIL;
 	char h[FMT_LEN], t[FMT_LEN];
+	const char *why;
 	uint32_t mark;
 
 	s = calloc(1, sizeof(*s));
@@ -569,9 +615,13 @@ int run_sender(const struct daemon *d, struct config *c)
 		goto out;
 	}
 	s->once = d->once;
-	s->epoch = real_ns();
+	if (epoch_next(s->c.epoch_file, real_ns(), &s->epoch, &why))
+		log_msg("epoch-file %s: %s; the epoch is not kept: if the clock is "
+			"set back, the next start's requests are refused as replays",
+			s->c.epoch_file, why);
 	if (getrandom(&s->next_seq, sizeof(s->next_seq), GRND_NONBLOCK) != sizeof(s->next_seq))
 		s->next_seq = (uint16_t)(mono_ns() ^ (uint64_t)getpid());
+	apply_qdisc_cap(s);
 	restart(s);
 	log_msg("sender: peer %s port %u, qdisc dev %s handle %s, every %s%s",
 		s->c.peer_str, s->c.port, s->c.dev, fmt_handle(h, s->c.handle),
@@ -627,7 +677,7 @@ out:
 	if (s->fd >= 0)
 		close(s->fd);
 	nl_close(&s->nl);
-	memset(&s->c.key, 0, sizeof(s->c.key));
+	explicit_bzero(&s->c.key, sizeof(s->c.key));
 	free(s);
 	return ret;
 }

@@ -22,6 +22,7 @@
 #include "abwd.h"
 #include "aimd.h"
 #include "conf.h"
+#include "epoch.h"
 #include "interval.h"
 #include "kern.h"
 #include "sock.h"
@@ -774,6 +775,32 @@ static void test_key_file(const char *dir)
 	ok(read_key_file(path, &key, &why), "key-file: missing: refused");
 }
 
+/* each start's epoch newer than the last, whatever the clock says */
+static void test_epoch(const char *dir)
+{
+	const uint64_t t = 1700000000000000000ULL, hour = 3600000000000ULL;
+	uint64_t e1, e2, e3, e4;
+	const char *why = NULL;
+	char path[512], bad[600];
+
+	snprintf(path, sizeof(path), "%s/epoch", dir);
+	ok(!epoch_next(path, t, &e1, &why) && e1 == t, "epoch: no file yet: the clock's");
+	ok(!epoch_next(path, t - hour, &e2, &why) && e2 == t + 1,
+	   "epoch: the clock set back an hour: one more than the last");
+	ok(!epoch_next(path, t + hour, &e3, &why) && e3 == t + hour,
+	   "epoch: the clock set forward an hour: the clock's");
+	ok(!epoch_next(path, t, &e4, &why) && e4 == t + hour + 1,
+	   "epoch: back again: one more than the last");
+	ok(!epoch_next(NULL, t - hour, &e1, &why) && e1 == t - hour,
+	   "epoch: no epoch-file: the clock's");
+	write_file(path, "junk\n", 5, 0600);
+	ok(epoch_next(path, t, &e1, &why) && e1 == t && why,
+	   "epoch: a file that holds no epoch: an error, the clock's");
+	snprintf(bad, sizeof(bad), "%s/no/such/dir/epoch", dir);
+	ok(epoch_next(bad, t, &e1, &why) && e1 == t && why,
+	   "epoch: a file that cannot be written: an error, the clock's");
+}
+
 /* a few configurations through conf_load (the binary's tests have more) */
 static void test_conf(const char *dir)
 {
@@ -788,7 +815,8 @@ static void test_conf(const char *dir)
 	       "dev = lo\n"
 	       "interval = 500ms\n"
 	       "alpha = 1.5\n"
-	       "w-max = 10mbit\n";
+	       "w-max = 10mbit\n"
+	       "plain = yes\n";
 	write_file(path, file, strlen(file), 0644);
 	ok(!conf_load(&c, ROLE_SENDER, path, &cli), "conf: a valid file");
 	is_u64(c.interval_us, 500000, "conf: interval = 500ms");
@@ -810,9 +838,20 @@ static void test_conf(const char *dir)
 	cli_free(&cli);
 
 	cli_add(&cli, "dev", "lo");
+	cli_add(&cli, "plain", "yes");
 	ok(conf_load(&c, ROLE_SENDER, NULL, &cli) == EXIT_USAGE, "conf: no peer: refused");
-	ok(!conf_load(&c, ROLE_RESPONDER, NULL, &cli), "conf: a responder needs only dev");
-	ok(c.listen.ss_family == AF_INET6 && c.nprefix == 0, "conf: listen defaults to ::");
+	ok(conf_load(&c, ROLE_RESPONDER, NULL, &cli) == EXIT_USAGE,
+	   "conf: a responder without peer-prefix: refused");
+	cli_free(&cli);
+	cli_add(&cli, "dev", "lo");
+	cli_add(&cli, "peer-prefix", "192.0.2.0/24");
+	ok(conf_load(&c, ROLE_RESPONDER, NULL, &cli) == EXIT_USAGE,
+	   "conf: a responder without key-file or plain: refused");
+	cli_add(&cli, "plain", "yes");
+	ok(!conf_load(&c, ROLE_RESPONDER, NULL, &cli),
+	   "conf: a responder needs dev, peer-prefix and a key or plain");
+	ok(c.listen.ss_family == AF_INET6 && c.nprefix == 1 && c.rate_limit == 100,
+	   "conf: listen defaults to ::, rate-limit to 100");
 	cli_free(&cli);
 }
 
@@ -1035,6 +1074,7 @@ int main(void)
 	test_replay();
 	test_parsers();
 	test_key_file(dir);
+	test_epoch(dir);
 	test_conf(dir);
 	test_kern_parse();
 	test_sock();

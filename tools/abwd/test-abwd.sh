@@ -55,8 +55,10 @@ expect() {
 	fi
 }
 
-S=(sender --peer 192.0.2.1 --dev lo --check-config)
-R=(responder --dev lo --check-config)
+S=(sender --peer 192.0.2.1 --dev lo --plain yes --check-config)
+R=(responder --dev lo --plain yes --check-config)
+RP=("${R[@]}" --peer-prefix 192.0.2.0/24)
+SK=(sender --peer 192.0.2.1 --dev lo --check-config)
 
 # --- usage ---
 expect "no arguments: usage, exit 2" 2 "Usage" 
@@ -78,12 +80,15 @@ expect "sender: timeout defaults to 3s" 0 "timeout = 3s" "${S[@]}" --interval 25
 expect "sender: timeout defaults to at most 16 intervals" 0 "timeout = 1.6s" "${S[@]}" --interval 100ms
 expect "sender: bare interval is seconds" 0 "interval = 2s" "${S[@]}" --interval 2
 expect "sender: --key=value" 0 "beta = 200000bit" "${S[@]}" --beta=200kbit
-expect "sender: IPv6 peer" 0 "peer = 2001:db8::2" sender --peer 2001:db8::2 --dev lo --check-config
+expect "sender: IPv6 peer" 0 "peer = 2001:db8::2" sender --peer 2001:db8::2 --dev lo --plain yes \
+	--check-config
 expect "sender: handle 10:" 0 "handle = 10:" "${S[@]}" --handle 10:
 expect "sender: w-max 0 is no limit" 0 "w-max = 0bit" "${S[@]}" --w-max 0
 expect "sender: theta-l = theta-h" 0 "theta-l = 3" "${S[@]}" --theta-h 3 --theta-l 3
-expect "responder: listen defaults to ::" 0 "listen = ::" "${R[@]}"
-expect "responder: IPv4 listen" 0 "listen = 192.0.2.9" "${R[@]}" --listen 192.0.2.9
+expect "responder: listen defaults to ::" 0 "listen = ::" "${RP[@]}"
+expect "responder: IPv4 listen" 0 "listen = 192.0.2.9" "${RP[@]}" --listen 192.0.2.9
+expect "responder: rate-limit defaults to 100" 0 "rate-limit = 100" "${RP[@]}"
+expect "responder: rate-limit 0 is no limit" 0 "rate-limit = 0" "${RP[@]}" --rate-limit 0
 expect "responder: four peer prefixes" 0 "peer-prefix = 2001:db8::/32" "${R[@]}" \
 	--peer-prefix 10.0.0.0/8 --peer-prefix 192.0.2.0/24 --peer-prefix 2001:db8::/32 \
 	--peer-prefix 198.51.100.7
@@ -96,11 +101,13 @@ bad_value() {
 	if [ "${3:-}" = R ]; then
 		args=(responder --check-config)
 		[ "$key" = dev ] || args+=(--dev lo)
+		[ "$key" = peer-prefix ] || args+=(--peer-prefix 192.0.2.0/24)
 	else
 		args=(sender --check-config)
 		[ "$key" = dev ] || args+=(--dev lo)
 		[ "$key" = peer ] || args+=(--peer 192.0.2.1)
 	fi
+	[ "$key" = plain ] || [ "$key" = key-file ] || args+=(--plain yes)
 	expect "invalid --$key \"$val\"" 2 "^er2bc-abwd: --$key: invalid \"$val\": " \
 		"${args[@]}" "--$key" "$val"
 }
@@ -151,6 +158,9 @@ bad_value peer-prefix 2001:db8::/200 R
 bad_value peer-prefix eth0 R
 bad_value port 99999 R
 bad_value dev no-such-dev0 R
+bad_value rate-limit 100001 R
+bad_value rate-limit -1 R
+bad_value plain maybe
 
 # --- checks across keys ---
 expect "theta-l above theta-h" 2 "^er2bc-abwd: --theta-l: theta-l \(2\) is above theta-h \(1\)" \
@@ -165,12 +175,19 @@ expect "w-max below w-min" 2 "^er2bc-abwd: --w-max: w-max \(5Kbit\) is below w-m
 	"${S[@]}" --w-max 5kbit
 expect "w-ini below w-min" 2 "^er2bc-abwd: --w-ini: w-ini \(5Kbit\) is below w-min" \
 	"${S[@]}" --w-ini 5kbit
-expect "w-min above the default w-ini: w-min named" 2 "^er2bc-abwd: --w-min: w-ini \(1Mbit\) is below w-min \(2Mbit\)" \
-	"${S[@]}" --w-min 2mbit
+expect "w-ini and w-max default to the qdisc's" 0 "^w-ini = qdisc$" "${S[@]}"
+expect "... and w-max" 0 "^w-max = qdisc$" "${S[@]}"
+expect "w-ini below w-min, both given: w-ini named" 2 "^er2bc-abwd: --w-ini: w-ini \\(1Mbit\\) is below w-min \\(2Mbit\\)" \
+	"${S[@]}" --w-min 2mbit --w-ini 1mbit
 expect "w-ini above w-max" 2 "^er2bc-abwd: --w-ini: w-ini \(2Mbit\) is above w-max \(1.5Mbit\)" \
 	"${S[@]}" --w-ini 2mbit --w-max 1500kbit
 expect "timeout longer than 16 intervals" 2 "^er2bc-abwd: --timeout: timeout \(17s\) is longer than 16 intervals \(1s\)" \
 	"${S[@]}" --timeout 17s
+expect "no key-file: refused, naming key-file and plain" 2 \
+	"^er2bc-abwd: missing key-file .*plain = yes" sender --peer 192.0.2.1 --dev lo --check-config
+expect "no key-file (responder): refused" 2 "^er2bc-abwd: missing key-file" \
+	responder --dev lo --peer-prefix 192.0.2.0/24 --check-config
+expect "responder: no peer-prefix: refused" 2 "^er2bc-abwd: missing peer-prefix" "${R[@]}"
 expect "a key given twice" 2 "^er2bc-abwd: --port: given twice" "${S[@]}" --port 1 --port 2
 expect "five peer prefixes" 2 "peer-prefix: given more than 4 times" "${R[@]}" \
 	--peer-prefix 10.0.0.0/8 --peer-prefix 10.0.0.0/8 --peer-prefix 10.0.0.0/8 \
@@ -187,16 +204,18 @@ expect "a sender's key for the responder" 2 "--alpha: not an option of the respo
 key=$work/abwd.key
 printf '0123456789abcdef0123456789abcdef\n' >"$key"
 chmod 600 "$key"
-expect "key-file: 32 bytes, mode 600" 0 "key-file = $key" "${S[@]}" --key-file "$key"
+expect "key-file: 32 bytes, mode 600" 0 "key-file = $key" "${SK[@]}" --key-file "$key"
+expect "key-file and plain = yes: refused" 2 "^er2bc-abwd: --plain: plain = yes and a key-file" \
+	"${S[@]}" --key-file "$key"
 chmod 644 "$key"
-expect "key-file: readable by others" 2 "--key-file: invalid .*others" "${S[@]}" --key-file "$key"
+expect "key-file: readable by others" 2 "--key-file: invalid .*others" "${SK[@]}" --key-file "$key"
 printf 'short\n' >"$key"
 chmod 600 "$key"
 expect "key-file: 5 bytes" 2 "--key-file: invalid .*shorter than 16 bytes" \
-	"${R[@]}" --key-file "$key"
+	responder --dev lo --peer-prefix 192.0.2.0/24 --check-config --key-file "$key"
 : >"$key"
 expect "key-file: empty" 2 "--key-file: invalid .*shorter than 16 bytes" \
-	"${S[@]}" --key-file "$key"
+	"${SK[@]}" --key-file "$key"
 
 # --- the configuration file ---
 conf=$work/abwd.conf
@@ -204,6 +223,7 @@ cat >"$conf" <<EOF
 # the sender's configuration
 peer = 192.0.2.1
 dev = lo
+plain = yes
 interval = 2s    # T_c
 
 alpha=1.5
@@ -221,7 +241,8 @@ expect "file: --config twice" 2 "--config given twice" sender --config "$conf" \
 # bad_line NAME REGEX LINE: LINE as the file's fourth line
 bad_line() {
 	printf 'peer = 192.0.2.1\ndev = lo\n# comment\n%s\n' "$3" >"$conf"
-	expect "file: $1" 2 "^er2bc-abwd: $conf:4: $2" sender --config "$conf" --check-config
+	expect "file: $1" 2 "^er2bc-abwd: $conf:4: $2" sender --config "$conf" --plain yes \
+		--check-config
 }
 bad_line "unknown key" 'unknown key "speed"' "speed = 5"
 bad_line "no =" 'expected "key = value"' "interval 1s"
@@ -233,7 +254,7 @@ bad_line "theta-l above theta-h" 'theta-l: theta-l \(4\) is above theta-h \(1\)'
 bad_line "alpha below 1" 'alpha: invalid "0.5": must be at least 1' "alpha = 0.5"
 bad_line "d-ini above d-max" 'd-ini: d-ini \(5Mbit\) is above d-max' "d-ini = 5mbit"
 
-printf 'dev = lo\nlisten = ::\npeer-prefix = 10.0.0.0/8\npeer-prefix = 2001:db8::/32\n' >"$conf"
+printf 'dev = lo\nlisten = ::\npeer-prefix = 10.0.0.0/8\npeer-prefix = 2001:db8::/32\nplain = yes\n' >"$conf"
 expect "file: responder with two prefixes" 0 "peer-prefix = 2001:db8::/32" \
 	responder --config "$conf" --check-config
 expect "file: command-line prefixes replace the file's" 0 "^peer-prefix = 192.0.2.0/24$" \
@@ -251,9 +272,9 @@ if [ -d /sys/module/sch_er2bc ]; then
 	echo "ok $((count += 1)) - responder without sch_er2bc # SKIP sch_er2bc is loaded"
 else
 	expect "sender without sch_er2bc: exit 1" 1 "family er2bc not found .*sch_er2bc" \
-		sender --peer 192.0.2.1 --dev lo
+		sender --peer 192.0.2.1 --dev lo --plain yes
 	expect "responder without sch_er2bc: exit 1" 1 "family er2bc not found .*sch_er2bc" \
-		responder --dev lo
+		responder --dev lo --peer-prefix 192.0.2.0/24 --plain yes
 fi
 
 echo "1..$count"

@@ -67,6 +67,9 @@ wait_for() {
 responder() {
 	local name=$1 try
 	shift
+	# plain, counting 127.0.0.0/8, unless the arguments say otherwise
+	[[ " $* " == *" --key-file "* ]] || set -- --plain yes "$@"
+	[[ " $* " == *" --peer-prefix "* ]] || set -- --peer-prefix 127.0.0.0/8 "$@"
 	for try in 1 2 3 4 5; do
 		port=$((20000 + RANDOM % 40000))
 		ABWD_MOCK_LOG=$work/$name.log "$MOCK" responder --dev lo --listen 127.0.0.1 \
@@ -85,7 +88,8 @@ stop() {
 	wait "$1"
 }
 
-S=(sender --peer 127.0.0.1 --dev lo --interval 100ms)
+S=(sender --peer 127.0.0.1 --dev lo --interval 100ms --plain yes)
+SK=(sender --peer 127.0.0.1 --dev lo --interval 100ms)
 
 # --- plain: the paper's increase, exactly, through abw-set ---
 responder plain
@@ -106,8 +110,8 @@ jqt "plain: sender status" "$work/s1.json" \
 	 and .auth == false and .timeouts == 0 and .dropped.malformed == 0 and .last_error == ""'
 grep -q "estimate 5: sent 100 received 100 L 0 .* W 1.372Mbit" "$work/s1.err"
 t "plain: -v logs each estimate" $? "$(cat "$work/s1.err")"
-grep -q "^meter-set 1 $port 0$" "$work/plain.log"
-t "responder: meter-set on lo, the port, no prefixes" $? "$(cat "$work/plain.log" 2>/dev/null)"
+grep -q "^meter-set 1 $port 1$" "$work/plain.log"
+t "responder: meter-set on lo, the port, one prefix" $? "$(cat "$work/plain.log" 2>/dev/null)"
 
 # --- malformed and unexpected datagrams at the responder ---
 printf 'xx' >"/dev/udp/127.0.0.1/$port"
@@ -158,13 +162,13 @@ printf 'a pre-shared key of 32 bytes...\n' >"$work/key"
 printf 'another key, also of 32 bytes..\n' >"$work/key2"
 chmod 600 "$work/key" "$work/key2"
 responder auth --key-file "$work/key"
-ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s4.log timeout 10 "$MOCK" "${S[@]}" --port "$port" \
+ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s4.log timeout 10 "$MOCK" "${SK[@]}" --port "$port" \
 	--once 3 --key-file "$work/key" --status "$work/s4.json" 2>"$work/s4.err"
 t "auth: --once 3 exits 0" $? "$(cat "$work/s4.err")"
 jqt "auth: status: 3 estimates, 136 bytes per estimate" "$work/s4.json" \
 	'.auth == true and .estimates == 3 and .w == 1182000 and .bytes_per_estimate == 136'
 
-ABWD_MOCK_PORT=$port "$MOCK" "${S[@]}" --port "$port" --key-file "$work/key2" \
+ABWD_MOCK_PORT=$port "$MOCK" "${SK[@]}" --port "$port" --key-file "$work/key2" \
 	--timeout 100ms --status "$work/s5.json" 2>"$work/s5.err" &
 spid=$!
 pids+=("$spid")
@@ -233,12 +237,12 @@ t "gap: no loss was made up: W only grew" $? "$(cat "$work/s7.log")"
 
 # --- SIGHUP ---
 conf=$work/abwd.conf
-printf 'peer = 127.0.0.1\ndev = lo\nport = %s\ninterval = 100ms\n' "$port" >"$conf"
+printf 'peer = 127.0.0.1\ndev = lo\nport = %s\ninterval = 100ms\nplain = yes\n' "$port" >"$conf"
 ABWD_MOCK_PORT=$port "$MOCK" sender --config "$conf" --status "$work/s8.json" 2>"$work/s8.err" &
 spid=$!
 pids+=("$spid")
 wait_for 3 jq -e '.estimates >= 1' "$work/s8.json" >/dev/null 2>&1
-printf 'peer = 127.0.0.1\ndev = lo\nport = %s\ninterval = 0\n' "$port" >"$conf"
+printf 'peer = 127.0.0.1\ndev = lo\nport = %s\ninterval = 0\nplain = yes\n' "$port" >"$conf"
 kill -HUP "$spid"
 wait_for 2 grep -q "SIGHUP: keeping the configuration in force" "$work/s8.err"
 t "SIGHUP: an invalid file is refused, and logged with its line" $? "$(cat "$work/s8.err")"
@@ -246,7 +250,7 @@ grep -q "$conf:4: interval: invalid" "$work/s8.err"
 t "SIGHUP: ... the message names file, line and key" $? "$(cat "$work/s8.err")"
 kill -0 "$spid"
 t "SIGHUP: ... the sender runs on" $?
-printf 'peer = 127.0.0.1\ndev = lo\nport = %s\ninterval = 50ms\n' "$port" >"$conf"
+printf 'peer = 127.0.0.1\ndev = lo\nport = %s\ninterval = 50ms\nplain = yes\n' "$port" >"$conf"
 kill -HUP "$spid"
 wait_for 2 grep -q "^er2bc-abwd: reloaded" "$work/s8.err"
 t "SIGHUP: a valid file is taken" $? "$(cat "$work/s8.err")"
@@ -256,19 +260,30 @@ stop "$spid"
 t "SIGHUP: then SIGTERM: exit 0" $?
 
 rconf=$work/resp.conf
-printf 'dev = lo\nlisten = 127.0.0.1\nport = %s\n' "$port" >"$rconf"
+printf 'dev = lo\nlisten = 127.0.0.1\nport = %s\npeer-prefix = 10.0.0.0/8\nplain = yes\n' "$port" >"$rconf"
 kill -HUP "$rpid"
 stop "$rpid"
 ABWD_MOCK_LOG=$work/r9.log "$MOCK" responder --config "$rconf" 2>"$work/r9.err" &
 rpid=$!
 pids+=("$rpid")
 wait_for 2 grep -q "listening" "$work/r9.err"
-printf 'dev = lo\nlisten = 127.0.0.1\nport = %s\npeer-prefix = 127.0.0.0/8\n' "$port" >"$rconf"
+printf 'dev = lo\nlisten = 127.0.0.1\nport = %s\npeer-prefix = 127.0.0.0/8\nplain = yes\n' "$port" >"$rconf"
 kill -HUP "$rpid"
 wait_for 2 grep -q "reloaded" "$work/r9.err"
 grep -q "^meter-set 1 $port 1$" "$work/r9.log"
 t "SIGHUP: the responder sets the meter anew with the new prefix" $? "$(cat "$work/r9.log" "$work/r9.err")"
 stop "$rpid"
+
+# --- rate-limit: the responses to one source, 10 a second and 20 at once ---
+responder rl --rate-limit 10
+start=$SECONDS
+ABWD_MOCK_PORT=$port timeout 3 "$MOCK" sender --peer 127.0.0.1 --dev lo --plain yes \
+	--port "$port" --interval 10ms --timeout 50ms --status "$work/s12.json" 2>"$work/s12.err"
+secs=$((SECONDS - start + 1))
+stop "$rpid"
+jqt "rate-limit 10: at most 20 + 10 a second answered, the rest counted" "$work/rl.json" \
+	".rate_limit == 10 and .rate_limited > 0 and .responses <= 20 + 10 * $secs and
+	 .responses + .rate_limited == .requests"
 
 # --- the qdisc does not count on the daemon's port ---
 ABWD_MOCK_PORT=0 "$MOCK" "${S[@]}" --port 4950 2>"$work/s10.err"

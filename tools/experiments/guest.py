@@ -278,7 +278,7 @@ def run(a, dpid, proto, mode, run_dir):
     if mode != "none":
         procs.append(spawn("ga", ABWD, "sender", "--peer", "10.2.1.2", "--dev", "ga1",
                            "--port", str(PROBE_PORT), "--interval", f"{round(1000 / k)}ms",
-                           "--status", status, "-v",
+                           "--plain", "yes", "--w-ini", "1mbit", "--status", status, "-v",
                            stderr=open(f"{run_dir}/abwd-{proto}-{mode}.log", "w")))
     t_run = str(int(dur + 6))
     for p in PORTS:
@@ -351,7 +351,7 @@ def main():
     sh("modprobe", "sch_er2bc")
     dpid = testbed()
     resp = spawn("gb", ABWD, "responder", "--dev", "gb1", "--peer-prefix", "10.1.0.0/16",
-                 "--port", str(PROBE_PORT), stderr=open(f"{run_dir}/responder.log", "w"))
+                 "--port", str(PROBE_PORT), "--plain", "yes", stderr=open(f"{run_dir}/responder.log", "w"))
     doc = {"scenario": a.scenario, "kernel": os.uname().release, "scale": a.scale,
            "duration": a.duration, "c": a.c, "m": a.m, "necessary": RF,
            "class_rate": {p: class_rate(p) for p in IP_PACKET},
