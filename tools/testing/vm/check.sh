@@ -119,12 +119,13 @@ if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	t0=$(date +%s)
 	host_test() {
 		case $1 in
+		tools/abwd-fuzz) make -s -C "$top/tools/abwd" fuzz-check ;;
 		tools/*) make -s -C "$top/$1" check ;;
 		harness) "$top/tools/testing/test-check.sh" ;;
 		doc-figures) "$top/tools/testing/doc-figures.py" ;;
 		esac
 	}
-	for name in tools/er2bcctl tools/abwd harness doc-figures; do
+	for name in tools/er2bcctl tools/abwd tools/abwd-fuzz harness doc-figures; do
 		log=$report/host-${name//\//-}.log
 		if host_test "$name" >"$log" 2>&1; then
 			host_p=$((host_p + 1))
