@@ -16,12 +16,15 @@
  * estimator), and go with their device. A meter outlives the responder
  * that set it: a restarted responder finds its counts where they were.
  */
+#include <crypto/algapi.h>
 #include <crypto/hash.h>
+#include <crypto/sha2.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -29,6 +32,21 @@
 
 #include "er2bc_compat.h"
 #include "probe.h"
+
+/*
+ * The peers' key: read by the tap under RCU, so that a request's HMAC is
+ * computed without the meter's lock, and freed after a grace period in
+ * process context (the crypto API may sleep freeing a tfm).
+ */
+struct er2bc_meter_key {
+	struct crypto_shash *tfm;	/* hmac(sha256) */
+	/* the HMAC of a fixed string: the same id, the same key */
+	u8 id[ER2BC_PROBE_TAG_LEN];
+	struct rcu_work free_work;
+};
+
+/* where keys are freed; drained at module exit */
+static struct workqueue_struct *er2bc_meter_wq;
 
 struct er2bc_meter {
 	struct list_head list;		/* in the netns's; RTNL, RCU */
@@ -42,7 +60,7 @@ struct er2bc_meter {
 	bool dead;			/* freed: the tap counts nothing more */
 	__be16 port;
 	struct er2bc_peer peer;
-	struct crypto_shash *auth;	/* hmac(sha256) keyed; NULL: plain mode */
+	struct er2bc_meter_key __rcu *key;	/* NULL: plain mode; lock, RCU */
 	struct er2bc_replay replay;
 	u64 unauth;
 	u64 replayed;
@@ -83,12 +101,14 @@ static int er2bc_meter_rcv(struct sk_buff *skb, struct net_device *dev,
 			   struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct er2bc_meter *m = container_of(pt, struct er2bc_meter, pt);
-	u8 key[ER2BC_PROBE_KEY_MAX], key_len;
+	u8 req[ER2BC_PROBE_KEY_MAX], req_len;
+	struct er2bc_meter_key *key;
+	enum er2bc_auth auth;
 
 	spin_lock(&m->lock);
 	if (unlikely(m->dead))
 		goto out;
-	switch (er2bc_probe_classify(skb, m->port, &m->peer, false, key, &key_len)) {
+	switch (er2bc_probe_classify(skb, m->port, &m->peer, false, req, &req_len)) {
 	case ER2BC_PKT_COUNT:
 		er2bc_count_add(&m->count, er2bc_skb_segs(skb), er2bc_rx_wire_len(skb));
 		break;
@@ -96,12 +116,31 @@ static int er2bc_meter_rcv(struct sk_buff *skb, struct net_device *dev,
 		/*
 		 * With a key, a request that fails its tag or comes again is
 		 * counted nowhere, as the sending qdisc counted it nowhere
-		 * (it cuts only at its own daemon's requests)
+		 * (it cuts only at its own daemon's requests). The HMAC is
+		 * computed without the lock, which every packet the device
+		 * receives takes: a flood of forged requests costs each CPU
+		 * its own HMACs, not the others' wait. The cut is where the
+		 * lock is taken again; packets another CPU counted meanwhile
+		 * were never in order with this one.
 		 */
-		switch (m->auth ? er2bc_probe_auth(m->auth, &m->replay, key, key_len) :
-			ER2BC_AUTH_OK) {
+		auth = ER2BC_AUTH_OK;
+		key = rcu_dereference_bh(m->key);
+		if (key) {
+			spin_unlock(&m->lock);
+			auth = er2bc_probe_tag_ok(key->tfm, req, req_len) ?
+			       ER2BC_AUTH_OK : ER2BC_AUTH_BAD;
+			spin_lock(&m->lock);
+			/* the meter went, or its key changed: not this key's request */
+			if (unlikely(m->dead))
+				goto out;
+			if (rcu_access_pointer(m->key) != key)
+				auth = ER2BC_AUTH_BAD;
+			else if (auth == ER2BC_AUTH_OK)
+				auth = er2bc_replay_take(&m->replay, req);
+		}
+		switch (auth) {
 		case ER2BC_AUTH_OK:
-			er2bc_count_snap(&m->count, key, key_len, ktime_get_ns());
+			er2bc_count_snap(&m->count, req, req_len, ktime_get_ns());
 			goto out;
 		case ER2BC_AUTH_BAD:
 			m->unauth++;
@@ -132,18 +171,35 @@ static struct er2bc_meter *er2bc_meter_find(struct net *net, int ifindex)
 	return NULL;
 }
 
+static void er2bc_meter_key_free_work(struct work_struct *work)
+{
+	struct er2bc_meter_key *key = container_of(to_rcu_work(work),
+						   struct er2bc_meter_key, free_work);
+
+	crypto_free_shash(key->tfm);
+	kfree_sensitive(key);
+}
+
+/* @key, once no tap can be computing with it */
+static void er2bc_meter_key_put(struct er2bc_meter_key *key)
+{
+	if (!key)
+		return;
+	INIT_RCU_WORK(&key->free_work, er2bc_meter_key_free_work);
+	queue_rcu_work(er2bc_meter_wq, &key->free_work);
+}
+
 static void er2bc_meter_free(struct er2bc_meter *m)
 {
-	struct crypto_shash *auth;
+	struct er2bc_meter_key *key;
 
 	ASSERT_RTNL();
-	/* the key goes now, in process context; the tap may run until the grace period */
 	spin_lock_bh(&m->lock);
 	m->dead = true;
-	auth = m->auth;
-	m->auth = NULL;
+	key = rcu_dereference_protected(m->key, lockdep_is_held(&m->lock));
+	RCU_INIT_POINTER(m->key, NULL);
 	spin_unlock_bh(&m->lock);
-	crypto_free_shash(auth);
+	er2bc_meter_key_put(key);
 	list_del_rcu(&m->list);
 	er2bc_meter_gen_next(dev_net(m->dev));
 	/*
@@ -157,33 +213,47 @@ static void er2bc_meter_free(struct er2bc_meter *m)
 	kfree_rcu(m, rcu);
 }
 
-/* hmac(sha256) with @key; NULL for none; an ERR_PTR */
-static struct crypto_shash *er2bc_meter_auth_new(const struct nlattr *key,
-						 struct netlink_ext_ack *extack)
+/* the key of attribute @nla: NULL for none, or an ERR_PTR */
+static struct er2bc_meter_key *er2bc_meter_key_new(const struct nlattr *nla,
+						   struct netlink_ext_ack *extack)
 {
-	struct crypto_shash *tfm;
+	static const char id_text[] = "er2bc meter key id";
+	u8 id[SHA256_DIGEST_SIZE];
+	struct er2bc_meter_key *key;
 	int err;
 
-	if (!key)
+	if (!nla)
 		return NULL;
-	tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
-	if (IS_ERR(tfm)) {
-		NL_SET_ERR_MSG_ATTR(extack, key, "er2bc: this kernel has no hmac(sha256)");
-		return tfm;
-	}
-	err = crypto_shash_setkey(tfm, nla_data(key), nla_len(key));
-	if (err) {
-		crypto_free_shash(tfm);
-		NL_SET_ERR_MSG_ATTR(extack, key, "er2bc: hmac(sha256) refused the auth-key");
+	key = kzalloc(sizeof(*key), GFP_KERNEL_ACCOUNT);
+	if (!key)
+		return ERR_PTR(-ENOMEM);
+	key->tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
+	if (IS_ERR(key->tfm)) {
+		err = PTR_ERR(key->tfm);
+		if (err == -ENOENT)
+			NL_SET_ERR_MSG_ATTR(extack, nla, "er2bc: this kernel has no hmac(sha256)");
+		else
+			NL_SET_ERR_MSG_ATTR(extack, nla, "er2bc: cannot set up hmac(sha256)");
+		kfree(key);
 		return ERR_PTR(err);
 	}
-	return tfm;
+	err = crypto_shash_setkey(key->tfm, nla_data(nla), nla_len(nla)) ?:
+	      crypto_shash_tfm_digest(key->tfm, id_text, sizeof(id_text) - 1, id);
+	if (err) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "er2bc: hmac(sha256) refused the auth-key");
+		crypto_free_shash(key->tfm);
+		kfree_sensitive(key);
+		return ERR_PTR(err);
+	}
+	memcpy(key->id, id, sizeof(key->id));
+	memzero_explicit(id, sizeof(id));
+	return key;
 }
 
 /* a meter, configured before its hook sees a packet */
 static struct er2bc_meter *er2bc_meter_new(struct net_device *dev, __be16 port,
 					   const struct er2bc_peer *peer,
-					   struct crypto_shash *auth)
+					   struct er2bc_meter_key *key)
 {
 	struct er2bc_meter *m;
 
@@ -193,7 +263,7 @@ static struct er2bc_meter *er2bc_meter_new(struct net_device *dev, __be16 port,
 	spin_lock_init(&m->lock);
 	m->port = port;
 	m->peer = *peer;
-	m->auth = auth;
+	RCU_INIT_POINTER(m->key, key);
 	m->dev = dev;
 	m->ifindex = dev->ifindex;
 	netdev_hold(dev, &m->dev_tracker, GFP_KERNEL);
@@ -211,7 +281,7 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct nlattr **tb = info->attrs;
-	struct crypto_shash *auth, *old;
+	struct er2bc_meter_key *key, *old;
 	struct er2bc_peer peer;
 	struct net_device *dev;
 	struct er2bc_meter *m;
@@ -227,9 +297,9 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	/* before RTNL: the crypto API may load a module */
-	auth = er2bc_meter_auth_new(tb[ER2BC_A_PROBE_AUTH_KEY], info->extack);
-	if (IS_ERR(auth))
-		return PTR_ERR(auth);
+	key = er2bc_meter_key_new(tb[ER2BC_A_PROBE_AUTH_KEY], info->extack);
+	if (IS_ERR(key))
+		return PTR_ERR(key);
 
 	rtnl_lock();
 	dev = __dev_get_by_index(net, nla_get_u32(tb[ER2BC_A_PROBE_IFINDEX]));
@@ -242,28 +312,31 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 	port = htons(nla_get_u16(tb[ER2BC_A_PROBE_PORT]));
 	m = er2bc_meter_find(net, dev->ifindex);
 	if (!m) {
-		m = er2bc_meter_new(dev, port, &peer, auth);
+		m = er2bc_meter_new(dev, port, &peer, key);
 		if (IS_ERR(m))
 			err = PTR_ERR(m);
 		else
-			auth = NULL;
+			key = NULL;
 		goto out;
 	}
 	/*
 	 * A change keeps the counts: the snapshots stay as they were taken.
-	 * The key is replaced (or removed) and its window starts anew.
+	 * The key is replaced, or removed; the window of the newest request
+	 * taken stays if the key is the same (a responder that restarts), and
+	 * starts anew with another.
 	 */
 	spin_lock_bh(&m->lock);
 	m->port = port;
 	m->peer = peer;
-	old = m->auth;
-	m->auth = auth;
-	m->replay = (struct er2bc_replay){};
+	old = rcu_dereference_protected(m->key, lockdep_is_held(&m->lock));
+	if (!old || !key || crypto_memneq(old->id, key->id, sizeof(key->id)))
+		m->replay = (struct er2bc_replay){};
+	rcu_assign_pointer(m->key, key);
 	spin_unlock_bh(&m->lock);
-	auth = old;
+	key = old;
 out:
 	rtnl_unlock();
-	crypto_free_shash(auth);
+	er2bc_meter_key_put(key);
 	return err;
 }
 
@@ -303,7 +376,7 @@ static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
 	spin_lock_bh(&m->lock);
 	port = m->port;
 	peer = m->peer;
-	auth = m->auth;
+	auth = !!rcu_access_pointer(m->key);
 	unauth = m->unauth;
 	replayed = m->replayed;
 	packets = m->count.packets;
@@ -476,13 +549,22 @@ static struct pernet_operations er2bc_meter_net_ops = {
 
 int __init er2bc_meter_init(void)
 {
-	int err = register_pernet_subsys(&er2bc_meter_net_ops);
+	int err;
 
+	er2bc_meter_wq = alloc_workqueue("er2bc_meter", 0, 0);
+	if (!er2bc_meter_wq)
+		return -ENOMEM;
+	err = register_pernet_subsys(&er2bc_meter_net_ops);
 	if (err)
-		return err;
+		goto out_wq;
 	err = register_netdevice_notifier(&er2bc_meter_notifier);
 	if (err)
-		unregister_pernet_subsys(&er2bc_meter_net_ops);
+		goto out_pernet;
+	return 0;
+out_pernet:
+	unregister_pernet_subsys(&er2bc_meter_net_ops);
+out_wq:
+	destroy_workqueue(er2bc_meter_wq);
 	return err;
 }
 
@@ -490,4 +572,7 @@ void er2bc_meter_exit(void)
 {
 	unregister_netdevice_notifier(&er2bc_meter_notifier);
 	unregister_pernet_subsys(&er2bc_meter_net_ops);
+	/* the keys' grace periods, then their frees */
+	rcu_barrier();
+	destroy_workqueue(er2bc_meter_wq);
 }

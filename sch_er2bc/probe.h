@@ -91,10 +91,15 @@ struct crypto_shash;
 bool er2bc_replay_newer(const struct er2bc_replay *w, u64 epoch, u16 seq);
 
 /*
- * A request's payload @req, @len bytes, against the meter's hmac(sha256)
- * @tfm and window @w (moved on ER2BC_AUTH_OK). Runs in softirq, under the
- * meter's lock: one HMAC of 12 bytes, no allocation.
+ * Is @req, @len bytes, an authenticated request whose tag hmac(sha256)
+ * @tfm makes? One HMAC of 12 bytes, no allocation: softirq, no lock.
  */
+bool er2bc_probe_tag_ok(struct crypto_shash *tfm, const u8 *req, unsigned int len);
+
+/* a request whose tag is good against window @w, moved if it is newer */
+enum er2bc_auth er2bc_replay_take(struct er2bc_replay *w, const u8 *req);
+
+/* both: the tag, then the window */
 enum er2bc_auth er2bc_probe_auth(struct crypto_shash *tfm, struct er2bc_replay *w,
 				 const u8 *req, unsigned int len);
 
