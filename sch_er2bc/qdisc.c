@@ -429,7 +429,7 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_ER2BC_MAX + 1];
 	struct er2bc_peer peer;
-	u64 rate, now;
+	u64 rate, ceil, now;
 	u32 burst;
 	int err;
 
@@ -445,15 +445,20 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 		if (err)
 			return err;
 	}
-	/* a new rate is the new ceiling, and W until the next estimate */
-	rate = tb[TCA_ER2BC_RATE] ? nla_get_u64(tb[TCA_ER2BC_RATE]) : q->rate;
+	/*
+	 * A new rate is the new ceiling, and W until the first estimate; once
+	 * estimates come, W stays below both (0: no cap, no ceiling)
+	 */
+	ceil = tb[TCA_ER2BC_RATE] ? nla_get_u64(tb[TCA_ER2BC_RATE]) : q->ceil;
+	rate = tb[TCA_ER2BC_RATE] ? ceil : q->rate;
+	if (tb[TCA_ER2BC_RATE] && q->last_update && q->rate && (!ceil || q->rate < ceil))
+		rate = q->rate;
 	burst = tb[TCA_ER2BC_BURST] ? nla_get_u32(tb[TCA_ER2BC_BURST]) : q->burst;
 
 	sch_tree_lock(sch);
 	now = ktime_get_ns();
 	WRITE_ONCE(q->burst, burst);
-	if (tb[TCA_ER2BC_RATE])
-		WRITE_ONCE(q->ceil, rate);
+	WRITE_ONCE(q->ceil, ceil);
 	er2bc_set_cap(sch, rate, now);
 	if (tb[TCA_ER2BC_DEFAULT]) {
 		WRITE_ONCE(q->defcls, nla_get_u32(tb[TCA_ER2BC_DEFAULT]));

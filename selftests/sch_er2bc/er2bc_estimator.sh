@@ -160,7 +160,8 @@ log_test $? "netem loss counted exactly" "sum of L $lost + requests lost $rq, ne
 tc -netns "$R" qdisc replace dev r1 root tbf rate 2mbit burst 4k limit 30k
 # first with W far above the ABW: the flood must fill the 2 Mbit/s
 # bottleneck, measured by the router, apart from the estimator
-tc -netns "$A" qdisc change dev a0 root er2bc rate 100mbit
+# (a change of the rate no longer moves W once estimates come: an estimate does)
+ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
 ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 42 9 >/dev/null &
 flood=$!
 sleep 1
