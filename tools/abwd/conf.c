@@ -236,7 +236,7 @@ int read_key_file(const char *path, struct wire_key *key, const char **why)
 		*why = "empty";
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		*why = strerror(errno);
 		return -1;
@@ -331,7 +331,7 @@ static int set_rate_limit(struct config *c, const char *val, const char **why)
 	if (parse_u32(val, &v, why))
 		return -1;
 	if (v > 100000) {
-		*why = "more than 100000 a second";
+		*why = "not 0 (no limit) to 100000 a second";
 		return -1;
 	}
 	c->rate_limit = v;
@@ -552,11 +552,11 @@ static const struct key_def keys[] = {
 	{ "w-min", "RATE",	 S, "10kbit", false, false, set_w_min,
 	  "W never goes below" },
 	{ "w-max", "RATE|qdisc", S, "qdisc", false, false, set_w_max,
-	  "W never goes above (qdisc: its rate; 0: no limit)" },
+	  "W never goes above (qdisc or 0: the qdisc's rate)" },
 	{ "peer-prefix", "PREFIX", R, NULL, true, true, set_peer_prefix,
 	  "the sender's prefix: only its packets count (up to 4)" },
 	{ "rate-limit", "N",	 R, "100", false, false, set_rate_limit,
-	  "responses a second to one source, 20 at once (0: no limit)" },
+	  "plain mode: responses a second to one source, 20 at once (0: none)" },
 	{ "key-file", "FILE",	 BOTH, NULL, false, false, set_key_file,
 	  "pre-shared key (>= 16 bytes): authenticated mode" },
 	{ "plain", "yes|no",	 BOTH, "no", false, false, set_plain,

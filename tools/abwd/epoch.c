@@ -44,12 +44,35 @@ static int epoch_read(const char *path, uint64_t *v, const char **why)
 	return 0;
 }
 
+/* the directory of @path synced, so that the rename survives a power loss */
+static void epoch_sync_dir(const char *path)
+{
+	char dir[PATH_MAX], *slash;
+	int fd;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
 static int epoch_write(const char *path, uint64_t v, const char **why)
 {
-	char tmp[PATH_MAX + 8], buf[32];
+	char tmp[PATH_MAX + 32], buf[32];
 	int fd, len, ok;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp)) {
+	/* a name of this process's own: two senders never write the same one */
+	if (snprintf(tmp, sizeof(tmp), "%s.%ld.new", path, (long)getpid()) >= (int)sizeof(tmp)) {
 		*why = "too long a name";
 		return -1;
 	}
@@ -59,6 +82,7 @@ static int epoch_write(const char *path, uint64_t v, const char **why)
 		return -1;
 	}
 	len = snprintf(buf, sizeof(buf), "%" PRIu64 "\n", v);
+	errno = 0;
 	ok = write(fd, buf, (size_t)len) == len && !fsync(fd);
 	if (!ok)
 		*why = strerror(errno ? errno : EIO);
@@ -72,8 +96,10 @@ static int epoch_write(const char *path, uint64_t v, const char **why)
 	}
 	if (!ok) {
 		unlink(tmp);
+		errno = 0;
 		return -1;
 	}
+	epoch_sync_dir(path);
 	return 0;
 }
 
@@ -99,11 +125,12 @@ int epoch_next(const char *path, uint64_t now_ns, uint64_t *epoch, const char **
 	*epoch = now_ns;
 	if (!path || !*path)
 		return 0;
+	/* a file that holds no epoch is written anew: the error is still said */
 	if (epoch_read(path, &last, why))
 		ret = -1;
 	if (last >= *epoch)
 		*epoch = last + 1;
-	if (!ret && epoch_write(path, *epoch, why) &&
+	if (epoch_write(path, *epoch, why) &&
 	    (errno != ENOENT || epoch_mkdir(path) || epoch_write(path, *epoch, why)))
 		ret = -1;
 	return ret;

@@ -16,9 +16,11 @@
 /*
  * The epoch of a sender starting at CLOCK_REALTIME @now_ns: the larger of
  * @now_ns and one more than the epoch in @path (none, or no file: @now_ns),
- * written to @path before it is used (a new file, synced, renamed over the
- * old; its directory made if it is missing). Returns 0; or -1 with *@why set and *@epoch still the larger of
- * the clock and what was read, if @path could not be read or written.
+ * written to @path before it is used (a file of this process's, synced,
+ * renamed over the old, the directory synced; the directory made if it is
+ * missing). Returns 0; or -1 with *@why set if @path could not be read (it
+ * is then written anew from the clock) or written (*@epoch is still the
+ * larger of the clock and what was read).
  */
 int epoch_next(const char *path, uint64_t now_ns, uint64_t *epoch, const char **why);
 

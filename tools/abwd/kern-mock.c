@@ -152,6 +152,9 @@ int kern_meter_get(struct nl *nl, uint32_t ifindex, const void *key,
 	(void)key_len;
 	memset(err, 0, sizeof(*err));
 	memset(st, 0, sizeof(*st));
+	/* the totals now (the status file's refusals): none refused here */
+	if (!key)
+		return 0;
 	n = unwrap(key);
 	st->packets = n * (100 - env_num("ABWD_MOCK_LOSS", 0));
 	st->bytes = n * 12500;

@@ -25,8 +25,10 @@
  * The responses to one source are limited to rate-limit a second, RL_BURST
  * at once (GCRA: a response is due no earlier than tat - RL_BURST
  * intervals), for the last RL_SOURCES sources: a responder is nobody's
- * reflector. Only requests that passed every check count: a spoofer
- * cannot use up the sender's share.
+ * reflector. Only in plain mode (in authenticated mode a response goes
+ * only to a request with a good tag that is newer than the last, which a
+ * spoofer cannot make), and only for requests that passed every check: a
+ * spoofer cannot use up the sender's share.
  */
 #define RL_SOURCES		16
 #define RL_BURST		20
@@ -109,10 +111,18 @@ static void write_status(struct responder *r)
 	FILE *f;
 	int ret;
 
+	struct probe_state st;
+	struct nl_err err;
+
 	r->dirty = false;
 	r->status_at = mono_ns();
 	if (!r->c.status[0])
 		return;
+	/* the meter's refusals as they stand, even if it refuses every request */
+	if (!kern_meter_get(&r->nl, r->c.ifindex, NULL, 0, &st, &err)) {
+		r->meter_unauth = st.unauth;
+		r->meter_replayed = st.replayed;
+	}
 	f = status_open(&sf, r->c.status);
 	if (!f) {
 		log_msg("status %s: %s", r->c.status, strerror(errno));
@@ -228,7 +238,8 @@ static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 	if (r->c.key.len)
 		replay_accept(&r->replay, req.epoch, req.seq);
 	r->requests++;
-	if (!rate_ok(r, sa, mono_ns())) {
+	/* plain mode: in authenticated mode only the sender gets this far */
+	if (!r->c.key.len && !rate_ok(r, sa, mono_ns())) {
 		r->rate_limited++;
 		log_limited(&r->rl_limit, "no response to %s: more than %u a second "
 			    "(rate-limit)", fmt_addr(addr, sizeof(addr), sa), r->c.rate_limit);
@@ -307,14 +318,14 @@ static void reload(const struct daemon *d, struct responder *r)
 		fd = open_socket(&nc);
 		if (fd < 0) {
 			log_msg("SIGHUP: keeping the configuration in force");
-			return;
+			goto out;
 		}
 	}
 	if (!same_meter(&nc, &r->c) && meter_set(&r->nl, &nc)) {
 		if (fd >= 0)
 			close(fd);
 		log_msg("SIGHUP: keeping the configuration in force");
-		return;
+		goto out;
 	}
 	if (nc.ifindex != r->c.ifindex) {
 		ret = kern_meter_del(&r->nl, r->c.ifindex, &err);
@@ -327,10 +338,11 @@ static void reload(const struct daemon *d, struct responder *r)
 		r->fd = fd;
 	}
 	r->c = nc;
-	explicit_bzero(&nc.key, sizeof(nc.key));
 	log_msg("reloaded: listening on %s port %u, meter on dev %s", r->c.listen_str,
 		r->c.port, r->c.dev);
 	write_status(r);
+out:
+	explicit_bzero(&nc.key, sizeof(nc.key));
 }
 
 int run_responder(const struct daemon *d, struct config *c)

@@ -30,6 +30,7 @@ struct sender {
 	struct sockaddr_storage peer;	/* c.peer with c.port */
 	uint64_t epoch;			/* epoch.h: newer at each start */
 	uint16_t next_seq;
+	uint16_t answered_seq;		/* the last request answered */
 
 	/*
 	 * The requests awaiting their responses, oldest first. A request
@@ -306,11 +307,34 @@ static void on_timeout(struct sender *s)
 	write_status(s);
 }
 
+/*
+ * The responder and the meter take a request only if its seq is at most
+ * 32767 ahead of the last they took. After a quarter of that unanswered
+ * (the peer silent for hours), the sender moves to a newer epoch, or it
+ * would be refused as replaying once the gap passed half the space.
+ */
+static void renew_epoch(struct sender *s)
+{
+	const char *why;
+
+	if ((uint16_t)(s->next_seq - s->answered_seq) < 0x2000)
+		return;
+	if (epoch_next(s->c.epoch_file, real_ns() > s->epoch ? real_ns() : s->epoch + 1,
+		       &s->epoch, &why))
+		log_msg("epoch-file %s: %s", s->c.epoch_file, why);
+	log_msg("%u requests unanswered: a new epoch", (uint16_t)(s->next_seq - s->answered_seq));
+	s->answered_seq = s->next_seq - 1;
+	s->npend = 0;
+}
+
 static void send_request(struct sender *s, uint64_t now)
 {
-	struct wire_req r = { .seq = s->next_seq++, .epoch = s->epoch };
+	struct wire_req r;
 	struct pending *p;
 	int ret;
+
+	renew_epoch(s);
+	r = (struct wire_req){ .seq = s->next_seq++, .epoch = s->epoch };
 
 	if (s->npend == ABWD_PENDING_MAX)
 		on_timeout(s);
@@ -434,6 +458,7 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 	p = s->pend[0];
 	memmove(&s->pend[0], &s->pend[1], --s->npend * sizeof(s->pend[0]));
 	s->responses++;
+	s->answered_seq = p.seq;
 	if (s->quiet_misses > 1)
 		log_msg("responses again after %u timeouts", s->quiet_misses);
 	s->quiet_misses = 0;
@@ -541,13 +566,13 @@ static void reload(const struct daemon *d, struct sender *s)
 	if ((nc.ifindex != s->c.ifindex || nc.handle != s->c.handle ||
 	     nc.port != s->c.port) && check_qdisc(&s->nl, &nc, NULL)) {
 		log_msg("SIGHUP: keeping the configuration in force");
-		return;
+		goto out;
 	}
 	if (family) {
 		fd = open_socket(&nc);
 		if (fd < 0) {
 			log_msg("SIGHUP: keeping the configuration in force");
-			return;
+			goto out;
 		}
 		close(s->fd);
 		s->fd = fd;
@@ -556,7 +581,6 @@ static void reload(const struct daemon *d, struct sender *s)
 	if (nc.key.len != s->c.key.len || memcmp(nc.key.data, s->c.key.data, nc.key.len))
 		s->npend = 0;
 	s->c = nc;
-	explicit_bzero(&nc.key, sizeof(nc.key));
 	apply_qdisc_cap(s);
 	set_peer_port(s);
 	refresh_mark(s);
@@ -570,6 +594,8 @@ static void reload(const struct daemon *d, struct sender *s)
 	if (s->next_tick > mono_ns() + s->c.interval_us * 1000)
 		s->next_tick = mono_ns() + s->c.interval_us * 1000;
 	write_status(s);
+out:
+	explicit_bzero(&nc.key, sizeof(nc.key));
 }
 
 static int poll_ms(uint64_t now, uint64_t until)
@@ -621,6 +647,7 @@ int run_sender(const struct daemon *d, struct config *c)
 			s->c.epoch_file, why);
 	if (getrandom(&s->next_seq, sizeof(s->next_seq), GRND_NONBLOCK) != sizeof(s->next_seq))
 		s->next_seq = (uint16_t)(mono_ns() ^ (uint64_t)getpid());
+	s->answered_seq = s->next_seq - 1;
 	apply_qdisc_cap(s);
 	restart(s);
 	log_msg("sender: peer %s port %u, qdisc dev %s handle %s, every %s%s",

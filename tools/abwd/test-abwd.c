@@ -796,6 +796,8 @@ static void test_epoch(const char *dir)
 	write_file(path, "junk\n", 5, 0600);
 	ok(epoch_next(path, t, &e1, &why) && e1 == t && why,
 	   "epoch: a file that holds no epoch: an error, the clock's");
+	ok(!epoch_next(path, t - hour, &e2, &why) && e2 == t + 1,
+	   "epoch: ... and the file written anew with it");
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/epoch", dir);
 	ok(epoch_next(bad, t, &e1, &why) && e1 == t && why,
 	   "epoch: a file that cannot be written: an error, the clock's");

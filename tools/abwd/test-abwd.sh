@@ -83,7 +83,7 @@ expect "sender: --key=value" 0 "beta = 200000bit" "${S[@]}" --beta=200kbit
 expect "sender: IPv6 peer" 0 "peer = 2001:db8::2" sender --peer 2001:db8::2 --dev lo --plain yes \
 	--check-config
 expect "sender: handle 10:" 0 "handle = 10:" "${S[@]}" --handle 10:
-expect "sender: w-max 0 is no limit" 0 "w-max = 0bit" "${S[@]}" --w-max 0
+expect "sender: w-max 0 (the qdisc's rate)" 0 "w-max = 0bit" "${S[@]}" --w-max 0
 expect "sender: theta-l = theta-h" 0 "theta-l = 3" "${S[@]}" --theta-h 3 --theta-l 3
 expect "responder: listen defaults to ::" 0 "listen = ::" "${RP[@]}"
 expect "responder: IPv4 listen" 0 "listen = 192.0.2.9" "${RP[@]}" --listen 192.0.2.9

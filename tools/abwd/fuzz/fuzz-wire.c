@@ -3,8 +3,8 @@
  * libFuzzer target: the estimator's wire parser (wire.c) on any datagram.
  * The first byte chooses plain or authenticated mode; the rest is the
  * datagram, decoded as a request and as a response. What decodes must
- * encode back to the same bytes, and its (epoch, seq) go through the
- * replay window. ASan and UBSan catch the rest.
+ * encode back to the same bytes, and its (epoch, seq) go through a fresh
+ * replay window (each input on its own: a crash replays from its input). ASan and UBSan catch the rest.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	static struct replay w;
+	struct replay w = { 0 };
 	const struct wire_key *key;
 	uint8_t out[WIRE_MAX_LEN];
 	struct wire_resp resp;
