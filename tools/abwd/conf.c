@@ -294,24 +294,33 @@ static int set_key_file(struct config *c, const char *val, const char **why)
 	return 0;
 }
 
-static int set_epoch_file(struct config *c, const char *val, const char **why)
+/*
+ * A file's name into @dst (@size bytes), leaving room for @room more (the
+ * temporary names written beside it)
+ */
+static int set_path(char *dst, size_t size, size_t room, const char *val, const char **why)
 {
 	size_t len = strlen(val);
 
+	if (!len || val[len - 1] == '/') {
+		*why = "not a file name";
+		return -1;
+	}
+	if (len + room >= size) {
+		*why = why_fmt("longer than %llu bytes", (unsigned long long)(size - room - 1));
+		return -1;
+	}
+	memcpy(dst, val, len + 1);
+	return 0;
+}
+
+static int set_epoch_file(struct config *c, const char *val, const char **why)
+{
 	if (!strcmp(val, "none")) {
 		c->epoch_file[0] = '\0';
 		return 0;
 	}
-	if (!len || val[len - 1] == '/') {
-		*why = "not a file name, or none";
-		return -1;
-	}
-	if (len + 8 >= sizeof(c->epoch_file)) {
-		*why = "too long";
-		return -1;
-	}
-	memcpy(c->epoch_file, val, len + 1);
-	return 0;
+	return set_path(c->epoch_file, sizeof(c->epoch_file), 32, val, why);
 }
 
 static int set_plain(struct config *c, const char *val, const char **why)
@@ -340,18 +349,7 @@ static int set_rate_limit(struct config *c, const char *val, const char **why)
 
 static int set_status(struct config *c, const char *val, const char **why)
 {
-	size_t len = strlen(val);
-
-	if (!len || val[len - 1] == '/') {
-		*why = "not a file name";
-		return -1;
-	}
-	if (len + 16 >= sizeof(c->status)) {
-		*why = "too long";
-		return -1;
-	}
-	memcpy(c->status, val, len + 1);
-	return 0;
+	return set_path(c->status, sizeof(c->status), 16, val, why);
 }
 
 char *fmt_addr(char *buf, size_t len, const struct sockaddr *sa)
