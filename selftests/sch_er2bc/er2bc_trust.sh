@@ -1,0 +1,234 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What an attacker on the path can do to the estimator
+# (Documentation/er2bc-estimator.rst, "What the estimator trusts"):
+#  - the first request over generic netlink loads sch_er2bc (its family alias)
+#  - an idle path for an hour, compressed: W never above the qdisc's rate,
+#    and an estimate above it caps the qdisc at the rate
+#  - deterministic, at the meter: a request with 40 forged ones right behind
+#    it keeps its snapshot
+#  - the sender restarted after the clock is set back an hour, forward two,
+#    back one: its requests are taken each time (its epoch is kept, not
+#    the clock's)
+#  - an on-path attacker past the bottleneck, in R, answers each real
+#    request with a burst of forged ones behind it and replays it 5 ms
+#    later: the estimates go on at the rate they do without it, W within
+#    the run-to-run noise, and the refusals are counted by the responder
+#    and by the meter
+#
+#   A (er2bc, a0 10.0.1.1) -- (r0) R (r1: bottleneck, attacker) -- (b0 10.0.2.2) B
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/gateways.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+abwd=$top/tools/abwd/er2bc-abwd
+ctl=$top/tools/er2bcctl/er2bcctl
+PORT=4950
+# each phase of the attack test, in seconds
+PHASE=${ER2BC_TRUST_PHASE:-20}
+
+require_cmd tc ip python3 iperf3
+[ -x "$abwd" ] && [ -x "$ctl" ] || skip_all "er2bc-abwd or er2bcctl is not built (make tools)"
+tap_begin
+work=$(mktemp -d)
+pids=()
+stop_all() { local p; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait "${pids[@]}" 2>/dev/null; rm -rf "$work"; }
+trap 'stop_all; tap_end' EXIT
+
+# --- the family alias: with sch_er2bc unloaded, asking for the family loads it
+unloaded() { modprobe -r sch_er2bc 2>/dev/null; [ ! -e /sys/module/sch_er2bc ]; }
+if busywait 30000 unloaded; then
+	out=$("$ctl" show dev lo handle 1: 2>&1)
+	[ -e /sys/module/sch_er2bc ]
+	log_test $? "the first request for the er2bc family loads sch_er2bc" "$out"
+else
+	log_test $ksft_skip "the first request for the er2bc family loads sch_er2bc" \
+		"sch_er2bc cannot be unloaded here: $(lsmod | grep sch_er2bc)"
+fi
+
+gateways_setup
+log_test $? "two gateways and a router"
+
+# A's er2bc shapes TCP toward B; r1's tbf is the bottleneck, with a queue
+tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
+	probe-port $PORT peer 10.0.2.0/24 &&
+	tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type tcp &&
+	tc -netns "$R" qdisc add dev r1 root tbf rate 8mbit burst 20k limit 100k
+log_test $? "er2bc on A, an 8 Mbit/s bottleneck on r1"
+
+printf 'er2bc-selftest-key-0123456789abcdef' >"$work/key" && chmod 600 "$work/key"
+ip netns exec "$B" "$abwd" responder --dev b0 --peer-prefix 10.0.1.0/24 --port $PORT \
+	--key-file "$work/key" --status "$work/resp.json" 2>"$work/resp.log" &
+pids+=($!)
+busywait 20000 udp_bound "$B" $PORT
+log_test $? "responder up, its meter on b0 with the key"
+
+ip netns exec "$B" iperf3 -s -p 5201 >/dev/null 2>&1 &
+pids+=($!)
+busywait 20000 tcp_listening "$B" 5201
+ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 86400 >/dev/null 2>&1 &
+ipf=$!
+pids+=($ipf)
+# the sender in A, authenticated, its epoch kept in the work dir
+sender=(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0
+	--key-file "$work/key" --epoch-file "$work/epoch" --status "$work/send.json" -v)
+"${sender[@]}" --interval 100ms 2>"$work/send.log" &
+snd=$!
+pids+=($snd)
+
+# estimates logged so far; the mean W (bit/s) of estimates FROM+1..TO
+logged() { grep -c ': sent [0-9]* received [0-9]* L ' "$work/send.log"; }
+mean_w() {
+	grep ': sent [0-9]* received [0-9]* L ' "$work/send.log" | awk -v a="$1" -v b="$2" '
+		NR > a && NR <= b {
+			for (i = 1; i < NF; i++) if ($i == "W") w = $(i + 1)
+			m = 1
+			if (w ~ /Kbit$/) m = 1e3; else if (w ~ /Mbit$/) m = 1e6; else if (w ~ /Gbit$/) m = 1e9
+			sub(/[A-Za-z]+$/, "", w)
+			s += w * m; n++
+		}
+		END { if (n) printf "%d\n", s / n; else print 0 }'
+}
+# let W climb to the bottleneck first
+sleep 10
+m0=$(logged)
+sleep "$PHASE"
+m1=$(logged)
+ip netns exec "$R" python3 "$here/forger.py" --dev r1 --port $PORT --burst 40 \
+	--replay-ms 5 --seconds "$PHASE" >"$work/forger.json" 2>"$work/forger.err"
+m2=$(logged)
+sleep "$PHASE"
+m3=$(logged)
+b1=$((m1 - m0)) at=$((m2 - m1)) b2=$((m3 - m2))
+w1=$(mean_w "$m0" "$m1") wa=$(mean_w "$m1" "$m2") w2=$(mean_w "$m2" "$m3")
+forger=$(cat "$work/forger.json" "$work/forger.err")
+info="estimates in ${PHASE}s: before $b1, attacked $at, after $b2; mean W $w1, $wa, $w2 bit/s; attacker $forger"
+
+# the attacker saw most requests and did what it says
+seen=$(json_get "j['seen']" <"$work/forger.json")
+[ "${seen:-0}" -ge $((PHASE * 10 / 2)) ]
+# (a Python on the debug kernel under TCG may start too late to see as many)
+log_timing_test $? "the attacker sent a burst behind each request it saw, and replayed it" "$info"
+
+# estimates at the rate they are without the attacker: at least the fewer
+# of the two quiet phases, less 10 %
+lo=$((b1 < b2 ? b1 : b2))
+[ "$at" -ge $((lo * 9 / 10)) ] && [ "$lo" -gt 0 ]
+log_timing_test $? "under forged bursts and replays, the estimates go on" "$info"
+
+# W within the noise: the mean W of the attacked phase within the range of
+# the mean W of the quiet phases' quarters (eight samples of W's own
+# variation at this load on this machine), widened by 5 %
+quarters() { # FROM TO: the mean W of each quarter of estimates FROM+1..TO
+	local q=$(( ($2 - $1) / 4 )) i
+	for i in 0 1 2 3; do mean_w $(($1 + i * q)) $(($1 + (i + 1) * q)); done
+}
+read -r nlo nhi < <({ quarters "$m0" "$m1"; quarters "$m2" "$m3"; } | sort -n |
+	sed -n '1p;$p' | tr '\n' ' ')
+awk -v lo="${nlo:-0}" -v hi="${nhi:-0}" -v x="$wa" \
+	'BEGIN { exit !(lo > 0 && x >= lo * 0.95 && x <= hi * 1.05) }'
+log_timing_test $? "under forged bursts and replays, W stays within the run-to-run noise" \
+	"quiet quarters from $nlo to $nhi; $info"
+
+# the refusals are counted: the responder's socket took every forgery and
+# replay (no checksum to fail), the meter refused them before
+r=$(json_get "(j['dropped']['unauthenticated'], j['dropped']['replayed'], j['meter_refused']['unauthenticated'], j['meter_refused']['replayed'])" <"$work/resp.json")
+forged=$(json_get "j['forged']" <"$work/forger.json")
+replayed=$(json_get "j['replayed']" <"$work/forger.json")
+python3 - "$r" "$forged" "$replayed" <<'PY'
+import sys
+du, dr, mu, mr = eval(sys.argv[1])
+f, p = int(sys.argv[2]), int(sys.argv[3])
+# all but those still in flight when the status was written
+ok = du >= 0.9 * f and dr >= 0.9 * p and mu >= 0.9 * f and mr >= 0.9 * p
+sys.exit(0 if ok and f > 0 and p > 0 else 1)
+PY
+log_test $? "forgeries and replays counted: responder and meter" \
+	"responder dropped unauthenticated/replayed, meter refused unauthenticated/replayed: $r; sent $forged forged, $replayed replayed"
+
+# --- restarts across clock steps: the responder and its meter keep the
+# newest epoch they took; the sender's next one is newer whatever the clock
+kill $snd; wait $snd 2>/dev/null
+offset=0
+step_clock() { date -s "@$(($(date +%s) + $1))" >/dev/null && offset=$((offset + $1)); }
+trap 'step_clock $((-offset)); stop_all; tap_end' EXIT
+n=0
+for step in -3600 7200 -3600; do
+	n=$((n + 1))
+	step_clock $step
+	timeout 30 "${sender[@]}" --interval 100ms --once 10 2>"$work/clock$n.log"
+	rc=$?
+	log_test $rc "the sender restarted after a clock step of ${step}s: its requests are taken" \
+		"exit $rc, $(grep -c ': sent [0-9]* received' "$work/clock$n.log") estimates; responder dropped $(json_get "j['dropped']" <"$work/resp.json")"
+done
+
+# --- an idle path: W never above the qdisc's rate, its ceiling. An hour of
+# estimates at T_c = 1 s, compressed to 11 ms each, without traffic (W grows
+# by D at every one): the sender's W and the qdisc's cap stay at most 20 Mbit/s
+kill "$ipf" 2>/dev/null
+tc -netns "$A" qdisc change dev a0 root handle 1: er2bc rate 20mbit
+# (the debug kernel under TCG makes them far more slowly: a tenth there,
+# W reaches the ceiling within the first twenty)
+need=3600
+machine_slow && need=360
+timeout 200 "${sender[@]}" --interval 11ms --once $need 2>"$work/idle.log"
+rc=$?
+wmax=$(grep ': sent [0-9]* received [0-9]* L ' "$work/idle.log" | awk '
+	{ for (i = 1; i < NF; i++) if ($i == "W") w = $(i + 1)
+	  m = 1
+	  if (w ~ /Kbit$/) m = 1e3; else if (w ~ /Mbit$/) m = 1e6; else if (w ~ /Gbit$/) m = 1e9
+	  sub(/[A-Za-z]+$/, "", w); w *= m; if (w > x) x = w; n++ }
+	END { printf "%d %d\n", x, n }')
+cap=$(tc -netns "$A" -s -j qdisc show dev a0 | json_get "j[0]['options']['rate'], j[0].get('xstats', {}).get('cap')")
+[ $rc = 0 ] && [ "${wmax% *}" -le 20000000 ] && [ "${wmax#* }" -ge $need ]
+log_test $? "an idle hour, compressed: W never above the qdisc's rate (20 Mbit/s)" \
+	"exit $rc; the largest W and the estimates: $wmax; rate and cap: $cap; $(grep -m1 'W starts' "$work/idle.log")"
+# the kernel holds the cap under the rate whatever the estimate says
+ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 1gbit recv 1mbit
+out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: 2>&1)
+w=$(json_get "j['abw'], j['ceil']" <<<"$out" 2>&1)
+[ "$w" = "20000000 20000000" ]
+log_test $? "an estimate of 1 Gbit/s caps the qdisc at its rate, 20 Mbit/s" "abw, ceil: $w"
+
+# --- the same, deterministic and at the meter itself: one real request
+# (newer than any the sender made), 40 forged ones right behind it, from R
+# past the bottleneck; then the responder's question to the meter, by hand:
+# the snapshot of the real request is there (the ring keeps 16: before,
+# the forgeries had pushed it out)
+P_IF=2 P_KEY=6 CMD_METER_GET=7
+ifb=$(ip netns exec "$B" cat /sys/class/net/b0/ifindex)
+bmac=$(ip netns exec "$B" cat /sys/class/net/b0/address)
+req=$(ip netns exec "$R" env B_MAC="$bmac" python3 - "$work/key" "$(cat "$work/epoch" 2>/dev/null || echo 1)" \
+	$PORT <<'PY'
+import hashlib, hmac, os, socket, struct, sys
+key = open(sys.argv[1], "rb").read()
+epoch, port = int(sys.argv[2]) + 1000, int(sys.argv[3])
+def frame(payload):
+    # r1 -> b0: the MACs the neighbours have, 10.0.1.1 -> 10.0.2.2
+    src = bytes.fromhex(open("/sys/class/net/r1/address").read().strip().replace(":", ""))
+    dst = bytes.fromhex(os.environ["B_MAC"].replace(":", ""))
+    udp = struct.pack("!HHHH", 40000, port, 8 + len(payload), 0) + payload
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 63, 17, 0,
+                     socket.inet_aton("10.0.1.1"), socket.inet_aton("10.0.2.2"))
+    s = sum(struct.unpack("!10H", ip)); s = (s & 0xffff) + (s >> 16); s = (s & 0xffff) + (s >> 16)
+    ip = ip[:10] + struct.pack("!H", ~s & 0xffff) + ip[12:]
+    return dst + src + b"\x08\x00" + ip + udp
+body = struct.pack("!HHQ", 0x8001, 1, epoch)
+real = body + hmac.new(key, body, hashlib.sha256).digest()[:16]
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+s.setsockopt(263, 20, 1)  # SOL_PACKET, PACKET_QDISC_BYPASS
+s.bind(("r1", 0))
+s.send(frame(real))
+for _ in range(40):
+    s.send(frame(body + os.urandom(16)))
+print(real.hex())
+PY
+)
+sleep 0.5
+out=$(ip netns exec "$B" python3 "$here/genlraw.py" send $CMD_METER_GET "$P_IF:u32:$ifb" \
+	"$P_KEY:hex:$req" 2>&1)
+[ "$out" = ok ]
+log_test $? "a request with 40 forged ones behind it: the meter still has its snapshot" \
+	"meter-get: $out"
