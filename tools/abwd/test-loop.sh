@@ -285,6 +285,16 @@ jqt "rate-limit 10: at most 20 + 10 a second answered, the rest counted" "$work/
 	".rate_limit == 10 and .rate_limited > 0 and .responses <= 20 + 10 * $secs and
 	 .responses + .rate_limited == .requests"
 
+# --- a peer silent for 8192 requests: the sender takes a newer epoch, or
+# the responder and the meter would see its later requests as old ones
+port=$((20000 + RANDOM % 40000))
+ABWD_MOCK_PORT=$port timeout 30 "$MOCK" sender --peer 127.0.0.1 --dev lo --plain yes \
+	--port "$port" --interval 1ms --timeout 16ms 2>"$work/s13.err" &
+spid=$!
+wait_for 25 grep -q "8192 requests unanswered: a new epoch" "$work/s13.err"
+t "silent peer: a new epoch after 8192 unanswered requests" $? "$(tail -n 3 "$work/s13.err")"
+stop "$spid"
+
 # --- the qdisc does not count on the daemon's port ---
 ABWD_MOCK_PORT=0 "$MOCK" "${S[@]}" --port 4950 2>"$work/s10.err"
 rc=$?
