@@ -286,15 +286,6 @@ enum er2bc_auth er2bc_replay_take(struct er2bc_replay *w, const u8 *req)
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_replay_take);
 
-enum er2bc_auth er2bc_probe_auth(struct crypto_shash *tfm, struct er2bc_replay *w,
-				 const u8 *req, unsigned int len)
-{
-	if (!er2bc_probe_tag_ok(tfm, req, len))
-		return ER2BC_AUTH_BAD;
-	return er2bc_replay_take(w, req);
-}
-EXPORT_SYMBOL_IF_KUNIT(er2bc_probe_auth);
-
 const struct nla_policy er2bc_prefix_nl_policy[ER2BC_A_PREFIX_PLEN + 1] = {
 	[ER2BC_A_PREFIX_ADDR]	= NLA_POLICY_RANGE(NLA_BINARY, 4, 16),
 	[ER2BC_A_PREFIX_PLEN]	= NLA_POLICY_MAX(NLA_U8, 128),

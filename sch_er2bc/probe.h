@@ -99,10 +99,6 @@ bool er2bc_probe_tag_ok(struct crypto_shash *tfm, const u8 *req, unsigned int le
 /* a request whose tag is good against window @w, moved if it is newer */
 enum er2bc_auth er2bc_replay_take(struct er2bc_replay *w, const u8 *req);
 
-/* both: the tag, then the window */
-enum er2bc_auth er2bc_probe_auth(struct crypto_shash *tfm, struct er2bc_replay *w,
-				 const u8 *req, unsigned int len);
-
 /* what a packet is to the counts */
 enum er2bc_pkt {
 	ER2BC_PKT_COUNT,		/* counted */
