@@ -48,7 +48,7 @@ struct responder {
 
 	uint64_t requests, responses, no_snapshot, send_errors, rate_limited;
 	struct rl_source rl_src[RL_SOURCES];
-	/* the meter's own refusals, as its last reply had them */
+	/* the meter's own refusals, read as the status file is written */
 	uint64_t meter_unauth, meter_replayed;
 	uint64_t dropped[WIRE_NVERDICTS];
 	char last_error[640];
@@ -248,10 +248,6 @@ static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 
 	/* the key is the payload as it arrived: at most 28 bytes, all of it */
 	ret = kern_meter_get(&r->nl, r->c.ifindex, buf, (size_t)n, &st, &err);
-	if (!ret) {
-		r->meter_unauth = st.unauth;
-		r->meter_replayed = st.replayed;
-	}
 	if (ret) {
 		r->no_snapshot++;
 		kern_strerror(msg, sizeof(msg), &err, ret);

@@ -189,13 +189,12 @@ static void apply_qdisc_cap(struct sender *s)
 			fmt_rate(a, p->w_ini));
 		return;
 	}
-	if (s->c.w_max_qdisc)
-		p->w_max = cap.ceil;
 	if (cap.ceil && p->w_max > cap.ceil) {
 		log_msg("w-max %s is above the qdisc's rate %s, W's ceiling: W stays at most %s",
 			fmt_rate(a, p->w_max), fmt_rate(b, cap.ceil), b);
 		p->w_max = cap.ceil;
 	}
+	/* w-max = qdisc, or 0, is the qdisc's rate (conf.c: both parse as 0) */
 	if (cap.ceil && !p->w_max)
 		p->w_max = cap.ceil;
 	if (s->c.w_ini_qdisc && cap.w)
