@@ -78,17 +78,21 @@ sender=(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0
 snd=$!
 pids+=($snd)
 
+# the W of each estimate a sender's LOG has (its -v lines), bit/s, one a line
+w_of() {
+	grep ': sent [0-9]* received [0-9]* L ' "$1" | awk '{
+		for (i = 1; i < NF; i++) if ($i == "W") w = $(i + 1)
+		m = 1
+		if (w ~ /Kbit$/) m = 1e3; else if (w ~ /Mbit$/) m = 1e6; else if (w ~ /Gbit$/) m = 1e9
+		sub(/[A-Za-z]+$/, "", w)
+		printf "%d\n", w * m
+	}'
+}
 # estimates logged so far; the mean W (bit/s) of estimates FROM+1..TO
-logged() { grep -c ': sent [0-9]* received [0-9]* L ' "$work/send.log"; }
+logged() { w_of "$work/send.log" | wc -l; }
 mean_w() {
-	grep ': sent [0-9]* received [0-9]* L ' "$work/send.log" | awk -v a="$1" -v b="$2" '
-		NR > a && NR <= b {
-			for (i = 1; i < NF; i++) if ($i == "W") w = $(i + 1)
-			m = 1
-			if (w ~ /Kbit$/) m = 1e3; else if (w ~ /Mbit$/) m = 1e6; else if (w ~ /Gbit$/) m = 1e9
-			sub(/[A-Za-z]+$/, "", w)
-			s += w * m; n++
-		}
+	w_of "$work/send.log" | awk -v a="$1" -v b="$2" '
+		NR > a && NR <= b { s += $1; n++ }
 		END { if (n) printf "%d\n", s / n; else print 0 }'
 }
 # let W climb to the bottleneck first
@@ -175,12 +179,7 @@ need=3600
 machine_slow && need=360
 timeout 200 "${sender[@]}" --interval 11ms --once $need 2>"$work/idle.log"
 rc=$?
-wmax=$(grep ': sent [0-9]* received [0-9]* L ' "$work/idle.log" | awk '
-	{ for (i = 1; i < NF; i++) if ($i == "W") w = $(i + 1)
-	  m = 1
-	  if (w ~ /Kbit$/) m = 1e3; else if (w ~ /Mbit$/) m = 1e6; else if (w ~ /Gbit$/) m = 1e9
-	  sub(/[A-Za-z]+$/, "", w); w *= m; if (w > x) x = w; n++ }
-	END { printf "%d %d\n", x, n }')
+wmax=$(w_of "$work/idle.log" | awk '{ if ($1 > x) x = $1; n++ } END { printf "%d %d\n", x, n }')
 cap=$(tc -netns "$A" -s -j qdisc show dev a0 | json_get "j[0]['options']['rate'], j[0].get('xstats', {}).get('cap')")
 [ $rc = 0 ] && [ "${wmax% *}" -le 20000000 ] && [ "${wmax#* }" -ge $need ]
 log_test $? "an idle hour, compressed: W never above the qdisc's rate (20 Mbit/s)" \
