@@ -267,13 +267,18 @@ kill $snd
 wait $snd
 rc=$?
 r=$(st resp "(j['dropped']['malformed'], j['dropped']['unauthenticated'], j['dropped']['replayed'])")
-s=$(st send "sum(j['dropped'].values())")
+s=$(st send "(j['dropped']['malformed'], j['dropped']['unauthenticated'], j['dropped']['replayed'])")
+late=$(st send "j['dropped']['unexpected'] <= j['timeouts']")
+sd=$(st send "j['dropped'], j['timeouts']")
 n=$(st send "j['estimates']")
 # the responder: garbage malformed, bad tag and plain request unauthenticated,
-# old epoch replayed; the sender: both forged responses dropped
-[ $rc = 0 ] && [ "$r" = "(1, 2, 1)" ] && [ "$s" = 2 ] && [ "$n" -ge 85 ]
+# old epoch replayed; the sender: both forged responses unauthenticated, and
+# nothing else dropped but responses that came after their request's
+# timeout (unexpected: the debug kernel is slow enough for a few)
+[ $rc = 0 ] && [ "$r" = "(1, 2, 1)" ] && [ "$s" = "(0, 2, 0)" ] && [ "$late" = True ] &&
+	[ "$n" -ge 85 ]
 log_test $? "authenticated: forged, malformed and replayed datagrams dropped and counted" \
-	"responder malformed/unauthenticated/replayed $r, sender dropped $s in $n estimates (its port ${sport:-unknown})"
+	"responder malformed/unauthenticated/replayed $r, sender dropped/timeouts $sd in $n estimates (its port ${sport:-unknown})"
 [ "$(losses "$work/a.log" | grep -vc '^0$')" = 0 ]
 log_test $? "authenticated: no false loss over $n estimates"
 

@@ -224,6 +224,25 @@ static int set_w_max(struct config *c, const char *val, const char **why)
 	return parse_rate(val, &c->aimd.w_max, why);
 }
 
+static int set_decay_after(struct config *c, const char *val, const char **why)
+{
+	uint32_t v;
+
+	if (parse_u32(val, &v, why))
+		return -1;
+	if (v > 1000) {
+		*why = "not 0 (never) to 1000 missed intervals";
+		return -1;
+	}
+	c->decay_after = v;
+	return 0;
+}
+
+static int set_w_floor(struct config *c, const char *val, const char **why)
+{
+	return parse_rate(val, &c->w_floor, why);
+}
+
 int read_key_file(const char *path, struct wire_key *key, const char **why)
 {
 	uint8_t buf[WIRE_KEY_MAX + 1];
@@ -551,6 +570,10 @@ static const struct key_def keys[] = {
 	  "W never goes below" },
 	{ "w-max", "RATE|qdisc", S, "qdisc", false, false, set_w_max,
 	  "W never goes above (qdisc or 0: the qdisc's rate)" },
+	{ "decay-after", "N",	 S, "3", false, false, set_decay_after,
+	  "missed intervals in a row after which W halves each interval (0: never)" },
+	{ "w-floor", "RATE",	 S, "1mbit", false, false, set_w_floor,
+	  "where a decaying W stops (at most w-max)" },
 	{ "peer-prefix", "PREFIX", R, NULL, true, true, set_peer_prefix,
 	  "the sender's prefix: only its packets count (up to 4)" },
 	{ "rate-limit", "N",	 R, "100", false, false, set_rate_limit,
@@ -830,6 +853,13 @@ static int cross_check(const struct config *c, const struct sources *s)
 	if (!c->w_ini_qdisc && p->w_max && p->w_ini > p->w_max)
 		return cross_err(s, "w-ini", "w-max", "w-ini (%s) is above w-max (%s)",
 				 fmt_rate(a, p->w_ini), fmt_rate(b, p->w_max));
+	/* a default w-floor goes with w-min and w-max (sender.c); one given, not */
+	if (src(s, "w-floor") && c->w_floor < p->w_min)
+		return cross_err(s, "w-floor", "w-min", "w-floor (%s) is below w-min (%s)",
+				 fmt_rate(a, c->w_floor), fmt_rate(b, p->w_min));
+	if (src(s, "w-floor") && !c->w_max_qdisc && p->w_max && c->w_floor > p->w_max)
+		return cross_err(s, "w-floor", "w-max", "w-floor (%s) is above w-max (%s)",
+				 fmt_rate(a, c->w_floor), fmt_rate(b, p->w_max));
 	if (c->timeout_us > ABWD_PENDING_MAX * c->interval_us)
 		return cross_err(s, "timeout", "interval",
 				 "timeout (%s) is longer than %u intervals (%s)",
@@ -969,6 +999,8 @@ void conf_print(FILE *f, const struct config *c)
 			fprintf(f, "w-max = qdisc\n");
 		else
 			fprintf(f, "w-max = %llubit\n", (unsigned long long)p->w_max);
+		fprintf(f, "decay-after = %u\n", c->decay_after);
+		fprintf(f, "w-floor = %llubit\n", (unsigned long long)c->w_floor);
 	} else {
 		for (i = 0; i < c->nprefix; i++)
 			fprintf(f, "peer-prefix = %s/%u\n",

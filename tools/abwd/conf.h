@@ -53,6 +53,8 @@ struct config {
 	struct aimd_params aimd;
 	bool w_ini_qdisc;		/* w-ini = qdisc: the qdisc's W at start */
 	bool w_max_qdisc;		/* w-max = qdisc: the qdisc's rate */
+	uint32_t decay_after;		/* missed intervals before W decays, 0: never */
+	uint64_t w_floor;		/* bit/s: where a decaying W stops */
 	/* responder */
 	struct sockaddr_storage listen;
 	socklen_t listen_len;

@@ -53,11 +53,12 @@ struct sender {
 	bool have_tr;
 	uint64_t last_tr;		/* the last accepted response's T_r */
 	uint32_t quiet_misses;		/* timeouts in a row not logged */
+	uint32_t decayed_at;		/* quiet_misses at the last decay */
 
 	/* what the status file shows */
 	uint64_t requests, responses, estimates, timeouts, missed_intervals;
 	uint64_t discontinuities, negative_loss, zero_intervals, no_snapshot;
-	uint64_t abw_set_failures;
+	uint64_t abw_set_failures, decays;
 	uint64_t dropped[WIRE_NVERDICTS];
 	uint32_t est_seq;		/* the last estimate's number */
 	struct iv_estimate last;	/* the last estimate's inputs */
@@ -217,6 +218,7 @@ static void restart(struct sender *s)
 	s->have_tr = false;
 	s->npend = 0;
 	s->quiet_misses = 0;
+	s->decayed_at = 0;
 }
 
 static void set_error(struct sender *s, const char *fmt, ...)
@@ -272,6 +274,8 @@ static void write_status(struct sender *s)
 	json_u64(&j, "responses", s->responses);
 	json_u64(&j, "timeouts", s->timeouts);
 	json_u64(&j, "missed_intervals", s->missed_intervals);
+	json_u64(&j, "quiet_intervals", s->quiet_misses);
+	json_u64(&j, "decays", s->decays);
 	json_u64(&j, "discontinuities", s->discontinuities);
 	json_u64(&j, "negative_loss", s->negative_loss);
 	json_u64(&j, "zero_intervals", s->zero_intervals);
@@ -439,6 +443,55 @@ static void apply(struct sender *s, const struct iv_estimate *e)
 			fmt_rate(d, s->aimd.d), branch_name[b], e->interval_us);
 }
 
+/*
+ * The peer quiet for decay-after intervals in a row: W halves each missed
+ * interval from then on, down to w-floor (or w-max, if lower). No estimate:
+ * the qdisc gets the new W with R = the W before, so that the controller
+ * sees no loss in it (s = 1), and the last estimate's seq. The responses'
+ * return goes on from the decayed W by the AIMD rule.
+ */
+static void decay(struct sender *s)
+{
+	const struct aimd_params *p = &s->c.aimd;
+	uint64_t floor = s->c.w_floor, old = s->aimd.w;
+	char w[FMT_LEN], f[FMT_LEN], msg[300];
+	struct abw_estimate a;
+	struct nl_err err;
+	int ret;
+
+	if (!s->c.decay_after || s->quiet_misses < s->c.decay_after ||
+	    s->quiet_misses == s->decayed_at)
+		return;
+	s->decayed_at = s->quiet_misses;
+	if (p->w_max && floor > p->w_max)
+		floor = p->w_max;
+	if (floor < p->w_min)
+		floor = p->w_min;
+	if (old <= floor)
+		return;
+	s->aimd.w = old / 2 > floor ? old / 2 : floor;
+	s->decays++;
+	if (s->aimd.w == floor)
+		log_msg("no response for %u intervals: W %s, w-floor", s->quiet_misses,
+			fmt_rate(w, s->aimd.w));
+	else
+		log_msg("no response for %u intervals: W halved to %s (w-floor %s)",
+			s->quiet_misses, fmt_rate(w, s->aimd.w), fmt_rate(f, floor));
+	a = (struct abw_estimate){
+		.abw = s->aimd.w,
+		.recv_rate = old,
+		.seq = s->est_seq,
+		.interval_us = (uint32_t)s->c.interval_us,
+	};
+	ret = kern_abw_set(&s->nl, s->c.ifindex, s->c.handle, &a, &err);
+	if (ret) {
+		s->abw_set_failures++;
+		set_error(s, "abw-set: %s", kern_strerror(msg, sizeof(msg), &err, ret));
+		log_limited(&s->rl_io, "abw-set dev %s: %s", s->c.dev, msg);
+	}
+	write_status(s);
+}
+
 /* an accepted response: its sample, and the estimate if there is one */
 static void on_response(struct sender *s, const struct wire_resp *r)
 {
@@ -461,6 +514,7 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 	if (s->quiet_misses > 1)
 		log_msg("responses again after %u timeouts", s->quiet_misses);
 	s->quiet_misses = 0;
+	s->decayed_at = 0;
 	ret = kern_probe_get(&s->nl, s->c.ifindex, s->c.handle, p.key, p.len, &st, &err);
 	if (ret == -ENOENT)
 		refresh_mark(s);	/* perhaps the qdisc's probe-mark changed */
@@ -659,6 +713,7 @@ int run_sender(const struct daemon *d, struct config *c)
 		now = mono_ns();
 		while (s->npend && now >= s->pend[0].deadline)
 			on_timeout(s);
+		decay(s);
 		if (now >= s->next_tick) {
 			send_request(s, now);
 			step = s->c.interval_us * 1000;

@@ -161,6 +161,9 @@ bad_value dev no-such-dev0 R
 bad_value rate-limit 100001 R
 bad_value rate-limit -1 R
 bad_value plain maybe
+bad_value decay-after 1001
+bad_value decay-after -1
+bad_value w-floor slow
 
 # --- checks across keys ---
 expect "theta-l above theta-h" 2 "^er2bc-abwd: --theta-l: theta-l \(2\) is above theta-h \(1\)" \
@@ -181,6 +184,14 @@ expect "w-ini below w-min, both given: w-ini named" 2 "^er2bc-abwd: --w-ini: w-i
 	"${S[@]}" --w-min 2mbit --w-ini 1mbit
 expect "w-ini above w-max" 2 "^er2bc-abwd: --w-ini: w-ini \(2Mbit\) is above w-max \(1.5Mbit\)" \
 	"${S[@]}" --w-ini 2mbit --w-max 1500kbit
+expect "decay-after and w-floor default to 3 and 1 Mbit/s" 0 "^decay-after = 3$" "${S[@]}"
+expect "... and w-floor" 0 "^w-floor = 1000000bit$" "${S[@]}"
+expect "w-floor below w-min" 2 "^er2bc-abwd: --w-floor: w-floor \(5Kbit\) is below w-min \(10Kbit\)" \
+	"${S[@]}" --w-floor 5kbit
+expect "w-floor above w-max" 2 "^er2bc-abwd: --w-floor: w-floor \(2Mbit\) is above w-max \(1.5Mbit\)" \
+	"${S[@]}" --w-floor 2mbit --w-max 1500kbit
+expect "the default w-floor under a lower w-max: taken" 0 "^w-max = 500000bit$" \
+	"${S[@]}" --w-max 500kbit
 expect "timeout longer than 16 intervals" 2 "^er2bc-abwd: --timeout: timeout \(17s\) is longer than 16 intervals \(1s\)" \
 	"${S[@]}" --timeout 17s
 expect "no key-file: refused, naming key-file and plain" 2 \

@@ -206,10 +206,11 @@ jqt "late: the late responses were used: no timeout, nothing unexpected" "$work/
 	'.timeouts == 0 and .missed_intervals == 0 and .dropped.unexpected == 0 and .estimates >= 8'
 stop "$rpid"
 
-# --- a responder that stops answering: timeouts, missed intervals ---
+# --- a responder that stops answering: timeouts, missed intervals (W's
+# decay, which the gap would start, is the quiet peer's test below) ---
 responder gap
 ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s7.log "$MOCK" "${S[@]}" --port "$port" \
-	--timeout 100ms --status "$work/s7.json" 2>"$work/s7.err" &
+	--timeout 100ms --decay-after 0 --status "$work/s7.json" 2>"$work/s7.err" &
 spid=$!
 pids+=("$spid")
 wait_for 3 jq -e '.estimates >= 2' "$work/s7.json" >/dev/null 2>&1
@@ -294,6 +295,52 @@ spid=$!
 wait_for 25 grep -q "8192 requests unanswered: a new epoch" "$work/s13.err"
 t "silent peer: a new epoch after 8192 unanswered requests" $? "$(tail -n 3 "$work/s13.err")"
 stop "$spid"
+
+# --- the peer goes quiet: after decay-after missed intervals W halves each
+# interval down to w-floor, and no lower; when the peer answers again W
+# grows from there by the AIMD rule, with no loss where none happened
+responder q
+ABWD_MOCK_LOG=$work/s14.log ABWD_MOCK_PORT=$port "$MOCK" sender --peer 127.0.0.1 --dev lo \
+	--plain yes --port "$port" --interval 20ms --timeout 20ms --w-ini 8mbit \
+	--decay-after 3 --w-floor 1mbit --status "$work/s14.json" 2>"$work/s14.err" &
+spid=$!
+pids+=("$spid")
+wait_for 5 jq -e '.estimates >= 5' "$work/s14.json" >/dev/null 2>&1
+kill -STOP "$rpid"
+wait_for 5 grep -q "W 1Mbit, w-floor" "$work/s14.err"
+floor_rc=$?
+sleep 0.3
+decays=$(jq .decays "$work/s14.json")
+kill -CONT "$rpid"
+wait_for 5 jq -e ".estimates >= 10 and .decays == $decays" "$work/s14.json" >/dev/null 2>&1
+est_rc=$?
+stop "$spid"
+stop "$rpid"
+# the abw-set lines: those of the decays, R = the W before; then estimates
+res=$(python3 - "$work/s14.log" <<'PY'
+import sys
+rows = [l.split()[1:] for l in open(sys.argv[1]) if l.startswith("abw-set ")]
+rows = [(int(seq), int(w), int(r), int(sent), int(lost)) for seq, w, r, sent, lost, _ in rows]
+decays = [i for i, x in enumerate(rows) if x[3] == 0]
+if not decays:
+    print("1 no decay in", rows)
+    sys.exit()
+first, last = decays[0], decays[-1]
+ws = [rows[i][1] for i in decays]
+before = rows[first - 1][1]
+halved = all(rows[i][2] == (before if i == first else rows[i - 1][1]) for i in decays)
+steps = ws == [max(before >> (k + 1), 1000000) for k in range(len(ws))] and ws[-1] == 1000000
+after = rows[last + 1:]
+ok = decays == list(range(first, last + 1)) and halved and steps and after and \
+    1000000 < after[0][1] < 2000000 and all(x[4] == 0 for x in after) and \
+    all(x[1] >= 1000000 for x in after)
+print(0 if ok else 1, "W", before, "->", ws, "then", [x[1] for x in after[:3]], "lost",
+      [x[4] for x in after[:3]])
+PY
+)
+[ $floor_rc = 0 ] && [ $est_rc = 0 ] && [ "${res%% *}" = 0 ]
+t "quiet peer: W halves each interval after 3 missed, stops at w-floor, grows back by AIMD" $? \
+	"${res#* }; $(tail -n 5 "$work/s14.err")"
 
 # --- the qdisc does not count on the daemon's port ---
 ABWD_MOCK_PORT=0 "$MOCK" "${S[@]}" --port 4950 2>"$work/s10.err"
