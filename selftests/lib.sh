@@ -142,9 +142,23 @@ iperf3_run() {
 	return $rc
 }
 
+# json_num FILE KEY: the integer at KEY in FILE's JSON, the first line
+# '"KEY": N' (a flat status file, one key to a line), read by bash itself:
+# a python3 costs seconds of the debug kernel's one CPU, and a loop that
+# polls with it slows what it waits for
+json_num() {
+	local line
+	while IFS= read -r line; do
+		[[ $line =~ ^[[:space:]]*\"$2\":\ (-?[0-9]+) ]] && { echo "${BASH_REMATCH[1]}"; return 0; }
+	done <"$1"
+	return 1
+}
+
 # json_get EXPR: evaluate a Python expression on the JSON document j (stdin)
+# (-I -S: no site packages to look for, a third of python's start here and
+# seconds of it on the debug kernel; json is in the standard library)
 json_get() {
-	python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"
+	python3 -I -S -c "import json,sys; j=json.load(sys.stdin); print($1)"
 }
 
 # within VALUE LOW HIGH: LOW <= VALUE <= HIGH (floating point; the bounds
