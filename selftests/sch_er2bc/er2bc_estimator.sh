@@ -12,6 +12,10 @@
 #  - authenticated mode: forged, malformed and replayed datagrams dropped and
 #    counted, estimates going on
 #  - either daemon restarted: the estimates resume, with no discontinuity
+#  - 10% of the requests and of the responses lost, responses reordered:
+#    no false loss, W within its bounds
+#  - daemons started before their device and qdisc wait for them; a device
+#    recreated is followed by its name
 #  - the qdisc has what the sender computed (ctrl-get)
 #  - over IPv6: requests, counts and estimates as over IPv4
 #
@@ -36,9 +40,12 @@ trap 'stop_all; tap_end' EXIT
 gateways_setup
 log_test $? "two gateways and a router"
 
-tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
-	probe-port $PORT peer 10.0.2.0/24 &&
-	tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type udp
+qdisc_a() {
+	tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
+		probe-port $PORT peer 10.0.2.0/24 &&
+		tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type udp
+}
+qdisc_a
 log_test $? "er2bc on A, counting toward 10.0.2.0/24"
 
 # plain mode unless given a key (plain, where only the test's packets pass)
@@ -56,16 +63,21 @@ sender() { # LOG ARGS...: run the sender in A, its log in LOG
 		--status "$work/send.json" -v $(plain "$@") "$@" 2>"$log"
 }
 st() { json_get "$2" <"$work/$1.json"; }
-estimates_at_least() { [ "$(st send "j['estimates']" 2>/dev/null)" -ge "$1" ] 2>/dev/null; }
+# a number in a status file, without a python3 (a loop polls with it)
+sn() { json_num "$work/send.json" "$1" 2>/dev/null; }
+rn() { json_num "$work/resp.json" "$1" 2>/dev/null; }
+estimates_at_least() { [ "$(sn estimates)" -ge "$1" ] 2>/dev/null; }
 # the L of each estimate in a sender's log
 losses() { sed -n 's/.*estimate [0-9]*: sent [0-9]* received [0-9]* L \(-\?[0-9]*\) .*/\1/p' "$1"; }
 
 out=$(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --dev a0 --plain yes --alpha 0.5 2>&1)
 [ $? = 2 ] && [[ "$out" == *alpha* ]]
 log_test $? "an invalid configuration is refused, naming the key" "$out"
-out=$(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --dev a0 --port 4951 --plain yes --once 1 2>&1)
-[ $? = 1 ] && [[ "$out" == *"4950"* ]]
-log_test $? "the sender refuses a qdisc that counts for another port" "$(echo "$out" | head -n 1)"
+out=$(ip netns exec "$A" timeout 3 "$abwd" sender --peer 10.0.2.2 --dev a0 --port 4951 --plain yes \
+	--once 1 2>&1)
+[ $? = 124 ] && [[ "$out" == *"port 4950, not 4951: waiting for it; try: tc qdisc change dev a0 handle 1: er2bc probe-port 4951"* ]]
+log_test $? "a qdisc that counts for another port: the sender says how to fix it, and waits" \
+	"$(echo "$out" | grep -m1 "waiting" || echo "$out" | tail -n 1)"
 
 responder
 busywait 20000 udp_bound "$B" $PORT
@@ -114,7 +126,7 @@ wait $ipf
 read -r util util_r1 backlog <"$work/busy"
 n=$(losses "$work/q.log" | wc -l)
 lossy=$(losses "$work/q.log" | grep -vc '^0$')
-neg=$(st send "j['negative_loss']")
+neg=$(sn negative_loss)
 [ $rc = 0 ] && [ "$n" = 300 ] && [ "$lossy" = 0 ] && [ "$neg" = 0 ]
 log_test $? "standing queue: 300 estimates, no false loss" \
 	"estimates $n in ${took}s, lossy $lossy, negative $neg"
@@ -136,21 +148,21 @@ fi
 # falls in an estimate.
 tc -netns "$R" qdisc replace dev r1 root netem loss 2% limit 10000
 d0=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops']")
-q0=$(st resp "j['requests']")
+q0=$(rn requests)
 rm -f "$work/send.json"
 ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 100ms \
 	--w-ini 4mbit --w-min 4mbit --plain yes --status "$work/send.json" -v 2>"$work/l.log" &
 snd=$!
 busywait 20000 estimates_at_least 3
 ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 3 9 >/dev/null
-busywait 20000 estimates_at_least $(($(st send "j['estimates']") + 10))
+busywait 20000 estimates_at_least $(($(sn estimates) + 10))
 kill $snd
 wait $snd
 sleep 1.5	# the responder's status is at most a second behind
 d1=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 lost=$(losses "$work/l.log" | paste -sd+ | bc)
-rq=$(($(st send "j['requests']") - ($(st resp "j['requests']") - q0)))
-[ "$lost" -gt 0 ] && [ $((lost + rq)) = $((d1 - d0)) ] && [ "$(st send "j['negative_loss']")" = 0 ]
+rq=$(($(sn requests) - ($(rn requests) - q0)))
+[ "$lost" -gt 0 ] && [ $((lost + rq)) = $((d1 - d0)) ] && [ "$(sn negative_loss)" = 0 ]
 log_test $? "netem loss counted exactly" "sum of L $lost + requests lost $rq, netem dropped $((d1 - d0))"
 
 # --- the paper's parameters (T_c 1 s): the bottleneck steps 2 -> 1.8 -> 2
@@ -215,7 +227,7 @@ else
 fi
 
 # --- the qdisc holds what the sender computed
-w=$(st send "j['w']") seq=$(st send "j['seq']")
+w=$(sn w) seq=$(sn seq)
 out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: | json_get "j['abw'], j['seq'], j['updates']")
 [[ "$out" == "$w $seq "* ]]
 log_test $? "ctrl-get shows the last estimate (W $w, seq $seq)" "$out"
@@ -262,7 +274,7 @@ for body in (struct.pack("!HHQQQ", 2, 1, 1, 1, 1),
     s.sendto(struct.pack("!HHHH", sport, dport, 8 + len(body), 0) + body, ("10.0.1.1", 0))
 PY
 # then 80 estimates more, all with the key
-busywait 60000 estimates_at_least $(($(st send "j['estimates']") + 80))
+busywait 60000 estimates_at_least $(($(sn estimates) + 80))
 kill $snd
 wait $snd
 rc=$?
@@ -270,7 +282,7 @@ r=$(st resp "(j['dropped']['malformed'], j['dropped']['unauthenticated'], j['dro
 s=$(st send "(j['dropped']['malformed'], j['dropped']['unauthenticated'], j['dropped']['replayed'])")
 late=$(st send "j['dropped']['unexpected'] <= j['timeouts']")
 sd=$(st send "j['dropped'], j['timeouts']")
-n=$(st send "j['estimates']")
+n=$(sn estimates)
 # the responder: garbage malformed, bad tag and plain request unauthenticated,
 # old epoch replayed; the sender: both forged responses unauthenticated, and
 # nothing else dropped but responses that came after their request's
@@ -291,10 +303,10 @@ rc1=$?
 responder --key-file "$work/key"
 wait $snd
 rc=$?
-disc=$(st send "j['discontinuities']")
-[ $rc1 = 0 ] && [ $rc = 0 ] && [ "$disc" = 0 ] && [ "$(st send "j['estimates']")" = 60 ]
+disc=$(sn discontinuities)
+[ $rc1 = 0 ] && [ $rc = 0 ] && [ "$disc" = 0 ] && [ "$(sn estimates)" = 60 ]
 log_test $? "responder restarted (SIGTERM, exit $rc1): estimates resume, no discontinuity" \
-	"timeouts $(st send "j['timeouts']"), discontinuities $disc"
+	"timeouts $(sn timeouts), discontinuities $disc"
 ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 100ms \
 	--key-file "$work/key" --status "$work/send.json" 2>"$work/s.log" &
 snd=$!
@@ -303,8 +315,104 @@ kill $snd; wait $snd
 rc1=$?
 sender "$work/s2.log" --interval 100ms --once 10 --key-file "$work/key"
 rc=$?
-[ $rc1 = 0 ] && [ $rc = 0 ] && [ "$(st send "j['estimates']")" = 10 ]
+[ $rc1 = 0 ] && [ $rc = 0 ] && [ "$(sn estimates)" = 10 ]
 log_test $? "sender restarted: estimates resume" "first run exit $rc1, second $rc"
+
+# --- faults on the path: netem drops 10% of the requests (r1, toward B)
+# and 10% of the responses, and holds the others back by 150 ms except one
+# in three, which overtakes the one before (r0, toward A); paced UDP data
+# at 4 Mbit/s, far below what the path carries, crosses untouched. Not one
+# estimate may report a loss, and W stays within [w-min, the qdisc's rate]
+# (a run of misses decays it: that is no loss)
+# probe_netem NS DEV sport|dport NETEM...: netem for the estimator's packets
+probe_netem() {
+	local ns=$1 dev=$2 dir=$3
+	shift 3
+	tc -netns "$ns" qdisc replace dev "$dev" root handle 9: prio bands 2 \
+		priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 &&
+		tc -netns "$ns" qdisc add dev "$dev" parent 9:1 handle 91: netem "$@" &&
+		tc -netns "$ns" filter add dev "$dev" parent 9: protocol ip prio 1 u32 \
+			match ip protocol 17 0xff match ip "$dir" $PORT 0xffff flowid 9:1
+}
+probe_netem "$R" r1 dport loss 10% &&
+	probe_netem "$R" r0 sport loss 10% delay 150ms reorder 33%
+log_test $? "faults: netem on the estimator's packets, both ways"
+ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 600 9@4000000 >/dev/null &
+flood=$!
+sender "$work/f.log" --interval 100ms --once 100 --key-file "$work/key"
+rc=$?
+kill $flood 2>/dev/null
+wait $flood 2>/dev/null
+res=$(python3 - "$work/f.log" <<'PY'
+import re, sys
+units = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9}
+ls, ws = [], []
+for line in open(sys.argv[1]):
+    m = re.search(r"estimate \d+: sent (\d+) received \d+ L (-?\d+) .* W ([\d.]+)(\w+) D ", line)
+    if m:
+        ls.append(int(m.group(2)))
+        ws.append(float(m.group(3)) * units[m.group(4)])
+ok = len(ls) == 100 and not any(ls) and 1e4 <= min(ws) and max(ws) <= 100e6
+print(0 if ok else 1, f"{len(ls)} estimates, {sum(1 for l in ls if l)} with a loss, "
+      f"W {min(ws, default=0) / 1e6:.3f} to {max(ws, default=0) / 1e6:.3f} Mbit/s")
+PY
+)
+out=$(st send "(j['timeouts'], j['dropped']['unexpected'], j['decays'], j['negative_loss'])")
+[ $rc = 0 ] && [ "${res%% *}" = 0 ] && [[ "$out" =~ ^\(([0-9]+),\ ([0-9]+),\ [0-9]+,\ 0\)$ ]] &&
+	[ "${BASH_REMATCH[1]}" -ge 5 ] && [ "${BASH_REMATCH[2]}" -ge 1 ]
+log_test $? "faults: 10% of requests and responses lost, responses reordered: no false loss" \
+	"exit $rc, ${res#* }; timeouts, late responses, decays, negative L $out"
+tc -netns "$R" qdisc del dev r0 root
+tc -netns "$R" qdisc del dev r1 root
+
+# --- a service's start-up: the responder started before its device, the
+# sender before its qdisc (a tunnel and its tc set up after the daemons);
+# both wait, saying so, and run once they come. Then B's device is
+# recreated (another ifindex, a new meter counting from 0): the responder
+# follows it by name, the sender takes the counts' restart as a new
+# baseline, not as a loss
+kill $resp; wait $resp
+tc -netns "$A" qdisc del dev a0 root
+ip -n "$B" link del b0
+responder --key-file "$work/key"
+sender "$work/w.log" --interval 100ms --once 30 --key-file "$work/key" &
+snd=$!
+busywait 30000 grep -q "dev b0: no such device: waiting for it" "$work/resp.log" &&
+	busywait 30000 grep -q "dev a0 handle 1: er2bc: no qdisc with this handle .*: waiting for it" "$work/w.log"
+rc1=$?
+gateways_link_rb && qdisc_a
+busywait 60000 estimates_at_least 1
+wait $snd
+rc=$?
+[ $rc1 = 0 ] && [ $rc = 0 ] && [ "$(sn estimates)" = 30 ] &&
+	grep -q "dev a0 (ifindex [0-9]*) handle 1: there" "$work/w.log" &&
+	grep -q "dev b0 (ifindex [0-9]*): there, the meter set" "$work/resp.log"
+log_test $? "started before the device and the qdisc: both daemons wait, then estimate" \
+	"waits logged $rc1, sender exit $rc: $(grep -h "waiting for it\|there" "$work/w.log" "$work/resp.log" | tr '\n' ' ')"
+# (paced data crossing, so that there are counts to go back; the sender
+# runs until the responder has followed the device and estimates go on)
+ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 600 9@1000000 >/dev/null &
+flood=$!
+rm -f "$work/send.json"
+ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 100ms \
+	--key-file "$work/key" --status "$work/send.json" -v 2>"$work/w2.log" &
+snd=$!
+busywait 30000 estimates_at_least 10
+ip -n "$B" link del b0 && gateways_link_rb
+idx=$(ip -n "$B" -j link show b0 | json_get "j[0]['ifindex']")
+busywait 60000 grep -q "dev b0 (ifindex $idx): there, the meter set" "$work/resp.log"
+rc1=$?
+busywait 60000 estimates_at_least $(($(sn estimates) + 10))
+kill $snd
+wait $snd
+rc=$?
+kill $flood 2>/dev/null
+wait $flood 2>/dev/null
+disc=$(sn discontinuities)
+[ $rc1 = 0 ] && [ $rc = 0 ] && [ "$disc" -ge 1 ] &&
+	[ "$(losses "$work/w2.log" | grep -vc '^0$')" = 0 ]
+log_test $? "B's device recreated: the responder follows it by name, the counts' restart a new baseline" \
+	"responder $rc1, sender exit $rc, estimates $(sn estimates), discontinuities $disc; responder: $(grep -h "meter is gone\|ifindex $idx" "$work/resp.log" | tr '\n' ' ')"
 
 # --- a probe-mark on A's qdisc: the sender marks its requests with it, and
 # follows it when it changes under a running sender
@@ -317,11 +425,11 @@ busywait 30000 grep -q "carry the probe-mark 0x4e43" "$work/m.log"
 tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e44
 wait $snd
 rc=$?
-[ $rc = 0 ] && [ "$(st send "j['estimates']")" = 60 ] &&
+[ $rc = 0 ] && [ "$(sn estimates)" = 60 ] &&
 	grep -q "carry the probe-mark 0x4e43" "$work/m.log" &&
 	grep -q "carry the probe-mark 0x4e44" "$work/m.log"
 log_test $? "the sender follows the qdisc's probe-mark, 0x4e43 then 0x4e44" \
-	"exit $rc, estimates $(st send "j['estimates']"), no snapshot $(st send "j['no_snapshot']")"
+	"exit $rc, estimates $(sn estimates), no snapshot $(sn no_snapshot)"
 tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark none
 
 # --- IPv6: the same daemons, requests and counts over IPv6, TCP holding a

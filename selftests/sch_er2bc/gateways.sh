@@ -27,12 +27,18 @@ fifo_link() {
 gateways_setup() {
 	setup_ns A R B
 	veth_pair "$A" a0 10.0.1.1/24 "$R" r0 10.0.1.2/24 &&
-		veth_pair "$R" r1 10.0.2.1/24 "$B" b0 10.0.2.2/24 &&
 		ip -n "$A" route add 10.0.2.0/24 via 10.0.1.2 &&
-		ip -n "$B" route add 10.0.1.0/24 via 10.0.2.1 &&
 		ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 &&
 		ip netns exec "$R" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 &&
-		fifo_link "$R" r0 && fifo_link "$B" b0 && fifo_link "$A" a0 || return 1
+		fifo_link "$R" r0 && fifo_link "$A" a0 && gateways_link_rb
+}
+
+# gateways_link_rb: the link between R and B (r1, b0), anew after a test
+# deleted it (a tunnel brought down and up)
+gateways_link_rb() {
+	veth_pair "$R" r1 10.0.2.1/24 "$B" b0 10.0.2.2/24 &&
+		ip -n "$B" route add 10.0.1.0/24 via 10.0.2.1 &&
+		fifo_link "$B" b0 || return 1
 	ip -n "$R" neigh replace 10.0.2.2 dev r1 nud permanent \
 		lladdr "$(ip -n "$B" -j link show b0 | json_get "j[0]['address']")" &&
 		ip -n "$B" neigh replace 10.0.2.1 dev b0 nud permanent \

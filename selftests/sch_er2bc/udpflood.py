@@ -53,8 +53,10 @@ def send(fd):
     try:
         socks[fd].send(payload)
     except OSError as e:
-        # ENOBUFS: the qdisc dropped it; ECONNREFUSED: an ICMP error came back
-        if e.errno not in (errno.EAGAIN, errno.ENOBUFS, errno.ECONNREFUSED):
+        # ENOBUFS: the qdisc dropped it; the others: an ICMP error came back
+        # (a link on the path gone, for a while)
+        if e.errno not in (errno.EAGAIN, errno.ENOBUFS, errno.ECONNREFUSED,
+                           errno.EHOSTUNREACH, errno.ENETUNREACH):
             raise
 
 

@@ -64,11 +64,8 @@ static int set_dev(struct config *c, const char *val, const char **why)
 		*why = "not a device name";
 		return -1;
 	}
+	/* by name: the daemons wait for a device that is not there yet */
 	c->ifindex = if_nametoindex(val);
-	if (!c->ifindex) {
-		*why = "no such device";
-		return -1;
-	}
 	snprintf(c->dev, sizeof(c->dev), "%s", val);
 	return 0;
 }

@@ -12,7 +12,12 @@
  *			"meter-set IFINDEX PORT NPEERS", "meter-del IFINDEX"
  *   ABWD_MOCK_LOSS	packets the meter misses per request (default 0)
  *   ABWD_MOCK_PORT	the probe port the qdisc reports (default 4950)
+ *
+ * A request for an ifindex that no device has fails with ENODEV, as the
+ * kernel's does: a device deleted, or recreated with another ifindex.
  */
+#include <errno.h>
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +77,19 @@ static void mock_log(const char *fmt, ...)
 	fclose(f);
 }
 
+/* as the kernel answers for an ifindex no device has (any more) */
+static int no_dev(uint32_t ifindex, struct nl_err *err)
+{
+	char name[IF_NAMESIZE];
+
+	memset(err, 0, sizeof(*err));
+	if (ifindex && if_indextoname(ifindex, name))
+		return 0;
+	err->error = ENODEV;
+	snprintf(err->msg, sizeof(err->msg), "er2bc: no such device");
+	return -ENODEV;
+}
+
 int kern_open(struct nl *nl, struct nl_err *err)
 {
 	memset(nl, 0, sizeof(*nl));
@@ -93,11 +111,11 @@ int kern_probe_get(struct nl *nl, uint32_t ifindex, uint32_t handle,
 	uint64_t n;
 
 	(void)nl;
-	(void)ifindex;
 	(void)handle;
 	(void)key_len;
-	memset(err, 0, sizeof(*err));
 	memset(st, 0, sizeof(*st));
+	if (no_dev(ifindex, err))
+		return -ENODEV;
 	st->port = (uint16_t)env_num("ABWD_MOCK_PORT", 4950);
 	if (key) {
 		n = unwrap(key);
@@ -117,7 +135,8 @@ int kern_meter_set(struct nl *nl, uint32_t ifindex, uint16_t port,
 	(void)peers;
 	(void)auth_key;
 	(void)auth_len;
-	memset(err, 0, sizeof(*err));
+	if (no_dev(ifindex, err))
+		return -ENODEV;
 	mock_log("meter-set %u %u %u", ifindex, port, npeers);
 	return 0;
 }
@@ -148,10 +167,10 @@ int kern_meter_get(struct nl *nl, uint32_t ifindex, const void *key,
 	uint64_t n;
 
 	(void)nl;
-	(void)ifindex;
 	(void)key_len;
-	memset(err, 0, sizeof(*err));
 	memset(st, 0, sizeof(*st));
+	if (no_dev(ifindex, err))
+		return -ENODEV;
 	/* the totals now (the status file's refusals): none refused here */
 	if (!key)
 		return 0;
@@ -167,9 +186,9 @@ int kern_abw_set(struct nl *nl, uint32_t ifindex, uint32_t handle,
 		 const struct abw_estimate *e, struct nl_err *err)
 {
 	(void)nl;
-	(void)ifindex;
 	(void)handle;
-	memset(err, 0, sizeof(*err));
+	if (no_dev(ifindex, err))
+		return -ENODEV;
 	mock_log("abw-set %u %llu %llu %llu %llu %u", e->seq, (unsigned long long)e->abw,
 		 (unsigned long long)e->recv_rate, (unsigned long long)e->sent,
 		 (unsigned long long)e->lost, e->interval_us);

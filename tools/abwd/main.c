@@ -5,6 +5,7 @@
  * peer; the responder on the peer, where that traffic arrives.
  */
 #include <signal.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,9 @@ int main(int argc, char **argv)
 		ret = conf_load(&c, d.role, d.config_path, &d.cli);
 	if (!ret && check) {
 		conf_print(stdout, &c);
+		/* no error (a tunnel may come later), but a typo shows here */
+		if (!if_nametoindex(c.dev))
+			log_msg("dev %s: not there now; the daemon would wait for it", c.dev);
 	} else if (!ret) {
 		signal(SIGPIPE, SIG_IGN);
 		setvbuf(stderr, NULL, _IOLBF, 0);

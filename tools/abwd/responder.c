@@ -59,6 +59,16 @@ struct responder {
 	struct ratelimit rl_snap;
 	struct ratelimit rl_limit;
 	struct ratelimit rl_io;
+
+	/*
+	 * No meter: the device is not there (yet), or went away. Requests
+	 * get no response; the responder looks for the device again, by its
+	 * name, at retry, after a back-off that doubles up to 30 s.
+	 */
+	bool metered;
+	uint64_t retry;			/* mono ns */
+	uint32_t backoff_ms;
+	char waiting[400];		/* why, as logged; "": not waiting */
 };
 
 /* the meter on c->dev: 0, or -1 after the message */
@@ -75,6 +85,56 @@ static int meter_set(struct nl *nl, const struct config *c)
 			kern_strerror(msg, sizeof(msg), &err, ret));
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * The meter on the device called c.dev, whatever its ifindex now (a tunnel
+ * recreated has another): set, or, if there is no such device, why logged
+ * when it changes and the next try after the back-off. 0, or -1 on an
+ * error no wait mends (no CAP_NET_ADMIN, the family gone, a meter the
+ * kernel refuses).
+ */
+static int try_meter(struct responder *r, uint64_t now)
+{
+	struct nl_err err;
+	char msg[300], why[sizeof(r->waiting)];
+	int ret = -ENODEV;
+
+	r->c.ifindex = if_nametoindex(r->c.dev);
+	if (!r->c.ifindex) {
+		snprintf(why, sizeof(why), "dev %s: no such device", r->c.dev);
+	} else {
+		ret = kern_meter_set(&r->nl, r->c.ifindex, r->c.port, r->c.prefix,
+				     r->c.nprefix, r->c.key.data, r->c.key.len, &err);
+		if (ret)
+			snprintf(why, sizeof(why), "meter-set dev %s: %s", r->c.dev,
+				 kern_strerror(msg, sizeof(msg), &err, ret));
+	}
+	/* only a device that is not there is waited for; anything else the
+	 * kernel refuses, no wait mends */
+	if (ret && ret != -ENODEV) {
+		log_msg("%s", why);
+		return -1;
+	}
+	if (ret) {
+		if (strcmp(why, r->waiting)) {
+			log_msg("%s: waiting for it", why);
+			snprintf(r->waiting, sizeof(r->waiting), "%s", why);
+			snprintf(r->last_error, sizeof(r->last_error), "%s", why);
+			r->dirty = true;
+		}
+		r->backoff_ms = !r->backoff_ms ? 1000 :
+				r->backoff_ms >= 15000 ? 30000 : 2 * r->backoff_ms;
+		r->retry = now + r->backoff_ms * 1000000ULL;
+		return 0;
+	}
+	if (r->waiting[0])
+		log_msg("dev %s (ifindex %u): there, the meter set", r->c.dev, r->c.ifindex);
+	r->metered = true;
+	r->waiting[0] = '\0';
+	r->backoff_ms = 0;
+	r->dirty = true;
 	return 0;
 }
 
@@ -119,7 +179,7 @@ static void write_status(struct responder *r)
 	if (!r->c.status[0])
 		return;
 	/* the meter's refusals as they stand, even if it refuses every request */
-	if (!kern_meter_get(&r->nl, r->c.ifindex, NULL, 0, &st, &err)) {
+	if (r->metered && !kern_meter_get(&r->nl, r->c.ifindex, NULL, 0, &st, &err)) {
 		r->meter_unauth = st.unauth;
 		r->meter_replayed = st.replayed;
 	}
@@ -205,6 +265,21 @@ static bool rate_ok(struct responder *r, const struct sockaddr *from, uint64_t n
 	return true;
 }
 
+/*
+ * The meter is gone: its device deleted (a tunnel brought down; one may
+ * come back under the name) or the meter deleted. The main loop sets it
+ * again, on the device that has the name then.
+ */
+static void meter_lost(struct responder *r)
+{
+	r->metered = false;
+	r->backoff_ms = 0;
+	r->retry = mono_ns();
+	snprintf(r->waiting, sizeof(r->waiting), "dev %s (ifindex %u): the meter is gone",
+		 r->c.dev, r->c.ifindex);
+	log_msg("%s: setting it again", r->waiting);
+}
+
 static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 			const struct sockaddr_storage *from, socklen_t from_len,
 			const struct pktinfo *pi)
@@ -247,7 +322,16 @@ static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 	}
 
 	/* the key is the payload as it arrived: at most 28 bytes, all of it */
-	ret = kern_meter_get(&r->nl, r->c.ifindex, buf, (size_t)n, &st, &err);
+	ret = r->metered ? kern_meter_get(&r->nl, r->c.ifindex, buf, (size_t)n, &st, &err) :
+			   -ENODEV;
+	/* no snapshot for this request, or no meter any more? */
+	if (ret && r->metered && kern_meter_get(&r->nl, r->c.ifindex, NULL, 0, &st, &err))
+		meter_lost(r);
+	if (ret && !r->metered) {
+		r->no_snapshot++;
+		snprintf(r->last_error, sizeof(r->last_error), "%s", r->waiting);
+		return;
+	}
 	if (ret) {
 		r->no_snapshot++;
 		kern_strerror(msg, sizeof(msg), &err, ret);
@@ -288,7 +372,7 @@ static void datagram(void *ctx, const struct datagram *d)
 
 static bool same_meter(const struct config *a, const struct config *b)
 {
-	return a->ifindex == b->ifindex && a->port == b->port &&
+	return !strcmp(a->dev, b->dev) && a->port == b->port &&
 	       a->nprefix == b->nprefix &&
 	       !memcmp(a->prefix, b->prefix, sizeof(a->prefix[0]) * a->nprefix) &&
 	       a->key.len == b->key.len && !memcmp(a->key.data, b->key.data, a->key.len);
@@ -296,13 +380,15 @@ static bool same_meter(const struct config *a, const struct config *b)
 
 /*
  * SIGHUP: a new socket if the address or port changed, the meter set anew
- * if it did; anything failing keeps the configuration in force. A meter
- * left behind on another device is deleted.
+ * if it did; anything failing keeps the configuration in force. A device
+ * that is not there (yet) is waited for, as at the start. A meter left
+ * behind on another device is deleted.
  */
 static void reload(const struct daemon *d, struct responder *r)
 {
 	struct nl_err err;
 	struct config nc;
+	bool meter;
 	char msg[300];
 	int fd = -1, ret;
 
@@ -310,6 +396,8 @@ static void reload(const struct daemon *d, struct responder *r)
 		log_msg("SIGHUP: keeping the configuration in force");
 		return;
 	}
+	meter = !same_meter(&nc, &r->c) || !r->metered;
+	nc.ifindex = if_nametoindex(nc.dev);
 	if (memcmp(&nc.listen, &r->c.listen, sizeof(nc.listen)) || nc.port != r->c.port) {
 		fd = open_socket(&nc);
 		if (fd < 0) {
@@ -317,15 +405,15 @@ static void reload(const struct daemon *d, struct responder *r)
 			goto out;
 		}
 	}
-	if (!same_meter(&nc, &r->c) && meter_set(&r->nl, &nc)) {
+	if (meter && nc.ifindex && meter_set(&r->nl, &nc)) {
 		if (fd >= 0)
 			close(fd);
 		log_msg("SIGHUP: keeping the configuration in force");
 		goto out;
 	}
-	if (nc.ifindex != r->c.ifindex) {
+	if (r->metered && nc.ifindex != r->c.ifindex) {
 		ret = kern_meter_del(&r->nl, r->c.ifindex, &err);
-		if (ret && ret != -ENOENT)
+		if (ret && ret != -ENOENT && ret != -ENODEV)
 			log_msg("meter-del dev %s: %s", r->c.dev,
 				kern_strerror(msg, sizeof(msg), &err, ret));
 	}
@@ -334,8 +422,14 @@ static void reload(const struct daemon *d, struct responder *r)
 		r->fd = fd;
 	}
 	r->c = nc;
-	log_msg("reloaded: listening on %s port %u, meter on dev %s", r->c.listen_str,
-		r->c.port, r->c.dev);
+	if (meter) {
+		r->metered = nc.ifindex;
+		r->waiting[0] = '\0';
+		r->backoff_ms = 0;
+		r->retry = mono_ns();
+	}
+	log_msg("reloaded: listening on %s port %u, meter on dev %s%s", r->c.listen_str,
+		r->c.port, r->c.dev, r->metered ? "" : " (not there yet)");
 	write_status(r);
 out:
 	explicit_bzero(&nc.key, sizeof(nc.key));
@@ -346,7 +440,7 @@ int run_responder(const struct daemon *d, struct config *c)
 	struct responder *r;
 	struct pollfd pfd[2];
 	uint64_t now;
-	int sigfd, ret = EXIT_FAIL, timeout;
+	int sigfd, ret = EXIT_FAIL, timeout, wait_ms;
 
 	r = calloc(1, sizeof(*r));
 	if (!r) {
@@ -360,7 +454,7 @@ int run_responder(const struct daemon *d, struct config *c)
 		return EXIT_FAIL;
 	}
 	r->fd = open_socket(&r->c);
-	if (r->fd < 0 || meter_set(&r->nl, &r->c))
+	if (r->fd < 0 || try_meter(r, mono_ns()))
 		goto out;
 	sigfd = signals_open();
 	if (sigfd < 0) {
@@ -373,6 +467,8 @@ int run_responder(const struct daemon *d, struct config *c)
 
 	for (;;) {
 		now = mono_ns();
+		if (!r->metered && now >= r->retry && try_meter(r, now))
+			break;
 		timeout = -1;
 		if (r->dirty) {
 			if (now >= r->status_at + STATUS_EVERY_NS)
@@ -380,9 +476,14 @@ int run_responder(const struct daemon *d, struct config *c)
 			else
 				timeout = (int)((r->status_at + STATUS_EVERY_NS - now) / 1000000) + 1;
 		}
+		if (!r->metered) {
+			wait_ms = r->retry > now ? (int)((r->retry - now) / 1000000) + 1 : 0;
+			if (timeout < 0 || wait_ms < timeout)
+				timeout = wait_ms;
+		}
 		pfd[0] = (struct pollfd){ .fd = r->fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
-		if (poll(pfd, 2, r->dirty ? timeout : -1) < 0) {
+		if (poll(pfd, 2, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
 			log_msg("poll: %s", strerror(errno));
@@ -392,7 +493,10 @@ int run_responder(const struct daemon *d, struct config *c)
 			enum sig_action a = signals_read(sigfd);
 
 			if (a == SIG_STOP) {
-				log_msg("stopping (the meter on dev %s stays)", r->c.dev);
+				if (r->metered)
+					log_msg("stopping (the meter on dev %s stays)", r->c.dev);
+				else
+					log_msg("stopping");
 				ret = 0;
 				break;
 			}

@@ -68,6 +68,17 @@ struct sender {
 
 	uint64_t once;			/* --once: stop after this many; 0: never */
 
+	/*
+	 * Not attached: the device or its qdisc is not there (yet), or not
+	 * as the configuration says. No request is sent; the sender looks
+	 * again at retry, after a back-off that doubles up to 30 s.
+	 */
+	bool attached;
+	bool recheck;			/* the main loop calls refresh_mark() */
+	uint64_t retry;			/* mono ns */
+	uint32_t backoff_ms;
+	char waiting[400];		/* why, as logged; "": not waiting */
+
 	struct ratelimit rl_drop[WIRE_NVERDICTS];
 	struct ratelimit rl_snap;	/* probe-get failures */
 	struct ratelimit rl_io;		/* socket errors */
@@ -75,10 +86,14 @@ struct sender {
 };
 
 /*
- * The qdisc's error, or what is wrong with it: 0, or -1 after the message.
- * Its probe-mark into *@mark, if not NULL.
+ * The device, found by its name, and its qdisc: 0, with c->ifindex set and
+ * the qdisc's probe-mark in *@mark (if not NULL); 1, what is not there (or
+ * not as configured) in @why and what would fix it in @hint: worth waiting
+ * for; -1, an error in @why that no wait mends (the er2bc family gone with
+ * the module that had it, no CAP_NET_ADMIN).
  */
-static int check_qdisc(struct nl *nl, const struct config *c, uint32_t *mark)
+static int check_qdisc(struct nl *nl, struct config *c, uint32_t *mark, char *why,
+		       char *hint, size_t len)
 {
 	struct probe_state st;
 	struct nl_err err;
@@ -86,23 +101,34 @@ static int check_qdisc(struct nl *nl, const struct config *c, uint32_t *mark)
 	int ret;
 
 	fmt_handle(h, c->handle);
+	*hint = '\0';
+	c->ifindex = if_nametoindex(c->dev);
+	if (!c->ifindex) {
+		snprintf(why, len, "dev %s: no such device", c->dev);
+		return 1;
+	}
 	ret = kern_probe_get(nl, c->ifindex, c->handle, NULL, 0, &st, &err);
-	if (ret) {
-		log_msg("dev %s handle %s: %s (is it an er2bc qdisc? "
-			"tc qdisc show dev %s)", c->dev, h,
-			kern_strerror(msg, sizeof(msg), &err, ret), c->dev);
+	kern_strerror(msg, sizeof(msg), &err, ret);
+	/* the family's own ENOENT has no message: the module went away */
+	if (ret == -EPERM || (ret == -ENOENT && !err.msg[0])) {
+		snprintf(why, len, "dev %s handle %s: %s", c->dev, h, msg);
 		return -1;
+	}
+	if (ret) {
+		snprintf(why, len, "dev %s handle %s %s", c->dev, h, msg);
+		snprintf(hint, len, "; see: tc qdisc show dev %s", c->dev);
+		return 1;
 	}
 	if (st.port != c->port) {
 		if (!st.port)
-			log_msg("dev %s handle %s: the qdisc does not count for the estimator",
-				c->dev, h);
+			snprintf(why, len, "dev %s handle %s the qdisc does not count for "
+				 "the estimator", c->dev, h);
 		else
-			log_msg("dev %s handle %s: the qdisc counts for requests to port %u, not %u",
-				c->dev, h, st.port, c->port);
-		log_msg("try: tc qdisc change dev %s handle %s er2bc probe-port %u",
-			c->dev, h, c->port);
-		return -1;
+			snprintf(why, len, "dev %s handle %s the qdisc counts for requests "
+				 "to port %u, not %u", c->dev, h, st.port, c->port);
+		snprintf(hint, len, "; try: tc qdisc change dev %s handle %s er2bc "
+			 "probe-port %u", c->dev, h, c->port);
+		return 1;
 	}
 	if (mark)
 		*mark = st.mark;
@@ -136,14 +162,39 @@ static int follow_mark(struct sender *s, uint32_t mark)
 	return 0;
 }
 
-/* the qdisc's probe-mark as it is now, followed */
-static void refresh_mark(struct sender *s)
-{
-	struct probe_state st;
-	struct nl_err err;
+static void detach(struct sender *s, const char *why, const char *hint);
+static int try_attach(struct sender *s, uint64_t now);
 
-	if (!kern_probe_get(&s->nl, s->c.ifindex, s->c.handle, NULL, 0, &st, &err))
-		(void)follow_mark(s, st.mark);
+/*
+ * The qdisc's probe-mark as it is now, followed; a device or qdisc that is
+ * gone detaches the sender, and a new device under the name (a tunnel
+ * recreated) is attached to at once. 0, or -1 on an error no wait mends.
+ */
+static int refresh_mark(struct sender *s)
+{
+	char why[sizeof(s->waiting)], hint[sizeof(s->waiting)];
+	uint32_t mark, was = s->c.ifindex;
+	int ret;
+
+	if (!s->attached)
+		return 0;
+	ret = check_qdisc(&s->nl, &s->c, &mark, why, hint, sizeof(why));
+	if (ret < 0) {
+		log_msg("%s", why);
+		return -1;
+	}
+	if (!ret && s->c.ifindex != was) {
+		log_msg("dev %s: a new device under the name (ifindex %u, was %u): "
+			"the estimation starts over", s->c.dev, s->c.ifindex, was);
+		s->attached = false;
+		return try_attach(s, mono_ns());
+	}
+	if (ret) {
+		detach(s, why, hint);
+		return 0;
+	}
+	(void)follow_mark(s, mark);
+	return 0;
 }
 
 static void set_peer_port(struct sender *s)
@@ -306,7 +357,7 @@ static void on_timeout(struct sender *s)
 	s->quiet_misses++;
 	set_error(s, "no response to request %u", seq);
 	/* an unmarked request may be what waits behind the data */
-	refresh_mark(s);
+	s->recheck = true;
 	write_status(s);
 }
 
@@ -384,6 +435,28 @@ static const char *discont_why(char *buf, size_t len, unsigned int why)
 	return buf;
 }
 
+/* W to the qdisc; a failure logged when it starts, or changes */
+static void abw_set(struct sender *s, const struct abw_estimate *a)
+{
+	struct nl_err err;
+	char msg[300];
+	int ret;
+
+	ret = kern_abw_set(&s->nl, s->c.ifindex, s->c.handle, a, &err);
+	if (ret) {
+		s->abw_set_failures++;
+		kern_strerror(msg, sizeof(msg), &err, ret);
+		if (strcmp(msg, s->abw_error))
+			log_msg("abw-set dev %s: %s", s->c.dev, msg);
+		snprintf(s->abw_error, sizeof(s->abw_error), "%s", msg);
+		set_error(s, "abw-set: %s", msg);
+		s->recheck = true;	/* is the qdisc still there? */
+	} else if (s->abw_error[0]) {
+		log_msg("abw-set dev %s works again", s->c.dev);
+		s->abw_error[0] = '\0';
+	}
+}
+
 static void apply(struct sender *s, const struct iv_estimate *e)
 {
 	static const char *const branch_name[] = {
@@ -393,9 +466,7 @@ static void apply(struct sender *s, const struct iv_estimate *e)
 	};
 	struct abw_estimate a;
 	enum aimd_branch b;
-	struct nl_err err;
-	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN], msg[300];
-	int ret;
+	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN];
 
 	if (e->missed) {
 		s->missed_intervals += e->missed;
@@ -422,19 +493,7 @@ static void apply(struct sender *s, const struct iv_estimate *e)
 		.seq = s->est_seq,
 		.interval_us = e->interval_us,
 	};
-	ret = kern_abw_set(&s->nl, s->c.ifindex, s->c.handle, &a, &err);
-	if (ret) {
-		/* logged when it starts failing, or fails otherwise */
-		s->abw_set_failures++;
-		kern_strerror(msg, sizeof(msg), &err, ret);
-		if (strcmp(msg, s->abw_error))
-			log_msg("abw-set dev %s: %s", s->c.dev, msg);
-		snprintf(s->abw_error, sizeof(s->abw_error), "%s", msg);
-		set_error(s, "abw-set: %s", msg);
-	} else if (s->abw_error[0]) {
-		log_msg("abw-set dev %s works again", s->c.dev);
-		s->abw_error[0] = '\0';
-	}
+	abw_set(s, &a);
 	if (verbose)
 		log_msg("estimate %u: sent %llu received %llu L %lld R %s W %s D %s (%s) "
 			"over %uus", s->est_seq, (unsigned long long)e->sent,
@@ -454,12 +513,10 @@ static void decay(struct sender *s)
 {
 	const struct aimd_params *p = &s->c.aimd;
 	uint64_t floor = s->c.w_floor, old = s->aimd.w;
-	char w[FMT_LEN], f[FMT_LEN], msg[300];
+	char w[FMT_LEN], f[FMT_LEN];
 	struct abw_estimate a;
-	struct nl_err err;
-	int ret;
 
-	if (!s->c.decay_after || s->quiet_misses < s->c.decay_after ||
+	if (!s->attached || !s->c.decay_after || s->quiet_misses < s->c.decay_after ||
 	    s->quiet_misses == s->decayed_at)
 		return;
 	s->decayed_at = s->quiet_misses;
@@ -472,23 +529,20 @@ static void decay(struct sender *s)
 	s->aimd.w = old / 2 > floor ? old / 2 : floor;
 	s->decays++;
 	if (s->aimd.w == floor)
-		log_msg("no response for %u intervals: W %s, w-floor", s->quiet_misses,
+		log_msg("no response for %u interval%s in a row: W at w-floor, %s",
+			s->quiet_misses, s->quiet_misses == 1 ? "" : "s",
 			fmt_rate(w, s->aimd.w));
 	else
-		log_msg("no response for %u intervals: W halved to %s (w-floor %s)",
-			s->quiet_misses, fmt_rate(w, s->aimd.w), fmt_rate(f, floor));
+		log_msg("no response for %u interval%s in a row: W halved to %s (w-floor %s)",
+			s->quiet_misses, s->quiet_misses == 1 ? "" : "s",
+			fmt_rate(w, s->aimd.w), fmt_rate(f, floor));
 	a = (struct abw_estimate){
 		.abw = s->aimd.w,
 		.recv_rate = old,
 		.seq = s->est_seq,
 		.interval_us = (uint32_t)s->c.interval_us,
 	};
-	ret = kern_abw_set(&s->nl, s->c.ifindex, s->c.handle, &a, &err);
-	if (ret) {
-		s->abw_set_failures++;
-		set_error(s, "abw-set: %s", kern_strerror(msg, sizeof(msg), &err, ret));
-		log_limited(&s->rl_io, "abw-set dev %s: %s", s->c.dev, msg);
-	}
+	abw_set(s, &a);
 	write_status(s);
 }
 
@@ -512,23 +566,21 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 	s->responses++;
 	s->answered_seq = p.seq;
 	if (s->quiet_misses > 1)
-		log_msg("responses again after %u timeouts", s->quiet_misses);
+		log_msg("responses again after %u intervals without one", s->quiet_misses);
 	s->quiet_misses = 0;
 	s->decayed_at = 0;
 	ret = kern_probe_get(&s->nl, s->c.ifindex, s->c.handle, p.key, p.len, &st, &err);
-	if (ret == -ENOENT)
-		refresh_mark(s);	/* perhaps the qdisc's probe-mark changed */
-	else if (!ret)
-		(void)follow_mark(s, st.mark);
 	if (ret) {
+		s->recheck = true;	/* its probe-mark changed? is it still there? */
 		s->no_snapshot++;
 		sample_lost(s);
 		kern_strerror(msg, sizeof(msg), &err, ret);
 		set_error(s, "probe-get of request %u: %s", r->seq, msg);
-		log_limited(&s->rl_snap, "%s%s", s->last_error,
-			    ret == -ENOENT ? " (did the request leave by the qdisc's device?)" : "");
+		log_limited(&s->rl_snap, "%s%s", s->last_error, ret == -ENOENT ?
+			    " (did the request leave by the qdisc's device?)" : "");
 		return;
 	}
+	(void)follow_mark(s, st.mark);
 	smp = (struct sample){
 		.ps = st.packets,
 		.pr = r->packets,
@@ -600,25 +652,28 @@ static void datagram(void *ctx, const struct datagram *d)
 }
 
 /*
- * SIGHUP: the new configuration, if it is valid and its qdisc is; a new
- * peer, device or qdisc starts the estimation over.
+ * SIGHUP: the new configuration, if it is valid. A new device, handle or
+ * port that is not there yet is waited for if the sender waits already;
+ * a running sender keeps the configuration in force instead (a typo in a
+ * reload should not stop the estimates). A new peer, device or qdisc
+ * starts the estimation over. 0, or -1 on an error no wait mends.
  */
-static void reload(const struct daemon *d, struct sender *s)
+static int reload(const struct daemon *d, struct sender *s)
 {
+	char why[sizeof(s->waiting)], hint[sizeof(s->waiting)];
 	struct config nc;
-	bool path, family;
-	int fd = -1;
+	bool path, family, qdisc;
+	int fd = -1, ret = 0;
 
 	if (daemon_reload(d, &nc)) {
 		log_msg("SIGHUP: keeping the configuration in force");
-		return;
+		return 0;
 	}
-	path = memcmp(&nc.peer, &s->c.peer, sizeof(nc.peer)) || nc.port != s->c.port ||
-	       nc.ifindex != s->c.ifindex || nc.handle != s->c.handle;
+	qdisc = strcmp(nc.dev, s->c.dev) || nc.handle != s->c.handle || nc.port != s->c.port;
+	path = qdisc || memcmp(&nc.peer, &s->c.peer, sizeof(nc.peer));
 	family = nc.peer.ss_family != s->c.peer.ss_family;
-	if ((nc.ifindex != s->c.ifindex || nc.handle != s->c.handle ||
-	     nc.port != s->c.port) && check_qdisc(&s->nl, &nc, NULL)) {
-		log_msg("SIGHUP: keeping the configuration in force");
+	if (qdisc && s->attached && check_qdisc(&s->nl, &nc, NULL, why, hint, sizeof(why))) {
+		log_msg("SIGHUP: %s%s: keeping the configuration in force", why, hint);
 		goto out;
 	}
 	if (family) {
@@ -634,9 +689,18 @@ static void reload(const struct daemon *d, struct sender *s)
 	if (nc.key.len != s->c.key.len || memcmp(nc.key.data, s->c.key.data, nc.key.len))
 		s->npend = 0;
 	s->c = nc;
-	apply_qdisc_cap(s);
 	set_peer_port(s);
-	refresh_mark(s);
+	if (qdisc || !s->attached) {
+		log_msg("reloaded: peer %s port %u, dev %s; the estimation starts over",
+			s->c.peer_str, s->c.port, s->c.dev);
+		s->attached = false;
+		s->waiting[0] = '\0';
+		s->backoff_ms = 0;
+		ret = try_attach(s, mono_ns());
+		goto out;
+	}
+	apply_qdisc_cap(s);
+	ret = refresh_mark(s);
 	if (path) {
 		restart(s);
 		log_msg("reloaded: peer %s port %u, dev %s; the estimation starts over",
@@ -649,6 +713,65 @@ static void reload(const struct daemon *d, struct sender *s)
 	write_status(s);
 out:
 	explicit_bzero(&nc.key, sizeof(nc.key));
+	return ret;
+}
+
+static void wait_log(struct sender *s, const char *why, const char *hint)
+{
+	log_msg("%s: waiting for it%s", why, hint);
+	snprintf(s->waiting, sizeof(s->waiting), "%s", why);
+	set_error(s, "waiting: %s", why);
+	write_status(s);
+}
+
+/* stop sending until the device and the qdisc are back, as try_attach finds */
+static void detach(struct sender *s, const char *why, const char *hint)
+{
+	s->attached = false;
+	s->npend = 0;
+	s->backoff_ms = 0;
+	s->retry = mono_ns() + 1000000000ULL;
+	wait_log(s, why, hint);
+}
+
+/*
+ * Look for the device (by name: a tunnel recreated has another ifindex)
+ * and its qdisc: attached, the estimation starts over; if not, the reason
+ * is logged when it changes, and the next look is after a back-off of 1,
+ * 2, 4 ... 30 s. 0, or -1 on an error no wait mends.
+ */
+static int try_attach(struct sender *s, uint64_t now)
+{
+	char why[sizeof(s->waiting)], hint[sizeof(s->waiting)], h[FMT_LEN];
+	uint32_t mark;
+	int ret;
+
+	ret = check_qdisc(&s->nl, &s->c, &mark, why, hint, sizeof(why));
+	if (ret < 0) {
+		log_msg("%s", why);
+		return -1;
+	}
+	if (ret) {
+		if (strcmp(why, s->waiting))
+			wait_log(s, why, hint);
+		s->backoff_ms = !s->backoff_ms ? 1000 :
+				s->backoff_ms >= 15000 ? 30000 : 2 * s->backoff_ms;
+		s->retry = now + s->backoff_ms * 1000000ULL;
+		return 0;
+	}
+	if (follow_mark(s, mark))
+		return -1;
+	if (s->waiting[0])
+		log_msg("dev %s (ifindex %u) handle %s there, counting for port %u",
+			s->c.dev, s->c.ifindex, fmt_handle(h, s->c.handle), s->c.port);
+	s->attached = true;
+	s->waiting[0] = '\0';
+	s->backoff_ms = 0;
+	apply_qdisc_cap(s);
+	restart(s);
+	s->next_tick = now;
+	write_status(s);
+	return 0;
 }
 
 static int poll_ms(uint64_t now, uint64_t until)
@@ -669,7 +792,6 @@ int run_sender(const struct daemon *d, struct config *c)
 	int sigfd, ret = EXIT_FAIL;
 	char h[FMT_LEN], t[FMT_LEN];
 	const char *why;
-	uint32_t mark;
 
 	s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -683,10 +805,8 @@ int run_sender(const struct daemon *d, struct config *c)
 		free(s);
 		return EXIT_FAIL;
 	}
-	if (check_qdisc(&s->nl, &s->c, &mark))
-		goto out;
 	s->fd = open_socket(&s->c);
-	if (s->fd < 0 || follow_mark(s, mark))
+	if (s->fd < 0)
 		goto out;
 	sigfd = signals_open();
 	if (sigfd < 0) {
@@ -701,20 +821,28 @@ int run_sender(const struct daemon *d, struct config *c)
 	if (getrandom(&s->next_seq, sizeof(s->next_seq), GRND_NONBLOCK) != sizeof(s->next_seq))
 		s->next_seq = (uint16_t)(mono_ns() ^ (uint64_t)getpid());
 	s->answered_seq = s->next_seq - 1;
-	apply_qdisc_cap(s);
-	restart(s);
 	log_msg("sender: peer %s port %u, qdisc dev %s handle %s, every %s%s",
 		s->c.peer_str, s->c.port, s->c.dev, fmt_handle(h, s->c.handle),
 		fmt_time(t, s->c.interval_us), s->c.key.len ? ", authenticated" : "");
+	if (try_attach(s, mono_ns())) {
+		close(sigfd);
+		goto out;
+	}
 	write_status(s);
 
-	s->next_tick = mono_ns();
 	for (;;) {
 		now = mono_ns();
+		if (!s->attached && now >= s->retry && try_attach(s, now))
+			break;
 		while (s->npend && now >= s->pend[0].deadline)
 			on_timeout(s);
+		if (s->recheck) {
+			s->recheck = false;
+			if (refresh_mark(s))
+				break;
+		}
 		decay(s);
-		if (now >= s->next_tick) {
+		if (s->attached && now >= s->next_tick) {
 			send_request(s, now);
 			step = s->c.interval_us * 1000;
 			s->next_tick += step;
@@ -722,7 +850,7 @@ int run_sender(const struct daemon *d, struct config *c)
 			if (s->next_tick <= now)
 				s->next_tick = now + step;
 		}
-		until = s->next_tick;
+		until = s->attached ? s->next_tick : s->retry;
 		if (s->npend && s->pend[0].deadline < until)
 			until = s->pend[0].deadline;
 		pfd[0] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
@@ -741,12 +869,17 @@ int run_sender(const struct daemon *d, struct config *c)
 				ret = 0;
 				break;
 			}
-			if (a == SIG_RELOAD)
-				reload(d, s);
+			if (a == SIG_RELOAD && reload(d, s))
+				break;
 		}
 		if (pfd[0].revents)
 			read_datagrams(s->fd, datagram, s, s->last_error, sizeof(s->last_error),
 				       &s->rl_io);
+		if (s->recheck) {
+			s->recheck = false;
+			if (refresh_mark(s))
+				break;
+		}
 		if (d->once && s->estimates >= d->once) {
 			ret = 0;
 			break;

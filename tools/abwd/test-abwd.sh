@@ -120,7 +120,6 @@ bad_value peer example.org
 bad_value port 0
 bad_value port 65536
 bad_value port http
-bad_value dev no-such-dev0
 bad_value dev a-name-far-too-long-for-a-device
 bad_value handle 1:1
 bad_value handle 0:
@@ -157,13 +156,19 @@ bad_value peer-prefix 10.0.0.0/33 R
 bad_value peer-prefix 2001:db8::/200 R
 bad_value peer-prefix eth0 R
 bad_value port 99999 R
-bad_value dev no-such-dev0 R
 bad_value rate-limit 100001 R
 bad_value rate-limit -1 R
 bad_value plain maybe
 bad_value decay-after 1001
 bad_value decay-after -1
 bad_value w-floor slow
+
+# a device that is not there yet (a tunnel brought up later) is no error:
+# the daemons wait for it (test-loop.sh)
+expect "a device not there yet: taken" 0 "^dev = no-such-dev0$" \
+	sender --check-config --peer 192.0.2.1 --plain yes --dev no-such-dev0
+expect "... by the responder too" 0 "^dev = no-such-dev0$" \
+	responder --check-config --peer-prefix 192.0.2.0/24 --plain yes --dev no-such-dev0
 
 # --- checks across keys ---
 expect "theta-l above theta-h" 2 "^er2bc-abwd: --theta-l: theta-l \(2\) is above theta-h \(1\)" \
