@@ -130,6 +130,15 @@ static int check_qdisc(struct nl *nl, struct config *c, uint32_t *mark, char *wh
 			 "probe-port %u", c->dev, h, c->port);
 		return 1;
 	}
+	/* without a probe-mark the qdisc takes requests from root's sockets only */
+	if (!st.mark && geteuid()) {
+		snprintf(why, len, "dev %s handle %s has no probe-mark, and the sender "
+			 "is not root (uid %u): its requests would be shaped as data",
+			 c->dev, h, (unsigned int)geteuid());
+		snprintf(hint, len, "; try: tc qdisc change dev %s handle %s er2bc "
+			 "probe-mark 0x4e43", c->dev, h);
+		return 1;
+	}
 	if (mark)
 		*mark = st.mark;
 	return 0;

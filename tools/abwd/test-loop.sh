@@ -363,6 +363,20 @@ rc=$?
 [ $rc = 124 ] && grep -q "counts for requests to port 5000, not 4950" "$work/s11.err"
 t "sender: a qdisc counting another port: a wait, saying so" $? "exit $rc: $(cat "$work/s11.err")"
 
+# --- a sender that is not root, and a qdisc with no probe-mark: the qdisc
+# would take its requests for data; it says so and how to fix it, and waits
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	ABWD_MOCK_PORT=4950 timeout 1.5 setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$MOCK" "${S[@]}" --port 4950 --epoch-file none 2>"$work/s16.err"
+	rc=$?
+	[ $rc = 124 ] && grep -q "has no probe-mark, and the sender is not root (uid 65534): its requests would be shaped as data: waiting for it; try: tc qdisc change dev lo handle 1: er2bc probe-mark 0x4e43$" "$work/s16.err"
+	t "sender not root, qdisc without probe-mark: says so, with the tc command, and waits" $? \
+		"exit $rc: $(cat "$work/s16.err")"
+else
+	n=$((n + 1))
+	echo "ok $n - sender not root, qdisc without probe-mark # SKIP not root, or no setpriv"
+fi
+
 # --- devices that come late, and come back as others (a tunnel brought up
 # after the daemons, recreated later): both daemons wait for the device by
 # its name, then follow it to its new ifindex. In a netns of the test's own,
