@@ -292,7 +292,7 @@ port=$((20000 + RANDOM % 40000))
 ABWD_MOCK_PORT=$port timeout 30 "$MOCK" sender --peer 127.0.0.1 --dev lo --plain yes \
 	--port "$port" --interval 1ms --timeout 16ms 2>"$work/s13.err" &
 spid=$!
-wait_for 25 grep -q "8192 requests unanswered: a new epoch" "$work/s13.err"
+wait_for 25 grep -qs "8192 requests unanswered: a new epoch" "$work/s13.err"
 t "silent peer: a new epoch after 8192 unanswered requests" $? "$(tail -n 3 "$work/s13.err")"
 stop "$spid"
 
@@ -301,7 +301,7 @@ stop "$spid"
 # grows from there by the AIMD rule, with no loss where none happened
 responder q
 ABWD_MOCK_LOG=$work/s14.log ABWD_MOCK_PORT=$port "$MOCK" sender --peer 127.0.0.1 --dev lo \
-	--plain yes --port "$port" --interval 20ms --timeout 20ms --w-ini 8mbit \
+	--plain yes --port "$port" --interval 20ms --timeout 100ms --w-ini 8mbit \
 	--decay-after 3 --w-floor 1mbit --status "$work/s14.json" 2>"$work/s14.err" &
 spid=$!
 pids+=("$spid")
@@ -335,7 +335,7 @@ halved = all(rows[i][2] == (before if i == first else rows[i - 1][1]) for i in d
 steps = ws == [max(before >> (k + 1), 1000000) for k in range(len(ws))] and ws[-1] == 1000000
 after = rows[last + 1:]
 ok = decays == list(range(first, last + 1)) and halved and steps and after and \
-    1000000 < after[0][1] < 2000000 and all(x[4] == 0 for x in after) and \
+    1000000 < after[0][1] <= 2000000 and all(x[4] == 0 for x in after) and \
     all(x[1] >= 1000000 for x in after)
 print(0 if ok else 1, "W", before, "->", ws, "then", [x[1] for x in after[:3]], "lost",
       [x[4] for x in after[:3]])
@@ -365,7 +365,8 @@ t "sender: a qdisc counting another port: a wait, saying so" $? "exit $rc: $(cat
 
 # --- a sender that is not root, and a qdisc with no probe-mark: the qdisc
 # would take its requests for data; it says so and how to fix it, and waits
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && nobody test -x "$MOCK"; then
 	ABWD_MOCK_PORT=4950 timeout 1.5 setpriv --reuid 65534 --regid 65534 --clear-groups \
 		"$MOCK" "${S[@]}" --port 4950 --epoch-file none 2>"$work/s16.err"
 	rc=$?
@@ -374,7 +375,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		"exit $rc: $(cat "$work/s16.err")"
 else
 	n=$((n + 1))
-	echo "ok $n - sender not root, qdisc without probe-mark # SKIP not root, or no setpriv"
+	echo "ok $n - sender not root, qdisc without probe-mark # SKIP not root, no setpriv, or $MOCK not for uid 65534"
 fi
 
 # --- devices that come late, and come back as others (a tunnel brought up
@@ -384,7 +385,7 @@ fi
 ns=er2bc-loop-$$
 if [ "$(id -u)" = 0 ] && ip netns add "$ns" 2>/dev/null; then
 	cleanup_ns() { ip netns del "$ns" 2>/dev/null; cleanup; }
-	trap cleanup_ns EXIT
+	[ -z "${KEEP:-}" ] && trap cleanup_ns EXIT
 	ip -n "$ns" link set lo up
 	port=$((20000 + RANDOM % 40000))
 	ip netns exec "$ns" "$MOCK" responder --dev tun9 --listen 127.0.0.1 --port "$port" \
@@ -396,8 +397,8 @@ if [ "$(id -u)" = 0 ] && ip netns add "$ns" 2>/dev/null; then
 		2>"$work/s15.err" &
 	spid=$!
 	pids+=("$spid")
-	wait_for 3 grep -q "dev tun9: no such device: waiting for it" "$work/s15.err" &&
-		wait_for 3 grep -q "dev tun9: no such device: waiting for it" "$work/r15.err"
+	wait_for 3 grep -qs "dev tun9: no such device: waiting for it" "$work/s15.err" &&
+		wait_for 3 grep -qs "dev tun9: no such device: waiting for it" "$work/r15.err"
 	t "no device yet: both daemons wait for it, saying so" $? \
 		"$(cat "$work/s15.err" "$work/r15.err")"
 	ip -n "$ns" link add tun9 type veth peer name tun9p
@@ -421,7 +422,7 @@ if [ "$(id -u)" = 0 ] && ip netns add "$ns" 2>/dev/null; then
 	stop "$spid"
 	stop "$rpid"
 	ip netns del "$ns"
-	trap cleanup EXIT
+	[ -z "${KEEP:-}" ] && trap cleanup EXIT
 else
 	for name in "no device yet" "the device comes" "the device recreated" "... and the responder"; do
 		n=$((n + 1))
