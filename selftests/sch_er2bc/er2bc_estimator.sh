@@ -16,6 +16,7 @@
 #    no false loss, W within its bounds
 #  - daemons started before their device and qdisc wait for them; a device
 #    recreated is followed by its name
+#  - both daemons run as a user other than root with CAP_NET_ADMIN alone
 #  - the qdisc has what the sender computed (ctrl-get)
 #  - over IPv6: requests, counts and estimates as over IPv4
 #
@@ -435,6 +436,45 @@ rc=$?
 	grep -q "carry the probe-mark 0x4e44" "$work/m.log"
 log_test $? "the sender follows the qdisc's probe-mark, 0x4e43 then 0x4e44" \
 	"exit $rc, estimates $(sn estimates), no snapshot $(sn no_snapshot)"
+
+# --- not root: both daemons as user 65534 with CAP_NET_ADMIN alone, as
+# the systemd unit runs them (its user er2bc), the key read through the
+# group, the requests carrying the qdisc's probe-mark
+as_nobody() { # NS ARGS...: er2bc-abwd in NS, uid and gid 65534, CAP_NET_ADMIN only
+	local ns=$1
+	shift
+	ip netns exec "$ns" timeout -s KILL 300 setpriv --reuid 65534 --regid 65534 \
+		--clear-groups --inh-caps -all,+net_admin --ambient-caps -all,+net_admin \
+		--bounding-set -all,+net_admin "$abwd" "$@"
+}
+kill $resp; wait $resp
+chmod 711 "$work"
+mkdir -m 777 "$work/u"
+install -m 640 -g 65534 "$work/key" "$work/u/key"
+tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e43
+if ! setpriv --reuid 65534 --regid 65534 --clear-groups test -x "$abwd"; then
+	log_test $ksft_skip "not root: both daemons as uid 65534 with CAP_NET_ADMIN alone, 20 estimates" \
+		"uid 65534 cannot run $abwd here (a directory above it closed to others)"
+else
+as_nobody "$B" responder --dev b0 --peer-prefix 10.0.1.0/24 --port $PORT \
+	--key-file "$work/u/key" --status "$work/u/resp.json" 2>"$work/u/resp.log" &
+uresp=$!
+busywait 20000 udp_bound "$B" $PORT
+as_nobody "$A" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 100ms \
+	--once 20 --key-file "$work/u/key" --epoch-file "$work/u/epoch" \
+	--status "$work/u/send.json" -v 2>"$work/u/send.log"
+rc=$?
+uid=$(ps -o uid= --ppid $uresp 2>/dev/null | tr -d ' ')	# timeout's child, the daemon
+kill $uresp; wait $uresp
+n=$(json_num "$work/u/send.json" estimates)
+[ $rc = 0 ] && [ "$n" = 20 ] && [ "$uid" = 65534 ] &&
+	grep -q "carry the probe-mark 0x4e43" "$work/u/send.log" &&
+	[ "$(losses "$work/u/send.log" | grep -vc '^0$')" = 0 ]
+log_test $? "not root: both daemons as uid 65534 with CAP_NET_ADMIN alone, 20 estimates" \
+	"sender exit $rc, estimates $n, responder uid ${uid:-gone}; $(grep -h "probe-mark\|refus\|cannot\|Operation" "$work/u/send.log" "$work/u/resp.log" | head -n 3 | tr '\n' ' ')"
+fi
+responder --key-file "$work/key"
+busywait 20000 udp_bound "$B" $PORT
 tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark none
 
 # --- IPv6: the same daemons, requests and counts over IPv6, TCP holding a
