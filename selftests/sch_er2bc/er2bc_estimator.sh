@@ -464,7 +464,7 @@ as_nobody "$A" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 100ms \
 	--once 20 --key-file "$work/u/key" --epoch-file "$work/u/epoch" \
 	--status "$work/u/send.json" -v 2>"$work/u/send.log"
 rc=$?
-uid=$(ps -o uid= --ppid $uresp 2>/dev/null | tr -d ' ')	# timeout's child, the daemon
+uid=$(ps -C er2bc-abwd -o uid=,args= | awk '/ responder / { print $1; exit }')
 kill $uresp; wait $uresp
 n=$(json_num "$work/u/send.json" estimates)
 [ $rc = 0 ] && [ "$n" = 20 ] && [ "$uid" = 65534 ] &&

@@ -11,6 +11,11 @@ Both go out through a packet socket that bypasses DEV's qdisc, so they do
 not queue at the bottleneck nor take its bandwidth. UDP checksums are left
 out (0), so the receiving gateway's socket takes them as it takes the real
 ones. Prints a JSON line of what it did when SECONDS are over (or SIGTERM).
+
+With --decoy ADDR it is its own control: the same packets at the same
+times, but from ADDR (outside the peer prefix: the meter counts none of
+them) to the next port (no one listens there), so that a quiet phase
+costs the emulated machine's CPU what an attacked one does.
 """
 import argparse
 import json
@@ -53,6 +58,19 @@ def request_of(frame, port):
     return ip[:ihl], udp, payload
 
 
+def decoyed(iph, src):
+    """the IPv4 header from src, its checksum made anew"""
+    h = bytearray(iph)
+    h[12:16] = src
+    h[10:12] = b"\0\0"
+    words = struct.unpack("!%dH" % (len(h) // 2), bytes(h))
+    c = sum(words)
+    while c >> 16:
+        c = (c & 0xFFFF) + (c >> 16)
+    h[10:12] = struct.pack("!H", ~c & 0xFFFF)
+    return bytes(h)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dev", required=True)
@@ -60,7 +78,9 @@ def main():
     ap.add_argument("--burst", type=int, default=40)
     ap.add_argument("--replay-ms", type=float, default=5.0)
     ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--decoy", metavar="ADDR")
     a = ap.parse_args()
+    decoy = socket.inet_aton(a.decoy) if a.decoy else None
 
     # outgoing frames reach ETH_P_ALL taps only
     sniff = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
@@ -107,6 +127,9 @@ def main():
         iph, udp, payload = req
         eth = frame[:14]
         udp = udp[:6] + b"\0\0"
+        if decoy:
+            iph = decoyed(iph, decoy)
+            udp = udp[:2] + struct.pack("!H", a.port + 1) + udp[4:]
         t = struct.unpack("!H", payload[:2])[0]
         for _ in range(a.burst):
             if t & AUTH:
