@@ -89,3 +89,9 @@ void read_datagrams(int fd, void (*fn)(void *ctx, const struct datagram *d),
 		fn(ctx, &d);
 	}
 }
+
+uint64_t daemon_backoff(uint32_t *backoff_ms, uint64_t now)
+{
+	*backoff_ms = !*backoff_ms ? 1000 : *backoff_ms >= 15000 ? 30000 : 2 * *backoff_ms;
+	return now + *backoff_ms * 1000000ULL;
+}

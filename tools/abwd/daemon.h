@@ -36,6 +36,13 @@ int daemon_reload(const struct daemon *d, struct config *c);
 /* the er2bc family resolved: 0, or EXIT_FAIL after the message */
 int daemon_kern_open(struct nl *nl);
 
+/*
+ * A daemon waiting for its device or qdisc looks again after 1, 2, 4 ...
+ * 30 s: *@backoff_ms (0 at the first miss) doubled, and when to look,
+ * mono ns from @now.
+ */
+uint64_t daemon_backoff(uint32_t *backoff_ms, uint64_t now);
+
 /* the status files' "dropped" object: WIRE_NVERDICTS counters */
 void json_dropped(struct json *j, const uint64_t *dropped);
 

@@ -124,9 +124,7 @@ static int try_meter(struct responder *r, uint64_t now)
 			snprintf(r->last_error, sizeof(r->last_error), "%s", why);
 			r->dirty = true;
 		}
-		r->backoff_ms = !r->backoff_ms ? 1000 :
-				r->backoff_ms >= 15000 ? 30000 : 2 * r->backoff_ms;
-		r->retry = now + r->backoff_ms * 1000000ULL;
+		r->retry = daemon_backoff(&r->backoff_ms, now);
 		return 0;
 	}
 	if (r->waiting[0])

@@ -763,9 +763,7 @@ static int try_attach(struct sender *s, uint64_t now)
 	if (ret) {
 		if (strcmp(why, s->waiting))
 			wait_log(s, why, hint);
-		s->backoff_ms = !s->backoff_ms ? 1000 :
-				s->backoff_ms >= 15000 ? 30000 : 2 * s->backoff_ms;
-		s->retry = now + s->backoff_ms * 1000000ULL;
+		s->retry = daemon_backoff(&s->backoff_ms, now);
 		return 0;
 	}
 	if (follow_mark(s, mark))
