@@ -95,3 +95,13 @@ uint64_t daemon_backoff(uint32_t *backoff_ms, uint64_t now)
 	*backoff_ms = !*backoff_ms ? 1000 : *backoff_ms >= 15000 ? 30000 : 2 * *backoff_ms;
 	return now + *backoff_ms * 1000000ULL;
 }
+
+int daemon_poll_ms(uint64_t now, uint64_t until)
+{
+	uint64_t ms;
+
+	if (until <= now)
+		return 0;
+	ms = (until - now + 999999) / 1000000;
+	return ms > 60000 ? 60000 : (int)ms;
+}

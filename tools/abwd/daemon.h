@@ -43,6 +43,9 @@ int daemon_kern_open(struct nl *nl);
  */
 uint64_t daemon_backoff(uint32_t *backoff_ms, uint64_t now);
 
+/* poll()'s timeout from @now until @until (mono ns): ms rounded up, <= 60 s */
+int daemon_poll_ms(uint64_t now, uint64_t until);
+
 /* the status files' "dropped" object: WIRE_NVERDICTS counters */
 void json_dropped(struct json *j, const uint64_t *dropped);
 

@@ -475,7 +475,7 @@ int run_responder(const struct daemon *d, struct config *c)
 				timeout = (int)((r->status_at + STATUS_EVERY_NS - now) / 1000000) + 1;
 		}
 		if (!r->metered) {
-			wait_ms = r->retry > now ? (int)((r->retry - now) / 1000000) + 1 : 0;
+			wait_ms = daemon_poll_ms(now, r->retry);
 			if (timeout < 0 || wait_ms < timeout)
 				timeout = wait_ms;
 		}

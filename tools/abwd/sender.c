@@ -781,16 +781,6 @@ static int try_attach(struct sender *s, uint64_t now)
 	return 0;
 }
 
-static int poll_ms(uint64_t now, uint64_t until)
-{
-	uint64_t ms;
-
-	if (until <= now)
-		return 0;
-	ms = (until - now + 999999) / 1000000;
-	return ms > 60000 ? 60000 : (int)ms;
-}
-
 int run_sender(const struct daemon *d, struct config *c)
 {
 	struct sender *s;
@@ -862,7 +852,7 @@ int run_sender(const struct daemon *d, struct config *c)
 			until = s->pend[0].deadline;
 		pfd[0] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
-		if (poll(pfd, 2, poll_ms(now, until)) < 0) {
+		if (poll(pfd, 2, daemon_poll_ms(now, until)) < 0) {
 			if (errno == EINTR)
 				continue;
 			log_msg("poll: %s", strerror(errno));
