@@ -11,6 +11,18 @@ ksft_skip=4
 
 __tap_n=0
 __tap_failed=0
+# microseconds from bash's clock (any decimal point), and the processes the
+# kernel has forked since boot, read without forking one
+__tap_us() {
+	local key val
+	__tap_now=${EPOCHREALTIME//[!0-9]/}
+	while read -r key val; do
+		[ "$key" = processes ] && { __tap_forks=$val; break; }
+	done </proc/stat
+}
+__tap_forks=0
+__tap_us
+__tap_last=$__tap_now __tap_last_forks=$__tap_forks
 NS_LIST=()
 
 tap_begin() {
@@ -29,6 +41,16 @@ log_test() {
 	else
 		echo "not ok $__tap_n - $desc${detail:+ # $detail}"
 		__tap_failed=1
+	fi
+	# where a suite's time goes: each check's milliseconds and processes
+	# forked since the one before (a process costs 0.5 s on the debug
+	# kernel), to the file the harness names (tools/testing/vm/guest-suite.sh)
+	if [ -n "${ER2BC_CASE_TIMES:-}" ]; then
+		__tap_us
+		printf '%s\t%d\t%d\t%d\t%s\n' "${ER2BC_SUITE:-$0}" "$__tap_n" \
+			$(((__tap_now - __tap_last) / 1000)) $((__tap_forks - __tap_last_forks)) \
+			"$desc" >>"$ER2BC_CASE_TIMES"
+		__tap_last=$__tap_now __tap_last_forks=$__tap_forks
 	fi
 }
 
@@ -142,14 +164,14 @@ iperf3_run() {
 	return $rc
 }
 
-# json_num FILE KEY: the integer at KEY in FILE's JSON, the first line
-# '"KEY": N' (a flat status file, one key to a line), read by bash itself:
-# a python3 costs seconds of the debug kernel's one CPU, and a loop that
-# polls with it slows what it waits for
+# json_num FILE KEY: the integer at KEY in FILE's JSON, the first
+# '"KEY": N' (a flat object: a status file, er2bcctl -j's stats), read by
+# bash itself: a python3 costs seconds of the debug kernel's one CPU, and a
+# loop that polls with it slows what it waits for
 json_num() {
 	local line
 	while IFS= read -r line; do
-		[[ $line =~ ^[[:space:]]*\"$2\":\ (-?[0-9]+) ]] && { echo "${BASH_REMATCH[1]}"; return 0; }
+		[[ $line =~ \"$2\":[[:space:]]*(-?[0-9]+) ]] && { echo "${BASH_REMATCH[1]}"; return 0; }
 	done <"$1"
 	return 1
 }

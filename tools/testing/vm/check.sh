@@ -77,6 +77,15 @@ print_times() {
 	echo "=== time per stage (s)"
 	awk '{ printf "  %-22s %6d\n", $1, $2 }' "$report/times"
 	printf '  %-22s %6d\n' "whole run" $(( $(date +%s) - t_start ))
+	# where the guests' time went: the longest checks (guest-suite.sh)
+	local f k
+	for f in "$report"/*/vm*/case-times; do
+		[ -e "$f" ] || continue
+		k=${f#"$report"/}
+		awk -F '\t' -v k="${k%%/*}" '{ printf "%d\t%s\t%d\t%s %d: %s\n", $3 / 1000, k, $4, $1, $2, $5 }' "$f"
+	done | sort -rn | head -n 12 | awk -F '\t' 'NR == 1 {
+			print "=== the longest checks (seconds and processes since the check before)" }
+		{ printf "  %5d  %-6s %5d  %s\n", $1, $2, $3, substr($4, 1, 84) }'
 }
 
 if [ "$setup" = 1 ]; then

@@ -14,6 +14,9 @@
 #   selftests/<dir>/<prog>.log   the program's output (TAP)
 #   selftests/<dir>/<prog>.rc    its exit status
 #   harness                      PASS|FAIL lines of this script's own checks
+#   case-times                   suite, check number, milliseconds and
+#                                processes forked since the check before,
+#                                description (selftests/lib.sh)
 #   suite-done                   written last: the script ran to its end
 # FILTER (a substring) restricts the kselftests to those whose name
 # contains it; KUNIT (yes|no, default yes) says whether to load the KUnit
@@ -31,7 +34,7 @@ mods=$1
 filter=${2:-}
 kunit=${3:-yes}
 out=$ER2BC_OUT
-rm -rf "$out/kunit" "$out/selftests" "$out/suite-done"
+rm -rf "$out/kunit" "$out/selftests" "$out/suite-done" "$out/case-times"
 : >"$out/harness"
 krel=$(uname -r)
 
@@ -93,16 +96,18 @@ run_kunit() {
 
 # --- kselftests, one directory per module, programs listed in TEST_PROGS
 run_selftest() {
-	local name=$1 dir=$top/selftests/${1%/*} prog=${1#*/}.sh log limit rc start
+	local name=$1 dir=$top/selftests/${1%/*} prog=${1#*/}.sh log limit rc start forks
 	limit=$(sed -n 's/^timeout=//p' "$dir/settings" 2>/dev/null)
 	log=$out/selftests/$name.log
 	mkdir -p "$(dirname "$log")"
 	echo "# selftests: $name"
 	start=$(date +%s)
-	(cd "$dir" && timeout $((${limit:-300} * timeout_factor)) "./$prog") 2>&1 | tee "$log" | sed 's/^/# /'
+	forks=$(awk '$1 == "processes" { print $2 }' /proc/stat)
+	(cd "$dir" && ER2BC_SUITE=$name ER2BC_CASE_TIMES=$out/case-times timeout $((${limit:-300} * timeout_factor)) "./$prog") 2>&1 | tee "$log" | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	echo "$rc" >"$out/selftests/$name.rc"
-	echo "# $name: exit $rc after $(( $(date +%s) - start ))s"
+	forks=$(( $(awk '$1 == "processes" { print $2 }' /proc/stat) - forks ))
+	echo "# $name: exit $rc after $(( $(date +%s) - start ))s, $forks processes"
 }
 
 items=()
