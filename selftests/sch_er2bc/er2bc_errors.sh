@@ -22,8 +22,15 @@ tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit default 50 &&
 		match ip dport 5001 0xffff classid 1:10
 log_test $? "a configuration to keep"
 
-# the configuration as tc shows it: qdisc options and every class
-config() { tcq -j qdisc show dev dummy0; tcq class show dev dummy0; tcq filter show dev dummy0; }
+# the configuration as tc shows it: qdisc options, every class and filter
+# (one tc: a process costs the debug kernel half a second or more)
+config() {
+	tcq -j -batch - <<-EOF
+		qdisc show dev dummy0
+		class show dev dummy0
+		filter show dev dummy0
+	EOF
+}
 before=$(config)
 
 # refused WANT DESC CMD...: fails, prints WANT, leaves the configuration
@@ -32,10 +39,10 @@ refused() {
 	shift 2
 	out=$("$@" 2>&1)
 	rc=$?
-	if [ $rc -ne 0 ] && echo "$out" | grep -qF -- "$want" && [ "$(config)" = "$before" ]; then
-		log_test 0 "$desc" "$(echo "$out" | head -n 1)"
+	if [ $rc -ne 0 ] && [[ "$out" == *"$want"* ]] && [ "$(config)" = "$before" ]; then
+		log_test 0 "$desc" "${out%%$'\n'*}"
 	else
-		log_test 1 "$desc" "exit $rc: $(echo "$out" | head -n 1)"
+		log_test 1 "$desc" "exit $rc: ${out%%$'\n'*}"
 	fi
 }
 raw() { ip netns exec "$NS" python3 "$here/nlraw.py" "$@"; }
