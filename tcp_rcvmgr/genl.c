@@ -580,6 +580,8 @@ static const struct genl_ops rcvmgr_genl_ops[] = {
 		.start		= rcvmgr_nl_conn_get_start,
 		.dumpit		= rcvmgr_nl_conn_get_dumpit,
 		.done		= rcvmgr_nl_conn_get_done,
+		/* every flow's addresses and ports: as config-set's privilege */
+		.flags		= GENL_ADMIN_PERM,
 	},
 	{
 		.cmd		= TCP_RCVMGR_CMD_STATS_GET,

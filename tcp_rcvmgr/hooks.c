@@ -306,9 +306,13 @@ static u32 rcvmgr_first_window(const struct rcvmgr_net *rn, const struct rcvmgr_
 	}
 }
 
+/*
+ * A new entry: opened by a SYN (@syn; from the receiver if @rcv_opens), or
+ * first seen after its handshake
+ */
 static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 					   const struct rcvmgr_pkt *p, u32 mark, u64 now,
-					   bool syn)
+					   bool syn, bool rcv_opens)
 {
 	struct rcvmgr_conn *c;
 	int err;
@@ -324,6 +328,10 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
 	c->key = p->key;
 	spin_lock_init(&c->lock);
 	c->state = syn ? TCP_RCVMGR_STATE_INITIAL : TCP_RCVMGR_STATE_UNSCALED;
+	if (syn)
+		c->isn = ntohl(p->th.seq);
+	if (syn && rcv_opens)
+		c->flags |= RCVMGR_F_RCV_OPENED;
 	c->mss = p->key.family == AF_INET ? TCP_MSS_DEFAULT : IPV6_MIN_MTU - 60;
 	c->priority = rcvmgr_priority(cfg, p, mark);
 	c->created_ns = now;
@@ -355,21 +363,50 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
 	return c;
 }
 
+/* how long a connection must have been quiet for a SYN to reopen it */
+#define RCVMGR_REOPEN_QUIET_NS	NSEC_PER_SEC
+
 /*
- * The connection a SYN opens: @c if it is the same one (the SYN again), or
- * a new one in place of one that ended on the same addresses and ports.
+ * Whether a SYN with another sequence number than the one that opened @c,
+ * from the same end (@rcv_opens: the receiver), opens a new connection on
+ * its addresses and ports: a client restarted, a port reused, after an
+ * end the gateway did not see. Not while @c still carries packets: an
+ * endpoint answers such a SYN with a challenge ACK (RFC 5961 4.2) and
+ * keeps the connection, and so does the gateway. A SYN from the other end
+ * never does: from the WAN into a download, it can only be forged.
+ */
+static bool rcvmgr_reopened(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p, u64 now,
+			    bool rcv_opens)
+{
+	bool done, same_end;
+
+	if (c->isn == ntohl(p->th.seq))
+		return false;		/* its SYN again */
+	spin_lock(&c->lock);
+	done = (c->flags & RCVMGR_F_HANDSHAKE) == RCVMGR_F_HANDSHAKE;
+	same_end = !!(c->flags & RCVMGR_F_RCV_OPENED) == rcv_opens;
+	spin_unlock(&c->lock);
+	return same_end && (!done || rcvmgr_idle_ns(c, now) >= RCVMGR_REOPEN_QUIET_NS);
+}
+
+/*
+ * The connection a SYN opens: @c if it is the same one, or a new one in
+ * place of @c: one that ended on the same addresses and ports, or one
+ * reopened (rcvmgr_reopened()). The new one starts from its own
+ * handshake: its window scale, its right edge.
  */
 static struct rcvmgr_conn *rcvmgr_conn_fresh(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 					     struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
-					     u32 mark, u64 now)
+					     u32 mark, u64 now, bool rcv_opens)
 {
 	if (c && (c->state == TCP_RCVMGR_STATE_CLOSING ||
 		  c->state == TCP_RCVMGR_STATE_UNSCALED ||
-		  rcvmgr_idle_ns(c, now) > (u64)cfg->idle_ms * NSEC_PER_MSEC)) {
+		  rcvmgr_idle_ns(c, now) > (u64)cfg->idle_ms * NSEC_PER_MSEC ||
+		  rcvmgr_reopened(c, p, now, rcv_opens))) {
 		rcvmgr_conn_unlink(rn, c);
 		c = NULL;
 	}
-	return c ? c : rcvmgr_conn_new(rn, cfg, p, mark, now, true);
+	return c ? c : rcvmgr_conn_new(rn, cfg, p, mark, now, true, rcv_opens);
 }
 
 static void rcvmgr_rtt_sample(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u64 ns)
@@ -406,6 +443,25 @@ static void rcvmgr_handshake_done(struct rcvmgr_conn *c)
 		c->flags &= ~RCVMGR_F_TS;
 }
 
+/*
+ * Whether a reset from one end lies in the other's receive window, from
+ * ACK (its last ACK: RCV.NXT as far as the gateway knows) to ACK + WND
+ * (RFC 5961 section 3.2; ACK itself when the window is closed). A reset
+ * outside it is one the endpoint drops, a blind guess from off the path,
+ * and it does not end the connection here either. @known: an ACK was seen;
+ * without one (a reset answering a SYN) there is nothing to check against.
+ */
+static bool rcvmgr_rst_in_window(u32 seq, u32 ack, u32 wnd, bool known)
+{
+	return !known || (!before(seq, ack) && !after(seq, ack + wnd));
+}
+
+/* what the gateway knows of an end's window: nothing if it never saw the handshake */
+static bool rcvmgr_ack_known(const struct rcvmgr_conn *c, u16 flag)
+{
+	return (c->flags & flag) && c->state != TCP_RCVMGR_STATE_UNSCALED;
+}
+
 /* a segment from the sender */
 static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
@@ -419,14 +475,14 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	c = rhashtable_lookup(&rn->table, &p->key, rcvmgr_rht_params);
 	if (th->syn && !th->ack) {
 		/* the sender opens: an upload to a LAN server */
-		c = rcvmgr_conn_fresh(rn, cfg, c, p, skb->mark, now);
+		c = rcvmgr_conn_fresh(rn, cfg, c, p, skb->mark, now, false);
 		if (!c)
 			return;
 	} else if (!c) {
 		/* first seen after its handshake: tracked, never rewritten */
 		if (th->syn || !p->payload || th->rst || th->fin)
 			return;
-		c = rcvmgr_conn_new(rn, cfg, p, skb->mark, now, false);
+		c = rcvmgr_conn_new(rn, cfg, p, skb->mark, now, false, false);
 		if (!c)
 			return;
 	}
@@ -436,14 +492,44 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	end = seq + p->payload + th->syn + th->fin;
 
 	spin_lock(&c->lock);
+	if (th->rst && !rcvmgr_rst_in_window(seq, c->rcv_ack, c->advertised,
+					     rcvmgr_ack_known(c, RCVMGR_F_RCV_ACK))) {
+		spin_unlock(&c->lock);
+		return;
+	}
 	WRITE_ONCE(c->last_ns, now);
 	if (th->syn && !(c->flags & RCVMGR_F_SND_SYN)) {
 		c->flags |= RCVMGR_F_SND_SYN;
-		if (o.has_ws)
+		if (o.has_ws) {
 			c->flags |= RCVMGR_F_SND_WS;
+			c->snd_wscale = o.wscale;
+		}
 		if (o.has_ts)
 			c->flags |= RCVMGR_F_SND_TS;
 		rcvmgr_handshake_done(c);
+	}
+	/*
+	 * the sender's receive window, for the receiver's resets: from its
+	 * SYN-ACK to this connection's SYN (unscaled), then its ACKs, which
+	 * only move it forward
+	 */
+	if (th->ack) {
+		u32 a = ntohl(th->ack_seq);
+		bool scaled = false, take;
+
+		if (th->syn) {
+			/* its SYN-ACK to the receiver's SYN: a download */
+			take = (c->flags & RCVMGR_F_RCV_OPENED) && a == c->isn + 1;
+		} else {
+			take = !(c->flags & RCVMGR_F_SND_ACK) || !before(a, c->snd_ack);
+			scaled = (c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
+				 (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS);
+		}
+		if (take) {
+			c->snd_ack = a;
+			c->snd_wnd = (u32)ntohs(th->window) << (scaled ? c->snd_wscale : 0);
+			c->flags |= RCVMGR_F_SND_ACK;
+		}
 	}
 	if (p->payload) {
 		unsigned int seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : p->payload;
@@ -545,16 +631,27 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	c = rhashtable_lookup(&rn->table, &data.key, rcvmgr_rht_params);
 	if (th->syn && !th->ack) {
 		/* the receiver opens: a download */
-		c = rcvmgr_conn_fresh(rn, cfg, c, &data, skb->mark, now);
+		c = rcvmgr_conn_fresh(rn, cfg, c, &data, skb->mark, now, true);
 		if (!c)
 			return;
 	}
 	if (!c)
 		return;
-	/* a reset ends it, ACK flag or not (one answering a segment has none) */
+	/*
+	 * a reset in the sender's window ends it, ACK flag or not (one
+	 * answering a segment has none)
+	 */
 	if (th->rst) {
-		rcvmgr_conn_unlink(rn, c);
-		rcvmgr_kick(rn);
+		bool end;
+
+		spin_lock(&c->lock);
+		end = rcvmgr_rst_in_window(ntohl(th->seq), c->snd_ack, c->snd_wnd,
+					   rcvmgr_ack_known(c, RCVMGR_F_SND_ACK));
+		spin_unlock(&c->lock);
+		if (end) {
+			rcvmgr_conn_unlink(rn, c);
+			rcvmgr_kick(rn);
+		}
 		return;
 	}
 	rcvmgr_parse_opts(skb, p, &o);
@@ -572,12 +669,26 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			if (o.has_ts)
 				c->flags |= RCVMGR_F_RCV_TS;
 			/* the most the sender may put in a segment */
-			if (o.has_mss)
+			if (o.has_mss && o.mss)
 				c->mss = o.mss;
 			c->hs_ns = now;
 			rcvmgr_handshake_done(c);
 		}
-		/* a SYN's window is never scaled: left as it is */
+		/*
+		 * A SYN's window is never scaled, and is left as it is. A
+		 * SYN-ACK's offers the sender its first right edge (an upload:
+		 * the sender may fill it at once), which no rewritten ACK may
+		 * then pull back
+		 */
+		if (th->ack && ack == c->isn + 1 && !(c->flags & RCVMGR_F_RCV_OPENED)) {
+			if (!c->edge.valid || after(ack + adv, c->edge.seq)) {
+				c->edge.seq = ack + adv;
+				c->edge.valid = true;
+			}
+			c->rcv_ack = ack;
+			c->advertised = adv;
+			c->flags |= RCVMGR_F_RCV_ACK;
+		}
 		spin_unlock(&c->lock);
 		return;
 	}
@@ -601,14 +712,17 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		c->ts_last = o.tsval;
 	}
 	c->advertised = (u32)adv << c->wscale;
+	if (!(c->flags & RCVMGR_F_RCV_ACK) || !before(ack, c->rcv_ack)) {
+		c->rcv_ack = ack;
+		c->flags |= RCVMGR_F_RCV_ACK;
+	}
 
 	if (c->state == TCP_RCVMGR_STATE_UNSCALED)
 		assigned = RCVMGR_WINDOW_MAX;
 	else
 		assigned = rcvmgr_assigned(rn, cfg, c, now, &kick);
-	/* whatever was assigned, one segment passes: a window never closes */
-	assigned = max(assigned, c->mss);
-	field = rcvmgr_window_field(adv, c->wscale, ack, assigned, &c->edge);
+	/* whatever was assigned, two segments pass (rcvmgr_window_field) */
+	field = rcvmgr_window_field(adv, c->wscale, ack, assigned, c->mss, &c->edge);
 	if (!(c->flags & RCVMGR_F_TS) && !c->edge_ns) {
 		c->edge_seq = c->edge.seq;
 		c->edge_ns = now;

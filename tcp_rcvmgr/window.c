@@ -16,19 +16,28 @@
  * @wscale: the receiver's window scale (shift), at most 14
  * @ack: the ACK's acknowledgment number
  * @assigned: the window assigned to the connection, in bytes
+ * @mss: the connection's MSS, in bytes
  * @edge: the right edge advertised so far to the sender; updated
  *
  * The result never exceeds @adv_field (the gateway never offers more than
  * the receiver can take) and, unless the receiver itself shrank its window,
  * never moves the right edge of the window backwards (RFC 9293 3.8.6: a
- * window must not shrink). A scaled window is rounded down to a multiple of
- * 1 << @wscale, except where rounding down would shrink it.
+ * window must not shrink). Whatever was assigned, the window written is
+ * at least two segments, 2 * @mss bytes, or what the receiver offered if
+ * that is less: a sender is never stalled by the gateway, and never held
+ * below a segment by its silly window syndrome avoidance. A scaled window
+ * is rounded up to a multiple of 1 << @wscale, so that no scale makes a
+ * small assignment a zero window.
  */
 u16 rcvmgr_window_field(u16 adv_field, u8 wscale, u32 ack, u32 assigned,
-			struct rcvmgr_edge *edge)
+			u32 mss, struct rcvmgr_edge *edge)
 {
-	u32 field = min_t(u32, assigned >> wscale, adv_field);
+	u32 want = max(assigned, 2 * min_t(u32, mss, U16_MAX));
+	u32 field;
 
+	/* (want >> wscale) rounded up, without overflow near U32_MAX */
+	field = (want >> wscale) + !!(want & ((1U << wscale) - 1));
+	field = min_t(u32, field, adv_field);
 	if (edge->valid && after(edge->seq, ack)) {
 		u32 keep = DIV_ROUND_UP(edge->seq - ack, 1U << wscale);
 

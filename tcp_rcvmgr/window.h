@@ -21,6 +21,6 @@ struct rcvmgr_edge {
 };
 
 u16 rcvmgr_window_field(u16 adv_field, u8 wscale, u32 ack, u32 assigned,
-			struct rcvmgr_edge *edge);
+			u32 mss, struct rcvmgr_edge *edge);
 
 #endif /* _TCP_RCVMGR_WINDOW_H */

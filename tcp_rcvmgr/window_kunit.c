@@ -6,6 +6,8 @@
 
 #include "window.h"
 
+#define MSS 1460
+
 /* the assigned window is written, scaled, when the receiver offers more */
 static void rcvmgr_window_scales(struct kunit *test)
 {
@@ -15,12 +17,12 @@ static void rcvmgr_window_scales(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(scales); i++) {
 		struct rcvmgr_edge edge = {};
 		u8 ws = scales[i];
-		u32 assigned = 3U << (ws + 4);	/* 48 units of the scale */
+		u32 assigned = 3U << (ws + 12);	/* 12288 units of the scale */
 
-		KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, ws, 1000, assigned, &edge),
-				48);
+		KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, ws, 1000, assigned, MSS, &edge),
+				12288);
 		KUNIT_EXPECT_TRUE(test, edge.valid);
-		KUNIT_EXPECT_EQ(test, edge.seq, 1000 + (48U << ws));
+		KUNIT_EXPECT_EQ(test, edge.seq, 1000 + (12288U << ws));
 	}
 }
 
@@ -29,8 +31,8 @@ static void rcvmgr_window_never_raises(struct kunit *test)
 {
 	struct rcvmgr_edge edge = {};
 
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(100, 0, 0, 65535, &edge), 100);
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(100, 7, 0, 1U << 30, &edge), 100);
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(100, 0, 0, 65535, MSS, &edge), 100);
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(100, 7, 0, 1U << 30, MSS, &edge), 100);
 }
 
 /* a smaller assignment later does not pull the right edge back */
@@ -39,15 +41,15 @@ static void rcvmgr_window_no_shrink(struct kunit *test)
 	struct rcvmgr_edge edge = {};
 
 	/* advertise 64 KB at ack 0: edge at 65536 */
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 7, 0, 65536, &edge), 512);
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 7, 0, 65536, MSS, &edge), 512);
 	KUNIT_EXPECT_EQ(test, edge.seq, 65536);
 	/* 10000 bytes acked, assignment cut to 8 KB: keep the edge at 65536 */
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 7, 10000, 8192, &edge),
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 7, 10000, 8192, MSS, &edge),
 			DIV_ROUND_UP(65536 - 10000, 128));
 	/* rounded up to a multiple of the scale, so a little past 65536 */
 	KUNIT_EXPECT_EQ(test, edge.seq, 10000 + DIV_ROUND_UP(65536 - 10000, 128) * 128);
 	/* once the sender has passed the edge, the assignment applies */
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 7, 70000, 8192, &edge), 64);
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 7, 70000, 8192, MSS, &edge), 64);
 	KUNIT_EXPECT_EQ(test, edge.seq, 70000 + 8192);
 }
 
@@ -56,8 +58,8 @@ static void rcvmgr_window_receiver_shrinks(struct kunit *test)
 {
 	struct rcvmgr_edge edge = {};
 
-	rcvmgr_window_field(1000, 0, 0, 1000, &edge);
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(10, 0, 500, 1000, &edge), 10);
+	rcvmgr_window_field(1000, 0, 0, 1000, MSS, &edge);
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(10, 0, 500, 1000, MSS, &edge), 10);
 	/* the edge remembers the highest one advertised */
 	KUNIT_EXPECT_EQ(test, edge.seq, 1000);
 }
@@ -68,11 +70,62 @@ static void rcvmgr_window_wraps(struct kunit *test)
 	struct rcvmgr_edge edge = {};
 	u32 ack = 0xfffff000;
 
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 0, ack, 0x2000, &edge), 0x2000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 0, ack, 0x2000, MSS, &edge), 0x2000);
 	KUNIT_EXPECT_EQ(test, edge.seq, 0x1000);
 	/* an ACK past the wrap with a smaller assignment keeps the edge */
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 0, 0x10, 0x100, &edge), 0x1000 - 0x10);
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 0, 0x10, 0x100, MSS, &edge),
+			0x1000 - 0x10);
 	KUNIT_EXPECT_EQ(test, edge.seq, 0x1000);
+}
+
+/*
+ * however small the assignment, two segments at every scale: rounded up,
+ * never a zero window (at scale 11 and above one segment shifted down is 0)
+ */
+static void rcvmgr_window_floor(struct kunit *test)
+{
+	static const u32 assigned[] = { 0, 1, MSS, 2 * MSS - 1 };
+	u8 ws;
+	int i;
+
+	for (ws = 0; ws <= RCVMGR_WSCALE_MAX; ws++) {
+		for (i = 0; i < ARRAY_SIZE(assigned); i++) {
+			struct rcvmgr_edge edge = {};
+			u16 field = rcvmgr_window_field(0xffff, ws, 0, assigned[i], MSS, &edge);
+
+			KUNIT_EXPECT_EQ_MSG(test, field, DIV_ROUND_UP(2 * MSS, 1U << ws),
+					    "wscale %u, assigned %u", ws, assigned[i]);
+		}
+	}
+}
+
+/* a scaled window is rounded up, not down */
+static void rcvmgr_window_rounds_up(struct kunit *test)
+{
+	struct rcvmgr_edge edge = {};
+
+	/* 5900 bytes at scale 7: 47 units (6016 bytes), not 46 (5888) */
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 7, 0, 5900, MSS, &edge), 47);
+	edge = (struct rcvmgr_edge){};
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 7, 0, 8193, MSS, &edge), 65);
+	/* no overflow at the top of the range */
+	edge = (struct rcvmgr_edge){};
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 0, 0, U32_MAX, MSS, &edge), 0xffff);
+	edge = (struct rcvmgr_edge){};
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 14, 0, U32_MAX, MSS, &edge), 0xffff);
+}
+
+/* the floor never raises a window above what the receiver offered */
+static void rcvmgr_window_floor_below_offer(struct kunit *test)
+{
+	struct rcvmgr_edge edge = {};
+
+	/* the receiver's own zero window passes as it is */
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0, 14, 0, 0, MSS, &edge), 0);
+	edge = (struct rcvmgr_edge){};
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(1, 14, 0, 0, MSS, &edge), 1);
+	edge = (struct rcvmgr_edge){};
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(1000, 0, 0, 0, MSS, &edge), 1000);
 }
 
 static struct kunit_case rcvmgr_window_cases[] = {
@@ -81,6 +134,9 @@ static struct kunit_case rcvmgr_window_cases[] = {
 	KUNIT_CASE(rcvmgr_window_no_shrink),
 	KUNIT_CASE(rcvmgr_window_receiver_shrinks),
 	KUNIT_CASE(rcvmgr_window_wraps),
+	KUNIT_CASE(rcvmgr_window_floor),
+	KUNIT_CASE(rcvmgr_window_rounds_up),
+	KUNIT_CASE(rcvmgr_window_floor_below_offer),
 	{}
 };
 

@@ -11,12 +11,22 @@ reserved field of the genl header of the requests it sends.
                                 nest for T:F:V,T:F:V... members);
                                 prints "ok" or "errno: extack message", exit 1
                                 if refused
+  genlraw.py batch GETCMD       for each line of stdin, "CMD ATTR...", send
+                                it as send does, then command GETCMD (a do,
+                                no attributes); print "RESULT<TAB>DIGEST",
+                                RESULT what send prints and DIGEST a hash of
+                                GETCMD's reply (the configuration after the
+                                request), after a first line
+                                "before<TAB>DIGEST": many refusals in one
+                                process, which costs seconds on the debug
+                                kernel
   genlraw.py policy             the family's ops and per-op policies as JSON
                                 (CTRL_CMD_GETFAMILY and CTRL_CMD_GETPOLICY)
   genlraw.py dump CMD ATTR...   dump command CMD; print each reply as JSON:
                                 {"cmd": N, "attrs": [[type, length, nested]]},
                                 nested listing the attributes of a nest
 """
+import hashlib
 import json
 import os
 import socket
@@ -158,10 +168,32 @@ def dump(g, fid, cmd, body):
         print(json.dumps({"cmd": rcmd, "attrs": out}))
 
 
+def batch(g, getcmd):
+    fid = u(dict(g.family(FAMILY))[CTRL_ATTR_FAMILY_ID])
+
+    def digest():
+        err, ext, rep = g.request(fid, getcmd, b"", raw=True)
+        if err:
+            sys.exit(f"command {getcmd}: {os.strerror(err)}: {ext}")
+        return hashlib.sha256(b"".join(p for _, p, _ in rep)).hexdigest()[:16]
+
+    print(f"before\t{digest()}")
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        body = b"".join(encode(spec) for spec in words[1:])
+        err, ext, _ = g.request(fid, int(words[0]), body)
+        res = f"{os.strerror(err)}: {ext}" if err else "ok"
+        print(f"{res}\t{digest()}", flush=True)
+
+
 def main():
     g = Genl()
     if sys.argv[1] == "policy":
         return policy(g)
+    if sys.argv[1] == "batch":
+        return batch(g, int(sys.argv[2]))
     cmd = int(sys.argv[2])
     fid = u(dict(g.family(FAMILY))[CTRL_ATTR_FAMILY_ID])
     body = b"".join(encode(spec) for spec in sys.argv[3:])

@@ -2,17 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """The receive windows a TCP sender was offered, read from a capture.
 
-  wincheck.py PCAP PORT [--limit BYTES]
+  wincheck.py PCAP PORT [--limit BYTES] [--upload]
 
 PCAP is a tcpdump capture (Ethernet, headers are enough) taken at the sender or anywhere on the
-path; PORT is the sender's port. For each connection to PORT, the window
+path; PORT is the sender's port (a download), or with --upload the
+receiver's (an upload to a server). For each connection on PORT, the window
 scale its receiver announced (and whether the sender agreed), then every
 ACK the receiver sent after the handshake: its window in bytes (scaled) and
-its right edge, ack + window. Prints one JSON object:
+its right edge, ack + window. A SYN-ACK from the receiver offers the first
+edge, with its window unscaled (RFC 7323). Prints one JSON object:
 
   {"conns": N, "wscale": [..], "acks": N, "max_window": B, "min_window": B,
    "over": N, "shrinks": N, "sack_acks": N, "data_segments": N,
-   "retransmits": N, "stale": N}
+   "retransmits": N, "stale": N,
+   "per_conn": [{"wscale": S, "acks": N, "min_window": B}, ..]}
 
 over counts ACKs whose window exceeds LIMIT; shrinks counts ACKs whose
 right edge lies before one already offered; retransmits counts data
@@ -82,7 +85,8 @@ def new_conn():
     """a connection's state: the receiver's and the sender's window scale,
     the right edge offered, the sender's highest sequence, and (SND.WL1,
     SND.WL2) of the newest ACK"""
-    return {"rws": None, "sws": None, "edge": None, "top": None, "wl": None}
+    return {"rws": None, "sws": None, "edge": None, "top": None, "wl": None,
+            "acks": 0, "min": None}
 
 
 def main():
@@ -90,6 +94,7 @@ def main():
     ap.add_argument("pcap")
     ap.add_argument("port", type=int)
     ap.add_argument("--limit", type=int)
+    ap.add_argument("--upload", action="store_true")
     args = ap.parse_args()
 
     conns = {}
@@ -104,12 +109,17 @@ def main():
         sport, dport, seq, ack, off, flags, win = struct.unpack("!HHIIBBH", tcp[:16])
         hlen = (off >> 4) * 4
         syn, ackf = flags & 0x02, flags & 0x10
-        if dport == args.port:          # the receiver's side
-            key = (dst, src, sport)
+        # PORT, at the receiver's end of a packet it sent, and at the
+        # sender's; a connection is named by the other port, the client's
+        rx_port, tx_port = (sport, dport) if args.upload else (dport, sport)
+        if rx_port == args.port:        # the receiver's side
+            key = (dst, src, dport if args.upload else sport)
             c = conns.setdefault(key, new_conn())
             o = options(tcp, hlen)
             if syn:
                 c["rws"] = o.get("ws", -1)   # -1: no scaling offered
+                if ackf:
+                    c["edge"] = (ack + win) & 0xFFFFFFFF
                 continue
             if not ackf or c["rws"] is None or c["sws"] is None:
                 continue
@@ -119,6 +129,8 @@ def main():
             res["acks"] += 1
             res["max_window"] = max(res["max_window"], w)
             res["min_window"] = w if res["min_window"] is None else min(res["min_window"], w)
+            c["acks"] += 1
+            c["min"] = w if c["min"] is None else min(c["min"], w)
             if args.limit is not None and w > args.limit:
                 res["over"] += 1
             if c["wl"] is not None and (after(c["wl"][0], seq) or
@@ -132,8 +144,8 @@ def main():
                     c["edge"] = edge
             if o.get("sack"):
                 res["sack_acks"] += 1
-        elif sport == args.port:        # the sender's side
-            key = (src, dst, dport)
+        elif tx_port == args.port:      # the sender's side
+            key = (src, dst, sport if args.upload else dport)
             c = conns.setdefault(key, new_conn())
             if syn:
                 c["sws"] = "ws" in options(tcp, hlen)
@@ -151,6 +163,10 @@ def main():
     res["wscale"] = sorted({(c["rws"] if c["sws"] and c["rws"] >= 0 else 0)
                             for c in conns.values()
                             if c["rws"] is not None and c["sws"] is not None})
+    res["per_conn"] = sorted(({"wscale": c["rws"] if c["sws"] and c["rws"] >= 0 else 0,
+                               "acks": c["acks"], "min_window": c["min"]}
+                              for c in conns.values() if c["acks"]),
+                             key=lambda x: (x["wscale"], x["acks"]))
     print(json.dumps(res))
 
 

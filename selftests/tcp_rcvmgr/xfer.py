@@ -1,19 +1,34 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """TCP transfers from a WAN sender to a LAN receiver, one connection each,
-timed at the receiver (the tests' stand-in for downloads).
+timed at the receiver (the tests' stand-in for downloads), and uploads to
+a LAN server, timed at the sender.
 
-  xfer.py serve PORT BYTES [--bind ADDR]
-        accept connections and send each BYTES bytes, then close; until killed
+  xfer.py serve PORT BYTES [PORT BYTES]... [--bind ADDR]
+        on each PORT, accept connections and send each BYTES bytes, then
+        close; until killed (one process for every port: a process costs
+        seconds on the debug kernel)
+  xfer.py sink PORT [--bind ADDR]
+        accept connections and read each to EOF; until killed
+  xfer.py push HOST PORT BYTES [--limit SECONDS]
+        an upload: connect, send BYTES bytes, and wait for the receiver to
+        close; print {"connect_s", "transfer_s", "bytes"}; exit 1 if it
+        failed or one socket operation waited longer than LIMIT
   xfer.py fetch HOST PORT [--count N] [--gap SECONDS] [--limit SECONDS]
-                [--dscp N]
+                [--dscp N] [--clamp BYTES] [--sport PORT] [--abort-after SECONDS]
         connect N times (one after the other, GAP apart) and read to EOF;
+        --clamp sets TCP_WINDOW_CLAMP before connecting, which bounds the
+        window scale the receiver announces (below 65536: scale 0);
+        --sport connects from that port; --abort-after stops reading after
+        SECONDS and closes with a reset (SO_LINGER 0), the transfer then
+        counting as done;
         print one JSON object per transfer: {"connect_s", "transfer_s",
         "bytes"}; exit 1 if one failed or took longer than LIMIT
 """
 import argparse
 import json
 import socket
+import struct
 import sys
 import threading
 import time
@@ -21,29 +36,84 @@ import time
 CHUNK = 65536
 
 
-def serve(args):
-    family = socket.AF_INET6 if ":" in args.bind else socket.AF_INET
+def listener(bind, port):
+    family = socket.AF_INET6 if ":" in bind else socket.AF_INET
     srv = socket.socket(family, socket.SOCK_STREAM)
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    srv.bind((args.bind, args.port))
+    srv.bind((bind, port))
     srv.listen(128)
+    return srv
+
+
+def each_conn(srv, handle):
+    """handle(conn) in a thread of its own for each connection, forever"""
+    while True:
+        conn, _ = srv.accept()
+        threading.Thread(target=handle, args=(conn,), daemon=True).start()
+
+
+def serve(args):
+    if len(args.spec) % 2:
+        sys.exit("xfer.py serve: PORT BYTES pairs expected")
     payload = b"\0" * CHUNK
 
-    def send(conn):
-        left = args.bytes
+    def sender(size):
+        def send(conn):
+            left = size
+            try:
+                while left > 0:
+                    left -= conn.send(payload[:min(left, CHUNK)])
+                conn.shutdown(socket.SHUT_WR)
+                conn.recv(1)        # the receiver closes when it has it all
+            except OSError:
+                pass
+            conn.close()
+        return send
+
+    # every port listens before any is served
+    srvs = [(listener(args.bind, int(p)), sender(int(b)))
+            for p, b in zip(args.spec[::2], args.spec[1::2])]
+    for srv, send in srvs[1:]:
+        threading.Thread(target=each_conn, args=(srv, send), daemon=True).start()
+    each_conn(*srvs[0])
+
+
+def sink(args):
+    def drain(conn):
         try:
-            while left > 0:
-                n = conn.send(payload[:min(left, CHUNK)])
-                left -= n
-            conn.shutdown(socket.SHUT_WR)
-            conn.recv(1)            # the receiver closes when it has it all
+            while conn.recv(CHUNK):
+                pass
         except OSError:
             pass
         conn.close()
 
-    while True:
-        conn, _ = srv.accept()
-        threading.Thread(target=send, args=(conn,), daemon=True).start()
+    each_conn(listener(args.bind, args.port), drain)
+
+
+def push(args):
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    s = socket.socket(family, socket.SOCK_STREAM)
+    s.settimeout(args.limit)
+    payload = b"\0" * CHUNK
+    t0 = time.monotonic()
+    sent = 0
+    try:
+        s.connect((args.host, args.port))
+        t1 = time.monotonic()
+        while sent < args.bytes:
+            sent += s.send(payload[:min(args.bytes - sent, CHUNK)])
+        s.shutdown(socket.SHUT_WR)
+        while s.recv(CHUNK):        # the receiver closes once it has it all
+            pass
+        t2 = time.monotonic()
+    except OSError as e:
+        print(json.dumps({"error": str(e), "bytes": sent}), flush=True)
+        return 1
+    finally:
+        s.close()
+    print(json.dumps({"connect_s": round(t1 - t0, 6), "transfer_s": round(t2 - t0, 6),
+                      "bytes": sent}), flush=True)
+    return 0
 
 
 def fetch(args):
@@ -54,6 +124,11 @@ def fetch(args):
             time.sleep(args.gap)
         s = socket.socket(family, socket.SOCK_STREAM)
         s.settimeout(args.limit)
+        if args.sport:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", args.sport))
+        if args.clamp:
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_WINDOW_CLAMP, args.clamp)
         if args.dscp:
             if family == socket.AF_INET:
                 s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, args.dscp << 2)
@@ -69,6 +144,10 @@ def fetch(args):
                 if not b:
                     break
                 got += len(b)
+                if args.abort_after and time.monotonic() - t1 >= args.abort_after:
+                    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                 struct.pack("ii", 1, 0))
+                    break
             t2 = time.monotonic()
         except OSError as e:
             print(json.dumps({"error": str(e), "bytes": got}), flush=True)
@@ -86,9 +165,16 @@ def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("serve")
-    s.add_argument("port", type=int)
-    s.add_argument("bytes", type=int)
+    s.add_argument("spec", nargs="+", metavar="PORT BYTES")
     s.add_argument("--bind", default="::")
+    k = sub.add_parser("sink")
+    k.add_argument("port", type=int)
+    k.add_argument("--bind", default="::")
+    u = sub.add_parser("push")
+    u.add_argument("host")
+    u.add_argument("port", type=int)
+    u.add_argument("bytes", type=int)
+    u.add_argument("--limit", type=float, default=60.0)
     f = sub.add_parser("fetch")
     f.add_argument("host")
     f.add_argument("port", type=int)
@@ -96,9 +182,16 @@ def main():
     f.add_argument("--gap", type=float, default=0.0)
     f.add_argument("--limit", type=float, default=60.0)
     f.add_argument("--dscp", type=int, default=0)
+    f.add_argument("--clamp", type=int, default=0)
+    f.add_argument("--sport", type=int, default=0)
+    f.add_argument("--abort-after", type=float, default=0.0)
     args = ap.parse_args()
     if args.cmd == "serve":
         serve(args)
+    if args.cmd == "sink":
+        sink(args)
+    if args.cmd == "push":
+        sys.exit(push(args))
     sys.exit(fetch(args))
 
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""A TCP reset in a live connection, at a chosen distance from its window.
+
+  rst.py IFACE SRC SPORT DST DPORT [--offset N] [--timeout SECONDS]
+
+Waits for a TCP segment from SRC:SPORT to DST:DPORT on IFACE (one the
+namespace sends or receives), then sends, from a raw socket, a RST from
+SRC:SPORT to DST:DPORT whose sequence number is that segment's plus N
+(default 0: where the end would put its own; 1 << 30: far outside any
+window, a blind guess from off the path). Prints the segment's sequence
+number and the reset's. IPv4 only. Exit 1 if no segment came in time.
+"""
+import argparse
+import socket
+import struct
+import sys
+import time
+
+ETH_P_ALL, ETH_P_IP = 0x0003, 0x0800
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("iface")
+    ap.add_argument("src")
+    ap.add_argument("sport", type=int)
+    ap.add_argument("dst")
+    ap.add_argument("dport", type=int)
+    ap.add_argument("--offset", type=int, default=0)
+    ap.add_argument("--timeout", type=float, default=10.0)
+    args = ap.parse_args()
+    src, dst = socket.inet_aton(args.src), socket.inet_aton(args.dst)
+
+    # ETH_P_ALL: a socket bound to one protocol sees no outgoing packets
+    sniff = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_ALL))
+    sniff.bind((args.iface, ETH_P_ALL))
+    sniff.settimeout(args.timeout)
+    end = time.monotonic() + args.timeout
+    seq = None
+    while seq is None and time.monotonic() < end:
+        try:
+            ip, addr = sniff.recvfrom(256)
+        except socket.timeout:
+            break
+        if addr[1] != ETH_P_IP or len(ip) < 40 or ip[9] != 6 or \
+                ip[12:16] != src or ip[16:20] != dst:
+            continue
+        tcp = ip[(ip[0] & 0xF) * 4:]
+        sport, dport, s = struct.unpack("!HHI", tcp[:8])
+        if (sport, dport) == (args.sport, args.dport):
+            seq = s
+    if seq is None:
+        print("rst.py: no segment from %s:%d to %s:%d on %s" %
+              (args.src, args.sport, args.dst, args.dport, args.iface), file=sys.stderr)
+        return 1
+    rseq = (seq + args.offset) & 0xFFFFFFFF
+    hdr = struct.pack("!HHIIBBHHH", args.sport, args.dport, rseq, 0, 5 << 4, 0x04, 0, 0, 0)
+    pseudo = src + dst + struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(hdr))
+    hdr = hdr[:16] + struct.pack("!H", csum(pseudo + hdr)) + hdr[18:]
+    raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP)
+    raw.bind((args.src, 0))
+    raw.sendto(hdr, (args.dst, 0))
+    print("segment seq %d, reset seq %d" % (seq, rseq))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
