@@ -683,6 +683,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		if (th->ack && ack == c->isn + 1 && !(c->flags & RCVMGR_F_RCV_OPENED)) {
 			if (!c->edge.valid || after(ack + adv, c->edge.seq)) {
 				c->edge.seq = ack + adv;
+				c->edge.ack = ack;
 				c->edge.valid = true;
 			}
 			c->rcv_ack = ack;

@@ -27,7 +27,10 @@
  * that is less: a sender is never stalled by the gateway, and never held
  * below a segment by its silly window syndrome avoidance. A scaled window
  * is rounded up to a multiple of 1 << @wscale, so that no scale makes a
- * small assignment a zero window.
+ * small assignment a zero window. An ACK older than one a window was
+ * written for (reordered on the way) is one the sender ignores: it gets
+ * the assignment and leaves @edge alone; the edge kept from it, rounded up,
+ * would be pushed a unit of the scale further, and stay there.
  */
 u16 rcvmgr_window_field(u16 adv_field, u8 wscale, u32 ack, u32 assigned,
 			u32 mss, struct rcvmgr_edge *edge)
@@ -38,6 +41,9 @@ u16 rcvmgr_window_field(u16 adv_field, u8 wscale, u32 ack, u32 assigned,
 	/* (want >> wscale) rounded up, without overflow near U32_MAX */
 	field = (want >> wscale) + !!(want & ((1U << wscale) - 1));
 	field = min_t(u32, field, adv_field);
+	if (edge->valid && before(ack, edge->ack))
+		return field;
+	edge->ack = ack;
 	if (edge->valid && after(edge->seq, ack)) {
 		u32 keep = DIV_ROUND_UP(edge->seq - ack, 1U << wscale);
 

@@ -13,10 +13,12 @@
 /**
  * struct rcvmgr_edge - the right edge of the window advertised to a sender
  * @seq: ack + window of the highest edge advertised so far
+ * @ack: the newest acknowledgment number a window was written for
  * @valid: whether any window has been advertised yet
  */
 struct rcvmgr_edge {
 	u32 seq;
+	u32 ack;
 	bool valid;
 };
 

@@ -128,6 +128,26 @@ static void rcvmgr_window_floor_below_offer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(1000, 0, 0, 0, MSS, &edge), 1000);
 }
 
+/*
+ * an ACK reordered before an older one neither keeps nor moves the edge: at
+ * scale 14 the edge kept from it, rounded up, would be a unit further, and
+ * every ACK after it would keep that unit
+ */
+static void rcvmgr_window_stale_ack(struct kunit *test)
+{
+	struct rcvmgr_edge edge = {};
+
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 14, 100000, 32768, MSS, &edge), 2);
+	KUNIT_EXPECT_EQ(test, edge.seq, 100000 + 32768);
+	/* the older ACK: the assignment, the edge as it was */
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 14, 99000, 32768, MSS, &edge), 2);
+	KUNIT_EXPECT_EQ(test, edge.seq, 100000 + 32768);
+	KUNIT_EXPECT_EQ(test, edge.ack, 100000);
+	/* the next one in order keeps two units, not three */
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 14, 101000, 32768, MSS, &edge), 2);
+	KUNIT_EXPECT_EQ(test, edge.seq, 101000 + 32768);
+}
+
 static struct kunit_case rcvmgr_window_cases[] = {
 	KUNIT_CASE(rcvmgr_window_scales),
 	KUNIT_CASE(rcvmgr_window_never_raises),
@@ -137,6 +157,7 @@ static struct kunit_case rcvmgr_window_cases[] = {
 	KUNIT_CASE(rcvmgr_window_floor),
 	KUNIT_CASE(rcvmgr_window_rounds_up),
 	KUNIT_CASE(rcvmgr_window_floor_below_offer),
+	KUNIT_CASE(rcvmgr_window_stale_ack),
 	{}
 };
 
