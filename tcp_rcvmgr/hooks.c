@@ -456,10 +456,13 @@ static bool rcvmgr_rst_in_window(u32 seq, u32 ack, u32 wnd, bool known)
 	return !known || (!before(seq, ack) && !after(seq, ack + wnd));
 }
 
-/* what the gateway knows of an end's window: nothing if it never saw the handshake */
-static bool rcvmgr_ack_known(const struct rcvmgr_conn *c, u16 flag)
+/*
+ * whether the gateway knows an end's window: @seen, an ACK from it (or its
+ * SYN-ACK), on a connection whose handshake it saw
+ */
+static bool rcvmgr_ack_known(const struct rcvmgr_conn *c, bool seen)
 {
-	return (c->flags & flag) && c->state != TCP_RCVMGR_STATE_UNSCALED;
+	return seen && c->state != TCP_RCVMGR_STATE_UNSCALED;
 }
 
 /* a segment from the sender */
@@ -492,8 +495,9 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	end = seq + p->payload + th->syn + th->fin;
 
 	spin_lock(&c->lock);
-	if (th->rst && !rcvmgr_rst_in_window(seq, c->rcv_ack, c->advertised,
-					     rcvmgr_ack_known(c, RCVMGR_F_RCV_ACK))) {
+	/* the receiver's window: from its newest ACK, the edge's */
+	if (th->rst && !rcvmgr_rst_in_window(seq, c->edge.ack, c->advertised,
+					     rcvmgr_ack_known(c, c->edge.valid))) {
 		spin_unlock(&c->lock);
 		return;
 	}
@@ -646,7 +650,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 
 		spin_lock(&c->lock);
 		end = rcvmgr_rst_in_window(ntohl(th->seq), c->snd_ack, c->snd_wnd,
-					   rcvmgr_ack_known(c, RCVMGR_F_SND_ACK));
+					   rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK));
 		spin_unlock(&c->lock);
 		if (end) {
 			rcvmgr_conn_unlink(rn, c);
@@ -681,14 +685,13 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		 * then pull back
 		 */
 		if (th->ack && ack == c->isn + 1 && !(c->flags & RCVMGR_F_RCV_OPENED)) {
+			if (!c->edge.valid)
+				c->edge.ack = ack;
 			if (!c->edge.valid || after(ack + adv, c->edge.seq)) {
 				c->edge.seq = ack + adv;
-				c->edge.ack = ack;
 				c->edge.valid = true;
 			}
-			c->rcv_ack = ack;
 			c->advertised = adv;
-			c->flags |= RCVMGR_F_RCV_ACK;
 		}
 		spin_unlock(&c->lock);
 		return;
@@ -713,10 +716,6 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		c->ts_last = o.tsval;
 	}
 	c->advertised = (u32)adv << c->wscale;
-	if (!(c->flags & RCVMGR_F_RCV_ACK) || !before(ack, c->rcv_ack)) {
-		c->rcv_ack = ack;
-		c->flags |= RCVMGR_F_RCV_ACK;
-	}
 
 	if (c->state == TCP_RCVMGR_STATE_UNSCALED)
 		assigned = RCVMGR_WINDOW_MAX;

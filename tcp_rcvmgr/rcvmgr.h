@@ -90,8 +90,7 @@ struct rcvmgr_key {
 #define RCVMGR_F_FIN_DATA	BIT(8)
 #define RCVMGR_F_FIN_ACK	BIT(9)
 #define RCVMGR_F_SND_ACK	BIT(10)	/* snd_ack and snd_wnd hold the sender's */
-#define RCVMGR_F_RCV_ACK	BIT(11)	/* rcv_ack holds the receiver's */
-#define RCVMGR_F_RCV_OPENED	BIT(12)	/* the receiver's SYN opened it: a download */
+#define RCVMGR_F_RCV_OPENED	BIT(11)	/* the receiver's SYN opened it: a download */
 
 #define RCVMGR_F_HANDSHAKE	(RCVMGR_F_SND_SYN | RCVMGR_F_RCV_SYN)
 #define RCVMGR_F_TS		(RCVMGR_F_SND_TS | RCVMGR_F_RCV_TS)
@@ -111,10 +110,12 @@ struct rcvmgr_conn {
 	u8 snd_wscale;			/* the sender's SYN offered this */
 	u16 flags;
 	u32 isn;			/* the opening SYN's sequence number */
-	/* where each end's receive window is, for a reset's (RFC 5961 3.2) */
+	/*
+	 * where the sender's receive window is, for the receiver's resets
+	 * (RFC 5961 3.2); the receiver's is edge.ack and advertised
+	 */
 	u32 snd_ack;			/* the sender's last ACK: its RCV.NXT */
 	u32 snd_wnd;			/* and the window it offered, bytes */
-	u32 rcv_ack;			/* the receiver's last ACK */
 	u32 mss;
 	u32 priority;
 	u64 bytes;
