@@ -168,6 +168,12 @@ def dump(g, fid, cmd, body):
         print(json.dumps({"cmd": rcmd, "attrs": out}))
 
 
+def send(g, fid, cmd, specs):
+    """send command CMD with the attributes SPECS; (refused, what send prints)"""
+    err, ext, _ = g.request(fid, cmd, b"".join(encode(spec) for spec in specs))
+    return bool(err), f"{os.strerror(err)}: {ext}" if err else "ok"
+
+
 def batch(g, getcmd):
     fid = u(dict(g.family(FAMILY))[CTRL_ATTR_FAMILY_ID])
 
@@ -182,9 +188,7 @@ def batch(g, getcmd):
         words = line.split()
         if not words:
             continue
-        body = b"".join(encode(spec) for spec in words[1:])
-        err, ext, _ = g.request(fid, int(words[0]), body)
-        res = f"{os.strerror(err)}: {ext}" if err else "ok"
+        _, res = send(g, fid, int(words[0]), words[1:])
         print(f"{res}\t{digest()}", flush=True)
 
 
@@ -196,14 +200,12 @@ def main():
         return batch(g, int(sys.argv[2]))
     cmd = int(sys.argv[2])
     fid = u(dict(g.family(FAMILY))[CTRL_ATTR_FAMILY_ID])
-    body = b"".join(encode(spec) for spec in sys.argv[3:])
     if sys.argv[1] == "dump":
-        return dump(g, fid, cmd, body)
-    err, ext, _ = g.request(fid, cmd, body)
-    if err:
-        print(f"{os.strerror(err)}: {ext}")
+        return dump(g, fid, cmd, b"".join(encode(spec) for spec in sys.argv[3:]))
+    refused, res = send(g, fid, cmd, sys.argv[3:])
+    print(res)
+    if refused:
         sys.exit(1)
-    print("ok")
 
 
 def encode(spec):

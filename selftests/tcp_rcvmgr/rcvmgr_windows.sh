@@ -215,14 +215,20 @@ machine_slow && conns_wait=180000
 # (in the background only: its subshell becomes the download, which kill stops)
 long() { exec ip netns exec "$RCV" timeout $((conns_wait / 1000 + 30)) python3 "$here/xfer.py" fetch 10.1.0.2 "$@" >/dev/null 2>&1; }
 
+# read_conns: the connection dump, in $tmp/conns and in $dump, to be read
+# by bash (json_num's reason): under the downloads a process costs the
+# debug kernel seconds
+read_conns() {
+	ctl -j rcvmgr conns >"$tmp/conns" || return
+	IFS= read -r -d '' dump <"$tmp/conns"
+	return 0
+}
 # conns_with N PORT...: the dump, once it holds N connections from PORTs
-# with RTT samples; read by bash (json_num's reason): under the downloads
-# a process costs the debug kernel seconds
+# with RTT samples
 conns_with() {
 	local n=$1 port dump found=0
 	shift
-	ctl -j rcvmgr conns >"$tmp/conns" || return
-	IFS= read -r -d '' dump <"$tmp/conns"
+	read_conns || return
 	for port; do
 		[[ $dump =~ \"sport\":[[:space:]]*$port,[^}]*\"rtt_samples\":[[:space:]]*([0-9]+) ]] &&
 			[ "${BASH_REMATCH[1]}" -gt 1 ] && found=$((found + 1))
@@ -292,8 +298,7 @@ reopen_port=47001
 # port PORT, with RTT samples (and window scale WSCALE)
 client_with() {
 	local dump
-	ctl -j rcvmgr conns >"$tmp/conns" || return
-	IFS= read -r -d '' dump <"$tmp/conns"
+	read_conns || return
 	[[ $dump =~ \"dport\":[[:space:]]*$1,[^}]*\"rtt_samples\":[[:space:]]*([0-9]+),[^}]*\"wscale\":[[:space:]]*([0-9]+) ]] &&
 		[ "${BASH_REMATCH[1]}" -gt 1 ] && { [ -z "${2:-}" ] || [ "${BASH_REMATCH[2]}" = "$2" ]; }
 }
@@ -357,7 +362,7 @@ out=$(ip netns exec "$SND" python3 "$here/rst.py" eth0 10.1.0.2 5007 10.3.0.2 "$
 		--offset $((1 << 30)) 2>&1)
 rc=$?
 crossed=$(resets)
-ctl -j rcvmgr conns >"$tmp/conns"
+read_conns
 # the same entry: older than before, still managed
 got=$(json_get "[(c['state'], c['age'] > $age) for c in j if c['dport'] == $rport]" <"$tmp/conns")
 [ $rc = 0 ] && [ "$crossed" = 2 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ True\)\]$ ]]
@@ -367,7 +372,7 @@ freed=$(stat_of freed)
 out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 2>&1)
 rc=$?
 freed=$(($(stat_of freed) - freed))
-ctl -j rcvmgr conns >"$tmp/conns"
+read_conns
 kill $f1 2>/dev/null
 wait $f1 2>/dev/null
 # (what the sender had in flight may open an unscaled entry after it)
