@@ -82,50 +82,45 @@ static void rcvmgr_window_wraps(struct kunit *test)
  * however small the assignment, two segments at every scale: rounded up,
  * never a zero window (at scale 11 and above one segment shifted down is 0)
  */
+/* the first window written for a connection: no edge advertised before */
+static u16 rcvmgr_first_field(u16 adv_field, u8 wscale, u32 assigned)
+{
+	struct rcvmgr_edge edge = {};
+
+	return rcvmgr_window_field(adv_field, wscale, 0, assigned, MSS, &edge);
+}
+
 static void rcvmgr_window_floor(struct kunit *test)
 {
 	static const u32 assigned[] = { 0, 1, MSS, 2 * MSS - 1 };
 	u8 ws;
 	int i;
 
-	for (ws = 0; ws <= RCVMGR_WSCALE_MAX; ws++) {
-		for (i = 0; i < ARRAY_SIZE(assigned); i++) {
-			struct rcvmgr_edge edge = {};
-			u16 field = rcvmgr_window_field(0xffff, ws, 0, assigned[i], MSS, &edge);
-
-			KUNIT_EXPECT_EQ_MSG(test, field, DIV_ROUND_UP(2 * MSS, 1U << ws),
+	for (ws = 0; ws <= RCVMGR_WSCALE_MAX; ws++)
+		for (i = 0; i < ARRAY_SIZE(assigned); i++)
+			KUNIT_EXPECT_EQ_MSG(test, rcvmgr_first_field(0xffff, ws, assigned[i]),
+					    DIV_ROUND_UP(2 * MSS, 1U << ws),
 					    "wscale %u, assigned %u", ws, assigned[i]);
-		}
-	}
 }
 
 /* a scaled window is rounded up, not down */
 static void rcvmgr_window_rounds_up(struct kunit *test)
 {
-	struct rcvmgr_edge edge = {};
-
 	/* 5900 bytes at scale 7: 47 units (6016 bytes), not 46 (5888) */
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 7, 0, 5900, MSS, &edge), 47);
-	edge = (struct rcvmgr_edge){};
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 7, 0, 8193, MSS, &edge), 65);
+	KUNIT_EXPECT_EQ(test, rcvmgr_first_field(0xffff, 7, 5900), 47);
+	KUNIT_EXPECT_EQ(test, rcvmgr_first_field(0xffff, 7, 8193), 65);
 	/* no overflow at the top of the range */
-	edge = (struct rcvmgr_edge){};
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 0, 0, U32_MAX, MSS, &edge), 0xffff);
-	edge = (struct rcvmgr_edge){};
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, 14, 0, U32_MAX, MSS, &edge), 0xffff);
+	KUNIT_EXPECT_EQ(test, rcvmgr_first_field(0xffff, 0, U32_MAX), 0xffff);
+	KUNIT_EXPECT_EQ(test, rcvmgr_first_field(0xffff, 14, U32_MAX), 0xffff);
 }
 
 /* the floor never raises a window above what the receiver offered */
 static void rcvmgr_window_floor_below_offer(struct kunit *test)
 {
-	struct rcvmgr_edge edge = {};
-
 	/* the receiver's own zero window passes as it is */
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0, 14, 0, 0, MSS, &edge), 0);
-	edge = (struct rcvmgr_edge){};
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(1, 14, 0, 0, MSS, &edge), 1);
-	edge = (struct rcvmgr_edge){};
-	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(1000, 0, 0, 0, MSS, &edge), 1000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_first_field(0, 14, 0), 0);
+	KUNIT_EXPECT_EQ(test, rcvmgr_first_field(1, 14, 0), 1);
+	KUNIT_EXPECT_EQ(test, rcvmgr_first_field(1000, 0, 0), 1000);
 }
 
 /*
