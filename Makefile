@@ -36,6 +36,7 @@ tools: deps
 	@$(MAKE) -s -C tools/tc
 	@$(MAKE) -s -C tools/er2bcctl
 	@$(MAKE) -s -C tools/abwd
+	@$(MAKE) -s -C selftests/tcp_rcvmgr synflood
 
 # checkpatch from Debian's linux-source, sparse through Kbuild (C=2 checks
 # every file, built or not); both fail on any finding

@@ -33,6 +33,21 @@ static bool rcvmgr_assignable(const struct rcvmgr_conn *c)
 }
 
 /*
+ * Whether @c takes a share of the budget now: only a connection whose
+ * sender sends. Half-open ones (a SYN flood), ones still waiting for their
+ * first byte and ones quiet for RCVMGR_ACTIVE_NS hold nothing back from
+ * the others; their next data asks for a new assignment (rcvmgr_data()).
+ */
+static bool rcvmgr_active(const struct rcvmgr_conn *c, u64 now)
+{
+	return rcvmgr_assignable(c) && c->bytes &&
+	       (now <= c->data_ns || now - c->data_ns <= RCVMGR_ACTIVE_NS);
+}
+
+/* writing the assignment back yields the CPU every this many connections */
+#define RCVMGR_CONTROL_BATCH	256
+
+/*
  * Section 5: what a connection showed it can use over the interval, by the
  * most data that arrived in one RTT. One that delivered its window (within
  * two segments) may use more; one that did not is limited elsewhere and
@@ -59,7 +74,8 @@ static bool rcvmgr_conn_interval(struct rcvmgr_conn *c, const struct rcvmgr_cfg 
 
 	if (idle > (u64)cfg->idle_ms * NSEC_PER_MSEC ||
 	    (c->state == TCP_RCVMGR_STATE_CLOSING && idle > RCVMGR_CLOSED_LINGER_NS) ||
-	    (c->state == TCP_RCVMGR_STATE_UNSCALED && idle > RCVMGR_UNSCALED_IDLE_NS))
+	    (c->state == TCP_RCVMGR_STATE_UNSCALED && idle > RCVMGR_UNSCALED_IDLE_NS) ||
+	    (test_bit(RCVMGR_OPENING, &c->opening) && idle > RCVMGR_OPENING_IDLE_NS))
 		return true;
 	mean = c->rtt_cnt ? div_u64(c->rtt_sum_us, c->rtt_cnt) : 0;
 	/*
@@ -121,18 +137,23 @@ static void rcvmgr_budget_adjust(struct rcvmgr_net *rn, const struct rcvmgr_cfg 
 
 /*
  * One pass over the connections: at an interval's end also the RTT trend,
- * the budget and expiry; always the assignment.
+ * the budget and expiry; always the assignment. The walk that collects
+ * the active connections is the only part under RCU (a copy of a few
+ * fields each); the assignment and writing it back run outside it, and
+ * yield the CPU, on the references the walk took.
  */
 static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 {
 	struct rcvmgr_assign_params ap;
-	unsigned int sampled = 0, increased = 0, n = 0, max, i, n_initial = 0;
+	unsigned int sampled = 0, increased = 0, n = 0, max, i, n_initial = 0, held = 0;
 	struct rcvmgr_conn **conns, *c;
 	const struct rcvmgr_cfg *cfg;
 	struct rcvmgr_share *shares;
 	u64 now, need = 0;
 
 	mutex_lock(&rn->ctl_mutex);
+	/* the kicks from now on wait for the gap (rcvmgr_kick()) */
+	WRITE_ONCE(rn->reassign_next, jiffies + RCVMGR_REASSIGN_GAP);
 	cfg = rcu_dereference_protected(rn->cfg, lockdep_is_held(&rn->ctl_mutex));
 	max = atomic_read(&rn->count) + 64;
 	shares = kvcalloc(max, sizeof(*shares), GFP_KERNEL);
@@ -148,7 +169,11 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 		spin_lock_bh(&c->lock);
 		if (interval_end)
 			expired = rcvmgr_conn_interval(c, cfg, now, &sampled, &increased);
-		if (!expired && rcvmgr_assignable(c) && n < max) {
+		/* a pause does not restart the budget: held counts it */
+		if (!expired && rcvmgr_assignable(c) && c->bytes)
+			held++;
+		if (!expired && rcvmgr_active(c, now) && n < max &&
+		    refcount_inc_not_zero(&c->ref)) {
 			rcvmgr_share_of(&shares[n], c, now);
 			conns[n++] = c;
 		}
@@ -156,8 +181,9 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 		if (expired)
 			rcvmgr_conn_unlink(rn, c);
 	}
+	rcu_read_unlock();
 	if (interval_end)
-		rcvmgr_budget_adjust(rn, cfg, n, sampled, increased);
+		rcvmgr_budget_adjust(rn, cfg, held, sampled, increased);
 
 	ap = (struct rcvmgr_assign_params) {
 		.policy = cfg->policy,
@@ -168,10 +194,13 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 		.initial_window = cfg->initial_window,
 	};
 	rcvmgr_assign(shares, n, rn->budget, &ap);
+	rn->assignments++;
 
 	for (i = 0; i < n; i++) {
 		struct rcvmgr_share *s = &shares[i];
 
+		if (i % RCVMGR_CONTROL_BATCH == RCVMGR_CONTROL_BATCH - 1)
+			cond_resched();
 		c = conns[i];
 		spin_lock_bh(&c->lock);
 		if (rcvmgr_assignable(c)) {
@@ -185,13 +214,14 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 			need += rcvmgr_slow_start_window(s->rtts, s->mss, cfg->initial_window);
 		}
 		spin_unlock_bh(&c->lock);
+		rcvmgr_conn_put(c);
 	}
-	rcu_read_unlock();
 
 	/* (1-a): initial connections may grow, live, as slow start would */
 	WRITE_ONCE(rn->initial_fits, need <= rn->budget);
 	rn->n_initial = n_initial;
 	rn->n_persistent = n - n_initial;
+	WRITE_ONCE(rn->n_assigned, n);
 out:
 	kvfree(shares);
 	kvfree(conns);
@@ -208,7 +238,7 @@ void rcvmgr_tick(struct work_struct *work)
 
 void rcvmgr_reassign_work(struct work_struct *work)
 {
-	rcvmgr_control(container_of(work, struct rcvmgr_net, reassign), false);
+	rcvmgr_control(container_of(to_delayed_work(work), struct rcvmgr_net, reassign), false);
 }
 
 void rcvmgr_control_start(struct rcvmgr_net *rn)

@@ -282,7 +282,7 @@ static int rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info
 	mutex_unlock(&rn->ctl_mutex);
 	rtnl_unlock();
 	kfree_rcu(old, rcu);
-	queue_work(system_unbound_wq, &rn->reassign);
+	mod_delayed_work(system_unbound_wq, &rn->reassign, 0);
 	return 0;
 
 err:
@@ -406,7 +406,7 @@ static int rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rcvmgr_net *rn = rcvmgr_pernet(genl_info_net(info));
 	u64 acks = 0, rewritten = 0, samples = 0;
 	u32 n_initial, n_persistent, budget;
-	u64 intervals, up, down;
+	u64 intervals, assignments, up, down;
 	struct sk_buff *msg;
 	unsigned int start;
 	void *hdr;
@@ -431,6 +431,7 @@ static int rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	n_persistent = rn->n_persistent;
 	budget = rn->budget;
 	intervals = rn->intervals;
+	assignments = rn->assignments;
 	up = rn->budget_up;
 	down = rn->budget_down;
 	mutex_unlock(&rn->ctl_mutex);
@@ -453,7 +454,12 @@ static int rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_REWRITTEN, rewritten) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_RTT_SAMPLES, samples) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_MEMORY,
-			   (u64)atomic_read(&rn->count) * kmem_cache_size(rcvmgr_conn_cache))) {
+			   (u64)atomic_read(&rn->count) * kmem_cache_size(rcvmgr_conn_cache)) ||
+	    nla_put_u32(msg, TCP_RCVMGR_A_STATS_OPENING, atomic_read(&rn->n_opening)) ||
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_OPENING_FULL,
+			   atomic64_read(&rn->opening_full)) ||
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_OFFLOADED, atomic64_read(&rn->offloaded)) ||
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ASSIGNMENTS, assignments)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

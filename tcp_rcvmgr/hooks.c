@@ -33,6 +33,7 @@
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <net/netfilter/nf_conntrack.h>
 #include <net/tcp.h>
 
 #include "er2bc_compat.h"
@@ -272,8 +273,23 @@ static void rcvmgr_conn_free_rcu(struct rcu_head *head)
 	kmem_cache_free(rcvmgr_conn_cache, container_of(head, struct rcvmgr_conn, rcu));
 }
 
+void rcvmgr_conn_put(struct rcvmgr_conn *c)
+{
+	if (refcount_dec_and_test(&c->ref))
+		call_rcu(&c->rcu, rcvmgr_conn_free_rcu);
+}
+
+/* @c carried data or went: it no longer counts as opening */
+static void rcvmgr_conn_opened(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
+{
+	if (test_and_clear_bit(RCVMGR_OPENING, &c->opening))
+		atomic_dec(&rn->n_opening);
+}
+
 void rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 {
+	bool put = false;
+
 	spin_lock_bh(&rn->lock);
 	if (!c->unlinked) {
 		c->unlinked = true;
@@ -281,15 +297,25 @@ void rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 		list_del_rcu(&c->list);
 		atomic_dec(&rn->count);
 		atomic64_inc(&rn->freed);
-		call_rcu(&c->rcu, rcvmgr_conn_free_rcu);
+		rcvmgr_conn_opened(rn, c);
+		put = true;
 	}
 	spin_unlock_bh(&rn->lock);
+	if (put)
+		rcvmgr_conn_put(c);
 }
 
+/*
+ * Ask for a new assignment. Kicks coalesce: the control work runs at most
+ * once per RCVMGR_REASSIGN_GAP, however many connections come and go
+ */
 static void rcvmgr_kick(struct rcvmgr_net *rn)
 {
+	unsigned long next = READ_ONCE(rn->reassign_next), now = jiffies;
+
 	if (!READ_ONCE(rn->exiting))
-		queue_work(system_unbound_wq, &rn->reassign);
+		queue_delayed_work(system_unbound_wq, &rn->reassign,
+				   time_before(now, next) ? next - now : 0);
 }
 
 /* the window a new connection starts with, until the control work sees it */
@@ -300,32 +326,48 @@ static u32 rcvmgr_first_window(const struct rcvmgr_net *rn, const struct rcvmgr_
 	case TCP_RCVMGR_POLICY_AZUMA:
 		return rcvmgr_slow_start_window(0, mss, cfg->initial_window);
 	case TCP_RCVMGR_POLICY_EQUAL:
-		return max(READ_ONCE(rn->budget) / (atomic_read(&rn->count) + 1), mss);
+		return max(READ_ONCE(rn->budget) / (READ_ONCE(rn->n_assigned) + 1), mss);
 	default:
 		return RCVMGR_WINDOW_MAX;
 	}
 }
 
 /*
+ * Entries opened by a SYN that have not carried data (a SYN flood, a scan,
+ * connections that never complete) take at most half the table, so that
+ * connections with data still find room
+ */
+static u32 rcvmgr_opening_max(const struct rcvmgr_cfg *cfg)
+{
+	return max(cfg->max_conns / 2, 1U);
+}
+
+/*
  * A new entry: opened by a SYN (@syn; from the receiver if @rcv_opens), or
- * first seen after its handshake
+ * first seen after its handshake. It takes no share of the budget before
+ * its sender's first data (rcvmgr_data() asks for the assignment then).
  */
 static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 					   const struct rcvmgr_pkt *p, u32 mark, u64 now,
 					   bool syn, bool rcv_opens)
 {
 	struct rcvmgr_conn *c;
-	int err;
+	int err = 0;
 
 	if (atomic_read(&rn->count) >= cfg->max_conns) {
 		if (syn)
 			atomic64_inc(&rn->full);
 		return NULL;
 	}
+	if (syn && atomic_read(&rn->n_opening) >= rcvmgr_opening_max(cfg)) {
+		atomic64_inc(&rn->opening_full);
+		return NULL;
+	}
 	c = kmem_cache_zalloc(rcvmgr_conn_cache, GFP_ATOMIC);
 	if (!c)
 		return NULL;
 	c->key = p->key;
+	refcount_set(&c->ref, 1);
 	spin_lock_init(&c->lock);
 	c->state = syn ? TCP_RCVMGR_STATE_INITIAL : TCP_RCVMGR_STATE_UNSCALED;
 	if (syn)
@@ -339,27 +381,34 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
 	c->window = rcvmgr_first_window(rn, cfg, c->mss);
 	c->demand = U32_MAX;
 
+	/* the bounds again, exact under the lock: every increment is under it */
 	spin_lock(&rn->lock);
-	if (atomic_read(&rn->count) >= cfg->max_conns) {
+	if (atomic_read(&rn->count) >= cfg->max_conns)
 		err = -ENOSPC;
-	} else {
+	else if (syn && atomic_read(&rn->n_opening) >= rcvmgr_opening_max(cfg))
+		err = -EBUSY;
+	if (!err)
 		err = rhashtable_lookup_insert_fast(&rn->table, &c->node, rcvmgr_rht_params);
-		if (!err) {
-			list_add_tail_rcu(&c->list, &rn->conns);
-			atomic_inc(&rn->count);
+	if (!err) {
+		list_add_tail_rcu(&c->list, &rn->conns);
+		atomic_inc(&rn->count);
+		if (syn) {
+			set_bit(RCVMGR_OPENING, &c->opening);
+			atomic_inc(&rn->n_opening);
 		}
 	}
 	spin_unlock(&rn->lock);
 	if (err) {
 		if (err == -ENOSPC && syn)
 			atomic64_inc(&rn->full);
+		else if (err == -EBUSY)
+			atomic64_inc(&rn->opening_full);
 		kmem_cache_free(rcvmgr_conn_cache, c);
 		return NULL;
 	}
 	atomic64_inc(&rn->created);
 	if (!syn)
 		atomic64_inc(&rn->unscaled);
-	rcvmgr_kick(rn);
 	return c;
 }
 
@@ -538,6 +587,16 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	if (p->payload) {
 		unsigned int seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : p->payload;
 
+		/*
+		 * its first data, or the first after a quiet second: it takes
+		 * (again) a share of the budget (rcvmgr_control())
+		 */
+		if (c->state != TCP_RCVMGR_STATE_UNSCALED &&
+		    (!c->bytes || now - c->data_ns > RCVMGR_ACTIVE_NS))
+			kick = true;
+		if (!c->bytes)
+			rcvmgr_conn_opened(rn, c);
+		c->data_ns = now;
 		c->bytes += p->payload;
 		if (seg > c->mss)
 			c->mss = min(seg, 65535U);
@@ -570,10 +629,12 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		c->edge_ns = 0;
 	}
 
+	/* one that had a share gives it back */
 	if ((th->fin || th->rst) && c->state != TCP_RCVMGR_STATE_CLOSING) {
+		if (c->bytes && c->state != TCP_RCVMGR_STATE_UNSCALED)
+			kick = true;
 		c->state = TCP_RCVMGR_STATE_CLOSING;
 		c->flags |= RCVMGR_F_FIN_DATA;
-		kick = true;
 	}
 	spin_unlock(&c->lock);
 
@@ -651,11 +712,12 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		spin_lock(&c->lock);
 		end = rcvmgr_rst_in_window(ntohl(th->seq), c->snd_ack, c->snd_wnd,
 					   rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK));
+		kick = end && c->bytes && c->state != TCP_RCVMGR_STATE_UNSCALED;
 		spin_unlock(&c->lock);
-		if (end) {
+		if (end)
 			rcvmgr_conn_unlink(rn, c);
+		if (kick)
 			rcvmgr_kick(rn);
-		}
 		return;
 	}
 	rcvmgr_parse_opts(skb, p, &o);
@@ -750,6 +812,49 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		rcvmgr_kick(rn);
 }
 
+/*
+ * Whether conntrack handed @skb's connection to a flowtable (nft "flow
+ * add"): its next packets take the flowtable's fast path from the ingress
+ * hook and never reach these hooks again, until it leaves it (a FIN, a
+ * reset, a timeout). Nothing learnt from it would stay true: it is not
+ * managed. The flag is set by the rule that offloads, on the packet that
+ * then reaches this hook, last on forward.
+ */
+static bool rcvmgr_offloaded(const struct sk_buff *skb)
+{
+#if IS_ENABLED(CONFIG_NF_CONNTRACK)
+	enum ip_conntrack_info ctinfo;
+	const struct nf_conn *ct = nf_ct_get(skb, &ctinfo);
+
+	return ct && test_bit(IPS_OFFLOAD_BIT, &ct->status);
+#else
+	return false;
+#endif
+}
+
+/* @p's connection, if tracked, is forgotten: it was offloaded */
+static void rcvmgr_offload(struct rcvmgr_net *rn, const struct rcvmgr_pkt *p,
+			   enum rcvmgr_dir dir)
+{
+	struct rcvmgr_key key = p->key;
+	struct rcvmgr_conn *c;
+
+	/* the connection is named from the sender's side */
+	if (dir == RCVMGR_ACK) {
+		key.saddr = p->key.daddr;
+		key.daddr = p->key.saddr;
+		key.sport = p->key.dport;
+		key.dport = p->key.sport;
+	}
+	c = rhashtable_lookup(&rn->table, &key, rcvmgr_rht_params);
+	if (c) {
+		rcvmgr_conn_unlink(rn, c);
+		atomic64_inc(&rn->offloaded);
+		if (READ_ONCE(c->bytes))
+			rcvmgr_kick(rn);
+	}
+}
+
 static unsigned int rcvmgr_hook(void *priv, struct sk_buff *skb,
 				const struct nf_hook_state *state)
 {
@@ -767,7 +872,9 @@ static unsigned int rcvmgr_hook(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 	/* local out runs in process context: the locks are also taken in softirq */
 	local_bh_disable();
-	if (dir == RCVMGR_DATA)
+	if (unlikely(rcvmgr_offloaded(skb)))
+		rcvmgr_offload(rn, &p, dir);
+	else if (dir == RCVMGR_DATA)
 		rcvmgr_data(rn, cfg, skb, &p, ktime_get_ns());
 	else
 		rcvmgr_ack(rn, cfg, skb, &p, ktime_get_ns());
@@ -803,7 +910,7 @@ static int __net_init rcvmgr_net_init(struct net *net)
 	spin_lock_init(&rn->lock);
 	mutex_init(&rn->ctl_mutex);
 	INIT_DELAYED_WORK(&rn->tick, rcvmgr_tick);
-	INIT_WORK(&rn->reassign, rcvmgr_reassign_work);
+	INIT_DELAYED_WORK(&rn->reassign, rcvmgr_reassign_work);
 	rn->budget = rcvmgr_cfg_default.budget_init;
 	rn->initial_fits = true;
 
@@ -838,7 +945,7 @@ static void __net_exit rcvmgr_net_exit(struct net *net)
 	nf_unregister_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
 	WRITE_ONCE(rn->exiting, true);
 	cancel_delayed_work_sync(&rn->tick);
-	cancel_work_sync(&rn->reassign);
+	cancel_delayed_work_sync(&rn->reassign);
 	rcvmgr_flush(rn);
 	rhashtable_destroy(&rn->table);
 	free_percpu(rn->stats);

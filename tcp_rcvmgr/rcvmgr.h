@@ -5,11 +5,13 @@
  *
  * Locking: the datapath finds a connection under RCU and updates it under
  * the connection's own spinlock. Connections are added to and removed from
- * the table and the list under rn->lock (softirq-safe); removal frees them
- * after a grace period. The control work (rn->ctl_mutex) walks the list
- * under RCU, and writes the windows it assigns with WRITE_ONCE; the
- * datapath reads them with READ_ONCE. The configuration is replaced whole
- * under RTNL-free rn->ctl_mutex and read under RCU.
+ * the table and the list under rn->lock (softirq-safe). The table holds a
+ * reference to each; the control work (rn->ctl_mutex) takes one on each
+ * connection it collects under RCU, so that it can assign and write the
+ * windows outside the read-side section, rescheduling as it goes. The
+ * last reference frees a connection after a grace period. Windows are
+ * written with WRITE_ONCE and read by the datapath with READ_ONCE. The
+ * configuration is replaced whole under rn->ctl_mutex and read under RCU.
  */
 #ifndef _TCP_RCVMGR_H
 #define _TCP_RCVMGR_H
@@ -17,6 +19,7 @@
 #include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/u64_stats_sync.h>
@@ -100,8 +103,14 @@ struct rcvmgr_conn {
 	struct rcvmgr_key key;
 	struct list_head list;
 	struct rcu_head rcu;
+	refcount_t ref;			/* the table's, the control work's */
 	bool unlinked;			/* under rn->lock */
-	spinlock_t lock;
+	/*
+	 * RCVMGR_OPENING: opened by a SYN, no data yet; counted in
+	 * rn->n_opening until data comes or the entry goes (atomic bitops)
+	 */
+	unsigned long opening;
+	spinlock_t lock;		/* the datapath's fields below */
 
 	/* datapath, under lock */
 	u8 state;			/* enum tcp_rcvmgr_state */
@@ -127,6 +136,7 @@ struct rcvmgr_conn {
 	u64 rewritten;
 	u64 created_ns;
 	u64 last_ns;
+	u64 data_ns;			/* the sender's last data */
 
 	/* RTT, gateway to sender and back */
 	u64 hs_ns;			/* a handshake packet left; 0: none pending */
@@ -164,7 +174,9 @@ struct rcvmgr_net {
 	atomic_t count;
 	struct mutex ctl_mutex;		/* the control work and config changes */
 	struct delayed_work tick;	/* every interval: budget, assignment, expiry */
-	struct work_struct reassign;	/* a connection came or changed state */
+	struct delayed_work reassign;	/* a connection came or changed state */
+	unsigned long reassign_next;	/* jiffies: no reassignment before */
+	atomic_t n_opening;		/* opened by a SYN, no data yet */
 	bool exiting;
 
 	/* under ctl_mutex; budget also read locklessly */
@@ -172,16 +184,31 @@ struct rcvmgr_net {
 	bool initial_fits;		/* (1-a) at the last assignment */
 	u32 n_initial;
 	u32 n_persistent;
+	u32 n_assigned;			/* also read locklessly */
 	u64 intervals;
+	u64 assignments;		/* passes, interval ends included */
 	u64 budget_up;
 	u64 budget_down;
 
 	atomic64_t created;
 	atomic64_t freed;
 	atomic64_t full;
+	atomic64_t opening_full;
+	atomic64_t offloaded;
 	atomic64_t unscaled;
 	struct rcvmgr_pcpu_stats __percpu *stats;
 };
+
+#define RCVMGR_OPENING		0	/* bit of rcvmgr_conn.opening */
+/*
+ * A connection its sender has not sent data to for this long is left out
+ * of the assignment (its share goes to the others) until it sends again
+ */
+#define RCVMGR_ACTIVE_NS	NSEC_PER_SEC
+/* one opened by a SYN that carried no data is forgotten once this quiet */
+#define RCVMGR_OPENING_IDLE_NS	(5 * NSEC_PER_SEC)
+/* reassignments between intervals: at most one per this many jiffies */
+#define RCVMGR_REASSIGN_GAP	msecs_to_jiffies(10)
 
 /* ns since @c's last packet as of @now; 0 if another CPU saw one since @now */
 static inline u64 rcvmgr_idle_ns(const struct rcvmgr_conn *c, u64 now)
@@ -200,6 +227,7 @@ void rcvmgr_tick(struct work_struct *work);
 void rcvmgr_reassign_work(struct work_struct *work);
 void rcvmgr_control_start(struct rcvmgr_net *rn);
 void rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
+void rcvmgr_conn_put(struct rcvmgr_conn *c);
 void rcvmgr_flush(struct rcvmgr_net *rn);
 
 /* genl.c */

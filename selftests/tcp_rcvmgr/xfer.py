@@ -4,16 +4,21 @@
 timed at the receiver (the tests' stand-in for downloads), and uploads to
 a LAN server, timed at the sender.
 
-  xfer.py serve PORT BYTES [PORT BYTES]... [--bind ADDR]
+  xfer.py serve PORT BYTES[:hold] [PORT BYTES[:hold]]... [--bind ADDR]
         on each PORT, accept connections and send each BYTES bytes, then
-        close; until killed (one process for every port: a process costs
-        seconds on the debug kernel)
+        close (with :hold, keep it open, quiet, until the receiver closes);
+        until killed (one process for every port: a process costs seconds
+        on the debug kernel)
   xfer.py sink PORT [--bind ADDR]
         accept connections and read each to EOF; until killed
   xfer.py push HOST PORT BYTES [--limit SECONDS]
         an upload: connect, send BYTES bytes, and wait for the receiver to
         close; print {"connect_s", "transfer_s", "bytes"}; exit 1 if it
         failed or one socket operation waited longer than LIMIT
+  xfer.py idle HOST PORT N BYTES SECONDS
+        open N connections at once, read BYTES from each (a server's
+        BYTES:hold), then hold them all open and quiet for
+        SECONDS; print {"open": N} once they are all quiet
   xfer.py fetch HOST PORT [--count N] [--gap SECONDS] [--limit SECONDS]
                 [--dscp N] [--clamp BYTES] [--sport PORT] [--abort-after SECONDS]
         connect N times (one after the other, GAP apart) and read to EOF;
@@ -57,13 +62,17 @@ def serve(args):
         sys.exit("xfer.py serve: PORT BYTES pairs expected")
     payload = b"\0" * CHUNK
 
-    def sender(size):
+    def sender(spec):
+        size, _, hold = spec.partition(":")
+        size = int(size)
+
         def send(conn):
             left = size
             try:
                 while left > 0:
                     left -= conn.send(payload[:min(left, CHUNK)])
-                conn.shutdown(socket.SHUT_WR)
+                if hold != "hold":
+                    conn.shutdown(socket.SHUT_WR)
                 conn.recv(1)        # the receiver closes when it has it all
             except OSError:
                 pass
@@ -71,7 +80,7 @@ def serve(args):
         return send
 
     # every port listens before any is served
-    srvs = [(listener(args.bind, int(p)), sender(int(b)))
+    srvs = [(listener(args.bind, int(p)), sender(b))
             for p, b in zip(args.spec[::2], args.spec[1::2])]
     for srv, send in srvs[1:]:
         threading.Thread(target=each_conn, args=(srv, send), daemon=True).start()
@@ -113,6 +122,29 @@ def push(args):
         s.close()
     print(json.dumps({"connect_s": round(t1 - t0, 6), "transfer_s": round(t2 - t0, 6),
                       "bytes": sent}), flush=True)
+    return 0
+
+
+def idle(args):
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    socks = []
+    for _ in range(args.n):
+        s = socket.socket(family, socket.SOCK_STREAM)
+        s.settimeout(60)
+        s.connect((args.host, args.port))
+        socks.append(s)
+    for s in socks:
+        got = 0
+        while got < args.bytes:
+            # at most what is wanted: the rest stays in the sender's buffer
+            b = s.recv(min(CHUNK, args.bytes - got))
+            if not b:
+                sys.exit("xfer.py idle: the server closed early")
+            got += len(b)
+    print(json.dumps({"open": len(socks)}), flush=True)
+    time.sleep(args.seconds)
+    for s in socks:
+        s.close()
     return 0
 
 
@@ -175,6 +207,12 @@ def main():
     u.add_argument("port", type=int)
     u.add_argument("bytes", type=int)
     u.add_argument("--limit", type=float, default=60.0)
+    i = sub.add_parser("idle")
+    i.add_argument("host")
+    i.add_argument("port", type=int)
+    i.add_argument("n", type=int)
+    i.add_argument("bytes", type=int)
+    i.add_argument("seconds", type=float)
     f = sub.add_parser("fetch")
     f.add_argument("host")
     f.add_argument("port", type=int)
@@ -192,6 +230,8 @@ def main():
         sink(args)
     if args.cmd == "push":
         sys.exit(push(args))
+    if args.cmd == "idle":
+        sys.exit(idle(args))
     sys.exit(fetch(args))
 
 

@@ -87,6 +87,10 @@ static const char *const stats_names[TCP_RCVMGR_A_STATS_MAX + 1] = {
 	[TCP_RCVMGR_A_STATS_REWRITTEN]		= "rewritten",
 	[TCP_RCVMGR_A_STATS_RTT_SAMPLES]	= "rtt-samples",
 	[TCP_RCVMGR_A_STATS_MEMORY]		= "memory",
+	[TCP_RCVMGR_A_STATS_OPENING]		= "opening",
+	[TCP_RCVMGR_A_STATS_OPENING_FULL]	= "opening-full",
+	[TCP_RCVMGR_A_STATS_OFFLOADED]		= "offloaded",
+	[TCP_RCVMGR_A_STATS_ASSIGNMENTS]	= "assignments",
 };
 
 const char *rcvmgr_config_attr_name(unsigned int type)

@@ -279,6 +279,7 @@ if [ -n "$background" ]; then
 	# last one to take is short; a suite not named here goes after them
 	printf '%s\n' tcp_rcvmgr/rcvmgr_windows sch_er2bc/er2bc_safety \
 		sch_er2bc/er2bc_estimator sch_er2bc/er2bc_ctrl sch_er2bc/er2bc_probe \
+		tcp_rcvmgr/rcvmgr_safety \
 		sch_er2bc/er2bc_trust \
 		sch_er2bc/er2bc_errors sch_er2bc/er2bc_classes sch_er2bc/er2bc_basic \
 		sch_er2bc/er2bc_rate tcp_rcvmgr/rcvmgr_hooks kunit >"$queue/order"

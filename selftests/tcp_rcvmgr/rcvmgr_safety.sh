@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tcp_rcvmgr against what outsiders and idle clients do to its table. Only
+# connections that carry data take a share of the budget: idle ones and
+# half-open ones (a SYN flood) leave it to the downloads. Half-open entries
+# take at most half the table and are forgotten seconds after they go
+# quiet; the table never holds more than max-conns. A connection handed to
+# a flowtable, which the hooks no longer see, is forgotten.
+#
+# The flood: a LAN host sends spoofed SYNs (random LAN sources and ports)
+# to a port the WAN router drops, as fast as the VM sends them, past the
+# access link, as many connection attempts that never complete. The
+# download beside it must keep at least 80 % of its goodput under the same
+# flood with the policy off (under TCG the flood itself takes much of the
+# VM's CPU, hence the comparison with the same flood, not with a quiet
+# link).
+source "$(dirname "$0")/../lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+ctl=$top/tools/er2bcctl/er2bcctl
+
+require_cmd ip tc python3 nft
+modinfo tcp_rcvmgr >/dev/null 2>&1 || skip_all "tcp_rcvmgr is not installed"
+[ -x "$ctl" ] || skip_all "er2bcctl is not built (make tools)"
+[ -x "$here/synflood" ] || skip_all "synflood is not built (make tools)"
+tap_begin
+
+source "$here/topology.sh"
+rcvmgr_topology 20mbit 256k
+
+ctl() { ip netns exec "$GW" "$ctl" "$@"; }
+rset() { ctl rcvmgr set wan eth0 lan 10.3.0.0/24 interval 1000 "$@"; }
+fetch() { ip netns exec "$RCV" python3 "$here/xfer.py" fetch "$@"; }
+stat_of() { ctl -j rcvmgr stats >"$tmp/stats" && json_num "$tmp/stats" "$1"; }
+tmp=$(mktemp -d)
+
+pids=
+cleanup() { kill $pids 2>/dev/null; wait $pids 2>/dev/null; }
+trap 'rc=$?; cleanup; (exit $rc); tap_end' EXIT
+
+# the download: 20 MB (5 MB on the debug kernel, where it takes minutes)
+bytes=20000000
+machine_slow && bytes=5000000
+ip netns exec "$SND" python3 "$here/xfer.py" serve 5001 $bytes 5002 100000000 \
+	5004 8000000 5003 10000:hold &
+pids+=" $!"
+busywait 30000 tcp_listening "$SND" 5003
+
+modprobe tcp_rcvmgr
+log_test $? "module loads"
+
+# window_of PORT: the window the dump gives the connection from SND's PORT
+window_of() {
+	local dump
+	ctl -j rcvmgr conns >"$tmp/conns" || return
+	IFS= read -r -d '' dump <"$tmp/conns"
+	[[ $dump =~ \"sport\":[[:space:]]*$1,[^}]*\"window\":[[:space:]]*([0-9]+) ]] &&
+		echo "${BASH_REMATCH[1]}"
+}
+
+# --- idle connections: 30 that each received 10 KB and stay open, quiet;
+# a download beside them gets the whole of a fixed 64 KB budget under
+# equal shares, not a 31st of it
+rset policy equal budget-init 64k budget-min 64k budget-max 64k
+ip netns exec "$RCV" python3 "$here/xfer.py" idle 10.1.0.2 5003 30 10000 600 >"$tmp/idle" &
+idle_pid=$!
+pids+=" $idle_pid"
+busywait 120000 grep -q open "$tmp/idle"
+log_test $? "30 idle connections open"
+sleep 2
+fetch 10.1.0.2 5002 --abort-after 600 >/dev/null 2>&1 &
+bulk=$!
+pids+=" $bulk"
+# once the download has been assigned its share: its window, read again
+# until it is there (a second on the others, more on the debug kernel)
+win=
+for _ in $(seq 20); do
+	sleep 1
+	win=$(window_of 5002) && [ "${win:-0}" -ge 58982 ] && break
+done
+ctl -j rcvmgr stats >"$tmp/stats"
+conns=$(json_num "$tmp/stats" conns)
+[ "${win:-0}" -ge 58982 ] && [ "${conns:-0}" -ge 31 ]
+log_test $? "idle connections take no share: the download's window is the 64 KB budget" \
+	"window ${win:-none} with ${conns:-?} connections tracked"
+kill $bulk $idle_pid 2>/dev/null
+wait $bulk $idle_pid 2>/dev/null
+
+# --- the SYN flood
+ip netns exec "$WAN" nft -f - <<-EOF
+	table inet rcvmgr_safety {
+		chain forward_drop {
+			type filter hook forward priority 0;
+			tcp dport 9 drop
+		}
+	}
+EOF
+max_conns=4096
+# flood POLICY [RATE]: a download of $bytes from SND under way, then the
+# flood beside it (RATE SYN/s, or as many as the VM sends), under
+# tcp_rcvmgr's POLICY with a fixed 256 KB budget; $tmp/POLICY.fetch,
+# .flood, .stats, and .window: the download's window during the flood
+flood() {
+	local policy=$1 rate=${2:-} fl f
+	# (t0, t1: the flood's first 5 s, between the two stats read)
+	rset policy "$policy" max-conns $max_conns budget-init 256k budget-min 256k \
+		budget-max 256k
+	# (one that the flood slows to the two-segment floor is cut short)
+	fetch 10.1.0.2 5001 --limit 300 --abort-after 90 >"$tmp/$policy.fetch" &
+	f=$!
+	sleep 2
+	ctl -j rcvmgr stats >"$tmp/$policy.stats0"
+	t0=$(now_ms)
+	ip netns exec "$RCV" "$here/synflood" -s 10.3.0.0/24 -d 10.1.0.2 -p 9 -t 600 \
+		${rate:+-r "$rate"} >"$tmp/$policy.flood" &
+	fl=$!
+	pids+=" $f $fl"
+	# the table full of half-open entries
+	sleep 5
+	window_of 5001 >"$tmp/$policy.window"
+	ctl -j rcvmgr stats >"$tmp/$policy.stats"
+	t1=$(now_ms)
+	wait $f
+	kill -TERM $fl
+	wait $fl
+}
+# goodput POLICY: the download's, bit/s
+goodput() {
+	sed -n 's/.*"transfer_s": \([0-9.]*\), "bytes": \([0-9]*\).*/\1 \2/p' "$tmp/$1.fetch" |
+		awk '$1 > 0 { printf "%d", $2 * 8 / $1 }'
+}
+sent_rate() { sed -n 's/.*"rate": \([0-9]*\).*/\1/p' "$tmp/$1.flood"; }
+
+# unmanaged first, as many SYNs as the VM sends; then managed, the same
+flood off
+rate=$(sent_rate off)
+[ "${rate:-0}" -gt 0 ]
+log_test $? "the flood runs beside the download (policy off)" \
+	"$(cat "$tmp/off.fetch"); ${rate:-no} SYN/s"
+flood equal "$rate"
+# assignments: at most one per 10 ms, whatever the SYN rate
+a1=$(json_num "$tmp/equal.stats" assignments)
+a0=$(json_num "$tmp/equal.stats0" assignments)
+assigns=$(( ${a1:-999999} - ${a0:-0} ))
+conns=$(json_num "$tmp/equal.stats" conns)
+opening=$(json_num "$tmp/equal.stats" opening)
+full=$(json_num "$tmp/equal.stats" opening_full)
+shares=$(( $(json_num "$tmp/equal.stats" initial) + $(json_num "$tmp/equal.stats" persistent) ))
+win=$(cat "$tmp/equal.window")
+# the download's window: what it uses, with room to grow (section 5)
+[ "$shares" -le 2 ] && [ "${conns:-99999}" -le $max_conns ] &&
+	[ "${opening:-99999}" -le $((max_conns / 2)) ] && [ "${full:-0}" -gt 0 ] &&
+	[ "$assigns" -le $(( (t1 - t0) / 10 + 2 )) ]
+log_test $? "half-open entries take no share of the budget; the table keeps its bounds" \
+	"$shares sharing, the download's window ${win:-none}; conns ${conns:-?} opening ${opening:-?} of $max_conns, SYNs not tracked ${full:-?}; $assigns assignments in $((t1 - t0)) ms"
+on=$(goodput equal)
+off=$(goodput off)
+[ -n "$on" ] && [ -n "$off" ] && [ $((on * 10)) -ge $((off * 8)) ]
+log_timing_test $? "the managed download keeps 80 % of its goodput with the policy off" \
+	"equal ${on:-?} bit/s, off ${off:-?} bit/s; flood $(sent_rate equal) and ${rate:-?} SYN/s"
+# once the flood stops, its entries go: 5 s of quiet, then the next interval
+no_opening() { ctl -j rcvmgr stats >"$tmp/after" && [ "$(json_num "$tmp/after" opening)" = 0 ]; }
+busywait 20000 no_opening
+opening=$(json_num "$tmp/after" opening)
+[ "${opening:-1}" = 0 ]
+log_test $? "half-open entries are forgotten seconds after the flood" "opening ${opening:-?}"
+
+# --- a connection conntrack hands to a flowtable leaves these hooks (its
+# packets take the fast path from ingress): it is forgotten at once, not
+# managed on what was seen before (Debian's kernels; the debug kernel has
+# no flowtables)
+rset policy azuma
+if ip netns exec "$GW" nft -f - 2>"$tmp/ft.err" <<-EOF
+	table inet rcvmgr_offload {
+		flowtable ft {
+			hook ingress priority 0;
+			devices = { eth0, eth1 };
+		}
+		chain forward {
+			type filter hook forward priority 0;
+			tcp dport 5004 ct state established flow add @ft
+		}
+	}
+EOF
+then
+	before=$(stat_of offloaded)
+	fetch 10.1.0.2 5004 --limit 120 >"$tmp/offload" &
+	f=$!
+	sleep 2
+	win=$(window_of 5004)
+	after=$(stat_of offloaded)
+	wait $f
+	rc=$?
+	[ $rc = 0 ] && [ -z "$win" ] && [ "${after:-0}" -gt "${before:-0}" ]
+	log_test $? "a connection offloaded to a flowtable is forgotten, and completes" \
+		"tracked: ${win:-no}; offloaded ${before:-?} -> ${after:-?}; $(cat "$tmp/offload")"
+	ip netns exec "$GW" nft delete table inet rcvmgr_offload
+else
+	log_test $ksft_skip "a connection offloaded to a flowtable is forgotten, and completes" \
+		"kernel without flowtables: $(head -n 1 "$tmp/ft.err")"
+fi
+
+rm -rf "$tmp"
