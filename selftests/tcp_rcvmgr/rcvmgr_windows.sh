@@ -188,9 +188,11 @@ fi
 # (three downloads' first packets take the debug kernel half a minute)
 conns_wait=60000
 machine_slow && conns_wait=180000
-# long downloads, stopped once seen (the process itself in the background)
-# (in the background only: its subshell becomes the download, which kill stops)
-long() { exec ip netns exec "$RCV" timeout $((conns_wait / 1000 + 30)) python3 "$here/xfer.py" fetch 10.1.0.2 "$@" >/dev/null 2>&1; }
+# long downloads, killed once their check is done (in the background
+# only: its subshell becomes the download, which kill stops); the timeout
+# bounds one a failing check leaves behind, and outlasts the longest wait
+# with the checks after it (the resets')
+long() { exec ip netns exec "$RCV" timeout $((conns_wait / 1000 + 300)) python3 "$here/xfer.py" fetch 10.1.0.2 "$@" >/dev/null 2>&1; }
 
 # read_conns: the connection dump, in $tmp/conns and in $dump, to be read
 # by bash (json_num's reason): under the downloads a process costs the
