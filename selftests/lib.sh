@@ -11,11 +11,13 @@ ksft_skip=4
 
 __tap_n=0
 __tap_failed=0
-# microseconds from bash's clock (any decimal point), and the processes the
-# kernel has forked since boot, read without forking one
+# microseconds since boot (monotonic: tests step the wall clock; 10 ms
+# steps), and the processes the kernel has forked since boot, read without
+# forking one
 __tap_us() {
-	local key val
-	__tap_now=${EPOCHREALTIME//[!0-9]/}
+	local key val up
+	read -r up _ </proc/uptime
+	__tap_now=$((10#${up//[!0-9]/} * 10000))
 	while read -r key val; do
 		[ "$key" = processes ] && { __tap_forks=$val; break; }
 	done </proc/stat

@@ -22,13 +22,18 @@
 #   100 ms, each short download's time (xfer.py: connect_s, transfer_s),
 #   and the Jain fairness of the bytes GW forwarded from each bulk sender
 #   (nft counters).
-# cost: the hooks' per-packet cost in instructions (guest ns): one idle
-#   tracked connection's last pure ACK, captured on RCV's eth0, replayed
-#   20000 times by an AF_PACKET socket there, forwarded by GW toward the
-#   sender; the loop's guest time per packet with the module unloaded,
-#   configured (azuma, wan eth0) with 10 and with 10000 tracked
-#   connections (held open), and configured with `wan none` (hooks return
-#   at once). Three repeats each.
+# cost: the hooks' per-packet cost in instructions (guest ns) beside
+#   conntrack's: one idle tracked connection's last pure ACK, captured on
+#   RCV's eth0, replayed 20000 times by an AF_PACKET socket there,
+#   forwarded by GW toward the sender; the loop's guest time per packet
+#   with the module unloaded, with and without conntrack (an nft rule on
+#   GW's forward hook that matches ct state), then with 10, 10000 and
+#   100000 connections held open through GW, tracked by the module and
+#   by conntrack, in four variants each: the module configured (azuma,
+#   wan eth0) or with `wan none` (its hooks return at once), conntrack on
+#   or off. Three repeats each. Then the cost of a SYN flood: guest time
+#   per spoofed SYN (synflood, 5 s) forwarded by GW with nothing, with
+#   conntrack, and with the module (its half-open bound reached).
 set -u
 
 mode=$1
@@ -232,7 +237,11 @@ cost() {
 		ip netns exec "$ns" sysctl -qw "net.ipv4.ip_local_port_range=1024 65000" \
 			net.core.somaxconn=4096 net.ipv4.tcp_max_syn_backlog=4096
 	done
-	ulimit -n 30000
+	ulimit -n 120000
+	# the flood's SYNs end at SND, unanswered
+	ip netns exec "$SND" nft add table inet sink
+	ip netns exec "$SND" nft add chain inet sink in "{ type filter hook prerouting priority -300; }"
+	ip netns exec "$SND" nft add rule inet sink in tcp dport 9 drop
 	cat >"$work/hold.py" <<'PY'
 import os, socket, sys, threading, time, select
 # hold.py serve PORT BYTES | hold.py connect HOST PORT N READY: connections
@@ -316,9 +325,12 @@ for label in open(fifo):
                           "ns_per_packet": round((t1 - t0) / count, 1)}), flush=True)
     print(json.dumps({"done": label}), flush=True)
 PY
-	ip netns exec "$SND" python3 "$work/hold.py" serve 5010 0 &
+	ip netns exec "$SND" bash -c "ulimit -n 120000; exec python3 $work/hold.py serve 5010 0" &
 	local srv=$!
 	busywait 20000 tcp_listening "$SND" 5010
+	ip netns exec "$SND" bash -c "ulimit -n 120000; exec python3 $work/hold.py serve 5012 0" &
+	local srv3=$!
+	busywait 20000 tcp_listening "$SND" 5012
 	# the tracked connection's sender: 8 KB, then held open, no FIN
 	ip netns exec "$SND" python3 "$work/hold.py" serve 5011 8192 &
 	local srv2=$!
@@ -337,9 +349,10 @@ PY
 	}
 	stop_replay() { echo quit >&7; exec 7>&-; wait $rp; }
 	measure() { # VARIANT CONNS
-		local a0=0 a1=0 tracked=0 loaded=0
+		local a0=0 a1=0 tracked=0 loaded=0 ct
 		lsmod | grep -q '^tcp_rcvmgr' && loaded=1
 		[ $loaded = 1 ] && a0=$(stat_of acks) && tracked=$(stat_of conns)
+		ct=$(ip netns exec "$GW" cat /proc/sys/net/netfilter/nf_conntrack_count 2>/dev/null || echo 0)
 		echo "$1-$2" >&7
 		# poll once a second: the guest's one vCPU also runs the poll
 		until grep -q "\"done\": \"$1-$2\"" "$work/replay.out"; do
@@ -349,43 +362,84 @@ PY
 		[ $loaded = 1 ] && a1=$(stat_of acks)
 		grep "\"label\": \"$1-$2\"" "$work/replay.out" | while read -r l; do
 			record part='"cost"' variant="\"$1\"" conns="$2" tracked="$tracked" \
-				acks_seen=$((a1 - a0)) \
+				conntrack="$ct" acks_seen=$((a1 - a0)) \
 				rep="$(echo "$l" | json_get "j['rep']")" packets=$count \
 				ns_per_packet="$(echo "$l" | json_get "j['ns_per_packet']")"
 		done
-		log "cost $1 ($2 connections, $tracked tracked, module saw $((a1 - a0)) ACKs): $(grep "\"label\": \"$1-$2\"" "$work/replay.out" | sed 's/.*"ns_per_packet": \([0-9.]*\).*/\1/' | paste -sd' ') ns/packet"
+		log "cost $1 ($2 connections, $tracked tracked, $ct in conntrack, module saw $((a1 - a0)) ACKs): $(grep "\"label\": \"$1-$2\"" "$work/replay.out" | sed 's/.*"ns_per_packet": \([0-9.]*\).*/\1/' | paste -sd' ') ns/packet"
 	}
-	hold() { # N: N more connections held open from RCV to SND
-		ip netns exec "$RCV" bash -c "ulimit -n 30000; exec python3 $work/hold.py connect 10.1.0.2 5010 $1 $work/ready.$1" &
+	hold() { # N PORT: N more connections held open from RCV to SND's PORT
+		ip netns exec "$RCV" bash -c "ulimit -n 120000; exec python3 $work/hold.py connect 10.1.0.2 $2 $1 $work/ready.$1.$2" &
 		holds+=" $!"
-		busywait 900000 test -s "$work/ready.$1" || { log "could not open $1 connections"; exit 1; }
+		busywait 1800000 test -s "$work/ready.$1.$2" || { log "could not open $1 connections"; exit 1; }
+	}
+	# conntrack on GW: a rule on its forward hook that looks at ct state
+	ct_on() {
+		ip netns exec "$GW" nft -f - <<-EOF
+			table inet ct {
+				chain forward_ct {
+					type filter hook forward priority 0;
+					ct state established counter
+				}
+			}
+		EOF
+	}
+	ct_off() { ip netns exec "$GW" nft delete table inet ct; }
+	# (conntrack's table, global, must hold the 100000 and the replays)
+	# the four variants at N connections
+	variants() { # N
+		ctl rcvmgr set policy azuma wan eth0 max-conns 262144
+		measure azuma+ct "$1"
+		ctl rcvmgr set wan none
+		measure wan-none+ct "$1"
+		ct_off
+		measure wan-none "$1"
+		ctl rcvmgr set policy azuma wan eth0 max-conns 262144
+		measure azuma "$1"
+		ct_on
+	}
+	# flood LABEL: guest ns per SYN of a 5 s flood from RCV through GW
+	flood() {
+		local r
+		r=$(ip netns exec "$RCV" "$top/selftests/tcp_rcvmgr/synflood" -s 10.3.0.0/24 \
+			-d 10.1.0.2 -p 9 -t 5) || { log "synflood failed"; exit 1; }
+		r=$(echo "$r" | json_get "j['rate']")
+		record part='"flood"' variant="\"$1\"" ns_per_syn="$(python3 -c "print(round(1e9 / $r, 1))")"
+		log "flood $1: $r SYN/s of guest time"
 	}
 	local holds=
 
-	# unloaded: the path without the module
+	# nothing, and conntrack alone: the module unloaded
 	rmmod tcp_rcvmgr 2>/dev/null
 	start_replay
 	measure unloaded 1
+	ct_on
+	sysctl -qw net.netfilter.nf_conntrack_max=262144
+	measure conntrack 1
 	stop_replay
+	ct_off
+	flood unloaded
+	ct_on
+	flood conntrack
 
+	# connections opened from now on are in both tables
 	modprobe tcp_rcvmgr || { log "cannot load tcp_rcvmgr"; exit 1; }
-	ctl rcvmgr set policy azuma wan eth0 || { log "cannot configure azuma"; exit 1; }
+	ctl rcvmgr set policy azuma wan eth0 max-conns 262144 || { log "cannot configure azuma"; exit 1; }
 	start_replay
-	hold 9
-	measure azuma 10
-	ctl rcvmgr set wan none
-	measure wan-none 10
-	# conns stay in the table? then the 10000 on azuma
-	ctl rcvmgr set policy azuma wan eth0
-	hold 9990
-	measure azuma 10000
-	ctl rcvmgr set wan none
-	measure wan-none 10000
+	hold 9 5010
+	variants 10
+	hold 9990 5010
+	variants 10000
+	hold 50000 5010
+	hold 40000 5012
+	variants 100000
+	ct_off
+	flood module
 	ctl -j rcvmgr stats >"$work/stats"
 	record part='"cost-stats"' stats="$(python3 -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))" "$work/stats")"
 	stop_replay
-	kill $holds $srv $srv2 2>/dev/null
-	wait $holds $srv $srv2 2>/dev/null
+	kill $holds $srv $srv2 $srv3 2>/dev/null
+	wait $holds $srv $srv2 $srv3 2>/dev/null
 	cleanup_all_ns
 }
 

@@ -136,13 +136,16 @@ def main():
     cost = {}
     tracked = {}
     seen = {}
+    ctcount = {}
     for r in by("cost"):
         key = (r["variant"], r["conns"])
         cost.setdefault(key, []).append(r["ns_per_packet"])
         tracked[key] = r["tracked"]
         seen[key] = r.get("acks_seen")
+        ctcount[key] = r.get("conntrack")
     med = {k: round(statistics.median(v), 1) for k, v in cost.items()}
     base = med.get(("unloaded", 1))
+    flood = {r["variant"]: r["ns_per_syn"] for r in by("flood")}
     if med:
         res["cost_ns_per_packet"] = {f"{v}/{n}": m for (v, n), m in sorted(med.items())}
         res["cost_runs"] = {f"{v}/{n}": cost[(v, n)] for (v, n) in sorted(cost)}
@@ -153,26 +156,36 @@ def main():
             "connection's pure ACK replayed by an AF_PACKET socket on the receiver's veth, "
             "forwarded by the gateway to the sender; guest time of the send loop per packet "
             "(median of 3 runs of 20000), which includes the Python loop, the syscall, veth, "
-            "forwarding and the sender's TCP. hook_ns_per_packet = configured (azuma, wan "
-            "eth0) minus unloaded; hook_wan_none_ns_per_packet = wan none minus unloaded. "
-            "Both include the module's hooks in every namespace the packet crosses: the "
-            "gateway's forward hook (lookup, window rewrite when configured) and the "
-            "sender namespace's local-in hook (unconfigured there, returns at once). "
-            "The 10 and 10000 are connections in the gateway's table (cost_tracked_conns), "
-            "held open by sockets.")
+            "forwarding and the sender's TCP. module_adds = azuma (wan eth0, conntrack off) "
+            "minus unloaded: the module's hooks in every namespace the packet crosses (the "
+            "gateway's forward hook: lookup, window rewrite; the sender's local-in hook, "
+            "unconfigured there). conntrack_adds = the same packets with an nft rule "
+            "matching ct state on the gateway's forward hook minus without it, the module "
+            "present with wan none (at 1 connection: conntrack minus unloaded). The 10, "
+            "10000 and 100000 are connections held open by sockets through the gateway, in "
+            "the module's table (cost_tracked_conns) and in conntrack's.")
         if base is not None:
             res["baseline_ns_per_packet"] = base
-            hook = {}
-            none = {}
-            for n in (10, 10000):
+            adds, ct = {}, {}
+            if ("conntrack", 1) in med:
+                ct["1"] = round(med[("conntrack", 1)] - base, 1)
+            for n in (10, 10000, 100000):
                 if ("azuma", n) in med:
-                    hook[str(n)] = round(med[("azuma", n)] - base, 1)
-                if ("wan-none", n) in med:
-                    none[str(n)] = round(med[("wan-none", n)] - base, 1)
-            if hook:
-                res["hook_ns_per_packet"] = hook
-            if none:
-                res["hook_wan_none_ns_per_packet"] = none
+                    adds[str(n)] = round(med[("azuma", n)] - base, 1)
+                if ("wan-none+ct", n) in med and ("wan-none", n) in med:
+                    ct[str(n)] = round(med[("wan-none+ct", n)] - med[("wan-none", n)], 1)
+            if adds:
+                res["module_adds_ns_per_packet"] = adds
+            if ct:
+                res["conntrack_adds_ns_per_packet"] = ct
+            ratio = {n: round(adds[n] / ct[n], 2) for n in adds if ct.get(n)}
+            if ratio:
+                res["module_over_conntrack"] = ratio
+    if flood:
+        res["flood_ns_per_syn"] = flood
+        if "unloaded" in flood:
+            res["flood_adds_ns_per_syn"] = {v: round(x - flood["unloaded"], 1)
+                                            for v, x in flood.items() if v != "unloaded"}
     json.dump(res, open(o.json, "w"), indent=1)
 
     f = lambda v: "-" if v is None else str(v)  # noqa: E731
@@ -202,13 +215,32 @@ def main():
     if med:
         md += ["Per-packet cost, instructions (QEMU -icount shift=0; guest ns; median of 3 "
                "runs of 20000 replayed ACKs of one tracked connection):", "",
-               "| variant | connections | tracked | ns/packet | minus unloaded |",
-               "|---|---|---|---|---|"]
-        for (v, n), m in sorted(med.items()):
-            md.append(f"| {v} | {n} | {tracked[(v, n)]} | {m} | "
+               "| variant | connections | tracked | in conntrack | ns/packet | minus unloaded |",
+               "|---|---|---|---|---|---|"]
+        for (v, n), m in sorted(med.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            md.append(f"| {v} | {n} | {tracked[(v, n)]} | {f(ctcount.get((v, n)))} | {m} | "
                       f"{f(None if base is None else round(m - base, 1))} |")
+        adds = res.get("module_adds_ns_per_packet", {})
+        ct = res.get("conntrack_adds_ns_per_packet", {})
+        if adds or ct:
+            md += ["", "What each adds per forwarded ACK (goal: the module at most half of "
+                   "conntrack, flat from 10 to 100000 connections):", "",
+                   "| connections | tcp_rcvmgr adds | conntrack adds | ratio |",
+                   "|---|---|---|---|"]
+            for n in ("1", "10", "10000", "100000"):
+                if n in adds or n in ct:
+                    md.append(f"| {n} | {f(adds.get(n))} | {f(ct.get(n))} | "
+                              f"{f(res.get('module_over_conntrack', {}).get(n))} |")
     else:
         md.append("The hooks' cost was not measured.")
+    if flood:
+        md += ["", "A SYN flood through the gateway, instructions per spoofed SYN "
+               "(synflood, 5 s of guest time; the sender's cost included):", "",
+               "| gateway | ns/SYN | minus nothing |", "|---|---|---|"]
+        for v in ("unloaded", "conntrack", "module"):
+            if v in flood:
+                md.append(f"| {v} | {flood[v]} | "
+                          f"{f(res.get('flood_adds_ns_per_syn', {}).get(v))} |")
     open(o.md, "w").write("\n".join(md) + "\n")
     if o.plots and pol:
         plots(pol, o.plots)
