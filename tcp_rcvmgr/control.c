@@ -5,8 +5,8 @@
  * notes what each connection used (section 5), forgets idle and closed
  * connections, and assigns the windows (section 3.2, or the comparators'
  * rules; assign.c). Between intervals the datapath asks for a new
- * assignment, with the same B, when a connection starts, becomes
- * persistent or ends.
+ * assignment, with the same B, when a connection starts carrying data,
+ * resumes after a pause, becomes persistent or ends.
  */
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -35,8 +35,9 @@ static bool rcvmgr_assignable(const struct rcvmgr_conn *c)
 /*
  * Whether @c takes a share of the budget now: only a connection whose
  * sender sends. Half-open ones (a SYN flood), ones still waiting for their
- * first byte and ones quiet for RCVMGR_ACTIVE_NS hold nothing back from
- * the others; their next data asks for a new assignment (rcvmgr_data()).
+ * first byte and ones quiet for RCVMGR_ACTIVE_NS are left out of the
+ * assignments made meanwhile (at the latest the next interval's);
+ * their next data asks for a new one (rcvmgr_data()).
  */
 static bool rcvmgr_active(const struct rcvmgr_conn *c, u64 now)
 {
@@ -75,7 +76,8 @@ static bool rcvmgr_conn_interval(struct rcvmgr_conn *c, const struct rcvmgr_cfg 
 	if (idle > (u64)cfg->idle_ms * NSEC_PER_MSEC ||
 	    (c->state == TCP_RCVMGR_STATE_CLOSING && idle > RCVMGR_CLOSED_LINGER_NS) ||
 	    (c->state == TCP_RCVMGR_STATE_UNSCALED && idle > RCVMGR_UNSCALED_IDLE_NS) ||
-	    (test_bit(RCVMGR_OPENING, &c->opening) && idle > RCVMGR_OPENING_IDLE_NS))
+	    (test_bit(RCVMGR_CONN_OPENING, &c->atomic_flags) &&
+	     !(c->flags & RCVMGR_F_ESTABLISHED) && idle > RCVMGR_OPENING_IDLE_NS))
 		return true;
 	mean = c->rtt_cnt ? div_u64(c->rtt_sum_us, c->rtt_cnt) : 0;
 	/*
@@ -158,8 +160,12 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 	max = atomic_read(&rn->count) + 64;
 	shares = kvcalloc(max, sizeof(*shares), GFP_KERNEL);
 	conns = kvcalloc(max, sizeof(*conns), GFP_KERNEL);
-	if (!shares || !conns)
+	if (!shares || !conns) {
+		/* the kick this pass answers is not lost: again in 100 ms */
+		if (!interval_end && !READ_ONCE(rn->exiting))
+			queue_delayed_work(system_unbound_wq, &rn->reassign, HZ / 10);
 		goto out;
+	}
 
 	now = ktime_get_ns();
 	rcu_read_lock();

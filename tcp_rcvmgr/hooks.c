@@ -280,13 +280,14 @@ void rcvmgr_conn_put(struct rcvmgr_conn *c)
 }
 
 /* @c carried data or went: it no longer counts as opening */
-static void rcvmgr_conn_opened(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
+static void rcvmgr_conn_clear_opening(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 {
-	if (test_and_clear_bit(RCVMGR_OPENING, &c->opening))
+	if (test_and_clear_bit(RCVMGR_CONN_OPENING, &c->atomic_flags))
 		atomic_dec(&rn->n_opening);
 }
 
-void rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
+/* @c out of the table; false if another CPU took it out first */
+bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 {
 	bool put = false;
 
@@ -297,12 +298,13 @@ void rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 		list_del_rcu(&c->list);
 		atomic_dec(&rn->count);
 		atomic64_inc(&rn->freed);
-		rcvmgr_conn_opened(rn, c);
+		rcvmgr_conn_clear_opening(rn, c);
 		put = true;
 	}
 	spin_unlock_bh(&rn->lock);
 	if (put)
 		rcvmgr_conn_put(c);
+	return put;
 }
 
 /*
@@ -387,15 +389,19 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
 		err = -ENOSPC;
 	else if (syn && atomic_read(&rn->n_opening) >= rcvmgr_opening_max(cfg))
 		err = -EBUSY;
-	if (!err)
+	/* opening before it is visible: its first data may come at once */
+	if (!err && syn) {
+		__set_bit(RCVMGR_CONN_OPENING, &c->atomic_flags);
+		atomic_inc(&rn->n_opening);
+	}
+	if (!err) {
 		err = rhashtable_lookup_insert_fast(&rn->table, &c->node, rcvmgr_rht_params);
+		if (err && syn)
+			atomic_dec(&rn->n_opening);
+	}
 	if (!err) {
 		list_add_tail_rcu(&c->list, &rn->conns);
 		atomic_inc(&rn->count);
-		if (syn) {
-			set_bit(RCVMGR_OPENING, &c->opening);
-			atomic_inc(&rn->n_opening);
-		}
 	}
 	spin_unlock(&rn->lock);
 	if (err) {
@@ -574,6 +580,9 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			/* its SYN-ACK to the receiver's SYN: a download */
 			take = (c->flags & RCVMGR_F_RCV_OPENED) && a == c->isn + 1;
 		} else {
+			/* after both SYNs: the handshake's last ACK (an upload) */
+			if ((c->flags & RCVMGR_F_HANDSHAKE) == RCVMGR_F_HANDSHAKE)
+				c->flags |= RCVMGR_F_ESTABLISHED;
 			take = !(c->flags & RCVMGR_F_SND_ACK) || !before(a, c->snd_ack);
 			scaled = (c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
 				 (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS);
@@ -592,10 +601,10 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		 * (again) a share of the budget (rcvmgr_control())
 		 */
 		if (c->state != TCP_RCVMGR_STATE_UNSCALED &&
-		    (!c->bytes || now - c->data_ns > RCVMGR_ACTIVE_NS))
+		    (!c->bytes || (now > c->data_ns && now - c->data_ns > RCVMGR_ACTIVE_NS)))
 			kick = true;
 		if (!c->bytes)
-			rcvmgr_conn_opened(rn, c);
+			rcvmgr_conn_clear_opening(rn, c);
 		c->data_ns = now;
 		c->bytes += p->payload;
 		if (seg > c->mss)
@@ -764,6 +773,8 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		spin_unlock(&c->lock);
 		return;
 	}
+	/* after both SYNs: the handshake's last ACK (a download) */
+	c->flags |= RCVMGR_F_ESTABLISHED;
 	if (th->fin)
 		c->flags |= RCVMGR_F_FIN_ACK;
 	/*
@@ -847,8 +858,7 @@ static void rcvmgr_offload(struct rcvmgr_net *rn, const struct rcvmgr_pkt *p,
 		key.dport = p->key.sport;
 	}
 	c = rhashtable_lookup(&rn->table, &key, rcvmgr_rht_params);
-	if (c) {
-		rcvmgr_conn_unlink(rn, c);
+	if (c && rcvmgr_conn_unlink(rn, c)) {
 		atomic64_inc(&rn->offloaded);
 		if (READ_ONCE(c->bytes))
 			rcvmgr_kick(rn);
@@ -911,6 +921,7 @@ static int __net_init rcvmgr_net_init(struct net *net)
 	mutex_init(&rn->ctl_mutex);
 	INIT_DELAYED_WORK(&rn->tick, rcvmgr_tick);
 	INIT_DELAYED_WORK(&rn->reassign, rcvmgr_reassign_work);
+	rn->reassign_next = jiffies;
 	rn->budget = rcvmgr_cfg_default.budget_init;
 	rn->initial_fits = true;
 

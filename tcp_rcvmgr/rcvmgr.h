@@ -94,6 +94,7 @@ struct rcvmgr_key {
 #define RCVMGR_F_FIN_ACK	BIT(9)
 #define RCVMGR_F_SND_ACK	BIT(10)	/* snd_ack and snd_wnd hold the sender's */
 #define RCVMGR_F_RCV_OPENED	BIT(11)	/* the receiver's SYN opened it: a download */
+#define RCVMGR_F_ESTABLISHED	BIT(12)	/* an ACK after both SYNs: the handshake's last */
 
 #define RCVMGR_F_HANDSHAKE	(RCVMGR_F_SND_SYN | RCVMGR_F_RCV_SYN)
 #define RCVMGR_F_TS		(RCVMGR_F_SND_TS | RCVMGR_F_RCV_TS)
@@ -106,10 +107,10 @@ struct rcvmgr_conn {
 	refcount_t ref;			/* the table's, the control work's */
 	bool unlinked;			/* under rn->lock */
 	/*
-	 * RCVMGR_OPENING: opened by a SYN, no data yet; counted in
+	 * RCVMGR_CONN_OPENING: opened by a SYN, no data yet; counted in
 	 * rn->n_opening until data comes or the entry goes (atomic bitops)
 	 */
-	unsigned long opening;
+	unsigned long atomic_flags;
 	spinlock_t lock;		/* the datapath's fields below */
 
 	/* datapath, under lock */
@@ -199,13 +200,16 @@ struct rcvmgr_net {
 	struct rcvmgr_pcpu_stats __percpu *stats;
 };
 
-#define RCVMGR_OPENING		0	/* bit of rcvmgr_conn.opening */
+#define RCVMGR_CONN_OPENING	0	/* bit of rcvmgr_conn.atomic_flags */
 /*
  * A connection its sender has not sent data to for this long is left out
  * of the assignment (its share goes to the others) until it sends again
  */
 #define RCVMGR_ACTIVE_NS	NSEC_PER_SEC
-/* one opened by a SYN that carried no data is forgotten once this quiet */
+/*
+ * one opened by a SYN whose handshake did not complete is forgotten once
+ * this quiet (at the end of an interval)
+ */
 #define RCVMGR_OPENING_IDLE_NS	(5 * NSEC_PER_SEC)
 /* reassignments between intervals: at most one per this many jiffies */
 #define RCVMGR_REASSIGN_GAP	msecs_to_jiffies(10)
@@ -226,7 +230,7 @@ extern struct kmem_cache *rcvmgr_conn_cache;
 void rcvmgr_tick(struct work_struct *work);
 void rcvmgr_reassign_work(struct work_struct *work);
 void rcvmgr_control_start(struct rcvmgr_net *rn);
-void rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
+bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
 void rcvmgr_conn_put(struct rcvmgr_conn *c);
 void rcvmgr_flush(struct rcvmgr_net *rn);
 

@@ -376,7 +376,7 @@ PY
 	# conntrack on GW: a rule on its forward hook that looks at ct state
 	ct_on() {
 		ip netns exec "$GW" nft -f - <<-EOF
-			table inet ct {
+			table inet bench_conntrack {
 				chain forward_ct {
 					type filter hook forward priority 0;
 					ct state established counter
@@ -384,17 +384,17 @@ PY
 			}
 		EOF
 	}
-	ct_off() { ip netns exec "$GW" nft delete table inet ct; }
+	ct_off() { ip netns exec "$GW" nft delete table inet bench_conntrack; }
 	# (conntrack's table, global, must hold the 100000 and the replays)
 	# the four variants at N connections
 	variants() { # N
-		ctl rcvmgr set policy azuma wan eth0 max-conns 262144
+		ctl rcvmgr set policy azuma wan eth0 max-conns 262144 idle-timeout 86400000
 		measure azuma+ct "$1"
 		ctl rcvmgr set wan none
 		measure wan-none+ct "$1"
 		ct_off
 		measure wan-none "$1"
-		ctl rcvmgr set policy azuma wan eth0 max-conns 262144
+		ctl rcvmgr set policy azuma wan eth0 max-conns 262144 idle-timeout 86400000
 		measure azuma "$1"
 		ct_on
 	}
@@ -424,7 +424,7 @@ PY
 
 	# connections opened from now on are in both tables
 	modprobe tcp_rcvmgr || { log "cannot load tcp_rcvmgr"; exit 1; }
-	ctl rcvmgr set policy azuma wan eth0 max-conns 262144 || { log "cannot configure azuma"; exit 1; }
+	ctl rcvmgr set policy azuma wan eth0 max-conns 262144 idle-timeout 86400000 || { log "cannot configure azuma"; exit 1; }
 	start_replay
 	hold 9 5010
 	variants 10
