@@ -238,14 +238,19 @@ cost() {
 			net.core.somaxconn=4096 net.ipv4.tcp_max_syn_backlog=4096
 	done
 	ulimit -n 120000
+	# the held connections bind their own ports (hold.py), below the
+	# ephemeral ones of the replays
+	ip netns exec "$RCV" sysctl -qw "net.ipv4.ip_local_port_range=62000 65000"
 	# the flood's SYNs end at SND, unanswered
 	ip netns exec "$SND" nft add table inet sink
 	ip netns exec "$SND" nft add chain inet sink in "{ type filter hook prerouting priority -300; }"
 	ip netns exec "$SND" nft add rule inet sink in tcp dport 9 drop
 	cat >"$work/hold.py" <<'PY'
 import os, socket, sys, threading, time, select
-# hold.py serve PORT BYTES | hold.py connect HOST PORT N READY: connections
-# held open (the server sends BYTES on each, and no FIN)
+# hold.py serve PORT BYTES | hold.py connect HOST PORT N READY [SPORT]:
+# connections held open (the server sends BYTES on each, and no FIN); from
+# SPORT, SPORT+1, ... if given: the kernel's search for a free port is
+# linear in the ports in use, tens of minutes for 100000 under -icount
 if sys.argv[1] == "serve":
     data = b"\0" * int(sys.argv[3])
     srv = socket.socket()
@@ -260,9 +265,13 @@ if sys.argv[1] == "serve":
         held.append(c)
 else:
     host, port, n, ready = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+    sport = int(sys.argv[6]) if len(sys.argv) > 6 else 0
     held = []
     for i in range(n):
         s = socket.socket()
+        if sport:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("0.0.0.0", sport + i))
         s.connect((host, port))
         held.append(s)
     open(ready, "w").write("%d\n" % len(held))
@@ -331,6 +340,9 @@ PY
 	ip netns exec "$SND" bash -c "ulimit -n 120000; exec python3 $work/hold.py serve 5012 0" &
 	local srv3=$!
 	busywait 20000 tcp_listening "$SND" 5012
+	ip netns exec "$SND" bash -c "ulimit -n 120000; exec python3 $work/hold.py serve 5013 0" &
+	local srv4=$!
+	busywait 20000 tcp_listening "$SND" 5013
 	# the tracked connection's sender: 8 KB, then held open, no FIN
 	ip netns exec "$SND" python3 "$work/hold.py" serve 5011 8192 &
 	local srv2=$!
@@ -368,8 +380,8 @@ PY
 		done
 		log "cost $1 ($2 connections, $tracked tracked, $ct in conntrack, module saw $((a1 - a0)) ACKs): $(grep "\"label\": \"$1-$2\"" "$work/replay.out" | sed 's/.*"ns_per_packet": \([0-9.]*\).*/\1/' | paste -sd' ') ns/packet"
 	}
-	hold() { # N PORT: N more connections held open from RCV to SND's PORT
-		ip netns exec "$RCV" bash -c "ulimit -n 120000; exec python3 $work/hold.py connect 10.1.0.2 $2 $1 $work/ready.$1.$2" &
+	hold() { # N PORT [SPORT]: N more connections held open from RCV to SND's PORT
+		ip netns exec "$RCV" bash -c "ulimit -n 120000; exec python3 $work/hold.py connect 10.1.0.2 $2 $1 $work/ready.$1.$2 ${3:-}" &
 		holds+=" $!"
 		busywait 1800000 test -s "$work/ready.$1.$2" || { log "could not open $1 connections"; exit 1; }
 	}
@@ -426,20 +438,20 @@ PY
 	modprobe tcp_rcvmgr || { log "cannot load tcp_rcvmgr"; exit 1; }
 	ctl rcvmgr set policy azuma wan eth0 max-conns 262144 idle-timeout 86400000 || { log "cannot configure azuma"; exit 1; }
 	start_replay
-	hold 9 5010
+	hold 9 5010 1100
 	variants 10
-	hold 9990 5010
+	hold 9990 5010 1109
 	variants 10000
-	hold 50000 5010
-	hold 40000 5012
+	hold 50000 5012 12000
+	hold 40000 5013 12000
 	variants 100000
 	ct_off
 	flood module
 	ctl -j rcvmgr stats >"$work/stats"
 	record part='"cost-stats"' stats="$(python3 -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))" "$work/stats")"
 	stop_replay
-	kill $holds $srv $srv2 $srv3 2>/dev/null
-	wait $holds $srv $srv2 $srv3 2>/dev/null
+	kill $holds $srv $srv2 $srv3 $srv4 2>/dev/null
+	wait $holds $srv $srv2 $srv3 $srv4 2>/dev/null
 	cleanup_all_ns
 }
 
