@@ -98,7 +98,10 @@ ip netns exec "$WAN" nft -f - <<-EOF
 		}
 	}
 EOF
+# (the debug kernel forwards a few dozen spoofed SYNs a second: a table
+# its flood fills in the seconds the check looks)
 max_conns=4096
+machine_slow && max_conns=128
 # flood POLICY [RATE]: a download of $bytes from SND under way, then the
 # flood beside it (RATE SYN/s, or as many as the VM sends), under
 # tcp_rcvmgr's POLICY with a fixed 256 KB budget; $tmp/POLICY.fetch,
@@ -139,7 +142,7 @@ flood off
 rate=$(sent_rate off)
 [ "${rate:-0}" -gt 0 ]
 log_test $? "the flood runs beside the download (policy off)" \
-	"$(cat "$tmp/off.fetch"); ${rate:-no} SYN/s"
+	"$(cat "$tmp/off.fetch"); flood $(cat "$tmp/off.flood")"
 flood equal "$rate"
 # assignments: at most one per 10 ms, whatever the SYN rate
 a1=$(json_num "$tmp/equal.stats" assignments)
