@@ -21,6 +21,20 @@ RESULTS = os.path.join(TOP, "Documentation", "results")
 
 # (document, sentence with (group)s, results file, [(expression over j, format)])
 CHECKS = [
+    ("Documentation/tcp_rcvmgr.rst",
+     r"tcp_rcvmgr adds (\d+)\s+instructions per forwarded ACK at 10 connections, (\d+) at 10000 and (\d+)\s+at 100000, where conntrack adds (\d+), (\d+) and (\d+)",
+     "bench-rcvmgr.json",
+     [("j['module_adds_ns_per_packet']['10']", "{:.0f}"),
+      ("j['module_adds_ns_per_packet']['10000']", "{:.0f}"),
+      ("j['module_adds_ns_per_packet']['100000']", "{:.0f}"),
+      ("j['conntrack_adds_ns_per_packet']['10']", "{:.0f}"),
+      ("j['conntrack_adds_ns_per_packet']['10000']", "{:.0f}"),
+      ("j['conntrack_adds_ns_per_packet']['100000']", "{:.0f}")]),
+    ("Documentation/tcp_rcvmgr.rst",
+     r"A spoofed SYN costs the gateway (\d+)\s+instructions more with the module .* (\d+) with conntrack",
+     "bench-rcvmgr.json",
+     [("j['flood_adds_ns_per_syn']['module']", "{:.0f}"),
+      ("j['flood_adds_ns_per_syn']['conntrack']", "{:.0f}")]),
     ("README.md",
      r"at (\S+) of HTB's extra over pfifo with no filter, (\S+)-(\S+) with a filter or a backlog",
      "bench-qdisc.json",
