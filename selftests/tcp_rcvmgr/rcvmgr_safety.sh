@@ -144,24 +144,30 @@ rate=$(sent_rate off)
 log_test $? "the flood runs beside the download (policy off)" \
 	"$(cat "$tmp/off.fetch"); flood $(cat "$tmp/off.flood")"
 flood equal "$rate"
-# assignments: at most one per 10 ms, whatever the SYN rate
+# assignments: a few a second (the intervals', the download's), not one
+# per SYN
 a1=$(json_num "$tmp/equal.stats" assignments)
 a0=$(json_num "$tmp/equal.stats0" assignments)
 assigns=$(( ${a1:-999999} - ${a0:-0} ))
 conns=$(json_num "$tmp/equal.stats" conns)
 opening=$(json_num "$tmp/equal.stats" opening)
-full=$(json_num "$tmp/equal.stats" opening_full)
+# (opening-full since this flood began: the one with the policy off,
+# whose entries are tracked too, counted before)
+full=$(( $(json_num "$tmp/equal.stats" opening_full) - $(json_num "$tmp/equal.stats0" opening_full) ))
 shares=$(( $(json_num "$tmp/equal.stats" initial) + $(json_num "$tmp/equal.stats" persistent) ))
 win=$(cat "$tmp/equal.window")
 # the download's window: what it uses, with room to grow (section 5)
 [ "$shares" -le 2 ] && [ "${conns:-99999}" -le $max_conns ] &&
 	[ "${opening:-99999}" -le $((max_conns / 2)) ] && [ "${full:-0}" -gt 0 ] &&
-	[ "$assigns" -le $(( (t1 - t0) / 10 + 2 )) ]
+	[ "$assigns" -le $(( (t1 - t0) / 500 + 10 )) ]
 log_test $? "half-open entries take no share of the budget; the table keeps its bounds" \
 	"$shares sharing, the download's window ${win:-none}; conns ${conns:-?} opening ${opening:-?} of $max_conns, SYNs not tracked ${full:-?}; $assigns assignments in $((t1 - t0)) ms"
 on=$(goodput equal)
 off=$(goodput off)
-[ -n "$on" ] && [ -n "$off" ] && [ $((on * 10)) -ge $((off * 8)) ]
+# (the same flood: the managed run's at least 80 % of the other's rate)
+r_eq=$(sent_rate equal)
+[ -n "$on" ] && [ -n "$off" ] && [ $((on * 10)) -ge $((off * 8)) ] &&
+	[ $((${r_eq:-0} * 10)) -ge $((rate * 8)) ]
 log_timing_test $? "the managed download keeps 80 % of its goodput with the policy off" \
 	"equal ${on:-?} bit/s, off ${off:-?} bit/s; flood $(sent_rate equal) and ${rate:-?} SYN/s"
 # once the flood stops, its entries go: 5 s of quiet, then the next interval

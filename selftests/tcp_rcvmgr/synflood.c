@@ -56,14 +56,15 @@ static uint16_t csum_fold(uint32_t sum)
 	return ~sum;
 }
 
+/* the ones' complement sum of @buf as big-endian 16-bit words, byte by byte */
 static uint32_t csum_add(uint32_t sum, const void *buf, size_t len)
 {
-	const uint16_t *p = buf;
+	const uint8_t *p = buf;
 
-	for (; len > 1; len -= 2)
-		sum += *p++;
+	for (; len > 1; len -= 2, p += 2)
+		sum += (uint32_t)p[0] << 8 | p[1];
 	if (len)
-		sum += *(const uint8_t *)p;
+		sum += (uint32_t)p[0] << 8;
 	return sum;
 }
 
@@ -118,7 +119,7 @@ static void fill(uint8_t *pkt, uint32_t net, uint32_t hostmask, struct in_addr d
 	ph.len = htons(sizeof(*th) + OPTLEN);
 	sum = csum_add(0, &ph, sizeof(ph));
 	sum = csum_add(sum, th, sizeof(*th) + OPTLEN);
-	th->check = csum_fold(sum);
+	th->check = htons(csum_fold(sum));
 }
 
 static void usage(void)
@@ -173,8 +174,8 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (plen < 0 || !to.sin_addr.s_addr || port < 1 || port > 65535 || seconds <= 0 ||
-	    rate < 0)
+	if (plen < 0 || !to.sin_addr.s_addr || port < 1 || port > 65535 ||
+	    !(seconds > 0 && seconds < 1e6) || !(rate >= 0 && rate < 1e9))
 		usage();
 	hostmask = plen == 32 ? 0 : 0xffffffffU >> plen;
 	net = ntohl(src.s_addr) & ~hostmask;
@@ -183,6 +184,12 @@ int main(int argc, char **argv)
 	fd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
 	if (fd < 0) {
 		perror("synflood: raw socket");
+		return 1;
+	}
+	/* without it the kernel hides a full device queue (ENOBUFS) */
+	opt = 1;
+	if (setsockopt(fd, IPPROTO_IP, IP_RECVERR, &opt, sizeof(opt)) < 0) {
+		perror("synflood: IP_RECVERR");
 		return 1;
 	}
 	for (i = 0; i < BATCH; i++) {
@@ -205,9 +212,12 @@ int main(int argc, char **argv)
 		elapsed = t - t0;
 		if (elapsed >= seconds)
 			break;
-		/* at a rate: no batch before its time */
+		/* at a rate: no batch before its time (nor after the end) */
 		if (rate > 0 && sent + dropped > elapsed * rate) {
 			double wait = (sent + dropped) / rate - elapsed;
+
+			if (wait > seconds - elapsed)
+				wait = seconds - elapsed;
 			struct timespec ts = { (time_t)wait, (long)((wait - (time_t)wait) * 1e9) };
 
 			nanosleep(&ts, NULL);
@@ -225,8 +235,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		sent += n;
+		dropped += BATCH - n;
 	}
 	elapsed = now_s() - t0;
+	if (elapsed <= 0)
+		elapsed = 1e-9;
 	printf("{\"sent\": %llu, \"dropped\": %llu, \"seconds\": %.3f, \"rate\": %.0f}\n",
 	       sent, dropped, elapsed, sent / elapsed);
 	return 0;
