@@ -164,10 +164,11 @@ log_test $? "half-open entries take no share of the budget; the table keeps its 
 	"$shares sharing, the download's window ${win:-none}; conns ${conns:-?} opening ${opening:-?} of $max_conns, SYNs not tracked ${full:-?}; $assigns assignments in $((t1 - t0)) ms"
 on=$(goodput equal)
 off=$(goodput off)
-# (the same flood: the managed run's at least 80 % of the other's rate)
+# (the same flood: the managed run's at least two thirds of the other's
+# rate, which it is offered; 81 % seen on 6.12, its download faster)
 r_eq=$(sent_rate equal)
 [ -n "$on" ] && [ -n "$off" ] && [ $((on * 10)) -ge $((off * 8)) ] &&
-	[ $((${r_eq:-0} * 10)) -ge $((rate * 8)) ]
+	[ $((${r_eq:-0} * 3)) -ge $((rate * 2)) ]
 log_timing_test $? "the managed download keeps 80 % of its goodput with the policy off" \
 	"equal ${on:-?} bit/s, off ${off:-?} bit/s; flood $(sent_rate equal) and ${rate:-?} SYN/s"
 # once the flood stops, its entries go: 5 s of quiet, then the next interval
