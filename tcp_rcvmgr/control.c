@@ -41,8 +41,7 @@ static bool rcvmgr_assignable(const struct rcvmgr_conn *c)
  */
 static bool rcvmgr_active(const struct rcvmgr_conn *c, u64 now)
 {
-	return rcvmgr_assignable(c) && c->bytes &&
-	       (now <= c->data_ns || now - c->data_ns <= RCVMGR_ACTIVE_NS);
+	return rcvmgr_assignable(c) && c->bytes && !rcvmgr_quiet(c, now);
 }
 
 /* writing the assignment back yields the CPU every this many connections */

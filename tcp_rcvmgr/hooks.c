@@ -320,6 +320,13 @@ static void rcvmgr_kick(struct rcvmgr_net *rn)
 				   time_before(now, next) ? next - now : 0);
 }
 
+/* @k, a packet from the receiver, turned into its connection's key: named from the sender */
+static void rcvmgr_sender_key(struct rcvmgr_key *k)
+{
+	swap(k->saddr, k->daddr);
+	swap(k->sport, k->dport);
+}
+
 /* the window a new connection starts with, until the control work sees it */
 static u32 rcvmgr_first_window(const struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			       u32 mss)
@@ -600,8 +607,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		 * its first data, or the first after a quiet second: it takes
 		 * (again) a share of the budget (rcvmgr_control())
 		 */
-		if (c->state != TCP_RCVMGR_STATE_UNSCALED &&
-		    (!c->bytes || (now > c->data_ns && now - c->data_ns > RCVMGR_ACTIVE_NS)))
+		if (c->state != TCP_RCVMGR_STATE_UNSCALED && (!c->bytes || rcvmgr_quiet(c, now)))
 			kick = true;
 		if (!c->bytes)
 			rcvmgr_conn_clear_opening(rn, c);
@@ -640,7 +646,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 
 	/* one that had a share gives it back */
 	if ((th->fin || th->rst) && c->state != TCP_RCVMGR_STATE_CLOSING) {
-		if (c->bytes && c->state != TCP_RCVMGR_STATE_UNSCALED)
+		if (rcvmgr_carries(c))
 			kick = true;
 		c->state = TCP_RCVMGR_STATE_CLOSING;
 		c->flags |= RCVMGR_F_FIN_DATA;
@@ -697,11 +703,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	u32 ack, assigned;
 	bool kick = false;
 
-	/* the connection is named from the sender's side */
-	data.key.saddr = p->key.daddr;
-	data.key.daddr = p->key.saddr;
-	data.key.sport = p->key.dport;
-	data.key.dport = p->key.sport;
+	rcvmgr_sender_key(&data.key);
 	c = rhashtable_lookup(&rn->table, &data.key, rcvmgr_rht_params);
 	if (th->syn && !th->ack) {
 		/* the receiver opens: a download */
@@ -721,7 +723,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		spin_lock(&c->lock);
 		end = rcvmgr_rst_in_window(ntohl(th->seq), c->snd_ack, c->snd_wnd,
 					   rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK));
-		kick = end && c->bytes && c->state != TCP_RCVMGR_STATE_UNSCALED;
+		kick = end && rcvmgr_carries(c);
 		spin_unlock(&c->lock);
 		if (end)
 			rcvmgr_conn_unlink(rn, c);
@@ -850,13 +852,8 @@ static void rcvmgr_offload(struct rcvmgr_net *rn, const struct rcvmgr_pkt *p,
 	struct rcvmgr_key key = p->key;
 	struct rcvmgr_conn *c;
 
-	/* the connection is named from the sender's side */
-	if (dir == RCVMGR_ACK) {
-		key.saddr = p->key.daddr;
-		key.daddr = p->key.saddr;
-		key.sport = p->key.dport;
-		key.dport = p->key.sport;
-	}
+	if (dir == RCVMGR_ACK)
+		rcvmgr_sender_key(&key);
 	c = rhashtable_lookup(&rn->table, &key, rcvmgr_rht_params);
 	if (c && rcvmgr_conn_unlink(rn, c)) {
 		atomic64_inc(&rn->offloaded);

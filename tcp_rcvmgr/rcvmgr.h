@@ -214,6 +214,18 @@ struct rcvmgr_net {
 /* reassignments between intervals: at most one per this many jiffies */
 #define RCVMGR_REASSIGN_GAP	msecs_to_jiffies(10)
 
+/* whether @c's sender has been quiet for RCVMGR_ACTIVE_NS as of @now (c->lock) */
+static inline bool rcvmgr_quiet(const struct rcvmgr_conn *c, u64 now)
+{
+	return now > c->data_ns && now - c->data_ns > RCVMGR_ACTIVE_NS;
+}
+
+/* whether @c is managed and its sender has sent: it had a share (c->lock) */
+static inline bool rcvmgr_carries(const struct rcvmgr_conn *c)
+{
+	return c->bytes && c->state != TCP_RCVMGR_STATE_UNSCALED;
+}
+
 /* ns since @c's last packet as of @now; 0 if another CPU saw one since @now */
 static inline u64 rcvmgr_idle_ns(const struct rcvmgr_conn *c, u64 now)
 {
