@@ -13,8 +13,9 @@
 #    the clock's)
 #  - an on-path attacker past the bottleneck, in R, answers each real
 #    request with a burst of forged ones behind it and replays it 5 ms
-#    later: the estimates go on at the rate they do without it, W within
-#    the run-to-run noise, and the refusals are counted by the responder
+#    later: the estimates go on at the rate they do without it, with the
+#    quiet phases' R, W still falls at losses, and the refusals are
+#    counted by the responder
 #    and by the meter
 #
 #   A (er2bc, a0 10.0.1.1) -- (r0) R (r1: bottleneck, attacker) -- (b0 10.0.2.2) B
@@ -78,23 +79,27 @@ sender=(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0
 snd=$!
 pids+=($snd)
 
-# the W of each estimate a sender's LOG has (its -v lines), bit/s, one a line
-w_of() {
-	grep ': sent [0-9]* received [0-9]* L ' "$1" | awk '{
-		for (i = 1; i < NF; i++) if ($i == "W") w = $(i + 1)
+# FIELD of each estimate a sender's LOG has (its -v lines), one a line: R
+# or W in bit/s, or the AIMD branch taken (increase, halfway, decrease)
+field_of() {
+	grep ': sent [0-9]* received [0-9]* L ' "$2" | awk -v f="$1" '{
+		if (f == "branch") { b = $0; sub(/.*\(/, "", b); sub(/\).*/, "", b); print b; next }
+		for (i = 1; i < NF; i++) if ($i == f) v = $(i + 1)
 		m = 1
-		if (w ~ /Kbit$/) m = 1e3; else if (w ~ /Mbit$/) m = 1e6; else if (w ~ /Gbit$/) m = 1e9
-		sub(/[A-Za-z]+$/, "", w)
-		printf "%d\n", w * m
+		if (v ~ /Kbit$/) m = 1e3; else if (v ~ /Mbit$/) m = 1e6; else if (v ~ /Gbit$/) m = 1e9
+		sub(/[A-Za-z]+$/, "", v)
+		printf "%d\n", v * m
 	}'
 }
-# estimates logged so far; the mean W (bit/s) of estimates FROM+1..TO
-logged() { w_of "$work/send.log" | wc -l; }
-mean_w() {
-	w_of "$work/send.log" | awk -v a="$1" -v b="$2" '
+# estimates logged so far; the mean R or W (bit/s) of estimates FROM+1..TO;
+# the number of those that decreased W
+logged() { field_of W "$work/send.log" | wc -l; }
+mean_of() {
+	field_of "$1" "$work/send.log" | awk -v a="$2" -v b="$3" '
 		NR > a && NR <= b { s += $1; n++ }
 		END { if (n) printf "%d\n", s / n; else print 0 }'
 }
+decreases() { field_of branch "$work/send.log" | awk -v a="$1" -v b="$2" 'NR > a && NR <= b && $1 == "decrease"' | wc -l; }
 # let W climb to the bottleneck first. The quiet phases have the attacker
 # as its own control (--decoy): the same packets at the same times, from
 # outside the peer prefix to a port no one listens on, so that all three
@@ -111,9 +116,11 @@ m2=$(logged)
 forger --decoy 10.0.9.1 >/dev/null 2>&1
 m3=$(logged)
 b1=$((m1 - m0)) at=$((m2 - m1)) b2=$((m3 - m2))
-w1=$(mean_w "$m0" "$m1") wa=$(mean_w "$m1" "$m2") w2=$(mean_w "$m2" "$m3")
+w1=$(mean_of W "$m0" "$m1") wa=$(mean_of W "$m1" "$m2") w2=$(mean_of W "$m2" "$m3")
+r1=$(mean_of R "$m0" "$m1") ra=$(mean_of R "$m1" "$m2") r2=$(mean_of R "$m2" "$m3")
+d1=$(decreases "$m0" "$m1") da=$(decreases "$m1" "$m2") d2=$(decreases "$m2" "$m3")
 forger=$(cat "$work/forger.json" "$work/forger.err")
-info="estimates in ${PHASE}s: before $b1, attacked $at, after $b2; mean W $w1, $wa, $w2 bit/s; attacker $forger"
+info="estimates in ${PHASE}s: before $b1, attacked $at, after $b2; mean R $r1, $ra, $r2 bit/s; decreases $d1, $da, $d2; mean W $w1, $wa, $w2 bit/s; attacker $forger"
 
 # the attacker saw most requests and did what it says
 seen=$(json_get "j['seen']" <"$work/forger.json")
@@ -127,19 +134,21 @@ lo=$((b1 < b2 ? b1 : b2))
 [ "$at" -ge $((lo * 9 / 10)) ] && [ "$lo" -gt 0 ]
 log_timing_test $? "under forged bursts and replays, the estimates go on" "$info"
 
-# W within the noise: the mean W of the attacked phase within the range of
-# the mean W of the quiet phases' quarters (eight samples of W's own
-# variation at this load on this machine), widened by 5 %
-quarters() { # FROM TO: the mean W of each quarter of estimates FROM+1..TO
-	local q=$(( ($2 - $1) / 4 )) i
-	for i in 0 1 2 3; do mean_w $(($1 + i * q)) $(($1 + (i + 1) * q)); done
-}
-read -r nlo nhi < <({ quarters "$m0" "$m1"; quarters "$m2" "$m3"; } | sort -n |
-	sed -n '1p;$p' | tr '\n' ' ')
-awk -v lo="${nlo:-0}" -v hi="${nhi:-0}" -v x="$wa" \
-	'BEGIN { exit !(lo > 0 && x >= lo * 0.95 && x <= hi * 1.05) }'
-log_timing_test $? "under forged bursts and replays, W stays within the run-to-run noise" \
-	"quiet quarters from $nlo to $nhi; $info"
+# W follows from each estimate's R and L alone (eq. 8-11), so the attacker
+# moves W only through them: R is the bottleneck's rate (8 Mbit/s)
+# measured, and the losses at the bottleneck are what make W fall. The
+# attacked phase's mean R within 2 % of the quiet phases' (0.4 % apart in
+# the runs seen; the forged requests, were they counted, would add 2.4 %),
+# and W decreased in it as in each quiet phase (counts that hid the
+# losses would let W climb to the qdisc's rate: 3 to 9 decreases in 20 s
+# were seen in each phase). The mean W itself is no measure: in 20 s it is
+# set by a few cycles of its sawtooth, and differs by 20 % and more
+# between two quiet phases (11.98 and 14.47 Mbit/s in one 6.12 run).
+rq=$(( (r1 + r2) / 2 ))
+[ "$rq" -gt 0 ] && [ $((ra * 100)) -ge $((rq * 98)) ] && [ $((ra * 100)) -le $((rq * 102)) ] &&
+	[ "$d1" -gt 0 ] && [ "$d2" -gt 0 ] && [ "$da" -gt 0 ]
+log_timing_test $? "under forged bursts and replays, R is the quiet phases' and W still falls" \
+	"$info"
 
 # the refusals are counted: the responder's socket took every forgery and
 # replay (no checksum to fail), the meter refused them before
@@ -184,7 +193,7 @@ need=3600
 machine_slow && need=360
 timeout 200 "${sender[@]}" --interval 11ms --once $need 2>"$work/idle.log"
 rc=$?
-wmax=$(w_of "$work/idle.log" | awk '{ if ($1 > x) x = $1; n++ } END { printf "%d %d\n", x, n }')
+wmax=$(field_of W "$work/idle.log" | awk '{ if ($1 > x) x = $1; n++ } END { printf "%d %d\n", x, n }')
 cap=$(tc -netns "$A" -s -j qdisc show dev a0 | json_get "j[0]['options']['rate'], j[0].get('xstats', {}).get('cap')")
 [ $rc = 0 ] && [ "${wmax% *}" -le 20000000 ] && [ "${wmax#* }" -ge $need ]
 log_test $? "an idle hour, compressed: W never above the qdisc's rate (20 Mbit/s)" \
