@@ -70,20 +70,21 @@ static bool er2bc_peer_match(const struct er2bc_peer *peer, u8 family,
  * What a whole UDP datagram to @port, of @l4len bytes by its IP header, is
  * to the counts. A request: its type is ER2BC_PROBE_REQUEST and its payload
  * exactly a request's, plain or authenticated, by IP's length and UDP's
- * alike (a larger datagram, or one whose UDP length hides bytes behind a
- * request's, is data, at both ends alike; trailing link padding, which the
- * meter sees ahead of IP, is neither). A GSO skb whose segments are of a
- * request's size counts nowhere: each segment may look like a request at
- * the other end, which then counts it nowhere either.
+ * alike, its body followed by zeros (a larger datagram, one whose UDP
+ * length hides bytes behind a request's, or one with anything but zeros
+ * behind the body, is data, at both ends alike; trailing link padding,
+ * which the meter sees ahead of IP, is neither). A GSO skb whose segments
+ * are of a request's size counts nowhere: each segment may look like a
+ * request at the other end, which then counts it nowhere either.
  */
 static enum er2bc_pkt er2bc_probe_udp(const struct sk_buff *skb, int toff, int l4len,
 				      __be16 port, u8 *key, u8 *key_len)
 {
+	u8 _req[ER2BC_PROBE_AREQ_PAD];
 	const struct udphdr *uh;
 	struct udphdr _uh;
-	__be16 _type;
-	const __be16 *type;
-	int len;
+	int len, body;
+	const u8 *req;
 	u16 t;
 
 	uh = skb_header_pointer(skb, toff, sizeof(_uh), &_uh);
@@ -91,25 +92,27 @@ static enum er2bc_pkt er2bc_probe_udp(const struct sk_buff *skb, int toff, int l
 		return ER2BC_PKT_COUNT;
 	if (skb_is_gso(skb)) {
 		len = skb_shinfo(skb)->gso_size;
-		return len == ER2BC_PROBE_REQ_LEN || len == ER2BC_PROBE_AREQ_LEN ?
+		return len == ER2BC_PROBE_REQ_PAD || len == ER2BC_PROBE_AREQ_PAD ?
 		       ER2BC_PKT_IGNORE : ER2BC_PKT_COUNT;
 	}
 	len = l4len - (int)sizeof(*uh);
 	if (ntohs(uh->len) != l4len ||
-	    (len != ER2BC_PROBE_REQ_LEN && len != ER2BC_PROBE_AREQ_LEN))
+	    (len != ER2BC_PROBE_REQ_PAD && len != ER2BC_PROBE_AREQ_PAD))
 		return ER2BC_PKT_COUNT;
-	type = skb_header_pointer(skb, toff + sizeof(*uh), sizeof(_type), &_type);
-	if (!type)
+	req = skb_header_pointer(skb, toff + sizeof(*uh), len, _req);
+	if (!req)
 		return ER2BC_PKT_COUNT;
-	t = ntohs(*type);
+	t = req[0] << 8 | req[1];	/* big endian, unaligned */
 	if ((t & ~ER2BC_PROBE_AUTH) != ER2BC_PROBE_REQUEST ||
-	    len != (t & ER2BC_PROBE_AUTH ? ER2BC_PROBE_AREQ_LEN : ER2BC_PROBE_REQ_LEN))
+	    len != (t & ER2BC_PROBE_AUTH ? ER2BC_PROBE_AREQ_PAD : ER2BC_PROBE_REQ_PAD))
+		return ER2BC_PKT_COUNT;
+	body = t & ER2BC_PROBE_AUTH ? ER2BC_PROBE_AREQ_LEN : ER2BC_PROBE_REQ_LEN;
+	if (memchr_inv(req + body, 0, len - body))
 		return ER2BC_PKT_COUNT;
 	if (!key)
 		return ER2BC_PKT_PROBE;
-	*key_len = len;
-	if (skb_copy_bits(skb, toff + sizeof(*uh), key, len))
-		return ER2BC_PKT_COUNT;
+	*key_len = body;
+	memcpy(key, req, body);
 	return ER2BC_PKT_PROBE;
 }
 

@@ -26,11 +26,19 @@ struct netlink_ext_ack;
 struct sk_buff;
 
 /*
- * a request's payload: type and sequence number, and with ER2BC_PROBE_AUTH
- * an epoch and a tag (Documentation/er2bc-estimator.rst, "Wire protocol")
+ * a request's body: type and sequence number, and with ER2BC_PROBE_AUTH
+ * an epoch and a tag (Documentation/er2bc-estimator.rst, "Wire protocol");
+ * the key of its snapshot
  */
 #define ER2BC_PROBE_REQ_LEN	4
 #define ER2BC_PROBE_AREQ_LEN	28
+
+/*
+ * a request's datagram: its body, then zeros up to its response's length,
+ * so that a response is never larger than the request it answers
+ */
+#define ER2BC_PROBE_REQ_PAD	28
+#define ER2BC_PROBE_AREQ_PAD	52
 
 /* an authenticated request: its tag, over the 12 bytes before it */
 #define ER2BC_PROBE_TAG_LEN	16

@@ -90,20 +90,23 @@ static enum er2bc_pkt classify(struct sk_buff *skb, const struct er2bc_peer *pee
 
 static void probe_request_is_cut(struct kunit *test)
 {
-	static const u8 req[4] = { 0, 1, 0x12, 0x34 };
-	static const u8 auth[ER2BC_PROBE_AREQ_LEN] = { 0x80, 1, 0, 7 };
+	/* requests as they go: the body, then zeros to the response's length */
+	static const u8 req[ER2BC_PROBE_REQ_PAD] = { 0, 1, 0x12, 0x34 };
+	static const u8 auth[ER2BC_PROBE_AREQ_PAD] = { 0x80, 1, 0, 7 };
 	static const u8 large[1400] = { 0, 1, 0x12, 0x34 };
 	static const u8 resp[28] = { 0, 2 };
 	struct er2bc_peer none = {};
-	u8 key[ER2BC_PROBE_KEY_MAX], key_len = 0;
+	u8 key[ER2BC_PROBE_KEY_MAX], key_len = 0, odd[ER2BC_PROBE_REQ_PAD];
 	struct sk_buff *skb;
 
+	/* a plain request: the key is its body, without the zeros */
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
-					       req, 4, false), &none, true, key, &key_len),
+					       req, sizeof(req), false),
+				       &none, true, key, &key_len),
 			ER2BC_PKT_PROBE);
-	KUNIT_EXPECT_EQ(test, key_len, 4);
-	KUNIT_EXPECT_MEMEQ(test, key, req, 4);
-	/* an authenticated request: the key is its whole payload */
+	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_REQ_LEN);
+	KUNIT_EXPECT_MEMEQ(test, key, req, ER2BC_PROBE_REQ_LEN);
+	/* an authenticated request: its body, tag included */
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, true, "2001:db8::1", "2001:db8:2::2",
 					       PORT, auth, sizeof(auth), false),
 				       &none, true, key, &key_len),
@@ -111,37 +114,47 @@ static void probe_request_is_cut(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_AREQ_LEN);
 	KUNIT_EXPECT_MEMEQ(test, key, auth, ER2BC_PROBE_AREQ_LEN);
 	/*
-	 * look-alikes of another size: a plain request's type with an
-	 * authenticated one's length, the other way round, 1400 bytes
+	 * look-alikes: a plain request's type with an authenticated one's
+	 * length, the other way round, a body alone (unpadded, as requests
+	 * were), anything but zeros behind the body, 1400 bytes
 	 */
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
-					       large, ER2BC_PROBE_AREQ_LEN, false),
+					       large, ER2BC_PROBE_AREQ_PAD, false),
 				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
-					       auth, ER2BC_PROBE_REQ_LEN, false),
+					       auth, ER2BC_PROBE_REQ_PAD, false),
+				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
+	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
+					       req, ER2BC_PROBE_REQ_LEN, false),
+				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
+	memcpy(odd, req, sizeof(odd));
+	odd[sizeof(odd) - 1] = 1;
+	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
+					       odd, sizeof(odd), false),
 				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
 					       large, sizeof(large), false),
 				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	/* link padding after the datagram (the meter sees it): a request */
-	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, 4 + 14, false);
+	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large,
+		      ER2BC_PROBE_REQ_PAD + 14, false);
 	((struct iphdr *)skb_network_header(skb))->tot_len =
-		htons(sizeof(struct iphdr) + sizeof(struct udphdr) + 4);
-	udp_of(skb)->len = htons(sizeof(struct udphdr) + 4);
+		htons(sizeof(struct iphdr) + sizeof(struct udphdr) + ER2BC_PROBE_REQ_PAD);
+	udp_of(skb)->len = htons(sizeof(struct udphdr) + ER2BC_PROBE_REQ_PAD);
 	KUNIT_EXPECT_EQ(test, classify(skb, &none, true, key, &key_len), ER2BC_PKT_PROBE);
-	KUNIT_EXPECT_EQ(test, key_len, 4);
-	/* a UDP length that would hide 1396 bytes behind a request's: data */
+	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_REQ_LEN);
+	/* a UDP length that would hide 1372 bytes behind a request's: data */
 	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, sizeof(large), false);
-	udp_of(skb)->len = htons(sizeof(struct udphdr) + 4);
+	udp_of(skb)->len = htons(sizeof(struct udphdr) + ER2BC_PROBE_REQ_PAD);
 	KUNIT_EXPECT_EQ(test, classify(skb, &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	/*
 	 * UDP GSO: segments of a request's size may each be a request at the
 	 * other end, so this end counts none of them; larger ones are data
 	 */
-	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, 400, false);
+	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, 280, false);
 	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
-	skb_shinfo(skb)->gso_size = ER2BC_PROBE_REQ_LEN;
-	skb_shinfo(skb)->gso_segs = 100;
+	skb_shinfo(skb)->gso_size = ER2BC_PROBE_REQ_PAD;
+	skb_shinfo(skb)->gso_segs = 10;
 	KUNIT_EXPECT_EQ(test, classify(skb, &none, true, key, &key_len), ER2BC_PKT_IGNORE);
 	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, 1400, false);
 	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
@@ -153,14 +166,14 @@ static void probe_request_is_cut(struct kunit *test)
 					       resp, sizeof(resp), false),
 				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT + 1,
-					       req, 4, false), &none, true, key, &key_len),
-			ER2BC_PKT_COUNT);
+					       req, sizeof(req), false),
+				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
 					       req, 3, false), &none, true, key, &key_len),
 			ER2BC_PKT_COUNT);
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
-					       req, 4, true), &none, true, key, &key_len),
-			ER2BC_PKT_COUNT);
+					       req, sizeof(req), true),
+				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 }
 
 static void probe_peer_prefixes(struct kunit *test)

@@ -257,11 +257,11 @@ to = ("10.0.2.2", int(sys.argv[2]))
 def areq(seq, epoch, good=True):
     body = struct.pack("!HHQ", 0x8001, seq, epoch)
     tag = hmac.new(key if good else b"not the key at all", body, hashlib.sha256).digest()[:16]
-    return body + tag
+    return body + tag + bytes(24)
 s.sendto(b"\x00\x07garbage", to)
 s.sendto(areq(1, 1 << 62, good=False), to)
 s.sendto(areq(7, 1), to)
-s.sendto(struct.pack("!HH", 1, 9), to)
+s.sendto(struct.pack("!HH", 1, 9) + bytes(24), to)
 PY
 # from B, to the sender's socket, as if from the responder (its port,
 # through a raw socket: the sender's socket takes nothing else): a plain

@@ -30,6 +30,8 @@ ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
 
 tcq() { tc -netns "$NS" "$@"; }
 flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
+# a plain request as udpflood.py's --head: type 1, seq 0, 24 zeros
+request=0001$(printf '00%.0s' $(seq 26))
 # requests N GAP [MARK]: N of the estimator's plain requests from NS's own
 # socket to 192.0.2.2, GAP seconds apart, with that SO_MARK (one the qdisc
 # drops is not an error here); as user nobody if REQ_USER=nobody
@@ -44,7 +46,7 @@ if int(sys.argv[3], 0):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_MARK, int(sys.argv[3], 0))
 for i in range(int(sys.argv[1])):
     try:
-        s.sendto(struct.pack('!HH', 1, i), ('192.0.2.2', $PORT))
+        s.sendto(struct.pack('!HH', 1, i) + bytes(24), ('192.0.2.2', $PORT))
     except OSError:
         pass
     time.sleep(float(sys.argv[2]))" "$1" "$2" "${3:-0}"
@@ -135,7 +137,7 @@ tcq qdisc del dev dummy0 root
 
 # --- a LAN host behind the gateway floods the estimator's port: H sends
 # datagrams that start as requests do through G to 192.0.2.2, of 1400
-# bytes greedily and of exactly a request's 4 at 300 kbit/s (about 900 a
+# bytes greedily and exactly requests (28 bytes) at 300 kbit/s (about 900 a
 # second: greedy, they take the emulated CPU and the wire carries less
 # than W, whatever the qdisc does), while G's own socket sends 100
 # requests. W = 5 Mbit/s.
@@ -148,7 +150,8 @@ veth_pair "$H" h0 10.9.1.2/24 "$NS" g1 10.9.1.1/24 &&
 log_test $? "a LAN host H behind the gateway; er2bc W = 5 Mbit/s, probe-port $PORT"
 ip netns exec "$H" python3 "$here/udpflood.py" --head 0001 192.0.2.2 14 $PORT $PORT &
 hflood=$!
-ip netns exec "$H" python3 "$here/udpflood.py" --head 0001 --len 4 192.0.2.2 14 $PORT@300000 &
+ip netns exec "$H" python3 "$here/udpflood.py" --head "$request" --len 28 192.0.2.2 14 \
+	$PORT@300000 &
 hflood4=$!
 sleep 2
 p0=$(qdisc er2bc probes)
@@ -160,18 +163,18 @@ sleep 0.5
 p1=$(qdisc er2bc probes)
 fwd=$(ip netns exec "$NS" cat /sys/class/net/g1/statistics/rx_packets)
 wait $hflood $hflood4
-# the cap, plus the 100 requests (74 bytes each) over the 8 s; H offers
+# the cap, plus the 100 requests (70-byte frames: 14 + 20 + 8 + 28) over the 8 s; H offers
 # more than W, so W is full (a flood that never arrived would hold nothing)
-w_checks "$wire" 5000000 $((100 * 74 * 8 / 8)) "the LAN host's flood to the estimator's port" \
+w_checks "$wire" 5000000 $((100 * 70 * 8 / 8)) "the LAN host's flood to the estimator's port" \
 	"H's packets in: $fwd"
 [ $((p1 - p0)) = 100 ]
 log_test $? "the qdisc cut its counts at G's 100 requests, none of H's" "requests cut: $((p1 - p0))"
-# G's own socket floods 4-byte requests for 2 s, faster than one a
+# G's own socket floods requests for 2 s, faster than one a
 # millisecond: 8 take the requests' path at once, then one a millisecond
 # (2000 in the 2 s, 100 ms of slack); the rest go through the classes,
 # uncut. (Before the limit, every one of them was cut.)
 txp0=$(ip netns exec "$NS" cat /sys/class/net/dummy0/statistics/tx_packets)
-ip netns exec "$NS" python3 "$here/udpflood.py" --head 0001 --len 4 192.0.2.2 2 $PORT
+ip netns exec "$NS" python3 "$here/udpflood.py" --head "$request" --len 28 192.0.2.2 2 $PORT
 sleep 0.5
 p2=$(qdisc er2bc probes)
 txp1=$(ip netns exec "$NS" cat /sys/class/net/dummy0/statistics/tx_packets)
@@ -208,7 +211,7 @@ p3=$(qdisc er2bc probes)
 # a bulk flood keeps W full, so that requests past the cap would show
 flood 8 9 &
 bulk=$!
-ip netns exec "$NS" python3 "$here/udpflood.py" --head 0001 --len 4 192.0.2.2 8 $PORT &
+ip netns exec "$NS" python3 "$here/udpflood.py" --head "$request" --len 28 192.0.2.2 8 $PORT &
 gflood=$!
 sleep 1
 requests 100 0.02 0x4e43 &
@@ -218,7 +221,7 @@ wait $ours $gflood $bulk
 sleep 0.5
 p4=$(qdisc er2bc probes)
 # W (the cap counts frames as the dummy device does) and the 100 requests
-w_checks "$wire" 5000000 $((100 * 74 * 8 / 5)) "an unmarked flood of requests from G"
+w_checks "$wire" 5000000 $((100 * 70 * 8 / 5)) "an unmarked flood of requests from G"
 [ $((p4 - p3)) = 100 ]
 log_test $? "the counts were cut at the 100 marked requests, at none of the flood's" \
 	"requests cut: $((p4 - p3))"

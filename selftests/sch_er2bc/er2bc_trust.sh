@@ -229,13 +229,14 @@ def frame(payload):
     ip = ip[:10] + struct.pack("!H", ~s & 0xffff) + ip[12:]
     return dst + src + b"\x08\x00" + ip + udp
 body = struct.pack("!HHQ", 0x8001, 1, epoch)
+# (a request: its body, the meter's key, then 24 zeros)
 real = body + hmac.new(key, body, hashlib.sha256).digest()[:16]
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
 s.setsockopt(263, 20, 1)  # SOL_PACKET, PACKET_QDISC_BYPASS
 s.bind(("r1", 0))
-s.send(frame(real))
+s.send(frame(real + bytes(24)))
 for _ in range(40):
-    s.send(frame(body + os.urandom(16)))
+    s.send(frame(body + os.urandom(16) + bytes(24)))
 print(real.hex())
 PY
 )

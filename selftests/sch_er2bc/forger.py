@@ -50,7 +50,7 @@ def request_of(frame, port):
     if struct.unpack("!H", udp[2:4])[0] != port:
         return None
     payload = ip[ihl + 8:tot]
-    if len(payload) not in (4, 28):
+    if len(payload) not in (28, 52):
         return None
     t = struct.unpack("!H", payload[:2])[0]
     if t & ~AUTH != REQUEST:
@@ -133,9 +133,9 @@ def main():
         t = struct.unpack("!H", payload[:2])[0]
         for _ in range(a.burst):
             if t & AUTH:
-                fake = payload[:12] + os.urandom(16)
+                fake = payload[:12] + os.urandom(16) + payload[28:]
             else:
-                fake = payload[:2] + os.urandom(2)
+                fake = payload[:2] + os.urandom(2) + payload[4:]
             send(eth + iph + udp + fake, "forged")
         replays.append((time.monotonic() + a.replay_ms / 1000, eth + iph + udp + payload))
     json.dump(stats, sys.stdout)

@@ -79,8 +79,9 @@ def main():
     prev, per, missing = None, [], 0
     sent = received = 0
     for seq in range(o.count + 1):
+        # a plain request: its body (the snapshots' key), then 24 zeros
         key = struct.pack("!HH", 1, seq & 0xFFFF)
-        sk.sendto(key, (o.to, o.port))
+        sk.sendto(key + bytes(24), (o.to, o.port))
         time.sleep(o.gap)
         body = genlraw.attr(A_KEY, key)
         # the request may still be on its way: a few tries

@@ -319,8 +319,9 @@ static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 		return;
 	}
 
-	/* the key is the payload as it arrived: at most 28 bytes, all of it */
-	ret = r->metered ? kern_meter_get(&r->nl, r->c.ifindex, buf, (size_t)n, &st, &err) :
+	/* the key is the request's body as it arrived, without the zeros */
+	ret = r->metered ? kern_meter_get(&r->nl, r->c.ifindex, buf,
+					  wire_req_body_len(r->c.key.len), &st, &err) :
 			   -ENODEV;
 	/* no snapshot for this request, or no meter any more? */
 	if (ret && r->metered && kern_meter_get(&r->nl, r->c.ifindex, NULL, 0, &st, &err))

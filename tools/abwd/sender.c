@@ -41,7 +41,7 @@ struct sender {
 	 */
 	struct pending {
 		uint16_t seq;
-		uint8_t key[WIRE_MAX_LEN];	/* its payload: the qdisc's key */
+		uint8_t key[WIRE_MAX_LEN];	/* its payload; its body: the qdisc's key */
 		size_t len;
 		uint64_t deadline;		/* mono ns: a timeout after */
 	} pend[ABWD_PENDING_MAX];
@@ -578,7 +578,9 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		log_msg("responses again after %u intervals without one", s->quiet_misses);
 	s->quiet_misses = 0;
 	s->decayed_at = 0;
-	ret = kern_probe_get(&s->nl, s->c.ifindex, s->c.handle, p.key, p.len, &st, &err);
+	/* the qdisc keys its snapshot by the request's body, without the zeros */
+	ret = kern_probe_get(&s->nl, s->c.ifindex, s->c.handle, p.key,
+			     wire_req_body_len(s->c.key.len), &st, &err);
 	if (ret) {
 		s->recheck = true;	/* its probe-mark changed? is it still there? */
 		s->no_snapshot++;

@@ -421,7 +421,8 @@ static void set_key(struct wire_key *k, const void *data, size_t len)
 
 static void test_wire_plain(void)
 {
-	static const uint8_t req_bytes[] = { 0x00, 0x01, 0xbe, 0xef };
+	/* the body, then zeros to the response's 28 bytes */
+	static const uint8_t req_bytes[28] = { 0x00, 0x01, 0xbe, 0xef };
 	static const uint8_t resp_bytes[] = {
 		0x00, 0x02, 0x12, 0x34,
 		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
@@ -437,10 +438,16 @@ static void test_wire_plain(void)
 	uint8_t buf[WIRE_MAX_LEN];
 	size_t len;
 
+	memset(buf, 0xff, sizeof(buf));
 	len = wire_req_encode(buf, &rq, &none);
-	ok(len == 4 && !memcmp(buf, req_bytes, 4), "wire: plain request: type 1, seq (4 bytes)");
+	ok(len == 28 && !memcmp(buf, req_bytes, 28),
+	   "wire: plain request: type 1, seq, 24 zeros (28 bytes)");
+	ok(wire_req_body_len(false) == 4, "wire: a plain request's body, the qdisc's key: 4 bytes");
 	ok(wire_req_decode(buf, len, &none, &rq2) == WIRE_OK && rq2.seq == 0xbeef,
 	   "wire: plain request round trip");
+	buf[27] = 1;
+	ok(wire_req_decode(buf, len, &none, &rq2) == WIRE_MALFORMED,
+	   "wire: plain request with a byte behind its body not zero: malformed");
 	len = wire_resp_encode(buf, &rs, &none);
 	ok(len == 28 && !memcmp(buf, resp_bytes, 28),
 	   "wire: plain response: type 2, seq, packets, bytes, time (28 bytes)");
@@ -448,14 +455,17 @@ static void test_wire_plain(void)
 	   rs2.packets == rs.packets && rs2.bytes == rs.bytes && rs2.time == rs.time,
 	   "wire: plain response round trip");
 
-	is_u64(wire_bytes_per_estimate(false, false), 88, "wire: IPv4 plain: 32 + 56 = 88 bytes");
-	is_u64(wire_bytes_per_estimate(true, false), 128, "wire: IPv6 plain: 52 + 76 = 128 bytes");
-	is_u64(wire_bytes_per_estimate(false, true), 136, "wire: IPv4 auth: 56 + 80 = 136 bytes");
-	is_u64(wire_bytes_per_estimate(true, true), 176, "wire: IPv6 auth: 76 + 100 = 176 bytes");
+	is_u64(wire_bytes_per_estimate(false, false), 112, "wire: IPv4 plain: 56 + 56 = 112 bytes");
+	is_u64(wire_bytes_per_estimate(true, false), 152, "wire: IPv6 plain: 76 + 76 = 152 bytes");
+	is_u64(wire_bytes_per_estimate(false, true), 160, "wire: IPv4 auth: 80 + 80 = 160 bytes");
+	is_u64(wire_bytes_per_estimate(true, true), 200, "wire: IPv6 auth: 100 + 100 = 200 bytes");
+	ok(wire_resp_len(false) <= wire_req_len(false) && wire_resp_len(true) <= wire_req_len(true),
+	   "wire: no response larger than its request, plain or authenticated");
 }
 
 static void test_wire_auth(void)
 {
+	static const uint8_t zeros[24];
 	struct wire_key key, other;
 	struct wire_req rq = { .seq = 7, .epoch = 0x1122334455667788ULL }, rq2;
 	struct wire_resp rs = { .seq = 7, .packets = 1, .bytes = 2, .time = 3,
@@ -468,10 +478,13 @@ static void test_wire_auth(void)
 	set_key(&key, "0123456789abcdef0123", 20);
 	set_key(&other, "0123456789abcdef0124", 20);
 
+	memset(buf, 0xff, sizeof(buf));
 	len = wire_req_encode(buf, &rq, &key);
-	ok(len == 28 && buf[0] == 0x80 && buf[1] == 0x01 && buf[2] == 0 && buf[3] == 7 &&
-	   buf[4] == 0x11 && buf[11] == 0x88,
-	   "wire: authenticated request: type 0x8001, seq, epoch, tag (28 bytes)");
+	ok(len == 52 && buf[0] == 0x80 && buf[1] == 0x01 && buf[2] == 0 && buf[3] == 7 &&
+	   buf[4] == 0x11 && buf[11] == 0x88 && !memcmp(buf + 28, zeros, 24),
+	   "wire: authenticated request: type 0x8001, seq, epoch, tag, 24 zeros (52 bytes)");
+	ok(wire_req_body_len(true) == 28,
+	   "wire: an authenticated request's body, the kernels' key: 28 bytes");
 	wire_tag(&key, buf, 12, tag);
 	ok(!memcmp(tag, buf + 12, 16), "wire: request tag = HMAC-SHA-256 of the 12 bytes before it");
 	ok(wire_req_decode(buf, len, &key, &rq2) == WIRE_OK && rq2.seq == 7 &&
@@ -561,21 +574,21 @@ static void test_wire_malformed(void)
 		ok(good, "wire: %s response of any other length (0-63): malformed", mode);
 	}
 
-	/* the wrong types */
+	/* the wrong types, at the right lengths */
 	memset(buf, 0, sizeof(buf));
 	buf[1] = 2;
-	ok(wire_req_decode(buf, 4, &none, &rq) == WIRE_MALFORMED,
+	ok(wire_req_decode(buf, 28, &none, &rq) == WIRE_MALFORMED,
 	   "wire: a response where a request is due: malformed");
 	buf[1] = 1;
 	ok(wire_resp_decode(buf, 28, &none, &rs) == WIRE_MALFORMED,
 	   "wire: a request where a response is due: malformed");
 	buf[1] = 0;
-	ok(wire_req_decode(buf, 4, &none, &rq) == WIRE_MALFORMED, "wire: type 0: malformed");
+	ok(wire_req_decode(buf, 28, &none, &rq) == WIRE_MALFORMED, "wire: type 0: malformed");
 	buf[1] = 3;
-	ok(wire_req_decode(buf, 4, &none, &rq) == WIRE_MALFORMED, "wire: type 3: malformed");
+	ok(wire_req_decode(buf, 28, &none, &rq) == WIRE_MALFORMED, "wire: type 3: malformed");
 	buf[0] = 0x01;
 	buf[1] = 0x01;
-	ok(wire_req_decode(buf, 4, &none, &rq) == WIRE_MALFORMED, "wire: type 0x0101: malformed");
+	ok(wire_req_decode(buf, 28, &none, &rq) == WIRE_MALFORMED, "wire: type 0x0101: malformed");
 	buf[0] = 0xff;
 	buf[1] = 0xff;
 	ok(wire_resp_decode(buf, 52, &key, &rs) == WIRE_MALFORMED, "wire: type 0xffff: malformed");
@@ -593,9 +606,12 @@ static void test_wire_malformed(void)
 	len = wire_resp_encode(buf, &rs, &none);
 	ok(wire_resp_decode(buf, len, &key, &rs) == WIRE_UNAUTH,
 	   "wire: plain response where authentication is required: unauthenticated");
-	/* a plain response is 28 bytes like an authenticated request: the type tells */
+	/* a response is as long as its request: the type tells them apart */
+	ok(wire_req_decode(buf, len, &none, &rq) == WIRE_MALFORMED,
+	   "wire: a plain response is no plain request");
+	len = wire_resp_encode(buf, &rs, &key);
 	ok(wire_req_decode(buf, len, &key, &rq) == WIRE_MALFORMED,
-	   "wire: a 28-byte plain response is no authenticated request");
+	   "wire: an authenticated response is no authenticated request");
 	ok(wire_verdict_name(WIRE_UNAUTH)[0] == 'u' &&
 	   !strcmp(wire_verdict_name(WIRE_REPLAYED), "replayed"),
 	   "wire: the verdicts' names");

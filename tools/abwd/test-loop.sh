@@ -106,7 +106,7 @@ awk '$1 == "abw-set" && ($4 < 400000 || $4 > 2500000 || $7 < 40000 || $7 > 25000
 t "plain: R about 1 Mbit/s (12500 B per 100 ms), interval about 100000 us" $? "$(cat "$work/s1.log")"
 jqt "plain: sender status" "$work/s1.json" \
 	'.role == "sender" and .estimates == 5 and .seq == 5 and .w == 1372080 and .d == 124416
-	 and .l == 0 and .lost == 0 and .sent == 100 and .bytes_per_estimate == 88
+	 and .l == 0 and .lost == 0 and .sent == 100 and .bytes_per_estimate == 112
 	 and .auth == false and .timeouts == 0 and .dropped.malformed == 0 and .last_error == ""'
 grep -q "estimate 5: sent 100 received 100 L 0 .* W 1.372Mbit" "$work/s1.err"
 t "plain: -v logs each estimate" $? "$(cat "$work/s1.err")"
@@ -122,6 +122,29 @@ wait_for 3 jq -e '.dropped.malformed == 3 and .dropped.unauthenticated == 1' "$w
 	>/dev/null 2>&1
 t "responder: 3 malformed (2 bytes, 5 bytes, a response), 1 authenticated where plain" $? \
 	"$(cat "$work/plain.json")"
+# the responder amplifies nothing: datagrams of every length from 0 to 64
+# bytes that start as a plain request does, zeros behind, each answered
+# (if at all) by no more bytes than it carried; the one of a request's
+# length is answered
+python3 - "$port" >"$work/amp.out" 2>&1 <<'PY'
+import socket, struct, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.connect(("127.0.0.1", int(sys.argv[1])))
+s.settimeout(0.5)
+worst, answered = 0.0, 0
+for n in range(65):
+    s.send((struct.pack("!HH", 1, 100 + n) + bytes(60))[:n])
+    try:
+        while True:
+            r = s.recv(2048)
+            answered += 1
+            worst = max(worst, len(r) / max(n, 1))
+    except socket.timeout:
+        pass
+print(f"answered {answered}, largest response/request {worst:.2f}")
+sys.exit(0 if answered >= 1 and worst <= 1.0 else 1)
+PY
+t "responder: no response larger than its request (lengths 0-64)" $? "$(cat "$work/amp.out")"
 kill -0 "$rpid" 2>/dev/null
 t "responder: still running after them" $?
 stop "$rpid"
@@ -133,7 +156,8 @@ t "responder: no meter-del at exit" $?
 
 # --- the peer prefixes at the responder ---
 responder prefix --peer-prefix 10.0.0.0/8 --peer-prefix 2001:db8::/32
-printf '\x00\x01\x00\x07' >"/dev/udp/127.0.0.1/$port"
+# (a plain request: its body, then 24 zeros)
+printf '\x00\x01\x00\x07\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >"/dev/udp/127.0.0.1/$port"
 wait_for 3 jq -e '.dropped.unexpected == 1 and .requests == 0' "$work/prefix.json" >/dev/null 2>&1
 t "responder: a request from outside the peer prefixes: unexpected" $? "$(cat "$work/prefix.json")"
 grep -q "^meter-set 1 $port 2$" "$work/prefix.log"
@@ -165,8 +189,8 @@ responder auth --key-file "$work/key"
 ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s4.log timeout 10 "$MOCK" "${SK[@]}" --port "$port" \
 	--once 3 --key-file "$work/key" --status "$work/s4.json" 2>"$work/s4.err"
 t "auth: --once 3 exits 0" $? "$(cat "$work/s4.err")"
-jqt "auth: status: 3 estimates, 136 bytes per estimate" "$work/s4.json" \
-	'.auth == true and .estimates == 3 and .w == 1182000 and .bytes_per_estimate == 136'
+jqt "auth: status: 3 estimates, 160 bytes per estimate" "$work/s4.json" \
+	'.auth == true and .estimates == 3 and .w == 1182000 and .bytes_per_estimate == 160'
 
 ABWD_MOCK_PORT=$port "$MOCK" "${SK[@]}" --port "$port" --key-file "$work/key2" \
 	--timeout 100ms --status "$work/s5.json" 2>"$work/s5.err" &

@@ -25,6 +25,11 @@ size_t wire_req_len(bool auth)
 	return auth ? WIRE_AREQ_LEN : WIRE_REQ_LEN;
 }
 
+size_t wire_req_body_len(bool auth)
+{
+	return auth ? WIRE_AREQ_BODY : WIRE_REQ_BODY;
+}
+
 size_t wire_resp_len(bool auth)
 {
 	return auth ? WIRE_ARESP_LEN : WIRE_RESP_LEN;
@@ -102,11 +107,12 @@ size_t wire_req_encode(uint8_t *buf, const struct wire_req *r,
 	bool auth = key->len;
 	size_t len = wire_req_len(auth);
 
+	memset(buf, 0, len);
 	put16(buf, WIRE_REQUEST | (auth ? WIRE_AUTH : 0));
 	put16(buf + 2, r->seq);
 	if (auth) {
 		put64(buf + 4, r->epoch);
-		sign(key, buf, len);
+		sign(key, buf, WIRE_AREQ_BODY);
 	}
 	return len;
 }
@@ -132,13 +138,15 @@ size_t wire_resp_encode(uint8_t *buf, const struct wire_resp *r,
 /*
  * The checks both decoders make, in this order: the type (without its
  * flag) is @type, the flag agrees with the mode, the length is the mode's,
- * the tag is good.
+ * zeros only behind the first @body bytes, the tag (the last of those) is
+ * good. A response's body is the whole of it.
  */
 static enum wire_verdict check(const uint8_t *buf, size_t len, uint16_t type,
-			       size_t plain_len, size_t auth_len,
+			       size_t plain_len, size_t auth_len, size_t body,
 			       const struct wire_key *key)
 {
 	bool auth = key->len;
+	size_t i;
 	uint16_t t;
 
 	if (len < 2)
@@ -150,7 +158,10 @@ static enum wire_verdict check(const uint8_t *buf, size_t len, uint16_t type,
 		return WIRE_UNAUTH;
 	if (len != (auth ? auth_len : plain_len))
 		return WIRE_MALFORMED;
-	if (auth && !verify(key, buf, len))
+	for (i = body; i < len; i++)
+		if (buf[i])
+			return WIRE_MALFORMED;
+	if (auth && !verify(key, buf, body))
 		return WIRE_UNAUTH;
 	return WIRE_OK;
 }
@@ -160,7 +171,8 @@ enum wire_verdict wire_req_decode(const uint8_t *buf, size_t len,
 {
 	enum wire_verdict v;
 
-	v = check(buf, len, WIRE_REQUEST, WIRE_REQ_LEN, WIRE_AREQ_LEN, key);
+	v = check(buf, len, WIRE_REQUEST, WIRE_REQ_LEN, WIRE_AREQ_LEN,
+		  wire_req_body_len(key->len), key);
 	if (v != WIRE_OK)
 		return v;
 	memset(r, 0, sizeof(*r));
@@ -175,7 +187,8 @@ enum wire_verdict wire_resp_decode(const uint8_t *buf, size_t len,
 {
 	enum wire_verdict v;
 
-	v = check(buf, len, WIRE_RESPONSE, WIRE_RESP_LEN, WIRE_ARESP_LEN, key);
+	v = check(buf, len, WIRE_RESPONSE, WIRE_RESP_LEN, WIRE_ARESP_LEN,
+		  wire_resp_len(key->len), key);
 	if (v != WIRE_OK)
 		return v;
 	memset(r, 0, sizeof(*r));

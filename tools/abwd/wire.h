@@ -17,10 +17,17 @@
 #define WIRE_AUTH		0x8000	/* flag: an authenticated message */
 
 #define WIRE_TAG_LEN		16
-#define WIRE_REQ_LEN		4	/* type, seq */
 #define WIRE_RESP_LEN		28	/* type, seq, packets, bytes, time */
-#define WIRE_AREQ_LEN		28	/* type, seq, epoch, tag */
 #define WIRE_ARESP_LEN		52	/* type, seq, packets, bytes, time, epoch, tag */
+/*
+ * A request's body, the key of its snapshots in both kernels, then zeros
+ * up to its response's length: a response is never larger than the
+ * request it answers, so the responder amplifies nothing it is sent.
+ */
+#define WIRE_REQ_BODY		4	/* type, seq */
+#define WIRE_AREQ_BODY		28	/* type, seq, epoch, tag */
+#define WIRE_REQ_LEN		WIRE_RESP_LEN
+#define WIRE_AREQ_LEN		WIRE_ARESP_LEN
 #define WIRE_MAX_LEN		WIRE_ARESP_LEN
 
 /* IP and UDP headers a message carries on the wire */
@@ -62,8 +69,12 @@ enum wire_verdict {
 /* "malformed", "unauthenticated", ... as the status file names them */
 const char *wire_verdict_name(enum wire_verdict v);
 
-/* the length of a request and of a response, plain (!@auth) or not */
+/*
+ * the length of a request, of its body (the key of its snapshots), and of
+ * a response, plain (!@auth) or not
+ */
 size_t wire_req_len(bool auth);
+size_t wire_req_body_len(bool auth);
 size_t wire_resp_len(bool auth);
 
 /* request and response, IP and UDP headers included */
@@ -79,7 +90,8 @@ size_t wire_resp_encode(uint8_t *buf, const struct wire_resp *r,
 			const struct wire_key *key);
 
 /*
- * Decoders: WIRE_OK with *r filled, WIRE_MALFORMED or WIRE_UNAUTH. In
+ * Decoders: WIRE_OK with *r filled, WIRE_MALFORMED (a request with
+ * anything but zeros behind its body among them) or WIRE_UNAUTH. In
  * plain mode (@key->len 0) an authenticated message is refused, and the
  * other way round.
  */
