@@ -506,44 +506,16 @@ static void rcvmgr_handshake_done(struct rcvmgr_conn *c)
 }
 
 /*
- * What a reset from one end does at the other, by RFC 5961 section 3.2,
- * which Linux and the other stacks follow:
- *  - outside the other end's receive window, from @ack (its last ACK:
- *    RCV.NXT as far as the gateway knows) to @ack + @wnd (@ack itself when
- *    it is closed), it is dropped there: a blind guess from off the path;
- *  - inside it but not exactly at RCV.NXT, it draws a challenge ACK and the
- *    connection goes on: a guess, or a reset forged by an end to make the
- *    gateway forget its connection and manage it no more;
- *  - exactly at RCV.NXT, it ends the connection.
- * The gateway sees RCV.NXT two ways: @ack, and the resetting end's own
- * next sequence number @end (if @end_known), which the other end expects
- * once what is in flight arrives. @known: an ACK was seen; without one (a
- * reset answering a SYN) there is nothing to check against, and it ends
- * the connection.
+ * Whether a reset from one end lies in the other's receive window, from
+ * ACK (its last ACK: RCV.NXT as far as the gateway knows) to ACK + WND
+ * (RFC 5961 section 3.2; ACK itself when the window is closed). A reset
+ * outside it is one the endpoint drops, a blind guess from off the path,
+ * and it does not end the connection here either. @known: an ACK was seen;
+ * without one (a reset answering a SYN) there is nothing to check against.
  */
-enum rcvmgr_rst {
-	RCVMGR_RST_OUTSIDE,
-	RCVMGR_RST_INSIDE,
-	RCVMGR_RST_EXACT,
-};
-
-static enum rcvmgr_rst rcvmgr_rst_check(u32 seq, u32 ack, u32 wnd, bool known,
-					u32 end, bool end_known)
+static bool rcvmgr_rst_in_window(u32 seq, u32 ack, u32 wnd, bool known)
 {
-	if (!known || seq == ack || (end_known && seq == end))
-		return RCVMGR_RST_EXACT;
-	if (!before(seq, ack) && !after(seq, ack + wnd))
-		return RCVMGR_RST_INSIDE;
-	return RCVMGR_RST_OUTSIDE;
-}
-
-/* an end's next sequence number, @end of its segment just seen, in *@at */
-static void rcvmgr_end_seen(struct rcvmgr_conn *c, u32 *at, u16 flag, u32 end)
-{
-	if (!(c->flags & flag) || after(end, *at)) {
-		*at = end;
-		c->flags |= flag;
-	}
+	return !known || (!before(seq, ack) && !after(seq, ack + wnd));
 }
 
 /*
@@ -585,20 +557,13 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	end = seq + p->payload + th->syn + th->fin;
 
 	spin_lock(&c->lock);
-	/*
-	 * the receiver's window: from its newest ACK, the edge's. Only a reset
-	 * that ends the connection there ends it here; the others leave it
-	 * as it was, its last packet's time too
-	 */
-	if (th->rst && rcvmgr_rst_check(seq, c->edge.ack, c->advertised,
-					rcvmgr_ack_known(c, c->edge.valid), c->snd_end,
-					c->flags & RCVMGR_F_SND_END) != RCVMGR_RST_EXACT) {
+	/* the receiver's window: from its newest ACK, the edge's */
+	if (th->rst && !rcvmgr_rst_in_window(seq, c->edge.ack, c->advertised,
+					     rcvmgr_ack_known(c, c->edge.valid))) {
 		spin_unlock(&c->lock);
 		return;
 	}
 	WRITE_ONCE(c->last_ns, now);
-	if (!th->rst)
-		rcvmgr_end_seen(c, &c->snd_end, RCVMGR_F_SND_END, end);
 	if (th->syn && !(c->flags & RCVMGR_F_SND_SYN)) {
 		c->flags |= RCVMGR_F_SND_SYN;
 		if (o.has_ws) {
@@ -749,17 +714,15 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	if (!c)
 		return;
 	/*
-	 * a reset that ends it at the sender ends it here, ACK flag or not
-	 * (one answering a segment has none)
+	 * a reset in the sender's window ends it, ACK flag or not (one
+	 * answering a segment has none)
 	 */
 	if (th->rst) {
 		bool end;
 
 		spin_lock(&c->lock);
-		end = rcvmgr_rst_check(ntohl(th->seq), c->snd_ack, c->snd_wnd,
-				       rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK),
-				       c->rcv_end, c->flags & RCVMGR_F_RCV_END) ==
-		      RCVMGR_RST_EXACT;
+		end = rcvmgr_rst_in_window(ntohl(th->seq), c->snd_ack, c->snd_wnd,
+					   rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK));
 		kick = end && rcvmgr_carries(c);
 		spin_unlock(&c->lock);
 		if (end)
@@ -773,8 +736,6 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 
 	spin_lock(&c->lock);
 	WRITE_ONCE(c->last_ns, now);
-	rcvmgr_end_seen(c, &c->rcv_end, RCVMGR_F_RCV_END,
-			ntohl(th->seq) + p->payload + th->syn + th->fin);
 	if (th->syn) {
 		if (!(c->flags & RCVMGR_F_RCV_SYN)) {
 			c->flags |= RCVMGR_F_RCV_SYN;

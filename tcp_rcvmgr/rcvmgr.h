@@ -95,8 +95,6 @@ struct rcvmgr_key {
 #define RCVMGR_F_SND_ACK	BIT(10)	/* snd_ack and snd_wnd hold the sender's */
 #define RCVMGR_F_RCV_OPENED	BIT(11)	/* the receiver's SYN opened it: a download */
 #define RCVMGR_F_ESTABLISHED	BIT(12)	/* an ACK after both SYNs: the handshake's last */
-#define RCVMGR_F_SND_END	BIT(13)	/* snd_end holds the sender's */
-#define RCVMGR_F_RCV_END	BIT(14)	/* rcv_end holds the receiver's */
 
 #define RCVMGR_F_HANDSHAKE	(RCVMGR_F_SND_SYN | RCVMGR_F_RCV_SYN)
 #define RCVMGR_F_TS		(RCVMGR_F_SND_TS | RCVMGR_F_RCV_TS)
@@ -128,13 +126,6 @@ struct rcvmgr_conn {
 	 */
 	u32 snd_ack;			/* the sender's last ACK: its RCV.NXT */
 	u32 snd_wnd;			/* and the window it offered, bytes */
-	/*
-	 * each end's next sequence number as seen here (its SND.NXT, the
-	 * furthest a segment of it reached): where the other end's RCV.NXT
-	 * will be once what is in flight arrives, for resets
-	 */
-	u32 snd_end;
-	u32 rcv_end;
 	u32 mss;
 	u32 priority;
 	u64 bytes;
