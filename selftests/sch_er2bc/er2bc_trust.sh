@@ -14,8 +14,7 @@
 #  - an on-path attacker past the bottleneck, in R, answers each real
 #    request with a burst of forged ones behind it and replays it 5 ms
 #    later: the estimates go on at the rate they do without it, with the
-#    quiet phases' R, W still falls at losses, and the refusals are
-#    counted by the responder
+#    quiet phases' R, and the refusals are counted by the responder
 #    and by the meter
 #
 #   A (er2bc, a0 10.0.1.1) -- (r0) R (r1: bottleneck, attacker) -- (b0 10.0.2.2) B
@@ -135,19 +134,19 @@ lo=$((b1 < b2 ? b1 : b2))
 log_timing_test $? "under forged bursts and replays, the estimates go on" "$info"
 
 # W follows from each estimate's R and L alone (eq. 8-11), so the attacker
-# moves W only through them: R is the bottleneck's rate (8 Mbit/s)
-# measured, and the losses at the bottleneck are what make W fall. The
-# attacked phase's mean R within 2 % of the quiet phases' (0.4 % apart in
-# the runs seen; the forged requests, were they counted, would add 2.4 %),
-# and W decreased in it as in each quiet phase (counts that hid the
-# losses would let W climb to the qdisc's rate: 3 to 9 decreases in 20 s
-# were seen in each phase). The mean W itself is no measure: in 20 s it is
-# set by a few cycles of its sawtooth, and differs by 20 % and more
-# between two quiet phases (11.98 and 14.47 Mbit/s in one 6.12 run).
+# moves W only through them. R is the bottleneck's rate (8 Mbit/s)
+# measured: the attacked phase's mean R within 2 % of the quiet phases'
+# (0.4 % apart in the runs seen; the forged requests, were they counted,
+# would add 2.4 %). W's own mean is no measure: in 20 s it is set by a few
+# cycles of its sawtooth and differs by 20 % and more between two quiet
+# phases (11.98 and 14.47 Mbit/s in one 6.12 run); nor is the number of
+# its decreases, 0 to 9 in a quiet phase (W above what TCP sends loses
+# nothing). That forgeries leave the counts alone is checked
+# deterministically below (the meter keeps the real request's snapshot
+# under 40 forgeries).
 rq=$(( (r1 + r2) / 2 ))
-[ "$rq" -gt 0 ] && [ $((ra * 100)) -ge $((rq * 98)) ] && [ $((ra * 100)) -le $((rq * 102)) ] &&
-	[ "$d1" -gt 0 ] && [ "$d2" -gt 0 ] && [ "$da" -gt 0 ]
-log_timing_test $? "under forged bursts and replays, R is the quiet phases' and W still falls" \
+[ "$rq" -gt 0 ] && [ $((ra * 100)) -ge $((rq * 98)) ] && [ $((ra * 100)) -le $((rq * 102)) ]
+log_timing_test $? "under forged bursts and replays, R is the quiet phases'" \
 	"$info"
 
 # the refusals are counted: the responder's socket took every forgery and
