@@ -7,7 +7,7 @@
  * request passes: the sending gateway's er2bc qdisc as it dequeues
  * (packets sent toward the peer), the receiving gateway's meter, a tap
  * ahead of tc's ingress, as packets arrive (packets received from the
- * peer). Each cut is a snapshot remembered under the request's payload,
+ * peer). Each cut is a snapshot remembered under the request's body,
  * which the daemons ask for by generic netlink.
  */
 #ifndef _ER2BC_PROBE_H
@@ -118,7 +118,7 @@ enum er2bc_pkt {
 /*
  * What @skb is to counts that take requests on UDP port @port (network
  * order) and only packets whose destination (@to_peer) or source is in
- * @peer. A request's payload, its first ER2BC_PROBE_KEY_MAX bytes, goes to
+ * @peer. A request's body (its payload without the zeros) goes to
  * @key and its length to @key_len; with @key NULL, nothing is copied.
  */
 enum er2bc_pkt er2bc_probe_classify(const struct sk_buff *skb, __be16 port,
@@ -157,7 +157,7 @@ static inline void er2bc_count_add(struct er2bc_count *c, u32 packets, u64 bytes
 void er2bc_count_skb(struct er2bc_count *c, const struct sk_buff *skb, __be16 port,
 		     const struct er2bc_peer *peer, bool sent, bool cut);
 void er2bc_count_snap(struct er2bc_count *c, const u8 *key, u8 key_len, u64 time);
-/* the newest snapshot taken at a request of payload @key; NULL: none */
+/* the newest snapshot taken at a request of body @key; NULL: none */
 const struct er2bc_snap *er2bc_count_find(const struct er2bc_count *c,
 					  const u8 *key, unsigned int key_len);
 
