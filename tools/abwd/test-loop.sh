@@ -116,11 +116,11 @@ t "responder: meter-set on lo, the port, one prefix" $? "$(cat "$work/plain.log"
 # --- malformed and unexpected datagrams at the responder ---
 printf 'xx' >"/dev/udp/127.0.0.1/$port"
 printf '\x00\x01\x00\x07\x00' >"/dev/udp/127.0.0.1/$port"
-printf '\x00\x02\x00\x07' >"/dev/udp/127.0.0.1/$port"
+printf '\x00\x02\x00\x07\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >"/dev/udp/127.0.0.1/$port"
 printf '\x80\x01\x00\x07' >"/dev/udp/127.0.0.1/$port"
 wait_for 3 jq -e '.dropped.malformed == 3 and .dropped.unauthenticated == 1' "$work/plain.json" \
 	>/dev/null 2>&1
-t "responder: 3 malformed (2 bytes, 5 bytes, a response), 1 authenticated where plain" $? \
+t "responder: 3 malformed (2 bytes, 5 bytes, a response of a request's length), 1 authenticated where plain" $? \
 	"$(cat "$work/plain.json")"
 # the responder amplifies nothing: datagrams of every length from 0 to 64
 # bytes that start as a plain request does, zeros behind, each answered
@@ -130,7 +130,7 @@ python3 - "$port" >"$work/amp.out" 2>&1 <<'PY'
 import socket, struct, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.connect(("127.0.0.1", int(sys.argv[1])))
-s.settimeout(0.5)
+s.settimeout(0.2)
 worst, answered = 0.0, 0
 for n in range(65):
     s.send((struct.pack("!HH", 1, 100 + n) + bytes(60))[:n])
