@@ -34,6 +34,8 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/netfilter/nf_conntrack.h>
+#include <net/netfilter/ipv4/nf_defrag_ipv4.h>
+#include <net/netfilter/ipv6/nf_defrag_ipv6.h>
 #include <net/tcp.h>
 
 #include "er2bc_compat.h"
@@ -506,16 +508,47 @@ static void rcvmgr_handshake_done(struct rcvmgr_conn *c)
 }
 
 /*
- * Whether a reset from one end lies in the other's receive window, from
- * ACK (its last ACK: RCV.NXT as far as the gateway knows) to ACK + WND
- * (RFC 5961 section 3.2; ACK itself when the window is closed). A reset
- * outside it is one the endpoint drops, a blind guess from off the path,
- * and it does not end the connection here either. @known: an ACK was seen;
- * without one (a reset answering a SYN) there is nothing to check against.
+ * Whether a reset from one end ends the connection at the other. The ends
+ * follow RFC 5961 section 3.2 (Linux and the other stacks do): a reset
+ * outside the receive window is dropped, one exactly at RCV.NXT ends the
+ * connection, any other in the window draws a challenge ACK and the
+ * connection goes on. The gateway knows the other end's RCV.NXT is its
+ * last ACK @ack when no data of the resetting end's was seen past it
+ * (@at, rcvmgr_end_seen(), if @at_known); otherwise the other end may
+ * have taken the reset (an end aborting with data in flight) or not (a
+ * guess, or a reset an end forged to have the rest of its connection pass
+ * unmanaged), and the gateway, which cannot tell, keeps the connection.
+ * @known: an ACK was seen; without one (a reset answering a SYN) there is
+ * nothing to check against, and it ends the connection.
  */
-static bool rcvmgr_rst_in_window(u32 seq, u32 ack, u32 wnd, bool known)
+static bool rcvmgr_rst_ends(u32 seq, u32 ack, bool known, u32 at, bool at_known)
 {
-	return !known || (!before(seq, ack) && !after(seq, ack + wnd));
+	return !known || (seq == ack && !(at_known && after(at, ack)));
+}
+
+/*
+ * slack past the window the gateway saw, for data an end sends on the
+ * chance that the other's window grew (its update still on the way here)
+ */
+#define RCVMGR_WND_SLACK	65535U
+
+/*
+ * A segment of one end, [@seq, @end): the furthest that end's data
+ * reached inside the other end's window (from its last ACK @ack, @wnd
+ * bytes) is *@at once @flag is set, and is never behind @ack. Only data
+ * counts: a bare ACK does not move the other end's RCV.NXT. Nor does a
+ * segment far past the window, which the other end drops: ignored here,
+ * an end cannot move the mark around the sequence space with them.
+ */
+static void rcvmgr_end_seen(struct rcvmgr_conn *c, u32 *at, u16 flag, u32 seq, u32 end,
+			    u32 ack, u32 wnd)
+{
+	if (!(c->flags & flag) || !after(*at, ack)) {
+		*at = ack;
+		c->flags |= flag;
+	}
+	if (end != seq && !after(seq, ack + wnd + RCVMGR_WND_SLACK) && after(end, *at))
+		*at = end;
 }
 
 /*
@@ -557,12 +590,18 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	end = seq + p->payload + th->syn + th->fin;
 
 	spin_lock(&c->lock);
-	/* the receiver's window: from its newest ACK, the edge's */
-	if (th->rst && !rcvmgr_rst_in_window(seq, c->edge.ack, c->advertised,
-					     rcvmgr_ack_known(c, c->edge.valid))) {
+	/*
+	 * the receiver's window: from its newest ACK, the edge's. A reset
+	 * that may not have ended the connection leaves it as it was.
+	 */
+	if (th->rst && !rcvmgr_rst_ends(seq, c->edge.ack, rcvmgr_ack_known(c, c->edge.valid),
+					c->snd_end, c->flags & RCVMGR_F_SND_END)) {
 		spin_unlock(&c->lock);
 		return;
 	}
+	if (c->edge.valid && !th->rst)
+		rcvmgr_end_seen(c, &c->snd_end, RCVMGR_F_SND_END, seq, end, c->edge.ack,
+				c->advertised);
 	WRITE_ONCE(c->last_ns, now);
 	if (th->syn && !(c->flags & RCVMGR_F_SND_SYN)) {
 		c->flags |= RCVMGR_F_SND_SYN;
@@ -590,7 +629,13 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			/* after both SYNs: the handshake's last ACK (an upload) */
 			if ((c->flags & RCVMGR_F_HANDSHAKE) == RCVMGR_F_HANDSHAKE)
 				c->flags |= RCVMGR_F_ESTABLISHED;
-			take = !(c->flags & RCVMGR_F_SND_ACK) || !before(a, c->snd_ack);
+			/*
+			 * forward only, and never past what the receiver sent
+			 * (a forged ACK beyond it, which the receiver drops,
+			 * would move the window its resets are checked in)
+			 */
+			take = (!(c->flags & RCVMGR_F_SND_ACK) || !before(a, c->snd_ack)) &&
+			       (!(c->flags & RCVMGR_F_RCV_END) || !after(a, c->rcv_end));
 			scaled = (c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
 				 (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS);
 		}
@@ -700,7 +745,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	u16 field, adv = ntohs(th->window);
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
-	u32 ack, assigned;
+	u32 ack, seq, assigned;
 	bool kick = false;
 
 	rcvmgr_sender_key(&data.key);
@@ -714,18 +759,19 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	if (!c)
 		return;
 	/*
-	 * a reset in the sender's window ends it, ACK flag or not (one
-	 * answering a segment has none)
+	 * a reset that ends it at the sender ends it here, ACK flag or not
+	 * (one answering a segment has none); one that may not leaves it
 	 */
 	if (th->rst) {
-		bool end;
+		bool forget;
 
 		spin_lock(&c->lock);
-		end = rcvmgr_rst_in_window(ntohl(th->seq), c->snd_ack, c->snd_wnd,
-					   rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK));
-		kick = end && rcvmgr_carries(c);
+		forget = rcvmgr_rst_ends(ntohl(th->seq), c->snd_ack,
+					 rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK),
+					 c->rcv_end, c->flags & RCVMGR_F_RCV_END);
+		kick = forget && rcvmgr_carries(c);
 		spin_unlock(&c->lock);
-		if (end)
+		if (forget)
 			rcvmgr_conn_unlink(rn, c);
 		if (kick)
 			rcvmgr_kick(rn);
@@ -733,12 +779,17 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 	rcvmgr_parse_opts(skb, p, &o);
 	ack = ntohl(th->ack_seq);
+	seq = ntohl(th->seq);
 
 	spin_lock(&c->lock);
 	WRITE_ONCE(c->last_ns, now);
+	if (c->flags & RCVMGR_F_SND_ACK)
+		rcvmgr_end_seen(c, &c->rcv_end, RCVMGR_F_RCV_END, seq,
+				seq + p->payload + th->syn + th->fin, c->snd_ack, c->snd_wnd);
 	if (th->syn) {
 		if (!(c->flags & RCVMGR_F_RCV_SYN)) {
-			c->flags |= RCVMGR_F_RCV_SYN;
+			c->flags |= RCVMGR_F_RCV_SYN | RCVMGR_F_RCV_END;
+			c->rcv_end = seq + 1;
 			if (o.has_ws) {
 				c->flags |= RCVMGR_F_RCV_WS;
 				c->rcv_wscale = o.wscale;
@@ -906,6 +957,43 @@ static const struct nf_hook_ops rcvmgr_nf_ops[] = {
 	RCVMGR_HOOK(NFPROTO_IPV6, NF_INET_LOCAL_OUT, NF_IP6_PRI_LAST - 1),
 };
 
+/*
+ * IP reassembly ahead of the hooks, as conntrack has it, while the module
+ * manages anything in @rn's namespace (under rn->ctl_mutex). A fragment
+ * has no ports, or its first no payload, and the hooks pass it by: data an
+ * end sent in fragments would reach the other end unseen here, and the
+ * gateway would take a reset behind it for one that ends the connection
+ * (rcvmgr_rst_ends()), a way for a receiver to have the rest of its
+ * connection pass unmanaged.
+ */
+int rcvmgr_defrag_set(struct rcvmgr_net *rn, bool on)
+{
+	int err;
+
+	if (on == rn->defrag)
+		return 0;
+	if (!on) {
+		nf_defrag_ipv4_disable(rn->net);
+#if IS_ENABLED(CONFIG_NF_DEFRAG_IPV6)
+		nf_defrag_ipv6_disable(rn->net);
+#endif
+		rn->defrag = false;
+		return 0;
+	}
+	err = nf_defrag_ipv4_enable(rn->net);
+	if (err)
+		return err;
+#if IS_ENABLED(CONFIG_NF_DEFRAG_IPV6)
+	err = nf_defrag_ipv6_enable(rn->net);
+	if (err) {
+		nf_defrag_ipv4_disable(rn->net);
+		return err;
+	}
+#endif
+	rn->defrag = true;
+	return 0;
+}
+
 static int __net_init rcvmgr_net_init(struct net *net)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(net);
@@ -951,6 +1039,7 @@ static void __net_exit rcvmgr_net_exit(struct net *net)
 	struct rcvmgr_net *rn = rcvmgr_pernet(net);
 
 	nf_unregister_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	rcvmgr_defrag_set(rn, false);
 	WRITE_ONCE(rn->exiting, true);
 	cancel_delayed_work_sync(&rn->tick);
 	cancel_delayed_work_sync(&rn->reassign);
