@@ -114,6 +114,14 @@ fi
 # style and static checks, and the tools' own tests on the host (no kernel
 # needed), once for all kernels (a full run only); lint beside the host
 # tests, each mostly one CPU's work
+# the debug kernel's build (once, about 8 minutes; serial link steps keep
+# one CPU of two busy) goes beside them: with no guest up yet there is no
+# rate to disturb
+dk_pid=
+if [ -z "$filter" ] && [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" debug "* ]]; then
+	stage debug-kernel "$here/kernels.sh" image debug >"$report/debug-kernel.log" 2>&1 &
+	dk_pid=$!
+fi
 if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	echo "=== lint and host tests, side by side"
 	stage lint "$top/tools/testing/lint.sh" >"$report/lint.log" 2>&1 &
@@ -269,11 +277,15 @@ if [ "$(nproc)" -ge 2 ] && [ -z "${ER2BC_CHECK_SERIAL:-}" ] && [ ${#kernels[@]} 
 	background=debug
 fi
 if [[ " ${kernels[*]} " == *" debug "* ]] && [ "$setup" = 1 ]; then
-	# the debug kernel itself is built first (once, about 8 minutes, both
-	# CPUs), not beside a guest whose rates it would disturb
+	# the debug kernel itself is built before any guest boots (beside the
+	# lint and host stage when there is one), not beside a guest whose
+	# rates it would disturb
 	echo "=== debug kernel"
-	stage debug-kernel "$here/kernels.sh" image debug >/dev/null ||
-		abort "the debug kernel did not build"
+	if [ -n "$dk_pid" ]; then
+		wait "$dk_pid"
+	else
+		stage debug-kernel "$here/kernels.sh" image debug >"$report/debug-kernel.log" 2>&1
+	fi || { tail -n 30 "$report/debug-kernel.log"; abort "the debug kernel did not build"; }
 fi
 queue=$report/debug-queue
 rm -rf "$queue"
