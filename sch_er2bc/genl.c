@@ -500,7 +500,7 @@ static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 	sch_tree_unlock(sch);
 	if (key && !s) {
 		NL_SET_ERR_MSG_ATTR(info->extack, key,
-				    "er2bc: the qdisc sent no request with this payload lately");
+				    "er2bc: the qdisc sent no request with this key lately");
 		err = -ENOENT;
 		goto unlock;
 	}

@@ -394,7 +394,7 @@ static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
 	spin_unlock_bh(&m->lock);
 	if (key && !s) {
 		NL_SET_ERR_MSG_ATTR(extack, key,
-				    "er2bc: no request with this payload arrived lately");
+				    "er2bc: no request with this key arrived lately");
 		return -ENOENT;
 	}
 

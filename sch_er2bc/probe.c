@@ -80,7 +80,7 @@ static bool er2bc_peer_match(const struct er2bc_peer *peer, u8 family,
 static enum er2bc_pkt er2bc_probe_udp(const struct sk_buff *skb, int toff, int l4len,
 				      __be16 port, u8 *key, u8 *key_len)
 {
-	u8 _req[ER2BC_PROBE_AREQ_PAD];
+	u8 _req[ER2BC_PROBE_AREQ_LEN];
 	const struct udphdr *uh;
 	struct udphdr _uh;
 	int len, body;
@@ -92,21 +92,21 @@ static enum er2bc_pkt er2bc_probe_udp(const struct sk_buff *skb, int toff, int l
 		return ER2BC_PKT_COUNT;
 	if (skb_is_gso(skb)) {
 		len = skb_shinfo(skb)->gso_size;
-		return len == ER2BC_PROBE_REQ_PAD || len == ER2BC_PROBE_AREQ_PAD ?
+		return len == ER2BC_PROBE_REQ_LEN || len == ER2BC_PROBE_AREQ_LEN ?
 		       ER2BC_PKT_IGNORE : ER2BC_PKT_COUNT;
 	}
 	len = l4len - (int)sizeof(*uh);
 	if (ntohs(uh->len) != l4len ||
-	    (len != ER2BC_PROBE_REQ_PAD && len != ER2BC_PROBE_AREQ_PAD))
+	    (len != ER2BC_PROBE_REQ_LEN && len != ER2BC_PROBE_AREQ_LEN))
 		return ER2BC_PKT_COUNT;
 	req = skb_header_pointer(skb, toff + sizeof(*uh), len, _req);
 	if (!req)
 		return ER2BC_PKT_COUNT;
 	t = req[0] << 8 | req[1];	/* big endian, unaligned */
 	if ((t & ~ER2BC_PROBE_AUTH) != ER2BC_PROBE_REQUEST ||
-	    len != (t & ER2BC_PROBE_AUTH ? ER2BC_PROBE_AREQ_PAD : ER2BC_PROBE_REQ_PAD))
+	    len != (t & ER2BC_PROBE_AUTH ? ER2BC_PROBE_AREQ_LEN : ER2BC_PROBE_REQ_LEN))
 		return ER2BC_PKT_COUNT;
-	body = t & ER2BC_PROBE_AUTH ? ER2BC_PROBE_AREQ_LEN : ER2BC_PROBE_REQ_LEN;
+	body = t & ER2BC_PROBE_AUTH ? ER2BC_PROBE_AREQ_BODY : ER2BC_PROBE_REQ_BODY;
 	if (memchr_inv(req + body, 0, len - body))
 		return ER2BC_PKT_COUNT;
 	if (!key)
@@ -255,13 +255,13 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_replay_newer);
 
 bool er2bc_probe_tag_ok(struct crypto_shash *tfm, const u8 *req, unsigned int len)
 {
-	const unsigned int body = ER2BC_PROBE_AREQ_LEN - ER2BC_PROBE_TAG_LEN;
+	const unsigned int body = ER2BC_PROBE_AREQ_BODY - ER2BC_PROBE_TAG_LEN;
 	u8 tag[SHA256_DIGEST_SIZE];
 	__be16 type;
 	bool ok;
 
 	/* the wire's layout: type, seq, epoch, tag; copied, as it is unaligned */
-	if (len != ER2BC_PROBE_AREQ_LEN)
+	if (len != ER2BC_PROBE_AREQ_BODY)
 		return false;
 	memcpy(&type, req, sizeof(type));
 	if (type != htons(ER2BC_PROBE_REQUEST | ER2BC_PROBE_AUTH))

@@ -30,15 +30,15 @@ struct sk_buff;
  * an epoch and a tag (Documentation/er2bc-estimator.rst, "Wire protocol");
  * the key of its snapshot
  */
-#define ER2BC_PROBE_REQ_LEN	4
-#define ER2BC_PROBE_AREQ_LEN	28
+#define ER2BC_PROBE_REQ_BODY	4
+#define ER2BC_PROBE_AREQ_BODY	28
 
 /*
  * a request's datagram: its body, then zeros up to its response's length,
  * so that a response is never larger than the request it answers
  */
-#define ER2BC_PROBE_REQ_PAD	28
-#define ER2BC_PROBE_AREQ_PAD	52
+#define ER2BC_PROBE_REQ_LEN	28
+#define ER2BC_PROBE_AREQ_LEN	52
 
 /* an authenticated request: its tag, over the 12 bytes before it */
 #define ER2BC_PROBE_TAG_LEN	16

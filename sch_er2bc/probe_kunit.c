@@ -91,12 +91,12 @@ static enum er2bc_pkt classify(struct sk_buff *skb, const struct er2bc_peer *pee
 static void probe_request_is_cut(struct kunit *test)
 {
 	/* requests as they go: the body, then zeros to the response's length */
-	static const u8 req[ER2BC_PROBE_REQ_PAD] = { 0, 1, 0x12, 0x34 };
-	static const u8 auth[ER2BC_PROBE_AREQ_PAD] = { 0x80, 1, 0, 7 };
+	static const u8 req[ER2BC_PROBE_REQ_LEN] = { 0, 1, 0x12, 0x34 };
+	static const u8 auth[ER2BC_PROBE_AREQ_LEN] = { 0x80, 1, 0, 7 };
 	static const u8 large[1400] = { 0, 1, 0x12, 0x34 };
 	static const u8 resp[28] = { 0, 2 };
 	struct er2bc_peer none = {};
-	u8 key[ER2BC_PROBE_KEY_MAX], key_len = 0, odd[ER2BC_PROBE_REQ_PAD];
+	u8 key[ER2BC_PROBE_KEY_MAX], key_len = 0, odd[ER2BC_PROBE_REQ_LEN];
 	struct sk_buff *skb;
 
 	/* a plain request: the key is its body, without the zeros */
@@ -104,28 +104,28 @@ static void probe_request_is_cut(struct kunit *test)
 					       req, sizeof(req), false),
 				       &none, true, key, &key_len),
 			ER2BC_PKT_PROBE);
-	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_REQ_LEN);
-	KUNIT_EXPECT_MEMEQ(test, key, req, ER2BC_PROBE_REQ_LEN);
+	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_REQ_BODY);
+	KUNIT_EXPECT_MEMEQ(test, key, req, ER2BC_PROBE_REQ_BODY);
 	/* an authenticated request: its body, tag included */
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, true, "2001:db8::1", "2001:db8:2::2",
 					       PORT, auth, sizeof(auth), false),
 				       &none, true, key, &key_len),
 			ER2BC_PKT_PROBE);
-	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_AREQ_LEN);
-	KUNIT_EXPECT_MEMEQ(test, key, auth, ER2BC_PROBE_AREQ_LEN);
+	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_AREQ_BODY);
+	KUNIT_EXPECT_MEMEQ(test, key, auth, ER2BC_PROBE_AREQ_BODY);
 	/*
 	 * look-alikes: a plain request's type with an authenticated one's
 	 * length, the other way round, a body alone (unpadded, as requests
 	 * were), anything but zeros behind the body, 1400 bytes
 	 */
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
-					       large, ER2BC_PROBE_AREQ_PAD, false),
+					       large, ER2BC_PROBE_AREQ_LEN, false),
 				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
-					       auth, ER2BC_PROBE_REQ_PAD, false),
+					       auth, ER2BC_PROBE_REQ_LEN, false),
 				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	KUNIT_EXPECT_EQ(test, classify(udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT,
-					       req, ER2BC_PROBE_REQ_LEN, false),
+					       req, ER2BC_PROBE_REQ_BODY, false),
 				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	memcpy(odd, req, sizeof(odd));
 	odd[sizeof(odd) - 1] = 1;
@@ -137,15 +137,15 @@ static void probe_request_is_cut(struct kunit *test)
 				       &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	/* link padding after the datagram (the meter sees it): a request */
 	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large,
-		      ER2BC_PROBE_REQ_PAD + 14, false);
+		      ER2BC_PROBE_REQ_LEN + 14, false);
 	((struct iphdr *)skb_network_header(skb))->tot_len =
-		htons(sizeof(struct iphdr) + sizeof(struct udphdr) + ER2BC_PROBE_REQ_PAD);
-	udp_of(skb)->len = htons(sizeof(struct udphdr) + ER2BC_PROBE_REQ_PAD);
+		htons(sizeof(struct iphdr) + sizeof(struct udphdr) + ER2BC_PROBE_REQ_LEN);
+	udp_of(skb)->len = htons(sizeof(struct udphdr) + ER2BC_PROBE_REQ_LEN);
 	KUNIT_EXPECT_EQ(test, classify(skb, &none, true, key, &key_len), ER2BC_PKT_PROBE);
-	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_REQ_LEN);
+	KUNIT_EXPECT_EQ(test, key_len, ER2BC_PROBE_REQ_BODY);
 	/* a UDP length that would hide 1372 bytes behind a request's: data */
 	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, sizeof(large), false);
-	udp_of(skb)->len = htons(sizeof(struct udphdr) + ER2BC_PROBE_REQ_PAD);
+	udp_of(skb)->len = htons(sizeof(struct udphdr) + ER2BC_PROBE_REQ_LEN);
 	KUNIT_EXPECT_EQ(test, classify(skb, &none, true, key, &key_len), ER2BC_PKT_COUNT);
 	/*
 	 * UDP GSO: segments of a request's size may each be a request at the
@@ -153,7 +153,7 @@ static void probe_request_is_cut(struct kunit *test)
 	 */
 	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, 280, false);
 	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
-	skb_shinfo(skb)->gso_size = ER2BC_PROBE_REQ_PAD;
+	skb_shinfo(skb)->gso_size = ER2BC_PROBE_REQ_LEN;
 	skb_shinfo(skb)->gso_segs = 10;
 	KUNIT_EXPECT_EQ(test, classify(skb, &none, true, key, &key_len), ER2BC_PKT_IGNORE);
 	skb = udp_skb(test, false, "10.0.1.1", "10.0.2.2", PORT, large, 1400, false);
@@ -309,7 +309,7 @@ static void probe_replay_window(struct kunit *test)
  * An authenticated request: HMAC-SHA-256 under "er2bc-kunit-key-0123456789abcdef"
  * of type 0x8001, seq 5, epoch 0x0102030405060708 (Python's hmac module)
  */
-static const u8 probe_areq[ER2BC_PROBE_AREQ_LEN] = {
+static const u8 probe_areq[ER2BC_PROBE_AREQ_BODY] = {
 	0x80, 0x01, 0x00, 0x05, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
 	0x0a, 0x60, 0x06, 0x2b, 0xd5, 0x1e, 0xcd, 0xd3, 0x8b, 0x27, 0x78, 0xb4,
 	0x5e, 0xd7, 0xb3, 0x4d,
@@ -329,7 +329,7 @@ static void probe_auth(struct kunit *test)
 	static const char key[] = "er2bc-kunit-key-0123456789abcdef";
 	struct er2bc_replay w = {};
 	struct crypto_shash *tfm;
-	u8 req[ER2BC_PROBE_AREQ_LEN];
+	u8 req[ER2BC_PROBE_AREQ_BODY];
 
 	tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
 	if (IS_ERR(tfm))

@@ -72,7 +72,7 @@ out=$(raw "$A" send $CMD_METER_GET "$P_IF:u32:$ifa")
 [ $? = 1 ] && [[ "$out" == *"no meter on this device"* ]]
 log_test $? "meter-get of a device without one: ENOENT" "$out"
 out=$(raw "$A" send $CMD_PROBE_GET "$P_IF:u32:$ifa" "$P_H:u32:0x10000" "$P_KEY:hex:0001ffff")
-[ $? = 1 ] && [[ "$out" == *"no request with this payload"* ]]
+[ $? = 1 ] && [[ "$out" == *"no request with this key"* ]]
 log_test $? "probe-get of a request never sent: ENOENT" "$out"
 
 check() { # DESC JSON-EXPR: probecheck's result, checked in Python
