@@ -120,17 +120,34 @@ cleanup_all_ns() {
 	NS_LIST=()
 }
 
-# busywait TIMEOUT_MS COMMAND...: retry until the command succeeds
+# busywait TIMEOUT_MS COMMAND...: retry until the command succeeds (bash's
+# clock and sleep below: each round forks only what COMMAND forks)
 busywait() {
-	local timeout_ms=$1 start now
+	local timeout_ms=$1 start now t
 	shift
-	start=$(now_ms)
+	t=${EPOCHREALTIME//[!0-9]/}
+	start=$((10#$t / 1000))
 	while true; do
 		"$@" && return 0
-		now=$(now_ms)
+		t=${EPOCHREALTIME//[!0-9]/}
+		now=$((10#$t / 1000))
 		[ $((now - start)) -ge "$timeout_ms" ] && return 1
 		sleep 0.1
 	done
+}
+
+# sleep SECONDS: a read timing out on a pipe that nobody writes to (this
+# shell holds its write end), not /bin/sleep: a fork and an exec cost up
+# to seconds on the debug kernel, and the suites sleep hundreds of times.
+# Anything but a plain number of seconds goes to /bin/sleep.
+exec {lib_sleep_fd}<> <(:)
+sleep() {
+	local _
+	if [ $# = 1 ] && [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]]; then
+		read -rt "$1" -u "$lib_sleep_fd" _ || :
+	else
+		command sleep "$@"
+	fi
 }
 
 # dummy_dev NS: dummy0 in NS, up, and IPv6 off in NS, so that only the

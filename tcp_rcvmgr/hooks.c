@@ -508,22 +508,51 @@ static void rcvmgr_handshake_done(struct rcvmgr_conn *c)
 }
 
 /*
- * Whether a reset from one end ends the connection at the other. The ends
- * follow RFC 5961 section 3.2 (Linux and the other stacks do): a reset
- * outside the receive window is dropped, one exactly at RCV.NXT ends the
- * connection, any other in the window draws a challenge ACK and the
- * connection goes on. The gateway knows the other end's RCV.NXT is its
- * last ACK @ack when no data of the resetting end's was seen past it
- * (@at, rcvmgr_end_seen(), if @at_known); otherwise the other end may
- * have taken the reset (an end aborting with data in flight) or not (a
- * guess, or a reset an end forged to have the rest of its connection pass
- * unmanaged), and the gateway, which cannot tell, keeps the connection.
- * @known: an ACK was seen; without one (a reset answering a SYN) there is
- * nothing to check against, and it ends the connection.
+ * What a reset from one end does at the other. The ends follow RFC 5961
+ * section 3.2 (Linux and the other stacks do): a reset outside the
+ * receive window, from @ack (the other end's last ACK seen) to @ack +
+ * @wnd, is dropped; one exactly at RCV.NXT ends the connection; any other
+ * in the window draws a challenge ACK and the connection goes on. The
+ * gateway knows the other end's RCV.NXT is @ack when no data of the
+ * resetting end's was seen past it (@at, rcvmgr_end_seen(), if
+ * @at_known). Otherwise the other end may have taken the reset (its
+ * RCV.NXT moved past the ACK seen here: what the resetting end sent just
+ * before, a FIN, data in flight) or not (a guess, or a reset an end
+ * forged to have the rest of its connection pass unmanaged): the gateway
+ * keeps the connection, and forgets it if the other end's next ACKs show
+ * it took it (rcvmgr_rst_taken()). @known: an ACK was seen; without one
+ * (a reset answering a SYN) there is nothing to check against, and it
+ * ends the connection.
  */
-static bool rcvmgr_rst_ends(u32 seq, u32 ack, bool known, u32 at, bool at_known)
+enum rcvmgr_rst {
+	RCVMGR_RST_OUTSIDE,
+	RCVMGR_RST_INSIDE,
+	RCVMGR_RST_EXACT,
+};
+
+static enum rcvmgr_rst rcvmgr_rst_check(u32 seq, u32 ack, u32 wnd, bool known,
+					u32 at, bool at_known)
 {
-	return !known || (seq == ack && !(at_known && after(at, ack)));
+	if (!known)
+		return RCVMGR_RST_EXACT;
+	if (before(seq, ack) || after(seq, ack + wnd))
+		return RCVMGR_RST_OUTSIDE;
+	if (seq == ack && !(at_known && after(at, ack)))
+		return RCVMGR_RST_EXACT;
+	return RCVMGR_RST_INSIDE;
+}
+
+/*
+ * A reset left pending at @rst (its end's flag @rst_flag in @c->flags)
+ * was taken: the other end's ACK @ack reached it, and nothing of the
+ * resetting end's was seen past it (@at, @at_flag). The resetting end's
+ * next data clears the flag: it went on, and an ACK reaching @rst then is
+ * that data's, not the reset's.
+ */
+static bool rcvmgr_rst_taken(const struct rcvmgr_conn *c, u16 rst_flag, u32 rst, u32 ack,
+			     u32 at, u16 at_flag)
+{
+	return (c->flags & rst_flag) && ack == rst && !((c->flags & at_flag) && after(at, rst));
 }
 
 /*
@@ -566,8 +595,8 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 {
 	const struct tcphdr *th = &p->th;
 	struct rcvmgr_conn *c;
+	bool kick = false, forget = false;
 	struct rcvmgr_opts o;
-	bool kick = false;
 	u32 seq, end;
 
 	c = rhashtable_lookup(&rn->table, &p->key, rcvmgr_rht_params);
@@ -594,10 +623,22 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	 * the receiver's window: from its newest ACK, the edge's. A reset
 	 * that may not have ended the connection leaves it as it was.
 	 */
-	if (th->rst && !rcvmgr_rst_ends(seq, c->edge.ack, rcvmgr_ack_known(c, c->edge.valid),
-					c->snd_end, c->flags & RCVMGR_F_SND_END)) {
-		spin_unlock(&c->lock);
-		return;
+	if (th->rst) {
+		enum rcvmgr_rst rst;
+
+		rst = rcvmgr_rst_check(seq, c->edge.ack, c->advertised,
+				       rcvmgr_ack_known(c, c->edge.valid), c->snd_end,
+				       c->flags & RCVMGR_F_SND_END);
+		if (rst == RCVMGR_RST_INSIDE) {
+			c->flags |= RCVMGR_F_SND_RST;
+			c->snd_rst = seq;
+		}
+		if (rst != RCVMGR_RST_EXACT) {
+			spin_unlock(&c->lock);
+			return;
+		}
+	} else if (end != seq) {
+		c->flags &= ~RCVMGR_F_SND_RST;
 	}
 	if (c->edge.valid && !th->rst)
 		rcvmgr_end_seen(c, &c->snd_end, RCVMGR_F_SND_END, seq, end, c->edge.ack,
@@ -643,6 +684,9 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			c->snd_ack = a;
 			c->snd_wnd = (u32)ntohs(th->window) << (scaled ? c->snd_wscale : 0);
 			c->flags |= RCVMGR_F_SND_ACK;
+			/* the receiver's reset that was not exact then is now */
+			forget = rcvmgr_rst_taken(c, RCVMGR_F_RCV_RST, c->rcv_rst, a,
+						  c->rcv_end, RCVMGR_F_RCV_END);
 		}
 	}
 	if (p->payload) {
@@ -690,7 +734,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 
 	/* one that had a share gives it back */
-	if ((th->fin || th->rst) && c->state != TCP_RCVMGR_STATE_CLOSING) {
+	if ((th->fin || th->rst || forget) && c->state != TCP_RCVMGR_STATE_CLOSING) {
 		if (rcvmgr_carries(c))
 			kick = true;
 		c->state = TCP_RCVMGR_STATE_CLOSING;
@@ -698,7 +742,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 	spin_unlock(&c->lock);
 
-	if (th->rst)
+	if (th->rst || forget)
 		rcvmgr_conn_unlink(rn, c);
 	if (kick)
 		rcvmgr_kick(rn);
@@ -745,8 +789,8 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	u16 field, adv = ntohs(th->window);
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
-	u32 ack, seq, assigned;
-	bool kick = false;
+	u32 ack, seq, end, assigned;
+	bool kick = false, forget = false;
 
 	rcvmgr_sender_key(&data.key);
 	c = rhashtable_lookup(&rn->table, &data.key, rcvmgr_rht_params);
@@ -763,12 +807,17 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	 * (one answering a segment has none); one that may not leaves it
 	 */
 	if (th->rst) {
-		bool forget;
+		enum rcvmgr_rst rst;
 
 		spin_lock(&c->lock);
-		forget = rcvmgr_rst_ends(ntohl(th->seq), c->snd_ack,
-					 rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK),
-					 c->rcv_end, c->flags & RCVMGR_F_RCV_END);
+		rst = rcvmgr_rst_check(ntohl(th->seq), c->snd_ack, c->snd_wnd,
+				       rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK),
+				       c->rcv_end, c->flags & RCVMGR_F_RCV_END);
+		if (rst == RCVMGR_RST_INSIDE) {
+			c->flags |= RCVMGR_F_RCV_RST;
+			c->rcv_rst = ntohl(th->seq);
+		}
+		forget = rst == RCVMGR_RST_EXACT;
 		kick = forget && rcvmgr_carries(c);
 		spin_unlock(&c->lock);
 		if (forget)
@@ -783,9 +832,12 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 
 	spin_lock(&c->lock);
 	WRITE_ONCE(c->last_ns, now);
+	end = seq + p->payload + th->syn + th->fin;
+	if (end != seq)
+		c->flags &= ~RCVMGR_F_RCV_RST;
 	if (c->flags & RCVMGR_F_SND_ACK)
-		rcvmgr_end_seen(c, &c->rcv_end, RCVMGR_F_RCV_END, seq,
-				seq + p->payload + th->syn + th->fin, c->snd_ack, c->snd_wnd);
+		rcvmgr_end_seen(c, &c->rcv_end, RCVMGR_F_RCV_END, seq, end, c->snd_ack,
+				c->snd_wnd);
 	if (th->syn) {
 		if (!(c->flags & RCVMGR_F_RCV_SYN)) {
 			c->flags |= RCVMGR_F_RCV_SYN | RCVMGR_F_RCV_END;
@@ -849,6 +901,11 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		assigned = rcvmgr_assigned(rn, cfg, c, now, &kick);
 	/* whatever was assigned, two segments pass (rcvmgr_window_field) */
 	field = rcvmgr_window_field(adv, c->wscale, ack, assigned, c->mss, &c->edge);
+	/* the sender's reset that was not exact when it passed is now */
+	forget = rcvmgr_rst_taken(c, RCVMGR_F_SND_RST, c->snd_rst, c->edge.ack, c->snd_end,
+				  RCVMGR_F_SND_END);
+	if (forget && rcvmgr_carries(c))
+		kick = true;
 	if (!(c->flags & RCVMGR_F_TS) && !c->edge_ns) {
 		c->edge_seq = c->edge.seq;
 		c->edge_ns = now;
@@ -872,6 +929,8 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		trace_tcp_rcvmgr_window(&data.key, ack, (u32)adv << c->wscale,
 					(u32)field << c->wscale, assigned);
 	}
+	if (forget)
+		rcvmgr_conn_unlink(rn, c);
 	if (kick)
 		rcvmgr_kick(rn);
 }

@@ -90,6 +90,12 @@ struct rcvmgr_key {
 #define RCVMGR_F_RCV_SYN	BIT(3)	/* the receiver's SYN or SYN-ACK was seen */
 #define RCVMGR_F_RCV_WS		BIT(4)
 #define RCVMGR_F_RCV_TS		BIT(5)
+/*
+ * a reset from that end in the other's window, not (yet) where it ends
+ * the connection as far as the gateway can tell; at snd_rst / rcv_rst
+ */
+#define RCVMGR_F_SND_RST	BIT(6)
+#define RCVMGR_F_RCV_RST	BIT(7)
 #define RCVMGR_F_FIN_DATA	BIT(8)
 #define RCVMGR_F_FIN_ACK	BIT(9)
 #define RCVMGR_F_SND_ACK	BIT(10)	/* snd_ack and snd_wnd hold the sender's */
@@ -136,6 +142,8 @@ struct rcvmgr_conn {
 	 */
 	u32 snd_end;
 	u32 rcv_end;
+	u32 snd_rst;
+	u32 rcv_rst;
 	u32 mss;
 	u32 priority;
 	u64 bytes;

@@ -426,6 +426,7 @@ log_test $? "a reset where the receiver would put its own ends it, after a forge
 long 5007 --sport $rport &
 f1=$!
 busywait $conns_wait client_with $rport
+up=$?
 age=$(json_get "[c['age'] for c in j if c['dport'] == $rport][0]" <"$tmp/conns")
 out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 \
 	--frag-data 100 2>&1)
@@ -436,9 +437,9 @@ kill $f1 2>/dev/null
 wait $f1 2>/dev/null
 got=$(json_get "[(c['state'], c['age'] > $age) for c in j if c['dport'] == $rport]" <"$tmp/conns")
 ip netns exec "$GW" nft delete table inet rcvmgr_rst
-[ $rc = 0 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ True\)\]$ ]]
+[ $up = 0 ] && [ $rc = 0 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ True\)\]$ ]]
 log_test $? "a reset behind data sent in IP fragments: the connection stays, managed" \
-	"$got; $(echo $out)"
+	"$got; download up: $([ $up = 0 ] && echo yes || echo no); $(echo $out)"
 
 # --- loss: SACK in use, checksums right whether the ACKs reach the gateway
 # with their checksum to complete (CHECKSUM_PARTIAL) or complete; the WAN
@@ -661,7 +662,10 @@ fi
 # --- a full table: new connections pass unmanaged, nothing is dropped
 # (once the bulk connections, and what arrived after they ended, are forgotten)
 busywait 20000 no_conns
-log_test $? "connections that ended, by FIN or RST, are forgotten" "$(stat_of conns) left"
+rc=$?
+read_conns
+log_test $rc "connections that ended, by FIN or RST, are forgotten" \
+	"$(stat_of conns) left$([ $rc = 0 ] || echo ": $(echo $dump)")"
 rset policy equal budget-min 32k budget-max 32k budget-init 32k max-conns 2
 # refused: SYNs not tracked, for a full table (full) or because half of
 # it already held connections without data (opening-full: here, one)

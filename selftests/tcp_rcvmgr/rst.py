@@ -9,16 +9,22 @@ Waits for a TCP segment from SRC:SPORT to DST:DPORT on IFACE (one the
 namespace sends or receives), then sends, from a raw socket, a RST from
 SRC:SPORT to DST:DPORT whose sequence number is that segment's plus N
 (default 0: where the end would put its own; 1 << 30: far outside any
-window, a blind guess from off the path). --frag-data N: first N bytes
-of data at the segment's sequence number, in two IP fragments
-(acknowledging what the segment did). --at-ack QUIET: the reset's sequence number is instead the highest ACK
-from DST:DPORT seen on IFACE, once none has come for QUIET seconds.
---ack-ahead N: instead of a reset, a bare ACK at the segment's sequence
-number acknowledging N bytes more than it did (data never sent: the
-other end drops it). Prints the segment's sequence number and the
-reset's. IPv4 only. Exit 1 if no segment came in time.
+window, a blind guess from off the path).
+
+  --frag-data N   first N bytes of data at the segment's sequence number,
+                  in two IP fragments (acknowledging what the segment did)
+  --at-ack QUIET  the reset's sequence number is instead the highest ACK
+                  from DST:DPORT seen on IFACE, once none has come for
+                  QUIET seconds (exit 1 if they never stop)
+  --ack-ahead N   instead of a reset, a bare ACK at the segment's sequence
+                  number acknowledging N bytes more than it did (data never
+                  sent: the other end drops it)
+
+Prints the segment's sequence number and the reset's. IPv4 only. Exit 1
+if no segment came within SECONDS (30).
 """
 import argparse
+import os
 import socket
 import struct
 import sys
@@ -74,6 +80,7 @@ def highest_ack(sniff, src, dst, args, end):
         if (sport, dport) == (args.dport, args.sport) and tcp[13] & 0x10 and \
                 (high is None or (a - high) & 0xFFFFFFFF < 1 << 31):
             high = a
+    print("rst.py: the ACKs never went quiet for %g s" % args.at_ack, file=sys.stderr)
     return None
 
 
@@ -88,7 +95,7 @@ def main():
     ap.add_argument("--frag-data", type=int)
     ap.add_argument("--at-ack", type=float)
     ap.add_argument("--ack-ahead", type=int)
-    ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--timeout", type=float, default=30.0)
     args = ap.parse_args()
     src, dst = socket.inet_aton(args.src), socket.inet_aton(args.dst)
 
@@ -126,6 +133,9 @@ def main():
         print("segment seq %d ack %d, bare ACK %d" % (seq, ack, ahead))
         return 0
     if args.frag_data:
+        # one CPU: sent from two, the packets could take two CPUs' backlogs
+        # on the veth's far side and the reset overtake the data
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
         send_fragments(src, dst, segment(src, dst, args, seq, ack, 0x18, 65535,
                                          b"x" * args.frag_data), args.dst)
     raw.sendto(segment(src, dst, args, rseq, 0, 0x04, 0), (args.dst, 0))
