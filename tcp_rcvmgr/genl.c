@@ -274,11 +274,6 @@ static int rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info
 		goto err;
 	}
 
-	err = rcvmgr_defrag_set(rn, cfg->n_wan || cfg->n_lan);
-	if (err) {
-		NL_SET_ERR_MSG(extack, "tcp_rcvmgr: IP reassembly could not be enabled");
-		goto err;
-	}
 	rcu_assign_pointer(rn->cfg, cfg);
 	/* a new B range applies at once */
 	WRITE_ONCE(rn->budget, clamp(rn->budget, cfg->budget_min, cfg->budget_max));

@@ -34,8 +34,6 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/netfilter/nf_conntrack.h>
-#include <net/netfilter/ipv4/nf_defrag_ipv4.h>
-#include <net/netfilter/ipv6/nf_defrag_ipv6.h>
 #include <net/tcp.h>
 
 #include "er2bc_compat.h"
@@ -508,76 +506,16 @@ static void rcvmgr_handshake_done(struct rcvmgr_conn *c)
 }
 
 /*
- * What a reset from one end does at the other. The ends follow RFC 5961
- * section 3.2 (Linux and the other stacks do): a reset outside the
- * receive window, from @ack (the other end's last ACK seen) to @ack +
- * @wnd, is dropped; one exactly at RCV.NXT ends the connection; any other
- * in the window draws a challenge ACK and the connection goes on. The
- * gateway knows the other end's RCV.NXT is @ack when no data of the
- * resetting end's was seen past it (@at, rcvmgr_end_seen(), if
- * @at_known). Otherwise the other end may have taken the reset (its
- * RCV.NXT moved past the ACK seen here: what the resetting end sent just
- * before, a FIN, data in flight) or not (a guess, or a reset an end
- * forged to have the rest of its connection pass unmanaged): the gateway
- * keeps the connection, and forgets it if the other end's next ACKs show
- * it took it (rcvmgr_rst_taken()). @known: an ACK was seen; without one
- * (a reset answering a SYN) there is nothing to check against, and it
- * ends the connection.
+ * Whether a reset from one end lies in the other's receive window, from
+ * ACK (its last ACK: RCV.NXT as far as the gateway knows) to ACK + WND
+ * (RFC 5961 section 3.2; ACK itself when the window is closed). A reset
+ * outside it is one the endpoint drops, a blind guess from off the path,
+ * and it does not end the connection here either. @known: an ACK was seen;
+ * without one (a reset answering a SYN) there is nothing to check against.
  */
-enum rcvmgr_rst {
-	RCVMGR_RST_OUTSIDE,
-	RCVMGR_RST_INSIDE,
-	RCVMGR_RST_EXACT,
-};
-
-static enum rcvmgr_rst rcvmgr_rst_check(u32 seq, u32 ack, u32 wnd, bool known,
-					u32 at, bool at_known)
+static bool rcvmgr_rst_in_window(u32 seq, u32 ack, u32 wnd, bool known)
 {
-	if (!known)
-		return RCVMGR_RST_EXACT;
-	if (before(seq, ack) || after(seq, ack + wnd))
-		return RCVMGR_RST_OUTSIDE;
-	if (seq == ack && !(at_known && after(at, ack)))
-		return RCVMGR_RST_EXACT;
-	return RCVMGR_RST_INSIDE;
-}
-
-/*
- * A reset left pending at @rst (its end's flag @rst_flag in @c->flags)
- * was taken: the other end's ACK @ack reached it, and nothing of the
- * resetting end's was seen past it (@at, @at_flag). The resetting end's
- * next data clears the flag: it went on, and an ACK reaching @rst then is
- * that data's, not the reset's.
- */
-static bool rcvmgr_rst_taken(const struct rcvmgr_conn *c, u16 rst_flag, u32 rst, u32 ack,
-			     u32 at, u16 at_flag)
-{
-	return (c->flags & rst_flag) && ack == rst && !((c->flags & at_flag) && after(at, rst));
-}
-
-/*
- * slack past the window the gateway saw, for data an end sends on the
- * chance that the other's window grew (its update still on the way here)
- */
-#define RCVMGR_WND_SLACK	65535U
-
-/*
- * A segment of one end, [@seq, @end): the furthest that end's data
- * reached inside the other end's window (from its last ACK @ack, @wnd
- * bytes) is *@at once @flag is set, and is never behind @ack. Only data
- * counts: a bare ACK does not move the other end's RCV.NXT. Nor does a
- * segment far past the window, which the other end drops: ignored here,
- * an end cannot move the mark around the sequence space with them.
- */
-static void rcvmgr_end_seen(struct rcvmgr_conn *c, u32 *at, u16 flag, u32 seq, u32 end,
-			    u32 ack, u32 wnd)
-{
-	if (!(c->flags & flag) || !after(*at, ack)) {
-		*at = ack;
-		c->flags |= flag;
-	}
-	if (end != seq && !after(seq, ack + wnd + RCVMGR_WND_SLACK) && after(end, *at))
-		*at = end;
+	return !known || (!before(seq, ack) && !after(seq, ack + wnd));
 }
 
 /*
@@ -595,8 +533,8 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 {
 	const struct tcphdr *th = &p->th;
 	struct rcvmgr_conn *c;
-	bool kick = false, forget = false;
 	struct rcvmgr_opts o;
+	bool kick = false;
 	u32 seq, end;
 
 	c = rhashtable_lookup(&rn->table, &p->key, rcvmgr_rht_params);
@@ -619,30 +557,12 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	end = seq + p->payload + th->syn + th->fin;
 
 	spin_lock(&c->lock);
-	/*
-	 * the receiver's window: from its newest ACK, the edge's. A reset
-	 * that may not have ended the connection leaves it as it was.
-	 */
-	if (th->rst) {
-		enum rcvmgr_rst rst;
-
-		rst = rcvmgr_rst_check(seq, c->edge.ack, c->advertised,
-				       rcvmgr_ack_known(c, c->edge.valid), c->snd_end,
-				       c->flags & RCVMGR_F_SND_END);
-		if (rst == RCVMGR_RST_INSIDE) {
-			c->flags |= RCVMGR_F_SND_RST;
-			c->snd_rst = seq;
-		}
-		if (rst != RCVMGR_RST_EXACT) {
-			spin_unlock(&c->lock);
-			return;
-		}
-	} else if (end != seq) {
-		c->flags &= ~RCVMGR_F_SND_RST;
+	/* the receiver's window: from its newest ACK, the edge's */
+	if (th->rst && !rcvmgr_rst_in_window(seq, c->edge.ack, c->advertised,
+					     rcvmgr_ack_known(c, c->edge.valid))) {
+		spin_unlock(&c->lock);
+		return;
 	}
-	if (c->edge.valid && !th->rst)
-		rcvmgr_end_seen(c, &c->snd_end, RCVMGR_F_SND_END, seq, end, c->edge.ack,
-				c->advertised);
 	WRITE_ONCE(c->last_ns, now);
 	if (th->syn && !(c->flags & RCVMGR_F_SND_SYN)) {
 		c->flags |= RCVMGR_F_SND_SYN;
@@ -670,13 +590,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			/* after both SYNs: the handshake's last ACK (an upload) */
 			if ((c->flags & RCVMGR_F_HANDSHAKE) == RCVMGR_F_HANDSHAKE)
 				c->flags |= RCVMGR_F_ESTABLISHED;
-			/*
-			 * forward only, and never past what the receiver sent
-			 * (a forged ACK beyond it, which the receiver drops,
-			 * would move the window its resets are checked in)
-			 */
-			take = (!(c->flags & RCVMGR_F_SND_ACK) || !before(a, c->snd_ack)) &&
-			       (!(c->flags & RCVMGR_F_RCV_END) || !after(a, c->rcv_end));
+			take = !(c->flags & RCVMGR_F_SND_ACK) || !before(a, c->snd_ack);
 			scaled = (c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
 				 (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS);
 		}
@@ -684,9 +598,6 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			c->snd_ack = a;
 			c->snd_wnd = (u32)ntohs(th->window) << (scaled ? c->snd_wscale : 0);
 			c->flags |= RCVMGR_F_SND_ACK;
-			/* the receiver's reset that was not exact then is now */
-			forget = rcvmgr_rst_taken(c, RCVMGR_F_RCV_RST, c->rcv_rst, a,
-						  c->rcv_end, RCVMGR_F_RCV_END);
 		}
 	}
 	if (p->payload) {
@@ -734,7 +645,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 
 	/* one that had a share gives it back */
-	if ((th->fin || th->rst || forget) && c->state != TCP_RCVMGR_STATE_CLOSING) {
+	if ((th->fin || th->rst) && c->state != TCP_RCVMGR_STATE_CLOSING) {
 		if (rcvmgr_carries(c))
 			kick = true;
 		c->state = TCP_RCVMGR_STATE_CLOSING;
@@ -742,7 +653,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 	spin_unlock(&c->lock);
 
-	if (th->rst || forget)
+	if (th->rst)
 		rcvmgr_conn_unlink(rn, c);
 	if (kick)
 		rcvmgr_kick(rn);
@@ -789,8 +700,8 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	u16 field, adv = ntohs(th->window);
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
-	u32 ack, seq, end, assigned;
-	bool kick = false, forget = false;
+	u32 ack, assigned;
+	bool kick = false;
 
 	rcvmgr_sender_key(&data.key);
 	c = rhashtable_lookup(&rn->table, &data.key, rcvmgr_rht_params);
@@ -803,24 +714,18 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	if (!c)
 		return;
 	/*
-	 * a reset that ends it at the sender ends it here, ACK flag or not
-	 * (one answering a segment has none); one that may not leaves it
+	 * a reset in the sender's window ends it, ACK flag or not (one
+	 * answering a segment has none)
 	 */
 	if (th->rst) {
-		enum rcvmgr_rst rst;
+		bool end;
 
 		spin_lock(&c->lock);
-		rst = rcvmgr_rst_check(ntohl(th->seq), c->snd_ack, c->snd_wnd,
-				       rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK),
-				       c->rcv_end, c->flags & RCVMGR_F_RCV_END);
-		if (rst == RCVMGR_RST_INSIDE) {
-			c->flags |= RCVMGR_F_RCV_RST;
-			c->rcv_rst = ntohl(th->seq);
-		}
-		forget = rst == RCVMGR_RST_EXACT;
-		kick = forget && rcvmgr_carries(c);
+		end = rcvmgr_rst_in_window(ntohl(th->seq), c->snd_ack, c->snd_wnd,
+					   rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK));
+		kick = end && rcvmgr_carries(c);
 		spin_unlock(&c->lock);
-		if (forget)
+		if (end)
 			rcvmgr_conn_unlink(rn, c);
 		if (kick)
 			rcvmgr_kick(rn);
@@ -828,20 +733,12 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 	rcvmgr_parse_opts(skb, p, &o);
 	ack = ntohl(th->ack_seq);
-	seq = ntohl(th->seq);
 
 	spin_lock(&c->lock);
 	WRITE_ONCE(c->last_ns, now);
-	end = seq + p->payload + th->syn + th->fin;
-	if (end != seq)
-		c->flags &= ~RCVMGR_F_RCV_RST;
-	if (c->flags & RCVMGR_F_SND_ACK)
-		rcvmgr_end_seen(c, &c->rcv_end, RCVMGR_F_RCV_END, seq, end, c->snd_ack,
-				c->snd_wnd);
 	if (th->syn) {
 		if (!(c->flags & RCVMGR_F_RCV_SYN)) {
-			c->flags |= RCVMGR_F_RCV_SYN | RCVMGR_F_RCV_END;
-			c->rcv_end = seq + 1;
+			c->flags |= RCVMGR_F_RCV_SYN;
 			if (o.has_ws) {
 				c->flags |= RCVMGR_F_RCV_WS;
 				c->rcv_wscale = o.wscale;
@@ -901,11 +798,6 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		assigned = rcvmgr_assigned(rn, cfg, c, now, &kick);
 	/* whatever was assigned, two segments pass (rcvmgr_window_field) */
 	field = rcvmgr_window_field(adv, c->wscale, ack, assigned, c->mss, &c->edge);
-	/* the sender's reset that was not exact when it passed is now */
-	forget = rcvmgr_rst_taken(c, RCVMGR_F_SND_RST, c->snd_rst, c->edge.ack, c->snd_end,
-				  RCVMGR_F_SND_END);
-	if (forget && rcvmgr_carries(c))
-		kick = true;
 	if (!(c->flags & RCVMGR_F_TS) && !c->edge_ns) {
 		c->edge_seq = c->edge.seq;
 		c->edge_ns = now;
@@ -929,8 +821,6 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		trace_tcp_rcvmgr_window(&data.key, ack, (u32)adv << c->wscale,
 					(u32)field << c->wscale, assigned);
 	}
-	if (forget)
-		rcvmgr_conn_unlink(rn, c);
 	if (kick)
 		rcvmgr_kick(rn);
 }
@@ -1016,43 +906,6 @@ static const struct nf_hook_ops rcvmgr_nf_ops[] = {
 	RCVMGR_HOOK(NFPROTO_IPV6, NF_INET_LOCAL_OUT, NF_IP6_PRI_LAST - 1),
 };
 
-/*
- * IP reassembly ahead of the hooks, as conntrack has it, while the module
- * manages anything in @rn's namespace (under rn->ctl_mutex). A fragment
- * has no ports, or its first no payload, and the hooks pass it by: data an
- * end sent in fragments would reach the other end unseen here, and the
- * gateway would take a reset behind it for one that ends the connection
- * (rcvmgr_rst_ends()), a way for a receiver to have the rest of its
- * connection pass unmanaged.
- */
-int rcvmgr_defrag_set(struct rcvmgr_net *rn, bool on)
-{
-	int err;
-
-	if (on == rn->defrag)
-		return 0;
-	if (!on) {
-		nf_defrag_ipv4_disable(rn->net);
-#if IS_ENABLED(CONFIG_NF_DEFRAG_IPV6)
-		nf_defrag_ipv6_disable(rn->net);
-#endif
-		rn->defrag = false;
-		return 0;
-	}
-	err = nf_defrag_ipv4_enable(rn->net);
-	if (err)
-		return err;
-#if IS_ENABLED(CONFIG_NF_DEFRAG_IPV6)
-	err = nf_defrag_ipv6_enable(rn->net);
-	if (err) {
-		nf_defrag_ipv4_disable(rn->net);
-		return err;
-	}
-#endif
-	rn->defrag = true;
-	return 0;
-}
-
 static int __net_init rcvmgr_net_init(struct net *net)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(net);
@@ -1098,7 +951,6 @@ static void __net_exit rcvmgr_net_exit(struct net *net)
 	struct rcvmgr_net *rn = rcvmgr_pernet(net);
 
 	nf_unregister_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
-	rcvmgr_defrag_set(rn, false);
 	WRITE_ONCE(rn->exiting, true);
 	cancel_delayed_work_sync(&rn->tick);
 	cancel_delayed_work_sync(&rn->reassign);

@@ -90,19 +90,11 @@ struct rcvmgr_key {
 #define RCVMGR_F_RCV_SYN	BIT(3)	/* the receiver's SYN or SYN-ACK was seen */
 #define RCVMGR_F_RCV_WS		BIT(4)
 #define RCVMGR_F_RCV_TS		BIT(5)
-/*
- * a reset from that end in the other's window, not (yet) where it ends
- * the connection as far as the gateway can tell; at snd_rst / rcv_rst
- */
-#define RCVMGR_F_SND_RST	BIT(6)
-#define RCVMGR_F_RCV_RST	BIT(7)
 #define RCVMGR_F_FIN_DATA	BIT(8)
 #define RCVMGR_F_FIN_ACK	BIT(9)
 #define RCVMGR_F_SND_ACK	BIT(10)	/* snd_ack and snd_wnd hold the sender's */
 #define RCVMGR_F_RCV_OPENED	BIT(11)	/* the receiver's SYN opened it: a download */
 #define RCVMGR_F_ESTABLISHED	BIT(12)	/* an ACK after both SYNs: the handshake's last */
-#define RCVMGR_F_SND_END	BIT(13)	/* snd_end holds the sender's */
-#define RCVMGR_F_RCV_END	BIT(14)	/* rcv_end holds the receiver's */
 
 #define RCVMGR_F_HANDSHAKE	(RCVMGR_F_SND_SYN | RCVMGR_F_RCV_SYN)
 #define RCVMGR_F_TS		(RCVMGR_F_SND_TS | RCVMGR_F_RCV_TS)
@@ -134,16 +126,6 @@ struct rcvmgr_conn {
 	 */
 	u32 snd_ack;			/* the sender's last ACK: its RCV.NXT */
 	u32 snd_wnd;			/* and the window it offered, bytes */
-	/*
-	 * the furthest each end's data reached inside the other's window, as
-	 * seen here (rcvmgr_end_seen()): the other end's RCV.NXT, once it
-	 * arrives. The receiver's is where its SYN put it, then its data: no
-	 * ACK of the sender's is taken past it.
-	 */
-	u32 snd_end;
-	u32 rcv_end;
-	u32 snd_rst;
-	u32 rcv_rst;
 	u32 mss;
 	u32 priority;
 	u64 bytes;
@@ -199,7 +181,6 @@ struct rcvmgr_net {
 	bool exiting;
 
 	/* under ctl_mutex; budget also read locklessly */
-	bool defrag;			/* IP reassembly enabled (rcvmgr_defrag_set()) */
 	u32 budget;
 	bool initial_fits;		/* (1-a) at the last assignment */
 	u32 n_initial;
@@ -254,7 +235,6 @@ static inline u64 rcvmgr_idle_ns(const struct rcvmgr_conn *c, u64 now)
 }
 
 struct rcvmgr_net *rcvmgr_pernet(const struct net *net);
-int rcvmgr_defrag_set(struct rcvmgr_net *rn, bool on);
 extern const struct rcvmgr_cfg rcvmgr_cfg_default;
 extern struct kmem_cache *rcvmgr_conn_cache;
 

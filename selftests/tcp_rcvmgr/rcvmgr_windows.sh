@@ -315,9 +315,7 @@ log_test $rc "a connection reopened on the same ports after an unseen end: a new
 
 # --- resets (RFC 5961 section 3.2): one far outside the window, from
 # either end's address (a blind guess from off the path), leaves the
-# connection managed; so do ones inside it but not where the other end
-# expects the next, as far as the gateway can tell; one exactly there
-# ends it
+# connection managed; one where the receiver would put its own ends it
 rport=47002
 # the resets that cross the gateway, counted before the module sees them
 ip netns exec "$GW" nft -f - <<-EOF
@@ -349,64 +347,8 @@ got=$(json_get "[(c['state'], c['age'] > $age) for c in j if c['dport'] == $rpor
 [ $rc = 0 ] && [ "$crossed" = 2 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ True\)\]$ ]]
 log_test $? "resets far outside the window from either end: the connection stays, managed" \
 	"$got, $crossed resets crossed; $(echo $out)"
-# inside the window, 1000 bytes past where each end would put its own:
-# each end answers with a challenge ACK and goes on, and so does the
-# gateway. A receiver could otherwise reset its own download there, and
-# have the rest of it pass unmanaged, first seen mid-stream.
-out=$(ip netns exec "$SND" python3 "$here/rst.py" eth0 10.1.0.2 5007 10.3.0.2 "$rport" \
-	--offset 1000 2>&1 &&
-	ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 \
-		--offset 1000 2>&1)
-rc=$?
-sleep 1
-crossed=$(($(resets) - crossed))
-read_conns
-got=$(json_get "[(c['state'], c['age'] > $age) for c in j if c['dport'] == $rport]" <"$tmp/conns")
-[ $rc = 0 ] && [ "$crossed" = 2 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ True\)\]$ ]]
-log_test $? "resets inside the window, not where the other end expects the next: the connection stays, managed" \
-	"$got, $crossed resets crossed; $(echo $out)"
-# from the sender at the receiver's last ACK that crossed the gateway,
-# while the sender's data in flight lies past it: the receiver has moved
-# on and drops it, and the gateway must not take it for the end. (The
-# receiver's segments stop at the gateway, ahead of the module, until the
-# reset is sent.)
-ip netns exec "$SND" python3 "$here/rst.py" eth0 10.1.0.2 5007 10.3.0.2 "$rport" \
-	--at-ack 1 >"$tmp/at" 2>&1 &
-p=$!
-busywait 30000 grep -q "sniffing" "$tmp/at"
-ip netns exec "$GW" nft -f - <<-EOF
-	table inet rcvmgr_ackdrop {
-		chain rcv {
-			type filter hook forward priority -1;
-			tcp sport $rport tcp flags & rst == 0 drop
-		}
-	}
-EOF
-wait $p
-rc=$?
-ip netns exec "$GW" nft delete table inet rcvmgr_ackdrop
-sleep 1
-read_conns
-got=$(json_get "[(c['state'], c['age'] > $age) for c in j if c['dport'] == $rport]" <"$tmp/conns")
-[ $rc = 0 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ True\)\]$ ]]
-log_test $? "a reset at the receiver's last ACK with the sender's data past it: the connection stays, managed" \
-	"$got; $(echo $(cat "$tmp/at"))"
-# (after an ACK forged from the sender's address, acknowledging 1 MB the
-# receiver never sent: it must not move the window the reset is checked
-# in. The sender's own resets, its answer to what the receiver sends once
-# the sender took the reset, are dropped: they would end the entry too.)
-ip netns exec "$GW" nft -f - <<-EOF
-	table inet rcvmgr_rstdrop {
-		chain snd {
-			type filter hook forward priority -1;
-			tcp dport $rport tcp flags & rst == rst drop
-		}
-	}
-EOF
 freed=$(stat_of freed)
-out=$(ip netns exec "$SND" python3 "$here/rst.py" eth0 10.1.0.2 5007 10.3.0.2 "$rport" \
-	--ack-ahead $((1 << 20)) 2>&1 &&
-	ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 2>&1)
+out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 2>&1)
 rc=$?
 freed=$(($(stat_of freed) - freed))
 read_conns
@@ -414,32 +356,9 @@ kill $f1 2>/dev/null
 wait $f1 2>/dev/null
 # (what the sender had in flight may open an unscaled entry after it)
 got=$(json_get "[(c['dport'], c['state']) for c in j if c['dport'] == $rport]" <"$tmp/conns")
-ip netns exec "$GW" nft delete table inet rcvmgr_rstdrop
-[ $rc = 0 ] && [ $freed -ge 1 ] && [[ "$got" != *initial* && "$got" != *persistent* ]]
-log_test $? "a reset where the receiver would put its own ends it, after a forged ACK ahead" \
-	"$got, $freed forgotten; $(echo $out)"
-
-# data from the receiver in IP fragments, which the hooks would not see
-# (no ports), then a reset where its own next sequence number was before
-# them: the sender has moved on and drops it, and the gateway, which
-# reassembles, must not take it for the end
-long 5007 --sport $rport &
-f1=$!
-busywait $conns_wait client_with $rport
-up=$?
-age=$(json_get "[c['age'] for c in j if c['dport'] == $rport][0]" <"$tmp/conns")
-out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 \
-	--frag-data 100 2>&1)
-rc=$?
-sleep 1
-read_conns
-kill $f1 2>/dev/null
-wait $f1 2>/dev/null
-got=$(json_get "[(c['state'], c['age'] > $age) for c in j if c['dport'] == $rport]" <"$tmp/conns")
 ip netns exec "$GW" nft delete table inet rcvmgr_rst
-[ $up = 0 ] && [ $rc = 0 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ True\)\]$ ]]
-log_test $? "a reset behind data sent in IP fragments: the connection stays, managed" \
-	"$got; download up: $([ $up = 0 ] && echo yes || echo no); $(echo $out)"
+[ $rc = 0 ] && [ $freed -ge 1 ] && [[ "$got" != *initial* && "$got" != *persistent* ]]
+log_test $? "a reset where the receiver would put its own ends it" "$got, $freed forgotten; $out"
 
 # --- loss: SACK in use, checksums right whether the ACKs reach the gateway
 # with their checksum to complete (CHECKSUM_PARTIAL) or complete; the WAN
@@ -662,10 +581,7 @@ fi
 # --- a full table: new connections pass unmanaged, nothing is dropped
 # (once the bulk connections, and what arrived after they ended, are forgotten)
 busywait 20000 no_conns
-rc=$?
-read_conns
-log_test $rc "connections that ended, by FIN or RST, are forgotten" \
-	"$(stat_of conns) left$([ $rc = 0 ] || echo ": $(echo $dump)")"
+log_test $? "connections that ended, by FIN or RST, are forgotten" "$(stat_of conns) left"
 rset policy equal budget-min 32k budget-max 32k budget-init 32k max-conns 2
 # refused: SYNs not tracked, for a full table (full) or because half of
 # it already held connections without data (opening-full: here, one)
