@@ -144,7 +144,9 @@ exec {lib_sleep_fd}<> <(:)
 sleep() {
 	local _
 	if [ $# = 1 ] && [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]]; then
-		read -rt "$1" -u "$lib_sleep_fd" _ || :
+		# a timeout returns above 128; anything else (the fd gone) means
+		# read did not wait: /bin/sleep then
+		read -rt "$1" -u "$lib_sleep_fd" _ || [ $? -gt 128 ] || command sleep "$1"
 	else
 		command sleep "$@"
 	fi
