@@ -123,14 +123,12 @@ cleanup_all_ns() {
 # busywait TIMEOUT_MS COMMAND...: retry until the command succeeds (bash's
 # clock and sleep below: each round forks only what COMMAND forks)
 busywait() {
-	local timeout_ms=$1 start now t
+	local timeout_ms=$1 start now
 	shift
-	t=${EPOCHREALTIME//[!0-9]/}
-	start=$((10#$t / 1000))
+	now_ms_to start
 	while true; do
 		"$@" && return 0
-		t=${EPOCHREALTIME//[!0-9]/}
-		now=$((10#$t / 1000))
+		now_ms_to now
 		[ $((now - start)) -ge "$timeout_ms" ] && return 1
 		sleep 0.1
 	done
@@ -242,4 +240,6 @@ EOF
 LC_NUMERIC=C
 [ -n "${EPOCHREALTIME:-}" ] || { echo "lib.sh: bash 5 or later is needed (EPOCHREALTIME)" >&2; exit 1; }
 now() { echo "$EPOCHREALTIME"; }
-now_ms() { local t=${EPOCHREALTIME//[!0-9]/}; echo $((10#$t / 1000)); }
+# now_ms_to VAR: the same into VAR, without the fork of $(now_ms)
+now_ms_to() { local _t=${EPOCHREALTIME//[!0-9]/}; printf -v "$1" %d $((10#$_t / 1000)); }
+now_ms() { local ms; now_ms_to ms; echo "$ms"; }

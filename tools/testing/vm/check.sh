@@ -111,17 +111,17 @@ if [ -n "$filter" ]; then
 	kernels=("${chosen[@]}")
 fi
 
-# style and static checks, and the tools' own tests on the host (no kernel
-# needed), once for all kernels (a full run only); lint beside the host
-# tests, each mostly one CPU's work
 # the debug kernel's build (once, about 8 minutes; serial link steps keep
-# one CPU of two busy) goes beside them: with no guest up yet there is no
-# rate to disturb
+# one CPU of two busy) goes beside the lint and host stage below: with no
+# guest up yet there is no rate to disturb
 dk_pid=
 if [ -z "$filter" ] && [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" debug "* ]]; then
 	stage debug-kernel "$here/kernels.sh" image debug >"$report/debug-kernel.log" 2>&1 &
 	dk_pid=$!
 fi
+# style and static checks, and the tools' own tests on the host (no kernel
+# needed), once for all kernels (a full run only); lint beside the host
+# tests, each mostly one CPU's work
 if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	echo "=== lint and host tests, side by side"
 	stage lint "$top/tools/testing/lint.sh" >"$report/lint.log" 2>&1 &
