@@ -459,7 +459,8 @@ static int rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_OPENING_FULL,
 			   atomic64_read(&rn->opening_full)) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_OFFLOADED, atomic64_read(&rn->offloaded)) ||
-	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ASSIGNMENTS, assignments)) {
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ASSIGNMENTS, assignments) ||
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ADOPTED, atomic64_read(&rn->adopted))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

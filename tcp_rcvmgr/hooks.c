@@ -352,13 +352,26 @@ static u32 rcvmgr_opening_max(const struct rcvmgr_cfg *cfg)
 }
 
 /*
+ * What conntrack saw of a connection's handshake, for one the gateway first
+ * sees after it (rcvmgr_ct_handshake())
+ */
+struct rcvmgr_hs {
+	u8 snd_wscale;
+	u8 rcv_wscale;
+	bool rcv_opened;	/* the receiver sent the first SYN: a download */
+	bool ts;		/* they agreed on timestamps */
+};
+
+/*
  * A new entry: opened by a SYN (@syn; from the receiver if @rcv_opens), or
- * first seen after its handshake. It takes no share of the budget before
- * its sender's first data (rcvmgr_data() asks for the assignment then).
+ * first seen after its handshake: managed if conntrack saw that (@hs, a
+ * persistent connection with the scales conntrack saw), else unscaled. It
+ * takes no share of the budget before its sender's first data
+ * (rcvmgr_data() asks for the assignment then).
  */
 static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 					   const struct rcvmgr_pkt *p, u32 mark, u64 now,
-					   bool syn, bool rcv_opens)
+					   bool syn, bool rcv_opens, const struct rcvmgr_hs *hs)
 {
 	struct rcvmgr_conn *c;
 	int err = 0;
@@ -383,6 +396,18 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
 		c->isn = ntohl(p->th.seq);
 	if (syn && rcv_opens)
 		c->flags |= RCVMGR_F_RCV_OPENED;
+	if (hs) {
+		c->state = TCP_RCVMGR_STATE_PERSISTENT;
+		c->flags |= RCVMGR_F_HANDSHAKE | RCVMGR_F_ESTABLISHED |
+			    RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS;
+		if (hs->rcv_opened)
+			c->flags |= RCVMGR_F_RCV_OPENED;
+		if (hs->ts)
+			c->flags |= RCVMGR_F_TS;
+		c->snd_wscale = hs->snd_wscale;
+		c->rcv_wscale = hs->rcv_wscale;
+		c->wscale = hs->rcv_wscale;
+	}
 	c->mss = p->key.family == AF_INET ? TCP_MSS_DEFAULT : IPV6_MIN_MTU - 60;
 	c->priority = rcvmgr_priority(cfg, p, mark);
 	c->created_ns = now;
@@ -420,7 +445,9 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
 		return NULL;
 	}
 	atomic64_inc(&rn->created);
-	if (!syn)
+	if (hs)
+		atomic64_inc(&rn->adopted);
+	else if (!syn)
 		atomic64_inc(&rn->unscaled);
 	return c;
 }
@@ -468,7 +495,7 @@ static struct rcvmgr_conn *rcvmgr_conn_fresh(struct rcvmgr_net *rn, const struct
 		rcvmgr_conn_unlink(rn, c);
 		c = NULL;
 	}
-	return c ? c : rcvmgr_conn_new(rn, cfg, p, mark, now, true, rcv_opens);
+	return c ? c : rcvmgr_conn_new(rn, cfg, p, mark, now, true, rcv_opens, NULL);
 }
 
 static void rcvmgr_rtt_sample(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u64 ns)
@@ -527,6 +554,44 @@ static bool rcvmgr_ack_known(const struct rcvmgr_conn *c, bool seen)
 	return seen && c->state != TCP_RCVMGR_STATE_UNSCALED;
 }
 
+/*
+ * The window scales of @skb's connection, a segment from its sender, if
+ * conntrack saw both SYNs offer the option (it records them from the
+ * handshake, and keeps them when it picks a connection up mid-stream:
+ * never set then). A connection whose entry was forgotten while it went
+ * on (quiet past idle-ms, or a reset in its window that its endpoint
+ * answered with a challenge ACK, or that never reached it) is then managed
+ * again, not left to pass unmanaged. Not one conntrack saw end (TIME_WAIT):
+ * what trails its end is no connection. One that ended by a reset (CLOSE)
+ * is, until its receiver answers with a reset of its own (which ends the
+ * new entry), or goes on: the reset did not reach its sender.
+ */
+static bool rcvmgr_ct_handshake(const struct sk_buff *skb, struct rcvmgr_hs *hs)
+{
+#if IS_ENABLED(CONFIG_NF_CONNTRACK)
+	const struct ip_ct_tcp_state *snd, *rcv;
+	enum ip_conntrack_info ctinfo;
+	const struct nf_conn *ct = nf_ct_get(skb, &ctinfo);
+	enum ip_conntrack_dir dir;
+
+	if (!ct || nf_ct_is_template(ct) || nf_ct_protonum(ct) != IPPROTO_TCP)
+		return false;
+	dir = CTINFO2DIR(ctinfo);
+	snd = &ct->proto.tcp.seen[dir];
+	rcv = &ct->proto.tcp.seen[!dir];
+	/* set once, from the SYNs; the state moves under ct->lock */
+	if (!(READ_ONCE(snd->flags) & READ_ONCE(rcv->flags) & IP_CT_TCP_FLAG_WINDOW_SCALE) ||
+	    READ_ONCE(ct->proto.tcp.state) == TCP_CONNTRACK_TIME_WAIT)
+		return false;
+	hs->snd_wscale = min_t(u8, READ_ONCE(snd->td_scale), TCP_MAX_WSCALE);
+	hs->rcv_wscale = min_t(u8, READ_ONCE(rcv->td_scale), TCP_MAX_WSCALE);
+	hs->rcv_opened = dir == IP_CT_DIR_REPLY;
+	return true;
+#else
+	return false;
+#endif
+}
+
 /* a segment from the sender */
 static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
@@ -537,6 +602,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	bool kick = false;
 	u32 seq, end;
 
+	rcvmgr_parse_opts(skb, p, &o);
 	c = rhashtable_lookup(&rn->table, &p->key, rcvmgr_rht_params);
 	if (th->syn && !th->ack) {
 		/* the sender opens: an upload to a LAN server */
@@ -544,15 +610,22 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		if (!c)
 			return;
 	} else if (!c) {
-		/* first seen after its handshake: tracked, never rewritten */
+		/*
+		 * first seen after its handshake: managed if conntrack saw
+		 * that, else tracked, never rewritten
+		 */
+		struct rcvmgr_hs hs;
+
 		if (th->syn || !p->payload || th->rst || th->fin)
 			return;
-		c = rcvmgr_conn_new(rn, cfg, p, skb->mark, now, false, false);
+		/* both ends send timestamps once they agreed to (RFC 7323) */
+		hs.ts = o.has_ts;
+		c = rcvmgr_conn_new(rn, cfg, p, skb->mark, now, false, false,
+				    rcvmgr_ct_handshake(skb, &hs) ? &hs : NULL);
 		if (!c)
 			return;
 	}
 
-	rcvmgr_parse_opts(skb, p, &o);
 	seq = ntohl(th->seq);
 	end = seq + p->payload + th->syn + th->fin;
 

@@ -197,6 +197,7 @@ struct rcvmgr_net {
 	atomic64_t opening_full;
 	atomic64_t offloaded;
 	atomic64_t unscaled;
+	atomic64_t adopted;
 	struct rcvmgr_pcpu_stats __percpu *stats;
 };
 

@@ -360,6 +360,49 @@ ip netns exec "$GW" nft delete table inet rcvmgr_rst
 [ $rc = 0 ] && [ $freed -ge 1 ] && [[ "$got" != *initial* && "$got" != *persistent* ]]
 log_test $? "a reset where the receiver would put its own ends it" "$got, $freed forgotten; $out"
 
+# --- with conntrack on the gateway: a receiver resets its own download
+# 1000 bytes into the sender's window. The sender answers with a challenge
+# ACK and goes on (RFC 5961 section 3.2); the gateway, which cannot tell
+# whether the reset reached it, forgets the entry. The rest of the
+# download, first seen mid-stream, is managed again from the window scales
+# conntrack saw in the handshake (adopted), not left to pass unscaled.
+ip netns exec "$GW" nft -f - <<-EOF
+	table inet rcvmgr_ct {
+		chain track {
+			type filter hook forward priority 0;
+			ct state established counter
+		}
+	}
+EOF
+rport=47003
+# adopted_with PORT WSCALE: the dump holds a persistent connection from
+# the client port PORT at scale WSCALE whose windows were lowered
+adopted_with() {
+	local dump
+	read_conns || return
+	[[ $dump =~ \"dport\":[[:space:]]*$1,[^}]*\"state\":[[:space:]]*\"persistent\",[^}]*\"wscale\":[[:space:]]*$2,[^}]*\"rewritten\":[[:space:]]*[1-9] ]]
+}
+long 5007 --sport $rport &
+f1=$!
+busywait $conns_wait client_with $rport
+scale=$(json_get "[c['wscale'] for c in j if c['dport'] == $rport][0]" <"$tmp/conns")
+freed=$(stat_of freed)
+adopted=$(stat_of adopted)
+out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 \
+	--offset 1000 2>&1)
+rc=$?
+busywait 30000 adopted_with $rport "$scale"
+managed=$?
+freed=$(($(stat_of freed) - freed))
+adopted=$(($(stat_of adopted) - adopted))
+kill $f1 2>/dev/null
+wait $f1 2>/dev/null
+got=$(json_get "[(c['state'], c['wscale'], c['rewritten']) for c in j if c['dport'] == $rport]" <"$tmp/conns")
+ip netns exec "$GW" nft delete table inet rcvmgr_ct
+[ $rc = 0 ] && [ $managed = 0 ] && [ $freed -ge 1 ] && [ $adopted -ge 1 ]
+log_test $? "with conntrack, a reset inside the window that did not end the download: managed again, its scale from conntrack" \
+	"scale before ${scale:-none}, now $got; $freed forgotten, $adopted adopted; $(echo $out)"
+
 # --- loss: SACK in use, checksums right whether the ACKs reach the gateway
 # with their checksum to complete (CHECKSUM_PARTIAL) or complete; the WAN
 # computes them in software and the sender verifies every one

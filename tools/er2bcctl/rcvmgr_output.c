@@ -389,7 +389,7 @@ void rcvmgr_conns_end(struct rcvmgr_conns_out *o)
 }
 
 /* the counters, a line each group */
-static const struct scalar stats_lines[][6] = {
+static const struct scalar stats_lines[][7] = {
 	{
 		{ TCP_RCVMGR_A_STATS_CONNS,		F_NUM },
 		{ TCP_RCVMGR_A_STATS_OPENING,		F_NUM },
@@ -408,6 +408,7 @@ static const struct scalar stats_lines[][6] = {
 		{ TCP_RCVMGR_A_STATS_FULL,		F_NUM },
 		{ TCP_RCVMGR_A_STATS_OPENING_FULL,	F_NUM },
 		{ TCP_RCVMGR_A_STATS_UNSCALED,		F_NUM },
+		{ TCP_RCVMGR_A_STATS_ADOPTED,		F_NUM },
 		{ TCP_RCVMGR_A_STATS_OFFLOADED,		F_NUM },
 	}, {
 		{ TCP_RCVMGR_A_STATS_ACKS,		F_NUM },

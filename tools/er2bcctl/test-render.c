@@ -465,6 +465,7 @@ static void rcvmgr_stats(void)
 	SU64(nlh, FREED, 3988);
 	SU64(nlh, FULL, 0);
 	SU64(nlh, UNSCALED, 2);
+	SU64(nlh, ADOPTED, 5);
 	SU64(nlh, ACKS, 9876543210ULL);
 	SU64(nlh, REWRITTEN, 123456);
 	SU64(nlh, RTT_SAMPLES, 234567);
