@@ -274,6 +274,11 @@ static int rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info
 		goto err;
 	}
 
+	err = rcvmgr_hooks_set(rn, cfg->n_wan || cfg->n_lan);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "tcp_rcvmgr: cannot register the netfilter hooks");
+		goto err;
+	}
 	rcu_assign_pointer(rn->cfg, cfg);
 	/* a new B range applies at once */
 	WRITE_ONCE(rn->budget, clamp(rn->budget, cfg->budget_min, cfg->budget_max));

@@ -979,6 +979,29 @@ static const struct nf_hook_ops rcvmgr_nf_ops[] = {
 	RCVMGR_HOOK(NFPROTO_IPV6, NF_INET_LOCAL_OUT, NF_IP6_PRI_LAST - 1),
 };
 
+/*
+ * The hooks are registered in a namespace only while it is configured (a
+ * WAN device or a LAN prefix): the packets of every other namespace, a
+ * container's, the host's own, pay nothing for the module. Under
+ * ctl_mutex, the configuration not yet published.
+ */
+int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on)
+{
+	int err;
+
+	if (on == rn->hooked)
+		return 0;
+	if (on) {
+		err = nf_register_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+		if (err)
+			return err;
+	} else {
+		nf_unregister_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	}
+	rn->hooked = on;
+	return 0;
+}
+
 static int __net_init rcvmgr_net_init(struct net *net)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(net);
@@ -1005,14 +1028,9 @@ static int __net_init rcvmgr_net_init(struct net *net)
 	err = rhashtable_init(&rn->table, &rcvmgr_rht_params);
 	if (err)
 		goto err_free;
-	err = nf_register_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
-	if (err)
-		goto err_table;
 	rcvmgr_control_start(rn);
 	return 0;
 
-err_table:
-	rhashtable_destroy(&rn->table);
 err_free:
 	free_percpu(rn->stats);
 	kfree(cfg);
@@ -1023,7 +1041,8 @@ static void __net_exit rcvmgr_net_exit(struct net *net)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(net);
 
-	nf_unregister_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	if (rn->hooked)
+		nf_unregister_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
 	WRITE_ONCE(rn->exiting, true);
 	cancel_delayed_work_sync(&rn->tick);
 	cancel_delayed_work_sync(&rn->reassign);

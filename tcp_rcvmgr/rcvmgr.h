@@ -179,6 +179,7 @@ struct rcvmgr_net {
 	unsigned long reassign_next;	/* jiffies: no reassignment before */
 	atomic_t n_opening;		/* opened by a SYN, no data yet */
 	bool exiting;
+	bool hooked;			/* under ctl_mutex: rcvmgr_hooks_set() */
 
 	/* under ctl_mutex; budget also read locklessly */
 	u32 budget;
@@ -236,6 +237,7 @@ static inline u64 rcvmgr_idle_ns(const struct rcvmgr_conn *c, u64 now)
 }
 
 struct rcvmgr_net *rcvmgr_pernet(const struct net *net);
+int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on);
 extern const struct rcvmgr_cfg rcvmgr_cfg_default;
 extern struct kmem_cache *rcvmgr_conn_cache;
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tcp_rcvmgr's netfilter hooks: registered on forward, input and output for
-# IPv4 and IPv6 in every namespace, transparent to connections it does not
+# IPv4 and IPv6 in each namespace while it is configured (a WAN device or a
+# LAN prefix), and in no other; transparent to connections it does not
 # manage, and gone on unload without disturbing live connections.
 #
 #   client ---- router (tcp_rcvmgr) ---- server
@@ -10,6 +11,9 @@ source "$(dirname "$0")/../lib.sh"
 
 require_cmd nft ip iperf3 tcpdump python3 ss
 modinfo tcp_rcvmgr >/dev/null 2>&1 || skip_all "tcp_rcvmgr is not installed"
+ctl=$(cd "$(dirname "$0")/../.." && pwd)/tools/er2bcctl/er2bcctl
+[ -x "$ctl" ] || skip_all "er2bcctl is not built (make tools)"
+ctl() { ip netns exec "$RTR" "$ctl" "$@"; }
 tap_begin
 
 setup_ns CLI RTR SRV
@@ -58,11 +62,21 @@ check_hooks() {
 	log_test $? "$3" "$(hooks "$1")"
 }
 
-check_hooks "$RTR" "$want_hooks" "hooks on forward, input and output, IPv4 and IPv6"
+check_hooks "$RTR" "" "loaded, not configured: no hooks"
+# a LAN prefix none of the test's addresses is in: hooks, nothing managed
+ctl rcvmgr set wan eth1 lan 192.0.2.0/24
+log_test $? "configured: WAN eth1, LAN 192.0.2.0/24"
+check_hooks "$RTR" "$want_hooks" "configured: hooks on forward, input and output, IPv4 and IPv6"
 setup_ns LATE
-check_hooks "$LATE" "$want_hooks" "hooks in a namespace created after loading"
+check_hooks "$LATE" "" "no hooks in a namespace created after loading, not configured"
+ctl rcvmgr set wan none lan none
+check_hooks "$RTR" "" "neither WAN devices nor LAN prefixes any more: the hooks are gone"
+ctl rcvmgr set lan 192.0.2.0/24
+check_hooks "$RTR" "$want_hooks" "a LAN prefix alone: the hooks again"
+ctl rcvmgr set wan eth1
 
-# Unmanaged connections pass untouched: the windows of the ACKs the server
+# Unmanaged connections (none is in the LAN prefix) pass untouched: the
+# windows of the ACKs the server
 # sends are the same on both sides of the router. Compared per connection
 # (iperf3 runs two): packets of different connections may pass each other.
 window_trace() {
