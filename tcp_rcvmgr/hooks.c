@@ -22,6 +22,7 @@
 #include <linux/module.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/jhash.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
@@ -63,10 +64,38 @@ const struct rcvmgr_cfg rcvmgr_cfg_default = {
 	.initial_window		= 10,		/* RFC 6928, as Linux senders */
 };
 
+/*
+ * An IPv4 key hashed by the three words that hold it, not the ten of an
+ * IPv6 one: every ACK's lookup pays for the hash (the unused words are
+ * zero, rcvmgr_parse())
+ */
+static u32 rcvmgr_key_hash(const void *data, u32 len, u32 seed)
+{
+	const struct rcvmgr_key *k = data;
+	u32 ports = (__force u32)k->sport << 16 | (__force u16)k->dport;
+
+	if (k->family == AF_INET)
+		return jhash_3words((__force u32)k->saddr.s6_addr32[0],
+				    (__force u32)k->daddr.s6_addr32[0], ports, seed);
+	return jhash2((const u32 *)k, sizeof(*k) / sizeof(u32), seed);
+}
+
+/* rhashtable's compare: 0 if @arg's key is @obj's */
+static int rcvmgr_key_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct rcvmgr_conn *c = obj;
+	const struct rcvmgr_key *a = arg->key, *b = &c->key;
+
+	return !(a->sport == b->sport && a->dport == b->dport && a->family == b->family &&
+		 ipv6_addr_equal(&a->saddr, &b->saddr) && ipv6_addr_equal(&a->daddr, &b->daddr));
+}
+
 static const struct rhashtable_params rcvmgr_rht_params = {
 	.key_len		= sizeof(struct rcvmgr_key),
 	.key_offset		= offsetof(struct rcvmgr_conn, key),
 	.head_offset		= offsetof(struct rcvmgr_conn, node),
+	.hashfn			= rcvmgr_key_hash,
+	.obj_cmpfn		= rcvmgr_key_cmp,
 	.automatic_shrinking	= true,
 };
 
@@ -141,20 +170,11 @@ static bool rcvmgr_parse(struct sk_buff *skb, u8 pf, struct rcvmgr_pkt *p)
 	return true;
 }
 
-static void rcvmgr_parse_opts(const struct sk_buff *skb, const struct rcvmgr_pkt *p,
-			      struct rcvmgr_opts *o)
+/* the options at @opt, @len bytes, into @o (zeroed) */
+static void rcvmgr_walk_opts(const u8 *opt, int len, struct rcvmgr_opts *o)
 {
-	u8 buf[MAX_TCP_OPTION_SPACE];
-	int len = p->th.doff * 4 - sizeof(struct tcphdr);
-	const u8 *opt;
 	int i = 0;
 
-	memset(o, 0, sizeof(*o));
-	if (len <= 0)
-		return;
-	opt = skb_header_pointer(skb, p->thoff + sizeof(struct tcphdr), len, buf);
-	if (!opt)
-		return;
 	while (i < len) {
 		u8 kind = opt[i], olen;
 
@@ -182,6 +202,49 @@ static void rcvmgr_parse_opts(const struct sk_buff *skb, const struct rcvmgr_pkt
 		}
 		i += olen;
 	}
+}
+
+/* options not all in the skb's head: copied out first */
+static noinline void rcvmgr_parse_opts_copy(const struct sk_buff *skb, unsigned int off,
+					    int len, struct rcvmgr_opts *o)
+{
+	u8 buf[MAX_TCP_OPTION_SPACE];
+	const u8 *opt = skb_header_pointer(skb, off, len, buf);
+
+	if (opt)
+		rcvmgr_walk_opts(opt, len, o);
+}
+
+/*
+ * The options the hooks read. A segment that carries only a timestamp, in
+ * the layout Linux and most stacks send after the handshake (NOP, NOP,
+ * TS: tcp_parse_aligned_timestamp()), is read in one step: every ACK
+ * comes here.
+ */
+static void rcvmgr_parse_opts(const struct sk_buff *skb, const struct rcvmgr_pkt *p,
+			      struct rcvmgr_opts *o)
+{
+	int len = p->th.doff * 4 - sizeof(struct tcphdr);
+	unsigned int off = p->thoff + sizeof(struct tcphdr);
+	const u8 *opt;
+
+	memset(o, 0, sizeof(*o));
+	if (len <= 0)
+		return;
+	if (unlikely(off + len > skb_headlen(skb))) {
+		rcvmgr_parse_opts_copy(skb, off, len, o);
+		return;
+	}
+	opt = skb->data + off;
+	if (len == TCPOLEN_TSTAMP_ALIGNED &&
+	    get_unaligned_be32(opt) == ((TCPOPT_NOP << 24) | (TCPOPT_NOP << 16) |
+					(TCPOPT_TIMESTAMP << 8) | TCPOLEN_TIMESTAMP)) {
+		o->tsval = get_unaligned_be32(opt + 4);
+		o->tsecr = get_unaligned_be32(opt + 8);
+		o->has_ts = true;
+		return;
+	}
+	rcvmgr_walk_opts(opt, len, o);
 }
 
 static bool rcvmgr_prefix_match(const struct rcvmgr_prefix *pf, const struct rcvmgr_key *k,
@@ -768,18 +831,21 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		       struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
 {
 	const struct tcphdr *th = &p->th;
-	struct rcvmgr_pcpu_stats *st;
-	struct rcvmgr_pkt data = *p;
 	u16 field, adv = ntohs(th->window);
+	struct rcvmgr_key key = p->key;
+	struct rcvmgr_pcpu_stats *st;
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
 	u32 ack, assigned;
 	bool kick = false;
 
-	rcvmgr_sender_key(&data.key);
-	c = rhashtable_lookup(&rn->table, &data.key, rcvmgr_rht_params);
+	rcvmgr_sender_key(&key);
+	c = rhashtable_lookup(&rn->table, &key, rcvmgr_rht_params);
 	if (th->syn && !th->ack) {
-		/* the receiver opens: a download */
+		/* the receiver opens: a download, named from the sender */
+		struct rcvmgr_pkt data = *p;
+
+		data.key = key;
 		c = rcvmgr_conn_fresh(rn, cfg, c, &data, skb->mark, now, true);
 		if (!c)
 			return;
@@ -891,7 +957,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 
 		inet_proto_csum_replace2(&wth->check, skb, wth->window, htons(field), false);
 		wth->window = htons(field);
-		trace_tcp_rcvmgr_window(&data.key, ack, (u32)adv << c->wscale,
+		trace_tcp_rcvmgr_window(&key, ack, (u32)adv << c->wscale,
 					(u32)field << c->wscale, assigned);
 	}
 	if (kick)
@@ -942,6 +1008,7 @@ static unsigned int rcvmgr_hook(void *priv, struct sk_buff *skb,
 	const struct rcvmgr_cfg *cfg = rcu_dereference(rn->cfg);
 	struct rcvmgr_pkt p;
 	enum rcvmgr_dir dir;
+	bool bh;
 
 	if (!cfg->n_wan && !cfg->n_lan)
 		return NF_ACCEPT;
@@ -950,15 +1017,21 @@ static unsigned int rcvmgr_hook(void *priv, struct sk_buff *skb,
 	dir = rcvmgr_direction(cfg, state, &p.key);
 	if (dir == RCVMGR_NONE)
 		return NF_ACCEPT;
-	/* local out runs in process context: the locks are also taken in softirq */
-	local_bh_disable();
+	/*
+	 * local out may run in process context: the locks are also taken in
+	 * softirq (forward and local in run there already)
+	 */
+	bh = !in_softirq();
+	if (bh)
+		local_bh_disable();
 	if (unlikely(rcvmgr_offloaded(skb)))
 		rcvmgr_offload(rn, &p, dir);
 	else if (dir == RCVMGR_DATA)
 		rcvmgr_data(rn, cfg, skb, &p, ktime_get_ns());
 	else
 		rcvmgr_ack(rn, cfg, skb, &p, ktime_get_ns());
-	local_bh_enable();
+	if (bh)
+		local_bh_enable();
 	return NF_ACCEPT;
 }
 
