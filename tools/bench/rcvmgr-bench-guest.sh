@@ -30,8 +30,8 @@
 #   GW's forward hook that matches ct state), then with 10, 10000 and
 #   100000 connections held open through GW, tracked by the module and
 #   by conntrack, in four variants each: the module configured (azuma,
-#   wan eth0) or with `wan none` (its hooks return at once), conntrack on
-#   or off. Three repeats each. Then the cost of a SYN flood: guest time
+#   wan eth0) or with `wan none` (no hooks: the namespace is not
+#   configured), conntrack on or off. Five repeats each. Then the cost of a SYN flood: guest time
 #   per spoofed SYN (synflood, 5 s) forwarded by GW with nothing, with
 #   conntrack, and with the module (its half-open bound reached).
 set -u
@@ -226,7 +226,7 @@ PY
 }
 
 cost() {
-	local count=20000 reps=3
+	local count=20000 reps=5
 	setup_ns SND GW RCV
 	veth_pair "$SND" eth0 10.1.0.2/24 "$GW" eth0 10.1.0.1/24
 	veth_pair "$GW" eth1 10.3.0.1/24 "$RCV" eth0 10.3.0.2/24
@@ -362,28 +362,39 @@ PY
 	local srv2=$!
 	busywait 20000 tcp_listening "$SND" 5011
 
-	# measure LABEL N: COUNT replays x REPS of the tracked connection's ACK
-	mkfifo "$work/fifo"
+	# measure LABEL N: COUNT replays x REPS of the tracked connection's ACK.
+	# The replay's lines come through a pipe the shell blocks on: nothing
+	# else of the benchmark's runs on the guest's one vCPU while it sends
+	# (a poll, a process a second, would cost more than the hooks measured)
+	mkfifo "$work/fifo" "$work/results"
 	local rp
+	# replay_line: the replay's next line, in $line and appended to
+	# replay.out; false if it ended or said nothing for an hour
+	replay_line() {
+		IFS= read -r -t 3600 line <&8 || return
+		echo "$line" >>"$work/replay.out"
+	}
 	start_replay() { # one tracked connection, opened now
+		local line
+		: >"$work/replay.out"
 		ip netns exec "$RCV" python3 "$work/replay.py" 10.1.0.2 5011 $count $reps \
-			"$work/fifo" >"$work/replay.out" 2>"$work/replay.err" &
+			"$work/fifo" >"$work/results" 2>"$work/replay.err" &
 		rp=$!
-		exec 7<>"$work/fifo"
-		busywait 60000 grep -q '"ready"' "$work/replay.out" ||
+		exec 7<>"$work/fifo" 8<"$work/results"
+		replay_line && [[ $line == *'"ready"'* ]] ||
 			{ log "replay not ready: $(cat "$work/replay.out" "$work/replay.err")"; exit 1; }
 	}
-	stop_replay() { echo quit >&7; exec 7>&-; wait $rp; }
+	stop_replay() { echo quit >&7; exec 7>&- 8<&-; wait $rp; }
 	measure() { # VARIANT CONNS
-		local a0=0 a1=0 tracked=0 loaded=0 ct
+		local a0=0 a1=0 tracked=0 loaded=0 ct line
 		lsmod | grep -q '^tcp_rcvmgr' && loaded=1
 		[ $loaded = 1 ] && a0=$(stat_of acks) && tracked=$(stat_of conns)
 		ct=$(ip netns exec "$GW" cat /proc/sys/net/netfilter/nf_conntrack_count 2>/dev/null || echo 0)
+		# what those processes left behind (their exit, freed memory) first
+		sleep 1
 		echo "$1-$2" >&7
-		# poll once a second: the guest's one vCPU also runs the poll
-		until grep -q "\"done\": \"$1-$2\"" "$work/replay.out"; do
-			kill -0 $rp 2>/dev/null || { log "replay died: $(cat "$work/replay.err")"; exit 1; }
-			sleep 1
+		while [[ ${line:-} != *"\"done\": \"$1-$2\""* ]]; do
+			replay_line || { log "replay died: $(cat "$work/replay.err")"; exit 1; }
 		done
 		[ $loaded = 1 ] && a1=$(stat_of acks)
 		grep "\"label\": \"$1-$2\"" "$work/replay.out" | while read -r l; do

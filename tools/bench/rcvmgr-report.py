@@ -155,13 +155,13 @@ def main():
             "QEMU -icount shift=0, one vCPU: guest ns count instructions. One tracked "
             "connection's pure ACK replayed by an AF_PACKET socket on the receiver's veth, "
             "forwarded by the gateway to the sender; guest time of the send loop per packet "
-            "(median of 3 runs of 20000), which includes the Python loop, the syscall, veth, "
+            "(median of 5 runs of 20000), which includes the Python loop, the syscall, veth, "
             "forwarding and the sender's TCP. module_adds = azuma (wan eth0, conntrack off) "
-            "minus unloaded: the module's hooks in every namespace the packet crosses (the "
-            "gateway's forward hook: lookup, window rewrite; the sender's local-in hook, "
-            "unconfigured there). conntrack_adds = the same packets with an nft rule "
+            "minus unloaded: the module's hook on the gateway's forward (lookup, window "
+            "rewrite; the module registers no hooks in the other namespaces, which are not "
+            "configured). conntrack_adds = the same packets with an nft rule "
             "matching ct state on the gateway's forward hook minus without it, the module "
-            "present with wan none (at 1 connection: conntrack minus unloaded); both include "
+            "present with wan none, which leaves it no hooks (at 1 connection: conntrack minus unloaded); both include "
             "the nft rule's own cost, measured alone as nft/1 (a rule that matches the "
             "protocol, not ct). The replayed ACK's checksum is computed afresh (the capture "
             "holds veth's partial one). The 10, "
@@ -216,7 +216,7 @@ def main():
         md.append("The scenario was not run.")
     md.append("")
     if med:
-        md += ["Per-packet cost, instructions (QEMU -icount shift=0; guest ns; median of 3 "
+        md += ["Per-packet cost, instructions (QEMU -icount shift=0; guest ns; median of 5 "
                "runs of 20000 replayed ACKs of one tracked connection):", "",
                "| variant | connections | tracked | in conntrack | ns/packet | minus unloaded |",
                "|---|---|---|---|---|---|"]
