@@ -66,13 +66,16 @@ const struct rcvmgr_cfg rcvmgr_cfg_default = {
 
 /*
  * An IPv4 key hashed by the three words that hold it, not the ten of an
- * IPv6 one: every ACK's lookup pays for the hash (the unused words are
- * zero, rcvmgr_parse())
+ * IPv6 one: every ACK's lookup pays for the hash. Keys are built whole by
+ * rcvmgr_parse(), every byte set (the words an IPv4 address leaves, the
+ * padding: zero), as rcvmgr_key_cmp() and jhash2() rely on.
  */
 static u32 rcvmgr_key_hash(const void *data, u32 len, u32 seed)
 {
 	const struct rcvmgr_key *k = data;
 	u32 ports = (__force u32)k->sport << 16 | (__force u16)k->dport;
+
+	BUILD_BUG_ON(sizeof(*k) % sizeof(u32));
 
 	if (k->family == AF_INET)
 		return jhash_3words((__force u32)k->saddr.s6_addr32[0],
@@ -423,7 +426,34 @@ struct rcvmgr_hs {
 	u8 rcv_wscale;
 	bool rcv_opened;	/* the receiver sent the first SYN: a download */
 	bool ts;		/* they agreed on timestamps */
+	bool closing;		/* conntrack saw a FIN or a reset */
 };
+
+/* @c (new, or under its lock) managed from what conntrack saw, @hs */
+static void rcvmgr_conn_adopt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
+			      const struct rcvmgr_hs *hs)
+{
+	c->state = hs->closing ? TCP_RCVMGR_STATE_CLOSING : TCP_RCVMGR_STATE_PERSISTENT;
+	c->flags |= RCVMGR_F_HANDSHAKE | RCVMGR_F_ESTABLISHED | RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS;
+	/* a download's priority is its receiver's: from its next ACK */
+	if (hs->rcv_opened)
+		c->flags |= RCVMGR_F_RCV_OPENED | RCVMGR_F_PRIO_ACK;
+	if (hs->ts)
+		c->flags |= RCVMGR_F_TS;
+	c->snd_wscale = hs->snd_wscale;
+	c->rcv_wscale = hs->rcv_wscale;
+	c->wscale = hs->rcv_wscale;
+	/*
+	 * The edge offered before the entry was forgotten is lost: the first
+	 * window is an equal share, not slow start's first (a few segments,
+	 * far below what the sender was offered), until the control work,
+	 * kicked by this data, assigns its share
+	 */
+	if (READ_ONCE(c->window) != RCVMGR_WINDOW_MAX)
+		WRITE_ONCE(c->window, max(READ_ONCE(rn->budget) / (READ_ONCE(rn->n_assigned) + 1),
+					  2 * c->mss));
+	atomic64_inc(&rn->adopted);
+}
 
 /*
  * A new entry: opened by a SYN (@syn; from the receiver if @rcv_opens), or
@@ -459,24 +489,14 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
 		c->isn = ntohl(p->th.seq);
 	if (syn && rcv_opens)
 		c->flags |= RCVMGR_F_RCV_OPENED;
-	if (hs) {
-		c->state = TCP_RCVMGR_STATE_PERSISTENT;
-		c->flags |= RCVMGR_F_HANDSHAKE | RCVMGR_F_ESTABLISHED |
-			    RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS;
-		if (hs->rcv_opened)
-			c->flags |= RCVMGR_F_RCV_OPENED;
-		if (hs->ts)
-			c->flags |= RCVMGR_F_TS;
-		c->snd_wscale = hs->snd_wscale;
-		c->rcv_wscale = hs->rcv_wscale;
-		c->wscale = hs->rcv_wscale;
-	}
 	c->mss = p->key.family == AF_INET ? TCP_MSS_DEFAULT : IPV6_MIN_MTU - 60;
 	c->priority = rcvmgr_priority(cfg, p, mark);
 	c->created_ns = now;
 	c->last_ns = now;
 	c->window = rcvmgr_first_window(rn, cfg, c->mss);
 	c->demand = U32_MAX;
+	if (hs)
+		rcvmgr_conn_adopt(rn, c, hs);
 
 	/* the bounds again, exact under the lock: every increment is under it */
 	spin_lock(&rn->lock);
@@ -508,9 +528,7 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
 		return NULL;
 	}
 	atomic64_inc(&rn->created);
-	if (hs)
-		atomic64_inc(&rn->adopted);
-	else if (!syn)
+	if (!syn && !hs)
 		atomic64_inc(&rn->unscaled);
 	return c;
 }
@@ -620,36 +638,42 @@ static bool rcvmgr_ack_known(const struct rcvmgr_conn *c, bool seen)
 /*
  * The window scales of @skb's connection, a segment from its sender, if
  * conntrack saw both SYNs offer the option (it records them from the
- * handshake, and keeps them when it picks a connection up mid-stream:
- * never set then). A connection whose entry was forgotten while it went
- * on (quiet past idle-ms, or a reset in its window that its endpoint
- * answered with a challenge ACK, or that never reached it) is then managed
- * again, not left to pass unmanaged. Not one conntrack saw end (TIME_WAIT):
- * what trails its end is no connection. One that ended by a reset (CLOSE)
- * is, until its receiver answers with a reset of its own (which ends the
- * new entry), or goes on: the reset did not reach its sender.
+ * handshake; a connection it picks up mid-stream has none). A connection
+ * whose entry was forgotten while it went on (quiet past idle-timeout, a
+ * reset in its window that its endpoint answered with a challenge ACK or
+ * that never reached it, a flowtable that handed it back), or whose
+ * handshake the gateway did not see whole, is then managed, not left to
+ * pass unmanaged. Not one conntrack saw end (TIME_WAIT): what trails its
+ * end is no connection. One conntrack saw a FIN or a reset of is adopted
+ * closing: its window is held, it takes no share, and it is forgotten once
+ * quiet.
  */
 static bool rcvmgr_ct_handshake(const struct sk_buff *skb, struct rcvmgr_hs *hs)
 {
 #if IS_ENABLED(CONFIG_NF_CONNTRACK)
 	const struct ip_ct_tcp_state *snd, *rcv;
 	enum ip_conntrack_info ctinfo;
-	const struct nf_conn *ct = nf_ct_get(skb, &ctinfo);
+	struct nf_conn *ct = nf_ct_get(skb, &ctinfo);
 	enum ip_conntrack_dir dir;
+	bool known;
+	u8 state;
 
 	if (!ct || nf_ct_is_template(ct) || nf_ct_protonum(ct) != IPPROTO_TCP)
 		return false;
 	dir = CTINFO2DIR(ctinfo);
 	snd = &ct->proto.tcp.seen[dir];
 	rcv = &ct->proto.tcp.seen[!dir];
-	/* set once, from the SYNs; the state moves under ct->lock */
-	if (!(READ_ONCE(snd->flags) & READ_ONCE(rcv->flags) & IP_CT_TCP_FLAG_WINDOW_SCALE) ||
-	    READ_ONCE(ct->proto.tcp.state) == TCP_CONNTRACK_TIME_WAIT)
-		return false;
-	hs->snd_wscale = min_t(u8, READ_ONCE(snd->td_scale), TCP_MAX_WSCALE);
-	hs->rcv_wscale = min_t(u8, READ_ONCE(rcv->td_scale), TCP_MAX_WSCALE);
+	/* conntrack rewrites them when it resynchronises: under its lock */
+	spin_lock(&ct->lock);
+	state = ct->proto.tcp.state;
+	known = (snd->flags & rcv->flags & IP_CT_TCP_FLAG_WINDOW_SCALE) &&
+		state != TCP_CONNTRACK_TIME_WAIT;
+	hs->snd_wscale = min_t(u8, snd->td_scale, TCP_MAX_WSCALE);
+	hs->rcv_wscale = min_t(u8, rcv->td_scale, TCP_MAX_WSCALE);
+	spin_unlock(&ct->lock);
 	hs->rcv_opened = dir == IP_CT_DIR_REPLY;
-	return true;
+	hs->closing = state != TCP_CONNTRACK_ESTABLISHED;
+	return known;
 #else
 	return false;
 #endif
@@ -700,6 +724,20 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		return;
 	}
 	WRITE_ONCE(c->last_ns, now);
+	/*
+	 * data on an entry that cannot be managed (first seen mid-stream when
+	 * conntrack did not know it, or opened by a SYN whose answer never
+	 * passed here): managed from now on if conntrack saw the handshake
+	 */
+	if (unlikely(c->state == TCP_RCVMGR_STATE_UNSCALED || !(c->flags & RCVMGR_F_SND_SYN)) &&
+	    p->payload && !th->syn && !th->rst && !th->fin) {
+		struct rcvmgr_hs hs = { .ts = o.has_ts };
+
+		if (rcvmgr_ct_handshake(skb, &hs)) {
+			rcvmgr_conn_adopt(rn, c, &hs);
+			kick = true;
+		}
+	}
 	if (th->syn && !(c->flags & RCVMGR_F_SND_SYN)) {
 		c->flags |= RCVMGR_F_SND_SYN;
 		if (o.has_ws) {
@@ -918,6 +956,16 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	c->flags |= RCVMGR_F_ESTABLISHED;
 	if (th->fin)
 		c->flags |= RCVMGR_F_FIN_ACK;
+	/* adopted: a download's priority, from its receiver's packets */
+	if (unlikely(c->flags & RCVMGR_F_PRIO_ACK)) {
+		u32 prio = rcvmgr_priority(cfg, p, skb->mark);
+
+		c->flags &= ~RCVMGR_F_PRIO_ACK;
+		if (prio != c->priority) {
+			c->priority = prio;
+			kick = rcvmgr_carries(c);
+		}
+	}
 	/*
 	 * time a TSval from its first ACK: one timed at a later ACK that
 	 * repeats it would be echoed by data the first one released, early
@@ -1018,10 +1066,10 @@ static unsigned int rcvmgr_hook(void *priv, struct sk_buff *skb,
 	if (dir == RCVMGR_NONE)
 		return NF_ACCEPT;
 	/*
-	 * local out may run in process context: the locks are also taken in
-	 * softirq (forward and local in run there already)
+	 * local out runs in process context: the locks are also taken in
+	 * softirq (where forward and local in run, bottom halves off)
 	 */
-	bh = !in_softirq();
+	bh = state->hook == NF_INET_LOCAL_OUT;
 	if (bh)
 		local_bh_disable();
 	if (unlikely(rcvmgr_offloaded(skb)))
@@ -1068,10 +1116,17 @@ int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on)
 		err = nf_register_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
 		if (err)
 			return err;
-	} else {
-		nf_unregister_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+		rn->hooked = true;
+		return 0;
 	}
-	rn->hooked = on;
+	nf_unregister_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	rn->hooked = false;
+	/*
+	 * what the hooks learnt goes with them: it would be stale if they
+	 * came back (once no hook runs on another CPU)
+	 */
+	synchronize_net();
+	rcvmgr_flush(rn);
 	return 0;
 }
 
@@ -1110,12 +1165,24 @@ err_free:
 	return err;
 }
 
-static void __net_exit rcvmgr_net_exit(struct net *net)
+/*
+ * The hooks go before the grace period the netns core waits for between
+ * pre_exit and exit: no CPU is still in rcvmgr_hook() (which may queue the
+ * control work) when exit cancels the work and frees the table
+ */
+static void __net_exit rcvmgr_net_pre_exit(struct net *net)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(net);
 
 	if (rn->hooked)
 		nf_unregister_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	rn->hooked = false;
+}
+
+static void __net_exit rcvmgr_net_exit(struct net *net)
+{
+	struct rcvmgr_net *rn = rcvmgr_pernet(net);
+
 	WRITE_ONCE(rn->exiting, true);
 	cancel_delayed_work_sync(&rn->tick);
 	cancel_delayed_work_sync(&rn->reassign);
@@ -1127,6 +1194,7 @@ static void __net_exit rcvmgr_net_exit(struct net *net)
 
 static struct pernet_operations rcvmgr_net_ops = {
 	.init = rcvmgr_net_init,
+	.pre_exit = rcvmgr_net_pre_exit,
 	.exit = rcvmgr_net_exit,
 	.id = &rcvmgr_net_id,
 	.size = sizeof(struct rcvmgr_net),

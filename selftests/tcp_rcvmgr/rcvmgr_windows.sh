@@ -365,7 +365,8 @@ log_test $? "a reset where the receiver would put its own ends it" "$got, $freed
 # ACK and goes on (RFC 5961 section 3.2); the gateway, which cannot tell
 # whether the reset reached it, forgets the entry. The rest of the
 # download, first seen mid-stream, is managed again from the window scales
-# conntrack saw in the handshake (adopted), not left to pass unscaled.
+# conntrack saw in the handshake (adopted), not left to pass unscaled:
+# the receiver's scale, 14, not the sender's, 7.
 ip netns exec "$GW" nft -f - <<-EOF
 	table inet rcvmgr_ct {
 		chain track {
@@ -382,10 +383,12 @@ adopted_with() {
 	read_conns || return
 	[[ $dump =~ \"dport\":[[:space:]]*$1,[^}]*\"state\":[[:space:]]*\"persistent\",[^}]*\"wscale\":[[:space:]]*$2,[^}]*\"rewritten\":[[:space:]]*[1-9] ]]
 }
-long 5007 --sport $rport &
+rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
+long 5007 --sport $rport --clamp 1073741824 &
 f1=$!
 busywait $conns_wait client_with $rport
 scale=$(json_get "[c['wscale'] for c in j if c['dport'] == $rport][0]" <"$tmp/conns")
+rcv_defaults
 freed=$(stat_of freed)
 adopted=$(stat_of adopted)
 out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 \
@@ -398,10 +401,31 @@ adopted=$(($(stat_of adopted) - adopted))
 kill $f1 2>/dev/null
 wait $f1 2>/dev/null
 got=$(json_get "[(c['state'], c['wscale'], c['rewritten']) for c in j if c['dport'] == $rport]" <"$tmp/conns")
-ip netns exec "$GW" nft delete table inet rcvmgr_ct
-[ $rc = 0 ] && [ $managed = 0 ] && [ $freed -ge 1 ] && [ $adopted -ge 1 ]
+[ $rc = 0 ] && [ "$scale" = 14 ] && [ $managed = 0 ] && [ $freed -ge 1 ] && [ $adopted -ge 1 ]
 log_test $? "with conntrack, a reset inside the window that did not end the download: managed again, its scale from conntrack" \
 	"scale before ${scale:-none}, now $got; $freed forgotten, $adopted adopted; $(echo $out)"
+
+# a download that began while the gateway's namespace was not configured
+# (no hooks): once it is, the download's next data finds no entry, and it
+# is managed from conntrack's record of its handshake
+rport=47004
+established() { ip netns exec "$RCV" ss -tnH state established "sport = :$1" | grep -q .; }
+rset wan none lan none
+long 5007 --sport $rport &
+f1=$!
+busywait $conns_wait established $rport
+up=$?
+rset wan eth0 lan 10.3.0.0/24 lan fd00:3::/64
+rc=$?
+busywait 30000 adopted_with $rport 7
+managed=$?
+kill $f1 2>/dev/null
+wait $f1 2>/dev/null
+got=$(json_get "[(c['state'], c['wscale'], c['rewritten']) for c in j if c['dport'] == $rport]" <"$tmp/conns")
+ip netns exec "$GW" nft delete table inet rcvmgr_ct
+[ $up = 0 ] && [ $rc = 0 ] && [ $managed = 0 ]
+log_test $? "with conntrack, a download that began before the gateway was configured: managed once it is" \
+	"$got; download up: $([ $up = 0 ] && echo yes || echo no)"
 
 # --- loss: SACK in use, checksums right whether the ACKs reach the gateway
 # with their checksum to complete (CHECKSUM_PARTIAL) or complete; the WAN
