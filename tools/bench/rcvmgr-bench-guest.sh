@@ -369,9 +369,14 @@ PY
 	mkfifo "$work/fifo" "$work/results"
 	local rp
 	# replay_line: the replay's next line, in $line and appended to
-	# replay.out; false if it ended or said nothing for an hour
+	# replay.out; false if it ended (a minute's wait sees whether it
+	# still runs: one process a minute)
 	replay_line() {
-		IFS= read -r -t 3600 line <&8 || return
+		local rc
+		until IFS= read -r -t 60 line <&8; do
+			rc=$?
+			[ $rc -gt 128 ] && kill -0 $rp 2>/dev/null || return 1
+		done
 		echo "$line" >>"$work/replay.out"
 	}
 	start_replay() { # one tracked connection, opened now
