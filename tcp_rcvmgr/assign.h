@@ -2,8 +2,8 @@
 /*
  * How tcp_rcvmgr's budget is adjusted and shared (seed 004, sections 3.1,
  * 3.2 and 5; Spring et al. and Mehra et al. as comparators). Pure integer
- * arithmetic on plain arrays, covered by KUnit; the control work of
- * tcp_rcvmgr.c snapshots its connections into struct rcvmgr_share, calls
+ * arithmetic on plain arrays, covered by KUnit; the control work
+ * (control.c) snapshots its connections into struct rcvmgr_share, calls
  * these, and writes the windows back.
  */
 #ifndef _TCP_RCVMGR_ASSIGN_H

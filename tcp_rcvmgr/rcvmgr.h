@@ -237,17 +237,18 @@ static inline u64 rcvmgr_idle_ns(const struct rcvmgr_conn *c, u64 now)
 	return now > last ? now - last : 0;
 }
 
+/* hooks.c */
 struct rcvmgr_net *rcvmgr_pernet(const struct net *net);
 int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on);
 extern const struct rcvmgr_cfg rcvmgr_cfg_default;
 extern struct kmem_cache *rcvmgr_conn_cache;
+bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
+void rcvmgr_conn_put(struct rcvmgr_conn *c);
 
 /* control.c */
 void rcvmgr_tick(struct work_struct *work);
 void rcvmgr_reassign_work(struct work_struct *work);
 void rcvmgr_control_start(struct rcvmgr_net *rn);
-bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
-void rcvmgr_conn_put(struct rcvmgr_conn *c);
 void rcvmgr_flush(struct rcvmgr_net *rn);
 
 /* genl.c */
