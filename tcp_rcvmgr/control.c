@@ -16,6 +16,7 @@
 
 #include "assign.h"
 #include "rcvmgr.h"
+#include "table.h"
 #include "trace.h"
 
 /* a closed connection is forgotten once this quiet: its last ACKs passed */
@@ -251,13 +252,4 @@ void rcvmgr_control_start(struct rcvmgr_net *rn)
 	const struct rcvmgr_cfg *cfg = rcu_dereference_protected(rn->cfg, true);
 
 	queue_delayed_work(system_unbound_wq, &rn->tick, msecs_to_jiffies(cfg->interval_ms));
-}
-
-/* every connection, gone (the hooks are unregistered) */
-void rcvmgr_flush(struct rcvmgr_net *rn)
-{
-	struct rcvmgr_conn *c, *tmp;
-
-	list_for_each_entry_safe(c, tmp, &rn->conns, list)
-		rcvmgr_conn_unlink(rn, c);
 }

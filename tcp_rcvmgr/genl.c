@@ -18,6 +18,7 @@
 
 #include "assign.h"
 #include "rcvmgr.h"
+#include "table.h"
 
 static struct genl_family rcvmgr_genl_family;
 

@@ -4,12 +4,13 @@
  * gateway advertise, so the gateway decides how the access link is shared
  * (seed 004, placed on the gateway of the receiving site).
  *
- * This file holds the module, its per-netns state and the datapath: the
- * netfilter hooks that see a managed connection's data arrive from the WAN
- * (forward and local in) and its ACKs leave toward the WAN (forward and
- * local out), for IPv4 and IPv6. On the data the hooks count bytes and take
- * RTT samples; on the ACKs they lower the window to the connection's
- * assignment. control.c decides the assignments, genl.c configures.
+ * This file is the datapath: the netfilter hooks that see a managed
+ * connection's data arrive from the WAN (forward and local in) and its
+ * ACKs leave toward the WAN (forward and local out), for IPv4 and IPv6. On
+ * the data the hooks count bytes and take RTT samples; on the ACKs they
+ * lower the window to the connection's assignment. The entries are
+ * table.c's; control.c decides the assignments (the hooks ask for one by
+ * queueing its work), genl.c configures and registers the hooks.
  *
  * RTT, from the gateway to the sender and back, is sampled three ways:
  * the handshake (the receiver's SYN or SYN-ACK leaving to the sender's
@@ -19,10 +20,8 @@
  * advertised (as the Linux receiver's own estimate does, an upper bound).
  */
 #include <linux/kernel.h>
-#include <linux/module.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/jhash.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
@@ -41,71 +40,8 @@
 #include "assign.h"
 #include "rcvmgr.h"
 
-#define CREATE_TRACE_POINTS
+#include "table.h"
 #include "trace.h"
-
-static unsigned int rcvmgr_net_id __read_mostly;
-struct kmem_cache *rcvmgr_conn_cache __read_mostly;
-
-const struct rcvmgr_cfg rcvmgr_cfg_default = {
-	.policy			= TCP_RCVMGR_POLICY_AZUMA,
-	.interval_ms		= 5000,		/* the thesis' RTT check */
-	.max_conns		= 65536,
-	.idle_ms		= 120000,
-	.budget_init		= 65536,
-	.budget_min		= 4 * 1460,
-	.budget_max		= 16 << 20,
-	.budget_step		= 4 * 1460,
-	.budget_decrease	= 100,		/* Documentation/tcp_rcvmgr.rst */
-	.rtt_tolerance		= 20,
-	.spring_queue		= 65536,	/* thesis Table 1 */
-	.spring_interactive	= 2048,
-	.spring_short		= 8192,
-	.initial_window		= 10,		/* RFC 6928, as Linux senders */
-};
-
-/*
- * An IPv4 key hashed by the three words that hold it, not the ten of an
- * IPv6 one: every ACK's lookup pays for the hash. Keys are built whole by
- * rcvmgr_parse(), every byte set (the words an IPv4 address leaves, the
- * padding: zero), as rcvmgr_key_cmp() and jhash2() rely on.
- */
-static u32 rcvmgr_key_hash(const void *data, u32 len, u32 seed)
-{
-	const struct rcvmgr_key *k = data;
-	u32 ports = (__force u32)k->sport << 16 | (__force u16)k->dport;
-
-	BUILD_BUG_ON(sizeof(*k) % sizeof(u32));
-
-	if (k->family == AF_INET)
-		return jhash_3words((__force u32)k->saddr.s6_addr32[0],
-				    (__force u32)k->daddr.s6_addr32[0], ports, seed);
-	return jhash2((const u32 *)k, sizeof(*k) / sizeof(u32), seed);
-}
-
-/* rhashtable's compare: 0 if @arg's key is @obj's */
-static int rcvmgr_key_cmp(struct rhashtable_compare_arg *arg, const void *obj)
-{
-	const struct rcvmgr_conn *c = obj;
-	const struct rcvmgr_key *a = arg->key, *b = &c->key;
-
-	return !(a->sport == b->sport && a->dport == b->dport && a->family == b->family &&
-		 ipv6_addr_equal(&a->saddr, &b->saddr) && ipv6_addr_equal(&a->daddr, &b->daddr));
-}
-
-static const struct rhashtable_params rcvmgr_rht_params = {
-	.key_len		= sizeof(struct rcvmgr_key),
-	.key_offset		= offsetof(struct rcvmgr_conn, key),
-	.head_offset		= offsetof(struct rcvmgr_conn, node),
-	.hashfn			= rcvmgr_key_hash,
-	.obj_cmpfn		= rcvmgr_key_cmp,
-	.automatic_shrinking	= true,
-};
-
-struct rcvmgr_net *rcvmgr_pernet(const struct net *net)
-{
-	return net_generic(net, rcvmgr_net_id);
-}
 
 /* a TCP segment as the hooks see it */
 struct rcvmgr_pkt {
@@ -334,45 +270,6 @@ static u32 rcvmgr_priority(const struct rcvmgr_cfg *cfg, const struct rcvmgr_pkt
 	return 1;
 }
 
-static void rcvmgr_conn_free_rcu(struct rcu_head *head)
-{
-	kmem_cache_free(rcvmgr_conn_cache, container_of(head, struct rcvmgr_conn, rcu));
-}
-
-void rcvmgr_conn_put(struct rcvmgr_conn *c)
-{
-	if (refcount_dec_and_test(&c->ref))
-		call_rcu(&c->rcu, rcvmgr_conn_free_rcu);
-}
-
-/* @c carried data or went: it no longer counts as opening */
-static void rcvmgr_conn_clear_opening(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
-{
-	if (test_and_clear_bit(RCVMGR_CONN_OPENING, &c->atomic_flags))
-		atomic_dec(&rn->n_opening);
-}
-
-/* @c out of the table; false if another CPU took it out first */
-bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
-{
-	bool put = false;
-
-	spin_lock_bh(&rn->lock);
-	if (!c->unlinked) {
-		c->unlinked = true;
-		rhashtable_remove_fast(&rn->table, &c->node, rcvmgr_rht_params);
-		list_del_rcu(&c->list);
-		atomic_dec(&rn->count);
-		atomic64_inc(&rn->freed);
-		rcvmgr_conn_clear_opening(rn, c);
-		put = true;
-	}
-	spin_unlock_bh(&rn->lock);
-	if (put)
-		rcvmgr_conn_put(c);
-	return put;
-}
-
 /*
  * Ask for a new assignment. Kicks coalesce: the control work runs at most
  * once per RCVMGR_REASSIGN_GAP, however many connections come and go
@@ -498,27 +395,7 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
 	if (hs)
 		rcvmgr_conn_adopt(rn, c, hs);
 
-	/* the bounds again, exact under the lock: every increment is under it */
-	spin_lock(&rn->lock);
-	if (atomic_read(&rn->count) >= cfg->max_conns)
-		err = -ENOSPC;
-	else if (syn && atomic_read(&rn->n_opening) >= rcvmgr_opening_max(cfg))
-		err = -EBUSY;
-	/* opening before it is visible: its first data may come at once */
-	if (!err && syn) {
-		__set_bit(RCVMGR_CONN_OPENING, &c->atomic_flags);
-		atomic_inc(&rn->n_opening);
-	}
-	if (!err) {
-		err = rhashtable_lookup_insert_fast(&rn->table, &c->node, rcvmgr_rht_params);
-		if (err && syn)
-			atomic_dec(&rn->n_opening);
-	}
-	if (!err) {
-		list_add_tail_rcu(&c->list, &rn->conns);
-		atomic_inc(&rn->count);
-	}
-	spin_unlock(&rn->lock);
+	err = rcvmgr_conn_insert(rn, c, cfg->max_conns, syn ? rcvmgr_opening_max(cfg) : 0);
 	if (err) {
 		if (err == -ENOSPC && syn)
 			atomic64_inc(&rn->full);
@@ -1119,8 +996,7 @@ int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on)
 		rn->hooked = true;
 		return 0;
 	}
-	nf_unregister_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
-	rn->hooked = false;
+	rcvmgr_hooks_remove(rn);
 	/*
 	 * what the hooks learnt goes with them: it would be stale if they
 	 * came back (once no hook runs on another CPU)
@@ -1130,110 +1006,14 @@ int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on)
 	return 0;
 }
 
-static int __net_init rcvmgr_net_init(struct net *net)
-{
-	struct rcvmgr_net *rn = rcvmgr_pernet(net);
-	struct rcvmgr_cfg *cfg;
-	int err;
-
-	rn->net = net;
-	INIT_LIST_HEAD(&rn->conns);
-	spin_lock_init(&rn->lock);
-	mutex_init(&rn->ctl_mutex);
-	INIT_DELAYED_WORK(&rn->tick, rcvmgr_tick);
-	INIT_DELAYED_WORK(&rn->reassign, rcvmgr_reassign_work);
-	rn->reassign_next = jiffies;
-	rn->budget = rcvmgr_cfg_default.budget_init;
-	rn->initial_fits = true;
-
-	cfg = kmemdup(&rcvmgr_cfg_default, sizeof(*cfg), GFP_KERNEL);
-	rn->stats = alloc_percpu(struct rcvmgr_pcpu_stats);
-	if (!cfg || !rn->stats) {
-		err = -ENOMEM;
-		goto err_free;
-	}
-	RCU_INIT_POINTER(rn->cfg, cfg);
-	err = rhashtable_init(&rn->table, &rcvmgr_rht_params);
-	if (err)
-		goto err_free;
-	rcvmgr_control_start(rn);
-	return 0;
-
-err_free:
-	free_percpu(rn->stats);
-	kfree(cfg);
-	return err;
-}
-
 /*
- * The hooks go before the grace period the netns core waits for between
- * pre_exit and exit: no CPU is still in rcvmgr_hook() (which may queue the
- * control work) when exit cancels the work and frees the table
+ * The hooks out of @rn's namespace, if in; a CPU may still be in one
+ * until a grace period has passed
  */
-static void __net_exit rcvmgr_net_pre_exit(struct net *net)
+void rcvmgr_hooks_remove(struct rcvmgr_net *rn)
 {
-	struct rcvmgr_net *rn = rcvmgr_pernet(net);
-
 	if (rn->hooked)
-		nf_unregister_net_hooks(net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+		nf_unregister_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
 	rn->hooked = false;
 }
 
-static void __net_exit rcvmgr_net_exit(struct net *net)
-{
-	struct rcvmgr_net *rn = rcvmgr_pernet(net);
-
-	WRITE_ONCE(rn->exiting, true);
-	cancel_delayed_work_sync(&rn->tick);
-	cancel_delayed_work_sync(&rn->reassign);
-	rcvmgr_flush(rn);
-	rhashtable_destroy(&rn->table);
-	free_percpu(rn->stats);
-	kfree(rcu_dereference_protected(rn->cfg, true));
-}
-
-static struct pernet_operations rcvmgr_net_ops = {
-	.init = rcvmgr_net_init,
-	.pre_exit = rcvmgr_net_pre_exit,
-	.exit = rcvmgr_net_exit,
-	.id = &rcvmgr_net_id,
-	.size = sizeof(struct rcvmgr_net),
-};
-
-static int __init rcvmgr_module_init(void)
-{
-	int err;
-
-	rcvmgr_conn_cache = KMEM_CACHE(rcvmgr_conn, 0);
-	if (!rcvmgr_conn_cache)
-		return -ENOMEM;
-	err = register_pernet_subsys(&rcvmgr_net_ops);
-	if (err)
-		goto err_cache;
-	err = rcvmgr_genl_register();
-	if (err)
-		goto err_pernet;
-	return 0;
-
-err_pernet:
-	unregister_pernet_subsys(&rcvmgr_net_ops);
-err_cache:
-	rcu_barrier();
-	kmem_cache_destroy(rcvmgr_conn_cache);
-	return err;
-}
-
-static void __exit rcvmgr_module_exit(void)
-{
-	rcvmgr_genl_unregister();
-	unregister_pernet_subsys(&rcvmgr_net_ops);
-	rcu_barrier();		/* connections freed after a grace period */
-	kmem_cache_destroy(rcvmgr_conn_cache);
-}
-
-module_init(rcvmgr_module_init);
-module_exit(rcvmgr_module_exit);
-MODULE_AUTHOR("The er2bc authors");
-MODULE_DESCRIPTION("Receive-window management of TCP connections crossing a gateway");
-MODULE_LICENSE("GPL");
-MODULE_VERSION(ER2BC_VERSION);

@@ -238,18 +238,13 @@ static inline u64 rcvmgr_idle_ns(const struct rcvmgr_conn *c, u64 now)
 }
 
 /* hooks.c */
-struct rcvmgr_net *rcvmgr_pernet(const struct net *net);
 int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on);
-extern const struct rcvmgr_cfg rcvmgr_cfg_default;
-extern struct kmem_cache *rcvmgr_conn_cache;
-bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
-void rcvmgr_conn_put(struct rcvmgr_conn *c);
+void rcvmgr_hooks_remove(struct rcvmgr_net *rn);
 
 /* control.c */
 void rcvmgr_tick(struct work_struct *work);
 void rcvmgr_reassign_work(struct work_struct *work);
 void rcvmgr_control_start(struct rcvmgr_net *rn);
-void rcvmgr_flush(struct rcvmgr_net *rn);
 
 /* genl.c */
 int rcvmgr_genl_register(void);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make lint: checkpatch (--strict, as netdev runs it) on the project's
-# kernel and plugin sources, and sparse (C=2) on the modules against each
-# Debian kernel. Any finding fails.
+# kernel and plugin sources, sparse (C=2) on the modules against each
+# Debian kernel, and no file of a module calling back one that calls it
+# (deps-check.py). Any finding fails.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -44,4 +45,8 @@ for k in 6.1 6.12; do
 		echo "sparse ($k): clean"
 	fi
 done
+
+# each module's files call one another one way (Documentation/design.rst),
+# read from the objects the last build left
+"$top/tools/testing/deps-check.py" "$top/build/6.12" || fail=1
 exit $fail

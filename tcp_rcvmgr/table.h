@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tcp_rcvmgr's connection table: per network namespace, an rhashtable of
+ * struct rcvmgr_conn keyed by addresses and ports (named from the
+ * sender), and the list the control work walks. table.c adds and removes
+ * entries; hooks.c looks them up (inline, with the parameters below) and
+ * fills them; control.c and genl.c walk the list. This file calls no
+ * other of the module's.
+ */
+#ifndef _TCP_RCVMGR_TABLE_H
+#define _TCP_RCVMGR_TABLE_H
+
+#include <linux/jhash.h>
+#include <linux/rhashtable.h>
+#include <net/ipv6.h>
+#include <net/netns/generic.h>
+
+#include "rcvmgr.h"
+
+extern unsigned int rcvmgr_net_id;
+extern struct kmem_cache *rcvmgr_conn_cache;
+
+static inline struct rcvmgr_net *rcvmgr_pernet(const struct net *net)
+{
+	return net_generic(net, rcvmgr_net_id);
+}
+
+/*
+ * An IPv4 key hashed by the three words that hold it, not the ten of an
+ * IPv6 one: every ACK's lookup pays for the hash. Keys are built whole by
+ * rcvmgr_parse(), every byte set (the words an IPv4 address leaves, the
+ * padding: zero), as rcvmgr_key_cmp() and jhash2() rely on.
+ */
+static inline u32 rcvmgr_key_hash(const void *data, u32 len, u32 seed)
+{
+	const struct rcvmgr_key *k = data;
+	u32 ports = (__force u32)k->sport << 16 | (__force u16)k->dport;
+
+	BUILD_BUG_ON(sizeof(*k) % sizeof(u32));
+
+	if (k->family == AF_INET)
+		return jhash_3words((__force u32)k->saddr.s6_addr32[0],
+				    (__force u32)k->daddr.s6_addr32[0], ports, seed);
+	return jhash2((const u32 *)k, sizeof(*k) / sizeof(u32), seed);
+}
+
+/* rhashtable's compare: 0 if @arg's key is @obj's */
+static inline int rcvmgr_key_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct rcvmgr_conn *c = obj;
+	const struct rcvmgr_key *a = arg->key, *b = &c->key;
+
+	return !(a->sport == b->sport && a->dport == b->dport && a->family == b->family &&
+		 ipv6_addr_equal(&a->saddr, &b->saddr) && ipv6_addr_equal(&a->daddr, &b->daddr));
+}
+
+static const struct rhashtable_params rcvmgr_rht_params __maybe_unused = {
+	.key_len		= sizeof(struct rcvmgr_key),
+	.key_offset		= offsetof(struct rcvmgr_conn, key),
+	.head_offset		= offsetof(struct rcvmgr_conn, node),
+	.hashfn			= rcvmgr_key_hash,
+	.obj_cmpfn		= rcvmgr_key_cmp,
+	.automatic_shrinking	= true,
+};
+
+int rcvmgr_conn_insert(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u32 max_conns,
+		       u32 max_opening);
+void rcvmgr_conn_clear_opening(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
+bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
+void rcvmgr_conn_put(struct rcvmgr_conn *c);
+void rcvmgr_flush(struct rcvmgr_net *rn);
+
+#endif /* _TCP_RCVMGR_TABLE_H */

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Which file of a module calls which, from the built objects: a module's
+files must call one another one way only (Documentation/design.rst).
+
+  deps-check.py BUILD_DIR
+
+For each module in the repository's Kbuild files (MODULE-y := a.o b.o ...),
+reads the objects under BUILD_DIR/<module dir>/ with nm: file a depends on
+file b when a leaves undefined a global symbol that b defines (a function,
+a variable, a tracepoint). Inline functions and macros from headers are
+not seen: they call nothing of another file that the objects would not
+show. Prints TAP, one line per module: ok when no file depends, directly
+or through others, on a file that depends on it; else the cycles. A
+module listed in CYCLES_KNOWN is reported "# TODO" (TAP: a failure
+expected, not counted) with its cycles, until the change that removes them.
+"""
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# issue 20: sch_er2bc's qdisc.c, genl.c and meter.c still call each other
+CYCLES_KNOWN = {"sch_er2bc/sch_er2bc"}
+
+
+def modules():
+    """(directory, module, [object names]) from each module's Kbuild"""
+    for d in sorted(os.listdir(TOP)):
+        kbuild = os.path.join(TOP, d, "Kbuild")
+        if not os.path.isfile(kbuild):
+            continue
+        text = open(kbuild).read().replace("\\\n", " ")
+        mods = re.findall(r"^obj-m\s*[:+]?=\s*(\S+)\.o\s*$", text, re.M)
+        for mod in mods:
+            if mod.endswith("_kunit"):
+                continue  # the tests, which call what they test
+            objs = []
+            for m in re.finditer(rf"^{mod}-y\s*[:+]?=\s*(.*)$", text, re.M):
+                objs += [o[:-2] for o in m.group(1).split() if o.endswith(".o")]
+            if len(objs) > 1:
+                yield d, mod, objs
+
+
+def symbols(path):
+    """the global symbols @path defines, and those it leaves undefined"""
+    out = subprocess.run(["nm", path], capture_output=True, text=True, check=True).stdout
+    defined, undefined = set(), set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 2 and f[0] == "U":
+            undefined.add(f[1])
+        elif len(f) == 3 and f[1] in "TDBRGSVW":
+            defined.add(f[2])
+    return defined, undefined
+
+
+def cycles(edges):
+    """the strongly connected components of more than one file (Tarjan)"""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    build = sys.argv[1]
+    n = failed = 0
+    for d, mod, objs in modules():
+        n += 1
+        name = f"{d}/{mod}"
+        syms = {}
+        for o in objs:
+            path = os.path.join(build, d, o + ".o")
+            if not os.path.isfile(path):
+                print(f"not ok {n} - {name}: {path} is not built")
+                failed += 1
+                break
+            syms[o] = symbols(path)
+        else:
+            owner = {s: o for o, (defd, _) in syms.items() for s in defd}
+            edges = {o: {owner[s] for s in und if s in owner and owner[s] != o}
+                     for o, (_, und) in syms.items()}
+            found = cycles(edges)
+            calls = "; ".join(f"{o}.c -> " + ", ".join(f"{w}.c" for w in sorted(edges[o]))
+                              for o in sorted(edges) if edges[o])
+            if not found:
+                print(f"ok {n} - {name}: no file calls back a file that calls it")
+                print(f"# {calls}")
+            elif name in CYCLES_KNOWN:
+                print(f"not ok {n} - {name}: files that call each other # TODO "
+                      + "; ".join(", ".join(f"{o}.c" for o in c) for c in found))
+            else:
+                print(f"not ok {n} - {name}: files that call each other: "
+                      + "; ".join(", ".join(f"{o}.c" for o in c) for c in found))
+                print(f"# {calls}")
+                failed += 1
+    print(f"1..{n}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
