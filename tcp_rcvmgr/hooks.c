@@ -556,6 +556,15 @@ static bool rcvmgr_ct_handshake(const struct sk_buff *skb, struct rcvmgr_hs *hs)
 #endif
 }
 
+/*
+ * @p carries data and nothing of its connection's start or end: what an
+ * entry may be built, or adopted, from mid-stream
+ */
+static bool rcvmgr_midstream(const struct rcvmgr_pkt *p)
+{
+	return p->payload && !p->th.syn && !p->th.rst && !p->th.fin;
+}
+
 /* a segment from the sender */
 static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
@@ -563,7 +572,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	const struct tcphdr *th = &p->th;
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
-	bool kick = false;
+	bool kick = false, asked = false;
 	u32 seq, end;
 
 	rcvmgr_parse_opts(skb, p, &o);
@@ -580,7 +589,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		 */
 		struct rcvmgr_hs hs;
 
-		if (th->syn || !p->payload || th->rst || th->fin)
+		if (!rcvmgr_midstream(p))
 			return;
 		/* both ends send timestamps once they agreed to (RFC 7323) */
 		hs.ts = o.has_ts;
@@ -588,6 +597,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 				    rcvmgr_ct_handshake(skb, &hs) ? &hs : NULL);
 		if (!c)
 			return;
+		asked = true;
 	}
 
 	seq = ntohl(th->seq);
@@ -605,9 +615,10 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	 * data on an entry that cannot be managed (first seen mid-stream when
 	 * conntrack did not know it, or opened by a SYN whose answer never
 	 * passed here): managed from now on if conntrack saw the handshake
+	 * (not asked twice for one segment)
 	 */
 	if (unlikely(c->state == TCP_RCVMGR_STATE_UNSCALED || !(c->flags & RCVMGR_F_SND_SYN)) &&
-	    p->payload && !th->syn && !th->rst && !th->fin) {
+	    !asked && rcvmgr_midstream(p)) {
 		struct rcvmgr_hs hs = { .ts = o.has_ts };
 
 		if (rcvmgr_ct_handshake(skb, &hs)) {
