@@ -75,6 +75,69 @@ enum rcvmgr_trend rcvmgr_budget_trend(unsigned int sampled, unsigned int increas
 EXPORT_SYMBOL_IF_KUNIT(rcvmgr_budget_trend);
 
 /**
+ * rcvmgr_probe_due - whether the next few RTTs should drain the queue
+ * @splits: intervals in a row whose vote was split: some connections' RTTs
+ *	increased, not all
+ * @since: intervals since the last probe (saturating)
+ *
+ * The thesis reads a split vote as a bottleneck elsewhere (section 3.3).
+ * It is also what a connection casts that began behind a standing queue:
+ * its least RTT includes the queue, so it never sees a rise, and B never
+ * comes down however long the queue stands. Only a queue that drains
+ * tells the two apart: for a few RTTs the connections are given less
+ * (rcvmgr_probe_budget()), and each learns the RTT of an empty access
+ * link. This is LEDBAT++'s periodic slowdown (and BBR's ProbeRTT), run
+ * only while the vote stays split. With the bottleneck elsewhere, it
+ * costs RCVMGR_PROBE_RTTS RTTs in every RCVMGR_PROBE_GAP intervals.
+ *
+ * Return: true after RCVMGR_PROBE_SPLITS split votes in a row, if the last
+ * probe was at least RCVMGR_PROBE_GAP intervals ago
+ */
+bool rcvmgr_probe_due(u32 splits, u32 since)
+{
+	return splits >= RCVMGR_PROBE_SPLITS && since >= RCVMGR_PROBE_GAP;
+}
+EXPORT_SYMBOL_IF_KUNIT(rcvmgr_probe_due);
+
+/**
+ * rcvmgr_probe_budget - what the connections share during a probe
+ * @budget: B
+ * @min: budget-min
+ *
+ * A quarter of B: below the path's bandwidth-delay product unless B is
+ * four times above it, in which case every connection's RTT shows the
+ * queue anyway. B itself does not change.
+ *
+ * Return: @budget / 4, not below @min, nor above @budget
+ */
+u32 rcvmgr_probe_budget(u32 budget, u32 min)
+{
+	return min(max(budget / 4, min), budget);
+}
+EXPORT_SYMBOL_IF_KUNIT(rcvmgr_probe_budget);
+
+/**
+ * rcvmgr_probe_ns - how long a probe lasts
+ * @srtt_max_us: the longest smoothed RTT among the connections that voted,
+ *	queue included
+ * @interval_ms: the interval
+ *
+ * One RTT for the smaller windows to reach the senders and the data in
+ * flight to drain, one for data sent into the empty queue to come back,
+ * one of margin.
+ *
+ * Return: RCVMGR_PROBE_RTTS times @srtt_max_us, at least
+ * RCVMGR_PROBE_MIN_US and at most half of @interval_ms, in nanoseconds
+ */
+u64 rcvmgr_probe_ns(u32 srtt_max_us, u32 interval_ms)
+{
+	u64 us = max_t(u64, (u64)srtt_max_us * RCVMGR_PROBE_RTTS, RCVMGR_PROBE_MIN_US);
+
+	return min_t(u64, us, (u64)interval_ms * USEC_PER_MSEC / 2) * NSEC_PER_USEC;
+}
+EXPORT_SYMBOL_IF_KUNIT(rcvmgr_probe_ns);
+
+/**
  * rcvmgr_budget_next - the budget B for the next interval
  * @budget: B now
  * @trend: what rcvmgr_budget_trend() decided

@@ -45,6 +45,18 @@ struct rcvmgr_budget_params {
 
 #define RCVMGR_RTT_FLOOR_US	1000
 
+/*
+ * The probe (rcvmgr_probe_due()): after this many split votes in a row,
+ * no more often than every RCVMGR_PROBE_GAP intervals, the connections
+ * are assigned a quarter of B, not below budget-min, for
+ * RCVMGR_PROBE_RTTS of their longest smoothed RTT (at least
+ * RCVMGR_PROBE_MIN_US, at most half an interval)
+ */
+#define RCVMGR_PROBE_SPLITS	2
+#define RCVMGR_PROBE_GAP	8
+#define RCVMGR_PROBE_RTTS	3
+#define RCVMGR_PROBE_MIN_US	20000
+
 /**
  * struct rcvmgr_share - one connection as the assignment sees it
  * @bytes: data received from the sender so far
@@ -95,6 +107,10 @@ bool rcvmgr_rtt_increased(u32 ref_us, u32 now_us, u32 tolerance);
 enum rcvmgr_trend rcvmgr_budget_trend(unsigned int sampled, unsigned int increased);
 u32 rcvmgr_budget_next(u32 budget, enum rcvmgr_trend trend,
 		       const struct rcvmgr_budget_params *p);
+
+bool rcvmgr_probe_due(u32 splits, u32 since);
+u32 rcvmgr_probe_budget(u32 budget, u32 min);
+u64 rcvmgr_probe_ns(u32 srtt_max_us, u32 interval_ms);
 
 u32 rcvmgr_slow_start_window(u32 rtts, u32 mss, u32 iw);
 u32 rcvmgr_rtts_since(u64 age_us, u32 rtt_us);

@@ -94,6 +94,33 @@ static void assign_trend(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rcvmgr_budget_trend(UINT_MAX, UINT_MAX - 1), RCVMGR_TREND_HOLD);
 }
 
+static void assign_probe(struct kunit *test)
+{
+	/* split votes in a row, intervals since the last probe */
+	KUNIT_EXPECT_FALSE(test, rcvmgr_probe_due(0, U32_MAX));
+	KUNIT_EXPECT_FALSE(test, rcvmgr_probe_due(RCVMGR_PROBE_SPLITS - 1, U32_MAX));
+	KUNIT_EXPECT_TRUE(test, rcvmgr_probe_due(RCVMGR_PROBE_SPLITS, RCVMGR_PROBE_GAP));
+	KUNIT_EXPECT_FALSE(test, rcvmgr_probe_due(RCVMGR_PROBE_SPLITS, RCVMGR_PROBE_GAP - 1));
+	KUNIT_EXPECT_TRUE(test, rcvmgr_probe_due(U32_MAX, U32_MAX));
+
+	/* a quarter of B, within budget-min and B */
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_budget(32768, 6144), 8192);
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_budget(16384, 6144), 6144);
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_budget(4096, 6144), 4096);
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_budget(U32_MAX, 0), U32_MAX / 4);
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_budget(0, 0), 0);
+
+	/* three RTTs, from 20 ms to half the interval */
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_ns(64000, 1000), 192000ULL * NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_ns(1000, 1000), 20000ULL * NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_ns(0, 5000), 20000ULL * NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_ns(400000, 1000), 500ULL * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_ns(U32_MAX, U32_MAX),
+			(u64)U32_MAX * RCVMGR_PROBE_RTTS * NSEC_PER_USEC);
+	/* an interval shorter than 40 ms: half of it */
+	KUNIT_EXPECT_EQ(test, rcvmgr_probe_ns(64000, 10), 5ULL * NSEC_PER_MSEC);
+}
+
 static void assign_budget_next(struct kunit *test)
 {
 	struct rcvmgr_budget_params p = {
@@ -1002,6 +1029,7 @@ static struct kunit_case rcvmgr_assign_cases[] = {
 	KUNIT_CASE(assign_rtt_increased),
 	KUNIT_CASE(assign_trend),
 	KUNIT_CASE(assign_budget_next),
+	KUNIT_CASE(assign_probe),
 	KUNIT_CASE(assign_slow_start),
 	KUNIT_CASE(assign_rtts_since),
 	KUNIT_CASE(assign_none),

@@ -66,9 +66,16 @@ static u32 rcvmgr_demand(const struct rcvmgr_conn *c)
 	return max_t(u64, floor, min_t(u64, (u64)f + f / 4, U32_MAX - 1));
 }
 
+/* the vote at an interval's end (rcvmgr_budget_trend()) */
+struct rcvmgr_vote {
+	unsigned int sampled;
+	unsigned int increased;
+	u32 srtt_max_us;		/* of those sampled */
+};
+
 /* the interval ended for @c: its RTT trend, its demand; true if it expired */
 static bool rcvmgr_conn_interval(struct rcvmgr_conn *c, const struct rcvmgr_cfg *cfg,
-				 u64 now, unsigned int *sampled, unsigned int *increased)
+				 u64 now, struct rcvmgr_vote *v)
 {
 	u64 idle = rcvmgr_idle_ns(c, now);
 	u32 mean;
@@ -88,9 +95,10 @@ static bool rcvmgr_conn_interval(struct rcvmgr_conn *c, const struct rcvmgr_cfg 
 	 * also a rise over the least (that mean is not below it).
 	 */
 	if (rcvmgr_assignable(c) && mean && c->rtt_prev_us) {
-		(*sampled)++;
+		v->sampled++;
 		if (rcvmgr_rtt_increased(c->rtt_min_us, mean, cfg->rtt_tolerance))
-			(*increased)++;
+			v->increased++;
+		v->srtt_max_us = max(v->srtt_max_us, c->srtt_us);
 	}
 	c->rtt_prev_us = mean;
 	c->rtt_sum_us = 0;
@@ -109,6 +117,37 @@ static void rcvmgr_share_of(struct rcvmgr_share *s, const struct rcvmgr_conn *c,
 	s->rtts = rcvmgr_rtts_since(div_u64(now - c->created_ns, NSEC_PER_USEC), c->srtt_us);
 	s->demand = c->demand;
 	s->state = c->state;
+}
+
+/*
+ * After a split vote, maybe a probe (rcvmgr_probe_due()); a pass at its
+ * end gives the connections B again (ctl_mutex)
+ */
+static void rcvmgr_probe_maybe(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
+			       unsigned int conns, const struct rcvmgr_vote *v, u64 now)
+{
+	u64 len;
+
+	if (v->increased && v->increased < v->sampled)
+		rn->splits = min(rn->splits + 1, U32_MAX - 1);
+	else
+		rn->splits = 0;
+	if (!conns) {
+		/* the next connections start afresh */
+		rn->splits = 0;
+		rn->since_probe = RCVMGR_PROBE_GAP;
+		return;
+	}
+	rn->since_probe = min(rn->since_probe + 1, U32_MAX - 1);
+	if (!rcvmgr_probe_due(rn->splits, rn->since_probe))
+		return;
+	len = rcvmgr_probe_ns(v->srtt_max_us, cfg->interval_ms);
+	WRITE_ONCE(rn->probe_end_ns, now + len);
+	rn->splits = 0;
+	rn->since_probe = 0;
+	rn->probes++;
+	trace_tcp_rcvmgr_probe(rn->budget, rcvmgr_probe_budget(rn->budget, cfg->budget_min),
+			       div_u64(len, NSEC_PER_USEC), v->sampled, v->increased);
 }
 
 /* the budget rule at the end of an interval (ctl_mutex) */
@@ -147,11 +186,13 @@ static void rcvmgr_budget_adjust(struct rcvmgr_net *rn, const struct rcvmgr_cfg 
 static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 {
 	struct rcvmgr_assign_params ap;
-	unsigned int sampled = 0, increased = 0, n = 0, max, i, n_initial = 0, held = 0;
+	unsigned int n = 0, max, i, n_initial = 0, held = 0;
+	struct rcvmgr_vote vote = {};
 	struct rcvmgr_conn **conns, *c;
 	const struct rcvmgr_cfg *cfg;
 	struct rcvmgr_share *shares;
 	u64 now, need = 0;
+	u32 budget;
 
 	mutex_lock(&rn->ctl_mutex);
 	/* the kicks from now on wait for the gap (rcvmgr_kick()) */
@@ -174,7 +215,7 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 
 		spin_lock_bh(&c->lock);
 		if (interval_end)
-			expired = rcvmgr_conn_interval(c, cfg, now, &sampled, &increased);
+			expired = rcvmgr_conn_interval(c, cfg, now, &vote);
 		/* a pause does not restart the budget: held counts it */
 		if (!expired && rcvmgr_assignable(c) && c->bytes)
 			held++;
@@ -188,8 +229,18 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 			rcvmgr_conn_unlink(rn, c);
 	}
 	rcu_read_unlock();
-	if (interval_end)
-		rcvmgr_budget_adjust(rn, cfg, held, sampled, increased);
+	if (interval_end) {
+		rcvmgr_budget_adjust(rn, cfg, held, vote.sampled, vote.increased);
+		rcvmgr_probe_maybe(rn, cfg, held, &vote, now);
+	}
+	budget = rn->budget;
+	if (rcvmgr_probing(rn, now)) {
+		budget = rcvmgr_probe_budget(budget, cfg->budget_min);
+		/* B again when it ends; a pass queued sooner queues this again */
+		if (!READ_ONCE(rn->exiting))
+			queue_delayed_work(system_unbound_wq, &rn->reassign,
+					   nsecs_to_jiffies(rn->probe_end_ns - now) + 1);
+	}
 
 	ap = (struct rcvmgr_assign_params) {
 		.policy = cfg->policy,
@@ -199,7 +250,7 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 		.spring_short = cfg->spring_short,
 		.initial_window = cfg->initial_window,
 	};
-	rcvmgr_assign(shares, n, rn->budget, &ap);
+	rcvmgr_assign(shares, n, budget, &ap);
 	rn->assignments++;
 
 	for (i = 0; i < n; i++) {
@@ -224,7 +275,7 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 	}
 
 	/* (1-a): initial connections may grow, live, as slow start would */
-	WRITE_ONCE(rn->initial_fits, need <= rn->budget);
+	WRITE_ONCE(rn->initial_fits, need <= budget);
 	rn->n_initial = n_initial;
 	rn->n_persistent = n - n_initial;
 	WRITE_ONCE(rn->n_assigned, n);

@@ -412,7 +412,7 @@ static int rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rcvmgr_net *rn = rcvmgr_pernet(genl_info_net(info));
 	u64 acks = 0, rewritten = 0, samples = 0;
 	u32 n_initial, n_persistent, budget;
-	u64 intervals, assignments, up, down;
+	u64 intervals, assignments, up, down, probes;
 	struct sk_buff *msg;
 	unsigned int start;
 	void *hdr;
@@ -440,6 +440,7 @@ static int rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	assignments = rn->assignments;
 	up = rn->budget_up;
 	down = rn->budget_down;
+	probes = rn->probes;
 	mutex_unlock(&rn->ctl_mutex);
 
 	err = rcvmgr_reply(info, &msg, &hdr);
@@ -466,7 +467,8 @@ static int rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 			   atomic64_read(&rn->opening_full)) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_OFFLOADED, atomic64_read(&rn->offloaded)) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ASSIGNMENTS, assignments) ||
-	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ADOPTED, atomic64_read(&rn->adopted))) {
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ADOPTED, atomic64_read(&rn->adopted)) ||
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_PROBES, probes)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

@@ -456,7 +456,11 @@ static struct rcvmgr_conn *rcvmgr_conn_fresh(struct rcvmgr_net *rn, const struct
 	return c ? c : rcvmgr_conn_new(rn, cfg, p, mark, now, true, rcv_opens, NULL);
 }
 
-static void rcvmgr_rtt_sample(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u64 ns)
+/*
+ * During a probe, samples only teach the least RTT: the queue was drained
+ * on purpose, and the interval's mean that votes is left to the others
+ */
+static void rcvmgr_rtt_sample(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u64 now, u64 ns)
 {
 	u32 us = min_t(u64, div_u64(ns, NSEC_PER_USEC), U32_MAX);
 	struct rcvmgr_pcpu_stats *st;
@@ -467,8 +471,10 @@ static void rcvmgr_rtt_sample(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u64 
 	if (!c->rtt_min_us || us < c->rtt_min_us)
 		c->rtt_min_us = us;
 	c->rtt_samples++;
-	c->rtt_sum_us += us;
-	c->rtt_cnt++;
+	if (!rcvmgr_probing(rn, now)) {
+		c->rtt_sum_us += us;
+		c->rtt_cnt++;
+	}
 	st = this_cpu_ptr(rn->stats);
 	u64_stats_update_begin(&st->syncp);
 	u64_stats_inc(&st->rtt_samples);
@@ -696,13 +702,13 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	 * SYN-ACK out, the ACK back), the echoed timestamp, or data past an edge
 	 */
 	if (c->hs_ns && th->ack) {
-		rcvmgr_rtt_sample(rn, c, now - c->hs_ns);
+		rcvmgr_rtt_sample(rn, c, now, now - c->hs_ns);
 		c->hs_ns = 0;
 	} else if (c->ts_ns && o.has_ts && !before(o.tsecr, c->ts_val)) {
-		rcvmgr_rtt_sample(rn, c, now - c->ts_ns);
+		rcvmgr_rtt_sample(rn, c, now, now - c->ts_ns);
 		c->ts_ns = 0;
 	} else if (c->edge_ns && after(end, c->edge_seq)) {
-		rcvmgr_rtt_sample(rn, c, now - c->edge_ns);
+		rcvmgr_rtt_sample(rn, c, now, now - c->edge_ns);
 		c->edge_ns = 0;
 	}
 

@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 
+#include "assign.h"
 #include "rcvmgr.h"
 #include "table.h"
 
@@ -52,6 +53,7 @@ static int __net_init rcvmgr_net_init(struct net *net)
 	rn->reassign_next = jiffies;
 	rn->budget = rcvmgr_cfg_default.budget_init;
 	rn->initial_fits = true;
+	rn->since_probe = RCVMGR_PROBE_GAP;
 
 	cfg = kmemdup(&rcvmgr_cfg_default, sizeof(*cfg), GFP_KERNEL);
 	rn->stats = alloc_percpu(struct rcvmgr_pcpu_stats);

@@ -192,6 +192,10 @@ struct rcvmgr_net {
 	u64 assignments;		/* passes, interval ends included */
 	u64 budget_up;
 	u64 budget_down;
+	u32 splits;			/* split votes in a row */
+	u32 since_probe;		/* intervals since the last probe */
+	u64 probes;
+	u64 probe_end_ns;		/* a probe runs until; also read locklessly */
 
 	atomic64_t created;
 	atomic64_t freed;
@@ -216,6 +220,12 @@ struct rcvmgr_net {
 #define RCVMGR_OPENING_IDLE_NS	(5 * NSEC_PER_SEC)
 /* reassignments between intervals: at most one per this many jiffies */
 #define RCVMGR_REASSIGN_GAP	msecs_to_jiffies(10)
+
+/* whether a probe (rcvmgr_probe_due()) runs at @now */
+static inline bool rcvmgr_probing(const struct rcvmgr_net *rn, u64 now)
+{
+	return now < READ_ONCE(rn->probe_end_ns);
+}
 
 /* whether @c's sender has been quiet for RCVMGR_ACTIVE_NS as of @now (c->lock) */
 static inline bool rcvmgr_quiet(const struct rcvmgr_conn *c, u64 now)

@@ -77,6 +77,24 @@ TRACE_EVENT(tcp_rcvmgr_budget,
 		      __entry->conns, __entry->sampled, __entry->increased)
 );
 
+TRACE_EVENT(tcp_rcvmgr_probe,
+	    TP_PROTO(u32 budget, u32 probe, u32 len_us, u32 sampled, u32 increased),
+	    TP_ARGS(budget, probe, len_us, sampled, increased),
+	    TP_STRUCT__entry(__field(u32, budget)
+			     __field(u32, probe)
+			     __field(u32, len_us)
+			     __field(u32, sampled)
+			     __field(u32, increased)),
+	    TP_fast_assign(__entry->budget = budget;
+			   __entry->probe = probe;
+			   __entry->len_us = len_us;
+			   __entry->sampled = sampled;
+			   __entry->increased = increased;),
+	    TP_printk("budget %u, %u for %uus: rtt sampled=%u increased=%u",
+		      __entry->budget, __entry->probe, __entry->len_us,
+		      __entry->sampled, __entry->increased)
+);
+
 #endif /* _TCP_RCVMGR_TRACE_H */
 
 /* out of tree: the header is found next to this file */

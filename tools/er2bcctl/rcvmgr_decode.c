@@ -92,6 +92,7 @@ static const char *const stats_names[TCP_RCVMGR_A_STATS_MAX + 1] = {
 	[TCP_RCVMGR_A_STATS_OFFLOADED]		= "offloaded",
 	[TCP_RCVMGR_A_STATS_ASSIGNMENTS]	= "assignments",
 	[TCP_RCVMGR_A_STATS_ADOPTED]		= "adopted",
+	[TCP_RCVMGR_A_STATS_PROBES]		= "probes",
 };
 
 const char *rcvmgr_config_attr_name(unsigned int type)

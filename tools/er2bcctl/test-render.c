@@ -461,6 +461,7 @@ static void rcvmgr_stats(void)
 	SU64(nlh, INTERVALS, 36000);
 	SU64(nlh, BUDGET_UP, 20000);
 	SU64(nlh, BUDGET_DOWN, 1500);
+	SU64(nlh, PROBES, 40);
 	SU64(nlh, CREATED, 4000);
 	SU64(nlh, FREED, 3988);
 	SU64(nlh, FULL, 0);
