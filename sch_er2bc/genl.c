@@ -28,80 +28,12 @@
 #include <linux/er2bc_genl.h>
 
 #include "er2bc_compat.h"
+#include "nl.h"
 #include "probe.h"
 #include "qdisc.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
-
-static struct genl_family er2bc_genl_family;
-
-/* each op's policy is the spec's request: the selftest er2bc_genl_spec checks */
-static const struct nla_policy er2bc_abw_set_policy[ER2BC_A_QDISC_INTERVAL + 1] = {
-	[ER2BC_A_QDISC_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
-	[ER2BC_A_QDISC_HANDLE]		= { .type = NLA_U32 },
-	[ER2BC_A_QDISC_ABW]		= NLA_POLICY_MIN(NLA_U64, 1),
-	[ER2BC_A_QDISC_RECV_RATE]	= { .type = NLA_U64 },
-	[ER2BC_A_QDISC_SENT]		= { .type = NLA_U64 },
-	[ER2BC_A_QDISC_LOST]		= { .type = NLA_U64 },
-	[ER2BC_A_QDISC_SEQ]		= { .type = NLA_U32 },
-	[ER2BC_A_QDISC_INTERVAL]	= NLA_POLICY_MIN(NLA_U32, 1),
-};
-
-static const struct nla_policy er2bc_ctrl_get_policy[ER2BC_A_QDISC_HANDLE + 1] = {
-	[ER2BC_A_QDISC_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
-	[ER2BC_A_QDISC_HANDLE]		= { .type = NLA_U32 },
-};
-
-static const struct nla_policy er2bc_probe_get_policy[ER2BC_A_PROBE_KEY + 1] = {
-	[ER2BC_A_PROBE_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
-	[ER2BC_A_PROBE_HANDLE]		= { .type = NLA_U32 },
-	[ER2BC_A_PROBE_KEY]		= NLA_POLICY_RANGE(NLA_BINARY, 4, ER2BC_PROBE_KEY_MAX),
-};
-
-static const struct nla_policy er2bc_meter_set_policy[ER2BC_A_PROBE_AUTH_KEY + 1] = {
-	[ER2BC_A_PROBE_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
-	[ER2BC_A_PROBE_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
-	[ER2BC_A_PROBE_PEER]		= NLA_POLICY_NESTED(er2bc_prefix_nl_policy),
-	[ER2BC_A_PROBE_AUTH_KEY]	= NLA_POLICY_RANGE(NLA_BINARY, 16, 1024),
-};
-
-static const struct nla_policy er2bc_meter_del_policy[ER2BC_A_PROBE_IFINDEX + 1] = {
-	[ER2BC_A_PROBE_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
-};
-
-static const struct nla_policy er2bc_meter_get_policy[ER2BC_A_PROBE_KEY + 1] = {
-	[ER2BC_A_PROBE_IFINDEX]		= NLA_POLICY_MIN(NLA_U32, 1),
-	[ER2BC_A_PROBE_KEY]		= NLA_POLICY_RANGE(NLA_BINARY, 4, ER2BC_PROBE_KEY_MAX),
-};
-
-/* a reply to @info's request, its header put */
-int er2bc_nl_reply(struct genl_info *info, struct sk_buff **msg, void **hdr)
-{
-	*msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!*msg)
-		return -ENOMEM;
-	*hdr = genlmsg_put_reply(*msg, info, &er2bc_genl_family, 0, info->genlhdr->cmd);
-	if (!*hdr) {
-		nlmsg_free(*msg);
-		return -EMSGSIZE;
-	}
-	return 0;
-}
-
-/* the header of one message of a dump */
-void *er2bc_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd)
-{
-	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			   &er2bc_genl_family, NLM_F_MULTI, cmd);
-}
-
-/* a meter-get dump request's attributes, by meter-get's policy (meter.c) */
-int er2bc_nl_dump_parse(struct netlink_callback *cb, struct nlattr **tb, int maxtype)
-{
-	return genlmsg_parse(cb->nlh, &er2bc_genl_family, tb, maxtype,
-			     er2bc_meter_get_policy, cb->extack);
-}
 
 /* the qdisc of @dev with @handle, as tc finds it: the root or one hashed below */
 static struct Qdisc *er2bc_nl_lookup(struct net_device *dev, u32 handle)
@@ -237,18 +169,19 @@ static void er2bc_nl_notify(struct Qdisc *sch)
 	struct sk_buff *skb;
 	void *hdr;
 
-	if (!genl_has_listeners(&er2bc_genl_family, net, 0))
+	if (!genl_has_listeners(&er2bc_nl_family, net, ER2BC_NL_MCGRP_MONITOR))
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	hdr = genlmsg_put(skb, 0, 0, &er2bc_genl_family, 0, ER2BC_CMD_ABW_NTF);
+	hdr = genlmsg_put(skb, 0, 0, &er2bc_nl_family, 0, ER2BC_CMD_ABW_NTF);
 	if (!hdr || er2bc_nl_put_qdisc(skb, sch, true)) {
 		nlmsg_free(skb);
 		return;
 	}
 	genlmsg_end(skb, hdr);
-	genlmsg_multicast_netns(&er2bc_genl_family, net, skb, 0, 0, GFP_KERNEL);
+	genlmsg_multicast_netns(&er2bc_nl_family, net, skb, 0, ER2BC_NL_MCGRP_MONITOR,
+				GFP_KERNEL);
 }
 
 /* one ABW estimate: demands under RTNL, then cap and guarantees at once */
@@ -355,8 +288,8 @@ static int er2bc_nl_ctrl_get_start(struct netlink_callback *cb)
 	struct nlattr *tb[ER2BC_A_QDISC_HANDLE + 1];
 	int err;
 
-	err = genlmsg_parse(cb->nlh, &er2bc_genl_family, tb, ER2BC_A_QDISC_HANDLE,
-			    er2bc_ctrl_get_policy, cb->extack);
+	err = genlmsg_parse(cb->nlh, &er2bc_nl_family, tb, ER2BC_A_QDISC_HANDLE,
+			    er2bc_ctrl_get_nl_policy, cb->extack);
 	if (err)
 		return err;
 	if (!tb[ER2BC_A_QDISC_IFINDEX]) {
@@ -399,7 +332,7 @@ static int er2bc_nl_ctrl_get_dumpit(struct sk_buff *skb, struct netlink_callback
 	cb->seq = q->class_gen;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &er2bc_genl_family, NLM_F_MULTI, ER2BC_CMD_CTRL_GET);
+			  &er2bc_nl_family, NLM_F_MULTI, ER2BC_CMD_CTRL_GET);
 	if (!hdr) {
 		err = -EMSGSIZE;
 		goto out;
@@ -525,7 +458,7 @@ static const struct genl_ops er2bc_genl_ops[] = {
 	{
 		.cmd		= ER2BC_CMD_ABW_SET,
 		.doit		= er2bc_nl_abw_set_doit,
-		.policy		= er2bc_abw_set_policy,
+		.policy		= er2bc_abw_set_nl_policy,
 		.maxattr	= ER2BC_A_QDISC_INTERVAL,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
@@ -533,26 +466,26 @@ static const struct genl_ops er2bc_genl_ops[] = {
 		.cmd		= ER2BC_CMD_CTRL_GET,
 		.start		= er2bc_nl_ctrl_get_start,
 		.dumpit		= er2bc_nl_ctrl_get_dumpit,
-		.policy		= er2bc_ctrl_get_policy,
+		.policy		= er2bc_ctrl_get_nl_policy,
 		.maxattr	= ER2BC_A_QDISC_HANDLE,
 	},
 	{
 		.cmd		= ER2BC_CMD_PROBE_GET,
 		.doit		= er2bc_nl_probe_get_doit,
-		.policy		= er2bc_probe_get_policy,
+		.policy		= er2bc_probe_get_nl_policy,
 		.maxattr	= ER2BC_A_PROBE_KEY,
 	},
 	{
 		.cmd		= ER2BC_CMD_METER_SET,
 		.doit		= er2bc_nl_meter_set_doit,
-		.policy		= er2bc_meter_set_policy,
+		.policy		= er2bc_meter_set_nl_policy,
 		.maxattr	= ER2BC_A_PROBE_AUTH_KEY,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd		= ER2BC_CMD_METER_DEL,
 		.doit		= er2bc_nl_meter_del_doit,
-		.policy		= er2bc_meter_del_policy,
+		.policy		= er2bc_meter_del_nl_policy,
 		.maxattr	= ER2BC_A_PROBE_IFINDEX,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
@@ -561,35 +494,17 @@ static const struct genl_ops er2bc_genl_ops[] = {
 		.doit		= er2bc_nl_meter_get_doit,
 		.start		= er2bc_nl_meter_get_start,
 		.dumpit		= er2bc_nl_meter_get_dumpit,
-		.policy		= er2bc_meter_get_policy,
+		.policy		= er2bc_meter_get_nl_policy,
 		.maxattr	= ER2BC_A_PROBE_KEY,
 	},
 };
 
-/* the monitor group tells of every estimate: joined with CAP_NET_ADMIN */
-static const struct genl_multicast_group er2bc_genl_mcgrps[] = {
-	{ .name = ER2BC_MCGRP_MONITOR, ER2BC_MCGRP_CAP_NET_ADMIN },
-};
-
-static struct genl_family er2bc_genl_family __ro_after_init = {
-	.name		= ER2BC_FAMILY_NAME,
-	.version	= ER2BC_FAMILY_VERSION,
-	.netnsok	= true,
-	.module		= THIS_MODULE,
-	.ops		= er2bc_genl_ops,
-	.n_ops		= ARRAY_SIZE(er2bc_genl_ops),
-	/* every command validated strictly: reserved header bytes too */
-	.resv_start_op	= 0,
-	.mcgrps		= er2bc_genl_mcgrps,
-	.n_mcgrps	= ARRAY_SIZE(er2bc_genl_mcgrps),
-};
-
 int __init er2bc_genl_register(void)
 {
-	return genl_register_family(&er2bc_genl_family);
+	return er2bc_nl_register(er2bc_genl_ops, ARRAY_SIZE(er2bc_genl_ops));
 }
 
 void er2bc_genl_unregister(void)
 {
-	genl_unregister_family(&er2bc_genl_family);
+	er2bc_nl_unregister();
 }

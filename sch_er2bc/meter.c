@@ -31,6 +31,7 @@
 #include <net/sock.h>
 
 #include "er2bc_compat.h"
+#include "nl.h"
 #include "probe.h"
 
 /*
@@ -449,7 +450,8 @@ int er2bc_nl_meter_get_start(struct netlink_callback *cb)
 	struct nlattr *tb[ER2BC_A_PROBE_KEY + 1];
 	int err;
 
-	err = er2bc_nl_dump_parse(cb, tb, ER2BC_A_PROBE_KEY);
+	err = genlmsg_parse(cb->nlh, &er2bc_nl_family, tb, ER2BC_A_PROBE_KEY,
+			    er2bc_meter_get_nl_policy, cb->extack);
 	if (err)
 		return err;
 	if (tb[ER2BC_A_PROBE_KEY]) {

@@ -177,9 +177,5 @@ int er2bc_nl_meter_del_doit(struct sk_buff *skb, struct genl_info *info);
 int er2bc_nl_meter_get_doit(struct sk_buff *skb, struct genl_info *info);
 int er2bc_nl_meter_get_start(struct netlink_callback *cb);
 int er2bc_nl_meter_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-/* genl.c, for meter.c */
-int er2bc_nl_reply(struct genl_info *info, struct sk_buff **msg, void **hdr);
-void *er2bc_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd);
-int er2bc_nl_dump_parse(struct netlink_callback *cb, struct nlattr **tb, int maxtype);
 
 #endif /* _ER2BC_PROBE_H */

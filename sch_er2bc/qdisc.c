@@ -1047,39 +1047,3 @@ struct Qdisc_ops er2bc_qdisc_ops __read_mostly = {
 	.dump_stats	= er2bc_dump_stats,
 	.owner		= THIS_MODULE,
 };
-MODULE_ALIAS_NET_SCH("er2bc");
-MODULE_ALIAS_GENL_FAMILY(ER2BC_FAMILY_NAME);
-
-static int __init er2bc_module_init(void)
-{
-	int err = er2bc_meter_init();
-
-	if (err)
-		return err;
-	err = er2bc_genl_register();
-	if (err)
-		goto meter;
-	err = register_qdisc(&er2bc_qdisc_ops);
-	if (err)
-		goto genl;
-	return 0;
-genl:
-	er2bc_genl_unregister();
-meter:
-	er2bc_meter_exit();
-	return err;
-}
-
-static void __exit er2bc_module_exit(void)
-{
-	unregister_qdisc(&er2bc_qdisc_ops);
-	er2bc_genl_unregister();
-	er2bc_meter_exit();
-}
-
-module_init(er2bc_module_init);
-module_exit(er2bc_module_exit);
-MODULE_AUTHOR("The er2bc authors");
-MODULE_DESCRIPTION("eR2BC priority-based bandwidth control for gateways");
-MODULE_LICENSE("GPL");
-MODULE_VERSION(ER2BC_VERSION);

@@ -109,8 +109,4 @@ void er2bc_kick(struct Qdisc *sch);
 bool er2bc_stale(const struct er2bc_sched_data *q, u64 now);
 void er2bc_set_cap(struct Qdisc *sch, u64 rate, u64 now);
 
-/* genl.c */
-int er2bc_genl_register(void);
-void er2bc_genl_unregister(void);
-
 #endif /* _ER2BC_QDISC_H */
