@@ -34,14 +34,17 @@ modules: deps
 
 tools: deps
 	@$(MAKE) -s -C tools/tc
+	@$(MAKE) -s -C tools/lib
 	@$(MAKE) -s -C tools/er2bcctl
 	@$(MAKE) -s -C tools/abwd
 	@$(MAKE) -s -C selftests/tcp_rcvmgr synflood
 
 # checkpatch from Debian's linux-source, sparse through Kbuild (C=2 checks
-# every file, built or not); both fail on any finding
-lint: deps
+# every file, built or not); both fail on any finding; then no file of a
+# module or a tool calls back one that calls it (tools/testing/deps-check.py)
+lint: deps tools
 	@tools/testing/lint.sh
+	@tools/testing/deps-check.py --tools
 
 # installs what it needs and builds the tools itself, timing each stage
 check:
@@ -95,5 +98,6 @@ install: modules tools
 clean:
 	rm -rf build
 	$(MAKE) -s -C tools/tc clean
+	$(MAKE) -s -C tools/lib clean
 
 .PHONY: all deps modules tools lint check demo experiments vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean

@@ -31,12 +31,15 @@ result=${BENCH_RESULT:-$top/Documentation/results/bench-ctrl.json}
 . "$top/tools/bench/lib.sh"
 out=$bench/vm-$kver-ctrl
 
-# the client, which the guest runs from the host's file system
+# the client, which the guest runs from the host's file system, with the
+# project's netlink library (tools/lib)
 client=$bench/ctrl_bench
+make -s -C "$top/tools/lib"
 # shellcheck disable=SC2046 # pkg-config prints a list of words
-${CC:-cc} -O2 -g -Wall -Wextra -Werror -std=gnu11 -I"$top/include/uapi" \
+${CC:-cc} -O2 -g -Wall -Wextra -Werror -std=gnu11 -I"$top/include/uapi" -I"$top/tools/lib" \
 	$(pkg-config --cflags libmnl 2>/dev/null) -o "$client" \
-	"$top/tools/bench/ctrl_bench.c" $(pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
+	"$top/tools/bench/ctrl_bench.c" "$top/tools/lib/liber2bc.a" \
+	$(pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
 qemu=()
 clock="real time"

@@ -50,6 +50,8 @@
 #include <linux/rtnetlink.h>
 #include <linux/er2bc_genl.h>
 
+#include "nl.h"
+
 static void die(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "ctrl_bench: ");
@@ -85,65 +87,45 @@ static char buf[65536];
 
 struct family {
 	uint16_t id;
-	uint32_t monitor;	/* the monitor group's id, 0 if none */
+	uint32_t monitor;	/* the monitor group's id */
 };
 
-static struct mnl_socket *nl_open(void)
+/* the timed requests' socket */
+static struct mnl_socket *bench_socket(int bus)
 {
-	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
+	struct mnl_socket *nl = mnl_socket_open(bus);
 
 	errno = 0;
 	if (!nl)
-		die("%s", "cannot open a generic netlink socket");
+		die("%s", "cannot open a netlink socket");
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
 		die("%s", "cannot bind the netlink socket");
 	return nl;
 }
 
-static int group_cb(const struct nlattr *grp, struct family *f)
+/* the family and its monitor group, resolved once by the project's library */
+static struct family resolve(void)
 {
-	const struct nlattr *a;
-	const char *name = NULL;
-	uint32_t id = 0;
+	struct family f = { 0 };
+	struct nl_err e;
+	struct nl lib;
+	int err;
 
-	mnl_attr_for_each_nested(a, grp) {
-		switch (mnl_attr_get_type(a)) {
-		case CTRL_ATTR_MCAST_GRP_NAME:
-			if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
-				name = mnl_attr_get_str(a);
-			break;
-		case CTRL_ATTR_MCAST_GRP_ID:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
-				id = mnl_attr_get_u32(a);
-			break;
-		}
+	err = nl_open(&lib);
+	if (err) {
+		errno = -err;
+		die("%s", "cannot open a generic netlink socket");
 	}
-	if (name && strcmp(name, ER2BC_MCGRP_MONITOR) == 0)
-		f->monitor = id;
-	return MNL_CB_OK;
-}
-
-static int family_attr_cb(const struct nlattr *a, void *data)
-{
-	struct family *f = data;
-	const struct nlattr *grp;
-
-	switch (mnl_attr_get_type(a)) {
-	case CTRL_ATTR_FAMILY_ID:
-		if (mnl_attr_validate(a, MNL_TYPE_U16) == 0)
-			f->id = mnl_attr_get_u16(a);
-		break;
-	case CTRL_ATTR_MCAST_GROUPS:
-		mnl_attr_for_each_nested(grp, a)
-			group_cb(grp, f);
-		break;
-	}
-	return MNL_CB_OK;
-}
-
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb, data);
+	err = nl_resolve(&lib, ER2BC_FAMILY_NAME, ER2BC_MCGRP_MONITOR, &e);
+	f.id = lib.family;
+	f.monitor = lib.group;
+	nl_close(&lib);
+	errno = err < 0 ? -err : 0;
+	if (err)
+		die("no generic netlink family %s (is sch_er2bc loaded?)", ER2BC_FAMILY_NAME);
+	if (!f.monitor)
+		die("family %s has no monitor group", ER2BC_FAMILY_NAME);
+	return f;
 }
 
 static struct nlmsghdr *genl_header(uint16_t type, uint8_t cmd, uint8_t version,
@@ -161,7 +143,13 @@ static struct nlmsghdr *genl_header(uint16_t type, uint8_t cmd, uint8_t version,
 	return nlh;
 }
 
-/* send @nlh and read replies until its ACK; 0 or -errno from the kernel */
+/*
+ * send @nlh and read replies until its ACK; 0 or -errno from the kernel.
+ * The instrument both sides are timed with (abw-set on generic netlink,
+ * htb's class changes on route netlink), so it stays here, the same for
+ * both, rather than the library's nl_talk(), which only generic netlink
+ * opens and which reads extended ACKs.
+ */
 static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
 	uint32_t seq = nlh->nlmsg_seq, portid = mnl_socket_get_portid(nl);
@@ -177,24 +165,6 @@ static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *
 		ret = mnl_cb_run(buf, len, seq, portid, cb, data);
 	} while (ret > 0);
 	return ret < 0 ? -errno : 0;
-}
-
-static struct family resolve(struct mnl_socket *nl)
-{
-	struct family f = { 0 };
-	struct nlmsghdr *nlh;
-
-	nlh = genl_header(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, NLM_F_ACK, 1);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ER2BC_FAMILY_NAME);
-	errno = -talk(nl, nlh, family_cb, &f);
-	if (errno || !f.id)
-		die("no generic netlink family %s (is sch_er2bc loaded?)",
-		    ER2BC_FAMILY_NAME);
-	if (!f.monitor) {
-		errno = 0;
-		die("family %s has no monitor group", ER2BC_FAMILY_NAME);
-	}
-	return f;
 }
 
 /* ---- abw ---- */
@@ -327,14 +297,14 @@ static int cmd_abw(int argc, char **argv)
 		die("%s", "abw needs -i IFINDEX -n COUNT -w W1,W2");
 	}
 
-	nl = nl_open();
-	f = resolve(nl);
+	f = resolve();
+	nl = bench_socket(NETLINK_GENERIC);
 	apply[0] = calloc(count, sizeof(uint64_t));
 	apply[1] = calloc(count, sizeof(uint64_t));
 	cost = calloc(count, sizeof(uint64_t));
 	if (!apply[0] || !apply[1] || !cost)
 		die("%s", "out of memory");
-	mon = nl_open();
+	mon = bench_socket(NETLINK_GENERIC);
 
 	/* phase 0: warm-up; 1: no listener; 2: with the monitor group */
 	for (phase = 0; phase < 3; phase++) {

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PROG "er2bcctl"
 
@@ -112,8 +113,10 @@ bool batch_broken(void);
  * the exit code.
  */
 int run_batch(const char *file, bool force, bool stats);
-/* runs one command (argv[0] is its name); returns its exit code */
+/* commands.c: runs one command (argv[0] is its name); returns its exit code */
 int run_command(int argc, char **argv);
+/* commands.c: the help, on @f */
+void print_usage(FILE *f);
 
 /*
  * "er2bcctl: <the kernel's message>: <strerror>", or what failed; a

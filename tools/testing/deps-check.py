@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Which file of a module calls which, from the built objects: a module's
 files must call one another one way only (Documentation/design.rst).
+The same for the tools' programs, and between their directories: only
+tools/lib is shared, and it calls none of them.
 
-  deps-check.py BUILD_DIR
+  deps-check.py BUILD_DIR	the modules, built under BUILD_DIR
+  deps-check.py --tools		the tools, built in place (make tools)
 
 For each module in the repository's Kbuild files (MODULE-y := a.o b.o ...),
 reads the objects under BUILD_DIR/<module dir>/ with nm: file a depends on
@@ -23,6 +26,11 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # modules whose files still call each other (reported, not failed)
 CYCLES_KNOWN = set()
+# the tools' directories, their objects built in place (make tools); the
+# test harnesses and the daemon's mock kernel (kern-mock.c, a stand-in for
+# kern.c) are left out
+TOOLS = ("lib", "er2bcctl", "abwd")
+TOOL_SKIP = re.compile(r"^(test-.*|kern-mock|fuzz-.*)\.o$")
 
 
 def modules():
@@ -91,6 +99,10 @@ def main():
     if len(sys.argv) != 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
+    if sys.argv[1] == "--tools":
+        n, failed = check_tools(0)
+        print(f"1..{n}")
+        return 1 if failed else 0
     build = sys.argv[1]
     n = failed = 0
     for d, mod, objs in modules():
@@ -124,6 +136,54 @@ def main():
                 failed += 1
     print(f"1..{n}")
     return 1 if failed else 0
+
+
+def check_tools(n):
+    """each tool's files one way; tool directories one way, to tools/lib only"""
+    failed = 0
+    syms, where = {}, {}
+    for d in TOOLS:
+        path = os.path.join(TOP, "tools", d)
+        objs = sorted(o for o in os.listdir(path) if o.endswith(".o") and not TOOL_SKIP.match(o))
+        n += 1
+        if not objs:
+            print(f"not ok {n} - tools/{d}: no objects (make tools)")
+            failed += 1
+            continue
+        local = {o[:-2]: symbols(os.path.join(path, o)) for o in objs}
+        owner = {s: o for o, (defd, _) in local.items() for s in defd}
+        edges = {o: {owner[s] for s in und if s in owner and owner[s] != o}
+                 for o, (_, und) in local.items()}
+        found = cycles(edges)
+        if found:
+            print(f"not ok {n} - tools/{d}: files that call each other: "
+                  + "; ".join(", ".join(f"{o}.c" for o in c) for c in found))
+            failed += 1
+        else:
+            print(f"ok {n} - tools/{d}: no file calls back a file that calls it")
+        for o, (defd, und) in local.items():
+            syms[(d, o)] = (defd, und)
+            where[(d, o)] = d
+    owner = {s: k for k, (defd, _) in syms.items() for s in defd}
+    dirs = {d: set() for d in TOOLS}
+    for k, (_, und) in syms.items():
+        for s in und:
+            if s in owner and owner[s][0] != k[0]:
+                dirs[k[0]].add(owner[s][0])
+    # and none builds another's sources (a pattern rule on ../er2bcctl/%.c)
+    for d in TOOLS:
+        mk = open(os.path.join(TOP, "tools", d, "Makefile")).read()
+        dirs[d] |= {t for t in re.findall(r"\.\./(\w+)/", mk) if t in TOOLS and t != d}
+    n += 1
+    bad = [f"{d} -> {', '.join(sorted(t))}" for d, t in sorted(dirs.items())
+           if t - {"lib"} or (d == "lib" and t)]
+    if bad:
+        print(f"not ok {n} - tools: a directory calls another than tools/lib: " + "; ".join(bad))
+        failed += 1
+    else:
+        print(f"ok {n} - tools: each directory calls tools/lib only")
+    print("# " + "; ".join(f"{d} -> {', '.join(sorted(t)) or 'none'}" for d, t in sorted(dirs.items())))
+    return n, failed
 
 
 if __name__ == "__main__":

@@ -47,6 +47,7 @@ for k in 6.1 6.12; do
 done
 
 # each module's files call one another one way (Documentation/design.rst),
-# read from the objects the last build left
+# read from the objects the last build left (the tools': deps-check.py
+# --tools, after they are built: make lint, and make check's host tests)
 "$top/tools/testing/deps-check.py" "$top/build/6.12" || fail=1
 exit $fail

@@ -132,12 +132,14 @@ if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	host_test() {
 		case $1 in
 		tools/abwd-fuzz) make -s -C "$top/tools/abwd" fuzz-check ;;
+		# (after the tools' checks, which built them)
+		tools-deps) "$top/tools/testing/deps-check.py" --tools ;;
 		tools/*) make -s -C "$top/$1" check ;;
 		harness) "$top/tools/testing/test-check.sh" ;;
 		doc-figures) "$top/tools/testing/doc-figures.py" ;;
 		esac
 	}
-	for name in tools/er2bcctl tools/abwd tools/abwd-fuzz harness doc-figures; do
+	for name in tools/er2bcctl tools/abwd tools/abwd-fuzz tools-deps harness doc-figures; do
 		log=$report/host-${name//\//-}.log
 		if host_test "$name" >"$log" 2>&1; then
 			host_p=$((host_p + 1))

@@ -5,8 +5,8 @@
  * Members of objects take a key; elements of arrays and the top level pass
  * NULL.
  */
-#ifndef _ER2BCCTL_JSON_H
-#define _ER2BCCTL_JSON_H
+#ifndef _ER2BC_LIB_JSON_H
+#define _ER2BC_LIB_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,4 +33,4 @@ void json_s64(struct json *j, const char *key, int64_t v);
 void json_str(struct json *j, const char *key, const char *s);
 void json_bool(struct json *j, const char *key, bool v);
 
-#endif /* _ER2BCCTL_JSON_H */
+#endif /* _ER2BC_LIB_JSON_H */

@@ -3,8 +3,8 @@
  * Parsing the command line's values, and formatting values for people.
  * No I/O: every parser returns 0, or -1 with *why saying what is wrong.
  */
-#ifndef _ER2BCCTL_PARSE_H
-#define _ER2BCCTL_PARSE_H
+#ifndef _ER2BC_LIB_PARSE_H
+#define _ER2BC_LIB_PARSE_H
 
 #include <stdint.h>
 #include <stddef.h>
@@ -65,4 +65,4 @@ char *fmt_us_ms(char *buf, uint64_t us);
 /* as tc writes handles: 1:, 1:10, :10 */
 char *fmt_handle(char *buf, uint32_t handle);
 
-#endif /* _ER2BCCTL_PARSE_H */
+#endif /* _ER2BC_LIB_PARSE_H */

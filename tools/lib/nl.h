@@ -4,8 +4,8 @@
  * ACKs, a family (and a multicast group) resolved by name, requests whose
  * replies and ACK are read to the end, and the error the kernel sent back.
  */
-#ifndef _ER2BCCTL_NL_H
-#define _ER2BCCTL_NL_H
+#ifndef _ER2BC_LIB_NL_H
+#define _ER2BC_LIB_NL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,4 +67,4 @@ int nl_join(struct nl *nl, uint32_t group);
  */
 int nl_parse_err(const struct nlmsghdr *nlh, struct nl_err *err);
 
-#endif /* _ER2BCCTL_NL_H */
+#endif /* _ER2BC_LIB_NL_H */

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * er2bcctl's commands: the one table that both the command line (main.c)
+ * and a batch's lines (batch.c) run a command through, and the help that
+ * lists them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "er2bcctl.h"
+
+void print_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " PROG " [ -j | -p ] COMMAND [ ARGS ]\n"
+		"       " PROG " [ -j | -p ] [ -force ] [ -stats ] -batch FILE\n"
+		"\n"
+		"  " PROG " abw-set { dev IFNAME | ifindex N } handle MAJ: abw RATE recv RATE\n"
+		"                   [ sent N ] [ lost N ] [ seq N ] [ interval TIME ]\n"
+		"      Hand an ABW estimate to the er2bc qdisc MAJ: of IFNAME: it recomputes\n"
+		"      its guarantees and takes the new ABW W (abw) as its cap; recv is the\n"
+		"      rate R the far gateway received in the interval; sent and lost count\n"
+		"      packets of the interval, seq numbers the estimate.\n"
+		"\n"
+		"  " PROG " show { dev IFNAME | ifindex N } handle MAJ:\n"
+		"      The controller's state: W, R, s and s_p with the history of s, the\n"
+		"      parameters, the sum of the guarantees, then one row per class:\n"
+		"      R_f (rate), G (guarantee), S_d (demand), R_e (expected), delta, Delta.\n"
+		"\n"
+		"  " PROG " monitor [ dev IFNAME | ifindex N ] [ handle MAJ: ] [ count N ]\n"
+		"                   [ timeout TIME ]\n"
+		"      One line per recomputation, until SIGINT or SIGTERM, N of them, or the\n"
+		"      timeout (bare numbers are seconds; exits 1 if count was not reached).\n"
+		"\n"
+		"  " PROG " rcvmgr show\n"
+		"      tcp_rcvmgr's configuration, in rcvmgr set's words: the policy, the WAN\n"
+		"      devices, the LAN prefixes, the rules, the parameters.\n"
+		"\n"
+		"  " PROG " rcvmgr set [ policy { off | azuma | spring | equal } ]\n"
+		"                   [ wan IFNAME ]... [ wan none ] [ lan PREFIX ]... [ lan none ]\n"
+		"                   [ rule [ port N[-M] ] [ dscp N ] [ mark N[/MASK] ]\n"
+		"                          priority P ]... [ rule none ]\n"
+		"                   [ interval TIME ] [ max-conns N ] [ idle-timeout TIME ]\n"
+		"                   [ budget-init SIZE ] [ budget-min SIZE ] [ budget-max SIZE ]\n"
+		"                   [ budget-step SIZE ] [ budget-decrease PERMILLE ]\n"
+		"                   [ rtt-tolerance PERCENT ] [ link-rate RATE ]\n"
+		"                   [ spring-queue SIZE ] [ spring-interactive SIZE ]\n"
+		"                   [ spring-short SIZE ] [ initial-window SEGMENTS ]\n"
+		"      Change tcp_rcvmgr's configuration (CAP_NET_ADMIN); what is not given\n"
+		"      stays. wan, lan and rule repeated make a list, which replaces the whole\n"
+		"      list; none empties it. Connections whose data comes in through a WAN\n"
+		"      device and whose receiver is in a LAN prefix are managed (with only\n"
+		"      one of the lists, that one). A new connection gets the priority P\n"
+		"      (1 to 1000) of the first rule all of whose matches hold: either port in\n"
+		"      N-M, the DSCP (0 to 63), the mark under MASK (0x for hex). interval\n"
+		"      (10ms to 3600s) and idle-timeout (1s at least) are whole milliseconds,\n"
+		"      bare numbers too; budget-decrease is per mille (1 to 999),\n"
+		"      rtt-tolerance percent (0 to 1000, %% or not); initial-window, azuma's\n"
+		"      first window of a new connection, 2 to 1024 segments.\n"
+		"\n"
+		"  " PROG " rcvmgr conns\n"
+		"      One line per connection tracked: sender > receiver, state, priority,\n"
+		"      bytes received, rtt and rtt-min, window (assigned), threshold,\n"
+		"      advertised (the receiver's last window), wscale, mss, rewritten (ACKs\n"
+		"      whose window was lowered), age.\n"
+		"\n"
+		"  " PROG " rcvmgr stats\n"
+		"      tcp_rcvmgr's counters and its budget B.\n"
+		"\n"
+		"      The rcvmgr commands are about the network namespace " PROG " runs in\n"
+		"      (ip netns exec NAME " PROG " rcvmgr ...).\n"
+		"\n"
+		"Options:\n"
+		"  -j, --json      JSON: rates in bit/s, ratios in millionths, sizes in\n"
+		"                  bytes, times raw (as the kernel has them: us or ms)\n"
+		"  -p, --pretty    indented JSON (implies -j)\n"
+		"  -batch FILE     run the commands of FILE (- for stdin), one a line, as\n"
+		"                  they would follow " PROG " on the command line (options\n"
+		"                  not included; # starts a comment), in order, over one\n"
+		"                  netlink socket; monitor is not for batches. The first\n"
+		"                  line that fails ends the batch: \"line N: \" and the\n"
+		"                  message, the command's exit status.\n"
+		"  -force          with -batch: go on past lines that fail; exit 1 at the\n"
+		"                  end if any did\n"
+		"  -stats          with -batch: at the end, on stderr, how many commands ran\n"
+		"                  and how many a second\n"
+		"  -V, --version\n"
+		"  -h, --help\n"
+		"\n"
+		"RATE  a number and a unit: bit, kbit, mbit, gbit, tbit (powers of 1000),\n"
+		"      kibit, mibit, gibit, tibit (of 1024), or the same with bps instead\n"
+		"      of bit for bytes per second; no unit: bit/s. 5mbit, 1.5Mbit, 400kbps\n"
+		"TIME  a number and s, ms or us; no unit: us (unless said). 100ms\n"
+		"SIZE  bytes: a number and b, k, kb, kib, m, mb, mib, g, gb, gib (k, m, g are\n"
+		"      powers of 1024 here, as tc takes sizes); no unit: bytes. 64k, 1.5m\n"
+		"PREFIX  ADDR/LEN, IPv4 or IPv6; no /LEN: the address alone. 192.168.1.0/24\n"
+		"MAJ:  a qdisc's handle as tc writes it, hex: 1:, 1:0, ffff:; or raw, 0x10000\n"
+		"\n"
+		"Exit status: 0 done, 1 failed (the kernel's reason is printed), 2 misused\n"
+		"(nothing sent; in a batch: that line and those after it were not sent).\n");
+}
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} cmds[] = {
+	{ "abw-set",	do_abw_set },
+	{ "show",	do_show },
+	{ "monitor",	do_monitor },
+	{ "rcvmgr",	do_rcvmgr },
+};
+
+int run_command(int argc, char **argv)
+{
+	size_t i;
+
+	if (!strcmp(argv[0], "help")) {
+		print_usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (!strcmp(argv[0], cmds[i].name)) {
+			cmd_name = cmds[i].name;
+			return cmds[i].run(argc - 1, argv + 1);
+		}
+	}
+	err_msg("unknown command \"%s\" (try " PROG " -h)", argv[0]);
+	return EXIT_USAGE;
+}
