@@ -16,6 +16,7 @@
 #include "ctrl.h"
 #include "probe.h"
 #include "sched.h"
+#include "state.h"
 
 struct er2bc_class {
 	struct er2bc_node node;		/* the scheduler's: hot */
@@ -39,16 +40,6 @@ struct er2bc_class {
 	struct gnet_stats_basic_sync bstats;
 	u32 drops;			/* refused by the child */
 	struct net_rate_estimator __rcu *rate_est;
-};
-
-/* the last ABW estimate, as abw-set carried it */
-struct er2bc_estimate {
-	u64 abw;			/* W(t) */
-	u64 recv;			/* R(t-1) */
-	u64 sent;
-	u64 lost;
-	u32 seq;
-	u32 interval;			/* us */
 };
 
 struct er2bc_sched_data {

@@ -572,15 +572,20 @@ log_timing_test $? "greedy bulk downloads get their share of the budget (section
 busywait 20000 no_conns
 rset policy azuma budget-min 6k budget-max 48k budget-init 48k interval 1000
 ctl -j rcvmgr stats >"$tmp/late.before"
+# downloads from port 5007 in the table: at least $1
+downloads() {
+	[ "$(ctl -j rcvmgr conns | json_get "sum(c.get('sport') == 5007 for c in j)")" -ge "$1" ]
+}
 late=
-for t in 12 10; do
-	ip netns exec "$RCV" timeout $t python3 "$here/xfer.py" fetch 10.1.0.2 5007 \
+for n in 1 2; do
+	ip netns exec "$RCV" timeout 60 python3 "$here/xfer.py" fetch 10.1.0.2 5007 \
 		--limit 30 >/dev/null 2>&1 &
 	late+=" $!"
+	busywait 20000 downloads $n
 	# (the first one's window reaches B: 28 KB queued, 56 ms)
 	sleep 1.5
 done
-sleep 7
+sleep 5.5
 ctl -j rcvmgr conns >"$tmp/late.conns"
 ctl -j rcvmgr stats >"$tmp/late.after"
 kill $late 2>/dev/null
