@@ -99,5 +99,7 @@ clean:
 	rm -rf build
 	$(MAKE) -s -C tools/tc clean
 	$(MAKE) -s -C tools/lib clean
+	$(MAKE) -s -C tools/er2bcctl clean
+	$(MAKE) -s -C tools/abwd clean
 
 .PHONY: all deps modules tools lint check demo experiments vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean

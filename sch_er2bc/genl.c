@@ -28,6 +28,7 @@
 #include <linux/er2bc_genl.h>
 
 #include "er2bc_compat.h"
+#include "genl.h"
 #include "nl.h"
 #include "probe.h"
 #include "state.h"

@@ -12,7 +12,7 @@
 #include <linux/er2bc_genl.h>
 
 #include "er2bc_compat.h"
-#include "nl.h"
+#include "genl.h"
 #include "probe.h"
 #include "qdisc.h"
 

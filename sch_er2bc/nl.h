@@ -31,8 +31,4 @@ void er2bc_nl_unregister(void);
 int er2bc_nl_reply(struct genl_info *info, struct sk_buff **msg, void **hdr);
 void *er2bc_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd);
 
-/* genl.c: the commands, registered */
-int er2bc_genl_register(void);
-void er2bc_genl_unregister(void);
-
 #endif /* _ER2BC_NL_H */

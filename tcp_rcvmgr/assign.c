@@ -102,17 +102,17 @@ EXPORT_SYMBOL_IF_KUNIT(rcvmgr_probe_due);
 /**
  * rcvmgr_probe_budget - what the connections share during a probe
  * @budget: B
- * @min: budget-min
+ * @floor: budget-min
  *
  * A quarter of B: below the path's bandwidth-delay product unless B is
  * four times above it, in which case every connection's RTT shows the
  * queue anyway. B itself does not change.
  *
- * Return: @budget / 4, not below @min, nor above @budget
+ * Return: @budget / 4, not below @floor, nor above @budget
  */
-u32 rcvmgr_probe_budget(u32 budget, u32 min)
+u32 rcvmgr_probe_budget(u32 budget, u32 floor)
 {
-	return min(max(budget / 4, min), budget);
+	return min(max(budget / 4, floor), budget);
 }
 EXPORT_SYMBOL_IF_KUNIT(rcvmgr_probe_budget);
 

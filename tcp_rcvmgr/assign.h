@@ -109,7 +109,7 @@ u32 rcvmgr_budget_next(u32 budget, enum rcvmgr_trend trend,
 		       const struct rcvmgr_budget_params *p);
 
 bool rcvmgr_probe_due(u32 splits, u32 since);
-u32 rcvmgr_probe_budget(u32 budget, u32 min);
+u32 rcvmgr_probe_budget(u32 budget, u32 floor);
 u64 rcvmgr_probe_ns(u32 srtt_max_us, u32 interval_ms);
 
 u32 rcvmgr_slow_start_window(u32 rtts, u32 mss, u32 iw);

@@ -124,7 +124,7 @@ static void rcvmgr_share_of(struct rcvmgr_share *s, const struct rcvmgr_conn *c,
  * end gives the connections B again (ctl_mutex)
  */
 static void rcvmgr_probe_maybe(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
-			       unsigned int conns, const struct rcvmgr_vote *v, u64 now)
+			       unsigned int conns, const struct rcvmgr_vote *v)
 {
 	u64 len;
 
@@ -139,10 +139,16 @@ static void rcvmgr_probe_maybe(struct rcvmgr_net *rn, const struct rcvmgr_cfg *c
 		return;
 	}
 	rn->since_probe = min(rn->since_probe + 1, U32_MAX - 1);
-	if (!rcvmgr_probe_due(rn->splits, rn->since_probe))
+	/* the other policies do not read RTTs: B is theirs to use whole */
+	if (cfg->policy != TCP_RCVMGR_POLICY_AZUMA ||
+	    !rcvmgr_probe_due(rn->splits, rn->since_probe))
 		return;
 	len = rcvmgr_probe_ns(v->srtt_max_us, cfg->interval_ms);
-	WRITE_ONCE(rn->probe_end_ns, now + len);
+	/* (jiffies rounded up; 0 means no probe) */
+	WRITE_ONCE(rn->probe_end, (jiffies + nsecs_to_jiffies(len) + 1) ?: 1);
+	if (!READ_ONCE(rn->exiting))
+		queue_delayed_work(system_unbound_wq, &rn->probe_done,
+				   nsecs_to_jiffies(len) + 1);
 	rn->splits = 0;
 	rn->since_probe = 0;
 	rn->probes++;
@@ -231,16 +237,11 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 	rcu_read_unlock();
 	if (interval_end) {
 		rcvmgr_budget_adjust(rn, cfg, held, vote.sampled, vote.increased);
-		rcvmgr_probe_maybe(rn, cfg, held, &vote, now);
+		rcvmgr_probe_maybe(rn, cfg, held, &vote);
 	}
 	budget = rn->budget;
-	if (rcvmgr_probing(rn, now)) {
+	if (rcvmgr_probing(rn))
 		budget = rcvmgr_probe_budget(budget, cfg->budget_min);
-		/* B again when it ends; a pass queued sooner queues this again */
-		if (!READ_ONCE(rn->exiting))
-			queue_delayed_work(system_unbound_wq, &rn->reassign,
-					   nsecs_to_jiffies(rn->probe_end_ns - now) + 1);
-	}
 
 	ap = (struct rcvmgr_assign_params) {
 		.policy = cfg->policy,
@@ -296,6 +297,21 @@ void rcvmgr_tick(struct work_struct *work)
 void rcvmgr_reassign_work(struct work_struct *work)
 {
 	rcvmgr_control(container_of(to_delayed_work(work), struct rcvmgr_net, reassign), false);
+}
+
+/* a probe's end: the connections' windows from B again (early: later) */
+void rcvmgr_probe_done(struct work_struct *work)
+{
+	struct rcvmgr_net *rn = container_of(to_delayed_work(work), struct rcvmgr_net,
+					     probe_done);
+	unsigned long end = READ_ONCE(rn->probe_end);
+
+	if (end && time_before(jiffies, end)) {
+		if (!READ_ONCE(rn->exiting))
+			queue_delayed_work(system_unbound_wq, &rn->probe_done, end - jiffies);
+		return;
+	}
+	rcvmgr_control(rn, false);
 }
 
 void rcvmgr_control_start(struct rcvmgr_net *rn)

@@ -458,20 +458,22 @@ static struct rcvmgr_conn *rcvmgr_conn_fresh(struct rcvmgr_net *rn, const struct
 
 /*
  * During a probe, samples only teach the least RTT: the queue was drained
- * on purpose, and the interval's mean that votes is left to the others
+ * on purpose, and the smoothed RTT (the weights) and the interval's mean
+ * that votes are left to the others
  */
-static void rcvmgr_rtt_sample(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u64 now, u64 ns)
+static void rcvmgr_rtt_sample(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u64 ns)
 {
 	u32 us = min_t(u64, div_u64(ns, NSEC_PER_USEC), U32_MAX);
 	struct rcvmgr_pcpu_stats *st;
 
 	if (!us)
 		us = 1;
-	c->srtt_us = c->srtt_us ? c->srtt_us - (c->srtt_us >> 3) + (us >> 3) : us;
 	if (!c->rtt_min_us || us < c->rtt_min_us)
 		c->rtt_min_us = us;
 	c->rtt_samples++;
-	if (!rcvmgr_probing(rn, now)) {
+	/* (a connection's first sample is its smoothed RTT, probe or not) */
+	if (!rcvmgr_probing(rn) || !c->srtt_us) {
+		c->srtt_us = c->srtt_us ? c->srtt_us - (c->srtt_us >> 3) + (us >> 3) : us;
 		c->rtt_sum_us += us;
 		c->rtt_cnt++;
 	}
@@ -702,13 +704,13 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	 * SYN-ACK out, the ACK back), the echoed timestamp, or data past an edge
 	 */
 	if (c->hs_ns && th->ack) {
-		rcvmgr_rtt_sample(rn, c, now, now - c->hs_ns);
+		rcvmgr_rtt_sample(rn, c, now - c->hs_ns);
 		c->hs_ns = 0;
 	} else if (c->ts_ns && o.has_ts && !before(o.tsecr, c->ts_val)) {
-		rcvmgr_rtt_sample(rn, c, now, now - c->ts_ns);
+		rcvmgr_rtt_sample(rn, c, now - c->ts_ns);
 		c->ts_ns = 0;
 	} else if (c->edge_ns && after(end, c->edge_seq)) {
-		rcvmgr_rtt_sample(rn, c, now, now - c->edge_ns);
+		rcvmgr_rtt_sample(rn, c, now - c->edge_ns);
 		c->edge_ns = 0;
 	}
 

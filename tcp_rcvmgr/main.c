@@ -50,6 +50,7 @@ static int __net_init rcvmgr_net_init(struct net *net)
 	mutex_init(&rn->ctl_mutex);
 	INIT_DELAYED_WORK(&rn->tick, rcvmgr_tick);
 	INIT_DELAYED_WORK(&rn->reassign, rcvmgr_reassign_work);
+	INIT_DELAYED_WORK(&rn->probe_done, rcvmgr_probe_done);
 	rn->reassign_next = jiffies;
 	rn->budget = rcvmgr_cfg_default.budget_init;
 	rn->initial_fits = true;
@@ -91,7 +92,9 @@ static void __net_exit rcvmgr_net_exit(struct net *net)
 	struct rcvmgr_net *rn = rcvmgr_pernet(net);
 
 	WRITE_ONCE(rn->exiting, true);
+	/* the tick queues the others; probe_done may queue reassign */
 	cancel_delayed_work_sync(&rn->tick);
+	cancel_delayed_work_sync(&rn->probe_done);
 	cancel_delayed_work_sync(&rn->reassign);
 	rcvmgr_flush(rn);
 	rhashtable_destroy(&rn->table);

@@ -195,7 +195,9 @@ struct rcvmgr_net {
 	u32 splits;			/* split votes in a row */
 	u32 since_probe;		/* intervals since the last probe */
 	u64 probes;
-	u64 probe_end_ns;		/* a probe runs until; also read locklessly */
+	/* a probe runs until, jiffies (0: none); also read locklessly */
+	unsigned long probe_end;
+	struct delayed_work probe_done;	/* B for the connections again */
 
 	atomic64_t created;
 	atomic64_t freed;
@@ -221,10 +223,12 @@ struct rcvmgr_net {
 /* reassignments between intervals: at most one per this many jiffies */
 #define RCVMGR_REASSIGN_GAP	msecs_to_jiffies(10)
 
-/* whether a probe (rcvmgr_probe_due()) runs at @now */
-static inline bool rcvmgr_probing(const struct rcvmgr_net *rn, u64 now)
+/* whether a probe (rcvmgr_probe_due()) runs now */
+static inline bool rcvmgr_probing(const struct rcvmgr_net *rn)
 {
-	return now < READ_ONCE(rn->probe_end_ns);
+	unsigned long end = READ_ONCE(rn->probe_end);
+
+	return end && time_before(jiffies, end);
 }
 
 /* whether @c's sender has been quiet for RCVMGR_ACTIVE_NS as of @now (c->lock) */
@@ -254,6 +258,7 @@ void rcvmgr_hooks_remove(struct rcvmgr_net *rn);
 /* control.c */
 void rcvmgr_tick(struct work_struct *work);
 void rcvmgr_reassign_work(struct work_struct *work);
+void rcvmgr_probe_done(struct work_struct *work);
 void rcvmgr_control_start(struct rcvmgr_net *rn);
 
 /* genl.c */

@@ -141,7 +141,7 @@ def main():
 def check_tools(n):
     """each tool's files one way; tool directories one way, to tools/lib only"""
     failed = 0
-    syms, where = {}, {}
+    syms = {}
     for d in TOOLS:
         path = os.path.join(TOP, "tools", d)
         objs = sorted(o for o in os.listdir(path) if o.endswith(".o") and not TOOL_SKIP.match(o))
@@ -163,13 +163,18 @@ def check_tools(n):
             print(f"ok {n} - tools/{d}: no file calls back a file that calls it")
         for o, (defd, und) in local.items():
             syms[(d, o)] = (defd, und)
-            where[(d, o)] = d
-    owner = {s: k for k, (defd, _) in syms.items() for s in defd}
+    # a symbol a file leaves undefined comes from its own directory if
+    # that defines it, else from tools/lib, else from whichever does
+    defined = {d: set() for d in TOOLS}
+    for (d, _), (defd, _) in syms.items():
+        defined[d] |= defd
     dirs = {d: set() for d in TOOLS}
-    for k, (_, und) in syms.items():
-        for s in und:
-            if s in owner and owner[s][0] != k[0]:
-                dirs[k[0]].add(owner[s][0])
+    for (d, _), (_, und) in syms.items():
+        for s in und - defined[d]:
+            if s in defined["lib"]:
+                dirs[d].add("lib")
+            else:
+                dirs[d] |= {o for o in TOOLS if s in defined[o]}
     # and none builds another's sources (a pattern rule on ../er2bcctl/%.c)
     for d in TOOLS:
         mk = open(os.path.join(TOP, "tools", d, "Makefile")).read()
