@@ -120,7 +120,7 @@ def main():
         if r.get("options"):
             pol[p]["options"] = r["options"]
         st = r.get("rcvmgr_stats") or {}
-        for k in ("budget", "budget_up", "budget_down", "intervals", "rewritten"):
+        for k in ("budget", "budget_up", "budget_down", "probes", "intervals", "rewritten"):
             if k in st:
                 pol[p]["rcvmgr_" + k] = st[k]
     if pol:
