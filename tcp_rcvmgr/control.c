@@ -126,29 +126,30 @@ static void rcvmgr_share_of(struct rcvmgr_share *s, const struct rcvmgr_conn *c,
 static void rcvmgr_probe_maybe(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			       unsigned int conns, const struct rcvmgr_vote *v)
 {
+	unsigned long delay;
 	u64 len;
 
-	if (v->increased && v->increased < v->sampled)
-		rn->splits = min(rn->splits + 1, U32_MAX - 1);
-	else
-		rn->splits = 0;
 	if (!conns) {
 		/* the next connections start afresh */
 		rn->splits = 0;
 		rn->since_probe = RCVMGR_PROBE_GAP;
 		return;
 	}
+	if (v->increased && v->increased < v->sampled)
+		rn->splits = min(rn->splits + 1, U32_MAX - 1);
+	else
+		rn->splits = 0;
 	rn->since_probe = min(rn->since_probe + 1, U32_MAX - 1);
 	/* the other policies do not read RTTs: B is theirs to use whole */
 	if (cfg->policy != TCP_RCVMGR_POLICY_AZUMA ||
 	    !rcvmgr_probe_due(rn->splits, rn->since_probe))
 		return;
 	len = rcvmgr_probe_ns(v->srtt_max_us, cfg->interval_ms);
-	/* (jiffies rounded up; 0 means no probe) */
-	WRITE_ONCE(rn->probe_end, (jiffies + nsecs_to_jiffies(len) + 1) ?: 1);
+	/* jiffies, rounded up; an end of 0 would read as no probe */
+	delay = nsecs_to_jiffies(len) + 1;
+	WRITE_ONCE(rn->probe_end, (jiffies + delay) ?: 1);
 	if (!READ_ONCE(rn->exiting))
-		queue_delayed_work(system_unbound_wq, &rn->probe_done,
-				   nsecs_to_jiffies(len) + 1);
+		queue_delayed_work(system_unbound_wq, &rn->probe_done, delay);
 	rn->splits = 0;
 	rn->since_probe = 0;
 	rn->probes++;
