@@ -64,6 +64,18 @@ def symbols(path):
     return defined, undefined
 
 
+def file_edges(syms):
+    """{file: the files whose symbols it uses}, from {file: (defined, undefined)}"""
+    owner = {s: o for o, (defd, _) in syms.items() for s in defd}
+    return {o: {owner[s] for s in und if s in owner and owner[s] != o}
+            for o, (_, und) in syms.items()}
+
+
+def cycle_names(found):
+    """the cycles cycles() found, as 'a.c, b.c; ...'"""
+    return "; ".join(", ".join(f"{o}.c" for o in c) for c in found)
+
+
 def cycles(edges):
     """the strongly connected components of more than one file (Tarjan)"""
     index, low, stack, on, out = {}, {}, [], set(), []
@@ -117,9 +129,7 @@ def main():
                 break
             syms[o] = symbols(path)
         else:
-            owner = {s: o for o, (defd, _) in syms.items() for s in defd}
-            edges = {o: {owner[s] for s in und if s in owner and owner[s] != o}
-                     for o, (_, und) in syms.items()}
+            edges = file_edges(syms)
             found = cycles(edges)
             calls = "; ".join(f"{o}.c -> " + ", ".join(f"{w}.c" for w in sorted(edges[o]))
                               for o in sorted(edges) if edges[o])
@@ -128,10 +138,10 @@ def main():
                 print(f"# {calls}")
             elif name in CYCLES_KNOWN:
                 print(f"not ok {n} - {name}: files that call each other # TODO "
-                      + "; ".join(", ".join(f"{o}.c" for o in c) for c in found))
+                      + cycle_names(found))
             else:
                 print(f"not ok {n} - {name}: files that call each other: "
-                      + "; ".join(", ".join(f"{o}.c" for o in c) for c in found))
+                      + cycle_names(found))
                 print(f"# {calls}")
                 failed += 1
     print(f"1..{n}")
@@ -151,13 +161,9 @@ def check_tools(n):
             failed += 1
             continue
         local = {o[:-2]: symbols(os.path.join(path, o)) for o in objs}
-        owner = {s: o for o, (defd, _) in local.items() for s in defd}
-        edges = {o: {owner[s] for s in und if s in owner and owner[s] != o}
-                 for o, (_, und) in local.items()}
-        found = cycles(edges)
+        found = cycles(file_edges(local))
         if found:
-            print(f"not ok {n} - tools/{d}: files that call each other: "
-                  + "; ".join(", ".join(f"{o}.c" for o in c) for c in found))
+            print(f"not ok {n} - tools/{d}: files that call each other: " + cycle_names(found))
             failed += 1
         else:
             print(f"ok {n} - tools/{d}: no file calls back a file that calls it")
