@@ -8,6 +8,7 @@
 #define _ER2BC_COMPAT_H
 
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <net/pkt_sched.h>
 
 /*
@@ -28,6 +29,126 @@
 #define ER2BC_MCGRP_CAP_NET_ADMIN	.flags = GENL_MCAST_CAP_NET_ADMIN,
 #else
 #define ER2BC_MCGRP_CAP_NET_ADMIN
+#endif
+
+/*
+ * The operations tables generated from the YNL specs (nl_gen.c) are split:
+ * a do and a dump of one command are two entries, each with its own
+ * policy (6.2 and later). Older kernels (ER2BC_HAVE_GENL_SPLIT_OPS unset
+ * by the Kbuild probe) take one entry per command: er2bc_genl_register()
+ * merges the pairs into one, with the do's policy for both (the dump's
+ * start refuses what only the do takes).
+ */
+#ifndef ER2BC_HAVE_GENL_SPLIT_OPS
+struct genl_split_ops {
+	int (*doit)(struct sk_buff *skb, struct genl_info *info);
+	int (*start)(struct netlink_callback *cb);
+	int (*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);
+	int (*done)(struct netlink_callback *cb);
+	const struct nla_policy *policy;
+	unsigned int		maxattr;
+	u8			cmd;
+	u8			internal_flags;
+	u8			flags;
+	u8			validate;
+};
+#endif
+
+/* register @family with the @n commands of @ops (module init) */
+static inline int er2bc_genl_register(struct genl_family *family,
+				      const struct genl_split_ops *ops,
+				      unsigned int n)
+{
+#ifdef ER2BC_HAVE_GENL_SPLIT_OPS
+	family->split_ops = ops;
+	family->n_split_ops = n;
+	return genl_register_family(family);
+#else
+	struct genl_ops *merged;
+	unsigned int i, j, k = 0;
+	int err;
+
+	merged = kcalloc(n, sizeof(*merged), GFP_KERNEL);
+	if (!merged)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct genl_split_ops *s = &ops[i];
+		struct genl_ops *o;
+
+		for (j = 0; j < k && merged[j].cmd != s->cmd; j++)
+			;
+		o = &merged[j];
+		if (j == k)
+			k++;
+		o->cmd = s->cmd;
+		o->flags |= s->flags & ~(GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP |
+					 GENL_CMD_CAP_HASPOL);
+		o->validate |= s->validate;
+		o->internal_flags |= s->internal_flags;
+		if (s->doit) {
+			o->doit = s->doit;
+			o->policy = s->policy;
+			o->maxattr = s->maxattr;
+		} else {
+			o->start = s->start;
+			o->dumpit = s->dumpit;
+			o->done = s->done;
+			if (!o->doit) {
+				o->policy = s->policy;
+				o->maxattr = s->maxattr;
+			}
+		}
+	}
+	family->ops = merged;
+	family->n_ops = k;
+	err = genl_register_family(family);
+	if (err) {
+		family->ops = NULL;
+		kfree(merged);
+	}
+	return err;
+#endif
+}
+
+static inline void er2bc_genl_unregister(struct genl_family *family)
+{
+	genl_unregister_family(family);
+#ifndef ER2BC_HAVE_GENL_SPLIT_OPS
+	kfree(family->ops);
+#endif
+}
+
+/*
+ * Attribute @type of a dump's request, parsed and checked against the
+ * dump's policy by genetlink (in a struct genl_info since 6.4); NULL if
+ * absent or beyond that policy.
+ */
+static inline struct nlattr *er2bc_dump_attr(struct netlink_callback *cb,
+					     unsigned int type)
+{
+	const struct genl_dumpit_info *d = genl_dumpit_info(cb);
+
+	if (type > d->op.maxattr)
+		return NULL;
+#ifdef ER2BC_HAVE_GENL_INFO_DUMP
+	return d->info.attrs[type];
+#else
+	return d->attrs[type];
+#endif
+}
+
+/*
+ * A policy's full range pointed at a constant only since 6.2; the
+ * generated policies' ranges are constants, which the older kernels read
+ * and never write.
+ */
+#ifndef ER2BC_HAVE_NLA_RANGE_CONST
+#undef NLA_POLICY_FULL_RANGE
+#define NLA_POLICY_FULL_RANGE(tp, _range) {				\
+	.type = NLA_ENSURE_UINT_OR_BINARY_TYPE(tp),			\
+	.validation_type = NLA_VALIDATE_RANGE_PTR,			\
+	.range = (struct netlink_range_validation *)(_range),		\
+}
 #endif
 
 /* Version of the sources the module was built from (git describe). */

@@ -28,8 +28,8 @@
 #include <linux/er2bc_genl.h>
 
 #include "er2bc_compat.h"
-#include "genl.h"
 #include "nl.h"
+#include "nl_gen.h"
 #include "probe.h"
 #include "state.h"
 
@@ -40,7 +40,7 @@ static void er2bc_nl_notify(struct Qdisc *sch)
 	struct sk_buff *skb;
 	void *hdr;
 
-	if (!genl_has_listeners(&er2bc_nl_family, net, ER2BC_NL_MCGRP_MONITOR))
+	if (!genl_has_listeners(&er2bc_nl_family, net, ER2BC_NLGRP_MONITOR))
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
@@ -51,11 +51,11 @@ static void er2bc_nl_notify(struct Qdisc *sch)
 		return;
 	}
 	genlmsg_end(skb, hdr);
-	genlmsg_multicast_netns(&er2bc_nl_family, net, skb, 0, ER2BC_NL_MCGRP_MONITOR,
+	genlmsg_multicast_netns(&er2bc_nl_family, net, skb, 0, ER2BC_NLGRP_MONITOR,
 				GFP_KERNEL);
 }
 
-static int er2bc_nl_abw_set_doit(struct sk_buff *skb, struct genl_info *info)
+int er2bc_nl_abw_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
 	struct er2bc_estimate e = {};
@@ -105,31 +105,27 @@ static int er2bc_nl_abw_set_doit(struct sk_buff *skb, struct genl_info *info)
  * order, as many to a message as fit. cb->args: [0] ifindex, [1] handle,
  * [2] classes sent, [3] the qdisc's message sent.
  */
-static int er2bc_nl_ctrl_get_start(struct netlink_callback *cb)
+int er2bc_nl_ctrl_get_start(struct netlink_callback *cb)
 {
-	struct nlattr *tb[ER2BC_A_QDISC_HANDLE + 1];
-	int err;
+	struct nlattr *ifindex = er2bc_dump_attr(cb, ER2BC_A_QDISC_IFINDEX);
+	struct nlattr *handle = er2bc_dump_attr(cb, ER2BC_A_QDISC_HANDLE);
 
-	err = genlmsg_parse(cb->nlh, &er2bc_nl_family, tb, ER2BC_A_QDISC_HANDLE,
-			    er2bc_ctrl_get_nl_policy, cb->extack);
-	if (err)
-		return err;
-	if (!tb[ER2BC_A_QDISC_IFINDEX]) {
+	if (!ifindex) {
 		NL_SET_ERR_MSG(cb->extack, "er2bc: ctrl-get needs an ifindex");
 		return -EINVAL;
 	}
-	if (!tb[ER2BC_A_QDISC_HANDLE]) {
+	if (!handle) {
 		NL_SET_ERR_MSG(cb->extack, "er2bc: ctrl-get needs a handle");
 		return -EINVAL;
 	}
-	cb->args[0] = nla_get_u32(tb[ER2BC_A_QDISC_IFINDEX]);
-	cb->args[1] = nla_get_u32(tb[ER2BC_A_QDISC_HANDLE]);
+	cb->args[0] = nla_get_u32(ifindex);
+	cb->args[1] = nla_get_u32(handle);
 	cb->args[2] = 0;
 	cb->args[3] = 0;
 	return 0;
 }
 
-static int er2bc_nl_ctrl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int er2bc_nl_ctrl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct Qdisc *sch;
 	int err = 0, n;
@@ -187,7 +183,7 @@ out:
 }
 
 /* the counts of an er2bc qdisc: now, or as a request's dequeue cut them */
-static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
+int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs, *key = tb[ER2BC_A_PROBE_KEY];
 	struct er2bc_counts c;
@@ -204,6 +200,8 @@ static int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "er2bc: probe-get needs ifindex and handle");
 		return -EINVAL;
 	}
+	if (key && er2bc_nl_check_key(key, info->extack))
+		return -EINVAL;
 	err = er2bc_nl_reply(info, &msg, &hdr);
 	if (err)
 		return err;
@@ -236,59 +234,4 @@ unlock:
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
-}
-
-static const struct genl_ops er2bc_genl_ops[] = {
-	{
-		.cmd		= ER2BC_CMD_ABW_SET,
-		.doit		= er2bc_nl_abw_set_doit,
-		.policy		= er2bc_abw_set_nl_policy,
-		.maxattr	= ER2BC_A_QDISC_INTERVAL,
-		.flags		= GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd		= ER2BC_CMD_CTRL_GET,
-		.start		= er2bc_nl_ctrl_get_start,
-		.dumpit		= er2bc_nl_ctrl_get_dumpit,
-		.policy		= er2bc_ctrl_get_nl_policy,
-		.maxattr	= ER2BC_A_QDISC_HANDLE,
-	},
-	{
-		.cmd		= ER2BC_CMD_PROBE_GET,
-		.doit		= er2bc_nl_probe_get_doit,
-		.policy		= er2bc_probe_get_nl_policy,
-		.maxattr	= ER2BC_A_PROBE_KEY,
-	},
-	{
-		.cmd		= ER2BC_CMD_METER_SET,
-		.doit		= er2bc_nl_meter_set_doit,
-		.policy		= er2bc_meter_set_nl_policy,
-		.maxattr	= ER2BC_A_PROBE_AUTH_KEY,
-		.flags		= GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd		= ER2BC_CMD_METER_DEL,
-		.doit		= er2bc_nl_meter_del_doit,
-		.policy		= er2bc_meter_del_nl_policy,
-		.maxattr	= ER2BC_A_PROBE_IFINDEX,
-		.flags		= GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd		= ER2BC_CMD_METER_GET,
-		.doit		= er2bc_nl_meter_get_doit,
-		.start		= er2bc_nl_meter_get_start,
-		.dumpit		= er2bc_nl_meter_get_dumpit,
-		.policy		= er2bc_meter_get_nl_policy,
-		.maxattr	= ER2BC_A_PROBE_KEY,
-	},
-};
-
-int __init er2bc_genl_register(void)
-{
-	return er2bc_nl_register(er2bc_genl_ops, ARRAY_SIZE(er2bc_genl_ops));
-}
-
-void er2bc_genl_unregister(void)
-{
-	er2bc_nl_unregister();
 }

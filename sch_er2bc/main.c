@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sch_er2bc: the module. It registers, in order, the receiving gateway's
- * meter (meter.c), the er2bc generic netlink family (genl.c) and the
- * qdisc (qdisc.c), and unwinds in reverse: by the time tc can create an
- * er2bc qdisc, estimates can reach it.
+ * meter (meter.c), the er2bc generic netlink family (nl.c) with the
+ * commands generated from its spec (nl_gen.c, handled in genl.c and
+ * meter.c) and the qdisc (qdisc.c), and unwinds in reverse: by the time tc
+ * can create an er2bc qdisc, estimates can reach it.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -12,7 +13,8 @@
 #include <linux/er2bc_genl.h>
 
 #include "er2bc_compat.h"
-#include "genl.h"
+#include "nl.h"
+#include "nl_gen.h"
 #include "probe.h"
 #include "qdisc.h"
 
@@ -22,7 +24,7 @@ static int __init er2bc_module_init(void)
 
 	if (err)
 		return err;
-	err = er2bc_genl_register();
+	err = er2bc_nl_register(er2bc_nl_ops, ARRAY_SIZE(er2bc_nl_ops));
 	if (err)
 		goto meter;
 	err = register_qdisc(&er2bc_qdisc_ops);
@@ -30,7 +32,7 @@ static int __init er2bc_module_init(void)
 		goto genl;
 	return 0;
 genl:
-	er2bc_genl_unregister();
+	er2bc_nl_unregister();
 meter:
 	er2bc_meter_exit();
 	return err;
@@ -39,7 +41,7 @@ meter:
 static void __exit er2bc_module_exit(void)
 {
 	unregister_qdisc(&er2bc_qdisc_ops);
-	er2bc_genl_unregister();
+	er2bc_nl_unregister();
 	er2bc_meter_exit();
 }
 

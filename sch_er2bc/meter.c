@@ -32,6 +32,7 @@
 
 #include "er2bc_compat.h"
 #include "nl.h"
+#include "nl_gen.h"
 #include "probe.h"
 
 /*
@@ -225,6 +226,10 @@ static struct er2bc_meter_key *er2bc_meter_key_new(const struct nlattr *nla,
 
 	if (!nla)
 		return NULL;
+	if (nla_len(nla) < ER2BC_AUTH_KEY_MIN || nla_len(nla) > ER2BC_AUTH_KEY_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "er2bc: auth-key is 16 to 1024 bytes");
+		return ERR_PTR(-EINVAL);
+	}
 	key = kzalloc(sizeof(*key), GFP_KERNEL_ACCOUNT);
 	if (!key)
 		return ERR_PTR(-ENOMEM);
@@ -421,6 +426,9 @@ int er2bc_nl_meter_get_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "er2bc: meter-get needs ifindex");
 		return -EINVAL;
 	}
+	if (info->attrs[ER2BC_A_PROBE_KEY] &&
+	    er2bc_nl_check_key(info->attrs[ER2BC_A_PROBE_KEY], info->extack))
+		return -EINVAL;
 	err = er2bc_nl_reply(info, &msg, &hdr);
 	if (err)
 		return err;
@@ -447,20 +455,15 @@ int er2bc_nl_meter_get_doit(struct sk_buff *skb, struct genl_info *info)
 /* the dump: cb->args[0] the ifindex asked for (0: all), [1] meters sent */
 int er2bc_nl_meter_get_start(struct netlink_callback *cb)
 {
-	struct nlattr *tb[ER2BC_A_PROBE_KEY + 1];
-	int err;
+	struct nlattr *ifindex = er2bc_dump_attr(cb, ER2BC_A_PROBE_IFINDEX);
+	struct nlattr *key = er2bc_dump_attr(cb, ER2BC_A_PROBE_KEY);
 
-	err = genlmsg_parse(cb->nlh, &er2bc_nl_family, tb, ER2BC_A_PROBE_KEY,
-			    er2bc_meter_get_nl_policy, cb->extack);
-	if (err)
-		return err;
-	if (tb[ER2BC_A_PROBE_KEY]) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, tb[ER2BC_A_PROBE_KEY],
-				    "er2bc: a dump of meters takes no key");
+	/* the do's policy serves the dump too where commands are not split */
+	if (key) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, key, "er2bc: a dump of meters takes no key");
 		return -EINVAL;
 	}
-	cb->args[0] = tb[ER2BC_A_PROBE_IFINDEX] ?
-		      nla_get_u32(tb[ER2BC_A_PROBE_IFINDEX]) : 0;
+	cb->args[0] = ifindex ? nla_get_u32(ifindex) : 0;
 	cb->args[1] = 0;
 	return 0;
 }

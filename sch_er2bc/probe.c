@@ -289,10 +289,15 @@ enum er2bc_auth er2bc_replay_take(struct er2bc_replay *w, const u8 *req)
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_replay_take);
 
-const struct nla_policy er2bc_prefix_nl_policy[ER2BC_A_PREFIX_PLEN + 1] = {
-	[ER2BC_A_PREFIX_ADDR]	= NLA_POLICY_RANGE(NLA_BINARY, 4, 16),
-	[ER2BC_A_PREFIX_PLEN]	= NLA_POLICY_MAX(NLA_U8, 128),
-};
+/* a request's body as a key: 4 to ER2BC_PROBE_KEY_MAX bytes */
+int er2bc_nl_check_key(const struct nlattr *key, struct netlink_ext_ack *extack)
+{
+	if (nla_len(key) < ER2BC_PROBE_REQ_BODY || nla_len(key) > ER2BC_PROBE_KEY_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, key, "er2bc: key is 4 to 32 bytes");
+		return -EINVAL;
+	}
+	return 0;
+}
 
 int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer)
 {
@@ -309,8 +314,8 @@ int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer)
 					    "er2bc: at most 4 peer prefixes");
 			return -E2BIG;
 		}
-		err = nla_parse_nested(tb, ER2BC_A_PREFIX_PLEN, nla,
-				       er2bc_prefix_nl_policy, info->extack);
+		/* checked whole by the command's policy before the handler ran */
+		err = nla_parse_nested(tb, ER2BC_A_PREFIX_PLEN, nla, NULL, info->extack);
 		if (err)
 			return err;
 		if (!tb[ER2BC_A_PREFIX_ADDR] || !tb[ER2BC_A_PREFIX_PLEN]) {

@@ -161,9 +161,15 @@ void er2bc_count_snap(struct er2bc_count *c, const u8 *key, u8 key_len, u64 time
 const struct er2bc_snap *er2bc_count_find(const struct er2bc_count *c,
 					  const u8 *key, unsigned int key_len);
 
-extern const struct nla_policy er2bc_prefix_nl_policy[ER2BC_A_PREFIX_PLEN + 1];
+/* the lengths of a shared secret (ER2BC_A_PROBE_AUTH_KEY) */
+#define ER2BC_AUTH_KEY_MIN	16
+#define ER2BC_AUTH_KEY_MAX	1024
 
-/* netlink: the peer's nests in and out, a count's attributes out */
+/*
+ * netlink: a request's key checked, the peer's nests in and out, a count's
+ * attributes out
+ */
+int er2bc_nl_check_key(const struct nlattr *key, struct netlink_ext_ack *extack);
 int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer);
 int er2bc_nl_put_peer(struct sk_buff *skb, const struct er2bc_peer *peer);
 int er2bc_nl_put_count(struct sk_buff *skb, u64 packets, u64 bytes, u64 time,
@@ -172,10 +178,5 @@ int er2bc_nl_put_count(struct sk_buff *skb, u64 packets, u64 bytes, u64 time,
 /* meter.c: the receiving gateway's counts */
 int er2bc_meter_init(void);
 void er2bc_meter_exit(void);
-int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info);
-int er2bc_nl_meter_del_doit(struct sk_buff *skb, struct genl_info *info);
-int er2bc_nl_meter_get_doit(struct sk_buff *skb, struct genl_info *info);
-int er2bc_nl_meter_get_start(struct netlink_callback *cb);
-int er2bc_nl_meter_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _ER2BC_PROBE_H */

@@ -16,58 +16,13 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
+#include "er2bc_compat.h"
 #include "assign.h"
+#include "nl_gen.h"
 #include "rcvmgr.h"
 #include "table.h"
 
 static struct genl_family rcvmgr_genl_family;
-
-static const struct nla_policy rcvmgr_prefix_policy[TCP_RCVMGR_A_PREFIX_PLEN + 1] = {
-	[TCP_RCVMGR_A_PREFIX_ADDR]	= NLA_POLICY_RANGE(NLA_BINARY, 4, 16),
-	[TCP_RCVMGR_A_PREFIX_PLEN]	= NLA_POLICY_MAX(NLA_U8, 128),
-};
-
-static const struct nla_policy rcvmgr_rule_policy[TCP_RCVMGR_A_RULE_PRIORITY + 1] = {
-	[TCP_RCVMGR_A_RULE_PORT_MIN]	= { .type = NLA_U16 },
-	[TCP_RCVMGR_A_RULE_PORT_MAX]	= { .type = NLA_U16 },
-	[TCP_RCVMGR_A_RULE_DSCP]	= NLA_POLICY_MAX(NLA_U8, 63),
-	[TCP_RCVMGR_A_RULE_MARK]	= { .type = NLA_U32 },
-	[TCP_RCVMGR_A_RULE_MARK_MASK]	= { .type = NLA_U32 },
-	[TCP_RCVMGR_A_RULE_PRIORITY]	= NLA_POLICY_RANGE(NLA_U32, 1, TCP_RCVMGR_PRIORITY_MAX),
-};
-
-/* not const: 6.1's NLA_POLICY_FULL_RANGE takes a plain pointer */
-static struct netlink_range_validation rcvmgr_interval_range = {
-	.min = 10, .max = 3600000,
-};
-
-static struct netlink_range_validation rcvmgr_max_conns_range = {
-	.min = 1, .max = 16777216,
-};
-
-/* the request of config-set: the spec's, checked by the selftest rcvmgr_genl */
-static const struct nla_policy rcvmgr_config_set_policy[TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW + 1] = {
-	[TCP_RCVMGR_A_CONFIG_POLICY]		= NLA_POLICY_MAX(NLA_U8, 3),
-	[TCP_RCVMGR_A_CONFIG_WAN_DEV]		= NLA_POLICY_MIN(NLA_U32, 1),
-	[TCP_RCVMGR_A_CONFIG_LAN_PREFIX]	= NLA_POLICY_NESTED(rcvmgr_prefix_policy),
-	[TCP_RCVMGR_A_CONFIG_RULE]		= NLA_POLICY_NESTED(rcvmgr_rule_policy),
-	[TCP_RCVMGR_A_CONFIG_CLEAR]		= NLA_POLICY_MASK(NLA_U32, 7),
-	[TCP_RCVMGR_A_CONFIG_INTERVAL]	= NLA_POLICY_FULL_RANGE(NLA_U32, &rcvmgr_interval_range),
-	[TCP_RCVMGR_A_CONFIG_MAX_CONNS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &rcvmgr_max_conns_range),
-	[TCP_RCVMGR_A_CONFIG_IDLE_TIMEOUT]	= NLA_POLICY_MIN(NLA_U32, 1000),
-	[TCP_RCVMGR_A_CONFIG_BUDGET_INIT]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[TCP_RCVMGR_A_CONFIG_BUDGET_MIN]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[TCP_RCVMGR_A_CONFIG_BUDGET_MAX]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[TCP_RCVMGR_A_CONFIG_BUDGET_STEP]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[TCP_RCVMGR_A_CONFIG_BUDGET_DECREASE]	= NLA_POLICY_RANGE(NLA_U32, 1, 999),
-	[TCP_RCVMGR_A_CONFIG_RTT_TOLERANCE]	= NLA_POLICY_MAX(NLA_U32, 1000),
-	[TCP_RCVMGR_A_CONFIG_LINK_RATE]		= { .type = NLA_U64 },
-	[TCP_RCVMGR_A_CONFIG_SPRING_QUEUE]	= { .type = NLA_U32 },
-	[TCP_RCVMGR_A_CONFIG_SPRING_INTERACTIVE] = { .type = NLA_U32 },
-	[TCP_RCVMGR_A_CONFIG_SPRING_SHORT]	= { .type = NLA_U32 },
-	[TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW]	= NLA_POLICY_RANGE(NLA_U32, RCVMGR_IW_MIN,
-								   RCVMGR_IW_MAX),
-};
 
 static int rcvmgr_parse_prefix(struct rcvmgr_prefix *p, const struct nlattr *nla,
 			       struct netlink_ext_ack *extack)
@@ -77,7 +32,8 @@ static int rcvmgr_parse_prefix(struct rcvmgr_prefix *p, const struct nlattr *nla
 	int err, len;
 	u8 plen;
 
-	err = nla_parse_nested(tb, TCP_RCVMGR_A_PREFIX_PLEN, nla, rcvmgr_prefix_policy, extack);
+	/* checked whole by config-set's policy before the handler ran */
+	err = nla_parse_nested(tb, TCP_RCVMGR_A_PREFIX_PLEN, nla, NULL, extack);
 	if (err)
 		return err;
 	if (!tb[TCP_RCVMGR_A_PREFIX_ADDR] || !tb[TCP_RCVMGR_A_PREFIX_PLEN]) {
@@ -108,7 +64,8 @@ static int rcvmgr_parse_rule(struct rcvmgr_rule *r, const struct nlattr *nla,
 	struct nlattr *tb[TCP_RCVMGR_A_RULE_PRIORITY + 1];
 	int err;
 
-	err = nla_parse_nested(tb, TCP_RCVMGR_A_RULE_PRIORITY, nla, rcvmgr_rule_policy, extack);
+	/* checked whole by config-set's policy before the handler ran */
+	err = nla_parse_nested(tb, TCP_RCVMGR_A_RULE_PRIORITY, nla, NULL, extack);
 	if (err)
 		return err;
 	if (!tb[TCP_RCVMGR_A_RULE_PRIORITY]) {
@@ -214,7 +171,7 @@ static void rcvmgr_get_u32(u32 *v, struct nlattr **tb, int type)
 		*v = nla_get_u32(tb[type]);
 }
 
-static int rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
+int tcp_rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
@@ -379,7 +336,7 @@ static int rcvmgr_reply(struct genl_info *info, struct sk_buff **msg, void **hdr
 	return 0;
 }
 
-static int rcvmgr_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
+int tcp_rcvmgr_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(genl_info_net(info));
 	struct sk_buff *msg;
@@ -407,7 +364,7 @@ static int rcvmgr_put_u64(struct sk_buff *msg, int type, u64 v)
 	return nla_put_u64_64bit(msg, type, v, TCP_RCVMGR_A_STATS_PAD);
 }
 
-static int rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+int tcp_rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(genl_info_net(info));
 	u64 acks = 0, rewritten = 0, samples = 0;
@@ -477,7 +434,7 @@ static int rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* the dump walks the table; its walker lives between the dump's calls */
-static int rcvmgr_nl_conn_get_start(struct netlink_callback *cb)
+int tcp_rcvmgr_nl_conn_get_start(struct netlink_callback *cb)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(sock_net(cb->skb->sk));
 	struct rhashtable_iter *it;
@@ -490,7 +447,7 @@ static int rcvmgr_nl_conn_get_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static int rcvmgr_nl_conn_get_done(struct netlink_callback *cb)
+int tcp_rcvmgr_nl_conn_get_done(struct netlink_callback *cb)
 {
 	struct rhashtable_iter *it = (struct rhashtable_iter *)cb->args[0];
 
@@ -544,7 +501,7 @@ static int rcvmgr_put_conn(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-static int rcvmgr_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int tcp_rcvmgr_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct rhashtable_iter *it = (struct rhashtable_iter *)cb->args[0];
 	struct rcvmgr_conn *c;
@@ -574,55 +531,24 @@ static int rcvmgr_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 	return skb->len;
 }
 
-static const struct genl_ops rcvmgr_genl_ops[] = {
-	{
-		.cmd		= TCP_RCVMGR_CMD_CONFIG_GET,
-		.doit		= rcvmgr_nl_config_get_doit,
-	},
-	{
-		.cmd		= TCP_RCVMGR_CMD_CONFIG_SET,
-		.doit		= rcvmgr_nl_config_set_doit,
-		.policy		= rcvmgr_config_set_policy,
-		.maxattr	= TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW,
-		/*
-		 * CAP_NET_ADMIN in the initial user namespace, not the netns
-		 * owner's: the connection table it sizes is kernel memory
-		 */
-		.flags		= GENL_ADMIN_PERM,
-	},
-	{
-		.cmd		= TCP_RCVMGR_CMD_CONN_GET,
-		.start		= rcvmgr_nl_conn_get_start,
-		.dumpit		= rcvmgr_nl_conn_get_dumpit,
-		.done		= rcvmgr_nl_conn_get_done,
-		/* every flow's addresses and ports: as config-set's privilege */
-		.flags		= GENL_ADMIN_PERM,
-	},
-	{
-		.cmd		= TCP_RCVMGR_CMD_STATS_GET,
-		.doit		= rcvmgr_nl_stats_get_doit,
-	},
-};
-
 static struct genl_family rcvmgr_genl_family __ro_after_init = {
 	.name		= TCP_RCVMGR_FAMILY_NAME,
 	.version	= TCP_RCVMGR_FAMILY_VERSION,
 	.netnsok	= true,
 	.module		= THIS_MODULE,
-	.ops		= rcvmgr_genl_ops,
-	.n_ops		= ARRAY_SIZE(rcvmgr_genl_ops),
 	/* every command validated strictly: reserved header bytes too */
 	.resv_start_op	= 0,
 };
 
-int __init rcvmgr_genl_register(void)
+/* the family, with the commands of @ops (module init, before any request) */
+int __init rcvmgr_genl_register(const struct genl_split_ops *ops, unsigned int n_ops)
 {
-	return genl_register_family(&rcvmgr_genl_family);
+	return er2bc_genl_register(&rcvmgr_genl_family, ops, n_ops);
 }
 
 void rcvmgr_genl_unregister(void)
 {
-	genl_unregister_family(&rcvmgr_genl_family);
+	er2bc_genl_unregister(&rcvmgr_genl_family);
 }
 
 MODULE_ALIAS_GENL_FAMILY(TCP_RCVMGR_FAMILY_NAME);

@@ -17,7 +17,9 @@
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 
+#include "er2bc_compat.h"
 #include "assign.h"
+#include "nl_gen.h"
 #include "rcvmgr.h"
 #include "table.h"
 
@@ -120,7 +122,7 @@ static int __init rcvmgr_module_init(void)
 	err = register_pernet_subsys(&rcvmgr_net_ops);
 	if (err)
 		goto err_cache;
-	err = rcvmgr_genl_register();
+	err = rcvmgr_genl_register(tcp_rcvmgr_nl_ops, ARRAY_SIZE(tcp_rcvmgr_nl_ops));
 	if (err)
 		goto err_pernet;
 	return 0;

@@ -26,6 +26,7 @@
 #include <linux/workqueue.h>
 #include <linux/tcp_rcvmgr.h>
 
+#include "er2bc_compat.h"
 #include "window.h"
 
 struct rcvmgr_prefix {
@@ -262,7 +263,7 @@ void rcvmgr_probe_done(struct work_struct *work);
 void rcvmgr_control_start(struct rcvmgr_net *rn);
 
 /* genl.c */
-int rcvmgr_genl_register(void);
+int rcvmgr_genl_register(const struct genl_split_ops *ops, unsigned int n_ops);
 void rcvmgr_genl_unregister(void);
 
 #endif /* _TCP_RCVMGR_H */

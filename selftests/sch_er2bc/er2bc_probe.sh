@@ -25,7 +25,7 @@ log_test $? "two gateways and a router"
 raw() { ip netns exec "$1" python3 "$here/genlraw.py" "${@:2}"; }
 ifb=$(ip netns exec "$B" cat /sys/class/net/b0/ifindex)
 ifa=$(ip netns exec "$A" cat /sys/class/net/a0/ifindex)
-P_IF=2 P_H=3 P_PORT=4 P_PEER=5 P_KEY=6
+P_IF=2 P_H=3 P_PORT=4 P_PEER=5 P_KEY=6 P_AUTH_KEY=13
 CMD_PROBE_GET=4 CMD_METER_SET=5 CMD_METER_DEL=6 CMD_METER_GET=7
 
 # --- the sending qdisc: counting configured with tc
@@ -62,6 +62,13 @@ refused "plen 33 for IPv4" "no host bits" "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" "
 refused "five prefixes" "at most 4" "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" \
 	"$P_PEER:prefix:10.0.0.0/8" "$P_PEER:prefix:10.1.0.0/16" "$P_PEER:prefix:10.2.0.0/16" \
 	"$P_PEER:prefix:10.3.0.0/16" "$P_PEER:prefix:10.4.0.0/16"
+# a binary attribute's lengths are the handler's to check (the spec's docs)
+refused "an auth-key of 15 bytes" "auth-key is 16 to 1024 bytes" "$P_IF:u32:$ifb" \
+	"$P_PORT:u16:$PORT" "$P_AUTH_KEY:hex:$(printf '%030x' 1)"
+refused "an auth-key of 1025 bytes" "auth-key is 16 to 1024 bytes" "$P_IF:u32:$ifb" \
+	"$P_PORT:u16:$PORT" "$P_AUTH_KEY:hex:$(printf '%02050x' 1)"
+refused "a peer address of 5 bytes" "4 or 16 bytes" "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" \
+	"$P_PEER:nest:1:hex:0a00010000,2:u8:24"
 out=$(ip netns exec "$B" unshare -U python3 "$here/genlraw.py" send $CMD_METER_SET \
 	"$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" 2>&1)
 [ $? = 1 ] && [[ "$out" == *"ermitted"* ]]
@@ -74,6 +81,14 @@ log_test $? "meter-get of a device without one: ENOENT" "$out"
 out=$(raw "$A" send $CMD_PROBE_GET "$P_IF:u32:$ifa" "$P_H:u32:0x10000" "$P_KEY:hex:0001ffff")
 [ $? = 1 ] && [[ "$out" == *"no request with this key"* ]]
 log_test $? "probe-get of a request never sent: ENOENT" "$out"
+for key in 000102 "$(printf '%066x' 1)"; do
+	out=$(raw "$A" send $CMD_PROBE_GET "$P_IF:u32:$ifa" "$P_H:u32:0x10000" "$P_KEY:hex:$key")
+	[ $? = 1 ] && [[ "$out" == *"key is 4 to 32 bytes"* ]]
+	log_test $? "probe-get refuses a key of $((${#key} / 2)) bytes" "$out"
+	out=$(raw "$B" send $CMD_METER_GET "$P_IF:u32:$ifb" "$P_KEY:hex:$key")
+	[ $? = 1 ] && [[ "$out" == *"key is 4 to 32 bytes"* ]]
+	log_test $? "meter-get refuses a key of $((${#key} / 2)) bytes" "$out"
+done
 
 check() { # DESC JSON-EXPR: probecheck's result, checked in Python
 	python3 -c "import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if ($2) else 1)" "$res"

@@ -124,6 +124,7 @@ refused "nine WAN devices" "too many WAN devices" \
 	3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo 3:u32:$lo
 refused "a LAN prefix with host bits" "no host bits" 4:prefix:10.3.0.1/24
 refused "an IPv4 prefix of length 33" "a length it has" 4:prefix:10.3.0.0/33
+refused "a LAN prefix of 5 bytes" "4 or 16 bytes" 4:nest:1:hex:0a03000000,2:u8:24
 refused "a rule without a priority" "needs a priority" 5:nest:1:u16:80
 refused "a rule of priority 0" "out of range" 5:nest:6:u32:0
 refused "a rule of priority 1001" "out of range" 5:nest:6:u32:1001

@@ -1,20 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The uapi headers of the project's generic netlink families (er2bc,
-# tcp_rcvmgr), generated from their YNL specs by the kernel's own generator
-# (tools/net/ynl/ynl-gen-c.py, from Debian's linux-source-6.12, extracted
-# once).
+# What the kernel's own generator (tools/net/ynl/ynl-gen-c.py, from
+# Debian's linux-source-6.12, extracted once) makes of the YNL specs of the
+# project's generic netlink families (er2bc, tcp_rcvmgr): the uapi header
+# under include/uapi/linux/, and the module's policies and operations table
+# (nl_gen.c, nl_gen.h in the module's directory), as net/handshake's genl.c
+# and genl.h are made.
 #
-#   ynl-gen.sh		write the headers under include/uapi/linux/
-#   ynl-gen.sh --check	fail if a committed header differs from its spec's
+#   ynl-gen.sh		write them
+#   ynl-gen.sh --check	fail if a committed file differs from its spec's
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/testing/vm/common.sh"
 
-# spec and the header generated from it
-specs="er2bc.yaml:er2bc_genl.h tcp_rcvmgr.yaml:tcp_rcvmgr.h"
+# spec, uapi header, module directory
+specs="er2bc.yaml:er2bc_genl.h:sch_er2bc tcp_rcvmgr.yaml:tcp_rcvmgr.h:tcp_rcvmgr"
 
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12) || die "linux-source-6.12 is not installed"
 gen=$ER2BC_CACHE/ynl/$srcver
@@ -33,21 +35,32 @@ mkdir -p "$tree/Documentation/netlink/specs"
 touch "$tree/MAINTAINERS"
 cp "$gen"/Documentation/netlink/genetlink*.yaml "$tree/Documentation/netlink/"
 rc=0
-for pair in $specs; do
-	spec=Documentation/netlink/specs/${pair%%:*}
-	hdr=include/uapi/linux/${pair#*:}
-	cp "$top/$spec" "$tree/$spec"
-	/usr/bin/python3 "$gen/tools/net/ynl/ynl-gen-c.py" --mode uapi --header \
-		--spec "$tree/$spec" -o "$tree/out.h" >/dev/null
-	if [ "${1:-}" = --check ]; then
-		if ! diff -u "$top/$hdr" "$tree/out.h"; then
-			echo "$hdr is not what $spec generates: run tools/testing/ynl-gen.sh" >&2
+# gen SPEC MODE ARG FILE: generate FILE (a path in the tree) from SPEC
+gen() {
+	local spec=$1 mode=$2 arg=$3 file=$4 out
+	out=$tree/$file
+	mkdir -p "$(dirname "$out")"
+	(cd "$tree" && /usr/bin/python3 "$gen/tools/net/ynl/ynl-gen-c.py" --mode "$mode" \
+		"$arg" --spec "$spec" -o "$file" >/dev/null) || die "ynl-gen-c.py failed on $spec ($mode $arg)"
+	if [ "$check" = 1 ]; then
+		if ! diff -u "$top/$file" "$out"; then
+			echo "$file is not what $spec generates: run tools/testing/ynl-gen.sh" >&2
 			rc=1
-			continue
+			return
 		fi
-		echo "ynl: $hdr matches $spec"
+		echo "ynl: $file matches $spec"
 	else
-		cp "$tree/out.h" "$top/$hdr"
+		cp "$out" "$top/$file"
 	fi
+}
+check=0
+[ "${1:-}" = --check ] && check=1
+for triple in $specs; do
+	IFS=: read -r yaml hdr dir <<<"$triple"
+	spec=Documentation/netlink/specs/$yaml
+	cp "$top/$spec" "$tree/$spec"
+	gen "$spec" uapi --header "include/uapi/linux/$hdr"
+	gen "$spec" kernel --header "$dir/nl_gen.h"
+	gen "$spec" kernel --source "$dir/nl_gen.c"
 done
 exit $rc
