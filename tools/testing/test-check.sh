@@ -198,6 +198,26 @@ expect 0 "total: 6 passed, 0 failed" "a filter that matches one suite runs it al
 expect 0 "debug: 6 passed, 0 failed" "a filter naming a KUnit suite runs only it" good debug -T kunit/demo
 expect 0 "6.12: no test matches 'kunit/demo', not booted" "... and boots no kernel without it" good 6.12 debug -T kunit/demo
 
+# --- the generated netlink code (make lint): a committed table or policy
+# that its spec would not generate fails ynl-gen.sh --check
+g=$work/ynl
+mkdir -p "$g"
+(cd "$top" && tar -cf - tools/testing/ynl-gen.sh tools/testing/vm/common.sh \
+	Documentation/netlink/specs include/uapi/linux/er2bc_genl.h \
+	include/uapi/linux/tcp_rcvmgr.h sch_er2bc/nl_gen.[ch] tcp_rcvmgr/nl_gen.[ch]) |
+	tar -xf - -C "$g"
+"$g/tools/testing/ynl-gen.sh" --check >"$work/ynl.out" 2>&1
+ok $? "ynl-gen.sh --check passes on the files as committed"
+sed -i 's/GENL_UNS_ADMIN_PERM | //' "$g/sch_er2bc/nl_gen.c"
+"$g/tools/testing/ynl-gen.sh" --check >"$work/ynl.out" 2>&1
+[ $? = 1 ] && grep -q "sch_er2bc/nl_gen.c is not what" "$work/ynl.out"
+ok $? "a permission dropped from a generated commands table fails ynl-gen.sh --check"
+cp "$top/sch_er2bc/nl_gen.c" "$g/sch_er2bc/nl_gen.c"
+sed -i 's/NLA_POLICY_MIN(NLA_U32, 1000)/NLA_POLICY_MIN(NLA_U32, 1)/' "$g/tcp_rcvmgr/nl_gen.c"
+"$g/tools/testing/ynl-gen.sh" --check >"$work/ynl.out" 2>&1
+[ $? = 1 ] && grep -q "tcp_rcvmgr/nl_gen.c is not what" "$work/ynl.out"
+ok $? "a bound loosened in a generated policy fails ynl-gen.sh --check"
+
 # --- the real manifest: it parses, and lists what the tree has
 for k in 6.1 6.12 debug; do
 	python3 "$verdict" list --kver $k >"$work/list.$k" 2>"$work/err"
