@@ -246,11 +246,13 @@ cost() {
 	ip netns exec "$SND" nft add chain inet sink in "{ type filter hook prerouting priority -300; }"
 	ip netns exec "$SND" nft add rule inet sink in tcp dport 9 drop
 	cat >"$work/hold.py" <<'PY'
-import os, socket, sys, threading, time, select
+import os, signal, socket, sys, threading, time, select
 # hold.py serve PORT BYTES | hold.py connect HOST PORT N READY [SPORT]:
 # connections held open (the server sends BYTES on each, and no FIN); from
 # SPORT, SPORT+1, ... if given: the kernel's search for a free port is
-# linear in the ports in use, tens of minutes for 100000 under -icount
+# linear in the ports in use, tens of minutes for 100000 under -icount.
+# SIGUSR1 to a server: one byte more on each connection it holds, which
+# the gateway's module learns again after forgetting them (wan none)
 if sys.argv[1] == "serve":
     data = b"\0" * int(sys.argv[3])
     srv = socket.socket()
@@ -258,6 +260,11 @@ if sys.argv[1] == "serve":
     srv.bind(("0.0.0.0", int(sys.argv[2])))
     srv.listen(4096)
     held = []
+
+    def touch(signum, frame):
+        for c in held:
+            c.send(b"\0")
+    signal.signal(signal.SIGUSR1, touch)
     while True:
         c, _ = srv.accept()
         if data:
@@ -402,6 +409,11 @@ PY
 			replay_line || { log "replay died: $(cat "$work/replay.err")"; exit 1; }
 		done
 		[ $loaded = 1 ] && a1=$(stat_of acks)
+		# the module's variants measure a hit: every replayed ACK seen
+		if [[ $1 == azuma* ]] && [ $((a1 - a0)) -lt $((count * reps)) ]; then
+			log "cost $1: the module saw $((a1 - a0)) of $((count * reps)) replayed ACKs"
+			exit 1
+		fi
 		grep "\"label\": \"$1-$2\"" "$work/replay.out" | while read -r l; do
 			record part='"cost"' variant="\"$1\"" conns="$2" tracked="$tracked" \
 				conntrack="$ct" acks_seen=$((a1 - a0)) \
@@ -428,17 +440,35 @@ PY
 	}
 	ct_off() { ip netns exec "$GW" nft delete table inet bench_conntrack; }
 	# (conntrack's table, global, must hold the 100000 and the replays)
-	# the four variants at N connections
-	variants() { # N
-		ctl rcvmgr set policy azuma wan eth0 max-conns 262144 idle-timeout 86400000
+	# the four variants at N connections: the module's first, while its
+	# table holds the N (the replayed one among them); wan none takes its hooks
+	# and empties its table (what they learnt would be stale), so then
+	# the module is configured again, a new replayed connection opened,
+	# and every held connection carries a byte, which it learns them from
+	configure() {
+		ctl rcvmgr set policy azuma wan eth0 max-conns 262144 idle-timeout 86400000 ||
+			{ log "cannot configure azuma"; exit 1; }
+	}
+	tracked_all() { [ "$(stat_of conns)" -ge "$want" ]; }
+	variants() { # N [last]
+		local want=$1
+		tracked_all || { log "the module tracks $(stat_of conns) connections, not $want"; exit 1; }
 		measure azuma+ct "$1"
-		ctl rcvmgr set wan none
-		measure wan-none+ct "$1"
 		ct_off
-		measure wan-none "$1"
-		ctl rcvmgr set policy azuma wan eth0 max-conns 262144 idle-timeout 86400000
 		measure azuma "$1"
+		# the module's counters, once, with all it tracked
+		[ "${2:-}" = last ] && ctl -j rcvmgr stats >"$work/stats"
+		ctl rcvmgr set wan none
+		measure wan-none "$1"
 		ct_on
+		measure wan-none+ct "$1"
+		[ "${2:-}" = last ] && return
+		stop_replay
+		configure
+		start_replay
+		kill -USR1 $srv $srv3 $srv4
+		busywait 1800000 tracked_all ||
+			{ log "the module learnt $(stat_of conns) of $want connections again"; exit 1; }
 	}
 	# flood LABEL: guest ns per SYN of a flood from RCV through GW, half a
 	# second (about 50000 SYNs: each creates an entry, below both bounds)
@@ -476,7 +506,7 @@ PY
 
 	# connections opened from now on are in both tables
 	modprobe tcp_rcvmgr || { log "cannot load tcp_rcvmgr"; exit 1; }
-	ctl rcvmgr set policy azuma wan eth0 max-conns 262144 idle-timeout 86400000 || { log "cannot configure azuma"; exit 1; }
+	configure
 	start_replay
 	hold 9 5010 1100
 	variants 10
@@ -484,10 +514,9 @@ PY
 	variants 10000
 	hold 50000 5012 12000
 	hold 40000 5013 12000
-	variants 100000
+	variants 100000 last
 
 	# the floods, on tables without the held connections
-	ctl -j rcvmgr stats >"$work/stats"
 	stop_replay
 	kill $holds 2>/dev/null
 	wait $holds 2>/dev/null
