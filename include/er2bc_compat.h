@@ -35,82 +35,126 @@
  * The operations tables generated from the YNL specs (nl_gen.c) are split:
  * a do and a dump of one command are two entries, each with its own
  * policy (6.2 and later). Older kernels (ER2BC_HAVE_GENL_SPLIT_OPS unset
- * by the Kbuild probe) take one entry per command: er2bc_genl_register()
- * merges the pairs into one, with the do's policy for both (the dump's
- * start refuses what only the do takes).
+ * by the Kbuild probe) take one entry per command, one policy for both:
+ * er2bc_compat_genl_register() merges each pair into one, with the do's
+ * policy, and refuses to where the dump's policy is not the same as the
+ * do's for what the dump takes (what only the do takes, the dump's start
+ * must refuse itself).
  */
 #ifndef ER2BC_HAVE_GENL_SPLIT_OPS
 struct genl_split_ops {
-	int (*doit)(struct sk_buff *skb, struct genl_info *info);
-	int (*start)(struct netlink_callback *cb);
-	int (*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);
-	int (*done)(struct netlink_callback *cb);
+	int		(*doit)(struct sk_buff *skb, struct genl_info *info);
+	int		(*start)(struct netlink_callback *cb);
+	int		(*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);
+	int		(*done)(struct netlink_callback *cb);
 	const struct nla_policy *policy;
-	unsigned int		maxattr;
-	u8			cmd;
-	u8			internal_flags;
-	u8			flags;
-	u8			validate;
+	unsigned int	maxattr;
+	u8		cmd;
+	u8		internal_flags;
+	u8		flags;
+	u8		validate;
 };
+
+/* the entry of @cmd among the @k first of @ops, or the next free one */
+static inline struct genl_ops *er2bc_compat_genl_op(struct genl_ops *ops,
+						    unsigned int k, u8 cmd)
+{
+	unsigned int j;
+
+	for (j = 0; j < k; j++)
+		if (ops[j].cmd == cmd)
+			return &ops[j];
+	return &ops[k];
+}
+
+/*
+ * @dump's policy is @doit's for every attribute the dump takes (policies
+ * are static tables: what their initialisers leave out is zero)
+ */
+static inline bool er2bc_compat_genl_same_policy(const struct genl_ops *doit,
+						 const struct genl_split_ops *dump)
+{
+	if (!dump->policy)
+		return !doit->policy;
+	return doit->policy && dump->maxattr <= doit->maxattr &&
+	       !memcmp(doit->policy, dump->policy,
+		       (dump->maxattr + 1) * sizeof(*dump->policy));
+}
 #endif
 
 /* register @family with the @n commands of @ops (module init) */
-static inline int er2bc_genl_register(struct genl_family *family,
-				      const struct genl_split_ops *ops,
-				      unsigned int n)
+static inline int er2bc_compat_genl_register(struct genl_family *family,
+					     const struct genl_split_ops *ops,
+					     unsigned int n)
 {
 #ifdef ER2BC_HAVE_GENL_SPLIT_OPS
 	family->split_ops = ops;
 	family->n_split_ops = n;
 	return genl_register_family(family);
 #else
+	const u8 caps = GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP | GENL_CMD_CAP_HASPOL;
 	struct genl_ops *merged;
-	unsigned int i, j, k = 0;
+	unsigned int i, k = 0;
 	int err;
 
 	merged = kcalloc(n, sizeof(*merged), GFP_KERNEL);
 	if (!merged)
 		return -ENOMEM;
+	/* the do of a command first, so that its dump can be checked against it */
 	for (i = 0; i < n; i++) {
 		const struct genl_split_ops *s = &ops[i];
 		struct genl_ops *o;
 
-		for (j = 0; j < k && merged[j].cmd != s->cmd; j++)
-			;
-		o = &merged[j];
-		if (j == k)
+		if (!s->doit)
+			continue;
+		o = er2bc_compat_genl_op(merged, k, s->cmd);
+		if (o == &merged[k])
 			k++;
 		o->cmd = s->cmd;
-		o->flags |= s->flags & ~(GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP |
-					 GENL_CMD_CAP_HASPOL);
+		o->doit = s->doit;
+		o->policy = s->policy;
+		o->maxattr = s->maxattr;
+		o->flags |= s->flags & ~caps;
 		o->validate |= s->validate;
 		o->internal_flags |= s->internal_flags;
-		if (s->doit) {
-			o->doit = s->doit;
+	}
+	for (i = 0; i < n; i++) {
+		const struct genl_split_ops *s = &ops[i];
+		struct genl_ops *o;
+
+		if (s->doit)
+			continue;
+		o = er2bc_compat_genl_op(merged, k, s->cmd);
+		if (o == &merged[k]) {
+			k++;
 			o->policy = s->policy;
 			o->maxattr = s->maxattr;
-		} else {
-			o->start = s->start;
-			o->dumpit = s->dumpit;
-			o->done = s->done;
-			if (!o->doit) {
-				o->policy = s->policy;
-				o->maxattr = s->maxattr;
-			}
+		} else if (WARN_ON_ONCE(!er2bc_compat_genl_same_policy(o, s))) {
+			err = -EINVAL;
+			goto free;
 		}
+		o->cmd = s->cmd;
+		o->start = s->start;
+		o->dumpit = s->dumpit;
+		o->done = s->done;
+		o->flags |= s->flags & ~caps;
+		o->validate |= s->validate;
+		o->internal_flags |= s->internal_flags;
 	}
 	family->ops = merged;
 	family->n_ops = k;
 	err = genl_register_family(family);
-	if (err) {
-		family->ops = NULL;
-		kfree(merged);
-	}
+	if (!err)
+		return 0;
+	family->ops = NULL;
+	family->n_ops = 0;
+free:
+	kfree(merged);
 	return err;
 #endif
 }
 
-static inline void er2bc_genl_unregister(struct genl_family *family)
+static inline void er2bc_compat_genl_unregister(struct genl_family *family)
 {
 	genl_unregister_family(family);
 #ifndef ER2BC_HAVE_GENL_SPLIT_OPS
@@ -121,14 +165,14 @@ static inline void er2bc_genl_unregister(struct genl_family *family)
 /*
  * Attribute @type of a dump's request, parsed and checked against the
  * dump's policy by genetlink (in a struct genl_info since 6.4); NULL if
- * absent or beyond that policy.
+ * absent or beyond that policy (a dump without one has no attributes).
  */
 static inline struct nlattr *er2bc_dump_attr(struct netlink_callback *cb,
 					     unsigned int type)
 {
 	const struct genl_dumpit_info *d = genl_dumpit_info(cb);
 
-	if (type > d->op.maxattr)
+	if (!type || type > d->op.maxattr)
 		return NULL;
 #ifdef ER2BC_HAVE_GENL_INFO_DUMP
 	return d->info.attrs[type];

@@ -24,6 +24,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/stringify.h>
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
@@ -227,7 +228,10 @@ static struct er2bc_meter_key *er2bc_meter_key_new(const struct nlattr *nla,
 	if (!nla)
 		return NULL;
 	if (nla_len(nla) < ER2BC_AUTH_KEY_MIN || nla_len(nla) > ER2BC_AUTH_KEY_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, nla, "er2bc: auth-key is 16 to 1024 bytes");
+		/* the spec's lengths: no policy can say them */
+		NL_SET_ERR_MSG_ATTR(extack, nla, "er2bc: auth-key is "
+				    __stringify(ER2BC_AUTH_KEY_MIN) " to "
+				    __stringify(ER2BC_AUTH_KEY_MAX) " bytes");
 		return ERR_PTR(-EINVAL);
 	}
 	key = kzalloc(sizeof(*key), GFP_KERNEL_ACCOUNT);
@@ -426,9 +430,11 @@ int er2bc_nl_meter_get_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "er2bc: meter-get needs ifindex");
 		return -EINVAL;
 	}
-	if (info->attrs[ER2BC_A_PROBE_KEY] &&
-	    er2bc_nl_check_key(info->attrs[ER2BC_A_PROBE_KEY], info->extack))
-		return -EINVAL;
+	if (info->attrs[ER2BC_A_PROBE_KEY]) {
+		err = er2bc_nl_check_key(info->attrs[ER2BC_A_PROBE_KEY], info->extack);
+		if (err)
+			return err;
+	}
 	err = er2bc_nl_reply(info, &msg, &hdr);
 	if (err)
 		return err;

@@ -34,12 +34,12 @@ struct genl_family er2bc_nl_family __ro_after_init = {
 /* the family, with the commands of @ops (module init, before any request) */
 int __init er2bc_nl_register(const struct genl_split_ops *ops, unsigned int n_ops)
 {
-	return er2bc_genl_register(&er2bc_nl_family, ops, n_ops);
+	return er2bc_compat_genl_register(&er2bc_nl_family, ops, n_ops);
 }
 
 void er2bc_nl_unregister(void)
 {
-	er2bc_genl_unregister(&er2bc_nl_family);
+	er2bc_compat_genl_unregister(&er2bc_nl_family);
 }
 
 /* a reply to @info's request, its header put */

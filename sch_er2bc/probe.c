@@ -8,6 +8,7 @@
 #include <crypto/hash.h>
 #include <crypto/sha2.h>
 #include <linux/export.h>
+#include <linux/stringify.h>
 #include <linux/kernel.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -289,11 +290,14 @@ enum er2bc_auth er2bc_replay_take(struct er2bc_replay *w, const u8 *req)
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_replay_take);
 
-/* a request's body as a key: 4 to ER2BC_PROBE_KEY_MAX bytes */
+/* a request's body as a key (the spec's lengths: no policy can say them) */
 int er2bc_nl_check_key(const struct nlattr *key, struct netlink_ext_ack *extack)
 {
-	if (nla_len(key) < ER2BC_PROBE_REQ_BODY || nla_len(key) > ER2BC_PROBE_KEY_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, key, "er2bc: key is 4 to 32 bytes");
+	BUILD_BUG_ON(ER2BC_PROBE_KEY_MIN != ER2BC_PROBE_REQ_BODY);
+	if (nla_len(key) < ER2BC_PROBE_KEY_MIN || nla_len(key) > ER2BC_PROBE_KEY_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, key, "er2bc: key is "
+				    __stringify(ER2BC_PROBE_KEY_MIN) " to "
+				    __stringify(ER2BC_PROBE_KEY_MAX) " bytes");
 		return -EINVAL;
 	}
 	return 0;

@@ -161,10 +161,6 @@ void er2bc_count_snap(struct er2bc_count *c, const u8 *key, u8 key_len, u64 time
 const struct er2bc_snap *er2bc_count_find(const struct er2bc_count *c,
 					  const u8 *key, unsigned int key_len);
 
-/* the lengths of a shared secret (ER2BC_A_PROBE_AUTH_KEY) */
-#define ER2BC_AUTH_KEY_MIN	16
-#define ER2BC_AUTH_KEY_MAX	1024
-
 /*
  * netlink: a request's key checked, the peer's nests in and out, a count's
  * attributes out

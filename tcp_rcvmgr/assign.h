@@ -16,8 +16,8 @@
 #define RCVMGR_WINDOW_MAX	(65535U << 14)
 
 /* the initial window of eq. 1-a, segments: the thesis' 2 at least */
-#define RCVMGR_IW_MIN		2
-#define RCVMGR_IW_MAX		1024
+#define RCVMGR_IW_MIN		TCP_RCVMGR_INITIAL_WINDOW_MIN
+#define RCVMGR_IW_MAX		TCP_RCVMGR_INITIAL_WINDOW_MAX
 
 /* what the budget rule decided at the end of an interval */
 enum rcvmgr_trend {

@@ -17,7 +17,6 @@
 #include <net/sock.h>
 
 #include "er2bc_compat.h"
-#include "assign.h"
 #include "nl_gen.h"
 #include "rcvmgr.h"
 #include "table.h"
@@ -543,12 +542,12 @@ static struct genl_family rcvmgr_genl_family __ro_after_init = {
 /* the family, with the commands of @ops (module init, before any request) */
 int __init rcvmgr_genl_register(const struct genl_split_ops *ops, unsigned int n_ops)
 {
-	return er2bc_genl_register(&rcvmgr_genl_family, ops, n_ops);
+	return er2bc_compat_genl_register(&rcvmgr_genl_family, ops, n_ops);
 }
 
 void rcvmgr_genl_unregister(void)
 {
-	er2bc_genl_unregister(&rcvmgr_genl_family);
+	er2bc_compat_genl_unregister(&rcvmgr_genl_family);
 }
 
 MODULE_ALIAS_GENL_FAMILY(TCP_RCVMGR_FAMILY_NAME);

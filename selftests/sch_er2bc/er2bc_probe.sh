@@ -89,6 +89,9 @@ for key in 000102 "$(printf '%066x' 1)"; do
 	[ $? = 1 ] && [[ "$out" == *"key is 4 to 32 bytes"* ]]
 	log_test $? "meter-get refuses a key of $((${#key} / 2)) bytes" "$out"
 done
+out=$(raw "$B" dump $CMD_METER_GET "$P_IF:u32:$ifb" "$P_KEY:hex:00010203" 2>&1)
+[ $? = 1 ] && [[ "$out" == *"Invalid argument"* ]]
+log_test $? "a dump of meters refuses a key" "$out"
 
 check() { # DESC JSON-EXPR: probecheck's result, checked in Python
 	python3 -c "import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if ($2) else 1)" "$res"

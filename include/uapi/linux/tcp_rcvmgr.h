@@ -45,10 +45,12 @@ enum tcp_rcvmgr_state {
 	TCP_RCVMGR_STATE_UNSCALED,
 };
 
-#define TCP_RCVMGR_DEV_MAX	8
-#define TCP_RCVMGR_PREFIX_MAX	8
-#define TCP_RCVMGR_RULE_MAX	16
-#define TCP_RCVMGR_PRIORITY_MAX	1000
+#define TCP_RCVMGR_DEV_MAX		8
+#define TCP_RCVMGR_PREFIX_MAX		8
+#define TCP_RCVMGR_RULE_MAX		16
+#define TCP_RCVMGR_PRIORITY_MAX		1000
+#define TCP_RCVMGR_INITIAL_WINDOW_MIN	2
+#define TCP_RCVMGR_INITIAL_WINDOW_MAX	1024
 
 /**
  * enum tcp_rcvmgr_clear - Lists a config-set empties before adding what it
