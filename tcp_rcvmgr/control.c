@@ -45,8 +45,31 @@ static bool rcvmgr_active(const struct rcvmgr_conn *c, u64 now)
 	return rcvmgr_assignable(c) && c->bytes && !rcvmgr_quiet(c, now);
 }
 
-/* writing the assignment back yields the CPU every this many connections */
+/* the control work yields the CPU every this many connections */
 #define RCVMGR_CONTROL_BATCH	256
+
+/*
+ * The walk at a batch's end: gives the CPU up, and whether it may go on
+ * from @c (still in the list, so the entry after it is too, in the new
+ * RCU read section); if not, the walk starts again from the head, and
+ * the entries it saw this pass (c->walk) are passed over.
+ */
+static bool rcvmgr_walk_yield(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
+{
+	bool linked;
+
+	if (!refcount_inc_not_zero(&c->ref))
+		return false;
+	rcu_read_unlock();
+	cond_resched();
+	rcu_read_lock();
+	spin_lock_bh(&rn->lock);
+	linked = !c->unlinked;
+	spin_unlock_bh(&rn->lock);
+	/* not the last reference while linked; else freed after this section */
+	rcvmgr_conn_put(c);
+	return linked;
+}
 
 /*
  * Section 5: what a connection showed it can use over the interval, by the
@@ -187,16 +210,18 @@ static void rcvmgr_budget_adjust(struct rcvmgr_net *rn, const struct rcvmgr_cfg 
  * One pass over the connections: at an interval's end also the RTT trend,
  * the budget and expiry; always the assignment. The walk that collects
  * the active connections is the only part under RCU (a copy of a few
- * fields each); the assignment and writing it back run outside it, and
- * yield the CPU, on the references the walk took.
+ * fields each); the assignment and writing it back run outside it, on the
+ * references the walk took. Both yield the CPU every batch. Without
+ * memory for the assignment, the walk still votes and expires.
  */
 static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 {
+	unsigned int n = 0, max, i, n_initial = 0, held = 0, walked = 0;
+	struct rcvmgr_conn **conns, *c, *pos = NULL;
 	struct rcvmgr_assign_params ap;
-	unsigned int n = 0, max, i, n_initial = 0, held = 0;
 	struct rcvmgr_vote vote = {};
-	struct rcvmgr_conn **conns, *c;
 	const struct rcvmgr_cfg *cfg;
+	bool assign = true;
 	struct rcvmgr_share *shares;
 	u64 now, need = 0;
 	u32 budget;
@@ -209,17 +234,33 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 	shares = kvcalloc(max, sizeof(*shares), GFP_KERNEL);
 	conns = kvcalloc(max, sizeof(*conns), GFP_KERNEL);
 	if (!shares || !conns) {
-		/* the kick this pass answers is not lost: again in 100 ms */
-		if (!interval_end && !READ_ONCE(rn->exiting))
+		/* the assignment is not lost: again in 100 ms */
+		if (!READ_ONCE(rn->exiting))
 			queue_delayed_work(system_unbound_wq, &rn->reassign, HZ / 10);
-		goto out;
+		if (!interval_end)
+			goto out;
+		/* the interval's vote and expiry still run, on no memory */
+		max = 0;
+		assign = false;
 	}
 
 	now = ktime_get_ns();
+	rn->walk++;
 	rcu_read_lock();
-	list_for_each_entry_rcu(c, &rn->conns, list) {
+walk:
+	pos = list_prepare_entry(pos, &rn->conns, list);
+	list_for_each_entry_continue_rcu(pos, &rn->conns, list) {
 		bool expired = false;
 
+		c = pos;
+		if (++walked % RCVMGR_CONTROL_BATCH == 0 && !rcvmgr_walk_yield(rn, c)) {
+			pos = NULL;
+			goto walk;
+		}
+		/* seen before the walk started again */
+		if (c->walk == rn->walk)
+			continue;
+		c->walk = rn->walk;
 		spin_lock_bh(&c->lock);
 		if (interval_end)
 			expired = rcvmgr_conn_interval(c, cfg, now, &vote);
@@ -240,6 +281,8 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 		rcvmgr_budget_adjust(rn, cfg, held, vote.sampled, vote.increased);
 		rcvmgr_probe_maybe(rn, cfg, held, &vote);
 	}
+	if (!assign)
+		goto out;
 	budget = rn->budget;
 	if (rcvmgr_probing(rn))
 		budget = rcvmgr_probe_budget(budget, cfg->budget_min);

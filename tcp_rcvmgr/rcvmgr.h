@@ -108,6 +108,7 @@ struct rcvmgr_conn {
 	struct rcu_head rcu;
 	refcount_t ref;			/* the table's, the control work's */
 	bool unlinked;			/* under rn->lock */
+	u32 walk;			/* under ctl_mutex: the last pass that saw it */
 	/*
 	 * RCVMGR_CONN_OPENING: opened by a SYN, no data yet; counted in
 	 * rn->n_opening until data comes or the entry goes (atomic bitops)
@@ -184,6 +185,7 @@ struct rcvmgr_net {
 	bool hooked;			/* under ctl_mutex: rcvmgr_hooks_set() */
 
 	/* under ctl_mutex; budget also read locklessly */
+	u32 walk;			/* passes over the connections, to tell them apart */
 	u32 budget;
 	bool initial_fits;		/* (1-a) at the last assignment */
 	u32 n_initial;
