@@ -49,26 +49,31 @@ static bool rcvmgr_active(const struct rcvmgr_conn *c, u64 now)
 #define RCVMGR_CONTROL_BATCH	256
 
 /*
- * The walk at a batch's end: gives the CPU up, and whether it may go on
- * from @c (still in the list, so the entry after it is too, in the new
- * RCU read section); if not, the walk starts again from the head, and
- * the entries it saw this pass (c->walk) are passed over.
+ * The walk before @c, which it has yet to see, gives the CPU up: the
+ * entry before @c keeps its place (rn->walk_pos, which an unlink moves
+ * back), and the walk goes on from the entry after that place, linked in
+ * the new RCU read-side section. False, without yielding, if @c is
+ * already out of the list: the walk tries again at the next entry.
  */
-static bool rcvmgr_walk_yield(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
+static struct rcvmgr_conn *rcvmgr_walk_yield(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 {
-	bool linked;
+	struct list_head *pos;
 
-	if (!refcount_inc_not_zero(&c->ref))
-		return false;
+	spin_lock_bh(&rn->lock);
+	if (c->unlinked) {
+		spin_unlock_bh(&rn->lock);
+		return NULL;
+	}
+	rn->walk_pos = c->list.prev;
+	spin_unlock_bh(&rn->lock);
 	rcu_read_unlock();
 	cond_resched();
 	rcu_read_lock();
 	spin_lock_bh(&rn->lock);
-	linked = !c->unlinked;
+	pos = rn->walk_pos;
+	rn->walk_pos = NULL;
 	spin_unlock_bh(&rn->lock);
-	/* not the last reference while linked; else freed after this section */
-	rcvmgr_conn_put(c);
-	return linked;
+	return list_entry(pos, struct rcvmgr_conn, list);
 }
 
 /*
@@ -137,7 +142,9 @@ static void rcvmgr_share_of(struct rcvmgr_share *s, const struct rcvmgr_conn *c,
 	s->mss = c->mss;
 	s->rtt_us = c->srtt_us;
 	s->priority = c->priority;
-	s->rtts = rcvmgr_rtts_since(div_u64(now - c->created_ns, NSEC_PER_USEC), c->srtt_us);
+	/* one created on another CPU while the walk ran may be newer than now */
+	s->rtts = rcvmgr_rtts_since(div_u64(now > c->created_ns ? now - c->created_ns : 0,
+					    NSEC_PER_USEC), c->srtt_us);
 	s->demand = c->demand;
 	s->state = c->state;
 }
@@ -217,11 +224,11 @@ static void rcvmgr_budget_adjust(struct rcvmgr_net *rn, const struct rcvmgr_cfg 
 static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 {
 	unsigned int n = 0, max, i, n_initial = 0, held = 0, walked = 0;
-	struct rcvmgr_conn **conns, *c, *pos = NULL;
+	struct rcvmgr_conn **conns, *c, *pos, *before;
 	struct rcvmgr_assign_params ap;
 	struct rcvmgr_vote vote = {};
 	const struct rcvmgr_cfg *cfg;
-	bool assign = true;
+	bool assign = true, more = false;
 	struct rcvmgr_share *shares;
 	u64 now, need = 0;
 	u32 budget;
@@ -245,32 +252,34 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 	}
 
 	now = ktime_get_ns();
-	rn->walk++;
 	rcu_read_lock();
-walk:
-	pos = list_prepare_entry(pos, &rn->conns, list);
+	pos = list_entry(&rn->conns, struct rcvmgr_conn, list);
 	list_for_each_entry_continue_rcu(pos, &rn->conns, list) {
 		bool expired = false;
 
-		c = pos;
-		if (++walked % RCVMGR_CONTROL_BATCH == 0 && !rcvmgr_walk_yield(rn, c)) {
-			pos = NULL;
-			goto walk;
+		/* every batch, the CPU given up, the walk on from its place */
+		if (++walked >= RCVMGR_CONTROL_BATCH) {
+			before = rcvmgr_walk_yield(rn, pos);
+			if (before) {
+				walked = 0;
+				pos = before;
+				continue;
+			}
 		}
-		/* seen before the walk started again */
-		if (c->walk == rn->walk)
-			continue;
-		c->walk = rn->walk;
+		c = pos;
 		spin_lock_bh(&c->lock);
 		if (interval_end)
 			expired = rcvmgr_conn_interval(c, cfg, now, &vote);
 		/* a pause does not restart the budget: held counts it */
 		if (!expired && rcvmgr_assignable(c) && c->bytes)
 			held++;
-		if (!expired && rcvmgr_active(c, now) && n < max &&
-		    refcount_inc_not_zero(&c->ref)) {
-			rcvmgr_share_of(&shares[n], c, now);
-			conns[n++] = c;
+		if (!expired && rcvmgr_active(c, now)) {
+			if (n == max) {
+				more = true;
+			} else if (refcount_inc_not_zero(&c->ref)) {
+				rcvmgr_share_of(&shares[n], c, now);
+				conns[n++] = c;
+			}
 		}
 		spin_unlock_bh(&c->lock);
 		if (expired)
@@ -283,6 +292,9 @@ walk:
 	}
 	if (!assign)
 		goto out;
+	/* connections that came during the walk beyond the arrays: soon */
+	if (more && !READ_ONCE(rn->exiting))
+		queue_delayed_work(system_unbound_wq, &rn->reassign, RCVMGR_REASSIGN_GAP);
 	budget = rn->budget;
 	if (rcvmgr_probing(rn))
 		budget = rcvmgr_probe_budget(budget, cfg->budget_min);

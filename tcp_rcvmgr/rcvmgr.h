@@ -108,7 +108,6 @@ struct rcvmgr_conn {
 	struct rcu_head rcu;
 	refcount_t ref;			/* the table's, the control work's */
 	bool unlinked;			/* under rn->lock */
-	u32 walk;			/* under ctl_mutex: the last pass that saw it */
 	/*
 	 * RCVMGR_CONN_OPENING: opened by a SYN, no data yet; counted in
 	 * rn->n_opening until data comes or the entry goes (atomic bitops)
@@ -174,7 +173,13 @@ struct rcvmgr_net {
 	struct rcvmgr_cfg __rcu *cfg;
 	struct rhashtable table;
 	struct list_head conns;
-	spinlock_t lock;		/* table and list changes */
+	spinlock_t lock;		/* table and list changes, walk_pos */
+	/*
+	 * while the control walk has left its RCU read-side section: the last
+	 * entry it went past, or the list's head; an entry unlinked meanwhile
+	 * hands the place on to the one before it
+	 */
+	struct list_head *walk_pos;
 	atomic_t count;
 	struct mutex ctl_mutex;		/* the control work and config changes */
 	struct delayed_work tick;	/* every interval: budget, assignment, expiry */
@@ -185,7 +190,6 @@ struct rcvmgr_net {
 	bool hooked;			/* under ctl_mutex: rcvmgr_hooks_set() */
 
 	/* under ctl_mutex; budget also read locklessly */
-	u32 walk;			/* passes over the connections, to tell them apart */
 	u32 budget;
 	bool initial_fits;		/* (1-a) at the last assignment */
 	u32 n_initial;

@@ -39,6 +39,9 @@ bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 	if (!c->unlinked) {
 		c->unlinked = true;
 		rhashtable_remove_fast(&rn->table, &c->node, rcvmgr_rht_params);
+		/* the control walk goes on from the entry before, still linked */
+		if (rn->walk_pos == &c->list)
+			rn->walk_pos = c->list.prev;
 		list_del_rcu(&c->list);
 		atomic_dec(&rn->count);
 		atomic64_inc(&rn->freed);
