@@ -200,11 +200,9 @@ int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "er2bc: probe-get needs ifindex and handle");
 		return -EINVAL;
 	}
-	if (key) {
-		err = er2bc_nl_check_key(key, info->extack);
-		if (err)
-			return err;
-	}
+	err = er2bc_nl_check_key(key, info->extack);
+	if (err)
+		return err;
 	err = er2bc_nl_reply(info, &msg, &hdr);
 	if (err)
 		return err;

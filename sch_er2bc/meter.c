@@ -430,11 +430,9 @@ int er2bc_nl_meter_get_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "er2bc: meter-get needs ifindex");
 		return -EINVAL;
 	}
-	if (info->attrs[ER2BC_A_PROBE_KEY]) {
-		err = er2bc_nl_check_key(info->attrs[ER2BC_A_PROBE_KEY], info->extack);
-		if (err)
-			return err;
-	}
+	err = er2bc_nl_check_key(info->attrs[ER2BC_A_PROBE_KEY], info->extack);
+	if (err)
+		return err;
 	err = er2bc_nl_reply(info, &msg, &hdr);
 	if (err)
 		return err;

@@ -8,10 +8,10 @@
 #include <crypto/hash.h>
 #include <crypto/sha2.h>
 #include <linux/export.h>
-#include <linux/stringify.h>
 #include <linux/kernel.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/stringify.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <net/genetlink.h>
@@ -290,10 +290,15 @@ enum er2bc_auth er2bc_replay_take(struct er2bc_replay *w, const u8 *req)
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_replay_take);
 
-/* a request's body as a key (the spec's lengths: no policy can say them) */
+/*
+ * a request's body as a key, if the request has one (the spec's lengths:
+ * no policy can say them)
+ */
 int er2bc_nl_check_key(const struct nlattr *key, struct netlink_ext_ack *extack)
 {
 	BUILD_BUG_ON(ER2BC_PROBE_KEY_MIN != ER2BC_PROBE_REQ_BODY);
+	if (!key)
+		return 0;
 	if (nla_len(key) < ER2BC_PROBE_KEY_MIN || nla_len(key) > ER2BC_PROBE_KEY_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, key, "er2bc: key is "
 				    __stringify(ER2BC_PROBE_KEY_MIN) " to "

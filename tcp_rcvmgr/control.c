@@ -52,8 +52,9 @@ static bool rcvmgr_active(const struct rcvmgr_conn *c, u64 now)
  * The walk before @c, which it has yet to see, gives the CPU up: the
  * entry before @c keeps its place (rn->walk_pos, which an unlink moves
  * back), and the walk goes on from the entry after that place, linked in
- * the new RCU read-side section. False, without yielding, if @c is
- * already out of the list: the walk tries again at the next entry.
+ * the new RCU read-side section; returns the entry at that place. NULL,
+ * without yielding, if @c is already out of the list: the walk tries
+ * again at the next entry.
  */
 static struct rcvmgr_conn *rcvmgr_walk_yield(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 {
