@@ -366,7 +366,7 @@ static int rcvmgr_put_u64(struct sk_buff *msg, int type, u64 v)
 int tcp_rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(genl_info_net(info));
-	u64 acks = 0, rewritten = 0, samples = 0;
+	u64 acks = 0, rewritten = 0, samples = 0, unseen = 0;
 	u32 n_initial, n_persistent, budget;
 	u64 intervals, assignments, up, down, probes;
 	struct sk_buff *msg;
@@ -376,17 +376,19 @@ int tcp_rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	for_each_possible_cpu(cpu) {
 		const struct rcvmgr_pcpu_stats *st = per_cpu_ptr(rn->stats, cpu);
-		u64 a, r, s;
+		u64 a, r, s, u;
 
 		do {
 			start = u64_stats_fetch_begin(&st->syncp);
 			a = u64_stats_read(&st->acks);
 			r = u64_stats_read(&st->rewritten);
 			s = u64_stats_read(&st->rtt_samples);
+			u = u64_stats_read(&st->unseen);
 		} while (u64_stats_fetch_retry(&st->syncp, start));
 		acks += a;
 		rewritten += r;
 		samples += s;
+		unseen += u;
 	}
 	mutex_lock(&rn->ctl_mutex);
 	n_initial = rn->n_initial;
@@ -424,7 +426,8 @@ int tcp_rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_OFFLOADED, atomic64_read(&rn->offloaded)) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ASSIGNMENTS, assignments) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ADOPTED, atomic64_read(&rn->adopted)) ||
-	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_PROBES, probes)) {
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_PROBES, probes) ||
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_UNSEEN, unseen)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

@@ -619,6 +619,11 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		return;
 	}
 	WRITE_ONCE(c->last_ns, now);
+	/* the most of the sender's data the receiver's ACKs may cover */
+	if (!(c->flags & RCVMGR_F_SND_NXT) || after(end, c->snd_nxt)) {
+		c->snd_nxt = end;
+		c->flags |= RCVMGR_F_SND_NXT;
+	}
 	/*
 	 * data on an entry that cannot be managed (first seen mid-stream when
 	 * conntrack did not know it, or opened by a SYN whose answer never
@@ -771,7 +776,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
 	u32 ack, assigned;
-	bool kick = false;
+	bool kick = false, unseen;
 
 	rcvmgr_sender_key(&key);
 	c = rhashtable_lookup(&rn->table, &key, rcvmgr_rht_params);
@@ -875,7 +880,14 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 	c->advertised = (u32)adv << c->wscale;
 
-	if (c->state == TCP_RCVMGR_STATE_UNSCALED)
+	/*
+	 * An ACK past the sender's highest segment seen here covers data that
+	 * took another path (asymmetric routing, a route change, fragments
+	 * the hooks did not see): what the module measured of the connection
+	 * is stale, and the window passes as the receiver offered it
+	 */
+	unseen = !(c->flags & RCVMGR_F_SND_NXT) || after(ack, c->snd_nxt);
+	if (c->state == TCP_RCVMGR_STATE_UNSCALED || unseen)
 		assigned = RCVMGR_WINDOW_MAX;
 	else
 		assigned = rcvmgr_assigned(rn, cfg, c, now, &kick);
@@ -894,6 +906,8 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	u64_stats_inc(&st->acks);
 	if (field != adv)
 		u64_stats_inc(&st->rewritten);
+	if (unseen)
+		u64_stats_inc(&st->unseen);
 	u64_stats_update_end(&st->syncp);
 
 	if (field != adv && !skb_ensure_writable(skb, p->thoff + sizeof(struct tcphdr))) {

@@ -97,6 +97,7 @@ struct rcvmgr_key {
 #define RCVMGR_F_RCV_OPENED	BIT(11)	/* the receiver's SYN opened it: a download */
 #define RCVMGR_F_ESTABLISHED	BIT(12)	/* an ACK after both SYNs: the handshake's last */
 #define RCVMGR_F_PRIO_ACK	BIT(13)	/* adopted: the priority from the receiver's next ACK */
+#define RCVMGR_F_SND_NXT	BIT(14)	/* snd_nxt holds the sender's */
 
 #define RCVMGR_F_HANDSHAKE	(RCVMGR_F_SND_SYN | RCVMGR_F_RCV_SYN)
 #define RCVMGR_F_TS		(RCVMGR_F_SND_TS | RCVMGR_F_RCV_TS)
@@ -128,6 +129,11 @@ struct rcvmgr_conn {
 	 */
 	u32 snd_ack;			/* the sender's last ACK: its RCV.NXT */
 	u32 snd_wnd;			/* and the window it offered, bytes */
+	/*
+	 * the end of the sender's highest segment seen here: an ACK past it
+	 * acknowledges data that took another path
+	 */
+	u32 snd_nxt;
 	u32 mss;
 	u32 priority;
 	u64 bytes;
@@ -165,6 +171,7 @@ struct rcvmgr_pcpu_stats {
 	u64_stats_t acks;
 	u64_stats_t rewritten;
 	u64_stats_t rtt_samples;
+	u64_stats_t unseen;		/* ACKs past what the sender sent here */
 	struct u64_stats_sync syncp;
 };
 

@@ -6,7 +6,9 @@
 # half-open ones (a SYN flood) leave it to the downloads. Half-open entries
 # take at most half the table and are forgotten seconds after they go
 # quiet; the table never holds more than max-conns. A connection handed to
-# a flowtable, which the hooks no longer see, is forgotten.
+# a flowtable, which the hooks no longer see, is forgotten. With asymmetric
+# routing, ACKs of data that took another path pass as the receiver wrote
+# them.
 #
 # The flood: a LAN host sends spoofed SYNs (random LAN sources and ports)
 # to a port the WAN router drops, as fast as the VM sends them, past the
@@ -52,14 +54,15 @@ busywait 30000 tcp_listening "$SND" 5003
 modprobe tcp_rcvmgr
 log_test $? "module loads"
 
-# window_of PORT: the window the dump gives the connection from SND's PORT
-window_of() {
+# conn_field PORT FIELD: a number the dump gives the connection from SND's PORT
+conn_field() {
 	local dump
 	ctl -j rcvmgr conns >"$tmp/conns" || return
 	IFS= read -r -d '' dump <"$tmp/conns"
-	[[ $dump =~ \"sport\":[[:space:]]*$1,[^}]*\"window\":[[:space:]]*([0-9]+) ]] &&
+	[[ $dump =~ \"sport\":[[:space:]]*$1,[^}]*\"$2\":[[:space:]]*([0-9]+) ]] &&
 		echo "${BASH_REMATCH[1]}"
 }
+window_of() { conn_field "$1" window; }
 
 # --- idle connections: 30 that each received 10 KB and stay open, quiet;
 # a download beside them gets the whole of a fixed 64 KB budget under
@@ -215,5 +218,54 @@ else
 	log_test $ksft_skip "a connection offloaded to a flowtable is forgotten, and completes" \
 		"kernel without flowtables: $(head -n 1 "$tmp/ft.err")"
 fi
+
+# --- asymmetric routing. A second link, WAN to RCV, 20 ms toward RCV as
+# the first; a host route on the WAN router sends SND's data to RCV over
+# it, past the gateway, while RCV's ACKs still cross the gateway. An ACK
+# that acknowledges data the gateway never saw passes as the receiver wrote
+# it: what the module measured of that connection is stale.
+veth_pair "$WAN" eth2 10.4.0.1/24 "$RCV" eth1 10.4.0.2/24
+tc -n "$WAN" qdisc add dev eth2 root netem delay 20ms limit 10000
+ip netns exec "$RCV" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.eth1.rp_filter=0
+reroute() { ip -n "$WAN" route "$1" 10.3.0.2/32 via 10.4.0.2 dev eth2; }
+
+# by_client PORT FIELD: FIELD of each connection RCV opened from PORT
+by_client() {
+	ctl -j rcvmgr conns >"$tmp/conns" &&
+		json_get "' '.join(str(c['$2']) for c in j if c['dport'] == $1)" <"$tmp/conns"
+}
+
+# a download held to a 32 KB share, its data then rerouted
+rset policy equal budget-init 32k budget-min 32k budget-max 32k
+fetch 10.1.0.2 5002 --sport 40002 --abort-after 600 >/dev/null 2>&1 &
+f=$!
+pids+=" $f"
+rewrites() { r0=$(by_client 40002 rewritten) && [ "${r0:-0}" -gt 10 ]; }
+busywait 30000 rewrites
+u0=$(stat_of unseen)
+reroute add
+# (the data already on its way through the gateway acknowledged)
+sleep 1
+r1=$(by_client 40002 rewritten)
+sleep 3
+r2=$(by_client 40002 rewritten)
+u1=$(stat_of unseen)
+kill $f 2>/dev/null
+wait $f 2>/dev/null
+[ "${r0:-0}" -gt 10 ] && [[ $r1 =~ ^[0-9]+$ ]] && [ "$r2" = "$r1" ] &&
+	[ "${u1:-0}" -gt "${u0:-0}" ]
+log_test $? "a download rerouted past the gateway: its ACKs pass as the receiver wrote them" \
+	"rewritten ${r0:-?} before, ${r1:-?} a second after the route change, ${r2:-?} 3 s later; ACKs of unseen data ${u0:-?} -> ${u1:-?}"
+
+# a download whose data takes the other link from its start: the gateway
+# sees its receiver's side only (its SYN, its ACKs), never the handshake's
+# answer, and rewrites nothing
+fetch 10.1.0.2 5001 --sport 40001 --limit 120 >"$tmp/asym"
+rc=$?
+r=$(by_client 40001 rewritten)
+[ $rc = 0 ] && [ "$r" = 0 ]
+log_test $? "a download whose data never crosses the gateway completes, no ACK rewritten" \
+	"rewritten: ${r:-no entry}; $(cat "$tmp/asym")"
+reroute del
 
 rm -rf "$tmp"

@@ -93,6 +93,7 @@ static const char *const stats_names[TCP_RCVMGR_A_STATS_MAX + 1] = {
 	[TCP_RCVMGR_A_STATS_ASSIGNMENTS]	= "assignments",
 	[TCP_RCVMGR_A_STATS_ADOPTED]		= "adopted",
 	[TCP_RCVMGR_A_STATS_PROBES]		= "probes",
+	[TCP_RCVMGR_A_STATS_UNSEEN]		= "unseen",
 };
 
 const char *rcvmgr_config_attr_name(unsigned int type)

@@ -415,6 +415,7 @@ static const struct scalar stats_lines[][7] = {
 		{ TCP_RCVMGR_A_STATS_ACKS,		F_NUM },
 		{ TCP_RCVMGR_A_STATS_REWRITTEN,		F_NUM },
 		{ TCP_RCVMGR_A_STATS_RTT_SAMPLES,	F_NUM },
+		{ TCP_RCVMGR_A_STATS_UNSEEN,		F_NUM },
 	},
 };
 

@@ -470,6 +470,7 @@ static void rcvmgr_stats(void)
 	SU64(nlh, ACKS, 9876543210ULL);
 	SU64(nlh, REWRITTEN, 123456);
 	SU64(nlh, RTT_SAMPLES, 234567);
+	SU64(nlh, UNSEEN, 17);
 	SU64(nlh, MEMORY, 3072);
 	rcvmgr_stats_merge(&s, nlh);
 	rcvmgr_stats_print(stdout, &s);
