@@ -183,8 +183,7 @@ log_test $? "half-open entries are forgotten seconds after the flood" "opening $
 
 # --- a connection conntrack hands to a flowtable leaves these hooks (its
 # packets take the fast path from ingress): it is forgotten at once, not
-# managed on what was seen before (Debian's kernels; the debug kernel has
-# no flowtables)
+# managed on what was seen before.
 rset policy azuma
 if ip netns exec "$GW" nft -f - 2>"$tmp/ft.err" <<-EOF
 	table inet rcvmgr_offload {
