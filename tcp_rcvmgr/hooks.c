@@ -686,6 +686,8 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			kick = true;
 		if (!c->bytes)
 			rcvmgr_conn_clear_opening(rn, c);
+		/* its data passes here (again) */
+		c->flags &= ~RCVMGR_F_UNSEEN;
 		c->data_ns = now;
 		c->bytes += p->payload;
 		if (seg > c->mss)
@@ -868,11 +870,28 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		}
 	}
 	/*
+	 * An ACK past the sender's highest segment seen here, once no data
+	 * has passed for a second, covers data that takes another path
+	 * (asymmetric routing, a route change, fragments the hooks do not
+	 * see): what the module measured of the connection is stale, and its
+	 * windows pass as the receiver offers them until data passes here
+	 * again. While data still passes, an ACK ahead of it (a receiver
+	 * acknowledging what it has not had) is rewritten as any other.
+	 */
+	if (!(c->flags & RCVMGR_F_UNSEEN) && rcvmgr_quiet(c, now) &&
+	    (c->flags & RCVMGR_F_SND_NXT) && after(ack, c->snd_nxt)) {
+		c->flags |= RCVMGR_F_UNSEEN;
+		/* their answers take the other path: no RTT sample from them */
+		c->ts_ns = 0;
+		c->edge_ns = 0;
+	}
+	unseen = c->flags & RCVMGR_F_UNSEEN;
+	/*
 	 * time a TSval from its first ACK: one timed at a later ACK that
 	 * repeats it would be echoed by data the first one released, early
 	 */
 	if ((c->flags & RCVMGR_F_TS) && o.has_ts) {
-		if (!c->ts_ns && o.tsval != c->ts_last) {
+		if (!c->ts_ns && !unseen && o.tsval != c->ts_last) {
 			c->ts_val = o.tsval;
 			c->ts_ns = now;
 		}
@@ -880,20 +899,13 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 	c->advertised = (u32)adv << c->wscale;
 
-	/*
-	 * An ACK past the sender's highest segment seen here covers data that
-	 * took another path (asymmetric routing, a route change, fragments
-	 * the hooks did not see): what the module measured of the connection
-	 * is stale, and the window passes as the receiver offered it
-	 */
-	unseen = !(c->flags & RCVMGR_F_SND_NXT) || after(ack, c->snd_nxt);
 	if (c->state == TCP_RCVMGR_STATE_UNSCALED || unseen)
 		assigned = RCVMGR_WINDOW_MAX;
 	else
 		assigned = rcvmgr_assigned(rn, cfg, c, now, &kick);
 	/* whatever was assigned, two segments pass (rcvmgr_window_field) */
 	field = rcvmgr_window_field(adv, c->wscale, ack, assigned, c->mss, &c->edge);
-	if (!(c->flags & RCVMGR_F_TS) && !c->edge_ns) {
+	if (!(c->flags & RCVMGR_F_TS) && !c->edge_ns && !unseen) {
 		c->edge_seq = c->edge.seq;
 		c->edge_ns = now;
 	}

@@ -98,6 +98,7 @@ struct rcvmgr_key {
 #define RCVMGR_F_ESTABLISHED	BIT(12)	/* an ACK after both SYNs: the handshake's last */
 #define RCVMGR_F_PRIO_ACK	BIT(13)	/* adopted: the priority from the receiver's next ACK */
 #define RCVMGR_F_SND_NXT	BIT(14)	/* snd_nxt holds the sender's */
+#define RCVMGR_F_UNSEEN		BIT(15)	/* its data takes another path: ACKs left alone */
 
 #define RCVMGR_F_HANDSHAKE	(RCVMGR_F_SND_SYN | RCVMGR_F_RCV_SYN)
 #define RCVMGR_F_TS		(RCVMGR_F_SND_TS | RCVMGR_F_RCV_TS)

@@ -220,9 +220,10 @@ fi
 
 # --- asymmetric routing. A second link, WAN to RCV, 20 ms toward RCV as
 # the first; a host route on the WAN router sends SND's data to RCV over
-# it, past the gateway, while RCV's ACKs still cross the gateway. An ACK
-# that acknowledges data the gateway never saw passes as the receiver wrote
-# it: what the module measured of that connection is stale.
+# it, past the gateway, while RCV's ACKs still cross the gateway. Once no
+# data has passed for a second, an ACK that acknowledges data the gateway
+# never saw passes as the receiver wrote it: what the module measured of
+# that connection is stale.
 veth_pair "$WAN" eth2 10.4.0.1/24 "$RCV" eth1 10.4.0.2/24
 tc -n "$WAN" qdisc add dev eth2 root netem delay 20ms limit 10000
 ip netns exec "$RCV" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.eth1.rp_filter=0
@@ -236,15 +237,18 @@ by_client() {
 
 # a download held to a 32 KB share, its data then rerouted
 rset policy equal budget-init 32k budget-min 32k budget-max 32k
-fetch 10.1.0.2 5002 --sport 40002 --abort-after 600 >/dev/null 2>&1 &
+# (python itself, not a subshell: killed below, it stops)
+ip netns exec "$RCV" python3 "$here/xfer.py" fetch 10.1.0.2 5002 --sport 40002 \
+	--abort-after 600 >/dev/null 2>&1 &
 f=$!
 pids+=" $f"
-rewrites() { r0=$(by_client 40002 rewritten) && [ "${r0:-0}" -gt 10 ]; }
+rewrites() { r0=$(by_client 40002 rewritten) && [[ $r0 =~ ^[0-9]+$ ]] && [ "$r0" -gt 10 ]; }
 busywait 30000 rewrites
 u0=$(stat_of unseen)
 reroute add
-# (the data already on its way through the gateway acknowledged)
-sleep 1
+# (the data already on its way through the gateway acknowledged, then a
+# second without data)
+sleep 2
 r1=$(by_client 40002 rewritten)
 sleep 3
 r2=$(by_client 40002 rewritten)
@@ -254,7 +258,7 @@ wait $f 2>/dev/null
 [ "${r0:-0}" -gt 10 ] && [[ $r1 =~ ^[0-9]+$ ]] && [ "$r2" = "$r1" ] &&
 	[ "${u1:-0}" -gt "${u0:-0}" ]
 log_test $? "a download rerouted past the gateway: its ACKs pass as the receiver wrote them" \
-	"rewritten ${r0:-?} before, ${r1:-?} a second after the route change, ${r2:-?} 3 s later; ACKs of unseen data ${u0:-?} -> ${u1:-?}"
+	"rewritten ${r0:-?} before, ${r1:-?} 2 s after the route change, ${r2:-?} 3 s later; ACKs of unseen data ${u0:-?} -> ${u1:-?}"
 
 # a download whose data takes the other link from its start: the gateway
 # sees its receiver's side only (its SYN, its ACKs), never the handshake's
