@@ -183,6 +183,86 @@ static int set_alpha(struct config *c, const char *val, const char **why)
 	return 0;
 }
 
+static int set_mode(struct config *c, const char *val, const char **why)
+{
+	static const char *const names[] = {
+		[DELAY_MODE_LOSS] = "loss",
+		[DELAY_MODE_DELAY] = "delay",
+		[DELAY_MODE_HYBRID] = "hybrid",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(val, names[i])) {
+			c->delay.mode = (enum delay_mode)i;
+			return 0;
+		}
+	}
+	*why = "must be loss, delay or hybrid";
+	return -1;
+}
+
+static int set_delay_step(struct config *c, const char *val, const char **why)
+{
+	if (parse_rate(val, &c->delay.step, why))
+		return -1;
+	if (!c->delay.step) {
+		*why = "must be more than 0";
+		return -1;
+	}
+	if (c->delay.step > 100000000000ULL) {
+		*why = "must be at most 100gbit";
+		return -1;
+	}
+	return 0;
+}
+
+static int set_delay_span(struct config *c, const char *val, const char **why)
+{
+	uint64_t us;
+
+	if (parse_period(val, &us, why))
+		return -1;
+	c->delay.span_ns = us * 1000;
+	return 0;
+}
+
+static int set_delay_span_min(struct config *c, const char *val, const char **why)
+{
+	uint64_t us;
+
+	if (parse_period(val, &us, why))
+		return -1;
+	c->delay.span_min_ns = us * 1000;
+	return 0;
+}
+
+/* a factor of the delay rule: 1 to 1000, 6 decimals */
+static int parse_factor(const char *val, uint64_t *v, const char **why)
+{
+	if (parse_millionths(val, v, why))
+		return -1;
+	if (*v < AIMD_ONE) {
+		*why = "must be at least 1";
+		return -1;
+	}
+	if (*v > 1000 * AIMD_ONE) {
+		*why = "must be at most 1000";
+		return -1;
+	}
+	return 0;
+}
+
+static int set_delay_md(struct config *c, const char *val, const char **why)
+{
+	return parse_factor(val, &c->delay.md, why);
+}
+
+static int set_delay_push(struct config *c, const char *val, const char **why)
+{
+	return parse_factor(val, &c->delay.push, why);
+}
+
 static int set_beta(struct config *c, const char *val, const char **why)
 {
 	return parse_rate(val, &c->aimd.beta, why);
@@ -549,6 +629,8 @@ static const struct key_def keys[] = {
 	  "T_c, between requests (s, ms, us; bare: s)" },
 	{ "timeout", "TIME",	 S, NULL, false, false, set_timeout,
 	  "how long to wait for a response (default: interval)" },
+	{ "mode", "loss|delay|hybrid", S, "loss", false, false, set_mode,
+	  "the rule for W: loss (the paper's), delay or hybrid (seed 003)" },
 	{ "theta-h", "N",	 S, "1", false, false, set_theta_h,
 	  "packets lost above which W = R - beta" },
 	{ "theta-l", "N",	 S, "0", false, false, set_theta_l,
@@ -567,6 +649,16 @@ static const struct key_def keys[] = {
 	  "W never goes below" },
 	{ "w-max", "RATE|qdisc", S, "qdisc", false, false, set_w_max,
 	  "W never goes above (qdisc or 0: the qdisc's rate)" },
+	{ "delay-step", "RATE",	 S, "200kbit", false, false, set_delay_step,
+	  "delay, hybrid: W's step for a factor of 1 (--- and +++)" },
+	{ "delay-span", "TIME",	 S, "50ms", false, false, set_delay_span,
+	  "delay, hybrid: maxDelay - minDelay until a loss shows it" },
+	{ "delay-span-min", "TIME", S, "2ms", false, false, set_delay_span_min,
+	  "delay, hybrid: the least queue that makes a loss congestion" },
+	{ "delay-md", "NUM",	 S, "1.1", false, false, set_delay_md,
+	  "delay, hybrid: W divided by this on congestion (>= 1)" },
+	{ "delay-push", "NUM",	 S, "1.05", false, false, set_delay_push,
+	  "hybrid: minDelay pushed by this while competing (>= 1)" },
 	{ "decay-after", "N",	 S, "3", false, false, set_decay_after,
 	  "missed intervals in a row after which W halves each interval (0: never)" },
 	{ "w-floor", "RATE",	 S, "1mbit", false, false, set_w_floor,
@@ -857,6 +949,11 @@ static int cross_check(const struct config *c, const struct sources *s)
 	if (src(s, "w-floor") && !c->w_max_qdisc && p->w_max && c->w_floor > p->w_max)
 		return cross_err(s, "w-floor", "w-max", "w-floor (%s) is above w-max (%s)",
 				 fmt_rate(a, c->w_floor), fmt_rate(b, p->w_max));
+	if (c->delay.span_min_ns > c->delay.span_ns)
+		return cross_err(s, "delay-span-min", "delay-span",
+				 "delay-span-min (%s) is above delay-span (%s)",
+				 fmt_time(a, c->delay.span_min_ns / 1000),
+				 fmt_time(b, c->delay.span_ns / 1000));
 	if (c->timeout_us > ABWD_PENDING_MAX * c->interval_us)
 		return cross_err(s, "timeout", "interval",
 				 "timeout (%s) is longer than %u intervals (%s)",
@@ -980,6 +1077,8 @@ void conf_print(FILE *f, const struct config *c)
 		fprintf(f, "handle = %s\n", fmt_handle(b, c->handle));
 		fprintf(f, "interval = %s\n", fmt_time(b, c->interval_us));
 		fprintf(f, "timeout = %s\n", fmt_time(b, c->timeout_us));
+		fprintf(f, "mode = %s\n", c->delay.mode == DELAY_MODE_LOSS ? "loss" :
+			c->delay.mode == DELAY_MODE_DELAY ? "delay" : "hybrid");
 		fprintf(f, "theta-h = %llu\n", (unsigned long long)p->theta_h);
 		fprintf(f, "theta-l = %llu\n", (unsigned long long)p->theta_l);
 		fprintf(f, "d-ini = %llubit\n", (unsigned long long)p->d_ini);
@@ -996,6 +1095,14 @@ void conf_print(FILE *f, const struct config *c)
 			fprintf(f, "w-max = qdisc\n");
 		else
 			fprintf(f, "w-max = %llubit\n", (unsigned long long)p->w_max);
+		fprintf(f, "delay-step = %llubit\n", (unsigned long long)c->delay.step);
+		fprintf(f, "delay-span = %s\n", fmt_time(b, c->delay.span_ns / 1000));
+		fprintf(f, "delay-span-min = %s\n", fmt_time(b, c->delay.span_min_ns / 1000));
+		fprintf(f, "delay-md = %llu.%06llu\n", (unsigned long long)(c->delay.md / AIMD_ONE),
+			(unsigned long long)(c->delay.md % AIMD_ONE));
+		fprintf(f, "delay-push = %llu.%06llu\n",
+			(unsigned long long)(c->delay.push / AIMD_ONE),
+			(unsigned long long)(c->delay.push % AIMD_ONE));
 		fprintf(f, "decay-after = %u\n", c->decay_after);
 		fprintf(f, "w-floor = %llubit\n", (unsigned long long)c->w_floor);
 	} else {

@@ -17,6 +17,7 @@
 #include <linux/er2bc_genl.h>
 
 #include "aimd.h"
+#include "delay.h"
 #include "wire.h"
 
 enum role {
@@ -51,6 +52,7 @@ struct config {
 	uint64_t interval_us;
 	uint64_t timeout_us;
 	struct aimd_params aimd;
+	struct delay_params delay;	/* mode and the delay rule's parameters */
 	bool w_ini_qdisc;		/* w-ini = qdisc: the qdisc's W at start */
 	bool w_max_qdisc;		/* w-max = qdisc: the qdisc's rate */
 	uint32_t decay_after;		/* missed intervals before W decays, 0: never */

@@ -43,6 +43,7 @@ struct sender {
 		uint16_t seq;
 		uint8_t key[WIRE_MAX_LEN];	/* its payload; its body: the qdisc's key */
 		size_t len;
+		uint64_t sent_ns;		/* mono ns */
 		uint64_t deadline;		/* mono ns: a timeout after */
 	} pend[ABWD_PENDING_MAX];
 	unsigned int npend;
@@ -50,6 +51,12 @@ struct sender {
 
 	struct interval iv;
 	struct aimd aimd;
+	/* the delay rule (mode delay or hybrid): its state, its last sample */
+	struct delay_state dly;
+	struct delay_sample last_dly;
+	bool have_dly;			/* last_dly and last_cmd hold */
+	bool no_time_logged;		/* a sample without a dequeue time logged */
+	enum delay_cmd last_cmd;
 	bool have_tr;
 	uint64_t last_tr;		/* the last accepted response's T_r */
 	uint32_t quiet_misses;		/* timeouts in a row not logged */
@@ -275,6 +282,8 @@ static void restart(struct sender *s)
 {
 	interval_init(&s->iv);
 	aimd_init(&s->aimd, &s->c.aimd);
+	delay_init(&s->dly);
+	s->have_dly = false;
 	s->have_tr = false;
 	s->npend = 0;
 	s->quiet_misses = 0;
@@ -323,6 +332,15 @@ static void write_status(struct sender *s)
 	json_u64(&j, "seq", s->est_seq);
 	json_u64(&j, "w", s->aimd.w);
 	json_u64(&j, "d", s->aimd.d);
+	json_str(&j, "mode", s->c.delay.mode == DELAY_MODE_LOSS ? "loss" :
+		 s->c.delay.mode == DELAY_MODE_DELAY ? "delay" : "hybrid");
+	if (s->have_dly && s->c.delay.mode != DELAY_MODE_LOSS) {
+		json_str(&j, "command", delay_cmd_name(s->last_cmd));
+		json_s64(&j, "queue_delay_us", (s->last_dly.owd_ns - s->dly.min_ns) / 1000);
+		json_s64(&j, "delay_span_us", delay_span(&s->dly, &s->c.delay) / 1000);
+		json_u64(&j, "rtt_min_us", s->dly.rtt_min_ns / 1000);
+		json_bool(&j, "competing", s->dly.competing);
+	}
 	json_s64(&j, "l", s->last_l);
 	json_u64(&j, "r", s->last.recv_rate);
 	json_u64(&j, "sent", s->last.sent);
@@ -404,6 +422,7 @@ static void send_request(struct sender *s, uint64_t now)
 	p = &s->pend[s->npend++];
 	p->len = wire_req_encode(p->key, &r, &s->c.key);
 	p->seq = r.seq;
+	p->sent_ns = now;
 	p->deadline = now + s->c.timeout_us * 1000;
 	s->requests++;
 	ret = sock_send(s->fd, p->key, p->len, (struct sockaddr *)&s->peer,
@@ -466,7 +485,12 @@ static void abw_set(struct sender *s, const struct abw_estimate *a)
 	}
 }
 
-static void apply(struct sender *s, const struct iv_estimate *e)
+/*
+ * W(t) from estimate @e: by the paper's rule (mode loss), or by the delay
+ * rule (delay.h) from @x, the delay and RTT of the request that closed it
+ * (NULL: the qdisc gave no dequeue time; the paper's rule then)
+ */
+static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sample *x)
 {
 	static const char *const branch_name[] = {
 		[AIMD_DECREASE] = "decrease",
@@ -474,8 +498,9 @@ static void apply(struct sender *s, const struct iv_estimate *e)
 		[AIMD_INCREASE] = "increase",
 	};
 	struct abw_estimate a;
-	enum aimd_branch b;
+	enum aimd_branch b = AIMD_INCREASE;
 	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN];
+	const char *rule;
 
 	if (e->missed) {
 		s->missed_intervals += e->missed;
@@ -490,7 +515,23 @@ static void apply(struct sender *s, const struct iv_estimate *e)
 	}
 	s->last = *e;
 	s->last_l = e->excess ? -(int64_t)e->excess : (int64_t)e->lost;
-	b = aimd_update(&s->aimd, &s->c.aimd, e->lost, e->recv_rate);
+	if (s->c.delay.mode != DELAY_MODE_LOSS && !x && !s->no_time_logged) {
+		s->no_time_logged = true;
+		log_msg("estimate %u: the qdisc gave no dequeue time: W by the loss rule",
+			s->est_seq + 1);
+	}
+	if (s->c.delay.mode != DELAY_MODE_LOSS && x) {
+		x->lost = e->lost;
+		x->sent = e->sent;
+		x->recv = e->recv_rate;
+		s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
+		s->last_dly = *x;
+		s->have_dly = true;
+		rule = delay_cmd_name(s->last_cmd);
+	} else {
+		b = aimd_update(&s->aimd, &s->c.aimd, e->lost, e->recv_rate);
+		rule = branch_name[b];
+	}
 	s->est_seq++;
 	s->estimates++;
 
@@ -508,7 +549,7 @@ static void apply(struct sender *s, const struct iv_estimate *e)
 			"over %uus", s->est_seq, (unsigned long long)e->sent,
 			(unsigned long long)e->received, (long long)s->last_l,
 			fmt_rate(r, e->recv_rate), fmt_rate(w, s->aimd.w),
-			fmt_rate(d, s->aimd.d), branch_name[b], e->interval_us);
+			fmt_rate(d, s->aimd.d), rule, e->interval_us);
 }
 
 /*
@@ -560,6 +601,7 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 {
 	struct probe_state st;
 	struct iv_estimate e;
+	struct delay_sample x = { 0 };
 	struct pending p;
 	struct sample smp;
 	struct nl_err err;
@@ -607,6 +649,9 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		break;
 	case IV_DISCONT:
 		s->discontinuities++;
+		/* a rebooted responder's clock too: the delays start over */
+		delay_init(&s->dly);
+		s->have_dly = false;
 		log_msg("request %u: counts do not follow on (%s): a new baseline",
 			r->seq, discont_why(msg, sizeof(msg), why) + 1);
 		break;
@@ -616,7 +661,10 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		log_msg("request %u: T_r did not move: sample ignored", r->seq);
 		break;
 	case IV_ESTIMATE:
-		apply(s, &e);
+		/* the request's one-way delay: the clocks' offset cancels in delay.c */
+		x.owd_ns = (int64_t)(r->time - st.time);
+		x.rtt_ns = mono_ns() - p.sent_ns;
+		apply(s, &e, st.has_time ? &x : NULL);
 		break;
 	}
 }
@@ -699,6 +747,11 @@ static int reload(const struct daemon *d, struct sender *s)
 	}
 	if (nc.key.len != s->c.key.len || memcmp(nc.key.data, s->c.key.data, nc.key.len))
 		s->npend = 0;
+	/* another rule for W, or its parameters: its delays start over */
+	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay))) {
+		delay_init(&s->dly);
+		s->have_dly = false;
+	}
 	s->c = nc;
 	set_peer_port(s);
 	if (qdisc || !s->attached) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * er2bc-abwd's unit tests, on the host (no kernel module): the ABW update
- * against hand-computed vectors, the interval arithmetic, the messages,
+ * and the delay rule against hand-computed vectors, the interval arithmetic, the messages,
  * HMAC-SHA-256 against RFC 4231, the replay window, the parsers, the
  * netlink reply parser on a made-up reply, the sockets over loopback and
  * the status file. TAP output; exits 1 if any check failed.
@@ -22,6 +22,7 @@
 #include "abwd.h"
 #include "aimd.h"
 #include "conf.h"
+#include "delay.h"
 #include "epoch.h"
 #include "interval.h"
 #include "kern.h"
@@ -52,6 +53,194 @@ static void is_u64(uint64_t got, uint64_t want, const char *what)
 	ok(got == want, "%s", what);
 	if (got != want)
 		printf("#   got %" PRIu64 ", wanted %" PRIu64 "\n", got, want);
+}
+
+/* ---- the delay rule (delay.h) ---- */
+
+#define MS	1000000LL
+/* the two clocks' offset: the responder's is 5 s behind; it cancels */
+#define OFFSET	(-5000 * MS)
+
+/* one estimate: the delay @owd_ms (+ OFFSET), L = @lost, R = @recv */
+static enum delay_cmd dly(struct delay_state *s, const struct delay_params *p,
+			  struct aimd *a, const struct aimd_params *ap, int64_t owd_us,
+			  uint64_t lost, uint64_t recv)
+{
+	struct delay_sample x = {
+		.owd_ns = OFFSET + owd_us * 1000,
+		.rtt_ns = 40 * MS,
+		.lost = lost,
+		.recv = recv,
+	};
+
+	return delay_update(s, p, a, ap, &x);
+}
+
+static void is_cmd(enum delay_cmd got, enum delay_cmd want, const char *what)
+{
+	ok(got == want, "%s", what);
+	if (got != want)
+		printf("#   got %s, wanted %s\n", delay_cmd_name(got), delay_cmd_name(want));
+}
+
+/*
+ * No queue (the delay stays at minDelay): W grows as eq. 10-11 would, and
+ * random loss, without a queue, changes nothing (the loss rule would cut
+ * W to R - beta each time)
+ */
+static void test_delay_no_queue(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct aimd a;
+	bool up = true;
+	int i;
+
+	p.mode = DELAY_MODE_DELAY;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	for (i = 0; i < 4; i++)
+		up &= dly(&s, &p, &a, &ap, 20000, i == 0 ? 0 : 5, 500000) == DELAY_INC_BIG;
+	ok(up, "delay: no queue: up-3 each time, losses or not");
+	is_u64(a.w, 1268400, "delay: no queue, 5 packets lost thrice: W 1.2684 Mbit/s, as eq. 10 without loss");
+	is_u64(a.d, 103680, "delay: no queue: D grows by alpha as eq. 11");
+	/* a queue of 1 ms, under delay-span-min (2 ms): still random */
+	is_cmd(dly(&s, &p, &a, &ap, 21000, 9, 500000), DELAY_INC_BIG,
+	       "delay: a loss with a 1 ms queue (below span-min) is random");
+	/* more than a tenth of the packets sent lost: congestion, queue or not */
+	{
+		struct delay_sample x = {
+			.owd_ns = OFFSET + 20 * MS, .rtt_ns = 40 * MS,
+			.lost = 11, .sent = 100, .recv = 880000,
+		};
+
+		is_cmd(delay_update(&s, &p, &a, &ap, &x), DELAY_MD,
+		       "delay: 11 of 100 packets lost, no queue: heavy, MD");
+		is_u64(a.w, 800000, "delay: heavy loss: W = R / 1.1 = 800 kbit/s");
+		ok(!s.have_max, "delay: heavy loss without a queue teaches no maxDelay");
+	}
+}
+
+/*
+ * minDelay is the least of ten buckets of 60 estimates: a delay that
+ * rose for good (the clocks' drift, a longer path) becomes the new
+ * minimum once the bucket with the old one is overwritten, 600 estimates
+ * later
+ */
+static void test_delay_base_ages(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct aimd a;
+	int i;
+
+	p.mode = DELAY_MODE_DELAY;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	for (i = 0; i < 599; i++)
+		dly(&s, &p, &a, &ap, 30000, 0, 0);
+	ok(s.min_ns == OFFSET + 20 * MS, "delay: 600 estimates: minDelay still the first, 20 ms");
+	dly(&s, &p, &a, &ap, 30000, 0, 0);
+	ok(s.min_ns == OFFSET + 30 * MS, "delay: the 601st: its bucket gone, minDelay 30 ms");
+}
+
+/*
+ * The areas before any loss (span 50 ms from minDelay 20 ms), smoothing
+ * (half this step, half the last), the MD step on congestion, and the
+ * span a congestion loss teaches. Steps are of delay-step = 200 kbit/s.
+ *   t  delay  area (fraction)     gradient   cmd     raw     applied  W
+ *   1  20     lowest (0)          -          up-3    (W + D_ini = 1050000, D 60000; last 200000)
+ *   2  30     target (0.2)        +10        hold    0       +100000  1150000
+ *   3  30     target (0.2)        0          hold    0       0        1150000
+ *   4  45     above (0.5)         +15        down-2  -140000 -70000   1080000
+ *   5  40     above (0.4)         -5         up-1    +40000  -50000   1030000
+ *   6  70     top (1.0)           +30        down-3  -200000 -80000   950000
+ *   7  72, 3 lost, R 900000: congestion (queue 52 ms): maxDelay 72,
+ *      W = min(W, R) / 1.1 = 818181, D = D_ini, last 0
+ *   8  30     10 / 52 = 0.192307  -42        up-2    +100000 +50000   868181
+ *   9  21, 2 lost: queue 1 ms, random; 1 / 52 = lowest: W + D_ini = 918181
+ *  10  32     12 / 52 = 0.2307    +11        hold    0       +100000  1018181
+ *  11  32, 3 lost: a standing queue in the target, not rising: random, hold
+ */
+static void test_delay_areas(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct aimd a;
+
+	p.mode = DELAY_MODE_DELAY;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	is_cmd(dly(&s, &p, &a, &ap, 20000, 0, 0), DELAY_INC_BIG, "delay: t1 up-3");
+	is_u64(a.w, 1050000, "delay: t1 W 1.05 Mbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 30000, 0, 0), DELAY_HOLD, "delay: t2, 10 ms of queue: the target, hold");
+	is_u64(a.w, 1150000, "delay: t2 W 1.15 Mbit/s (half the last step)");
+	is_cmd(dly(&s, &p, &a, &ap, 30000, 0, 0), DELAY_HOLD, "delay: t3 hold");
+	is_u64(a.w, 1150000, "delay: t3 W unchanged");
+	is_u64(a.d, 50000, "delay: outside the lowest area D is D_ini");
+	is_cmd(dly(&s, &p, &a, &ap, 45000, 0, 0), DELAY_DEC, "delay: t4, 0.5 and filling: down-2");
+	is_u64(a.w, 1080000, "delay: t4 W 1.08 Mbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 40000, 0, 0), DELAY_INC_SMALL,
+	       "delay: t5, 0.4 and emptying: the gradient wins, up-1");
+	is_u64(a.w, 1030000, "delay: t5 W 1.03 Mbit/s (smoothed: still down)");
+	is_cmd(dly(&s, &p, &a, &ap, 70000, 0, 0), DELAY_DEC_BIG, "delay: t6, 1.0: down-3");
+	is_u64(a.w, 950000, "delay: t6 W 0.95 Mbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 72000, 3, 900000), DELAY_MD, "delay: t7, loss with 52 ms of queue: MD");
+	is_u64(a.w, 818181, "delay: t7 W = R / 1.1 = 818181 bit/s");
+	ok(s.have_max && s.max_ns - s.min_ns == 52 * MS, "delay: t7 maxDelay 52 ms above minDelay");
+	is_cmd(dly(&s, &p, &a, &ap, 30000, 0, 0), DELAY_INC, "delay: t8, 10 of 52 ms, emptying: up-2");
+	is_u64(s.fraction, 192307, "delay: t8 at 0.192307 of the span learnt");
+	is_u64(a.w, 868181, "delay: t8 W 868181 bit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 21000, 2, 900000), DELAY_INC_BIG,
+	       "delay: t9, loss with 1 ms of queue: random, up-3");
+	is_u64(a.w, 918181, "delay: t9 W + D_ini");
+	is_cmd(dly(&s, &p, &a, &ap, 32000, 0, 0), DELAY_HOLD, "delay: t10, 12 of 52 ms: hold");
+	is_u64(a.w, 1018181, "delay: t10 W 1018181 bit/s (half the last step)");
+	is_cmd(dly(&s, &p, &a, &ap, 32000, 3, 900000), DELAY_HOLD,
+	       "delay: t11, loss with a standing queue in the target: random, hold");
+	is_u64(a.w, 1018181, "delay: t11 W unchanged");
+	ok(s.min_ns == OFFSET + 20 * MS, "delay: minDelay is the least delay, offset and all");
+}
+
+/*
+ * Hybrid: a queue held above the target (0.5 of the span) for three
+ * estimates lifts minDelay by 0.05 of half the least RTT (40 ms): 1 ms per
+ * estimate; the delay mode leaves it. A delay below the pushed minDelay
+ * brings it down.
+ */
+static void test_delay_hybrid(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s, s2;
+	struct aimd a, a2;
+	int i;
+
+	p.mode = DELAY_MODE_HYBRID;
+	aimd_init(&a, &ap);
+	aimd_init(&a2, &ap);
+	delay_init(&s);
+	delay_init(&s2);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	for (i = 0; i < 3; i++)
+		dly(&s, &p, &a, &ap, 45000, 0, 0);
+	ok(s.competing && s.min_ns == OFFSET + 21 * MS,
+	   "hybrid: three estimates above the target: minDelay pushed 1 ms");
+	dly(&s, &p, &a, &ap, 45000, 0, 0);
+	ok(s.min_ns == OFFSET + 22 * MS, "hybrid: a fourth: 2 ms");
+	is_u64(a.w, 660000, "hybrid: W 1.05, 1.08, 0.94, 0.80, 0.66 Mbit/s meanwhile");
+	dly(&s, &p, &a, &ap, 21500, 0, 0);
+	ok(!s.competing && s.min_ns == OFFSET + 21500000, "hybrid: a delay of 21.5 ms: minDelay 21.5 ms");
+
+	p.mode = DELAY_MODE_DELAY;
+	dly(&s2, &p, &a2, &ap, 20000, 0, 0);
+	for (i = 0; i < 4; i++)
+		dly(&s2, &p, &a2, &ap, 45000, 0, 0);
+	ok(!s2.competing && s2.min_ns == OFFSET + 20 * MS, "delay: the same queue: minDelay stays");
 }
 
 /* ---- eq. 8-11 ---- */
@@ -1079,6 +1268,10 @@ int main(void)
 	/* the daemon's own messages go to stderr; TAP to stdout */
 	test_aimd_increase();
 	test_aimd_loss();
+	test_delay_no_queue();
+	test_delay_areas();
+	test_delay_hybrid();
+	test_delay_base_ages();
 	test_aimd_thresholds();
 	test_aimd_clamps();
 	test_aimd_overflow();

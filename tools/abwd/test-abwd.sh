@@ -77,6 +77,10 @@ expect "--once is the sender's" 2 '--once is for the sender' "${R[@]}" --once 3
 expect "sender: the paper's defaults" 0 "alpha = 1.200000" "${S[@]}"
 expect "sender: d-ini default 50kbit" 0 "d-ini = 50000bit" "${S[@]}"
 expect "sender: timeout defaults to 3s" 0 "timeout = 3s" "${S[@]}" --interval 250ms
+expect "sender: mode loss by default" 0 "mode = loss" "${S[@]}"
+expect "sender: the delay rule's defaults (seed 003's MD and push)" 0 \
+	"delay-md = 1.100000" "${S[@]}" --mode hybrid
+expect "sender: delay-span in tc's time units" 0 "delay-span = 120ms" "${S[@]}" --delay-span 0.12s
 expect "sender: timeout defaults to at most 16 intervals" 0 "timeout = 1.6s" "${S[@]}" --interval 100ms
 expect "sender: bare interval is seconds" 0 "interval = 2s" "${S[@]}" --interval 2
 expect "sender: --key=value" 0 "beta = 200000bit" "${S[@]}" --beta=200kbit
@@ -142,6 +146,15 @@ bad_value alpha 1.2.3
 bad_value alpha 1.0000001
 bad_value alpha 1001
 bad_value beta -100kbit
+bad_value mode fast
+bad_value mode Loss
+bad_value delay-step -1kbit
+bad_value delay-step 0
+bad_value delay-step 101gbit
+bad_value delay-span 500us
+bad_value delay-span-min 0
+bad_value delay-md 0.9
+bad_value delay-push 1001
 bad_value w-ini fast
 bad_value w-min 0
 bad_value w-min 0bit
@@ -171,6 +184,9 @@ expect "... by the responder too" 0 "^dev = no-such-dev0$" \
 	responder --check-config --peer-prefix 192.0.2.0/24 --plain yes --dev no-such-dev0
 
 # --- checks across keys ---
+expect "delay-span-min above delay-span" 2 \
+	"^er2bc-abwd: --delay-span-min: delay-span-min \(20ms\) is above delay-span \(10ms\)" \
+	"${S[@]}" --delay-span 10ms --delay-span-min 20ms
 expect "theta-l above theta-h" 2 "^er2bc-abwd: --theta-l: theta-l \(2\) is above theta-h \(1\)" \
 	"${S[@]}" --theta-l 2
 expect "theta-h below theta-l" 2 "^er2bc-abwd: --theta-l: theta-l \(1\) is above theta-h \(0\)" \

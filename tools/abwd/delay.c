@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The delay rule for W (delay.h). */
+#include <string.h>
+
+#include "delay.h"
+
+#define PPM	1000000LL
+
+/* the area bounds, millionths of maxDelay - minDelay (delay.h) */
+#define AREA_TOP	900000
+#define AREA_HIGH	600000
+#define AREA_ABOVE	350000
+#define AREA_TARGET	200000
+#define AREA_BELOW	100000
+#define AREA_LOW	30000
+
+/* estimates in a row above the target area before hybrid pushes minDelay */
+#define DELAY_COMPETE_AFTER	3
+
+static const char *const cmd_names[DELAY_NCMDS] = {
+	[DELAY_HOLD]		= "hold",
+	[DELAY_DEC_BIG]		= "down-3",
+	[DELAY_DEC]		= "down-2",
+	[DELAY_INC]		= "up-2",
+	[DELAY_INC_BIG]		= "up-3",
+	[DELAY_MD]		= "md",
+	[DELAY_DEC_SMALL]	= "down-1",
+	[DELAY_INC_SMALL]	= "up-1",
+};
+
+/* table 1's factors, millionths of delay-step */
+static const int64_t cmd_factor[DELAY_NCMDS] = {
+	[DELAY_DEC_BIG]		= -1000000,
+	[DELAY_DEC]		= -700000,
+	[DELAY_INC]		= 500000,
+	[DELAY_INC_BIG]		= 1000000,
+	[DELAY_DEC_SMALL]	= -200000,
+	[DELAY_INC_SMALL]	= 200000,
+};
+
+const char *delay_cmd_name(enum delay_cmd c)
+{
+	return (unsigned int)c < DELAY_NCMDS ? cmd_names[c] : "?";
+}
+
+void delay_init(struct delay_state *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+int64_t delay_span(const struct delay_state *s, const struct delay_params *p)
+{
+	int64_t span = s->have_max && s->max_ns > s->min_ns ? s->max_ns - s->min_ns :
+			(int64_t)p->span_ns;
+
+	if (span < (int64_t)p->span_min_ns)
+		span = p->span_min_ns;
+	return span < 1 ? 1 : span;
+}
+
+/* @d into the base delay's history; the least base delay */
+static int64_t base_add(struct delay_state *s, int64_t d)
+{
+	int64_t least;
+	uint32_t i;
+
+	if (s->base_count == DELAY_BASE_LEN) {
+		s->base_cur = (s->base_cur + 1) % DELAY_BASE_N;
+		s->base[s->base_cur] = d;
+		if (s->base_n < DELAY_BASE_N)
+			s->base_n++;
+		s->base_count = 0;
+	} else if (d < s->base[s->base_cur]) {
+		s->base[s->base_cur] = d;
+	}
+	s->base_count++;
+	least = s->base[0];
+	for (i = 1; i < s->base_n; i++)
+		if (s->base[i] < least)
+			least = s->base[i];
+	return least;
+}
+
+static uint64_t clamp_w(uint64_t w, const struct aimd_params *p)
+{
+	if (p->w_max && w > p->w_max)
+		w = p->w_max;
+	if (w < p->w_min)
+		w = p->w_min;
+	return w;
+}
+
+/* @w moved by @step bit/s, without wrapping */
+static uint64_t w_add(uint64_t w, int64_t step)
+{
+	if (step < 0)
+		return (uint64_t)-step >= w ? 0 : w - (uint64_t)-step;
+	return w + (uint64_t)step < w ? UINT64_MAX : w + (uint64_t)step;
+}
+
+/* the command for a delay at @f millionths of the span, gradient @g */
+static enum delay_cmd area_cmd(int64_t f, int g)
+{
+	if (f >= AREA_TOP)
+		return DELAY_DEC_BIG;
+	if (f >= AREA_HIGH)
+		return g < 0 ? DELAY_INC_SMALL : DELAY_DEC_BIG;
+	if (f >= AREA_ABOVE)
+		return g < 0 ? DELAY_INC_SMALL : DELAY_DEC;
+	if (f >= AREA_TARGET)
+		return DELAY_HOLD;
+	if (f >= AREA_BELOW)
+		return g > 0 ? DELAY_DEC_SMALL : DELAY_INC;
+	return g > 0 ? DELAY_DEC_SMALL : DELAY_INC_BIG;
+}
+
+enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
+			    struct aimd *a, const struct aimd_params *ap,
+			    const struct delay_sample *x)
+{
+	int64_t d = x->owd_ns, queue, span, f, grad, step, base;
+	bool loss, heavy, queued;
+	enum delay_cmd cmd;
+	int g = 0;
+
+	if (x->rtt_ns && (!s->rtt_min_ns || x->rtt_ns < s->rtt_min_ns))
+		s->rtt_min_ns = x->rtt_ns;
+	if (!s->have) {
+		s->have = true;
+		s->base[0] = d;
+		s->base_n = 1;
+		s->prev_ns = d;
+	}
+	base = base_add(s, d);
+	/* a delay below the pushed minDelay takes it down (base <= d) */
+	if (d < base + s->push_ns)
+		s->push_ns = d - base;
+	s->min_ns = base + s->push_ns;
+	queue = d - s->min_ns;
+	span = delay_span(s, p);
+	f = queue >= span * 2 ? 2 * PPM : queue * PPM / span;
+	/* the gradient, inside a dead band of a twentieth of the span */
+	grad = d - s->prev_ns;
+	if (grad > span / 20)
+		g = 1;
+	else if (grad < -(span / 20))
+		g = -1;
+
+	/*
+	 * a loss is congestion if it comes with a queue that rose: above the
+	 * target area, or filling; or with any queue while no loss has shown
+	 * where the bottleneck drops
+	 */
+	loss = x->lost > ap->theta_l;
+	queued = queue >= (int64_t)p->span_min_ns && (!s->have_max || f >= AREA_ABOVE || g > 0);
+	heavy = x->sent && x->lost > x->sent / 10;
+	if (loss && (queued || heavy)) {
+		/* congestion: the bottleneck dropped with this queue */
+		uint64_t from = x->recv && x->recv < a->w ? x->recv : a->w;
+
+		if (queued) {
+			s->max_ns = d > s->prev_ns ? d : s->prev_ns;
+			s->have_max = true;
+		}
+		a->w = (uint64_t)((unsigned __int128)from * PPM / p->md);
+		a->d = ap->d_ini;
+		s->last_step = 0;
+		cmd = DELAY_MD;
+	} else {
+		cmd = area_cmd(f, g);
+		if (cmd == DELAY_INC_BIG && f < AREA_LOW) {
+			/* no queue at all: the paper's increase, eq. 10-11 */
+			unsigned __int128 nd = (unsigned __int128)a->d * ap->alpha / AIMD_ONE;
+
+			a->w = w_add(a->w, a->d > INT64_MAX ? INT64_MAX : (int64_t)a->d);
+			a->d = nd > ap->d_max ? ap->d_max : (uint64_t)nd;
+			s->last_step = p->step > INT64_MAX ? INT64_MAX : (int64_t)p->step;
+		} else {
+			/* the area's step, smoothed: half this one, half the last */
+			int64_t raw = (int64_t)((__int128)cmd_factor[cmd] * (int64_t)p->step / PPM);
+
+			step = raw / 2 + s->last_step / 2;
+			s->last_step = raw;
+			a->w = w_add(a->w, step);
+			a->d = ap->d_ini;
+		}
+	}
+
+	/* hybrid: a queue held above the target by others lifts the areas */
+	s->above = f >= AREA_ABOVE ? s->above + 1 : 0;
+	s->competing = p->mode == DELAY_MODE_HYBRID && s->above >= DELAY_COMPETE_AFTER;
+	if (s->competing && s->rtt_min_ns) {
+		s->push_ns += (int64_t)((unsigned __int128)(p->push - PPM) * (s->rtt_min_ns / 2) /
+					PPM);
+		s->min_ns = base + s->push_ns;
+	}
+
+	s->prev_ns = d;
+	s->fraction = f > UINT32_MAX ? UINT32_MAX : (uint32_t)f;
+	a->w = clamp_w(a->w, ap);
+	return cmd;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The delay rule for W: CVIHIS's backward-loading mode (seed 003, section
+ * 3.2) and its real-time mode (section 3.3), applied once per estimate to
+ * the gateway pair's aggregate instead of once per packet to one flow.
+ * Integers only, no I/O; see Documentation/er2bc-estimator.rst, "Modes".
+ *
+ * Each estimate brings the one-way delay of its request (the responder's
+ * receipt time minus the sender's dequeue time: the two clocks' offset
+ * cancels in every difference below), the RTT of the request, and L(t).
+ * minDelay is the least delay of the last ten buckets of 60 estimates
+ * each (as LEDBAT keeps its base delay), so that it follows the clocks'
+ * drift and a longer path; maxDelay is the delay at which the bottleneck
+ * last dropped. Between them seven areas; the target area sits
+ * low, so that the queue stays short:
+ *
+ *   fraction of maxDelay - minDelay   command (gradient: the delay's change
+ *                                     since the last estimate)
+ *   >= 0.90                           --- (1)
+ *   0.60 - 0.90                       --- (1); + (7) if the queue empties
+ *   0.35 - 0.60                       --  (2); + (7) if the queue empties
+ *   0.20 - 0.35 (target)              hold
+ *   0.10 - 0.20                       ++  (3); - (6) if the queue fills
+ *   0.03 - 0.10                       +++ (4); - (6) if the queue fills
+ *   < 0.03                            +++ (4); - (6) if the queue fills
+ *                                     (which it can only after a push)
+ *
+ * The seed gives the commands, their factors (Table 1: 1.0, 0.7, 0.5, 0.2,
+ * MD 1.10, smoothing 0.5, push 1.05) and the rule that the gradient wins
+ * over the area; its figure with the areas' positions is not in the text,
+ * so the positions above are ours. A step of factor 1.0 is delay-step per
+ * estimate, and each step is smoothed: half its own, half the last one
+ * (so a hold after an increase still adds half of it). In the lowest area, where no queue is seen, +++ grows W as the
+ * paper's AIMD does (W + D, D times alpha up to D_max), so that W finds a
+ * fast link as quickly as in the loss mode.
+ *
+ * A loss (L > theta_L) is congestion if it comes with a delay that rose:
+ * a queue of at least delay-span-min, and the delay above the target area
+ * or growing (any such queue while maxDelay is not known yet). maxDelay is
+ * then set from the delays around it, and W, or R if less, divided by 1.10
+ * (the MD step, at most once per estimate). So is a heavy loss, more
+ * than a tenth of the packets sent, queue or not (a policer, a failing
+ * link). Any other loss is random: it changes nothing, and W moves as the
+ * delay says. Until a loss has shown where the bottleneck drops,
+ * maxDelay is minDelay + delay-span.
+ *
+ * Hybrid (real-time) mode: while the delay stays above the target area
+ * for three estimates in a row, someone else holds the queue (loss-based
+ * TCP); minDelay is then pushed up by (push - 1) times half the least RTT
+ * per estimate (1.05 of the propagation delay, offset-free), which lifts
+ * the areas and keeps the pair's share. A delay below the pushed minDelay
+ * brings it back down.
+ */
+#ifndef _ABWD_DELAY_H
+#define _ABWD_DELAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "aimd.h"
+
+enum delay_mode {
+	DELAY_MODE_LOSS,	/* the paper's AIMD alone (aimd.h) */
+	DELAY_MODE_DELAY,	/* backward loading */
+	DELAY_MODE_HYBRID,	/* real time: minDelay pushed while competing */
+};
+
+/* the commands of seed 003's figure 1 and table 1 */
+enum delay_cmd {
+	DELAY_HOLD,		/* the target area */
+	DELAY_DEC_BIG,		/* --- (1) */
+	DELAY_DEC,		/* -- (2) */
+	DELAY_INC,		/* ++ (3) */
+	DELAY_INC_BIG,		/* +++ (4) */
+	DELAY_MD,		/* MD (5): congestion loss */
+	DELAY_DEC_SMALL,	/* - (6): the queue fills below the target */
+	DELAY_INC_SMALL,	/* + (7): the queue empties above the target */
+	DELAY_NCMDS,
+};
+
+const char *delay_cmd_name(enum delay_cmd c);
+
+struct delay_params {
+	enum delay_mode mode;
+	uint64_t step;		/* bit/s: W's change for a factor of 1.0 */
+	uint64_t span_ns;	/* maxDelay - minDelay before any loss */
+	uint64_t span_min_ns;	/* the least queue that makes a loss congestion */
+	uint64_t md;		/* millionths: W divided by this on congestion */
+	uint64_t push;		/* millionths: hybrid's pushing factor */
+};
+
+#define DELAY_DEFAULTS {			\
+	.mode = DELAY_MODE_LOSS,		\
+	.step = 200000,				\
+	.span_ns = 50000000,			\
+	.span_min_ns = 2000000,			\
+	.md = 1100000,				\
+	.push = 1050000,			\
+}
+
+/* one estimate's inputs */
+struct delay_sample {
+	int64_t owd_ns;		/* T_r minus the request's dequeue time */
+	uint64_t rtt_ns;	/* the request out, its response back; 0: unknown */
+	uint64_t lost;		/* L(t) */
+	uint64_t sent;		/* packets sent in the interval */
+	uint64_t recv;		/* R(t-1), bit/s */
+};
+
+/* the base delay's history: buckets of estimates, each its least delay */
+#define DELAY_BASE_N	10
+#define DELAY_BASE_LEN	60
+
+struct delay_state {
+	bool have;		/* a sample seen: min and prev hold */
+	bool have_max;		/* a congestion loss set max */
+	int64_t base[DELAY_BASE_N];
+	uint32_t base_n;	/* buckets in use */
+	uint32_t base_cur;	/* the bucket filling */
+	uint32_t base_count;	/* estimates in it */
+	int64_t push_ns;	/* hybrid: minDelay above the base */
+	int64_t min_ns;		/* minDelay: the least base, plus push_ns */
+	int64_t max_ns;		/* maxDelay, if have_max */
+	int64_t prev_ns;	/* the last sample's delay */
+	int64_t last_step;	/* bit/s: the last area step, before smoothing */
+	uint64_t rtt_min_ns;	/* the least RTT; 0: none */
+	uint32_t above;		/* estimates in a row above the target area */
+	uint32_t fraction;	/* the last sample's place, millionths of the span */
+	bool competing;		/* hybrid: minDelay is being pushed */
+};
+
+void delay_init(struct delay_state *s);
+
+/* maxDelay - minDelay as the areas take it, ns */
+int64_t delay_span(const struct delay_state *s, const struct delay_params *p);
+
+/*
+ * One estimate: W (in @a, kept within @ap's w-min and w-max) moved by the
+ * command the sample @x calls for, which is returned. @ap's D, theta_L and
+ * alpha serve the lowest area's increase and the loss test.
+ */
+enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
+			    struct aimd *a, const struct aimd_params *ap,
+			    const struct delay_sample *x);
+
+#endif /* _ABWD_DELAY_H */
