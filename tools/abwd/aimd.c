@@ -2,7 +2,7 @@
 /* The ABW update, eq. 8-11 (aimd.h). */
 #include "aimd.h"
 
-static uint64_t clamp_w(uint64_t w, const struct aimd_params *p)
+uint64_t aimd_clamp(uint64_t w, const struct aimd_params *p)
 {
 	if (p->w_max && w > p->w_max)
 		w = p->w_max;
@@ -13,7 +13,7 @@ static uint64_t clamp_w(uint64_t w, const struct aimd_params *p)
 
 void aimd_init(struct aimd *a, const struct aimd_params *p)
 {
-	a->w = clamp_w(p->w_ini, p);
+	a->w = aimd_clamp(p->w_ini, p);
 	a->d = p->d_ini < p->d_max ? p->d_ini : p->d_max;
 }
 
@@ -45,6 +45,6 @@ enum aimd_branch aimd_update(struct aimd *a, const struct aimd_params *p,
 	} else {
 		a->d = p->d_ini;
 	}
-	a->w = clamp_w(w, p);
+	a->w = aimd_clamp(w, p);
 	return b;
 }

@@ -51,6 +51,9 @@ enum aimd_branch {
 	AIMD_INCREASE,		/* L <= theta_L: W = W + D */
 };
 
+/* @w within [w_min, w_max] (w_max 0: no limit) */
+uint64_t aimd_clamp(uint64_t w, const struct aimd_params *p);
+
 /* W(1) = W_ini, D(1) = D_ini (clamped to [w_min, w_max]) */
 void aimd_init(struct aimd *a, const struct aimd_params *p);
 

@@ -81,15 +81,6 @@ static int64_t base_add(struct delay_state *s, int64_t d)
 	return least;
 }
 
-static uint64_t clamp_w(uint64_t w, const struct aimd_params *p)
-{
-	if (p->w_max && w > p->w_max)
-		w = p->w_max;
-	if (w < p->w_min)
-		w = p->w_min;
-	return w;
-}
-
 /* @w moved by @step bit/s, without wrapping */
 static uint64_t w_add(uint64_t w, int64_t step)
 {
@@ -197,6 +188,6 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 
 	s->prev_ns = d;
 	s->fraction = f > UINT32_MAX ? UINT32_MAX : (uint32_t)f;
-	a->w = clamp_w(a->w, ap);
+	a->w = aimd_clamp(a->w, ap);
 	return cmd;
 }
