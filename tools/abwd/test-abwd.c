@@ -123,6 +123,47 @@ static void test_delay_no_queue(void)
 }
 
 /*
+ * The other areas, and W's bounds (w-min 1 Mbit/s, w-max 1.3 Mbit/s);
+ * minDelay 20 ms, span 50 ms, dead band 2.5 ms:
+ *   t  delay  place  gradient  cmd     raw      applied   W
+ *   1  20     0      -         up-3    (W + D_ini = 1050000; last 200000)
+ *   2  55     0.70   +35       down-3  -200000  0         1050000
+ *   3  50     0.60   -5        up-1    +40000   -80000    970000: w-min, 1000000
+ *   4  23     0.06   -27       up-3    +200000  +120000   1120000
+ *   5  26     0.12   +3        down-1  -40000   +80000    1200000
+ *   6  24     0.08   -2 (0)    up-3    +200000  +80000    1280000
+ *   7  25.5   0.11   +1.5 (0)  up-2    +100000  +150000   1430000: w-max, 1300000
+ */
+static void test_delay_areas_more(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct aimd a;
+
+	p.mode = DELAY_MODE_DELAY;
+	ap.w_min = 1000000;
+	ap.w_max = 1300000;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	is_cmd(dly(&s, &p, &a, &ap, 55000, 0, 0), DELAY_DEC_BIG, "delay: 0.70 and filling: down-3");
+	is_u64(a.w, 1050000, "delay: ... smoothed with the last up-3: W unchanged");
+	is_cmd(dly(&s, &p, &a, &ap, 50000, 0, 0), DELAY_INC_SMALL, "delay: 0.60 and emptying: up-1");
+	is_u64(a.w, 1000000, "delay: ... W 970 kbit/s held at w-min, 1 Mbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 23000, 0, 0), DELAY_INC_BIG, "delay: 0.06 and emptying: up-3");
+	is_u64(a.w, 1120000, "delay: ... a factor 1.0 step, smoothed: W 1.12 Mbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 26000, 0, 0), DELAY_DEC_SMALL, "delay: 0.12 and filling: down-1");
+	is_u64(a.w, 1200000, "delay: ... W 1.2 Mbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 24000, 0, 0), DELAY_INC_BIG,
+	       "delay: 0.08, a fall inside the dead band: the area's up-3");
+	is_u64(a.w, 1280000, "delay: ... W 1.28 Mbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 25500, 0, 0), DELAY_INC,
+	       "delay: 0.11, a rise inside the dead band: the area's up-2");
+	is_u64(a.w, 1300000, "delay: ... W 1.43 Mbit/s held at w-max, 1.3 Mbit/s");
+}
+
+/*
  * minDelay is the least of ten buckets of 60 estimates: a delay that
  * rose for good (the clocks' drift, a longer path) becomes the new
  * minimum once the bucket with the old one is overwritten, 600 estimates
@@ -1271,6 +1312,7 @@ int main(void)
 	test_delay_no_queue();
 	test_delay_areas();
 	test_delay_hybrid();
+	test_delay_areas_more();
 	test_delay_base_ages();
 	test_aimd_thresholds();
 	test_aimd_clamps();
