@@ -429,6 +429,16 @@ static int set_plain(struct config *c, const char *val, const char **why)
 	return -1;
 }
 
+static int set_apply(struct config *c, const char *val, const char **why)
+{
+	if (!strcmp(val, "yes") || !strcmp(val, "no")) {
+		c->apply = !strcmp(val, "yes");
+		return 0;
+	}
+	*why = "yes or no";
+	return -1;
+}
+
 static int set_rate_limit(struct config *c, const char *val, const char **why)
 {
 	uint32_t v;
@@ -659,6 +669,8 @@ static const struct key_def keys[] = {
 	  "delay, hybrid: W divided by this on congestion (>= 1)" },
 	{ "delay-push", "NUM",	 S, "1.05", false, false, set_delay_push,
 	  "hybrid: minDelay pushed by this while competing (>= 1)" },
+	{ "apply", "yes|no",	 S, "yes", false, false, set_apply,
+	  "hand W to the qdisc; no: only report it (a shaper driven otherwise)" },
 	{ "decay-after", "N",	 S, "3", false, false, set_decay_after,
 	  "missed intervals in a row after which W halves each interval (0: never)" },
 	{ "w-floor", "RATE",	 S, "1mbit", false, false, set_w_floor,
@@ -1103,6 +1115,7 @@ void conf_print(FILE *f, const struct config *c)
 		fprintf(f, "delay-push = %llu.%06llu\n",
 			(unsigned long long)(c->delay.push / AIMD_ONE),
 			(unsigned long long)(c->delay.push % AIMD_ONE));
+		fprintf(f, "apply = %s\n", c->apply ? "yes" : "no");
 		fprintf(f, "decay-after = %u\n", c->decay_after);
 		fprintf(f, "w-floor = %llubit\n", (unsigned long long)c->w_floor);
 	} else {

@@ -55,6 +55,7 @@ struct config {
 	struct delay_params delay;	/* mode and the delay rule's parameters */
 	bool w_ini_qdisc;		/* w-ini = qdisc: the qdisc's W at start */
 	bool w_max_qdisc;		/* w-max = qdisc: the qdisc's rate */
+	bool apply;			/* hand W to the qdisc (abw-set), or only report it */
 	uint32_t decay_after;		/* missed intervals before W decays, 0: never */
 	uint64_t w_floor;		/* bit/s: where a decaying W stops */
 	/* responder */

@@ -347,7 +347,7 @@ static void write_status(struct sender *s)
 	json_u64(&j, "received", s->last.received);
 	json_u64(&j, "lost", s->last.lost);
 	json_u64(&j, "span_us", s->last.dt_ns / 1000);
-	json_bool(&j, "applied", s->estimates && !s->abw_error[0]);
+	json_bool(&j, "applied", s->c.apply && s->estimates && !s->abw_error[0]);
 	json_u64(&j, "requests", s->requests);
 	json_u64(&j, "responses", s->responses);
 	json_u64(&j, "timeouts", s->timeouts);
@@ -470,6 +470,8 @@ static void abw_set(struct sender *s, const struct abw_estimate *a)
 	char msg[300];
 	int ret;
 
+	if (!s->c.apply)
+		return;
 	ret = kern_abw_set(&s->nl, s->c.ifindex, s->c.handle, a, &err);
 	if (ret) {
 		s->abw_set_failures++;

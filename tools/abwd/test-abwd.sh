@@ -78,6 +78,7 @@ expect "sender: the paper's defaults" 0 "alpha = 1.200000" "${S[@]}"
 expect "sender: d-ini default 50kbit" 0 "d-ini = 50000bit" "${S[@]}"
 expect "sender: timeout defaults to 3s" 0 "timeout = 3s" "${S[@]}" --interval 250ms
 expect "sender: mode loss by default" 0 "mode = loss" "${S[@]}"
+expect "sender: W handed to the qdisc by default" 0 "apply = yes" "${S[@]}"
 expect "sender: the delay rule's defaults (seed 003's MD and push)" 0 \
 	"delay-md = 1.100000" "${S[@]}" --mode hybrid
 expect "sender: delay-span in tc's time units" 0 "delay-span = 120ms" "${S[@]}" --delay-span 0.12s
@@ -147,6 +148,7 @@ bad_value alpha 1.0000001
 bad_value alpha 1001
 bad_value beta -100kbit
 bad_value mode fast
+bad_value apply maybe
 bad_value mode Loss
 bad_value delay-step -1kbit
 bad_value delay-step 0
