@@ -240,7 +240,7 @@ log_test $? "ctrl-get shows the last estimate (W $w, seq $seq)" "$out"
 # of 1 s, a greedy UDP sender: the paper's rule reads every loss as
 # congestion and cuts W to R - beta; the delay and hybrid modes (seed 003)
 # cut only for a loss that comes with a rising queue. The mean W of the
-# last 20 of 30 estimates, each mode in turn: 80% to 120% of the ABW in
+# last 12 of 20 estimates, each mode in turn: 80% to 120% of the ABW in
 # delay and hybrid modes; the loss mode's shown beside them.
 tc -netns "$R" qdisc replace dev r1 root handle 1: netem loss 1% limit 1000 &&
 	tc -netns "$R" qdisc add dev r1 parent 1: handle 2: tbf rate 2mbit burst 4k limit 30k
@@ -249,17 +249,22 @@ loss_setup=$?
 mean_w() {
 	local flood
 	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 40 9 >/dev/null &
+	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 24 9 >/dev/null &
 	flood=$!
 	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --w-ini 1mbit \
-		--once 30 --mode "$1" --plain yes --status "$work/send.json" -v 2>"$work/$1.log"
+		--once 20 --mode "$1" --plain yes --status "$work/send.json" \
+		-v 2>"$work/$1.log"
 	kill $flood 2>/dev/null
 	wait $flood
 	sed -n 's/.*estimate [0-9]*: sent .* W \([0-9.]*\)\([KMG]\?bit\) D .*/\1 \2/p' "$work/$1.log" |
-		tail -n 20 | awk '{ s += $1 * ($2 == "Mbit" ? 1e6 : $2 == "Kbit" ? 1e3 : 1); n++ }
-			END { if (n == 20) printf "%d", s / n }'
+		tail -n 12 | awk '{ s += $1 * ($2 == "Mbit" ? 1e6 : $2 == "Kbit" ? 1e3 : 1); n++ }
+			END { if (n == 12) printf "%d", s / n }'
 }
-if within "$filled" 0 1.9e6; then
+if machine_slow; then
+	# (three runs of 20 s and more: minutes on the debug kernel)
+	log_test $ksft_skip "1% random loss: W within 80-120% of the 2 Mbit/s ABW in delay and hybrid modes" \
+		"machine slow (debug kernel): covered on the others"
+elif within "$filled" 0 1.9e6; then
 	log_test $ksft_skip "1% random loss: W within 80-120% of the 2 Mbit/s ABW in delay and hybrid modes" \
 		"machine slow: the flood filled $(printf %.0f "$filled") bit/s of the 2 Mbit/s bottleneck with W unlimited"
 else
