@@ -6,6 +6,7 @@
 #   make check [KVER=...] [T=filter]		build, boot each kernel in QEMU, run the suites
 #   make demo					seed 000's DBHPF scenario, compressed, in the VM: Table 5
 #   make experiments [FULL=1]			every scenario of tools/experiments/scenarios
+#   make matrix [FULL=1] [CELLS=...]		every baseline under impairments (hours, resumable)
 #   make vm-shell [KVER=...]			interactive guest with the modules installed
 #   make lint					checkpatch and sparse
 #   make bench-qdisc				per-packet cost beside htb and pfifo (QEMU -icount)
@@ -59,6 +60,13 @@ experiments: deps modules tools
 	@KVER=$(KVER) EXP_COMMAND="make experiments$(if $(FULL), FULL=$(FULL))" \
 		tools/experiments/run.sh $(if $(filter 1,$(FULL)),--full) all
 
+# the robustness matrix: seed 000's scenarios under impairments with every
+# baseline (pfifo, htb, cake, er2bc static and er2bc) and estimator rule;
+# writes Documentation/results/matrix.{json,md,png}
+matrix: deps modules tools
+	@KVER=$(KVER) EXP_COMMAND="make matrix$(if $(FULL), FULL=$(FULL))" \
+		tools/experiments/matrix.sh $(if $(filter 1,$(FULL)),--full)
+
 vm-shell: deps tools
 	@mods=$$($(BUILDMOD) $(KVER) 2>/dev/null) && \
 	$(VM)/run.sh -i -k $(KVER) -- $(VM)/guest-install.sh "$$mods"
@@ -102,4 +110,4 @@ clean:
 	$(MAKE) -s -C tools/er2bcctl clean
 	$(MAKE) -s -C tools/abwd clean
 
-.PHONY: all deps modules tools lint check demo experiments vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean
+.PHONY: all deps modules tools lint check demo experiments matrix vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean

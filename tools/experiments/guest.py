@@ -5,6 +5,17 @@
 (protocol x gateway mode) in turn; writes what was measured as JSON.
 
     guest.py dbhpf|tracking --scale K --duration S --out FILE.json
+             [--matrix --impair NAME --modes M,... --estimator-mode loss|delay|hybrid]
+
+--matrix (matrix.sh): the robustness matrix's testbed and measures. A
+counting hop GC between GA and R carries an er2bc qdisc that only counts
+(rate 10 Gbit/s) for the baselines that are not er2bc: htb and cake on
+GA's uplink take the same estimator's W (er2bc-abwd on GC, apply no)
+through a driver that changes them at each estimate. The flows carry DSCP
+by priority (EF, AF41, CS0, CS1, CS1: cake's diffserv4 tins), a 50
+datagram/s probe at priority 1 in a class of its own measures one-way
+delay, GB counts the cross traffic, and the bottleneck takes an
+impairment (IMPAIR).
 
     S (senders) -- GA [er2bc + estimator sender] -- R [bottleneck] -- GB [responder] -- D (receivers)
                                                     |
@@ -34,6 +45,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -45,7 +57,6 @@ DST = "10.2.0.2"			# D, the receivers
 PROBE_PORT = 4950
 PORTS = [5301, 5302, 5303, 5304, 5305]	# priority 1..5
 RF = 400_000				# necessary bandwidth, bit/s
-BOTTLENECK = "delay 25ms rate 5mbit limit 32"
 CAPACITY = 5_000_000
 CROSS_SIZE = 1250			# IP bytes per cross-traffic datagram
 CROSS_DST = "10.9.0.1"			# routed by GB to a blackhole
@@ -76,6 +87,29 @@ DBHPF_PERIOD = 120
 TRACK_ON, TRACK_OFF, TRACK_SEED = 15.0, 10.0, 6
 
 MODES = {"dbhpf": ["none", "static", "er2bc"], "tracking": ["er2bc"]}
+BASELINES = ["none", "htb", "cake", "static", "er2bc"]
+
+# the matrix's impairments of the bottleneck (both directions) and its
+# cross traffic: netem's options replacing the published ones, or another
+# cross traffic
+IMPAIR = {
+    "published": {},
+    "loss1": {"loss": "1%"},
+    "loss3": {"loss": "3%"},
+    "deep": {"limit": "256"},
+    "delay100": {"delay": "100ms"},
+    "reorder1": {"reorder": "1%"},
+    "elastic": {"cross": "elastic"},
+    "fast": {"cross": "fast"},
+}
+OWD = os.path.join(TOP, "tools/experiments/owd.py")
+OWD_PORT, OWD_RATE, OWD_CLASS_RATE = 5311, 50, "64kbit"
+# TOS bytes by priority: EF, AF41, CS0, CS1, CS1 (cake diffserv4: voice,
+# video, best effort, bulk)
+PRIO_TOS = [0xb8, 0x88, 0x00, 0x20, 0x20]
+ELASTIC_PORTS = [5401, 5402]
+# fast: the ABW moves every 2 scenario seconds, faster than C T_c (10 s)
+FAST_FLOW, FAST_HALF = 1_500_000, 2.0
 
 
 def log(msg):
@@ -97,9 +131,20 @@ def mac(link, end):
     return f"02:00:00:00:{link:02x}:{end:02x}"
 
 
-def testbed():
+def bottleneck(impair):
+    """netem's options for R's two directions under IMPAIR"""
+    o = {"delay": "25ms", "rate": "5mbit", "limit": "32"}
+    o.update({k: v for k, v in IMPAIR[impair].items() if k != "cross"})
+    return " ".join(f"{k} {v}" for k, v in o.items())
+
+
+def testbed(matrix=False, impair="published"):
     """The namespaces, links, routes and the bottleneck; conntrack with
-    byte accounting in D. Returns the pid of a process living in D."""
+    byte accounting in D. With MATRIX, the counting hop GC between GA and
+    R, and GB's count of the cross traffic. Returns the pid of a process
+    living in D."""
+    if matrix:
+        NS["gc"] = "exp-gc"
     for key, n in NS.items():
         sh("ip", "netns", "del", n, check=False, stderr=subprocess.DEVNULL)
         sh("ip", "netns", "add", n)
@@ -107,10 +152,13 @@ def testbed():
         sh("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", ns=key)
         sh("sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1", ns=key)
     links = [("s", "s0", "10.1.0.2", "ga", "ga0", "10.1.0.1"),
-             ("ga", "ga1", "10.1.1.1", "r", "r0", "10.1.1.2"),
+             ("ga", "ga1", "10.1.1.1", "gc" if matrix else "r", "gc0" if matrix else "r0",
+              "10.1.1.2"),
              ("r", "r1", "10.2.1.1", "gb", "gb1", "10.2.1.2"),
              ("gb", "gb0", "10.2.0.1", "d", "d0", "10.2.0.2"),
              ("x", "x0", "10.3.0.2", "r", "rx", "10.3.0.1")]
+    if matrix:
+        links.append(("gc", "gc1", "10.1.2.1", "r", "r0", "10.1.2.2"))
     for j, (a, da, aa, b, db, ab) in enumerate(links):
         sh("ip", "link", "add", da, "netns", NS[a], "address", mac(j, 1), "type", "veth",
            "peer", "name", db, "netns", NS[b], "address", mac(j, 2))
@@ -118,27 +166,48 @@ def testbed():
             sh("ip", "-n", NS[n], "addr", "add", addr + "/24", "dev", d)
             sh("ip", "-n", NS[n], "link", "set", d, "up")
     routes = [("s", "default via 10.1.0.1"), ("ga", "default via 10.1.1.2"),
-              ("r", "10.1.0.0/24 via 10.1.1.1"), ("r", "10.2.0.0/24 via 10.2.1.2"),
+              ("r", "10.2.0.0/24 via 10.2.1.2"),
               ("r", "10.9.0.0/24 via 10.2.1.2"), ("gb", "default via 10.2.1.1"),
               ("gb", "blackhole 10.9.0.0/24"), ("d", "default via 10.2.0.1"),
               ("x", "default via 10.3.0.1")]
+    if matrix:
+        routes += [("gc", "default via 10.1.2.2"), ("gc", "10.1.0.0/24 via 10.1.1.1"),
+                   ("r", "10.1.0.0/24 via 10.1.2.1"), ("r", "10.1.1.0/24 via 10.1.2.1")]
+    else:
+        routes.append(("r", "10.1.0.0/24 via 10.1.1.1"))
     for n, r in routes:
         sh("ip", "-n", NS[n], "route", "add", *r.split())
-    for n in ("ga", "r", "gb"):
+    for n in ("ga", "r", "gb") + (("gc",) if matrix else ()):
         sh("sysctl", "-qw", "net.ipv4.ip_forward=1", ns=n)
     # static neighbours across the shaped links: an ARP reply queued behind
     # a full bottleneck would be lost, and with it the reverse path (the
     # estimator's responses, with UDP nothing else uses it)
-    for n, addr, d, m in (("ga", "10.1.1.2", "ga1", mac(1, 2)), ("r", "10.1.1.1", "r0", mac(1, 1)),
-                          ("r", "10.2.1.2", "r1", mac(2, 2)), ("gb", "10.2.1.1", "gb1", mac(2, 1))):
+    neigh = [("ga", "10.1.1.2", "ga1", mac(1, 2)), ("r", "10.2.1.2", "r1", mac(2, 2)),
+             ("gb", "10.2.1.1", "gb1", mac(2, 1))]
+    if matrix:
+        neigh += [("gc", "10.1.1.1", "gc0", mac(1, 1)), ("gc", "10.1.2.2", "gc1", mac(5, 2)),
+                  ("r", "10.1.2.1", "r0", mac(5, 1))]
+    else:
+        neigh.append(("r", "10.1.1.1", "r0", mac(1, 1)))
+    for n, addr, d, m in neigh:
         sh("ip", "-n", NS[n], "neigh", "replace", addr, "dev", d, "lladdr", m, "nud", "permanent")
     # the estimator's request must stay in order with the data: every
     # receiving end of the counted path through one CPU's backlog
     # (selftests/sch_er2bc/gateways.sh, fifo_link)
-    for n, d in (("r", "r0"), ("gb", "gb1")):
+    for n, d in (("r", "r0"), ("gb", "gb1")) + ((("gc", "gc0"),) if matrix else ()):
         sh("sh", "-c", f"echo 1 >/sys/class/net/{d}/queues/rx-0/rps_cpus", ns=n)
     for d in ("r0", "r1"):
-        sh("tc", "qdisc", "add", "dev", d, "root", "netem", *BOTTLENECK.split(), ns="r")
+        sh("tc", "qdisc", "add", "dev", d, "root", "netem", *bottleneck(impair).split(), ns="r")
+    if matrix:
+        # GC's uplink counts for an estimator on GC (apply no): er2bc that
+        # never shapes, one class for everything
+        sh("tc", "-batch", "-", ns="gc", text=True, input=(
+            f"qdisc add dev gc1 root handle 1: er2bc rate 10gbit mode static default 1 "
+            f"probe-port {PROBE_PORT} peer 10.2.0.0/16\n"
+            "class add dev gc1 parent 1: classid 1:1 er2bc prio 1\n"))
+        # what of X's cross traffic reaches GB, before its blackhole route
+        sh("nft", "add table ip exp; add chain ip exp pre { type filter hook prerouting "
+           "priority -300; }; add rule ip exp pre ip saddr 10.3.0.0/24 counter", ns="gb")
     # conntrack in D (a ct rule turns it on in the namespace), with bytes
     sh("nft", "add table ip exp; add chain ip exp in { type filter hook input priority 0; };"
        " add rule ip exp in ct state new,established accept", ns="d")
@@ -146,14 +215,47 @@ def testbed():
     return spawn("d", "sleep", "infinity")
 
 
-def gateway(mode, proto, c, m):
+def filters(ports_classes):
+    return [f"filter add dev ga1 parent 1: protocol ip prio 1 flower ip_proto {p} "
+            f"dst_port {port} classid 1:{cls}"
+            for port, cls in ports_classes for p in ("tcp", "udp")]
+
+
+def gateway_htb(proto, w, matrix):
+    """The paper's existing method in sch_htb, as a script would run it: a
+    parent class at W (rate = ceil), a class per flow with rate R_f and
+    ceil W at priorities 0-4, the delay probe's at priority 0, a default
+    class; the driver (Driver) moves W"""
+    lines = ["qdisc add dev ga1 root handle 1: htb default 50",
+             f"class add dev ga1 parent 1: classid 1:100 htb rate {w}bit ceil {w}bit"]
+    for i in range(1, len(PORTS) + 1):
+        lines.append(f"class add dev ga1 parent 1:100 classid 1:{i} htb rate "
+                     f"{class_rate(proto)}bit ceil {w}bit prio {i - 1}")
+    lines.append(f"class add dev ga1 parent 1:100 classid 1:6 htb rate {OWD_CLASS_RATE} "
+                 f"ceil {w}bit prio 0")
+    lines.append(f"class add dev ga1 parent 1:100 classid 1:50 htb rate 8kbit ceil {w}bit prio 7")
+    lines += filters(list(zip(PORTS, range(1, 6))) + [(OWD_PORT, 6)])
+    sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
+
+
+def gateway(mode, proto, c, m, matrix=False, w_ini=1_000_000):
     """GA's uplink ga1: pfifo (no control) or er2bc in static or er2bc
     mode, five classes of 400 kbit/s (class_rate()) at priorities 1-5 (flower filters by
-    destination port) and a default class with no rate."""
+    destination port) and a default class with no rate. With MATRIX also
+    htb (gateway_htb()) or cake (diffserv4, the flows' DSCP), both at
+    W_INI until the driver moves them, and for er2bc a class for the
+    delay probe at priority 1."""
     sh("tc", "qdisc", "del", "dev", "ga1", "root", ns="ga", check=False,
        stderr=subprocess.DEVNULL)
     if mode == "none":
         sh("tc", "qdisc", "add", "dev", "ga1", "root", "pfifo", "limit", "1000", ns="ga")
+        return
+    if mode == "htb":
+        gateway_htb(proto, w_ini, matrix)
+        return
+    if mode == "cake":
+        sh("tc", "qdisc", "add", "dev", "ga1", "root", "cake", "bandwidth", f"{w_ini}bit",
+           "diffserv4", ns="ga")
         return
     ctl = f" c {c} m {m} blim 50kbit" if mode == "er2bc" else ""
     # the rate is the line's, W's ceiling; W itself starts at the paper's
@@ -163,9 +265,12 @@ def gateway(mode, proto, c, m):
     for i, port in enumerate(PORTS, 1):
         lines.append(f"class add dev ga1 parent 1: classid 1:{i} er2bc prio {i} "
                      f"rate {class_rate(proto)}bit type {proto}")
-        for p in ("tcp", "udp"):
-            lines.append(f"filter add dev ga1 parent 1: protocol ip prio 1 flower "
-                         f"ip_proto {p} dst_port {port} classid 1:{i}")
+    pc = list(zip(PORTS, range(1, 6)))
+    if matrix:
+        lines.append(f"class add dev ga1 parent 1: classid 1:6 er2bc prio 1 "
+                     f"rate {OWD_CLASS_RATE} type udp")
+        pc.append((OWD_PORT, 6))
+    lines += filters(pc)
     lines.append("class add dev ga1 parent 1: classid 1:50 er2bc prio 64")
     sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
 
@@ -178,9 +283,16 @@ def switched(on_s, off0, period, dur):
     return out
 
 
-def cross_flows(scenario, dur):
+def cross_flows(scenario, dur, impair="published"):
     """The cross traffic's flows as (rate, [[on, off], ...]), in scenario
-    seconds."""
+    seconds: none for the elastic cell (two TCP flows instead, elastic()),
+    a steady 2 Mbit/s and 1.5 Mbit/s switched every 2 s for the fast one"""
+    kind = IMPAIR[impair].get("cross")
+    if kind == "elastic":
+        return []
+    if kind == "fast":
+        return [(2_000_000, [[0, dur]]),
+                (FAST_FLOW, switched(FAST_HALF, 0, 2 * FAST_HALF, dur))]
     flows = [(3_000_000, [[0, dur]])]
     if scenario == "dbhpf":
         flows += [(310_000, switched(on, off0, DBHPF_PERIOD, dur))
@@ -239,6 +351,72 @@ def read_status(path):
         return None
 
 
+class Driver(threading.Thread):
+    """A script's loop, as operators run one beside htb or cake: at each new
+    estimate in the estimator's status file, W to the shaper (one tc
+    -batch process fed a line at a time)"""
+
+    def __init__(self, mode, proto, status, period):
+        super().__init__(daemon=True)
+        self.mode, self.proto, self.status, self.period = mode, proto, status, period
+        self.tc = spawn("ga", "tc", "-force", "-batch", "-", stdin=subprocess.PIPE,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+        self.done = threading.Event()
+        self.applied = 0
+
+    def commands(self, w):
+        if self.mode == "cake":
+            return [f"qdisc change dev ga1 root cake bandwidth {w}bit"]
+        out = [f"class change dev ga1 parent 1: classid 1:100 htb rate {w}bit ceil {w}bit"]
+        for i in range(1, len(PORTS) + 1):
+            out.append(f"class change dev ga1 parent 1:100 classid 1:{i} htb rate "
+                       f"{class_rate(self.proto)}bit ceil {w}bit prio {i - 1}")
+        out.append(f"class change dev ga1 parent 1:100 classid 1:6 htb rate {OWD_CLASS_RATE} "
+                   f"ceil {w}bit prio 0")
+        out.append(f"class change dev ga1 parent 1:100 classid 1:50 htb rate 8kbit "
+                   f"ceil {w}bit prio 7")
+        return out
+
+    def run(self):
+        seq = None
+        while not self.done.wait(self.period):
+            st = read_status(self.status)
+            if not st or not st.get("estimates") or st.get("seq") == seq:
+                continue
+            seq = st["seq"]
+            try:
+                self.tc.stdin.write("\n".join(self.commands(st["w"])) + "\n")
+                self.tc.stdin.flush()
+                self.applied += 1
+            except OSError:
+                return
+
+    def stop(self):
+        self.done.set()
+        self.join(timeout=5)
+        try:
+            self.tc.stdin.close()
+        except OSError:
+            pass
+        self.tc.wait(timeout=10)
+
+
+def nft_bytes(ns):
+    """the bytes of the counter in NS's table ip exp"""
+    out = sh("nft", "-j", "list", "table", "ip", "exp", ns=ns, capture_output=True,
+             text=True).stdout
+    for o in json.loads(out).get("nftables", []):
+        for e in o.get("rule", {}).get("expr", []):
+            if "counter" in e:
+                return e["counter"]["bytes"]
+    return 0
+
+
+def dev_bytes(ns, dev, way):
+    return int(sh("cat", f"/sys/class/net/{dev}/statistics/{way}_bytes", ns=ns,
+                  capture_output=True, text=True).stdout)
+
+
 def stop(procs):
     for p in procs:
         if p.poll() is None:
@@ -255,8 +433,9 @@ def run(a, dpid, proto, mode, run_dir):
     k = a.scale
     dur = a.duration / k
     dt = 1.0 / k
-    flows = cross_flows(a.scenario, a.duration)
-    gateway(mode, proto, a.c, a.m)
+    flows = cross_flows(a.scenario, a.duration, a.impair)
+    elastic = IMPAIR[a.impair].get("cross") == "elastic"
+    gateway(mode, proto, a.c, a.m, a.matrix)
     servers = [spawn("d", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL) for p in PORTS]
     deadline = time.monotonic() + 20
@@ -274,19 +453,43 @@ def run(a, dpid, proto, mode, run_dir):
     cross = spawn("x", sys.executable, CROSS, f"{run_dir}/sched.json", stdout=subprocess.PIPE,
                   text=True)
     status = f"{run_dir}/abwd-{proto}-{mode}.json"
-    procs = []
+    procs, driver, extra = [], None, []
     if mode != "none":
-        procs.append(spawn("ga", ABWD, "sender", "--peer", "10.2.1.2", "--dev", "ga1",
+        # htb and cake: the same estimator, counting on GC, W by the driver
+        where, dev = ("gc", "gc1") if mode in ("htb", "cake") else ("ga", "ga1")
+        est = ["--mode", a.estimator_mode] if a.matrix else []
+        if where == "gc":
+            est += ["--apply", "no", "--w-max", f"{CAPACITY}bit"]
+        procs.append(spawn(where, ABWD, "sender", "--peer", "10.2.1.2", "--dev", dev,
                            "--port", str(PROBE_PORT), "--interval", f"{round(1000 / k)}ms",
                            "--plain", "yes", "--w-ini", "1mbit", "--status", status, "-v",
-                           stderr=open(f"{run_dir}/abwd-{proto}-{mode}.log", "w")))
+                           *est, stderr=open(f"{run_dir}/abwd-{proto}-{mode}.log", "w")))
+        if where == "gc":
+            driver = Driver(mode, proto, status, dt / 4)
+            driver.start()
     t_run = str(int(dur + 6))
-    for p in PORTS:
+    for i, p in enumerate(PORTS):
         args = ["-b", UDP_RATE, "-u", "-l", str(UDP_LEN)] if proto == "udp" else \
                ["-b", TCP_RATE, "-l", TCP_LEN, "-C", "cubic"]
+        if a.matrix:
+            args += ["-S", str(PRIO_TOS[i])]
         procs.append(spawn("s", "iperf3", "-c", DST, "-p", str(p), "-t", t_run,
                            "--pacing-timer", "5000", *args, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL))
+    if a.matrix:
+        owd_rx = spawn("d", sys.executable, OWD, "recv", str(OWD_PORT), str(dur + 10),
+                       stdout=subprocess.PIPE, text=True)
+        extra.append(spawn("s", sys.executable, OWD, "send", DST, str(OWD_PORT), str(OWD_RATE),
+                           str(dur + 4), "--tos", str(PRIO_TOS[0])))
+        if elastic:
+            servers += [spawn("gb", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL) for p in ELASTIC_PORTS]
+            time.sleep(1)
+            for p in ELASTIC_PORTS:
+                extra.append(spawn("x", "iperf3", "-c", "10.2.1.2", "-p", str(p), "-t", t_run,
+                                   "-C", "cubic", stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL))
+        cross0, r1_0 = nft_bytes("gb"), dev_bytes("r", "r1", "tx")
     samples = {"t": [], "bytes": [], "w": [], "r": [], "abw": []}
     prev, cum = {}, [0] * len(PORTS)
     n, late = 0, 0.0
@@ -312,18 +515,30 @@ def run(a, dpid, proto, mode, run_dir):
         samples["bytes"].append(list(cum))
         samples["w"].append(st["w"] if st else None)
         samples["r"].append(st["r"] if st else None)
-        samples["abw"].append(abw_at(flows, min((now - t0) * k, a.duration - 1e-6)))
+        samples["abw"].append(None if elastic else
+                              abw_at(flows, min((now - t0) * k, a.duration - 1e-6)))
         n += 1
     faulthandler.cancel_dump_traceback_later()
     st = read_status(status) if mode != "none" else None
-    stop(procs)
+    measured = {}
+    if a.matrix:
+        measured = {"cross_bytes": nft_bytes("gb") - cross0,
+                    "r1_bytes": dev_bytes("r", "r1", "tx") - r1_0,
+                    "seconds": round(time.monotonic() - t0, 3)}
+    if driver:
+        driver.stop()
+        measured["driver_applied"] = driver.applied
+    stop(procs + extra)
+    if a.matrix:
+        owd_rx.send_signal(signal.SIGTERM)
+        measured["owd"] = json.loads(owd_rx.communicate(timeout=30)[0] or "null")
     cross_sent = json.loads(cross.communicate(timeout=30)[0] or "null")
     stop(servers)
     r1 = json.loads(sh("tc", "-s", "-j", "qdisc", "show", "dev", "r1", ns="r",
                        capture_output=True, text=True).stdout)
     res = {"scenario": a.scenario, "proto": proto, "mode": mode, "samples": samples,
            "cross": [{"rate": r, "on": on} for r, on in flows], "cross_sent": cross_sent,
-           "bottleneck_drops": r1[0].get("drops"), "estimator": st,
+           "bottleneck_drops": r1[0].get("drops"), "estimator": st, **measured,
            "wall_clock_step_s": round(time.time() - time.monotonic() - wall0, 3)}
     if mode != "none":
         res["gateway"] = sh("tc", "-s", "class", "show", "dev", "ga1", ns="ga",
@@ -341,27 +556,34 @@ def main():
     ap.add_argument("--m", type=int, default=10)
     ap.add_argument("--protos", default="tcp,udp")
     ap.add_argument("--modes", default=None)
+    ap.add_argument("--matrix", action="store_true")
+    ap.add_argument("--impair", choices=sorted(IMPAIR), default="published")
+    ap.add_argument("--estimator-mode", choices=["loss", "delay", "hybrid"], default="loss")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
+    modes = a.modes.split(",") if a.modes else BASELINES if a.matrix else MODES[a.scenario]
+    if not a.matrix and (a.impair != "published" or set(modes) - set(MODES["dbhpf"])):
+        ap.error("--impair, htb and cake need --matrix")
     work = os.path.dirname(os.path.abspath(a.out))
     # what the processes of a run write and read while it runs stays in the
     # guest (tmpfs): a read of the estimator's status file through the
     # host's 9p share blocked for good, twice, mid-run; copied to WORK after
     run_dir = tempfile.mkdtemp(prefix="er2bc-exp-", dir="/run")
     sh("modprobe", "sch_er2bc")
-    dpid = testbed()
+    dpid = testbed(a.matrix, a.impair)
     resp = spawn("gb", ABWD, "responder", "--dev", "gb1", "--peer-prefix", "10.1.0.0/16",
                  "--port", str(PROBE_PORT), "--plain", "yes", stderr=open(f"{run_dir}/responder.log", "w"))
     doc = {"scenario": a.scenario, "kernel": os.uname().release, "scale": a.scale,
            "duration": a.duration, "c": a.c, "m": a.m, "necessary": RF,
            "class_rate": {p: class_rate(p) for p in IP_PACKET},
-           "ports": PORTS, "bottleneck": BOTTLENECK, "udp_rate": UDP_RATE,
+           "ports": PORTS, "bottleneck": bottleneck(a.impair), "udp_rate": UDP_RATE,
+           "matrix": a.matrix, "impair": a.impair, "estimator_mode": a.estimator_mode,
            "udp_len": UDP_LEN, "tcp_rate": TCP_RATE, "tcp_len": TCP_LEN,
            "cross_size": CROSS_SIZE, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
            "runs": []}
     try:
         for proto in a.protos.split(","):
-            for mode in (a.modes.split(",") if a.modes else MODES[a.scenario]):
+            for mode in modes:
                 start = time.monotonic()
                 log(f"{a.scenario} {proto} {mode}: {a.duration / a.scale:.0f} s "
                     f"({a.duration:.0f} s compressed {a.scale:g}x)")

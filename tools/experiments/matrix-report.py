@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The robustness matrix's table and heat map from what matrix.sh's cells
+measured (guest.py --matrix).
+
+    matrix-report.py --input build/matrix --results DIR --command CMD [--runtime S]
+
+Writes DIR/matrix.json ({"commit", "kernel", "cells": [...]}, one entry per
+scenario, impairment, protocol, baseline and estimator rule), DIR/matrix.md
+and DIR/matrix.png; prints the markdown. Per entry:
+
+- shortage: per priority, the ratio of time below the necessary 400 kbit/s
+  (Table 5's measure, report.py);
+- utilization: what the five flows received over the run's mean ABW; with
+  elastic cross traffic (no fixed ABW), what crossed the bottleneck over
+  its 5 Mbit/s;
+- p1_owd_p50_ms, p1_owd_p99_ms: the one-way delay of the priority-1 probe;
+- w_error: mean |W - ABW| over the mean ABW (none without an estimator or
+  a fixed ABW);
+- cross_bps: what of the cross traffic reached the far gateway."""
+import argparse
+import datetime
+import glob
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+
+import matplotlib  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+CAPACITY = 5_000_000
+ORDER = ["none", "htb", "cake", "static", "er2bc"]
+
+
+def entry(doc, run):
+    scale = doc["scale"]
+    s = run["samples"]
+    secs = (s["t"][-1] - s["t"][0]) / scale
+    got = sum(s["bytes"][-1]) * 8 / secs if secs > 0 else 0
+    abw = [x for x in s["abw"] if x is not None]
+    if abw:
+        util = got / (sum(abw) / len(abw))
+    else:
+        util = run.get("r1_bytes", 0) * 8 / (run.get("seconds", 1) * CAPACITY)
+    pairs = [(w, x) for w, x in zip(s["w"], s["abw"]) if w is not None and x is not None]
+    werr = (sum(abs(w - x) for w, x in pairs) / len(pairs)) / (sum(x for _, x in pairs) /
+                                                               len(pairs)) if pairs else None
+    owd = run.get("owd") or {}
+    rule = doc["estimator_mode"] if run["mode"] != "none" else None
+    return {"scenario": doc["scenario"], "impairment": doc["impair"], "proto": run["proto"],
+            "baseline": run["mode"], "estimator_mode": rule,
+            "shortage": report.shortage(run, scale, doc["necessary"]),
+            "utilization": round(util, 3),
+            "p1_owd_p50_ms": owd.get("p50_ms"), "p1_owd_p99_ms": owd.get("p99_ms"),
+            "w_error": round(werr, 3) if werr is not None else None,
+            "cross_bps": round(run.get("cross_bytes", 0) * 8 / run.get("seconds", 1)),
+            "driver_applied": run.get("driver_applied")}
+
+
+def label(e):
+    return e["baseline"] + (f" ({e['estimator_mode']})" if e["estimator_mode"] else "")
+
+
+def p13(e):
+    return sum(e["shortage"][:3]) / 3
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--input", required=True)
+    ap.add_argument("--results", required=True)
+    ap.add_argument("--command", required=True)
+    ap.add_argument("--runtime", type=int, default=0)
+    o = ap.parse_args()
+    cells, kernel, scale = [], None, None
+    for path in sorted(glob.glob(f"{o.input}/*/*.json")):
+        try:
+            doc = json.load(open(path))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(doc, dict) or not doc.get("matrix"):
+            continue
+        kernel, scale = doc["kernel"], doc["scale"]
+        cells += [entry(doc, r) for r in doc["runs"]]
+    if not cells:
+        sys.exit("matrix-report: no cell measured under " + o.input)
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
+                            text=True, cwd=os.path.dirname(os.path.abspath(__file__))
+                            ).stdout.strip() or "unknown (not a git checkout)"
+    os.makedirs(o.results, exist_ok=True)
+    with open(f"{o.results}/matrix.json", "w") as f:
+        json.dump({"commit": commit, "kernel": kernel, "command": o.command,
+                   "date": datetime.date.today().isoformat(), "runtime_s": o.runtime,
+                   "scale": scale, "cells": cells}, f, indent=1)
+        f.write("\n")
+
+    cols = sorted({label(e) for e in cells},
+                  key=lambda c: (ORDER.index(c.split()[0]), c))
+    rows = sorted({(e["scenario"], e["impairment"], e["proto"]) for e in cells})
+    by = {(e["scenario"], e["impairment"], e["proto"], label(e)): e for e in cells}
+    md = ["# The robustness matrix (issue 21)", "",
+          f"Command: `{o.command}`; commit {commit}; kernel {kernel}; "
+          f"{datetime.date.today().isoformat()}; time-compressed {scale:g}x; "
+          f"wall time {o.runtime} s.", "",
+          "Mean shortage of priorities 1-3 (TCP over 10 s, UDP over 1 s averages), "
+          "then utilization and the priority-1 probe's p99 one-way delay (ms).", "",
+          "| cell |" + "".join(f" {c} |" for c in cols), "|---" * (len(cols) + 1) + "|"]
+    for r in rows:
+        line = f"| {r[0]} {r[1]} {r[2].upper()} |"
+        for c in cols:
+            e = by.get(r + (c,))
+            line += (f" {p13(e) * 100:.1f}% · {e['utilization']:.2f} · "
+                     f"{e['p1_owd_p99_ms'] if e['p1_owd_p99_ms'] is not None else '-'} |"
+                     if e else " |")
+        md.append(line)
+    md += ["", "Per priority (shortage p1..p5), W's error and the cross traffic:", "",
+           "| cell | baseline | shortage p1..p5 | W error | cross kbit/s | p1 OWD p50/p99 ms |",
+           "|---|---|---|---|---|---|"]
+    for e in sorted(cells, key=lambda e: (e["scenario"], e["impairment"], e["proto"],
+                                          ORDER.index(e["baseline"]), label(e))):
+        md.append(f"| {e['scenario']} {e['impairment']} {e['proto'].upper()} | {label(e)} | "
+                  + " ".join(f"{x * 100:.1f}%" for x in e["shortage"])
+                  + f" | {e['w_error'] if e['w_error'] is not None else '-'} | "
+                  f"{e['cross_bps'] / 1e3:.0f} | {e['p1_owd_p50_ms']}/{e['p1_owd_p99_ms']} |")
+    text = "\n".join(md) + "\n"
+    with open(f"{o.results}/matrix.md", "w") as f:
+        f.write(text)
+
+    grid = [[(p13(by[r + (c,)]) if r + (c,) in by else float("nan")) for c in cols]
+            for r in rows]
+    fig, ax = plt.subplots(figsize=(1.3 * len(cols) + 3, 0.35 * len(rows) + 1.8))
+    im = ax.imshow(grid, cmap="RdYlGn_r", vmin=0, vmax=1, aspect="auto")
+    ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(rows)), [f"{a} {b} {c.upper()}" for a, b, c in rows], fontsize=8)
+    for i, row in enumerate(grid):
+        for j, v in enumerate(row):
+            if v == v:
+                ax.text(j, i, f"{v * 100:.0f}", ha="center", va="center", fontsize=7)
+    fig.colorbar(im, ax=ax, label="mean shortage, priorities 1-3")
+    ax.set_title("Robustness matrix: shortage of priorities 1-3 (%)")
+    fig.tight_layout()
+    fig.savefig(f"{o.results}/matrix.png", dpi=100)
+    plt.close(fig)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
