@@ -97,7 +97,9 @@ IMPAIR = {
     "loss1": {"loss": "1%"},
     "loss3": {"loss": "3%"},
     "deep": {"limit": "256"},
-    "delay100": {"delay": "100ms"},
+    # (netem's limit holds the packets in its delay too: 100 ms at 5 Mbit/s
+    # is about 42 full frames more than the published 25 ms)
+    "delay100": {"delay": "100ms", "limit": "64"},
     "reorder1": {"reorder": "1%"},
     "elastic": {"cross": "elastic"},
     "fast": {"cross": "fast"},
@@ -221,19 +223,39 @@ def filters(ports_classes):
             for port, cls in ports_classes for p in ("tcp", "udp")]
 
 
+def htb_rates(proto, w):
+    """The paper's existing method as a script computes it for htb: out of
+    W, the delay probe's 64 kbit/s, then each flow's R_f by priority while
+    it fits, what is left to the next; at least 8 kbit/s a class (htb
+    serves a class's own rate whatever its parent's, so the rates must add
+    up to W or less for W to cap)"""
+    left, out = w, []
+    for want in [64_000] + [class_rate(proto)] * len(PORTS):
+        r = max(min(want, left), 8_000)
+        out.append(r)
+        left = max(left - r, 0)
+    return out[0], out[1:]
+
+
+def htb_lines(proto, w, verb):
+    probe, rates = htb_rates(proto, w)
+    lines = [f"class {verb} dev ga1 parent 1: classid 1:100 htb rate {w}bit ceil {w}bit"]
+    for i, r in enumerate(rates, 1):
+        lines.append(f"class {verb} dev ga1 parent 1:100 classid 1:{i} htb rate {r}bit "
+                     f"ceil {w}bit prio {i - 1}")
+    lines.append(f"class {verb} dev ga1 parent 1:100 classid 1:6 htb rate {probe}bit "
+                 f"ceil {w}bit prio 0")
+    lines.append(f"class {verb} dev ga1 parent 1:100 classid 1:50 htb rate 8kbit ceil {w}bit "
+                 f"prio 7")
+    return lines
+
+
 def gateway_htb(proto, w, matrix):
     """The paper's existing method in sch_htb, as a script would run it: a
-    parent class at W (rate = ceil), a class per flow with rate R_f and
-    ceil W at priorities 0-4, the delay probe's at priority 0, a default
-    class; the driver (Driver) moves W"""
-    lines = ["qdisc add dev ga1 root handle 1: htb default 50",
-             f"class add dev ga1 parent 1: classid 1:100 htb rate {w}bit ceil {w}bit"]
-    for i in range(1, len(PORTS) + 1):
-        lines.append(f"class add dev ga1 parent 1:100 classid 1:{i} htb rate "
-                     f"{class_rate(proto)}bit ceil {w}bit prio {i - 1}")
-    lines.append(f"class add dev ga1 parent 1:100 classid 1:6 htb rate {OWD_CLASS_RATE} "
-                 f"ceil {w}bit prio 0")
-    lines.append(f"class add dev ga1 parent 1:100 classid 1:50 htb rate 8kbit ceil {w}bit prio 7")
+    parent class at W (rate = ceil), a class per flow at priorities 0-4
+    and the delay probe's at 0, with the rates htb_rates() gives and ceil
+    W, a default class; the driver (Driver) moves them with W"""
+    lines = ["qdisc add dev ga1 root handle 1: htb default 50"] + htb_lines(proto, w, "add")
     lines += filters(list(zip(PORTS, range(1, 6))) + [(OWD_PORT, 6)])
     sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
 
@@ -367,15 +389,7 @@ class Driver(threading.Thread):
     def commands(self, w):
         if self.mode == "cake":
             return [f"qdisc change dev ga1 root cake bandwidth {w}bit"]
-        out = [f"class change dev ga1 parent 1: classid 1:100 htb rate {w}bit ceil {w}bit"]
-        for i in range(1, len(PORTS) + 1):
-            out.append(f"class change dev ga1 parent 1:100 classid 1:{i} htb rate "
-                       f"{class_rate(self.proto)}bit ceil {w}bit prio {i - 1}")
-        out.append(f"class change dev ga1 parent 1:100 classid 1:6 htb rate {OWD_CLASS_RATE} "
-                   f"ceil {w}bit prio 0")
-        out.append(f"class change dev ga1 parent 1:100 classid 1:50 htb rate 8kbit "
-                   f"ceil {w}bit prio 7")
-        return out
+        return htb_lines(self.proto, w, "change")
 
     def run(self):
         seq = None
@@ -438,6 +452,10 @@ def run(a, dpid, proto, mode, run_dir):
     gateway(mode, proto, a.c, a.m, a.matrix)
     servers = [spawn("d", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL) for p in PORTS]
+    if elastic:
+        # the elastic cell's two TCP receivers, in GB (started with D's)
+        servers += [spawn("gb", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL) for p in ELASTIC_PORTS]
     deadline = time.monotonic() + 20
     while not all(listening(dpid, p) for p in PORTS) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -482,14 +500,11 @@ def run(a, dpid, proto, mode, run_dir):
         extra.append(spawn("s", sys.executable, OWD, "send", DST, str(OWD_PORT), str(OWD_RATE),
                            str(dur + 4), "--tos", str(PRIO_TOS[0])))
         if elastic:
-            servers += [spawn("gb", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL) for p in ELASTIC_PORTS]
-            time.sleep(1)
             for p in ELASTIC_PORTS:
                 extra.append(spawn("x", "iperf3", "-c", "10.2.1.2", "-p", str(p), "-t", t_run,
                                    "-C", "cubic", stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL))
-        cross0, r1_0 = nft_bytes("gb"), dev_bytes("r", "r1", "tx")
+        cross0 = r1_0 = None
     samples = {"t": [], "bytes": [], "w": [], "r": [], "abw": []}
     prev, cum = {}, [0] * len(PORTS)
     n, late = 0, 0.0
@@ -505,6 +520,9 @@ def run(a, dpid, proto, mode, run_dir):
         if now - (t0 + n * dt) > late + 2:
             late = now - (t0 + n * dt)
             log(f"{proto} {mode}: sample {n} is {late:.1f} s late")
+        if a.matrix and cross0 is None:
+            # (what crossed from the first sample on, as the seconds count)
+            cross0, r1_0 = nft_bytes("gb"), dev_bytes("r", "r1", "tx")
         cur = conntrack(dpid)
         for key, b in cur.items():
             if n > 0:

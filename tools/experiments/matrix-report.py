@@ -14,7 +14,10 @@ and DIR/matrix.png; prints the markdown. Per entry:
 - utilization: what the five flows received over the run's mean ABW; with
   elastic cross traffic (no fixed ABW), what crossed the bottleneck over
   its 5 Mbit/s;
-- p1_owd_p50_ms, p1_owd_p99_ms: the one-way delay of the priority-1 probe;
+- p1_owd_p50_ms, p1_owd_p99_ms: the one-way delay of the priority-1 probe,
+  of the datagrams that arrived; p1_probe_lost: the share that did not (up
+  to the last that arrived), since a baseline that drops the probe would
+  otherwise look faster;
 - w_error: mean |W - ABW| over the mean ABW (none without an estimator or
   a fixed ABW);
 - cross_bps: what of the cross traffic reached the far gateway."""
@@ -57,6 +60,8 @@ def entry(doc, run):
             "shortage": report.shortage(run, scale, doc["necessary"]),
             "utilization": round(util, 3),
             "p1_owd_p50_ms": owd.get("p50_ms"), "p1_owd_p99_ms": owd.get("p99_ms"),
+            "p1_probe_lost": round(1 - owd["received"] / (owd["seq"] + 1), 4)
+            if owd.get("seq", -1) >= 0 else None,
             "w_error": round(werr, 3) if werr is not None else None,
             "cross_bps": round(run.get("cross_bytes", 0) * 8 / run.get("seconds", 1)),
             "driver_applied": run.get("driver_applied")}
@@ -78,7 +83,9 @@ def main():
     ap.add_argument("--runtime", type=int, default=0)
     o = ap.parse_args()
     cells, kernel, scale = [], None, None
-    for path in sorted(glob.glob(f"{o.input}/*/*.json")):
+    # cells whose VM finished (matrix.sh's .done), not one cut short
+    for path in sorted(p for p in glob.glob(f"{o.input}/*/*.json")
+                       if os.path.exists(os.path.join(os.path.dirname(p), ".done"))):
         try:
             doc = json.load(open(path))
         except (OSError, ValueError):
@@ -119,14 +126,15 @@ def main():
                      if e else " |")
         md.append(line)
     md += ["", "Per priority (shortage p1..p5), W's error and the cross traffic:", "",
-           "| cell | baseline | shortage p1..p5 | W error | cross kbit/s | p1 OWD p50/p99 ms |",
-           "|---|---|---|---|---|---|"]
+           "| cell | baseline | shortage p1..p5 | W error | cross kbit/s | p1 OWD p50/p99 ms "
+           "| p1 probe lost |", "|---|---|---|---|---|---|---|"]
     for e in sorted(cells, key=lambda e: (e["scenario"], e["impairment"], e["proto"],
                                           ORDER.index(e["baseline"]), label(e))):
         md.append(f"| {e['scenario']} {e['impairment']} {e['proto'].upper()} | {label(e)} | "
                   + " ".join(f"{x * 100:.1f}%" for x in e["shortage"])
                   + f" | {e['w_error'] if e['w_error'] is not None else '-'} | "
-                  f"{e['cross_bps'] / 1e3:.0f} | {e['p1_owd_p50_ms']}/{e['p1_owd_p99_ms']} |")
+                  f"{e['cross_bps'] / 1e3:.0f} | {e['p1_owd_p50_ms']}/{e['p1_owd_p99_ms']} | "
+                  f"{e['p1_probe_lost']} |")
     text = "\n".join(md) + "\n"
     with open(f"{o.results}/matrix.md", "w") as f:
         f.write(text)
