@@ -185,15 +185,10 @@ static int set_alpha(struct config *c, const char *val, const char **why)
 
 static int set_mode(struct config *c, const char *val, const char **why)
 {
-	static const char *const names[] = {
-		[DELAY_MODE_LOSS] = "loss",
-		[DELAY_MODE_DELAY] = "delay",
-		[DELAY_MODE_HYBRID] = "hybrid",
-	};
-	size_t i;
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(val, names[i])) {
+	for (i = 0; i < DELAY_NMODES; i++) {
+		if (!strcmp(val, delay_mode_name((enum delay_mode)i))) {
 			c->delay.mode = (enum delay_mode)i;
 			return 0;
 		}
@@ -217,24 +212,23 @@ static int set_delay_step(struct config *c, const char *val, const char **why)
 	return 0;
 }
 
+/* parse_period() in ns */
+static int parse_period_ns(const char *val, uint64_t *ns, const char **why)
+{
+	if (parse_period(val, ns, why))
+		return -1;
+	*ns *= 1000;
+	return 0;
+}
+
 static int set_delay_span(struct config *c, const char *val, const char **why)
 {
-	uint64_t us;
-
-	if (parse_period(val, &us, why))
-		return -1;
-	c->delay.span_ns = us * 1000;
-	return 0;
+	return parse_period_ns(val, &c->delay.span_ns, why);
 }
 
 static int set_delay_span_min(struct config *c, const char *val, const char **why)
 {
-	uint64_t us;
-
-	if (parse_period(val, &us, why))
-		return -1;
-	c->delay.span_min_ns = us * 1000;
-	return 0;
+	return parse_period_ns(val, &c->delay.span_min_ns, why);
 }
 
 /* a factor of the delay rule: 1 to 1000, 6 decimals */
@@ -419,24 +413,24 @@ static int set_epoch_file(struct config *c, const char *val, const char **why)
 	return set_path(c->epoch_file, sizeof(c->epoch_file), 32, val, why);
 }
 
-static int set_plain(struct config *c, const char *val, const char **why)
+static int parse_yes_no(const char *val, bool *v, const char **why)
 {
 	if (!strcmp(val, "yes") || !strcmp(val, "no")) {
-		c->plain = !strcmp(val, "yes");
+		*v = !strcmp(val, "yes");
 		return 0;
 	}
 	*why = "yes or no";
 	return -1;
 }
 
+static int set_plain(struct config *c, const char *val, const char **why)
+{
+	return parse_yes_no(val, &c->plain, why);
+}
+
 static int set_apply(struct config *c, const char *val, const char **why)
 {
-	if (!strcmp(val, "yes") || !strcmp(val, "no")) {
-		c->apply = !strcmp(val, "yes");
-		return 0;
-	}
-	*why = "yes or no";
-	return -1;
+	return parse_yes_no(val, &c->apply, why);
 }
 
 static int set_rate_limit(struct config *c, const char *val, const char **why)
@@ -1072,6 +1066,13 @@ void conf_help(FILE *f, enum role role)
 	}
 }
 
+/* "KEY = N.NNNNNN" for a value kept in millionths */
+static void print_millionths(FILE *f, const char *key, uint64_t v)
+{
+	fprintf(f, "%s = %llu.%06llu\n", key, (unsigned long long)(v / AIMD_ONE),
+		(unsigned long long)(v % AIMD_ONE));
+}
+
 void conf_print(FILE *f, const struct config *c)
 {
 	const struct aimd_params *p = &c->aimd;
@@ -1089,14 +1090,12 @@ void conf_print(FILE *f, const struct config *c)
 		fprintf(f, "handle = %s\n", fmt_handle(b, c->handle));
 		fprintf(f, "interval = %s\n", fmt_time(b, c->interval_us));
 		fprintf(f, "timeout = %s\n", fmt_time(b, c->timeout_us));
-		fprintf(f, "mode = %s\n", c->delay.mode == DELAY_MODE_LOSS ? "loss" :
-			c->delay.mode == DELAY_MODE_DELAY ? "delay" : "hybrid");
+		fprintf(f, "mode = %s\n", delay_mode_name(c->delay.mode));
 		fprintf(f, "theta-h = %llu\n", (unsigned long long)p->theta_h);
 		fprintf(f, "theta-l = %llu\n", (unsigned long long)p->theta_l);
 		fprintf(f, "d-ini = %llubit\n", (unsigned long long)p->d_ini);
 		fprintf(f, "d-max = %llubit\n", (unsigned long long)p->d_max);
-		fprintf(f, "alpha = %llu.%06llu\n", (unsigned long long)(p->alpha / AIMD_ONE),
-			(unsigned long long)(p->alpha % AIMD_ONE));
+		print_millionths(f, "alpha", p->alpha);
 		fprintf(f, "beta = %llubit\n", (unsigned long long)p->beta);
 		if (c->w_ini_qdisc)
 			fprintf(f, "w-ini = qdisc\n");
@@ -1110,11 +1109,8 @@ void conf_print(FILE *f, const struct config *c)
 		fprintf(f, "delay-step = %llubit\n", (unsigned long long)c->delay.step);
 		fprintf(f, "delay-span = %s\n", fmt_time(b, c->delay.span_ns / 1000));
 		fprintf(f, "delay-span-min = %s\n", fmt_time(b, c->delay.span_min_ns / 1000));
-		fprintf(f, "delay-md = %llu.%06llu\n", (unsigned long long)(c->delay.md / AIMD_ONE),
-			(unsigned long long)(c->delay.md % AIMD_ONE));
-		fprintf(f, "delay-push = %llu.%06llu\n",
-			(unsigned long long)(c->delay.push / AIMD_ONE),
-			(unsigned long long)(c->delay.push % AIMD_ONE));
+		print_millionths(f, "delay-md", c->delay.md);
+		print_millionths(f, "delay-push", c->delay.push);
 		fprintf(f, "apply = %s\n", c->apply ? "yes" : "no");
 		fprintf(f, "decay-after = %u\n", c->decay_after);
 		fprintf(f, "w-floor = %llubit\n", (unsigned long long)c->w_floor);

@@ -38,6 +38,17 @@ static const int64_t cmd_factor[DELAY_NCMDS] = {
 	[DELAY_INC_SMALL]	= 200000,
 };
 
+static const char *const mode_names[DELAY_NMODES] = {
+	[DELAY_MODE_LOSS]	= "loss",
+	[DELAY_MODE_DELAY]	= "delay",
+	[DELAY_MODE_HYBRID]	= "hybrid",
+};
+
+const char *delay_mode_name(enum delay_mode m)
+{
+	return (unsigned int)m < DELAY_NMODES ? mode_names[m] : "?";
+}
+
 const char *delay_cmd_name(enum delay_cmd c)
 {
 	return (unsigned int)c < DELAY_NCMDS ? cmd_names[c] : "?";
@@ -160,11 +171,8 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	} else {
 		cmd = area_cmd(f, g);
 		if (cmd == DELAY_INC_BIG && f < AREA_LOW) {
-			/* no queue at all: the paper's increase, eq. 10-11 */
-			unsigned __int128 nd = (unsigned __int128)a->d * ap->alpha / AIMD_ONE;
-
-			a->w = w_add(a->w, a->d > INT64_MAX ? INT64_MAX : (int64_t)a->d);
-			a->d = nd > ap->d_max ? ap->d_max : (uint64_t)nd;
+			/* no queue at all: the paper's increase, eq. 10-11 (L = 0) */
+			aimd_update(a, ap, 0, x->recv);
 			s->last_step = p->step > INT64_MAX ? INT64_MAX : (int64_t)p->step;
 		} else {
 			/* the area's step, smoothed: half this one, half the last */

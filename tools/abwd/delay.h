@@ -63,7 +63,11 @@ enum delay_mode {
 	DELAY_MODE_LOSS,	/* the paper's AIMD alone (aimd.h) */
 	DELAY_MODE_DELAY,	/* backward loading */
 	DELAY_MODE_HYBRID,	/* real time: minDelay pushed while competing */
+	DELAY_NMODES,
 };
+
+/* "loss", "delay" or "hybrid": the mode key's words */
+const char *delay_mode_name(enum delay_mode m);
 
 /* the commands of seed 003's figure 1 and table 1 */
 enum delay_cmd {

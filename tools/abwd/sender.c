@@ -54,7 +54,6 @@ struct sender {
 	/* the delay rule (mode delay or hybrid): its state, its last sample */
 	struct delay_state dly;
 	struct delay_sample last_dly;
-	bool have_dly;			/* last_dly and last_cmd hold */
 	bool no_time_logged;		/* a sample without a dequeue time logged */
 	enum delay_cmd last_cmd;
 	bool have_tr;
@@ -283,7 +282,6 @@ static void restart(struct sender *s)
 	interval_init(&s->iv);
 	aimd_init(&s->aimd, &s->c.aimd);
 	delay_init(&s->dly);
-	s->have_dly = false;
 	s->have_tr = false;
 	s->npend = 0;
 	s->quiet_misses = 0;
@@ -332,9 +330,9 @@ static void write_status(struct sender *s)
 	json_u64(&j, "seq", s->est_seq);
 	json_u64(&j, "w", s->aimd.w);
 	json_u64(&j, "d", s->aimd.d);
-	json_str(&j, "mode", s->c.delay.mode == DELAY_MODE_LOSS ? "loss" :
-		 s->c.delay.mode == DELAY_MODE_DELAY ? "delay" : "hybrid");
-	if (s->have_dly && s->c.delay.mode != DELAY_MODE_LOSS) {
+	json_str(&j, "mode", delay_mode_name(s->c.delay.mode));
+	/* (s->dly.have: last_dly and last_cmd hold) */
+	if (s->dly.have && s->c.delay.mode != DELAY_MODE_LOSS) {
 		json_str(&j, "command", delay_cmd_name(s->last_cmd));
 		json_s64(&j, "queue_delay_us", (s->last_dly.owd_ns - s->dly.min_ns) / 1000);
 		json_s64(&j, "delay_span_us", delay_span(&s->dly, &s->c.delay) / 1000);
@@ -500,7 +498,6 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		[AIMD_INCREASE] = "increase",
 	};
 	struct abw_estimate a;
-	enum aimd_branch b = AIMD_INCREASE;
 	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN];
 	const char *rule;
 
@@ -528,11 +525,9 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		x->recv = e->recv_rate;
 		s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
 		s->last_dly = *x;
-		s->have_dly = true;
 		rule = delay_cmd_name(s->last_cmd);
 	} else {
-		b = aimd_update(&s->aimd, &s->c.aimd, e->lost, e->recv_rate);
-		rule = branch_name[b];
+		rule = branch_name[aimd_update(&s->aimd, &s->c.aimd, e->lost, e->recv_rate)];
 	}
 	s->est_seq++;
 	s->estimates++;
@@ -653,7 +648,6 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		s->discontinuities++;
 		/* a rebooted responder's clock too: the delays start over */
 		delay_init(&s->dly);
-		s->have_dly = false;
 		log_msg("request %u: counts do not follow on (%s): a new baseline",
 			r->seq, discont_why(msg, sizeof(msg), why) + 1);
 		break;
@@ -750,10 +744,8 @@ static int reload(const struct daemon *d, struct sender *s)
 	if (nc.key.len != s->c.key.len || memcmp(nc.key.data, s->c.key.data, nc.key.len))
 		s->npend = 0;
 	/* another rule for W, or its parameters: its delays start over */
-	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay))) {
+	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay)))
 		delay_init(&s->dly);
-		s->have_dly = false;
-	}
 	s->c = nc;
 	set_peer_port(s);
 	if (qdisc || !s->attached) {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * er2bc-abwd's unit tests, on the host (no kernel module): the ABW update
- * and the delay rule against hand-computed vectors, the interval arithmetic, the messages,
- * HMAC-SHA-256 against RFC 4231, the replay window, the parsers, the
- * netlink reply parser on a made-up reply, the sockets over loopback and
- * the status file. TAP output; exits 1 if any check failed.
+ * and the delay rule against hand-computed vectors, the interval
+ * arithmetic, the messages, HMAC-SHA-256 against RFC 4231, the replay
+ * window, the parsers, the netlink reply parser on a made-up reply, the
+ * sockets over loopback and the status file. TAP output; exits 1 if any check failed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,7 +61,7 @@ static void is_u64(uint64_t got, uint64_t want, const char *what)
 /* the two clocks' offset: the responder's is 5 s behind; it cancels */
 #define OFFSET	(-5000 * MS)
 
-/* one estimate: the delay @owd_ms (+ OFFSET), L = @lost, R = @recv */
+/* one estimate: the delay @owd_us (+ OFFSET), L = @lost, R = @recv */
 static enum delay_cmd dly(struct delay_state *s, const struct delay_params *p,
 			  struct aimd *a, const struct aimd_params *ap, int64_t owd_us,
 			  uint64_t lost, uint64_t recv)
