@@ -54,15 +54,16 @@ busywait 30000 tcp_listening "$SND" 5003
 modprobe tcp_rcvmgr
 log_test $? "module loads"
 
-# conn_field PORT FIELD: a number the dump gives the connection from SND's PORT
+# conn_field sport|dport PORT FIELD: a number the dump gives the connection
+# with that port, SND's (sport) or RCV's (dport); read without a Python
 conn_field() {
 	local dump
 	ctl -j rcvmgr conns >"$tmp/conns" || return
 	IFS= read -r -d '' dump <"$tmp/conns"
-	[[ $dump =~ \"sport\":[[:space:]]*$1,[^}]*\"$2\":[[:space:]]*([0-9]+) ]] &&
+	[[ $dump =~ \"$1\":[[:space:]]*$2,[^}]*\"$3\":[[:space:]]*([0-9]+) ]] &&
 		echo "${BASH_REMATCH[1]}"
 }
-window_of() { conn_field "$1" window; }
+window_of() { conn_field sport "$1" window; }
 
 # --- idle connections: 30 that each received 10 KB and stay open, quiet;
 # a download beside them gets the whole of a fixed 64 KB budget under
@@ -229,11 +230,8 @@ tc -n "$WAN" qdisc add dev eth2 root netem delay 20ms limit 10000
 ip netns exec "$RCV" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.eth1.rp_filter=0
 reroute() { ip -n "$WAN" route "$1" 10.3.0.2/32 via 10.4.0.2 dev eth2; }
 
-# by_client PORT FIELD: FIELD of each connection RCV opened from PORT
-by_client() {
-	ctl -j rcvmgr conns >"$tmp/conns" &&
-		json_get "' '.join(str(c['$2']) for c in j if c['dport'] == $1)" <"$tmp/conns"
-}
+# by_client PORT FIELD: FIELD of the connection RCV opened from PORT
+by_client() { conn_field dport "$1" "$2"; }
 
 # a download held to a 32 KB share, its data then rerouted
 rset policy equal budget-init 32k budget-min 32k budget-max 32k
