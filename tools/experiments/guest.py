@@ -58,6 +58,7 @@ PROBE_PORT = 4950
 PORTS = [5301, 5302, 5303, 5304, 5305]	# priority 1..5
 RF = 400_000				# necessary bandwidth, bit/s
 CAPACITY = 5_000_000
+W_INI = 1_000_000			# the paper's W_ini, bit/s
 CROSS_SIZE = 1250			# IP bytes per cross-traffic datagram
 CROSS_DST = "10.9.0.1"			# routed by GB to a blackhole
 UDP_RATE = "480k"			# R_f plus FEC parity (code rate 5/6)
@@ -250,7 +251,7 @@ def htb_lines(proto, w, verb):
     return lines
 
 
-def gateway_htb(proto, w, matrix):
+def gateway_htb(proto, w):
     """The paper's existing method in sch_htb, as a script would run it: a
     parent class at W (rate = ceil), a class per flow at priorities 0-4
     and the delay probe's at 0, with the rates htb_rates() gives and ceil
@@ -260,7 +261,7 @@ def gateway_htb(proto, w, matrix):
     sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
 
 
-def gateway(mode, proto, c, m, matrix=False, w_ini=1_000_000):
+def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI):
     """GA's uplink ga1: pfifo (no control) or er2bc in static or er2bc
     mode, five classes of 400 kbit/s (class_rate()) at priorities 1-5 (flower filters by
     destination port) and a default class with no rate. With MATRIX also
@@ -273,7 +274,7 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=1_000_000):
         sh("tc", "qdisc", "add", "dev", "ga1", "root", "pfifo", "limit", "1000", ns="ga")
         return
     if mode == "htb":
-        gateway_htb(proto, w_ini, matrix)
+        gateway_htb(proto, w_ini)
         return
     if mode == "cake":
         sh("tc", "qdisc", "add", "dev", "ga1", "root", "cake", "bandwidth", f"{w_ini}bit",
@@ -480,7 +481,7 @@ def run(a, dpid, proto, mode, run_dir):
             est += ["--apply", "no", "--w-max", f"{CAPACITY}bit"]
         procs.append(spawn(where, ABWD, "sender", "--peer", "10.2.1.2", "--dev", dev,
                            "--port", str(PROBE_PORT), "--interval", f"{round(1000 / k)}ms",
-                           "--plain", "yes", "--w-ini", "1mbit", "--status", status, "-v",
+                           "--plain", "yes", "--w-ini", f"{W_INI}bit", "--status", status, "-v",
                            *est, stderr=open(f"{run_dir}/abwd-{proto}-{mode}.log", "w")))
         if where == "gc":
             driver = Driver(mode, proto, status, dt / 4)

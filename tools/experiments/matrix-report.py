@@ -31,13 +31,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
+from guest import BASELINES as ORDER, CAPACITY  # noqa: E402
 
 import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-
-CAPACITY = 5_000_000
-ORDER = ["none", "htb", "cake", "static", "er2bc"]
 
 
 def entry(doc, run):
