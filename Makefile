@@ -51,6 +51,11 @@ lint: deps tools
 check:
 	@$(VM)/check.sh $(if $(T),-T "$(T)") $(CHECK_KERNELS)
 
+# the tests that need no kernel (the tools', the fuzzers', the harness's),
+# as make check runs them; logs in build/check-host
+check-host: deps tools
+	@tools/testing/host-tests.sh build/check-host
+
 demo: deps tools
 	@$(VM)/demo.sh $(KVER)
 
@@ -110,4 +115,4 @@ clean:
 	$(MAKE) -s -C tools/er2bcctl clean
 	$(MAKE) -s -C tools/abwd clean
 
-.PHONY: all deps modules tools lint check demo experiments matrix vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean
+.PHONY: all deps modules tools lint check check-host demo experiments matrix vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean

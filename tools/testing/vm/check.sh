@@ -126,33 +126,16 @@ if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	echo "=== lint and host tests, side by side"
 	stage lint "$top/tools/testing/lint.sh" >"$report/lint.log" 2>&1 &
 	lint_pid=$!
-	host_p=0 host_f=0
-	: >"$report/host.log"
 	t0=$(date +%s)
-	host_test() {
-		case $1 in
-		tools/abwd-fuzz) make -s -C "$top/tools/abwd" fuzz-check ;;
-		# (after the tools' checks, which built them)
-		tools-deps) "$top/tools/testing/deps-check.py" --tools ;;
-		tools/*) make -s -C "$top/$1" check ;;
-		harness) "$top/tools/testing/test-check.sh" ;;
-		doc-figures) "$top/tools/testing/doc-figures.py" ;;
-		esac
-	}
-	for name in tools/er2bcctl tools/abwd tools/abwd-fuzz tools-deps harness doc-figures; do
-		log=$report/host-${name//\//-}.log
-		if host_test "$name" >"$log" 2>&1; then
-			host_p=$((host_p + 1))
-		else
-			echo "# host: $name failed (log: $log)"
-			tail -n 20 "$log"
-			echo "FAIL host $name" >>"$report/summary"
-			host_f=$((host_f + 1))
-		fi
-		cat "$log" >>"$report/host.log"
-	done
+	"$top/tools/testing/host-tests.sh" "$report" >"$report/host.out"
+	cat "$report/host.out"
+	grep '^FAIL host ' "$report/host.out" >>"$report/summary"
 	echo "host $(( $(date +%s) - t0 ))" >>"$report/times"
-	echo "host: $host_p passed, $host_f failed" | tee -a "$report/summary"
+	grep '^host: ' "$report/host.out" >>"$report/summary"
+	host_p=$(sed -n 's/^host: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$report/host.out")
+	host_f=$(sed -n 's/^host: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$report/host.out")
+	# (a runner that died before its count is one failure)
+	host_p=${host_p:-0} host_f=${host_f:-1}
 	total_p=$((total_p + host_p))
 	total_f=$((total_f + host_f))
 	echo "=== lint (log: $report/lint.log)"

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The tests that need no kernel module: the tools' unit and loop tests, the
+# estimator's fuzzers from their seed corpora, the file dependency check,
+# the harness's own test and the documentation's figures. make check runs
+# them before the guests; make check-host runs them alone (the inner loop
+# of a change to tools/). Each test's log goes to REPORT/host-NAME.log; a
+# line per failure, then `host: N passed, N failed`; exits non-zero if one
+# failed.
+#
+#   host-tests.sh REPORT
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+report=${1:?usage: host-tests.sh REPORT}
+mkdir -p "$report"
+
+host_test() {
+	case $1 in
+	tools/abwd-fuzz) make -s -C "$top/tools/abwd" fuzz-check ;;
+	# (after the tools' checks, which built them)
+	tools-deps) "$top/tools/testing/deps-check.py" --tools ;;
+	tools/*) make -s -C "$top/$1" check ;;
+	harness) "$top/tools/testing/test-check.sh" ;;
+	doc-figures) "$top/tools/testing/doc-figures.py" ;;
+	esac
+}
+
+pass=0 fail=0
+: >"$report/host.log"
+for name in tools/er2bcctl tools/abwd tools/abwd-fuzz tools-deps harness doc-figures; do
+	log=$report/host-${name//\//-}.log
+	if host_test "$name" >"$log" 2>&1; then
+		pass=$((pass + 1))
+	else
+		echo "# host: $name failed (log: $log)"
+		tail -n 20 "$log"
+		echo "FAIL host $name"
+		fail=$((fail + 1))
+	fi
+	cat "$log" >>"$report/host.log"
+done
+echo "host: $pass passed, $fail failed"
+[ "$fail" = 0 ]
