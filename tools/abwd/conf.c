@@ -257,6 +257,21 @@ static int set_delay_push(struct config *c, const char *val, const char **why)
 	return parse_factor(val, &c->delay.push, why);
 }
 
+static int set_delay_filter(struct config *c, const char *val, const char **why)
+{
+	uint32_t v;
+
+	if (parse_u32(val, &v, why))
+		return -1;
+	_Static_assert(DELAY_FILTER_MAX == 16, "the message names the bound");
+	if (v < 1 || v > DELAY_FILTER_MAX) {
+		*why = "must be 1 to 16 estimates";
+		return -1;
+	}
+	c->delay.filter = v;
+	return 0;
+}
+
 static int set_beta(struct config *c, const char *val, const char **why)
 {
 	return parse_rate(val, &c->aimd.beta, why);
@@ -656,13 +671,15 @@ static const struct key_def keys[] = {
 	{ "delay-step", "RATE",	 S, "200kbit", false, false, set_delay_step,
 	  "delay, hybrid: W's step for a factor of 1 (--- and +++)" },
 	{ "delay-span", "TIME",	 S, "50ms", false, false, set_delay_span,
-	  "delay, hybrid: maxDelay - minDelay until a loss shows it" },
+	  "delay, hybrid: maxDelay - minDelay at most, and until a loss shows it" },
 	{ "delay-span-min", "TIME", S, "2ms", false, false, set_delay_span_min,
 	  "delay, hybrid: the least queue that makes a loss congestion" },
 	{ "delay-md", "NUM",	 S, "1.1", false, false, set_delay_md,
 	  "delay, hybrid: W divided by this on congestion (>= 1)" },
 	{ "delay-push", "NUM",	 S, "1.05", false, false, set_delay_push,
 	  "hybrid: minDelay pushed by this while competing (>= 1)" },
+	{ "delay-filter", "N",	 S, "2", false, false, set_delay_filter,
+	  "delay, hybrid: the delay read is the least of the last N (1-16)" },
 	{ "apply", "yes|no",	 S, "yes", false, false, set_apply,
 	  "hand W to the qdisc; no: only report it (a shaper driven otherwise)" },
 	{ "decay-after", "N",	 S, "3", false, false, set_decay_after,
@@ -1111,6 +1128,7 @@ void conf_print(FILE *f, const struct config *c)
 		fprintf(f, "delay-span-min = %s\n", fmt_time(b, c->delay.span_min_ns / 1000));
 		print_millionths(f, "delay-md", c->delay.md);
 		print_millionths(f, "delay-push", c->delay.push);
+		fprintf(f, "delay-filter = %u\n", c->delay.filter);
 		fprintf(f, "apply = %s\n", c->apply ? "yes" : "no");
 		fprintf(f, "decay-after = %u\n", c->decay_after);
 		fprintf(f, "w-floor = %llubit\n", (unsigned long long)c->w_floor);

@@ -64,6 +64,8 @@ int64_t delay_span(const struct delay_state *s, const struct delay_params *p)
 	int64_t span = s->have_max && s->max_ns > s->min_ns ? s->max_ns - s->min_ns :
 			(int64_t)p->span_ns;
 
+	if (span > (int64_t)p->span_ns)
+		span = p->span_ns;
 	if (span < (int64_t)p->span_min_ns)
 		span = p->span_min_ns;
 	return span < 1 ? 1 : span;
@@ -89,6 +91,29 @@ static int64_t base_add(struct delay_state *s, int64_t d)
 	for (i = 1; i < s->base_n; i++)
 		if (s->base[i] < least)
 			least = s->base[i];
+	return least;
+}
+
+/* @d into the latest samples; the least of the last delay-filter of them */
+static int64_t filter_add(struct delay_state *s, const struct delay_params *p, int64_t d)
+{
+	uint32_t n = p->filter < 1 ? 1 : p->filter > DELAY_FILTER_MAX ? DELAY_FILTER_MAX :
+		     p->filter;
+	int64_t least = d;
+	uint32_t i;
+
+	s->last_cur = (s->last_cur + 1) % DELAY_FILTER_MAX;
+	s->last[s->last_cur] = d;
+	if (s->last_n < DELAY_FILTER_MAX)
+		s->last_n++;
+	if (n > s->last_n)
+		n = s->last_n;
+	for (i = 1; i < n; i++) {
+		int64_t v = s->last[(s->last_cur + DELAY_FILTER_MAX - i) % DELAY_FILTER_MAX];
+
+		if (v < least)
+			least = v;
+	}
 	return least;
 }
 
@@ -120,7 +145,7 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 			    struct aimd *a, const struct aimd_params *ap,
 			    const struct delay_sample *x)
 {
-	int64_t d = x->owd_ns, queue, span, f, grad, step, base;
+	int64_t d = x->owd_ns, cur, queue, span, f, grad, step, base;
 	bool loss, heavy, queued;
 	enum delay_cmd cmd;
 	int g = 0;
@@ -134,15 +159,16 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 		s->prev_ns = d;
 	}
 	base = base_add(s, d);
-	/* a delay below the pushed minDelay takes it down (base <= d) */
-	if (d < base + s->push_ns)
-		s->push_ns = d - base;
+	cur = filter_add(s, p, d);
+	/* a delay below the pushed minDelay takes it down (base <= cur) */
+	if (cur < base + s->push_ns)
+		s->push_ns = cur - base;
 	s->min_ns = base + s->push_ns;
-	queue = d - s->min_ns;
+	queue = cur - s->min_ns;
 	span = delay_span(s, p);
 	f = queue >= span * 2 ? 2 * PPM : queue * PPM / span;
 	/* the gradient, inside a dead band of a twentieth of the span */
-	grad = d - s->prev_ns;
+	grad = cur - s->prev_ns;
 	if (grad > span / 20)
 		g = 1;
 	else if (grad < -(span / 20))
@@ -161,7 +187,13 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 		uint64_t from = x->recv && x->recv < a->w ? x->recv : a->w;
 
 		if (queued) {
-			s->max_ns = d > s->prev_ns ? d : s->prev_ns;
+			int64_t m = cur > s->prev_ns ? cur : s->prev_ns;
+
+			/* up at once, down by an eighth of the way */
+			if (!s->have_max || m > s->max_ns)
+				s->max_ns = m;
+			else
+				s->max_ns -= (s->max_ns - m) / 8;
 			s->have_max = true;
 		}
 		a->w = (uint64_t)((unsigned __int128)from * PPM / p->md);
@@ -185,16 +217,23 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 		}
 	}
 
-	/* hybrid: a queue held above the target by others lifts the areas */
+	/*
+	 * hybrid: a queue held above the target by others lifts the areas,
+	 * minDelay (half the least RTT, plus the push so far) times push
+	 */
 	s->above = f >= AREA_ABOVE ? s->above + 1 : 0;
 	s->competing = p->mode == DELAY_MODE_HYBRID && s->above >= DELAY_COMPETE_AFTER;
 	if (s->competing && s->rtt_min_ns) {
-		s->push_ns += (int64_t)((unsigned __int128)(p->push - PPM) * (s->rtt_min_ns / 2) /
-					PPM);
+		int64_t lift = (int64_t)((unsigned __int128)(p->push - PPM) *
+					 (uint64_t)((int64_t)(s->rtt_min_ns / 2) + s->push_ns) / PPM);
+
+		s->push_ns += lift;
 		s->min_ns = base + s->push_ns;
 	}
 
-	s->prev_ns = d;
+	s->prev_ns = cur;
+	s->cur_ns = cur;
+	s->queue_ns = queue;
 	s->fraction = f > UINT32_MAX ? UINT32_MAX : (uint32_t)f;
 	a->w = aimd_clamp(a->w, ap);
 	return cmd;

@@ -8,11 +8,14 @@
  * Each estimate brings the one-way delay of its request (the responder's
  * receipt time minus the sender's dequeue time: the two clocks' offset
  * cancels in every difference below), the RTT of the request, and L(t).
- * minDelay is the least delay of the last ten buckets of 60 estimates
- * each (as LEDBAT keeps its base delay), so that it follows the clocks'
- * drift and a longer path; maxDelay is the delay at which the bottleneck
- * last dropped. Between them seven areas; the target area sits
- * low, so that the queue stays short:
+ * The delay the rule reads is the least of the last delay-filter samples
+ * (LEDBAT's current-delay filter, RFC 6817 section 3.4.2): one late
+ * sample, a scheduling hiccup at either end, is not a queue; a queue
+ * that stays is seen one estimate later. minDelay is the least delay of
+ * the last ten buckets of 60 estimates each (as LEDBAT keeps its base
+ * delay), so that it follows the clocks' drift and a longer path;
+ * maxDelay is the delay at which the bottleneck drops. Between them
+ * seven areas; the target area sits low, so that the queue stays short:
  *
  *   fraction of maxDelay - minDelay   command (gradient: the delay's change
  *                                     since the last estimate)
@@ -30,26 +33,32 @@
  * over the area; its figure with the areas' positions is not in the text,
  * so the positions above are ours. A step of factor 1.0 is delay-step per
  * estimate, and each step is smoothed: half its own, half the last one
- * (so a hold after an increase still adds half of it). In the lowest area, where no queue is seen, +++ grows W as the
- * paper's AIMD does (W + D, D times alpha up to D_max), so that W finds a
- * fast link as quickly as in the loss mode.
+ * (so a hold after an increase still adds half of it). In the lowest
+ * area, where no queue is seen, +++ grows W as the paper's AIMD does
+ * (W + D, D times alpha up to D_max), so that W finds a fast link as
+ * quickly as in the loss mode.
  *
  * A loss (L > theta_L) is congestion if it comes with a delay that rose:
  * a queue of at least delay-span-min, and the delay above the target area
- * or growing (any such queue while maxDelay is not known yet). maxDelay is
- * then set from the delays around it, and W, or R if less, divided by 1.10
- * (the MD step, at most once per estimate). So is a heavy loss, more
- * than a tenth of the packets sent, queue or not (a policer, a failing
- * link). Any other loss is random: it changes nothing, and W moves as the
- * delay says. Until a loss has shown where the bottleneck drops,
- * maxDelay is minDelay + delay-span.
+ * or growing (any such queue while maxDelay is not known yet). W, or R if
+ * less, is then divided by 1.10 (the MD step, at most once per estimate),
+ * and maxDelay learns the delay: at once if higher, by an eighth of the
+ * difference if lower, so that one loss taken for congestion by mistake
+ * does not squeeze the areas. So is a heavy loss, more than a tenth of
+ * the packets sent, queue or not (a policer, a failing link). Any other
+ * loss is random: it changes nothing, and W moves as the delay says.
+ * The areas span maxDelay - minDelay, but at most delay-span, the
+ * queueing delay the operator allows: a deep buffer does not drag the
+ * target area up with it. Until a loss has shown where the bottleneck
+ * drops, they span delay-span.
  *
  * Hybrid (real-time) mode: while the delay stays above the target area
  * for three estimates in a row, someone else holds the queue (loss-based
- * TCP); minDelay is then pushed up by (push - 1) times half the least RTT
- * per estimate (1.05 of the propagation delay, offset-free), which lifts
- * the areas and keeps the pair's share. A delay below the pushed minDelay
- * brings it back down.
+ * TCP); minDelay is then pushed up multiplicatively, by push - 1 of
+ * itself per estimate, minDelay taken from half the least RTT (the
+ * propagation delay, free of the clocks' offset). This lifts the areas
+ * and keeps the pair's share. A delay below the pushed minDelay brings
+ * it back down.
  */
 #ifndef _ABWD_DELAY_H
 #define _ABWD_DELAY_H
@@ -87,11 +96,14 @@ const char *delay_cmd_name(enum delay_cmd c);
 struct delay_params {
 	enum delay_mode mode;
 	uint64_t step;		/* bit/s: W's change for a factor of 1.0 */
-	uint64_t span_ns;	/* maxDelay - minDelay before any loss */
+	uint64_t span_ns;	/* maxDelay - minDelay at most, and before any loss */
 	uint64_t span_min_ns;	/* the least queue that makes a loss congestion */
 	uint64_t md;		/* millionths: W divided by this on congestion */
 	uint64_t push;		/* millionths: hybrid's pushing factor */
+	uint32_t filter;	/* the delay read: the least of this many samples */
 };
+
+#define DELAY_FILTER_MAX	16
 
 #define DELAY_DEFAULTS {			\
 	.mode = DELAY_MODE_LOSS,		\
@@ -100,6 +112,7 @@ struct delay_params {
 	.span_min_ns = 2000000,			\
 	.md = 1100000,				\
 	.push = 1050000,			\
+	.filter = 2,				\
 }
 
 /* one estimate's inputs */
@@ -125,7 +138,12 @@ struct delay_state {
 	int64_t push_ns;	/* hybrid: minDelay above the base */
 	int64_t min_ns;		/* minDelay: the least base, plus push_ns */
 	int64_t max_ns;		/* maxDelay, if have_max */
-	int64_t prev_ns;	/* the last sample's delay */
+	int64_t last[DELAY_FILTER_MAX];	/* the latest samples, raw */
+	uint32_t last_n;	/* samples in last[] */
+	uint32_t last_cur;	/* the newest's index */
+	int64_t cur_ns;		/* the delay read: the least of last[] */
+	int64_t queue_ns;	/* cur_ns - min_ns */
+	int64_t prev_ns;	/* the last estimate's cur_ns */
 	int64_t last_step;	/* bit/s: the last area step, before smoothing */
 	uint64_t rtt_min_ns;	/* the least RTT; 0: none */
 	uint32_t above;		/* estimates in a row above the target area */

@@ -334,7 +334,7 @@ static void write_status(struct sender *s)
 	/* (s->dly.have: last_dly and last_cmd hold) */
 	if (s->dly.have && s->c.delay.mode != DELAY_MODE_LOSS) {
 		json_str(&j, "command", delay_cmd_name(s->last_cmd));
-		json_s64(&j, "queue_delay_us", (s->last_dly.owd_ns - s->dly.min_ns) / 1000);
+		json_s64(&j, "queue_delay_us", s->dly.queue_ns / 1000);
 		json_s64(&j, "delay_span_us", delay_span(&s->dly, &s->c.delay) / 1000);
 		json_u64(&j, "rtt_min_us", s->dly.rtt_min_ns / 1000);
 		json_bool(&j, "competing", s->dly.competing);
@@ -500,6 +500,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 	struct abw_estimate a;
 	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN];
 	const char *rule;
+	bool delayed;
 
 	if (e->missed) {
 		s->missed_intervals += e->missed;
@@ -519,7 +520,8 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		log_msg("estimate %u: the qdisc gave no dequeue time: W by the loss rule",
 			s->est_seq + 1);
 	}
-	if (s->c.delay.mode != DELAY_MODE_LOSS && x) {
+	delayed = s->c.delay.mode != DELAY_MODE_LOSS && x;
+	if (delayed) {
 		x->lost = e->lost;
 		x->sent = e->sent;
 		x->recv = e->recv_rate;
@@ -541,7 +543,14 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		.interval_us = e->interval_us,
 	};
 	abw_set(s, &a);
-	if (verbose)
+	if (verbose && delayed)
+		log_msg("estimate %u: sent %llu received %llu L %lld R %s W %s D %s (%s) "
+			"queue %lldus of %lldus over %uus", s->est_seq,
+			(unsigned long long)e->sent, (unsigned long long)e->received,
+			(long long)s->last_l, fmt_rate(r, e->recv_rate), fmt_rate(w, s->aimd.w),
+			fmt_rate(d, s->aimd.d), rule, (long long)(s->dly.queue_ns / 1000),
+			(long long)(delay_span(&s->dly, &s->c.delay) / 1000), e->interval_us);
+	else if (verbose)
 		log_msg("estimate %u: sent %llu received %llu L %lld R %s W %s D %s (%s) "
 			"over %uus", s->est_seq, (unsigned long long)e->sent,
 			(unsigned long long)e->received, (long long)s->last_l,

@@ -98,6 +98,7 @@ static void test_delay_no_queue(void)
 	int i;
 
 	p.mode = DELAY_MODE_DELAY;
+	p.filter = 1;
 	aimd_init(&a, &ap);
 	delay_init(&s);
 	for (i = 0; i < 4; i++)
@@ -142,6 +143,7 @@ static void test_delay_areas_more(void)
 	struct aimd a;
 
 	p.mode = DELAY_MODE_DELAY;
+	p.filter = 1;
 	ap.w_min = 1000000;
 	ap.w_max = 1300000;
 	aimd_init(&a, &ap);
@@ -178,6 +180,7 @@ static void test_delay_base_ages(void)
 	int i;
 
 	p.mode = DELAY_MODE_DELAY;
+	p.filter = 1;
 	aimd_init(&a, &ap);
 	delay_init(&s);
 	dly(&s, &p, &a, &ap, 20000, 0, 0);
@@ -191,19 +194,20 @@ static void test_delay_base_ages(void)
 /*
  * The areas before any loss (span 50 ms from minDelay 20 ms), smoothing
  * (half this step, half the last), the MD step on congestion, and the
- * span a congestion loss teaches. Steps are of delay-step = 200 kbit/s.
+ * span a congestion loss teaches. Steps are of delay-step = 200 kbit/s;
+ * the raw delays (delay-filter 1).
  *   t  delay  area (fraction)     gradient   cmd     raw     applied  W
  *   1  20     lowest (0)          -          up-3    (W + D_ini = 1050000, D 60000; last 200000)
  *   2  30     target (0.2)        +10        hold    0       +100000  1150000
  *   3  30     target (0.2)        0          hold    0       0        1150000
  *   4  45     above (0.5)         +15        down-2  -140000 -70000   1080000
  *   5  40     above (0.4)         -5         up-1    +40000  -50000   1030000
- *   6  70     top (1.0)           +30        down-3  -200000 -80000   950000
- *   7  72, 3 lost, R 900000: congestion (queue 52 ms): maxDelay 72,
+ *   6  66     top (0.92)          +26        down-3  -200000 -80000   950000
+ *   7  68, 3 lost, R 900000: congestion (queue 48 ms): maxDelay 68,
  *      W = min(W, R) / 1.1 = 818181, D = D_ini, last 0
- *   8  30     10 / 52 = 0.192307  -42        up-2    +100000 +50000   868181
- *   9  21, 2 lost: queue 1 ms, random; 1 / 52 = lowest: W + D_ini = 918181
- *  10  32     12 / 52 = 0.2307    +11        hold    0       +100000  1018181
+ *   8  29     9 / 48 = 0.1875     -39        up-2    +100000 +50000   868181
+ *   9  21, 2 lost: queue 1 ms, random; 1 / 48 = lowest: W + D_ini = 918181
+ *  10  32     12 / 48 = 0.25      +11        hold    0       +100000  1018181
  *  11  32, 3 lost: a standing queue in the target, not rising: random, hold
  */
 static void test_delay_areas(void)
@@ -214,6 +218,7 @@ static void test_delay_areas(void)
 	struct aimd a;
 
 	p.mode = DELAY_MODE_DELAY;
+	p.filter = 1;
 	aimd_init(&a, &ap);
 	delay_init(&s);
 	is_cmd(dly(&s, &p, &a, &ap, 20000, 0, 0), DELAY_INC_BIG, "delay: t1 up-3");
@@ -228,18 +233,18 @@ static void test_delay_areas(void)
 	is_cmd(dly(&s, &p, &a, &ap, 40000, 0, 0), DELAY_INC_SMALL,
 	       "delay: t5, 0.4 and emptying: the gradient wins, up-1");
 	is_u64(a.w, 1030000, "delay: t5 W 1.03 Mbit/s (smoothed: still down)");
-	is_cmd(dly(&s, &p, &a, &ap, 70000, 0, 0), DELAY_DEC_BIG, "delay: t6, 1.0: down-3");
+	is_cmd(dly(&s, &p, &a, &ap, 66000, 0, 0), DELAY_DEC_BIG, "delay: t6, 0.92: down-3");
 	is_u64(a.w, 950000, "delay: t6 W 0.95 Mbit/s");
-	is_cmd(dly(&s, &p, &a, &ap, 72000, 3, 900000), DELAY_MD, "delay: t7, loss with 52 ms of queue: MD");
+	is_cmd(dly(&s, &p, &a, &ap, 68000, 3, 900000), DELAY_MD, "delay: t7, loss with 48 ms of queue: MD");
 	is_u64(a.w, 818181, "delay: t7 W = R / 1.1 = 818181 bit/s");
-	ok(s.have_max && s.max_ns - s.min_ns == 52 * MS, "delay: t7 maxDelay 52 ms above minDelay");
-	is_cmd(dly(&s, &p, &a, &ap, 30000, 0, 0), DELAY_INC, "delay: t8, 10 of 52 ms, emptying: up-2");
-	is_u64(s.fraction, 192307, "delay: t8 at 0.192307 of the span learnt");
+	ok(s.have_max && s.max_ns - s.min_ns == 48 * MS, "delay: t7 maxDelay 48 ms above minDelay");
+	is_cmd(dly(&s, &p, &a, &ap, 29000, 0, 0), DELAY_INC, "delay: t8, 9 of 48 ms, emptying: up-2");
+	is_u64(s.fraction, 187500, "delay: t8 at 0.1875 of the span learnt");
 	is_u64(a.w, 868181, "delay: t8 W 868181 bit/s");
 	is_cmd(dly(&s, &p, &a, &ap, 21000, 2, 900000), DELAY_INC_BIG,
 	       "delay: t9, loss with 1 ms of queue: random, up-3");
 	is_u64(a.w, 918181, "delay: t9 W + D_ini");
-	is_cmd(dly(&s, &p, &a, &ap, 32000, 0, 0), DELAY_HOLD, "delay: t10, 12 of 52 ms: hold");
+	is_cmd(dly(&s, &p, &a, &ap, 32000, 0, 0), DELAY_HOLD, "delay: t10, 12 of 48 ms: hold");
 	is_u64(a.w, 1018181, "delay: t10 W 1018181 bit/s (half the last step)");
 	is_cmd(dly(&s, &p, &a, &ap, 32000, 3, 900000), DELAY_HOLD,
 	       "delay: t11, loss with a standing queue in the target: random, hold");
@@ -249,9 +254,16 @@ static void test_delay_areas(void)
 
 /*
  * Hybrid: a queue held above the target (0.5 of the span) for three
- * estimates lifts minDelay by 0.05 of half the least RTT (40 ms): 1 ms per
- * estimate; the delay mode leaves it. A delay below the pushed minDelay
- * brings it down.
+ * estimates pushes minDelay, half the least RTT (40 ms) above the base,
+ * by 0.05 of itself per estimate; the delay mode leaves it. Pushed
+ * minDelay above the base, in ns (truncated):
+ *   estimate  queue (f)            push
+ *   4         24 ms   (0.48)       1000000   (0.05 of 20 ms)
+ *   5         23 ms                2050000   (0.05 of 21 ms more)
+ *   6-9                            3152500, 4310125, 5525631, 6801912
+ *   10        18.198 ms (0.364)    8142007
+ *   11        16.858 ms (0.337)    the target area: hold, no push
+ * A delay below the pushed minDelay brings it down.
  */
 static void test_delay_hybrid(void)
 {
@@ -262,6 +274,7 @@ static void test_delay_hybrid(void)
 	int i;
 
 	p.mode = DELAY_MODE_HYBRID;
+	p.filter = 1;
 	aimd_init(&a, &ap);
 	aimd_init(&a2, &ap);
 	delay_init(&s);
@@ -272,8 +285,15 @@ static void test_delay_hybrid(void)
 	ok(s.competing && s.min_ns == OFFSET + 21 * MS,
 	   "hybrid: three estimates above the target: minDelay pushed 1 ms");
 	dly(&s, &p, &a, &ap, 45000, 0, 0);
-	ok(s.min_ns == OFFSET + 22 * MS, "hybrid: a fourth: 2 ms");
+	ok(s.min_ns == OFFSET + 22050000, "hybrid: a fourth: 0.05 of 21 ms more, 22.05 ms");
 	is_u64(a.w, 660000, "hybrid: W 1.05, 1.08, 0.94, 0.80, 0.66 Mbit/s meanwhile");
+	for (i = 0; i < 5; i++)
+		dly(&s, &p, &a, &ap, 45000, 0, 0);
+	ok(s.competing && s.min_ns == OFFSET + 28142007,
+	   "hybrid: the tenth: minDelay 28.142007 ms, 1.05 times itself each estimate");
+	is_cmd(dly(&s, &p, &a, &ap, 45000, 0, 0), DELAY_HOLD,
+	       "hybrid: the eleventh: the queue of others in the target area, hold");
+	ok(!s.competing && s.min_ns == OFFSET + 28142007, "hybrid: ... no more push");
 	dly(&s, &p, &a, &ap, 21500, 0, 0);
 	ok(!s.competing && s.min_ns == OFFSET + 21500000, "hybrid: a delay of 21.5 ms: minDelay 21.5 ms");
 
@@ -282,6 +302,75 @@ static void test_delay_hybrid(void)
 	for (i = 0; i < 4; i++)
 		dly(&s2, &p, &a2, &ap, 45000, 0, 0);
 	ok(!s2.competing && s2.min_ns == OFFSET + 20 * MS, "delay: the same queue: minDelay stays");
+}
+
+/*
+ * The delay read is the least of the last two samples (delay-filter 2,
+ * the default): a single late sample, with a loss, is neither a queue nor
+ * congestion; a delay that stays is both, one estimate later. Read raw
+ * (delay-filter 1), the same late sample cuts W.
+ */
+static void test_delay_filter(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct aimd a;
+
+	p.mode = DELAY_MODE_DELAY;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	is_cmd(dly(&s, &p, &a, &ap, 60000, 3, 900000), DELAY_INC_BIG,
+	       "filter: one sample 40 ms late, 3 lost: no queue read, up-3");
+	ok(s.queue_ns == 0 && !s.have_max, "filter: ... queue 0, no maxDelay learnt");
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	is_cmd(dly(&s, &p, &a, &ap, 45000, 3, 900000), DELAY_INC_BIG,
+	       "filter: a queue of 25 ms, its first estimate: not read yet");
+	is_cmd(dly(&s, &p, &a, &ap, 45000, 3, 900000), DELAY_MD,
+	       "filter: its second, 3 lost: congestion, MD");
+	ok(s.have_max && s.max_ns == OFFSET + 45 * MS, "filter: ... maxDelay 45 ms");
+
+	p.filter = 1;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	is_cmd(dly(&s, &p, &a, &ap, 60000, 3, 900000), DELAY_MD,
+	       "filter 1: the same late sample with 3 lost: MD");
+}
+
+/*
+ * maxDelay rises at once and falls an eighth of the way per congestion
+ * loss; the areas span at most delay-span (50 ms). Raw delays, minDelay
+ * 20 ms:
+ *   t  delay  loss  queue (f)        max (span)
+ *   2  68     3     48 ms (no max)   68 (48 ms)
+ *   3  40     -     20 ms (0.417)    -
+ *   4  40     3     20 ms (0.417)    68 - 28 / 8 = 64.5 (44.5 ms)
+ *   5  90     3     70 ms            90 (70 ms, the areas 50 ms)
+ */
+static void test_delay_max(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct aimd a;
+
+	p.mode = DELAY_MODE_DELAY;
+	p.filter = 1;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	is_cmd(dly(&s, &p, &a, &ap, 68000, 3, 900000), DELAY_MD, "max: t2 congestion");
+	is_u64((uint64_t)delay_span(&s, &p), 48 * MS, "max: t2 the areas span 48 ms");
+	is_cmd(dly(&s, &p, &a, &ap, 40000, 0, 0), DELAY_INC_SMALL, "max: t3 0.417, emptying: up-1");
+	is_cmd(dly(&s, &p, &a, &ap, 40000, 3, 900000), DELAY_MD, "max: t4 loss above the target: MD");
+	is_u64((uint64_t)delay_span(&s, &p), 44500000, "max: t4 an eighth of the way down: 44.5 ms");
+	is_cmd(dly(&s, &p, &a, &ap, 90000, 3, 900000), DELAY_MD, "max: t5 congestion at 70 ms");
+	ok(s.max_ns == OFFSET + 90 * MS, "max: t5 maxDelay up at once, 90 ms");
+	is_u64((uint64_t)delay_span(&s, &p), 50 * MS, "max: t5 the areas at most delay-span, 50 ms");
 }
 
 /* ---- eq. 8-11 ---- */
@@ -1312,6 +1401,8 @@ int main(void)
 	test_delay_no_queue();
 	test_delay_areas();
 	test_delay_hybrid();
+	test_delay_filter();
+	test_delay_max();
 	test_delay_areas_more();
 	test_delay_base_ages();
 	test_aimd_thresholds();

@@ -81,6 +81,8 @@ expect "sender: mode loss by default" 0 "mode = loss" "${S[@]}"
 expect "sender: W handed to the qdisc by default" 0 "apply = yes" "${S[@]}"
 expect "sender: the delay rule's defaults (seed 003's MD and push)" 0 \
 	"delay-md = 1.100000" "${S[@]}" --mode hybrid
+expect "sender: the delay read is the least of two by default" 0 "delay-filter = 2" "${S[@]}"
+expect "sender: delay-filter 16" 0 "delay-filter = 16" "${S[@]}" --delay-filter 16
 expect "sender: delay-span in tc's time units" 0 "delay-span = 120ms" "${S[@]}" --delay-span 0.12s
 expect "sender: timeout defaults to at most 16 intervals" 0 "timeout = 1.6s" "${S[@]}" --interval 100ms
 expect "sender: bare interval is seconds" 0 "interval = 2s" "${S[@]}" --interval 2
@@ -157,6 +159,8 @@ bad_value delay-span 500us
 bad_value delay-span-min 0
 bad_value delay-md 0.9
 bad_value delay-push 1001
+bad_value delay-filter 0
+bad_value delay-filter 17
 bad_value w-ini fast
 bad_value w-min 0
 bad_value w-min 0bit
