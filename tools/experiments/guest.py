@@ -75,8 +75,11 @@ IP_PACKET = {"udp": UDP_LEN + 28, "tcp": 1500}
 
 
 def class_rate(proto):
-    """R_f in frame bits per second for PROTO's packets, rounded up"""
-    return -(-RF * (IP_PACKET[proto] + ETH_HLEN) // IP_PACKET[proto])
+    """R_f in frame bits per second for PROTO's packets, rounded up to
+    whole bytes per second (tc keeps rates in bytes: a rate in bits is
+    truncated, and a flow held at it would receive just under R_f)"""
+    bits = -(-RF * (IP_PACKET[proto] + ETH_HLEN) // IP_PACKET[proto])
+    return -(-bits // 8) * 8
 
 
 # The paper's DBHPF cross traffic (section 4.2): 3 Mbit/s steady, and four
@@ -125,9 +128,15 @@ def sh(*cmd, ns=None, check=True, **kw):
     return subprocess.run(cmd, check=check, timeout=60, **kw)
 
 
+# every process spawned, so that a run that raises leaves none behind
+SPAWNED = []
+
+
 def spawn(ns, *cmd, **kw):
     # `ip netns exec` execs the command: the pid is the command's
-    return subprocess.Popen(("ip", "netns", "exec", NS[ns]) + cmd, **kw)
+    p = subprocess.Popen(("ip", "netns", "exec", NS[ns]) + cmd, **kw)
+    SPAWNED.append(p)
+    return p
 
 
 def mac(link, end):
@@ -379,13 +388,14 @@ class Driver(threading.Thread):
     estimate in the estimator's status file, W to the shaper (one tc
     -batch process fed a line at a time)"""
 
-    def __init__(self, mode, proto, status, period):
+    def __init__(self, mode, proto, status, period, errlog):
         super().__init__(daemon=True)
         self.mode, self.proto, self.status, self.period = mode, proto, status, period
+        self.errlog = errlog
         self.tc = spawn("ga", "tc", "-force", "-batch", "-", stdin=subprocess.PIPE,
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+                        stdout=subprocess.DEVNULL, stderr=open(errlog, "w"), text=True)
         self.done = threading.Event()
-        self.applied = 0
+        self.sent = 0
 
     def commands(self, w):
         if self.mode == "cake":
@@ -402,7 +412,7 @@ class Driver(threading.Thread):
             try:
                 self.tc.stdin.write("\n".join(self.commands(st["w"])) + "\n")
                 self.tc.stdin.flush()
-                self.applied += 1
+                self.sent += 1
             except OSError:
                 return
 
@@ -414,6 +424,11 @@ class Driver(threading.Thread):
         except OSError:
             pass
         self.tc.wait(timeout=10)
+
+    def failed(self):
+        """the commands tc refused (-force goes on after each)"""
+        with open(self.errlog) as f:
+            return sum(line.startswith("Command failed") for line in f)
 
 
 def nft_bytes(ns):
@@ -484,7 +499,8 @@ def run(a, dpid, proto, mode, run_dir):
                            "--plain", "yes", "--w-ini", f"{W_INI}bit", "--status", status, "-v",
                            *est, stderr=open(f"{run_dir}/abwd-{proto}-{mode}.log", "w")))
         if where == "gc":
-            driver = Driver(mode, proto, status, dt / 4)
+            driver = Driver(mode, proto, status, dt / 4,
+                            f"{run_dir}/driver-{proto}-{mode}.log")
             driver.start()
     t_run = str(int(dur + 6))
     for i, p in enumerate(PORTS):
@@ -546,7 +562,8 @@ def run(a, dpid, proto, mode, run_dir):
                     "seconds": round(time.monotonic() - t0, 3)}
     if driver:
         driver.stop()
-        measured["driver_applied"] = driver.applied
+        measured["driver_sent"] = driver.sent
+        measured["driver_failed"] = driver.failed()
     stop(procs + extra)
     if a.matrix:
         owd_rx.send_signal(signal.SIGTERM)
@@ -612,7 +629,8 @@ def main():
                 with open(a.out, "w") as f:
                     json.dump(doc, f)
     finally:
-        stop([resp, dpid])
+        # (a run that raised left its processes: these too)
+        stop([p for p in SPAWNED if p.poll() is None])
         for n in NS.values():
             sh("ip", "netns", "del", n, check=False)
         for f in os.listdir(run_dir):

@@ -62,7 +62,8 @@ def entry(doc, run):
             if owd.get("seq", -1) >= 0 else None,
             "w_error": round(werr, 3) if werr is not None else None,
             "cross_bps": round(run.get("cross_bytes", 0) * 8 / run.get("seconds", 1)),
-            "driver_applied": run.get("driver_applied")}
+            "driver_sent": run.get("driver_sent"),
+            "driver_failed": run.get("driver_failed")}
 
 
 def label(e):
