@@ -86,6 +86,8 @@ int er2bc_nl_abw_set_doit(struct sk_buff *skb, struct genl_info *info)
 		e.seq = nla_get_u32(tb[ER2BC_A_QDISC_SEQ]);
 	if (tb[ER2BC_A_QDISC_INTERVAL])
 		e.interval = nla_get_u32(tb[ER2BC_A_QDISC_INTERVAL]);
+	if (tb[ER2BC_A_QDISC_SCAVENGER_HOLD])
+		e.hold = nla_get_u32(tb[ER2BC_A_QDISC_SCAVENGER_HOLD]);
 
 	rtnl_lock();
 	sch = er2bc_qdisc_find(genl_info_net(info), nla_get_u32(tb[ER2BC_A_QDISC_IFINDEX]),

@@ -10,6 +10,11 @@
 
 #include <uapi/linux/er2bc_genl.h>
 
+/* Integer value ranges */
+static const struct netlink_range_validation er2bc_a_qdisc_scavenger_hold_range = {
+	.max	= 60000000ULL,
+};
+
 /* Common nested types */
 const struct nla_policy er2bc_prefix_nl_policy[ER2BC_A_PREFIX_PLEN + 1] = {
 	[ER2BC_A_PREFIX_ADDR] = { .type = NLA_BINARY, },
@@ -17,7 +22,7 @@ const struct nla_policy er2bc_prefix_nl_policy[ER2BC_A_PREFIX_PLEN + 1] = {
 };
 
 /* ER2BC_CMD_ABW_SET - do */
-static const struct nla_policy er2bc_abw_set_nl_policy[ER2BC_A_QDISC_INTERVAL + 1] = {
+static const struct nla_policy er2bc_abw_set_nl_policy[ER2BC_A_QDISC_SCAVENGER_HOLD + 1] = {
 	[ER2BC_A_QDISC_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[ER2BC_A_QDISC_HANDLE] = { .type = NLA_U32, },
 	[ER2BC_A_QDISC_ABW] = NLA_POLICY_MIN(NLA_U64, 1),
@@ -26,6 +31,7 @@ static const struct nla_policy er2bc_abw_set_nl_policy[ER2BC_A_QDISC_INTERVAL + 
 	[ER2BC_A_QDISC_LOST] = { .type = NLA_U64, },
 	[ER2BC_A_QDISC_SEQ] = { .type = NLA_U32, },
 	[ER2BC_A_QDISC_INTERVAL] = NLA_POLICY_MIN(NLA_U32, 1),
+	[ER2BC_A_QDISC_SCAVENGER_HOLD] = NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_a_qdisc_scavenger_hold_range),
 };
 
 /* ER2BC_CMD_CTRL_GET - dump */
@@ -71,7 +77,7 @@ const struct genl_split_ops er2bc_nl_ops[7] = {
 		.cmd		= ER2BC_CMD_ABW_SET,
 		.doit		= er2bc_nl_abw_set_doit,
 		.policy		= er2bc_abw_set_nl_policy,
-		.maxattr	= ER2BC_A_QDISC_INTERVAL,
+		.maxattr	= ER2BC_A_QDISC_SCAVENGER_HOLD,
 		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

@@ -694,6 +694,7 @@ static int er2bc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.probe_bytes = q->count.bytes;
 	st.probes = q->count.probes;
 	st.probe_ignored = q->count.ignored;
+	st.yielded = q->sched.yielded;
 	sch_tree_unlock(sch);
 	/* the controller's, under RTNL as dumps are */
 	st.updates = q->ctrl.updates;
@@ -811,6 +812,12 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 				    "er2bc: ceil must not be below rate");
 		return -EINVAL;
 	}
+	if (type == ER2BC_TYPE_SCAVENGER && rate) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_RATE] ?:
+				    tb[TCA_ER2BC_CLASS_TYPE],
+				    "er2bc: a scavenger class holds no guarantee: its rate must be 0");
+		return -EINVAL;
+	}
 
 	if (!cl) {
 		if (!TC_H_MIN(classid) || TC_H_MAJ(classid ^ sch->handle)) {
@@ -869,6 +876,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	cl->ceil = ceil;
 	cl->weight = weight;
 	cl->type = type;
+	er2bc_sched_set_scavenger(&q->sched, &cl->node, type == ER2BC_TYPE_SCAVENGER, now);
 	cl->burst = burst;
 	cl->cburst = cburst;
 	cl->node.quantum = er2bc_quantum(sch, weight);

@@ -247,9 +247,15 @@ static void g_take(struct er2bc_sched *s, struct er2bc_node *n)
 	list_take(s->guaranteed, &s->guaranteed_map, n->prio, &n->glist);
 }
 
+/* the borrowing list level of a scavenger: its own list, in no map */
+#define ER2BC_LVL_SCAVENGER	U8_MAX
+
 static void b_take(struct er2bc_sched *s, struct er2bc_node *n)
 {
-	list_take(s->borrowing, &s->borrowing_map, n->blist_lvl, &n->blist);
+	if (n->blist_lvl == ER2BC_LVL_SCAVENGER)
+		list_del_init(&n->blist);
+	else
+		list_take(s->borrowing, &s->borrowing_map, n->blist_lvl, &n->blist);
 }
 
 /* take a backlogged node out of every list and the wheel */
@@ -283,7 +289,10 @@ static void sched_place(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
 	} else {
 		g_take(s, n);
 		/* joins the lending round the first time it needs to borrow */
-		if (list_empty(&n->blist)) {
+		if (list_empty(&n->blist) && n->scavenger) {
+			n->blist_lvl = ER2BC_LVL_SCAVENGER;
+			list_add_tail(&n->blist, &s->scavenging);
+		} else if (list_empty(&n->blist)) {
 			n->blist_lvl = s->weighted ? 0 : n->prio;
 			list_put(s->borrowing, &s->borrowing_map, n->blist_lvl, &n->blist);
 		}
@@ -303,6 +312,7 @@ void er2bc_sched_init(struct er2bc_sched *s)
 		INIT_LIST_HEAD(&s->guaranteed[i]);
 		INIT_LIST_HEAD(&s->borrowing[i]);
 	}
+	INIT_LIST_HEAD(&s->scavenging);
 	wheel_init(&s->wheel);
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_init);
@@ -406,7 +416,32 @@ void er2bc_sched_set_prio(struct er2bc_sched *s, struct er2bc_node *n,
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_set_prio);
 
-static struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 *wake);
+/**
+ * er2bc_sched_set_scavenger - make a class a scavenger, or not
+ * @s: the scheduler
+ * @n: the class's node, active or idle
+ * @scavenger: whether it borrows last, on the scavengers' list
+ * @now: the current time
+ *
+ * A backlogged class leaves its lending round and joins the other one.
+ */
+void er2bc_sched_set_scavenger(struct er2bc_sched *s, struct er2bc_node *n,
+			       bool scavenger, u64 now)
+{
+	if (n->scavenger == scavenger)
+		return;
+	if (!er2bc_node_active(n)) {
+		n->scavenger = scavenger;
+		return;
+	}
+	wheel_advance(s, now);
+	sched_detach(s, n);
+	n->scavenger = scavenger;
+	sched_place(s, n, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_set_scavenger);
+
+static struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 now, u64 *wake);
 
 /**
  * er2bc_sched_next - the class that sends now
@@ -443,7 +478,7 @@ struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake)
 		/* lazily idle: it leaves its list now */
 		g_take(s, n);
 	}
-	return sched_next_lend(s, wake);
+	return sched_next_lend(s, now, wake);
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_next);
 
@@ -474,18 +509,17 @@ static void lend_skip_rounds(struct er2bc_sched *s, struct list_head *head)
 	s->lend_rounds += rounds;
 }
 
-/* no class is GUARANTEED: every class on a borrowing list is BORROWING */
-static noinline struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 *wake)
+/* deficit round robin on a lending round that is not empty */
+static struct er2bc_node *lend_from(struct er2bc_sched *s, struct list_head *head)
 {
 	struct er2bc_node *n, *first = NULL;
 
-	while (s->borrowing_map) {
-		struct list_head *head = &s->borrowing[__ffs64(s->borrowing_map)];
-
+	for (;;) {
 		n = list_first_entry(head, struct er2bc_node, blist);
 		if (n->credit > 0)
 			return n;
 		if (n == first) {
+			/* a positive credit for at least one: the next turn returns */
 			lend_skip_rounds(s, head);
 			first = NULL;
 			continue;
@@ -496,8 +530,25 @@ static noinline struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 *w
 		list_move_tail(&n->blist, head);
 		s->lend_turns++;
 	}
-	s->waits++;
+}
+
+/*
+ * no class is GUARANTEED: every class on a borrowing list is BORROWING;
+ * the scavengers' turn only when no other class borrows, and not before
+ * yield_until
+ */
+static noinline struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 now, u64 *wake)
+{
+	if (s->borrowing_map)
+		return lend_from(s, &s->borrowing[__ffs64(s->borrowing_map)]);
 	*wake = wheel_next(&s->wheel);
+	if (!list_empty(&s->scavenging)) {
+		if (s->yield_until <= now)
+			return lend_from(s, &s->scavenging);
+		s->yielded++;
+		*wake = min(*wake, s->yield_until);
+	}
+	s->waits++;
 	return NULL;
 }
 

@@ -18,6 +18,11 @@
  *               sharing, by weight alone: deficit round robin.
  *   HELD        at its ceil: waits for its ceil clock.
  *
+ * A scavenger class holds no guarantee and borrows from a list of its
+ * own, lent only when no other class borrows, and not at all until
+ * yield_until (the estimator saw a queue at the bottleneck): bulk
+ * transfers through it yield first, to everything else.
+ *
  * GUARANTEED classes sit in one list per priority, found by find-first-set
  * on a bitmap; a class that has borrowed and is below its ceil also sits
  * in a borrowing list (one per priority, or a single one with weighted
@@ -73,6 +78,7 @@ struct er2bc_node {
 	u8 blist_lvl;			/* the borrowing list it is on */
 	u8 wheel_lvl;
 	u8 wheel_idx;
+	bool scavenger;			/* borrows last (ER2BC_TYPE_SCAVENGER) */
 
 	/* waiting for a clock */
 	struct hlist_node wheel;
@@ -103,6 +109,9 @@ struct er2bc_sched {
 
 	struct list_head guaranteed[ER2BC_NPRIO];
 	struct list_head borrowing[ER2BC_NPRIO];
+	/* scavenger classes, lent to after the others, and not before this */
+	struct list_head scavenging;
+	u64 yield_until;
 	struct er2bc_wheel wheel;
 
 	/* statistics */
@@ -110,6 +119,7 @@ struct er2bc_sched {
 	u64 waits;
 	u64 lend_turns;			/* quanta handed out one by one */
 	u64 lend_rounds;		/* and rounds of them at once */
+	u64 yielded;			/* dequeues that held a scavenger back */
 };
 
 void er2bc_sched_init(struct er2bc_sched *s);
@@ -124,6 +134,8 @@ void er2bc_sched_deactivate(struct er2bc_sched *s, struct er2bc_node *n);
 void er2bc_sched_replace(struct er2bc_sched *s, struct er2bc_node *n, u64 now);
 void er2bc_sched_set_prio(struct er2bc_sched *s, struct er2bc_node *n,
 			  unsigned int prio, u64 now);
+void er2bc_sched_set_scavenger(struct er2bc_sched *s, struct er2bc_node *n,
+			       bool scavenger, u64 now);
 
 struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake);
 void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,

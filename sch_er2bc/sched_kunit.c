@@ -576,6 +576,89 @@ static void guarantee_ceil_and_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, er2bc_fill_next(&f, 2, 0), 0);
 }
 
+/*
+ * A scavenger is lent to after every other class, whatever its priority:
+ * only what a class at its ceil leaves, nothing beside a greedy one
+ */
+static void sched_scavenger_last(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 5000000, false);
+	struct er2bc_node *scav;
+
+	sim_class(sim, 2, 400000, 1000000, 1);
+	scav = sim_class(sim, 1, 0, 0, 1);
+	scav->scavenger = true;
+	sim_run(test, sim, 10 * NSEC_PER_SEC, 0);
+	expect_rate(test, sim, 0, 10 * NSEC_PER_SEC, 1000000, 1);
+	expect_rate(test, sim, 1, 10 * NSEC_PER_SEC, 4000000, 1);
+
+	sim = sim_new(test, 5000000, false);
+	sim_class(sim, 5, 0, 0, 1);
+	scav = sim_class(sim, 1, 0, 0, 1);
+	scav->scavenger = true;
+	sim_run(test, sim, 10 * NSEC_PER_SEC, 0);
+	expect_rate(test, sim, 0, 10 * NSEC_PER_SEC, 5000000, 1);
+	KUNIT_EXPECT_EQ(test, sim->bytes[1], 0);
+}
+
+/*
+ * yield_until holds scavengers back, and only them: the scheduler asks to
+ * be woken when it ends, then lends again
+ */
+static void sched_scavenger_yield(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 5000000, false);
+	struct er2bc_node *scav;
+	u64 wake = 0, until;
+
+	scav = sim_class(sim, 1, 0, 0, 1);
+	scav->scavenger = true;
+	until = sim->now + 2 * NSEC_PER_SEC;
+	sim->s.yield_until = until;
+	er2bc_sched_activate(&sim->s, scav, sim->now);
+	KUNIT_EXPECT_NULL(test, er2bc_sched_next(&sim->s, sim->now, &wake));
+	KUNIT_EXPECT_EQ(test, wake, until);
+	KUNIT_EXPECT_EQ(test, sim->s.yielded, 1);
+	KUNIT_EXPECT_EQ(test, scav->state, ER2BC_STATE_BORROWING);
+	/* 2 s held, then 2 s at the cap */
+	sim_run(test, sim, 4 * NSEC_PER_SEC, 0);
+	expect_rate(test, sim, 0, 4 * NSEC_PER_SEC, 2500000, 1);
+
+	/* a class that is not a scavenger is not held */
+	sim = sim_new(test, 5000000, false);
+	sim_class(sim, 64, 0, 0, 1);
+	sim->s.yield_until = sim->now + 10 * NSEC_PER_SEC;
+	sim_run(test, sim, 4 * NSEC_PER_SEC, 0);
+	expect_rate(test, sim, 0, 4 * NSEC_PER_SEC, 5000000, 1);
+	KUNIT_EXPECT_EQ(test, sim->s.yielded, 0);
+}
+
+/* a backlogged class made a scavenger, and back, changes its lending round */
+static void sched_scavenger_change_active(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 5000000, false);
+	struct er2bc_node *a, *b;
+
+	a = sim_class(sim, 1, 0, 0, 1);
+	b = sim_class(sim, 2, 0, 0, 1);
+	sim_run(test, sim, NSEC_PER_SEC, 0);
+	expect_rate(test, sim, 0, NSEC_PER_SEC, 5000000, 1);
+	er2bc_sched_set_scavenger(&sim->s, a, true, sim->now);
+	KUNIT_EXPECT_TRUE(test, a->scavenger);
+	sim_run(test, sim, NSEC_PER_SEC, 0);
+	KUNIT_EXPECT_EQ(test, sim->bytes[0], 0);
+	expect_rate(test, sim, 1, NSEC_PER_SEC, 5000000, 1);
+	/* both leave: no list keeps a node that is gone */
+	er2bc_sched_deactivate(&sim->s, a);
+	er2bc_sched_deactivate(&sim->s, b);
+	KUNIT_EXPECT_TRUE(test, list_empty(&sim->s.scavenging));
+	KUNIT_EXPECT_EQ(test, sim->s.borrowing_map, 0);
+	er2bc_sched_set_scavenger(&sim->s, a, false, sim->now);
+	sim_run(test, sim, NSEC_PER_SEC, 0);
+	expect_rate(test, sim, 0, NSEC_PER_SEC, 5000000, 1);
+	KUNIT_EXPECT_EQ(test, sim->bytes[1], 0);
+}
+
 static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(sched_guarantees_by_priority),
 	KUNIT_CASE(sched_lends_by_priority),
@@ -592,6 +675,9 @@ static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(sched_wheel_many),
 	KUNIT_CASE(sched_prio_change_active),
 	KUNIT_CASE(sched_clock_at_zero),
+	KUNIT_CASE(sched_scavenger_last),
+	KUNIT_CASE(sched_scavenger_yield),
+	KUNIT_CASE(sched_scavenger_change_active),
 	{}
 };
 

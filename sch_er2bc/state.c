@@ -100,6 +100,7 @@ int er2bc_put_state(struct sk_buff *skb, struct Qdisc *sch, bool event)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	const struct er2bc_ctrl *c = &q->ctrl;
+	u64 now = ktime_get_ns(), until = READ_ONCE(q->sched.yield_until);
 	unsigned int i, n;
 
 	if (nla_put_u32(skb, ER2BC_A_QDISC_IFINDEX, qdisc_dev(sch)->ifindex) ||
@@ -113,7 +114,9 @@ int er2bc_put_state(struct sk_buff *skb, struct Qdisc *sch, bool event)
 	    nla_put_u32(skb, ER2BC_A_QDISC_RATIO, c->s) ||
 	    nla_put_u32(skb, ER2BC_A_QDISC_RATIO_MIN, c->sp) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_UPDATES, c->updates, ER2BC_A_QDISC_PAD) ||
-	    nla_put_u8(skb, ER2BC_A_QDISC_STALE, er2bc_stale(q, ktime_get_ns())) ||
+	    nla_put_u8(skb, ER2BC_A_QDISC_STALE, er2bc_stale(q, now)) ||
+	    nla_put_u32(skb, ER2BC_A_QDISC_SCAVENGER_HOLD,
+			until > now ? div_u64(until - now, NSEC_PER_USEC) : 0) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_GUARANTEED, READ_ONCE(q->guaranteed),
 			      ER2BC_A_QDISC_PAD) ||
 	    nla_put_u32(skb, ER2BC_A_QDISC_CLASSES, q->clhash.hashelems) ||
@@ -254,6 +257,8 @@ void er2bc_apply(struct Qdisc *sch, const struct er2bc_estimate *e)
 	now = ktime_get_ns();
 	er2bc_set_cap(sch, w, now);
 	er2bc_assign(sch, now, true);
+	/* (the policy bounds it: 60 s) */
+	WRITE_ONCE(q->sched.yield_until, e->hold ? now + (u64)e->hold * NSEC_PER_USEC : 0);
 	sch_tree_unlock(sch);
 	er2bc_kick(sch);
 

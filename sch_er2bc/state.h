@@ -25,6 +25,7 @@ struct er2bc_estimate {
 	u64 lost;
 	u32 seq;
 	u32 interval;			/* us */
+	u32 hold;			/* us scavengers are lent nothing */
 };
 
 /* what the qdisc sent, counted for the estimator (probe.h), and where */

@@ -10,6 +10,11 @@
 #define _ER2BC_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <linux/er2bc.h>
+
+TRACE_DEFINE_ENUM(ER2BC_TYPE_TCP);
+TRACE_DEFINE_ENUM(ER2BC_TYPE_UDP);
+TRACE_DEFINE_ENUM(ER2BC_TYPE_SCAVENGER);
 
 TRACE_EVENT(abw_update,
 	    TP_PROTO(int ifindex, u32 handle, u32 seq, u64 abw, u64 recv, u32 s,
@@ -63,7 +68,10 @@ TRACE_EVENT(guarantee_set,
 	    TP_printk("ifindex=%d class=%x:%x prio=%u type=%s rate=%llu demand=%llu guarantee=%llu",
 		      __entry->ifindex, __entry->classid >> 16,
 		      __entry->classid & 0xffff, __entry->prio,
-		      __entry->type ? "udp" : "tcp", __entry->rate,
+		      __print_symbolic(__entry->type, { ER2BC_TYPE_TCP, "tcp" },
+				       { ER2BC_TYPE_UDP, "udp" },
+				       { ER2BC_TYPE_SCAVENGER, "scavenger" }),
+		      __entry->rate,
 		      __entry->demand, __entry->guarantee)
 );
 

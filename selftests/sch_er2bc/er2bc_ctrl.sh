@@ -71,13 +71,14 @@ refused() {
 		[ "$(g_tc)" = "2000000 2000000 3000000" ]
 	log_test $? "refused: $desc" "$out"
 }
-A_IF=2 A_H=3 A_W=4 A_R=5 A_SENT=6 A_LOST=7 A_INT=9
+A_IF=2 A_H=3 A_W=4 A_R=5 A_SENT=6 A_LOST=7 A_INT=9 A_HOLD=28
 ok_attrs=("$A_IF:u32:$ifindex" "$A_H:u32:0x10000" "$A_W:u64:5000000" "$A_R:u64:5000000")
 refused "no abw" "needs ifindex, handle, abw and recv-rate" "$A_IF:u32:$ifindex" "$A_H:u32:0x10000" "$A_R:u64:1"
 refused "no ifindex" "needs ifindex, handle, abw and recv-rate" "$A_H:u32:0x10000" "$A_W:u64:1" "$A_R:u64:1"
 refused "abw 0" "out of range" "$A_IF:u32:$ifindex" "$A_H:u32:0x10000" "$A_W:u64:0" "$A_R:u64:1"
 refused "abw sent as u32" "" "$A_IF:u32:$ifindex" "$A_H:u32:0x10000" "$A_W:u32:5000000" "$A_R:u64:1"
 refused "interval 0" "out of range" "${ok_attrs[@]}" "$A_INT:u32:0"
+refused "scavenger-hold above 60 s" "out of range" "${ok_attrs[@]}" "$A_HOLD:u32:60000001"
 refused "unknown device" "no such device" "$A_IF:u32:999999" "$A_H:u32:0x10000" "$A_W:u64:1" "$A_R:u64:1"
 refused "unknown handle" "no qdisc with this handle" "$A_IF:u32:$ifindex" "$A_H:u32:0x70000" "$A_W:u64:1" "$A_R:u64:1"
 refused "handle with a minor" "major:0" "$A_IF:u32:$ifindex" "$A_H:u32:0x10001" "$A_W:u64:1" "$A_R:u64:1"

@@ -126,8 +126,8 @@ refused "Numerical result out of range: integer out of range" "raw: class prio 0
 	raw class dummy0 1:10 2:u8:0
 refused "Numerical result out of range: integer out of range" "raw: class weight 0" \
 	raw class dummy0 1:10 5:u32:0
-refused "Numerical result out of range: integer out of range" "raw: class type 2" \
-	raw class dummy0 1:10 6:u8:2
+refused "Numerical result out of range: integer out of range" "raw: class type 3" \
+	raw class dummy0 1:10 6:u8:3
 refused "Numerical result out of range: integer out of range" "raw: qdisc mode 3" \
 	raw qdisc dummy0 1: 5:u8:3
 refused "Invalid argument: invalid attribute length" "raw: class prio sent as u32" \

@@ -13,8 +13,8 @@
 struct estimate {
 	struct target t;
 	uint64_t abw, recv, sent, lost;
-	uint32_t seq, interval;
-	bool has_abw, has_recv, has_sent, has_lost, has_seq, has_interval;
+	uint32_t seq, interval, hold;
+	bool has_abw, has_recv, has_sent, has_lost, has_seq, has_interval, has_hold;
 };
 
 static int rate_arg(const char *key, const char *val, uint64_t *bps, bool *seen)
@@ -50,7 +50,8 @@ static int parse_args(struct estimate *e, int argc, char **argv)
 		val = argv[1];
 		if (strcmp(key, "dev") && strcmp(key, "ifindex") && strcmp(key, "handle") &&
 		    strcmp(key, "abw") && strcmp(key, "recv") && strcmp(key, "sent") &&
-		    strcmp(key, "lost") && strcmp(key, "seq") && strcmp(key, "interval"))
+		    strcmp(key, "lost") && strcmp(key, "seq") && strcmp(key, "interval") &&
+		    strcmp(key, "scavenger-hold"))
 			return usage_err("unknown argument \"%s\" (try " PROG " -h)", key);
 		if (argc < 2)
 			return usage_err("\"%s\" needs a value", key);
@@ -80,6 +81,14 @@ static int parse_args(struct estimate *e, int argc, char **argv)
 				return EXIT_USAGE;
 			if (parse_u32(val, &e->seq, &why))
 				return usage_bad(key, val, why);
+		} else if (!strcmp(key, "scavenger-hold")) {
+			if (once(&e->has_hold, key))
+				return EXIT_USAGE;
+			if (parse_time(val, 1, &us, &why))
+				return usage_bad(key, val, why);
+			if (us > 60000000)
+				return usage_bad(key, val, "too long (at most 60s)");
+			e->hold = (uint32_t)us;
 		} else {
 			if (once(&e->has_interval, key))
 				return EXIT_USAGE;
@@ -129,6 +138,8 @@ int do_abw_set(int argc, char **argv)
 		mnl_attr_put_u32(nlh, ER2BC_A_QDISC_SEQ, e.seq);
 	if (e.has_interval)
 		mnl_attr_put_u32(nlh, ER2BC_A_QDISC_INTERVAL, e.interval);
+	if (e.has_hold)
+		mnl_attr_put_u32(nlh, ER2BC_A_QDISC_SCAVENGER_HOLD, e.hold);
 
 	ret = nl_talk(nl, nlh, NULL, NULL, &err);
 	if (ret) {

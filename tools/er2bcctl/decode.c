@@ -35,6 +35,7 @@ static const char *const qdisc_names[ER2BC_A_QDISC_MAX + 1] = {
 	[ER2BC_A_QDISC_COST]		= "cost",
 	[ER2BC_A_QDISC_CLASS]		= "class",
 	[ER2BC_A_QDISC_CEIL]		= "ceil",
+	[ER2BC_A_QDISC_SCAVENGER_HOLD]	= "scavenger-hold",
 };
 
 const char *qdisc_attr_name(unsigned int type)

@@ -38,6 +38,8 @@ static const char *type_name(uint64_t type, char *buf)
 		return "tcp";
 	case ER2BC_TYPE_UDP:
 		return "udp";
+	case ER2BC_TYPE_SCAVENGER:
+		return "scavenger";
 	}
 	snprintf(buf, FMT_LEN, "%" PRIu64, type);
 	return buf;
@@ -266,6 +268,8 @@ static void show_text(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 		line_add(&l, "lost %" PRIu64, VAL(q, LOST));
 	if (HAS(q, INTERVAL))
 		line_add(&l, "interval %s", fmt_time(b, VAL(q, INTERVAL)));
+	if (HAS(q, SCAVENGER_HOLD) && VAL(q, SCAVENGER_HOLD))
+		line_add(&l, "scavenger-hold %s", fmt_time(b, VAL(q, SCAVENGER_HOLD)));
 	line_print(f, &l, "  ");
 
 	line_init(&l, "  ");
@@ -353,6 +357,7 @@ static void json_qdisc(struct json *j, const struct qdisc_info *q, const uint64_
 		{ ER2BC_A_QDISC_LOST,		"lost" },
 		{ ER2BC_A_QDISC_SEQ,		"seq" },
 		{ ER2BC_A_QDISC_INTERVAL,	"interval" },
+		{ ER2BC_A_QDISC_SCAVENGER_HOLD,	"scavenger_hold" },
 		{ ER2BC_A_QDISC_RATIO,		"ratio" },
 		{ ER2BC_A_QDISC_RATIO_MIN,	"ratio_min" },
 	}, updates[] = {

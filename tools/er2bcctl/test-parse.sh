@@ -361,6 +361,9 @@ usage "abw-set: interval unit" 'abw-set: invalid interval "5min": unknown unit "
 	abw-set "${A[@]}" abw 5mbit recv 4mbit interval 5min
 usage "abw-set: interval too long" 'abw-set: invalid interval "4295s": too long (at most 4294s)' \
 	abw-set "${A[@]}" abw 5mbit recv 4mbit interval 4295s
+usage "abw-set: scavenger-hold too long" \
+	'abw-set: invalid scavenger-hold "61s": too long (at most 60s)' \
+	abw-set "${A[@]}" abw 5mbit recv 4mbit scavenger-hold 61s
 usage "show: unknown argument" 'show: unknown argument "abw" (try er2bcctl -h)' \
 	show "${A[@]}" abw 5mbit
 usage "show: handle missing" 'show: missing "handle"' show dev lo
@@ -816,6 +819,8 @@ else
 		"$BIN" abw-set dev lo handle 1: abw 5mbit recv 4mbit sent 100 lost 1 seq 1 interval 100ms
 	check "abw-set (ifindex): family not found" 1 "" "$NOFAM" \
 		"$BIN" abw-set ifindex 1 handle 0x10000 abw 5mbit recv 0
+	check "abw-set scavenger-hold 60s parses: family not found" 1 "" "$NOFAM" \
+		"$BIN" abw-set dev lo handle 1: abw 5mbit recv 4mbit scavenger-hold 60s
 	check "show: family not found" 1 "" "$NOFAM" "$BIN" show dev lo handle 1:
 	check "show -j: family not found" 1 "" "$NOFAM" "$BIN" -j show dev lo handle 1:
 	check "monitor: family not found" 1 "" "$NOFAM" "$BIN" monitor
@@ -881,7 +886,7 @@ fi
 echo "# made-up kernel messages, decoded and printed (test-render)"
 cat >"$tmp/show.txt" <<'END'
 er2bc 1: dev lo mode er2bc
-  W 10Mbit  R 9.5Mbit  seq 42  sent 1000  lost 12  interval 100ms
+  W 10Mbit  R 9.5Mbit  seq 42  sent 1000  lost 12  interval 100ms  scavenger-hold 1.5s
   s 0.982  s_p 0.950  s history 0.982 0.990 0.950
   updates 42  last update 120 ms ago  stale no
   parameters C 10  M 10  B_lim 50Kbit  floor 0bit  stale after 3s  converge gradual
@@ -895,7 +900,7 @@ END
 check_file "show: text" "$tmp/show.txt" "$RENDER" show text
 
 cat >"$tmp/show.json" <<'END'
-{"ifindex":1,"dev":"lo","handle":"1:","mode":"er2bc","abw":10000000,"recv_rate":9500000,"sent":1000,"lost":12,"seq":42,"interval":100000,"ratio":982000,"ratio_min":950123,"ratio_hist":[982000,990000,950123],"updates":42,"last_update":5000000000,"last_update_ms_ago":120,"stale":false,"param_c":10,"param_m":10,"param_blim":50000,"param_floor":0,"param_stale":3000,"param_converge":"gradual","guaranteed":9000000,"class_count":3,"cost":12345,"classes":[{"classid":"1:10","prio":1,"type":"tcp","rate":2000000,"guarantee":2000000,"demand":2100000,"expected":1900000,"delta":100000,"delta_sum":1000000},{"classid":"1:20","prio":2,"type":"tcp","rate":1234567,"guarantee":1200000,"demand":1200000,"expected":1434567,"delta":-200000,"delta_sum":-1500000},{"classid":"1:ff","prio":3,"type":"udp","rate":400000,"guarantee":400000,"demand":400000}]}
+{"ifindex":1,"dev":"lo","handle":"1:","mode":"er2bc","abw":10000000,"recv_rate":9500000,"sent":1000,"lost":12,"seq":42,"interval":100000,"scavenger_hold":1500000,"ratio":982000,"ratio_min":950123,"ratio_hist":[982000,990000,950123],"updates":42,"last_update":5000000000,"last_update_ms_ago":120,"stale":false,"param_c":10,"param_m":10,"param_blim":50000,"param_floor":0,"param_stale":3000,"param_converge":"gradual","guaranteed":9000000,"class_count":3,"cost":12345,"classes":[{"classid":"1:10","prio":1,"type":"tcp","rate":2000000,"guarantee":2000000,"demand":2100000,"expected":1900000,"delta":100000,"delta_sum":1000000},{"classid":"1:20","prio":2,"type":"tcp","rate":1234567,"guarantee":1200000,"demand":1200000,"expected":1434567,"delta":-200000,"delta_sum":-1500000},{"classid":"1:ff","prio":3,"type":"udp","rate":400000,"guarantee":400000,"demand":400000}]}
 END
 check_file "show: JSON" "$tmp/show.json" "$RENDER" show json
 

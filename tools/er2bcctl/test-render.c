@@ -114,6 +114,7 @@ static void show_full(void)
 	QU64(nlh, LOST, 12);
 	QU32(nlh, SEQ, 42);
 	QU32(nlh, INTERVAL, 100000);
+	QU32(nlh, SCAVENGER_HOLD, 1500000);
 	QU32(nlh, RATIO, 982000);
 	QU32(nlh, RATIO_MIN, 950123);
 	QU32(nlh, RATIO_HIST, 982000);

@@ -7,7 +7,8 @@
  *	[ share prio|weighted ] [ controller options ]
  *	[ probe-port PORT|off ] [ peer PREFIX|none ]... [ probe-mark MARK|none ]
  *   tc class add dev DEV parent 1: classid 1:MINOR er2bc [ prio N ]
- *	[ rate RATE ] [ ceil RATE | ceil none ] [ weight N ] [ type tcp|udp ]
+ *	[ rate RATE ] [ ceil RATE | ceil none ] [ weight N ]
+ *	[ type tcp|udp|scavenger ]
  *	[ burst SIZE ] [ cburst SIZE ]
  *
  * Values are checked here with a message naming the option; the kernel
@@ -41,6 +42,7 @@ static const char * const share_names[] = {
 static const char * const type_names[] = {
 	[ER2BC_TYPE_TCP] = "tcp",
 	[ER2BC_TYPE_UDP] = "udp",
+	[ER2BC_TYPE_SCAVENGER] = "scavenger",
 };
 
 static const char * const converge_names[] = {
@@ -116,13 +118,15 @@ static void explain_class(void)
 {
 	fprintf(stderr,
 		"Usage: ... er2bc [ prio 1-%d ] [ rate RATE ] [ ceil RATE | ceil none ]\n"
-		"                 [ weight 1-%d ] [ type tcp|udp ]\n"
+		"                 [ weight 1-%d ] [ type tcp|udp|scavenger ]\n"
 		"                 [ burst SIZE ] [ cburst SIZE ]\n"
 		"  prio    1 is the highest (default: %d, the lowest)\n"
 		"  rate    the necessary rate R_f (default: 0, none)\n"
 		"  ceil    the most the class may send (default: the cap)\n"
 		"  weight  its share of lent capacity (default: 1)\n"
-		"  type    tcp retransmits, udp does not (default: tcp)\n"
+		"  type    tcp retransmits, udp does not (default: tcp); scavenger:\n"
+		"          no rate, lent to last, and not while the estimator\n"
+		"          sees a queue at the bottleneck\n"
 		"  burst   bytes at the guarantee after idling (default: auto)\n"
 		"  cburst  bytes at the ceil after idling (default: auto)\n",
 		ER2BC_PRIO_MAX, ER2BC_WEIGHT_MAX, ER2BC_PRIO_MAX);
@@ -416,6 +420,7 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			    struct nlmsghdr *n, const char *dev)
 {
 	bool have_rate = false, have_ceil = false, have_burst = false;
+	const char *rate_arg = NULL;
 	bool have_cburst = false, have_weight = false;
 	int prio = -1, type = -1;
 	__u32 weight = 0, burst = 0, cburst = 0, val;
@@ -447,6 +452,7 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			if (parse_rate(&rate, "rate", *argv))
 				return -1;
 			have_rate = true;
+			rate_arg = *argv;
 		} else if (strcmp(*argv, "ceil") == 0) {
 			argc--, argv++;
 			if (strcmp(*argv, "none") == 0)
@@ -469,7 +475,7 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			argc--, argv++;
 			type = lookup(&types, *argv);
 			if (type < 0)
-				return bad("type", *argv, "tcp or udp");
+				return bad("type", *argv, "tcp, udp or scavenger");
 		} else if (strcmp(*argv, "burst") == 0) {
 			argc--, argv++;
 			if (get_size(&burst, *argv))
@@ -486,6 +492,9 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			return -1;
 		}
 	}
+
+	if (type == ER2BC_TYPE_SCAVENGER && have_rate && rate)
+		return bad("rate", rate_arg, "a scavenger class holds no guarantee: 0 only");
 
 	tail = addattr_nest(n, OPT_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
 	if (prio >= 0)
@@ -677,6 +686,10 @@ static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xst
 	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "throttled", "throttled %llu ",
 			st.throttled);
 	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "waits", "waits %llu", st.waits);
+	/* (a module without scavengers has no count of them) */
+	if (len >= offsetof(struct tc_er2bc_xstats, yielded) + sizeof(st.yielded))
+		print_color_u64(PRINT_ANY, TC_COLOR_NONE, "yielded", " yielded %llu",
+				st.yielded);
 	print_nl();
 	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "updates", "updates %llu ", st.updates);
 	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "seq", "seq %u ", st.seq);

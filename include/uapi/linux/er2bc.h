@@ -85,6 +85,10 @@ enum er2bc_converge {
 enum er2bc_class_type {
 	ER2BC_TYPE_TCP,		/* retransmits what is lost (F_r) */
 	ER2BC_TYPE_UDP,		/* does not retransmit (F_u) */
+	ER2BC_TYPE_SCAVENGER,	/* no guarantee (rate 0); lent only after every
+				 * other class, and nothing while the estimator
+				 * holds scavengers (a queue at the bottleneck)
+				 */
 	__ER2BC_TYPE_MAX
 };
 
@@ -128,6 +132,7 @@ struct tc_er2bc_xstats {
 	__u64	probe_bytes;
 	__u64	probes;		/* the estimator's requests dequeued */
 	__u64	probe_ignored;	/* packets not counted: not IP, not to a peer */
+	__u64	yielded;	/* dequeues that held scavenger classes back */
 };
 
 /* the scheduling state of a class */

@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scavenger classes (type scavenger) with real packets: one with a rate is
+# refused, by tc and by the kernel, and the class stays as it was; a
+# scavenger gets what a class at its ceil leaves, even at a higher
+# priority; the estimator's scavenger-hold leaves it nothing and the other
+# class its rate, ends with the next estimate that does not hold, and
+# ends by itself when its time is up. The counts: er2bcctl show prints
+# what is left of the hold, tc -s the dequeues it held back (yielded).
+#
+# Greedy UDP senders (udpflood.py) out of a dummy device, as in
+# er2bc_classes.sh; rates over 5 s windows.
+source "$(dirname "$0")/../lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+ctl=$top/tools/er2bcctl/er2bcctl
+
+require_cmd tc ip python3
+[ -x "$ctl" ] || skip_all "er2bcctl is not built (make tools)"
+tap_begin
+setup_ns NS
+dummy_dev "$NS"
+ip -n "$NS" addr add 192.0.2.1/24 dev dummy0
+ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
+
+tcq() { tc -netns "$NS" "$@"; }
+ctl() { ip netns exec "$NS" "$ctl" "$@"; }
+WINDOW=5
+
+# rates PORTS...: flood those ports; {classid: bit/s} over the window,
+# after 2 s for the queues to fill
+rates() {
+	ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 $((WINDOW + 4)) "$@" &
+	sleep 2
+	ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 $WINDOW
+	wait
+}
+
+# as er2bc_classes.sh: what the senders carry through tbf, or the rate
+# checks are skipped, saying so (KSFT_MACHINE_SLOW)
+tcq qdisc add dev dummy0 root tbf rate 4mbit burst 16k limit 200k
+ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 $((WINDOW + 4)) 5001 5002 &
+sleep 2
+cap=$(dev_rate "$NS" dummy0 tx $WINDOW)
+wait $!
+tcq qdisc del dev dummy0 root
+slow=
+within "$cap" 3880000 1e12 ||
+	slow="machine slow: the senders fill $(printf %.0f "$cap") bit/s of tbf's 4 Mbit/s"
+
+# 1:1, priority 2, its rate and a ceil of 1 Mbit/s; 1:2 at priority 1
+tcq qdisc add dev dummy0 root handle 1: er2bc rate 2mbit burst 16k
+tcq class add dev dummy0 parent 1: classid 1:1 er2bc prio 2 rate 400kbit ceil 1mbit
+tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 1 rate 300kbit
+for i in 1 2; do
+	tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+		ip_proto udp dst_port 500$i classid 1:$i
+done
+
+# --- refused: a scavenger holds no guarantee
+out=$(tcq class change dev dummy0 classid 1:2 er2bc type scavenger rate 100kbit 2>&1)
+rc=$?
+[ $rc -ne 0 ] && [[ $out == *'illegal "rate" value "100kbit": a scavenger class holds no guarantee'* ]]
+log_test $? "tc refuses type scavenger with a rate, naming the value" "$out"
+out=$(tcq class change dev dummy0 classid 1:2 er2bc type scavenger 2>&1)
+rc=$?
+cls=$(tcq class show dev dummy0 classid 1:2)
+[ $rc -ne 0 ] && [[ $out == *'scavenger class holds no guarantee: its rate must be 0'* ]] &&
+	[[ $cls == *'rate 300Kbit'*'type tcp'* ]]
+log_test $? "the kernel refuses a scavenger with the class's rate; the class is unchanged" \
+	"$out; $cls"
+tcq class change dev dummy0 classid 1:2 er2bc rate 0 type scavenger &&
+	[[ $(tcq class show dev dummy0 classid 1:2) == *'type scavenger'* ]]
+log_test $? "rate 0 and type scavenger at once: taken, and shown"
+
+# rate_test DESC "1:1=BPS 1:2=BPS": each within 4 % (and a packet)
+rate_test() {
+	local got rc
+	if [ -n "$slow" ]; then
+		log_test $ksft_skip "$1" "$slow"
+		return
+	fi
+	got=$(rates 5001 5002)
+	python3 - "$got" "$2" <<'EOF'
+import json, sys
+got = json.loads(sys.argv[1])
+print(" ".join(f"{c}={got.get(c, 0) / 1e3:.0f}k" for c in sorted(got)))
+sys.exit(any(abs(got.get(c, 0) - float(w)) > 0.04 * float(w) + 1442 * 8 / 5
+             for c, w in (p.split("=") for p in sys.argv[2].split())))
+EOF
+	rc=$?
+	log_timing_test $rc "$1" "$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(" ".join(f"{c}={v/1e3:.0f}k" for c, v in sorted(j.items())))' "$got")"
+}
+
+# --- lent to last
+rate_test "a scavenger at priority 1 gets what 1:1 at its ceil leaves" "1:1=1000000 1:2=1000000"
+
+# --- the estimator's hold
+hold() { ctl -j show dev dummy0 handle 1: | json_get "j.get('scavenger_hold', 0)"; }
+yielded() { tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['yielded']"; }
+y0=$(yielded)
+ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 1 scavenger-hold 60s
+h=$(hold)
+within "$h" 50000000 60000000
+log_test $? "an estimate with scavenger-hold 60s: show prints what is left of it" "${h} us"
+rate_test "while the hold lasts the scavenger gets nothing, 1:1 its ceil" "1:1=1000000 1:2=0"
+y1=$(yielded)
+[ "$y1" -gt "$y0" ]
+log_test $? "tc -s counts the dequeues the hold held back" "yielded $y0 -> $y1"
+ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 2
+h=$(hold)
+[ "$h" = 0 ]
+log_test $? "the next estimate without a hold ends it" "${h} us"
+rate_test "the hold ended: the scavenger borrows again" "1:1=1000000 1:2=1000000"
+ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 3 scavenger-hold 1s
+sleep 1.5
+rate_test "a hold of 1 s, no estimate after it: it ends by itself" "1:1=1000000 1:2=1000000"
+
+# back to a class with a rate: it is guaranteed again, at priority 1
+tcq class change dev dummy0 classid 1:2 er2bc type tcp rate 300kbit &&
+	[[ $(tcq -s class show dev dummy0 classid 1:2) == *'guarantee 300Kbit'* ]]
+log_test $? "a scavenger made a tcp class with a rate is guaranteed again"
+tap_end
