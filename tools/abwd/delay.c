@@ -141,14 +141,20 @@ static enum delay_cmd area_cmd(int64_t f, int g)
 	return g > 0 ? DELAY_DEC_SMALL : DELAY_INC_BIG;
 }
 
-enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
-			    struct aimd *a, const struct aimd_params *ap,
-			    const struct delay_sample *x)
+/* one sample read: the delay, its queue and place in the areas */
+struct reading {
+	int64_t cur;		/* the delay read (filtered) */
+	int64_t base;		/* the least base delay */
+	int64_t queue;		/* cur above minDelay */
+	int64_t span;		/* what the areas span */
+	int64_t f;		/* queue, millionths of span (at most 2 spans) */
+	int g;			/* the gradient: -1, 0 (dead band) or 1 */
+};
+
+static void delay_read(struct delay_state *s, const struct delay_params *p,
+		       const struct delay_sample *x, struct reading *r)
 {
-	int64_t d = x->owd_ns, cur, queue, span, f, grad, step, base;
-	bool loss, heavy, queued;
-	enum delay_cmd cmd;
-	int g = 0;
+	int64_t d = x->owd_ns, grad;
 
 	if (x->rtt_ns && (!s->rtt_min_ns || x->rtt_ns < s->rtt_min_ns))
 		s->rtt_min_ns = x->rtt_ns;
@@ -158,21 +164,52 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 		s->base_n = 1;
 		s->prev_ns = d;
 	}
-	base = base_add(s, d);
-	cur = filter_add(s, p, d);
+	r->base = base_add(s, d);
+	r->cur = filter_add(s, p, d);
 	/* a delay below the pushed minDelay takes it down (base <= cur) */
-	if (cur < base + s->push_ns)
-		s->push_ns = cur - base;
-	s->min_ns = base + s->push_ns;
-	queue = cur - s->min_ns;
-	span = delay_span(s, p);
-	f = queue >= span * 2 ? 2 * PPM : queue * PPM / span;
+	if (r->cur < r->base + s->push_ns)
+		s->push_ns = r->cur - r->base;
+	s->min_ns = r->base + s->push_ns;
+	r->queue = r->cur - s->min_ns;
+	r->span = delay_span(s, p);
+	r->f = r->queue >= r->span * 2 ? 2 * PPM : r->queue * PPM / r->span;
 	/* the gradient, inside a dead band of a twentieth of the span */
-	grad = cur - s->prev_ns;
-	if (grad > span / 20)
-		g = 1;
-	else if (grad < -(span / 20))
-		g = -1;
+	grad = r->cur - s->prev_ns;
+	r->g = grad > r->span / 20 ? 1 : grad < -(r->span / 20) ? -1 : 0;
+}
+
+static void delay_done(struct delay_state *s, const struct reading *r)
+{
+	s->prev_ns = r->cur;
+	s->cur_ns = r->cur;
+	s->queue_ns = r->queue;
+	s->fraction = r->f > UINT32_MAX ? UINT32_MAX : (uint32_t)r->f;
+}
+
+void delay_watch(struct delay_state *s, const struct delay_params *p,
+		 const struct delay_sample *x)
+{
+	struct reading r;
+
+	delay_read(s, p, x, &r);
+	delay_done(s, &r);
+}
+
+bool delay_queued(const struct delay_state *s)
+{
+	return s->have && s->fraction >= AREA_TARGET;
+}
+
+enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
+			    struct aimd *a, const struct aimd_params *ap,
+			    const struct delay_sample *x)
+{
+	bool loss, heavy, queued;
+	struct reading r;
+	enum delay_cmd cmd;
+	int64_t step;
+
+	delay_read(s, p, x, &r);
 
 	/*
 	 * a loss is congestion if it comes with a queue that rose: above the
@@ -180,14 +217,15 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	 * where the bottleneck drops
 	 */
 	loss = x->lost > ap->theta_l;
-	queued = queue >= (int64_t)p->span_min_ns && (!s->have_max || f >= AREA_ABOVE || g > 0);
+	queued = r.queue >= (int64_t)p->span_min_ns &&
+		 (!s->have_max || r.f >= AREA_ABOVE || r.g > 0);
 	heavy = x->sent && x->lost > x->sent / 10;
 	if (loss && (queued || heavy)) {
 		/* congestion: the bottleneck dropped with this queue */
 		uint64_t from = x->recv && x->recv < a->w ? x->recv : a->w;
 
 		if (queued) {
-			int64_t m = cur > s->prev_ns ? cur : s->prev_ns;
+			int64_t m = r.cur > s->prev_ns ? r.cur : s->prev_ns;
 
 			/* up at once, down by an eighth of the way */
 			if (!s->have_max || m > s->max_ns)
@@ -201,8 +239,8 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 		s->last_step = 0;
 		cmd = DELAY_MD;
 	} else {
-		cmd = area_cmd(f, g);
-		if (cmd == DELAY_INC_BIG && f < AREA_LOW) {
+		cmd = area_cmd(r.f, r.g);
+		if (cmd == DELAY_INC_BIG && r.f < AREA_LOW) {
 			/* no queue at all: the paper's increase, eq. 10-11 (L = 0) */
 			aimd_update(a, ap, 0, x->recv);
 			s->last_step = p->step > INT64_MAX ? INT64_MAX : (int64_t)p->step;
@@ -221,20 +259,17 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	 * hybrid: a queue held above the target by others lifts the areas,
 	 * minDelay (half the least RTT, plus the push so far) times push
 	 */
-	s->above = f >= AREA_ABOVE ? s->above + 1 : 0;
+	s->above = r.f >= AREA_ABOVE ? s->above + 1 : 0;
 	s->competing = p->mode == DELAY_MODE_HYBRID && s->above >= DELAY_COMPETE_AFTER;
 	if (s->competing && s->rtt_min_ns) {
 		int64_t lift = (int64_t)((unsigned __int128)(p->push - PPM) *
 					 (uint64_t)((int64_t)(s->rtt_min_ns / 2) + s->push_ns) / PPM);
 
 		s->push_ns += lift;
-		s->min_ns = base + s->push_ns;
+		s->min_ns = r.base + s->push_ns;
 	}
 
-	s->prev_ns = cur;
-	s->cur_ns = cur;
-	s->queue_ns = queue;
-	s->fraction = f > UINT32_MAX ? UINT32_MAX : (uint32_t)f;
+	delay_done(s, &r);
 	a->w = aimd_clamp(a->w, ap);
 	return cmd;
 }

@@ -165,4 +165,14 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 			    struct aimd *a, const struct aimd_params *ap,
 			    const struct delay_sample *x);
 
+/*
+ * One estimate's delay read, W left alone: the loss mode keeps the queue
+ * measured so (delay_queued())
+ */
+void delay_watch(struct delay_state *s, const struct delay_params *p,
+		 const struct delay_sample *x);
+
+/* the last delay read at or above the target area: scavengers yield */
+bool delay_queued(const struct delay_state *s);
+
 #endif /* _ABWD_DELAY_H */

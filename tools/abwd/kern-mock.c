@@ -8,7 +8,7 @@
  * at the time it is asked for. What the daemon asks of the kernel is
  * appended to a log file.
  *
- *   ABWD_MOCK_LOG	the log: "abw-set SEQ ABW RECV SENT LOST INTERVAL",
+ *   ABWD_MOCK_LOG	the log: "abw-set SEQ ABW RECV SENT LOST INTERVAL HOLD",
  *			"meter-set IFINDEX PORT NPEERS", "meter-del IFINDEX"
  *   ABWD_MOCK_LOSS	packets the meter misses per request (default 0)
  *   ABWD_MOCK_PORT	the probe port the qdisc reports (default 4950)
@@ -189,8 +189,8 @@ int kern_abw_set(struct nl *nl, uint32_t ifindex, uint32_t handle,
 	(void)handle;
 	if (no_dev(ifindex, err))
 		return -ENODEV;
-	mock_log("abw-set %u %llu %llu %llu %llu %u", e->seq, (unsigned long long)e->abw,
+	mock_log("abw-set %u %llu %llu %llu %llu %u %u", e->seq, (unsigned long long)e->abw,
 		 (unsigned long long)e->recv_rate, (unsigned long long)e->sent,
-		 (unsigned long long)e->lost, e->interval_us);
+		 (unsigned long long)e->lost, e->interval_us, e->scavenger_hold_us);
 	return 0;
 }

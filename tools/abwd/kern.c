@@ -267,5 +267,8 @@ int kern_abw_set(struct nl *nl, uint32_t ifindex, uint32_t handle,
 	mnl_attr_put_u64(nlh, ER2BC_A_QDISC_LOST, e->lost);
 	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_SEQ, e->seq);
 	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_INTERVAL, e->interval_us);
+	/* (only when it holds: a module without scavengers knows no such attribute) */
+	if (e->scavenger_hold_us)
+		mnl_attr_put_u32(nlh, ER2BC_A_QDISC_SCAVENGER_HOLD, e->scavenger_hold_us);
 	return nl_talk(nl, nlh, NULL, NULL, err);
 }

@@ -31,6 +31,9 @@ struct probe_state {
 };
 
 /* an estimate, as abw-set takes it */
+/* the most scavenger-hold may be, us (the spec's check) */
+#define SCAVENGER_HOLD_MAX	60000000
+
 struct abw_estimate {
 	uint64_t abw;		/* W(t), >= 1 */
 	uint64_t recv_rate;	/* R(t-1) */
@@ -38,6 +41,7 @@ struct abw_estimate {
 	uint64_t lost;
 	uint32_t seq;
 	uint32_t interval_us;	/* >= 1 */
+	uint32_t scavenger_hold_us; /* scavengers lent nothing this long; 0: not sent */
 };
 
 /* the family resolved: 0, or -errno (-ENOENT: sch_er2bc is not loaded) */

@@ -53,9 +53,9 @@ struct sender {
 	struct aimd aimd;
 	/* the delay rule (mode delay or hybrid): its state, its last sample */
 	struct delay_state dly;
-	struct delay_sample last_dly;
 	bool no_time_logged;		/* a sample without a dequeue time logged */
 	enum delay_cmd last_cmd;
+	uint32_t hold_us;		/* the last scavenger-hold handed over */
 	bool have_tr;
 	uint64_t last_tr;		/* the last accepted response's T_r */
 	uint32_t quiet_misses;		/* timeouts in a row not logged */
@@ -331,13 +331,16 @@ static void write_status(struct sender *s)
 	json_u64(&j, "w", s->aimd.w);
 	json_u64(&j, "d", s->aimd.d);
 	json_str(&j, "mode", delay_mode_name(s->c.delay.mode));
-	/* (s->dly.have: last_dly and last_cmd hold) */
-	if (s->dly.have && s->c.delay.mode != DELAY_MODE_LOSS) {
-		json_str(&j, "command", delay_cmd_name(s->last_cmd));
+	/* (s->dly.have: a delay read, in any mode; last_cmd holds in the others) */
+	if (s->dly.have) {
+		if (s->c.delay.mode != DELAY_MODE_LOSS)
+			json_str(&j, "command", delay_cmd_name(s->last_cmd));
 		json_s64(&j, "queue_delay_us", s->dly.queue_ns / 1000);
 		json_s64(&j, "delay_span_us", delay_span(&s->dly, &s->c.delay) / 1000);
 		json_u64(&j, "rtt_min_us", s->dly.rtt_min_ns / 1000);
-		json_bool(&j, "competing", s->dly.competing);
+		if (s->c.delay.mode != DELAY_MODE_LOSS)
+			json_bool(&j, "competing", s->dly.competing);
+		json_u64(&j, "scavenger_hold_us", s->hold_us);
 	}
 	json_s64(&j, "l", s->last_l);
 	json_u64(&j, "r", s->last.recv_rate);
@@ -521,12 +524,13 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			s->est_seq + 1);
 	}
 	delayed = s->c.delay.mode != DELAY_MODE_LOSS && x;
+	if (x && !delayed)
+		delay_watch(&s->dly, &s->c.delay, x);	/* the queue, for scavengers */
 	if (delayed) {
 		x->lost = e->lost;
 		x->sent = e->sent;
 		x->recv = e->recv_rate;
 		s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
-		s->last_dly = *x;
 		rule = delay_cmd_name(s->last_cmd);
 	} else {
 		rule = branch_name[aimd_update(&s->aimd, &s->c.aimd, e->lost, e->recv_rate)];
@@ -542,6 +546,14 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		.seq = s->est_seq,
 		.interval_us = e->interval_us,
 	};
+	/*
+	 * a queue at or above the target area: scavenger classes yield until
+	 * the next estimate, or the one after if this one's answer is lost
+	 */
+	if (x && delay_queued(&s->dly))
+		a.scavenger_hold_us = (uint32_t)(s->c.interval_us * 2 < SCAVENGER_HOLD_MAX ?
+						 s->c.interval_us * 2 : SCAVENGER_HOLD_MAX);
+	s->hold_us = a.scavenger_hold_us;
 	abw_set(s, &a);
 	if (verbose && delayed)
 		log_msg("estimate %u: sent %llu received %llu L %lld R %s W %s D %s (%s) "

@@ -373,6 +373,33 @@ static void test_delay_max(void)
 	is_u64((uint64_t)delay_span(&s, &p), 50 * MS, "max: t5 the areas at most delay-span, 50 ms");
 }
 
+/*
+ * The loss mode watches the delay, W left to eq. 8-11: a queue at 0.2 of
+ * the span (10 of 50 ms) or more is at the target area, where scavenger
+ * classes yield; below it, or filtered away, they borrow
+ */
+static void test_delay_watch(void)
+{
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_sample x = { .rtt_ns = 40 * MS };
+	struct delay_state s;
+
+	delay_init(&s);
+	ok(!delay_queued(&s), "watch: nothing read yet: no queue");
+	x.owd_ns = OFFSET + 20 * MS;
+	delay_watch(&s, &p, &x);
+	ok(!delay_queued(&s), "watch: at minDelay: no queue");
+	x.owd_ns = OFFSET + 30 * MS;
+	delay_watch(&s, &p, &x);
+	ok(!delay_queued(&s), "watch: 10 ms, its first estimate: filtered away");
+	delay_watch(&s, &p, &x);
+	ok(delay_queued(&s) && s.fraction == 200000, "watch: 10 ms twice: 0.2, the target: queued");
+	x.owd_ns = OFFSET + 29 * MS;
+	delay_watch(&s, &p, &x);
+	ok(!delay_queued(&s), "watch: 9 ms: below the target");
+	ok(!s.have_max && !s.competing, "watch: no maxDelay, no push");
+}
+
 /* ---- eq. 8-11 ---- */
 
 /*
@@ -1403,6 +1430,7 @@ int main(void)
 	test_delay_hybrid();
 	test_delay_filter();
 	test_delay_max();
+	test_delay_watch();
 	test_delay_areas_more();
 	test_delay_base_ages();
 	test_aimd_thresholds();

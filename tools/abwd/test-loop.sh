@@ -344,7 +344,7 @@ stop "$rpid"
 res=$(python3 - "$work/s14.log" <<'PY'
 import sys
 rows = [l.split()[1:] for l in open(sys.argv[1]) if l.startswith("abw-set ")]
-rows = [(int(seq), int(w), int(r), int(sent), int(lost)) for seq, w, r, sent, lost, _ in rows]
+rows = [(int(seq), int(w), int(r), int(sent), int(lost)) for seq, w, r, sent, lost, *_ in rows]
 decays = [i for i, x in enumerate(rows) if x[3] == 0]
 if not decays:
     print("1 no decay in", rows)
