@@ -114,6 +114,10 @@ OWD_PORT, OWD_RATE, OWD_CLASS_RATE = 5311, 50, "64kbit"
 # video, best effort, bulk)
 PRIO_TOS = [0xb8, 0x88, 0x00, 0x20, 0x20]
 ELASTIC_PORTS = [5401, 5402]
+# the elastic cell's bulk backup through the gateway, greedy TCP: in a
+# scavenger class (er2bc, static), htb's lowest class (8 kbit/s, prio 7),
+# cake's bulk tin (DSCP LE, RFC 8622), pfifo with the rest
+BULK_PORT, BULK_TOS = 5501, 0x04
 # fast: the ABW moves every 2 scenario seconds, faster than C T_c (10 s)
 FAST_FLOW, FAST_HALF = 1_500_000, 2.0
 
@@ -257,6 +261,8 @@ def htb_lines(proto, w, verb):
                  f"ceil {w}bit prio 0")
     lines.append(f"class {verb} dev ga1 parent 1:100 classid 1:50 htb rate 8kbit ceil {w}bit "
                  f"prio 7")
+    lines.append(f"class {verb} dev ga1 parent 1:100 classid 1:7 htb rate 8kbit ceil {w}bit "
+                 f"prio 7")
     return lines
 
 
@@ -264,9 +270,10 @@ def gateway_htb(proto, w):
     """The paper's existing method in sch_htb, as a script would run it: a
     parent class at W (rate = ceil), a class per flow at priorities 0-4
     and the delay probe's at 0, with the rates htb_rates() gives and ceil
-    W, a default class; the driver (Driver) moves them with W"""
+    W, a default class, and the bulk backup's class (8 kbit/s, prio 7);
+    the driver (Driver) moves them with W"""
     lines = ["qdisc add dev ga1 root handle 1: htb default 50"] + htb_lines(proto, w, "add")
-    lines += filters(list(zip(PORTS, range(1, 6))) + [(OWD_PORT, 6)])
+    lines += filters(list(zip(PORTS, range(1, 6))) + [(OWD_PORT, 6), (BULK_PORT, 7)])
     sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
 
 
@@ -276,7 +283,8 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI):
     destination port) and a default class with no rate. With MATRIX also
     htb (gateway_htb()) or cake (diffserv4, the flows' DSCP), both at
     W_INI until the driver moves them, and for er2bc a class for the
-    delay probe at priority 1."""
+    delay probe at priority 1 and a scavenger class for the bulk backup
+    (BULK_PORT)."""
     sh("tc", "qdisc", "del", "dev", "ga1", "root", ns="ga", check=False,
        stderr=subprocess.DEVNULL)
     if mode == "none":
@@ -301,7 +309,8 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI):
     if matrix:
         lines.append(f"class add dev ga1 parent 1: classid 1:6 er2bc prio 1 "
                      f"rate {OWD_CLASS_RATE} type udp")
-        pc.append((OWD_PORT, 6))
+        lines.append("class add dev ga1 parent 1: classid 1:7 er2bc prio 64 type scavenger")
+        pc += [(OWD_PORT, 6), (BULK_PORT, 7)]
     lines += filters(pc)
     lines.append("class add dev ga1 parent 1: classid 1:50 er2bc prio 64")
     sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
@@ -359,9 +368,9 @@ def listening(pid, port):
     return False
 
 
-def conntrack(pid):
+def conntrack(pid, ports=PORTS):
     """{(proto, src, sport, dport): orig-direction bytes} of D's entries
-    toward the receivers' ports."""
+    toward the receivers' PORTS."""
     out = {}
     with open(f"/proc/{pid}/net/nf_conntrack") as f:
         for ln in f:
@@ -370,7 +379,7 @@ def conntrack(pid):
                 k, _, v = w.partition("=")
                 if v and k not in kv:
                     kv[k] = v
-            if kv.get("dst") == DST and "bytes" in kv and int(kv["dport"]) in PORTS:
+            if kv.get("dst") == DST and "bytes" in kv and int(kv["dport"]) in ports:
                 out[(ln.split()[2], kv["src"], kv["sport"], int(kv["dport"]))] = int(kv["bytes"])
     return out
 
@@ -469,11 +478,15 @@ def run(a, dpid, proto, mode, run_dir):
     servers = [spawn("d", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL) for p in PORTS]
     if elastic:
-        # the elastic cell's two TCP receivers, in GB (started with D's)
+        # the elastic cell's two TCP receivers, in GB (started with D's),
+        # and the bulk backup's, in D
         servers += [spawn("gb", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL) for p in ELASTIC_PORTS]
+        servers.append(spawn("d", "iperf3", "-s", "-1", "-p", str(BULK_PORT),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     deadline = time.monotonic() + 20
-    while not all(listening(dpid, p) for p in PORTS) and time.monotonic() < deadline:
+    listen = PORTS + ([BULK_PORT] if elastic else [])
+    while not all(listening(dpid, p) for p in listen) and time.monotonic() < deadline:
         time.sleep(0.1)
     # one clock for every process of the run: CLOCK_MONOTONIC (a step of
     # the guest's wall clock must not stall the schedule)
@@ -521,7 +534,10 @@ def run(a, dpid, proto, mode, run_dir):
                 extra.append(spawn("x", "iperf3", "-c", "10.2.1.2", "-p", str(p), "-t", t_run,
                                    "-C", "cubic", stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL))
-        cross0 = r1_0 = None
+            extra.append(spawn("s", "iperf3", "-c", DST, "-p", str(BULK_PORT), "-t", t_run,
+                               "-C", "cubic", "-S", str(BULK_TOS), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL))
+        cross0 = r1_0 = bulk0 = None
     samples = {"t": [], "bytes": [], "w": [], "r": [], "abw": []}
     prev, cum = {}, [0] * len(PORTS)
     n, late = 0, 0.0
@@ -540,6 +556,7 @@ def run(a, dpid, proto, mode, run_dir):
         if a.matrix and cross0 is None:
             # (what crossed from the first sample on, as the seconds count)
             cross0, r1_0 = nft_bytes("gb"), dev_bytes("r", "r1", "tx")
+            bulk0 = sum(conntrack(dpid, [BULK_PORT]).values())
         cur = conntrack(dpid)
         for key, b in cur.items():
             if n > 0:
@@ -559,6 +576,7 @@ def run(a, dpid, proto, mode, run_dir):
     if a.matrix:
         measured = {"cross_bytes": nft_bytes("gb") - cross0,
                     "r1_bytes": dev_bytes("r", "r1", "tx") - r1_0,
+                    "bulk_bytes": sum(conntrack(dpid, [BULK_PORT]).values()) - bulk0,
                     "seconds": round(time.monotonic() - t0, 3)}
     if driver:
         driver.stop()

@@ -20,7 +20,10 @@ and DIR/matrix.png; prints the markdown. Per entry:
   otherwise look faster;
 - w_error: mean |W - ABW| over the mean ABW (none without an estimator or
   a fixed ABW);
-- cross_bps: what of the cross traffic reached the far gateway."""
+- cross_bps: what of the cross traffic reached the far gateway;
+- bulk_bps: in the elastic cell, what the bulk backup through the gateway
+  (a scavenger class in er2bc and static, htb's lowest class, cake's bulk
+  tin, pfifo) received: what it took from the others."""
 import argparse
 import datetime
 import glob
@@ -62,6 +65,9 @@ def entry(doc, run):
             if owd.get("seq", -1) >= 0 else None,
             "w_error": round(werr, 3) if werr is not None else None,
             "cross_bps": round(run.get("cross_bytes", 0) * 8 / run.get("seconds", 1)),
+            # the elastic cell's bulk backup through the gateway (None elsewhere)
+            "bulk_bps": round(run["bulk_bytes"] * 8 / run["seconds"])
+            if run.get("bulk_bytes") else None,
             "driver_sent": run.get("driver_sent"),
             "driver_failed": run.get("driver_failed")}
 
@@ -125,15 +131,16 @@ def main():
                      if e else " |")
         md.append(line)
     md += ["", "Per priority (shortage p1..p5), W's error and the cross traffic:", "",
-           "| cell | baseline | shortage p1..p5 | W error | cross kbit/s | p1 OWD p50/p99 ms "
-           "| p1 probe lost |", "|---|---|---|---|---|---|---|"]
+           "| cell | baseline | shortage p1..p5 | W error | cross kbit/s | bulk kbit/s "
+           "| p1 OWD p50/p99 ms | p1 probe lost |", "|---|---|---|---|---|---|---|---|"]
     for e in sorted(cells, key=lambda e: (e["scenario"], e["impairment"], e["proto"],
                                           ORDER.index(e["baseline"]), label(e))):
+        bulk = f"{e['bulk_bps'] / 1e3:.0f}" if e["bulk_bps"] is not None else "-"
         md.append(f"| {e['scenario']} {e['impairment']} {e['proto'].upper()} | {label(e)} | "
                   + " ".join(f"{x * 100:.1f}%" for x in e["shortage"])
                   + f" | {e['w_error'] if e['w_error'] is not None else '-'} | "
-                  f"{e['cross_bps'] / 1e3:.0f} | {e['p1_owd_p50_ms']}/{e['p1_owd_p99_ms']} | "
-                  f"{e['p1_probe_lost']} |")
+                  f"{e['cross_bps'] / 1e3:.0f} | {bulk} | "
+                  f"{e['p1_owd_p50_ms']}/{e['p1_owd_p99_ms']} | {e['p1_probe_lost']} |")
     text = "\n".join(md) + "\n"
     with open(f"{o.results}/matrix.md", "w") as f:
         f.write(text)
