@@ -768,6 +768,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	struct Qdisc *child = NULL;
 	u64 rate, ceil, now;
 	u32 weight, burst, cburst;
+	bool scavenger;
 	u8 prio, type;
 	int err;
 
@@ -866,7 +867,6 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		if (!child)
 			list_del(&cl->prio_list);
 		cl->prio = prio;
-		er2bc_sched_set_prio(&q->sched, &cl->node, prio - 1, now);
 		er2bc_prio_insert(q, cl);
 	}
 	/* a new rate or type starts the class's history afresh */
@@ -876,7 +876,10 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	cl->ceil = ceil;
 	cl->weight = weight;
 	cl->type = type;
-	er2bc_sched_set_scavenger(&q->sched, &cl->node, type == ER2BC_TYPE_SCAVENGER, now);
+	/* (a class that stays where it was keeps its turn in the lending round) */
+	scavenger = type == ER2BC_TYPE_SCAVENGER;
+	if (child || prio - 1 != cl->node.prio || scavenger != cl->node.scavenger)
+		er2bc_sched_move(&q->sched, &cl->node, prio - 1, scavenger, now);
 	cl->burst = burst;
 	cl->cburst = cburst;
 	cl->node.quantum = er2bc_quantum(sch, weight);

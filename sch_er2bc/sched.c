@@ -391,55 +391,33 @@ void er2bc_sched_replace(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_replace);
 
 /**
- * er2bc_sched_set_prio - move a class to another priority
+ * er2bc_sched_move - move a class to another priority, or lending round
  * @s: the scheduler
  * @n: the class's node, active or idle
  * @prio: the new priority, 0 highest
+ * @scavenger: whether it borrows last, in the scavengers' round
  * @now: the current time
  *
- * A backlogged class leaves the lists of its old priority before the
- * priority changes: taken off with the new one, its old list could be left
+ * A backlogged class leaves the lists of its old priority and round before
+ * they change: taken off with the new ones, its old list could be left
  * empty with its bit still set in the map.
  */
-void er2bc_sched_set_prio(struct er2bc_sched *s, struct er2bc_node *n,
-			  unsigned int prio, u64 now)
+void er2bc_sched_move(struct er2bc_sched *s, struct er2bc_node *n,
+		      unsigned int prio, bool scavenger, u64 now)
 {
 	if (!er2bc_node_active(n)) {
 		g_take(s, n);	/* lazily idle, on the old priority's list */
 		n->prio = prio;
-		return;
-	}
-	wheel_advance(s, now);
-	sched_detach(s, n);
-	n->prio = prio;
-	sched_place(s, n, now);
-}
-EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_set_prio);
-
-/**
- * er2bc_sched_set_scavenger - make a class a scavenger, or not
- * @s: the scheduler
- * @n: the class's node, active or idle
- * @scavenger: whether it borrows last, on the scavengers' list
- * @now: the current time
- *
- * A backlogged class leaves its lending round and joins the other one.
- */
-void er2bc_sched_set_scavenger(struct er2bc_sched *s, struct er2bc_node *n,
-			       bool scavenger, u64 now)
-{
-	if (n->scavenger == scavenger)
-		return;
-	if (!er2bc_node_active(n)) {
 		n->scavenger = scavenger;
 		return;
 	}
 	wheel_advance(s, now);
 	sched_detach(s, n);
+	n->prio = prio;
 	n->scavenger = scavenger;
 	sched_place(s, n, now);
 }
-EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_set_scavenger);
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_move);
 
 static struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 now, u64 *wake);
 

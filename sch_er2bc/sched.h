@@ -132,10 +132,8 @@ void er2bc_sched_activate_slow(struct er2bc_sched *s, struct er2bc_node *n,
 			       u64 now);
 void er2bc_sched_deactivate(struct er2bc_sched *s, struct er2bc_node *n);
 void er2bc_sched_replace(struct er2bc_sched *s, struct er2bc_node *n, u64 now);
-void er2bc_sched_set_prio(struct er2bc_sched *s, struct er2bc_node *n,
-			  unsigned int prio, u64 now);
-void er2bc_sched_set_scavenger(struct er2bc_sched *s, struct er2bc_node *n,
-			       bool scavenger, u64 now);
+void er2bc_sched_move(struct er2bc_sched *s, struct er2bc_node *n,
+		      unsigned int prio, bool scavenger, u64 now);
 
 struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake);
 void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,

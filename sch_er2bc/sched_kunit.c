@@ -479,7 +479,7 @@ static void sched_prio_change_active(struct kunit *test)
 	er2bc_sched_activate(&sim->s, n, sim->now);
 	KUNIT_ASSERT_EQ(test, n->state, ER2BC_STATE_GUARANTEED);
 	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, BIT_ULL(1));
-	er2bc_sched_set_prio(&sim->s, n, 0, sim->now);
+	er2bc_sched_move(&sim->s, n, 0, false, sim->now);
 	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, BIT_ULL(0));
 	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, sim->now, &wake), n);
 
@@ -488,7 +488,7 @@ static void sched_prio_change_active(struct kunit *test)
 		er2bc_sched_charge(&sim->s, n, PKT, sim->now, true);
 	KUNIT_ASSERT_EQ(test, n->state, ER2BC_STATE_BORROWING);
 	KUNIT_EXPECT_EQ(test, sim->s.borrowing_map, BIT_ULL(0));
-	er2bc_sched_set_prio(&sim->s, n, 5, sim->now);
+	er2bc_sched_move(&sim->s, n, 5, false, sim->now);
 	KUNIT_EXPECT_EQ(test, sim->s.guaranteed_map, 0);
 	KUNIT_EXPECT_EQ(test, sim->s.borrowing_map, BIT_ULL(5));
 	KUNIT_EXPECT_PTR_EQ(test, er2bc_sched_next(&sim->s, sim->now, &wake), n);
@@ -499,7 +499,7 @@ static void sched_prio_change_active(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim->s.wheel.count, 0);
 
 	/* idle, the priority just changes */
-	er2bc_sched_set_prio(&sim->s, n, 3, sim->now);
+	er2bc_sched_move(&sim->s, n, 3, false, sim->now);
 	KUNIT_EXPECT_EQ(test, n->prio, 3);
 	KUNIT_EXPECT_EQ(test, sim->s.active, 0);
 }
@@ -643,7 +643,7 @@ static void sched_scavenger_change_active(struct kunit *test)
 	b = sim_class(sim, 2, 0, 0, 1);
 	sim_run(test, sim, NSEC_PER_SEC, 0);
 	expect_rate(test, sim, 0, NSEC_PER_SEC, 5000000, 1);
-	er2bc_sched_set_scavenger(&sim->s, a, true, sim->now);
+	er2bc_sched_move(&sim->s, a, a->prio, true, sim->now);
 	KUNIT_EXPECT_TRUE(test, a->scavenger);
 	sim_run(test, sim, NSEC_PER_SEC, 0);
 	KUNIT_EXPECT_EQ(test, sim->bytes[0], 0);
@@ -653,7 +653,7 @@ static void sched_scavenger_change_active(struct kunit *test)
 	er2bc_sched_deactivate(&sim->s, b);
 	KUNIT_EXPECT_TRUE(test, list_empty(&sim->s.scavenging));
 	KUNIT_EXPECT_EQ(test, sim->s.borrowing_map, 0);
-	er2bc_sched_set_scavenger(&sim->s, a, false, sim->now);
+	er2bc_sched_move(&sim->s, a, a->prio, false, sim->now);
 	sim_run(test, sim, NSEC_PER_SEC, 0);
 	expect_rate(test, sim, 0, NSEC_PER_SEC, 5000000, 1);
 	KUNIT_EXPECT_EQ(test, sim->bytes[1], 0);
