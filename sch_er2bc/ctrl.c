@@ -186,6 +186,9 @@ static u64 demand_udp(const struct er2bc_ctrl *ctrl, struct er2bc_ctrl_class *k)
 	k->delta = 0;
 	k->delta_sum = 0;
 
+	/* no rate (a scavenger among them): no demand, whatever s_p */
+	if (!rf)
+		return 0;
 	if (!sp)
 		return ER2BC_CTRL_RATE_MAX;
 	/*
@@ -208,7 +211,9 @@ static u64 demand_udp(const struct er2bc_ctrl *ctrl, struct er2bc_ctrl_class *k)
  * average G(t-1) of F_r), delta = R_f - R_e, Delta = the sum of delta over
  * the last C updates, and S_d = R_f + min(Delta, B_lim) if Delta > 0, else
  * R_f. Other classes: S_d = R_f / s_p(t+1), ER2BC_CTRL_RATE_MAX if s_p is
- * 0. Call once per class and update: each call records one delta. Stores
+ * 0 (but 0 if R_f is: a class without a rate, a scavenger, never asks
+ * for a guarantee). Call once per class and update: each call records
+ * one delta. Stores
  * R_e, delta, Delta and S_d in @k.
  *
  * Return: S_d in bits/s, at most ER2BC_CTRL_RATE_MAX.

@@ -543,6 +543,20 @@ static void ctrl_s_clamp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, k[1].sd, 72057594037927936ULL);
 	KUNIT_EXPECT_EQ(test, k[1].g, 650000);
 
+	/*
+	 * a class without a rate asks for nothing, s_p 0 or not: neither a
+	 * udp class nor a scavenger (which would otherwise be GUARANTEED,
+	 * ahead of every borrower and past the estimator's hold)
+	 */
+	er2bc_ctrl_class_init(&k[2], 0, ER2BC_TYPE_UDP);
+	er2bc_ctrl_class_init(&k[3], 0, ER2BC_TYPE_SCAVENGER);
+	run_update(ctrl, p, k, 4, 1000000, 0);
+	KUNIT_EXPECT_EQ(test, ctrl->sp, 0);
+	KUNIT_EXPECT_EQ(test, k[2].sd, 0);
+	KUNIT_EXPECT_EQ(test, k[2].g, 0);
+	KUNIT_EXPECT_EQ(test, k[3].sd, 0);
+	KUNIT_EXPECT_EQ(test, k[3].g, 0);
+
 	/* 1 bit/s of 1000000: s = 1 millionth, S_d = 200000 * 1e6 / 1 */
 	run_update(ctrl, p, k, 2, 1000000, 1);
 	KUNIT_EXPECT_EQ(test, ctrl->s, 1);

@@ -816,7 +816,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (type == ER2BC_TYPE_SCAVENGER && rate) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_RATE] ?:
 				    tb[TCA_ER2BC_CLASS_TYPE],
-				    "er2bc: a scavenger class holds no guarantee: its rate must be 0");
+				    "er2bc: a scavenger class holds no guarantee: give it rate 0 (rate 0 type scavenger)");
 		return -EINVAL;
 	}
 

@@ -249,6 +249,7 @@ static void g_take(struct er2bc_sched *s, struct er2bc_node *n)
 
 /* the borrowing list level of a scavenger: its own list, in no map */
 #define ER2BC_LVL_SCAVENGER	U8_MAX
+static_assert(ER2BC_NPRIO <= ER2BC_LVL_SCAVENGER);
 
 static void b_take(struct er2bc_sched *s, struct er2bc_node *n)
 {

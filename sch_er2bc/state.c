@@ -100,6 +100,7 @@ int er2bc_put_state(struct sk_buff *skb, struct Qdisc *sch, bool event)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	const struct er2bc_ctrl *c = &q->ctrl;
+	/* (unlocked, as the rest here; torn on 32-bit, it is off for one dump) */
 	u64 now = ktime_get_ns(), until = READ_ONCE(q->sched.yield_until);
 	unsigned int i, n;
 

@@ -184,6 +184,8 @@ static void delay_done(struct delay_state *s, const struct reading *r)
 	s->cur_ns = r->cur;
 	s->queue_ns = r->queue;
 	s->fraction = r->f > UINT32_MAX ? UINT32_MAX : (uint32_t)r->f;
+	/* above the base, not the pushed minDelay: the queue whoever holds it */
+	s->queued = (__int128)(r->cur - r->base) * PPM >= (__int128)AREA_TARGET * r->span;
 }
 
 void delay_watch(struct delay_state *s, const struct delay_params *p,
@@ -197,7 +199,7 @@ void delay_watch(struct delay_state *s, const struct delay_params *p,
 
 bool delay_queued(const struct delay_state *s)
 {
-	return s->have && s->fraction >= AREA_TARGET;
+	return s->have && s->queued;
 }
 
 enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
@@ -264,7 +266,11 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	if (s->competing && s->rtt_min_ns) {
 		int64_t lift = (int64_t)((unsigned __int128)(p->push - PPM) *
 					 (uint64_t)((int64_t)(s->rtt_min_ns / 2) + s->push_ns) / PPM);
+		/* not past the target area's floor: the others' queue lands in it */
+		int64_t most = r.cur - r.base - r.span * AREA_TARGET / PPM;
 
+		if (s->push_ns + lift > most)
+			lift = most > s->push_ns ? most - s->push_ns : 0;
 		s->push_ns += lift;
 		s->min_ns = r.base + s->push_ns;
 	}

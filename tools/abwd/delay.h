@@ -56,9 +56,10 @@
  * for three estimates in a row, someone else holds the queue (loss-based
  * TCP); minDelay is then pushed up multiplicatively, by push - 1 of
  * itself per estimate, minDelay taken from half the least RTT (the
- * propagation delay, free of the clocks' offset). This lifts the areas
- * and keeps the pair's share. A delay below the pushed minDelay brings
- * it back down.
+ * propagation delay, free of the clocks' offset), but never past where
+ * the others' queue would fall below the target area. This lifts the
+ * areas and keeps the pair's share. A delay below the pushed minDelay
+ * brings it back down.
  */
 #ifndef _ABWD_DELAY_H
 #define _ABWD_DELAY_H
@@ -148,6 +149,7 @@ struct delay_state {
 	uint64_t rtt_min_ns;	/* the least RTT; 0: none */
 	uint32_t above;		/* estimates in a row above the target area */
 	uint32_t fraction;	/* the last sample's place, millionths of the span */
+	bool queued;		/* the delay read at 0.2 of the span above the base, or more */
 	bool competing;		/* hybrid: minDelay is being pushed */
 };
 
@@ -172,7 +174,10 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 void delay_watch(struct delay_state *s, const struct delay_params *p,
 		 const struct delay_sample *x);
 
-/* the last delay read at or above the target area: scavengers yield */
+/*
+ * the last delay read at or above the target area, counted from the base
+ * delay (whatever hybrid pushed): scavengers yield
+ */
 bool delay_queued(const struct delay_state *s);
 
 #endif /* _ABWD_DELAY_H */

@@ -56,6 +56,7 @@ struct sender {
 	bool no_time_logged;		/* a sample without a dequeue time logged */
 	enum delay_cmd last_cmd;
 	uint32_t hold_us;		/* the last scavenger-hold handed over */
+	bool no_hold;			/* the module refused scavenger-hold */
 	bool have_tr;
 	uint64_t last_tr;		/* the last accepted response's T_r */
 	uint32_t quiet_misses;		/* timeouts in a row not logged */
@@ -467,13 +468,29 @@ static const char *discont_why(char *buf, size_t len, unsigned int why)
 /* W to the qdisc; a failure logged when it starts, or changes */
 static void abw_set(struct sender *s, const struct abw_estimate *a)
 {
+	struct abw_estimate plain = *a;
 	struct nl_err err;
 	char msg[300];
 	int ret;
 
 	if (!s->c.apply)
 		return;
-	ret = kern_abw_set(&s->nl, s->c.ifindex, s->c.handle, a, &err);
+	if (s->no_hold)
+		plain.scavenger_hold_us = 0;
+	ret = kern_abw_set(&s->nl, s->c.ifindex, s->c.handle, &plain, &err);
+	/*
+	 * a module older than scavengers refuses the attribute (strict
+	 * validation): the estimate goes again without it, and from then on
+	 */
+	if (ret == -EINVAL && plain.scavenger_hold_us) {
+		plain.scavenger_hold_us = 0;
+		if (!kern_abw_set(&s->nl, s->c.ifindex, s->c.handle, &plain, &err)) {
+			s->no_hold = true;
+			log_msg("abw-set dev %s: the module takes no scavenger-hold; estimates "
+				"go without it", s->c.dev);
+			ret = 0;
+		}
+	}
 	if (ret) {
 		s->abw_set_failures++;
 		kern_strerror(msg, sizeof(msg), &err, ret);

@@ -258,8 +258,8 @@ static void test_delay_areas(void)
  * by 0.05 of itself per estimate; the delay mode leaves it. Pushed
  * minDelay above the base, in ns (truncated):
  *   estimate  queue (f)            push
- *   4         24 ms   (0.48)       1000000   (0.05 of 20 ms)
- *   5         23 ms                2050000   (0.05 of 21 ms more)
+ *   4         25 ms   (0.50)       1000000   (0.05 of 20 ms)
+ *   5         24 ms   (0.48)       2050000   (0.05 of 21 ms more)
  *   6-9                            3152500, 4310125, 5525631, 6801912
  *   10        18.198 ms (0.364)    8142007
  *   11        16.858 ms (0.337)    the target area: hold, no push
@@ -296,6 +296,22 @@ static void test_delay_hybrid(void)
 	ok(!s.competing && s.min_ns == OFFSET + 28142007, "hybrid: ... no more push");
 	dly(&s, &p, &a, &ap, 21500, 0, 0);
 	ok(!s.competing && s.min_ns == OFFSET + 21500000, "hybrid: a delay of 21.5 ms: minDelay 21.5 ms");
+
+	/*
+	 * a queue of 340 ms: the push grows by 5 % of itself and would step
+	 * past the target area; it stops at its floor, the others' queue at
+	 * 10 ms (0.2) or in the area above it, where the rule holds. The
+	 * queue counted from the base still holds the scavengers.
+	 */
+	delay_init(&s);
+	aimd_init(&a, &ap);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	for (i = 0; i < 200; i++)
+		dly(&s, &p, &a, &ap, 360000, 0, 0);
+	ok(s.fraction >= 200000 && s.fraction < 350000 && !s.competing,
+	   "hybrid: 340 ms of others' queue: pushed into the target area, no further");
+	is_cmd(dly(&s, &p, &a, &ap, 360000, 0, 0), DELAY_HOLD, "hybrid: ... and held there");
+	ok(delay_queued(&s), "hybrid: ... the queue above the base holds scavengers");
 
 	p.mode = DELAY_MODE_DELAY;
 	dly(&s2, &p, &a2, &ap, 20000, 0, 0);

@@ -576,8 +576,9 @@ def run(a, dpid, proto, mode, run_dir):
     if a.matrix:
         measured = {"cross_bytes": nft_bytes("gb") - cross0,
                     "r1_bytes": dev_bytes("r", "r1", "tx") - r1_0,
-                    "bulk_bytes": sum(conntrack(dpid, [BULK_PORT]).values()) - bulk0,
                     "seconds": round(time.monotonic() - t0, 3)}
+        if elastic:
+            measured["bulk_bytes"] = sum(conntrack(dpid, [BULK_PORT]).values()) - bulk0
     if driver:
         driver.stop()
         measured["driver_sent"] = driver.sent

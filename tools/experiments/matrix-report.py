@@ -67,7 +67,7 @@ def entry(doc, run):
             "cross_bps": round(run.get("cross_bytes", 0) * 8 / run.get("seconds", 1)),
             # the elastic cell's bulk backup through the gateway (None elsewhere)
             "bulk_bps": round(run["bulk_bytes"] * 8 / run["seconds"])
-            if run.get("bulk_bytes") else None,
+            if "bulk_bytes" in run else None,
             "driver_sent": run.get("driver_sent"),
             "driver_failed": run.get("driver_failed")}
 
