@@ -14,6 +14,7 @@
 #   make bench-estimator [KVER=...]		the ABW estimator: overhead, false losses, tracking, cost
 #   make bench-rcvmgr [KVER=...]		tcp_rcvmgr: scenario 1 (compressed) per policy, hook cost
 #   make install [DESTDIR=...]			modules (depmod), tc plugin, er2bcctl, er2bc-abwd
+#   make deb					Debian packages er2bc-dkms and er2bc-tools, in build/deb
 #
 # The Kbuild file drives the kernel build; this file drives everything else.
 
@@ -50,6 +51,11 @@ lint: deps tools
 # installs what it needs and builds the tools itself, timing each stage
 check:
 	@$(VM)/check.sh $(if $(T),-T "$(T)") $(CHECK_KERNELS)
+
+# the Debian packages er2bc-dkms and er2bc-tools (debian/), lintian-clean,
+# in build/deb (tools/packaging/deb.sh)
+deb: deps
+	@tools/packaging/deb.sh
 
 # the tests that need no kernel (the tools', the fuzzers', the harness's),
 # as make check runs them; logs in build/check-host
@@ -106,7 +112,8 @@ install: modules tools
 	$(MAKE) -s -C tools/tc install
 	$(MAKE) -s -C tools/er2bcctl install PREFIX=/usr
 	$(MAKE) -s -C tools/abwd install PREFIX=/usr
-	install -D -m 0644 Documentation/tc-er2bc.8 $(DESTDIR)/usr/share/man/man8/tc-er2bc.8
+	install -D -m 0644 -t $(DESTDIR)/usr/share/man/man8 Documentation/tc-er2bc.8 \
+		Documentation/er2bcctl.8 Documentation/er2bc-abwd.8
 
 clean:
 	rm -rf build
@@ -115,4 +122,4 @@ clean:
 	$(MAKE) -s -C tools/er2bcctl clean
 	$(MAKE) -s -C tools/abwd clean
 
-.PHONY: all deps modules tools lint check check-host demo experiments matrix vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean
+.PHONY: all deps modules tools lint check check-host deb demo experiments matrix vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make deb: the Debian packages er2bc-dkms and er2bc-tools (debian/), built
+# with Debian's tooling from the files git knows in the working tree
+# (committed or not, ignored ones left out), into build/deb; lintian runs
+# on them, and any tag not explained in debian/*.lintian-overrides fails.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$top/build/deb
+rm -rf "$out"
+mkdir -p "$out/src"
+(cd "$top" && git ls-files -co --exclude-standard -z | tar --null -cf - -T -) |
+	tar -xf - -C "$out/src"
+echo "deb: building in $out/src (log: $out/build.log)"
+if ! (cd "$out/src" && dpkg-buildpackage -b -us -uc) >"$out/build.log" 2>&1; then
+	tail -n 30 "$out/build.log"
+	echo "deb: dpkg-buildpackage failed (log: $out/build.log)" >&2
+	exit 1
+fi
+changes=$(ls "$out"/er2bc_*.changes)
+echo "deb: lintian"
+lintian --fail-on warning,error --info "$changes"
+ls -1 "$out"/*.deb
