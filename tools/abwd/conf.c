@@ -647,7 +647,7 @@ static const struct key_def keys[] = {
 	{ "interval", "TIME",	 S, "1s", false, false, set_interval,
 	  "T_c, between requests (s, ms, us; bare: s)" },
 	{ "timeout", "TIME",	 S, NULL, false, false, set_timeout,
-	  "how long to wait for a response (default: interval)" },
+	  "how long to wait for a response (default: 3s, or 16 intervals if less)" },
 	{ "mode", "loss|delay|hybrid", S, "loss", false, false, set_mode,
 	  "the rule for W: loss (the paper's), delay or hybrid (seed 003)" },
 	{ "theta-h", "N",	 S, "1", false, false, set_theta_h,

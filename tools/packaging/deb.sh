@@ -11,7 +11,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/deb
 rm -rf "$out"
 mkdir -p "$out/src"
-(cd "$top" && git ls-files -co --exclude-standard -z | tar --null -cf - -T -) |
+# (a file deleted but not yet committed is left out too)
+(cd "$top" && git ls-files -co --exclude-standard -z |
+	while IFS= read -r -d '' f; do
+		if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\0' "$f"; fi
+	done | tar --null -cf - -T -) |
 	tar -xf - -C "$out/src"
 echo "deb: building in $out/src (log: $out/build.log)"
 if ! (cd "$out/src" && dpkg-buildpackage -b -us -uc) >"$out/build.log" 2>&1; then
