@@ -13,7 +13,7 @@
 #   make bench-ctrl [KVER=...]			time to new guarantees: er2bc abw-set beside htb via tc
 #   make bench-estimator [KVER=...]		the ABW estimator: overhead, false losses, tracking, cost
 #   make bench-rcvmgr [KVER=...]		tcp_rcvmgr: scenario 1 (compressed) per policy, hook cost
-#   make install [DESTDIR=...]			modules (depmod), tc plugin, er2bcctl, er2bc-abwd
+#   make install [KDIR=] [PREFIX=] [DESTDIR=]	for the running kernel, into /usr/local; no package installed
 #   make deb					Debian packages er2bc-dkms and er2bc-tools, in build/deb
 #
 # The Kbuild file drives the kernel build; this file drives everything else.
@@ -100,20 +100,11 @@ bench-estimator: deps modules tools
 bench-rcvmgr: deps modules tools
 	@tools/bench/rcvmgr-bench.sh $(KVER)
 
-# Unsigned (Debian's signing key is not on the machine); depmod by hand,
-# as Debian's header packages carry no System.map for Kbuild to run it with
-install: modules tools
-	@mods=$$($(BUILDMOD) $(KTARGET) 2>/dev/null) && \
-	kdir=$(if $(KDIR),$(KDIR),$$($(VM)/kernels.sh kdir $(KVER))) && \
-	krel=$$(modinfo -F vermagic "$$mods/sch_er2bc/sch_er2bc.ko" | cut -d' ' -f1) && \
-	$(MAKE) -C "$$kdir" M="$$mods" INSTALL_MOD_DIR=updates/er2bc \
-		CONFIG_MODULE_SIG_ALL= modules_install && \
-	depmod -a "$$krel"
-	$(MAKE) -s -C tools/tc install
-	$(MAKE) -s -C tools/er2bcctl install PREFIX=/usr
-	$(MAKE) -s -C tools/abwd install PREFIX=/usr
-	install -D -m 0644 -t $(DESTDIR)/usr/share/man/man8 Documentation/tc-er2bc.8 \
-		Documentation/er2bcctl.8 Documentation/er2bc-abwd.8
+# for the running kernel (or KDIR) into PREFIX (/usr/local), installing no
+# package; unsigned (Debian's signing key is not on the machine): with
+# Secure Boot, use make deb, whose DKMS signs with the machine-owner key
+install:
+	@tools/packaging/install.sh
 
 clean:
 	rm -rf build
