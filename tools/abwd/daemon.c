@@ -2,9 +2,13 @@
 /* What the two roles' loops share (daemon.h). */
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include "daemon.h"
 #include "json.h"
@@ -94,6 +98,31 @@ uint64_t daemon_backoff(uint32_t *backoff_ms, uint64_t now)
 {
 	*backoff_ms = !*backoff_ms ? 1000 : *backoff_ms >= 15000 ? 30000 : 2 * *backoff_ms;
 	return now + *backoff_ms * 1000000ULL;
+}
+
+void daemon_notify(const char *state)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t len;
+	int fd;
+
+	if (!path || (path[0] != '/' && path[0] != '@'))
+		return;
+	len = strlen(path);
+	if (len >= sizeof(sa.sun_path))
+		return;
+	memcpy(sa.sun_path, path, len);
+	if (path[0] == '@')
+		sa.sun_path[0] = '\0';	/* the abstract namespace */
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	/* (best effort: systemd's readiness, nothing the daemon needs) */
+	if (sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa,
+		   offsetof(struct sockaddr_un, sun_path) + len) < 0 && errno != ECONNREFUSED)
+		log_msg("NOTIFY_SOCKET %s: %s", path, strerror(errno));
+	close(fd);
 }
 
 int daemon_poll_ms(uint64_t now, uint64_t until)

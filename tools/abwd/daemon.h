@@ -46,6 +46,12 @@ uint64_t daemon_backoff(uint32_t *backoff_ms, uint64_t now);
 /* poll()'s timeout from @now until @until (mono ns): ms rounded up, <= 60 s */
 int daemon_poll_ms(uint64_t now, uint64_t until);
 
+/*
+ * systemd's readiness protocol (sd_notify(3), without libsystemd): @state
+ * ("READY=1", "RELOADING=1", "STOPPING=1") to $NOTIFY_SOCKET, if set
+ */
+void daemon_notify(const char *state);
+
 /* the status files' "dropped" object: WIRE_NVERDICTS counters */
 void json_dropped(struct json *j, const uint64_t *dropped);
 

@@ -463,6 +463,7 @@ int run_responder(const struct daemon *d, struct config *c)
 	log_msg("responder: listening on %s port %u, meter on dev %s%s", r->c.listen_str,
 		r->c.port, r->c.dev, r->c.key.len ? ", authenticated" : "");
 	write_status(r);
+	daemon_notify("READY=1");
 
 	for (;;) {
 		now = mono_ns();
@@ -496,11 +497,15 @@ int run_responder(const struct daemon *d, struct config *c)
 					log_msg("stopping (the meter on dev %s stays)", r->c.dev);
 				else
 					log_msg("stopping");
+				daemon_notify("STOPPING=1");
 				ret = 0;
 				break;
 			}
-			if (a == SIG_RELOAD)
+			if (a == SIG_RELOAD) {
+				daemon_notify("RELOADING=1");
 				reload(d, r);
+				daemon_notify("READY=1");
+			}
 		}
 		if (pfd[0].revents)
 			read_datagrams(r->fd, datagram, r, r->last_error, sizeof(r->last_error),

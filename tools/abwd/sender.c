@@ -913,6 +913,8 @@ int run_sender(const struct daemon *d, struct config *c)
 		goto out;
 	}
 	write_status(s);
+	/* up: it waits for its device and qdisc itself, saying so */
+	daemon_notify("READY=1");
 
 	for (;;) {
 		now = mono_ns();
@@ -950,11 +952,16 @@ int run_sender(const struct daemon *d, struct config *c)
 
 			if (a == SIG_STOP) {
 				log_msg("stopping");
+				daemon_notify("STOPPING=1");
 				ret = 0;
 				break;
 			}
-			if (a == SIG_RELOAD && reload(d, s))
-				break;
+			if (a == SIG_RELOAD) {
+				daemon_notify("RELOADING=1");
+				if (reload(d, s))
+					break;
+				daemon_notify("READY=1");
+			}
 		}
 		if (pfd[0].revents)
 			read_datagrams(s->fd, datagram, s, s->last_error, sizeof(s->last_error),

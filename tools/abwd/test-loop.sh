@@ -454,6 +454,56 @@ else
 	done
 fi
 
+# --- systemd's readiness protocol (Type=notify): each role says READY=1
+# once it runs, RELOADING=1 and READY=1 around a SIGHUP, STOPPING=1 at
+# SIGTERM, on $NOTIFY_SOCKET (an abstract one for the responder, as
+# systemd may pass)
+notify_listen() {
+	python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+a = sys.argv[1]
+s.bind("\0" + a[1:] if a.startswith("@") else a)
+open(sys.argv[2], "w").close()
+s.settimeout(15)
+got = []
+try:
+    while got[-1:] != ["STOPPING=1"]:
+        got.append(s.recv(4096).decode())
+        print(got[-1], flush=True)
+except socket.timeout:
+    pass
+' "$1" "$2.bound" >"$2" &
+}
+notify_test() {
+	local role=$1 sock=$2 out=$work/notify-$1 pid want
+	notify_listen "$sock" "$out"
+	local lpid=$!
+	wait_for 10 test -e "$out.bound"
+	if [ "$role" = responder ]; then
+		port=$((20000 + RANDOM % 40000))
+		NOTIFY_SOCKET=$sock ABWD_MOCK_LOG=$work/n-$role.log "$MOCK" responder --dev lo \
+			--listen 127.0.0.1 --port "$port" --plain yes --peer-prefix 127.0.0.0/8 \
+			--status "$work/n-$role.json" 2>"$work/n-$role.err" &
+	else
+		NOTIFY_SOCKET=$sock ABWD_MOCK_LOG=$work/n-$role.log "$MOCK" "${S[@]}" --port 9 \
+			--status "$work/n-$role.json" 2>"$work/n-$role.err" &
+	fi
+	pid=$!
+	pids+=("$pid")
+	wait_for 5 grep -qx "READY=1" "$out"
+	kill -HUP "$pid"
+	wait_for 5 test "$(grep -c . "$out")" -ge 3
+	stop "$pid"
+	wait "$lpid"
+	want=$(printf 'READY=1\nRELOADING=1\nREADY=1\nSTOPPING=1')
+	[ "$(cat "$out")" = "$want" ]
+	t "$role: READY=1, RELOADING=1 and READY=1 at SIGHUP, STOPPING=1 at SIGTERM" $? \
+		"$(cat "$out"; cat "$work/n-$role.err")"
+}
+notify_test sender "$work/notify.sock"
+notify_test responder "@er2bc-abwd-test-$$"
+
 echo "1..$n"
 [ "$failed" -eq 0 ] || echo "# $failed of $n failed"
 [ "$failed" -eq 0 ]
