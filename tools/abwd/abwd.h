@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <syslog.h>
 
 #define PROG "er2bc-abwd"
 
@@ -25,8 +26,15 @@
 /* -v: a line per estimate (and per request, for the responder) */
 extern bool verbose;
 
-/* one line on stderr (journald adds the time and the unit) */
-void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * one line on stderr (journald adds the time and the unit), of syslog
+ * priority @pri (LOG_ERR: it cannot go on as asked; LOG_WARNING: it goes
+ * on, degraded or waiting; LOG_INFO: all is as it should be)
+ */
+void log_pri(int pri, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define log_err(...)	log_pri(LOG_ERR, __VA_ARGS__)
+#define log_warn(...)	log_pri(LOG_WARNING, __VA_ARGS__)
+#define log_msg(...)	log_pri(LOG_INFO, __VA_ARGS__)
 
 /* CLOCK_MONOTONIC and CLOCK_REALTIME, ns */
 uint64_t mono_ns(void);
@@ -34,7 +42,7 @@ uint64_t real_ns(void);
 
 /*
  * At most one message a period for something that may repeat quickly (a
- * flood of bad datagrams): log_limited() logs and returns true at most
+ * flood of bad datagrams): log_limited() logs (a warning) and returns true at most
  * every RATELIMIT_NS, and says how many it kept quiet about in between.
  */
 #define RATELIMIT_NS	(10 * 1000000000ULL)

@@ -828,7 +828,7 @@ static int read_file(const char *path, enum role role, struct file_settings *fs)
 
 	f = fopen(path, "re");
 	if (!f) {
-		log_msg("%s: cannot read the configuration: %s", path, strerror(errno));
+		log_err("%s: cannot read the configuration: %s", path, strerror(errno));
 		return EXIT_USAGE;
 	}
 	while (getline(&line, &cap, f) >= 0) {
@@ -844,7 +844,7 @@ static int read_file(const char *path, enum role role, struct file_settings *fs)
 			continue;
 		eq = strchr(p, '=');
 		if (!eq) {
-			log_msg("%s:%u: expected \"key = value\"", path, lineno);
+			log_err("%s:%u: expected \"key = value\"", path, lineno);
 			goto fail;
 		}
 		*eq = '\0';
@@ -852,27 +852,27 @@ static int read_file(const char *path, enum role role, struct file_settings *fs)
 		val = trim(eq + 1);
 		k = find_key(key);
 		if (!k) {
-			log_msg("%s:%u: unknown key \"%s\"", path, lineno, key);
+			log_err("%s:%u: unknown key \"%s\"", path, lineno, key);
 			goto fail;
 		}
 		if (!(k->roles & role)) {
-			log_msg("%s:%u: %s: not a key of the %s", path, lineno, key,
+			log_err("%s:%u: %s: not a key of the %s", path, lineno, key,
 				role_name(role));
 			goto fail;
 		}
 		dup = strdup(val);
 		if (!dup) {
-			log_msg("out of memory");
+			log_err("out of memory");
 			goto fail;
 		}
 		if (file_add(fs, dup, k->name, dup, path, lineno)) {
 			free(dup);
-			log_msg("out of memory");
+			log_err("out of memory");
 			goto fail;
 		}
 	}
 	if (ferror(f)) {
-		log_msg("%s: cannot read the configuration: %s", path, strerror(errno));
+		log_err("%s: cannot read the configuration: %s", path, strerror(errno));
 		goto fail;
 	}
 	free(line);
@@ -898,11 +898,11 @@ static int pick(const struct key_def *k, const struct setting *v, unsigned int n
 		if (strcmp(v[i].key, k->name))
 			continue;
 		if (found && !k->repeat) {
-			log_msg("%s: given twice", origin(where, sizeof(where), &v[i], k->name));
+			log_err("%s: given twice", origin(where, sizeof(where), &v[i], k->name));
 			return -1;
 		}
 		if (found == max) {
-			log_msg("%s: given more than %u times",
+			log_err("%s: given more than %u times",
 				origin(where, sizeof(where), &v[i], k->name), max);
 			return -1;
 		}
@@ -938,7 +938,7 @@ static int cross_err(const struct sources *s, const char *a, const char *b,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	log_msg("%s: %s", origin(where, sizeof(where), src(s, key), key), msg);
+	log_err("%s: %s", origin(where, sizeof(where), src(s, key), key), msg);
 	return EXIT_USAGE;
 }
 
@@ -1002,7 +1002,7 @@ int conf_load(struct config *c, enum role role, const char *path,
 	for (i = 0; i < cli->n; i++) {
 		k = find_key(cli->v[i].key);
 		if (!k || !(k->roles & role)) {
-			log_msg("--%s: not an option of the %s", cli->v[i].key,
+			log_err("--%s: not an option of the %s", cli->v[i].key,
 				role_name(role));
 			return EXIT_USAGE;
 		}
@@ -1021,19 +1021,19 @@ int conf_load(struct config *c, enum role role, const char *path,
 			goto out;
 		if (!n && k->def) {
 			if (k->set(c, k->def, &why)) {
-				log_msg("%s: bad default \"%s\": %s", k->name, k->def, why);
+				log_err("%s: bad default \"%s\": %s", k->name, k->def, why);
 				goto out;
 			}
 			continue;
 		}
 		if (!n && k->required) {
-			log_msg("missing %s (--%s, or \"%s = ...\" in the configuration file)",
+			log_err("missing %s (--%s, or \"%s = ...\" in the configuration file)",
 				k->name, k->name, k->name);
 			goto out;
 		}
 		for (j = 0; j < (unsigned int)n; j++) {
 			if (k->set(c, got[j]->val, &why)) {
-				log_msg("%s: invalid \"%s\": %s",
+				log_err("%s: invalid \"%s\": %s",
 					origin(where, sizeof(where), got[j], k->name),
 					got[j]->val, why);
 				goto out;
@@ -1047,7 +1047,7 @@ int conf_load(struct config *c, enum role role, const char *path,
 		c->timeout_us = ABWD_TIMEOUT_US < ABWD_PENDING_MAX * c->interval_us ?
 				ABWD_TIMEOUT_US : ABWD_PENDING_MAX * c->interval_us;
 	if (!c->key.len && !c->plain) {
-		log_msg("missing key-file (--key-file, or \"key-file = ...\" in the "
+		log_err("missing key-file (--key-file, or \"key-file = ...\" in the "
 			"configuration file): the same secret at both ends; or plain = yes "
 			"where the path between the gateways is trusted");
 		goto out;

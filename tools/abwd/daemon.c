@@ -56,10 +56,10 @@ int daemon_kern_open(struct nl *nl)
 
 	ret = kern_open(nl, &err);
 	if (ret == -ENOENT)
-		log_msg("generic netlink family %s not found (is sch_er2bc loaded?)",
+		log_err("generic netlink family %s not found (is sch_er2bc loaded?)",
 			ER2BC_FAMILY_NAME);
 	else if (ret)
-		log_msg("generic netlink: %s", strerror(-ret));
+		log_err("generic netlink: %s", strerror(-ret));
 	return ret ? EXIT_FAIL : 0;
 }
 
@@ -121,7 +121,7 @@ void daemon_notify(const char *state)
 	/* (best effort: systemd's readiness, nothing the daemon needs) */
 	if (sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa,
 		   offsetof(struct sockaddr_un, sun_path) + len) < 0 && errno != ECONNREFUSED)
-		log_msg("NOTIFY_SOCKET %s: %s", path, strerror(errno));
+		log_warn("NOTIFY_SOCKET %s: %s", path, strerror(errno));
 	close(fd);
 }
 

@@ -111,15 +111,15 @@ static int parse_args(struct daemon *d, int argc, char **argv, bool *check)
 			if (d->role != ROLE_SENDER)
 				return bad_usage("%s is for the sender", "--once");
 			if (parse_u64(val, &d->once, &why)) {
-				log_msg("--once: invalid \"%s\": %s", val, why);
+				log_err("--once: invalid \"%s\": %s", val, why);
 				return EXIT_USAGE;
 			}
 			if (!d->once) {
-				log_msg("--once: invalid \"%s\": must be more than 0", val);
+				log_err("--once: invalid \"%s\": must be more than 0", val);
 				return EXIT_USAGE;
 			}
 		} else if (cli_add(&d->cli, key, val)) {
-			log_msg("out of memory");
+			log_err("out of memory");
 			return EXIT_FAIL;
 		}
 	}

@@ -81,7 +81,7 @@ static int meter_set(struct nl *nl, const struct config *c)
 	ret = kern_meter_set(nl, c->ifindex, c->port, c->prefix, c->nprefix,
 			     c->key.data, c->key.len, &err);
 	if (ret) {
-		log_msg("meter-set dev %s: %s", c->dev,
+		log_err("meter-set dev %s: %s", c->dev,
 			kern_strerror(msg, sizeof(msg), &err, ret));
 		return -1;
 	}
@@ -114,12 +114,12 @@ static int try_meter(struct responder *r, uint64_t now)
 	/* only a device that is not there is waited for; anything else the
 	 * kernel refuses, no wait mends */
 	if (ret && ret != -ENODEV) {
-		log_msg("%s", why);
+		log_err("%s", why);
 		return -1;
 	}
 	if (ret) {
 		if (strcmp(why, r->waiting)) {
-			log_msg("%s: waiting for it", why);
+			log_warn("%s: waiting for it", why);
 			snprintf(r->waiting, sizeof(r->waiting), "%s", why);
 			snprintf(r->last_error, sizeof(r->last_error), "%s", why);
 			r->dirty = true;
@@ -151,11 +151,11 @@ static int open_socket(const struct config *c)
 			.sin_port = htons(c->port),
 		};
 
-		log_msg("no IPv6: listening on 0.0.0.0 instead of ::");
+		log_warn("no IPv6: listening on 0.0.0.0 instead of ::");
 		fd = sock_open((struct sockaddr *)&any4, sizeof(any4), true);
 	}
 	if (fd < 0) {
-		log_msg("cannot listen on %s port %u: %s", c->listen_str, c->port,
+		log_err("cannot listen on %s port %u: %s", c->listen_str, c->port,
 			strerror(-fd));
 		return -1;
 	}
@@ -183,7 +183,7 @@ static void write_status(struct responder *r)
 	}
 	f = status_open(&sf, r->c.status);
 	if (!f) {
-		log_msg("status %s: %s", r->c.status, strerror(errno));
+		log_warn("status %s: %s", r->c.status, strerror(errno));
 		return;
 	}
 	json_init(&j, f, true);
@@ -212,7 +212,7 @@ static void write_status(struct responder *r)
 	json_end(&j);
 	ret = status_commit(&sf);
 	if (ret)
-		log_msg("status %s: %s", r->c.status, strerror(-ret));
+		log_warn("status %s: %s", r->c.status, strerror(-ret));
 }
 
 /* is the source one of the peer prefixes (any, if there are none) */
@@ -392,7 +392,7 @@ static void reload(const struct daemon *d, struct responder *r)
 	int fd = -1, ret;
 
 	if (daemon_reload(d, &nc)) {
-		log_msg("SIGHUP: keeping the configuration in force");
+		log_warn("SIGHUP: keeping the configuration in force");
 		return;
 	}
 	meter = !same_meter(&nc, &r->c) || !r->metered;
@@ -400,21 +400,21 @@ static void reload(const struct daemon *d, struct responder *r)
 	if (memcmp(&nc.listen, &r->c.listen, sizeof(nc.listen)) || nc.port != r->c.port) {
 		fd = open_socket(&nc);
 		if (fd < 0) {
-			log_msg("SIGHUP: keeping the configuration in force");
+			log_warn("SIGHUP: keeping the configuration in force");
 			goto out;
 		}
 	}
 	if (meter && nc.ifindex && meter_set(&r->nl, &nc)) {
 		if (fd >= 0)
 			close(fd);
-		log_msg("SIGHUP: keeping the configuration in force");
+		log_warn("SIGHUP: keeping the configuration in force");
 		goto out;
 	}
 	if (r->metered && nc.ifindex != r->c.ifindex) {
 		ret = kern_meter_del(&r->nl, r->c.ifindex, &err);
 		if (ret && ret != -ENOENT && ret != -ENODEV)
-			log_msg("meter-del dev %s: %s", r->c.dev,
-				kern_strerror(msg, sizeof(msg), &err, ret));
+			log_warn("meter-del dev %s: %s", r->c.dev,
+				 kern_strerror(msg, sizeof(msg), &err, ret));
 	}
 	if (fd >= 0) {
 		close(r->fd);
@@ -443,7 +443,7 @@ int run_responder(const struct daemon *d, struct config *c)
 
 	r = calloc(1, sizeof(*r));
 	if (!r) {
-		log_msg("out of memory");
+		log_err("out of memory");
 		return EXIT_FAIL;
 	}
 	r->c = *c;
@@ -457,7 +457,7 @@ int run_responder(const struct daemon *d, struct config *c)
 		goto out;
 	sigfd = signals_open();
 	if (sigfd < 0) {
-		log_msg("signalfd: %s", strerror(-sigfd));
+		log_err("signalfd: %s", strerror(-sigfd));
 		goto out;
 	}
 	log_msg("responder: listening on %s port %u, meter on dev %s%s", r->c.listen_str,
@@ -486,7 +486,7 @@ int run_responder(const struct daemon *d, struct config *c)
 		if (poll(pfd, 2, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
-			log_msg("poll: %s", strerror(errno));
+			log_err("poll: %s", strerror(errno));
 			break;
 		}
 		if (pfd[1].revents) {

@@ -196,12 +196,12 @@ static int refresh_mark(struct sender *s)
 		return 0;
 	ret = check_qdisc(&s->nl, &s->c, &mark, why, hint, sizeof(why));
 	if (ret < 0) {
-		log_msg("%s", why);
+		log_err("%s", why);
 		return -1;
 	}
 	if (!ret && s->c.ifindex != was) {
-		log_msg("dev %s: a new device under the name (ifindex %u, was %u): "
-			"the estimation starts over", s->c.dev, s->c.ifindex, was);
+		log_warn("dev %s: a new device under the name (ifindex %u, was %u): "
+			 "the estimation starts over", s->c.dev, s->c.ifindex, was);
 		s->attached = false;
 		return try_attach(s, mono_ns());
 	}
@@ -229,7 +229,7 @@ static int open_socket(const struct config *c)
 
 	fd = sock_open((struct sockaddr *)&any, len, false);
 	if (fd < 0) {
-		log_msg("cannot open a UDP socket: %s", strerror(-fd));
+		log_err("cannot open a UDP socket: %s", strerror(-fd));
 		return -1;
 	}
 	return fd;
@@ -252,14 +252,14 @@ static void apply_qdisc_cap(struct sender *s)
 
 	ret = kern_ctrl_get(&s->nl, s->c.ifindex, s->c.handle, &cap, &err);
 	if (ret) {
-		log_msg("ctrl-get dev %s: %s: W starts at %s, with no ceiling but the qdisc's",
-			s->c.dev, kern_strerror(msg, sizeof(msg), &err, ret),
-			fmt_rate(a, p->w_ini));
+		log_warn("ctrl-get dev %s: %s: W starts at %s, with no ceiling but the qdisc's",
+			 s->c.dev, kern_strerror(msg, sizeof(msg), &err, ret),
+			 fmt_rate(a, p->w_ini));
 		return;
 	}
 	if (cap.ceil && p->w_max > cap.ceil) {
-		log_msg("w-max %s is above the qdisc's rate %s, W's ceiling: W stays at most %s",
-			fmt_rate(a, p->w_max), fmt_rate(b, cap.ceil), b);
+		log_warn("w-max %s is above the qdisc's rate %s, W's ceiling: W stays at most %s",
+			 fmt_rate(a, p->w_max), fmt_rate(b, cap.ceil), b);
 		p->w_max = cap.ceil;
 	}
 	/* w-max = qdisc, or 0, is the qdisc's rate (conf.c: both parse as 0) */
@@ -313,7 +313,7 @@ static void write_status(struct sender *s)
 		return;
 	f = status_open(&sf, s->c.status);
 	if (!f) {
-		log_msg("status %s: %s", s->c.status, strerror(errno));
+		log_warn("status %s: %s", s->c.status, strerror(errno));
 		return;
 	}
 	json_init(&j, f, true);
@@ -369,7 +369,7 @@ static void write_status(struct sender *s)
 	json_end(&j);
 	ret = status_commit(&sf);
 	if (ret)
-		log_msg("status %s: %s", s->c.status, strerror(-ret));
+		log_warn("status %s: %s", s->c.status, strerror(-ret));
 }
 
 /* the oldest awaited request is given up: a missed interval */
@@ -381,8 +381,8 @@ static void on_timeout(struct sender *s)
 	s->timeouts++;
 	interval_miss(&s->iv);
 	if (!s->quiet_misses || verbose)
-		log_msg("no response to request %u from %s within %llums", seq,
-			s->c.peer_str, (unsigned long long)(s->c.timeout_us / 1000));
+		log_warn("no response to request %u from %s within %llums", seq,
+			 s->c.peer_str, (unsigned long long)(s->c.timeout_us / 1000));
 	s->quiet_misses++;
 	set_error(s, "no response to request %u", seq);
 	/* an unmarked request may be what waits behind the data */
@@ -404,8 +404,8 @@ static void renew_epoch(struct sender *s)
 		return;
 	if (epoch_next(s->c.epoch_file, real_ns() > s->epoch ? real_ns() : s->epoch + 1,
 		       &s->epoch, &why))
-		log_msg("epoch-file %s: %s", s->c.epoch_file, why);
-	log_msg("%u requests unanswered: a new epoch", (uint16_t)(s->next_seq - s->answered_seq));
+		log_warn("epoch-file %s: %s", s->c.epoch_file, why);
+	log_warn("%u requests unanswered: a new epoch", (uint16_t)(s->next_seq - s->answered_seq));
 	s->answered_seq = s->next_seq - 1;
 	s->npend = 0;
 }
@@ -486,8 +486,8 @@ static void abw_set(struct sender *s, const struct abw_estimate *a)
 		plain.scavenger_hold_us = 0;
 		if (!kern_abw_set(&s->nl, s->c.ifindex, s->c.handle, &plain, &err)) {
 			s->no_hold = true;
-			log_msg("abw-set dev %s: the module takes no scavenger-hold; estimates "
-				"go without it", s->c.dev);
+			log_warn("abw-set dev %s: the module takes no scavenger-hold; estimates "
+				 "go without it", s->c.dev);
 			ret = 0;
 		}
 	}
@@ -495,7 +495,7 @@ static void abw_set(struct sender *s, const struct abw_estimate *a)
 		s->abw_set_failures++;
 		kern_strerror(msg, sizeof(msg), &err, ret);
 		if (strcmp(msg, s->abw_error))
-			log_msg("abw-set dev %s: %s", s->c.dev, msg);
+			log_err("abw-set dev %s: %s", s->c.dev, msg);
 		snprintf(s->abw_error, sizeof(s->abw_error), "%s", msg);
 		set_error(s, "abw-set: %s", msg);
 		s->recheck = true;	/* is the qdisc still there? */
@@ -529,16 +529,16 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 	}
 	if (e->excess) {
 		s->negative_loss++;
-		log_msg("estimate %u: %llu packets more received than sent (L = -%llu), "
-			"taken as L = 0", s->est_seq + 1, (unsigned long long)e->excess,
-			(unsigned long long)e->excess);
+		log_warn("estimate %u: %llu packets more received than sent (L = -%llu), "
+			 "taken as L = 0", s->est_seq + 1, (unsigned long long)e->excess,
+			 (unsigned long long)e->excess);
 	}
 	s->last = *e;
 	s->last_l = e->excess ? -(int64_t)e->excess : (int64_t)e->lost;
 	if (s->c.delay.mode != DELAY_MODE_LOSS && !x && !s->no_time_logged) {
 		s->no_time_logged = true;
-		log_msg("estimate %u: the qdisc gave no dequeue time: W by the loss rule",
-			s->est_seq + 1);
+		log_warn("estimate %u: the qdisc gave no dequeue time: W by the loss rule",
+			 s->est_seq + 1);
 	}
 	delayed = s->c.delay.mode != DELAY_MODE_LOSS && x;
 	if (x && !delayed)
@@ -614,13 +614,13 @@ static void decay(struct sender *s)
 	s->aimd.w = old / 2 > floor ? old / 2 : floor;
 	s->decays++;
 	if (s->aimd.w == floor)
-		log_msg("no response for %u interval%s in a row: W at w-floor, %s",
-			s->quiet_misses, s->quiet_misses == 1 ? "" : "s",
-			fmt_rate(w, s->aimd.w));
+		log_warn("no response for %u interval%s in a row: W at w-floor, %s",
+			 s->quiet_misses, s->quiet_misses == 1 ? "" : "s",
+			 fmt_rate(w, s->aimd.w));
 	else
-		log_msg("no response for %u interval%s in a row: W halved to %s (w-floor %s)",
-			s->quiet_misses, s->quiet_misses == 1 ? "" : "s",
-			fmt_rate(w, s->aimd.w), fmt_rate(f, floor));
+		log_warn("no response for %u interval%s in a row: W halved to %s (w-floor %s)",
+			 s->quiet_misses, s->quiet_misses == 1 ? "" : "s",
+			 fmt_rate(w, s->aimd.w), fmt_rate(f, floor));
 	a = (struct abw_estimate){
 		.abw = s->aimd.w,
 		.recv_rate = old,
@@ -686,13 +686,13 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		s->discontinuities++;
 		/* a rebooted responder's clock too: the delays start over */
 		delay_init(&s->dly);
-		log_msg("request %u: counts do not follow on (%s): a new baseline",
-			r->seq, discont_why(msg, sizeof(msg), why) + 1);
+		log_warn("request %u: counts do not follow on (%s): a new baseline",
+			 r->seq, discont_why(msg, sizeof(msg), why) + 1);
 		break;
 	case IV_ZERO_DT:
 		s->zero_intervals++;
 		sample_lost(s);
-		log_msg("request %u: T_r did not move: sample ignored", r->seq);
+		log_warn("request %u: T_r did not move: sample ignored", r->seq);
 		break;
 	case IV_ESTIMATE:
 		/* the request's one-way delay: the clocks' offset cancels in delay.c */
@@ -759,20 +759,20 @@ static int reload(const struct daemon *d, struct sender *s)
 	int fd = -1, ret = 0;
 
 	if (daemon_reload(d, &nc)) {
-		log_msg("SIGHUP: keeping the configuration in force");
+		log_warn("SIGHUP: keeping the configuration in force");
 		return 0;
 	}
 	qdisc = strcmp(nc.dev, s->c.dev) || nc.handle != s->c.handle || nc.port != s->c.port;
 	path = qdisc || memcmp(&nc.peer, &s->c.peer, sizeof(nc.peer));
 	family = nc.peer.ss_family != s->c.peer.ss_family;
 	if (qdisc && s->attached && check_qdisc(&s->nl, &nc, NULL, why, hint, sizeof(why))) {
-		log_msg("SIGHUP: %s%s: keeping the configuration in force", why, hint);
+		log_warn("SIGHUP: %s%s: keeping the configuration in force", why, hint);
 		goto out;
 	}
 	if (family) {
 		fd = open_socket(&nc);
 		if (fd < 0) {
-			log_msg("SIGHUP: keeping the configuration in force");
+			log_warn("SIGHUP: keeping the configuration in force");
 			goto out;
 		}
 		close(s->fd);
@@ -814,7 +814,7 @@ out:
 
 static void wait_log(struct sender *s, const char *why, const char *hint)
 {
-	log_msg("%s: waiting for it%s", why, hint);
+	log_warn("%s: waiting for it%s", why, hint);
 	snprintf(s->waiting, sizeof(s->waiting), "%s", why);
 	set_error(s, "waiting: %s", why);
 	write_status(s);
@@ -844,7 +844,7 @@ static int try_attach(struct sender *s, uint64_t now)
 
 	ret = check_qdisc(&s->nl, &s->c, &mark, why, hint, sizeof(why));
 	if (ret < 0) {
-		log_msg("%s", why);
+		log_err("%s", why);
 		return -1;
 	}
 	if (ret) {
@@ -879,7 +879,7 @@ int run_sender(const struct daemon *d, struct config *c)
 
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		log_msg("out of memory");
+		log_err("out of memory");
 		return EXIT_FAIL;
 	}
 	s->c = *c;
@@ -894,14 +894,14 @@ int run_sender(const struct daemon *d, struct config *c)
 		goto out;
 	sigfd = signals_open();
 	if (sigfd < 0) {
-		log_msg("signalfd: %s", strerror(-sigfd));
+		log_err("signalfd: %s", strerror(-sigfd));
 		goto out;
 	}
 	s->once = d->once;
 	if (epoch_next(s->c.epoch_file, real_ns(), &s->epoch, &why))
-		log_msg("epoch-file %s: %s; the epoch is not kept: if the clock is "
-			"set back, the next start's requests are refused as replays",
-			s->c.epoch_file, why);
+		log_warn("epoch-file %s: %s; the epoch is not kept: if the clock is "
+			 "set back, the next start's requests are refused as replays",
+			 s->c.epoch_file, why);
 	if (getrandom(&s->next_seq, sizeof(s->next_seq), GRND_NONBLOCK) != sizeof(s->next_seq))
 		s->next_seq = (uint16_t)(mono_ns() ^ (uint64_t)getpid());
 	s->answered_seq = s->next_seq - 1;
@@ -944,7 +944,7 @@ int run_sender(const struct daemon *d, struct config *c)
 		if (poll(pfd, 2, daemon_poll_ms(now, until)) < 0) {
 			if (errno == EINTR)
 				continue;
-			log_msg("poll: %s", strerror(errno));
+			log_err("poll: %s", strerror(errno));
 			break;
 		}
 		if (pfd[1].revents) {

@@ -304,6 +304,23 @@ else
 	result "file: ... and none of the file's stay" 1
 fi
 
+# --- under systemd: stderr is the journal's stream (JOURNAL_STREAM names
+# it), and each line carries its syslog priority for journalctl -p
+: >"$work/jerr"
+js=$(stat -c '%d:%i' "$work/jerr")
+JOURNAL_STREAM=$js "$ABWD" "${S[@]}" --alpha 0.5 2>"$work/jerr" >/dev/null
+if grep -q '^<3>er2bc-abwd: --alpha: invalid "0.5": ' "$work/jerr"; then
+	result "journal stream: an error line starts with <3>" 1
+else
+	result "journal stream: an error line starts with <3>" 0 "$(cat "$work/jerr")"
+fi
+JOURNAL_STREAM=1:1 "$ABWD" "${S[@]}" --alpha 0.5 2>"$work/jerr" >/dev/null
+if grep -q '^er2bc-abwd: --alpha: invalid' "$work/jerr"; then
+	result "JOURNAL_STREAM of another file: no priority" 1
+else
+	result "JOURNAL_STREAM of another file: no priority" 0 "$(cat "$work/jerr")"
+fi
+
 # --- without the kernel module ---
 if [ -d /sys/module/sch_er2bc ]; then
 	echo "ok $((count += 1)) - sender without sch_er2bc # SKIP sch_er2bc is loaded"

@@ -501,6 +501,21 @@ notify_test() {
 	t "$role: READY=1, RELOADING=1 and READY=1 at SIGHUP, STOPPING=1 at SIGTERM" $? \
 		"$(cat "$out"; cat "$work/n-$role.err")"
 }
+# a running sender under the journal: <6> for how it runs, <4> while it
+# waits (the qdisc counts for another port than 9), <3> never
+: >"$work/j.err"
+JOURNAL_STREAM=$(stat -c '%d:%i' "$work/j.err") ABWD_MOCK_LOG=$work/j.log "$MOCK" "${S[@]}" \
+	--port 9 --timeout 100ms 2>>"$work/j.err" &
+jpid=$!
+pids+=("$jpid")
+wait_for 5 grep -q '^<4>er2bc-abwd: .*waiting for it' "$work/j.err"
+stop "$jpid"
+grep -q '^<6>er2bc-abwd: sender: peer 127.0.0.1' "$work/j.err" &&
+	grep -q '^<4>er2bc-abwd: .*waiting for it' "$work/j.err" &&
+	! grep -q '^<3>' "$work/j.err" && ! grep -qv '^<[0-7]>' "$work/j.err"
+t "under the journal, each line with its priority: <6> running, <4> waiting" $? \
+	"$(cat "$work/j.err")"
+
 notify_test sender "$work/notify.sock"
 notify_test responder "@er2bc-abwd-test-$$"
 

@@ -3,28 +3,54 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "abwd.h"
 
 bool verbose;
 
-static void vlog(const char *fmt, va_list ap)
+/*
+ * stderr is the journal's stream (JOURNAL_STREAM names its device and
+ * inode, sd-daemon(3)): a line may start with its priority, <3> for an
+ * error, which journalctl -p and the console's colours read
+ */
+static bool to_journal(void)
+{
+	static int known = -1;
+	unsigned long long dev, ino;
+	const char *js;
+	struct stat st;
+
+	if (known >= 0)
+		return known;
+	js = getenv("JOURNAL_STREAM");
+	known = js && sscanf(js, "%llu:%llu", &dev, &ino) == 2 && !fstat(STDERR_FILENO, &st) &&
+		(unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+	return known;
+}
+
+static void vlog(int pri, const char *fmt, va_list ap)
 {
 	char line[1024];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
-	fprintf(stderr, PROG ": %s\n", line);
+	if (to_journal())
+		fprintf(stderr, "<%d>" PROG ": %s\n", pri, line);
+	else
+		fprintf(stderr, PROG ": %s\n", line);
 }
 
-void log_msg(const char *fmt, ...)
+void log_pri(int pri, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(fmt, ap);
+	vlog(pri, fmt, ap);
 	va_end(ap);
 }
 
@@ -38,10 +64,10 @@ bool log_limited(struct ratelimit *rl, const char *fmt, ...)
 		return false;
 	}
 	va_start(ap, fmt);
-	vlog(fmt, ap);
+	vlog(LOG_WARNING, fmt, ap);
 	va_end(ap);
 	if (rl->quiet)
-		log_msg("(%llu more like it in the last %llus)",
+		log_warn("(%llu more like it in the last %llus)",
 			(unsigned long long)rl->quiet, RATELIMIT_NS / 1000000000ULL);
 	rl->quiet = 0;
 	rl->next = now + RATELIMIT_NS;
