@@ -183,6 +183,23 @@ static int set_alpha(struct config *c, const char *val, const char **why)
 	return 0;
 }
 
+static const char *role_name(enum role role);
+
+/* the role the daemon was started as, said again (it cannot change) */
+static int set_role(struct config *c, const char *val, const char **why)
+{
+	if (strcmp(val, "sender") && strcmp(val, "responder")) {
+		*why = "must be sender or responder";
+		return -1;
+	}
+	if (strcmp(val, role_name(c->role))) {
+		*why = c->role == ROLE_SENDER ? "this er2bc-abwd runs as the sender" :
+						"this er2bc-abwd runs as the responder";
+		return -1;
+	}
+	return 0;
+}
+
 static int set_mode(struct config *c, const char *val, const char **why)
 {
 	unsigned int i;
@@ -634,6 +651,8 @@ static int set_peer_prefix(struct config *c, const char *val, const char **why)
 #define R ROLE_RESPONDER
 
 static const struct key_def keys[] = {
+	{ "role", "sender|responder", BOTH, NULL, false, false, set_role,
+	  "the role, where the command line does not begin with it" },
 	{ "peer", "ADDR",	 S, NULL, true, false, set_peer,
 	  "the responder's address, IPv4 or IPv6" },
 	{ "listen", "ADDR",	 R, "::", false, false, set_listen,
@@ -815,13 +834,63 @@ static int file_add(struct file_settings *fs, char *line, const char *key,
 }
 
 /*
- * "key = value" lines; # starts a comment at the start of a line or after
- * a blank. 0, or EXIT_USAGE after the message.
+ * one line of a configuration file: NULL @key for a blank or comment line
+ * (# starts a comment at the start of a line or after a blank); -1 for a
+ * line that is not "key = value"
+ */
+static int split_line(char *line, char **key, char **val)
+{
+	char *p, *eq;
+
+	for (p = line; (p = strchr(p, '#')); p++) {
+		if (p == line || isspace((unsigned char)p[-1])) {
+			*p = '\0';
+			break;
+		}
+	}
+	p = trim(line);
+	*key = NULL;
+	if (!*p)
+		return 0;
+	eq = strchr(p, '=');
+	if (!eq)
+		return -1;
+	*eq = '\0';
+	*key = trim(p);
+	*val = trim(eq + 1);
+	return 0;
+}
+
+int conf_file_role(const char *path, enum role *role)
+{
+	char *line = NULL, *key, *val;
+	size_t cap = 0;
+	int ret = -1;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (ret < 0 && getline(&line, &cap, f) >= 0) {
+		if (split_line(line, &key, &val) || !key || strcmp(key, "role"))
+			continue;
+		if (strcmp(val, "sender") && strcmp(val, "responder"))
+			break;
+		*role = strcmp(val, "sender") ? ROLE_RESPONDER : ROLE_SENDER;
+		ret = 0;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/*
+ * "key = value" lines (split_line()). 0, or EXIT_USAGE after the message.
  */
 static int read_file(const char *path, enum role role, struct file_settings *fs)
 {
 	const struct key_def *k;
-	char *line = NULL, *p, *eq, *key, *val, *dup;
+	char *line = NULL, *key, *val, *dup;
 	unsigned int lineno = 0;
 	size_t cap = 0;
 	FILE *f;
@@ -833,26 +902,20 @@ static int read_file(const char *path, enum role role, struct file_settings *fs)
 	}
 	while (getline(&line, &cap, f) >= 0) {
 		lineno++;
-		for (p = line; (p = strchr(p, '#')); p++) {
-			if (p == line || isspace((unsigned char)p[-1])) {
-				*p = '\0';
-				break;
-			}
-		}
-		p = trim(line);
-		if (!*p)
-			continue;
-		eq = strchr(p, '=');
-		if (!eq) {
+		if (split_line(line, &key, &val)) {
 			log_err("%s:%u: expected \"key = value\"", path, lineno);
 			goto fail;
 		}
-		*eq = '\0';
-		key = trim(p);
-		val = trim(eq + 1);
+		if (!key)
+			continue;
 		k = find_key(key);
 		if (!k) {
 			log_err("%s:%u: unknown key \"%s\"", path, lineno, key);
+			goto fail;
+		}
+		if (!strcmp(key, "role") && strcmp(val, role_name(role))) {
+			log_err("%s:%u: role = %s, but this er2bc-abwd runs as the %s", path,
+				lineno, val, role_name(role));
 			goto fail;
 		}
 		if (!(k->roles & role)) {

@@ -93,6 +93,12 @@ bool conf_is_key(const char *key);
  * command line's settings @cli, into @c. Returns 0, or EXIT_USAGE after
  * logging what is wrong: the key, and the file and line it came from.
  */
+/*
+ * the role a configuration file names (role = sender | responder): 0, or
+ * -1 if it names none, or cannot be read (conf_load() says why)
+ */
+int conf_file_role(const char *path, enum role *role);
+
 int conf_load(struct config *c, enum role role, const char *path,
 	      const struct cli_settings *cli);
 

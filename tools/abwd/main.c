@@ -4,6 +4,7 @@
  * runs on the gateway whose er2bc qdisc shapes the traffic toward the
  * peer; the responder on the peer, where that traffic arrives.
  */
+#include <errno.h>
 #include <signal.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: " PROG " sender --peer ADDR --dev IFNAME [ OPTIONS ]\n"
 		"       " PROG " responder --dev IFNAME [ OPTIONS ]\n"
+		"       " PROG " --config FILE [ OPTIONS ]     (FILE says role = sender | responder)\n"
 		"       " PROG " { sender | responder } --help\n"
 		"\n"
 		"The ABW estimator of seed 000 (Documentation/er2bc-estimator.rst). The\n"
@@ -59,6 +61,20 @@ static int bad_usage(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (try " PROG " -h)\n");
 	return EXIT_USAGE;
+}
+
+/* the value of --config FILE or --config=FILE among @argv, or NULL */
+static const char *config_arg(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "--config=", 9))
+			return argv[i] + 9;
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			return argv[i + 1];
+	}
+	return NULL;
 }
 
 /* the role's arguments into @d: 0, -1 (help shown: exit 0), or the exit code */
@@ -131,7 +147,7 @@ int main(int argc, char **argv)
 	struct daemon d = { 0 };
 	bool check = false;
 	struct config c;
-	int ret;
+	int ret, skip = 2;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -145,14 +161,32 @@ int main(int argc, char **argv)
 		printf(PROG " %s\n", ABWD_VERSION);
 		return 0;
 	}
-	if (!strcmp(argv[1], "sender"))
+	if (!strcmp(argv[1], "sender")) {
 		d.role = ROLE_SENDER;
-	else if (!strcmp(argv[1], "responder"))
+	} else if (!strcmp(argv[1], "responder")) {
 		d.role = ROLE_RESPONDER;
-	else
-		return bad_usage("unknown role \"%s\": sender or responder", argv[1]);
+	} else if (argv[1][0] == '-') {
+		/* no role first: the configuration file's (an instance per uplink) */
+		const char *path = config_arg(argc - 1, argv + 1);
 
-	ret = parse_args(&d, argc - 2, argv + 2, &check);
+		if (!path)
+			return bad_usage("no role: begin with sender or responder, or give "
+					 "--config FILE with \"role = ...\" in it%s", "");
+		if (conf_file_role(path, &d.role)) {
+			if (access(path, R_OK))
+				log_err("%s: cannot read the configuration: %s", path,
+					strerror(errno));
+			else
+				log_err("%s: no \"role = sender\" or \"role = responder\", and "
+					"the command line does not begin with a role", path);
+			return EXIT_USAGE;
+		}
+		skip = 1;	/* the options begin at once */
+	} else {
+		return bad_usage("unknown role \"%s\": sender or responder", argv[1]);
+	}
+
+	ret = parse_args(&d, argc - skip, argv + skip, &check);
 	if (!ret)
 		ret = conf_load(&c, d.role, d.config_path, &d.cli);
 	if (!ret && check) {

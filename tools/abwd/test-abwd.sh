@@ -304,6 +304,26 @@ else
 	result "file: ... and none of the file's stay" 1
 fi
 
+# --- the role in the configuration file (an instance per uplink), and the
+# two example files as they are, but for the key's path
+head -c 32 /dev/urandom >"$work/k.key" && chmod 600 "$work/k.key"
+for role in sender responder; do
+	sed "s|/etc/er2bc/abwd.key|$work/k.key|" "abwd-$role.conf.example" >"$work/ex-$role.conf"
+	expect "abwd-$role.conf.example: valid, its role from the file" 0 "^role = $role\$" \
+		--config "$work/ex-$role.conf" --check-config
+done
+expect "--config=FILE too" 0 "^role = responder\$" --config="$work/ex-responder.conf" --check-config
+expect "a role first, another in the file: refused, naming both" 2 \
+	"ex-sender.conf:[0-9]+: role = sender, but this er2bc-abwd runs as the responder" \
+	responder --config "$work/ex-sender.conf" --check-config
+expect "no role first and no --config: refused" 2 "^er2bc-abwd: no role: begin with sender or responder" \
+	--check-config
+printf 'dev = lo\nplain = yes\n' >"$work/norole.conf"
+expect "no role first and none in the file: refused" 2 \
+	"norole.conf: no \"role = sender\" or \"role = responder\"" --config "$work/norole.conf"
+expect "a role first and the same in the file: valid" 0 "^role = sender\$" \
+	sender --config "$work/ex-sender.conf" --check-config
+
 # --- under systemd: stderr is the journal's stream (JOURNAL_STREAM names
 # it), and each line carries its syslog priority for journalctl -p
 : >"$work/jerr"

@@ -27,7 +27,8 @@ usr/local/lib/sysusers.d/er2bc.conf
 usr/local/sbin/er2bc-abwd
 usr/local/sbin/er2bcctl
 usr/local/share/bash-completion/completions/er2bcctl
-usr/local/share/doc/er2bc/abwd.conf.example
+usr/local/share/doc/er2bc/abwd-responder.conf.example
+usr/local/share/doc/er2bc/abwd-sender.conf.example
 usr/local/share/doc/er2bc/er2bc-estimator.rst
 usr/local/share/man/man8/er2bc-abwd.8
 usr/local/share/man/man8/er2bcctl.8
