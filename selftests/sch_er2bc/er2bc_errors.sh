@@ -82,7 +82,7 @@ refused 'illegal "weight" value "0": 1 to 65535' "class weight 0" \
 	tcq class change dev dummy0 classid 1:10 er2bc weight 0
 refused 'illegal "weight" value "70000": 1 to 65535' "class weight above 65535" \
 	tcq class change dev dummy0 classid 1:10 er2bc weight 70000
-refused 'illegal "type" value "sctp": tcp or udp' "class type unknown" \
+refused 'illegal "type" value "sctp": tcp, udp or scavenger' "class type unknown" \
 	tcq class change dev dummy0 classid 1:10 er2bc type sctp
 refused "Error: er2bc: ceil must not be below rate" "class rate above its ceil (kernel)" \
 	tcq class change dev dummy0 classid 1:10 er2bc rate 2mbit
