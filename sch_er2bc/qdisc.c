@@ -33,8 +33,11 @@
 #define ER2BC_QUANTUM_MAX	BIT(30)
 
 static struct netlink_range_validation er2bc_burst_range = {
-	.max = ER2BC_RATE_MAX_LEN,
+	.max = TC_ER2BC_BURST_MAX,
 };
+
+/* a burst is one length the shaper charges */
+static_assert(TC_ER2BC_BURST_MAX <= ER2BC_RATE_MAX_LEN);
 
 static struct netlink_range_validation er2bc_minor_range = {
 	.max = TC_H_MIN_MASK,

@@ -60,7 +60,7 @@ refused 'illegal "share" value "fair"' "qdisc share unknown" \
 	tcq qdisc change dev dummy0 root er2bc share fair
 refused 'illegal "default" value "10000"' "qdisc default beyond a minor" \
 	tcq qdisc change dev dummy0 root er2bc default 10000
-refused "Error: integer out of range" "qdisc burst above 512 MiB (kernel)" \
+refused 'illegal "burst" value "600mb": at most 512mb' "qdisc burst above 512 MiB" \
 	tcq qdisc change dev dummy0 root er2bc burst 600mb
 refused 'unknown option "limit"' "qdisc option that does not exist" \
 	tcq qdisc change dev dummy0 root er2bc limit 100
@@ -128,6 +128,8 @@ refused "Numerical result out of range: integer out of range" "raw: class weight
 	raw class dummy0 1:10 5:u32:0
 refused "Numerical result out of range: integer out of range" "raw: class type 3" \
 	raw class dummy0 1:10 6:u8:3
+refused "Numerical result out of range: integer out of range" "raw: qdisc burst above 512 MiB" \
+	raw qdisc dummy0 1: 3:u32:600000000
 refused "Numerical result out of range: integer out of range" "raw: qdisc mode 3" \
 	raw qdisc dummy0 1: 5:u8:3
 refused "Invalid argument: invalid attribute length" "raw: class prio sent as u32" \

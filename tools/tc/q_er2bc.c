@@ -304,6 +304,8 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			argc--, argv++;
 			if (get_size(&burst, *argv))
 				return bad("burst", *argv, "not a size");
+			if (burst > TC_ER2BC_BURST_MAX)
+				return bad("burst", *argv, "at most 512mb");
 			have_burst = true;
 		} else if (strcmp(*argv, "default") == 0) {
 			argc--, argv++;
@@ -480,11 +482,15 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			argc--, argv++;
 			if (get_size(&burst, *argv))
 				return bad("burst", *argv, "not a size");
+			if (burst > TC_ER2BC_BURST_MAX)
+				return bad("burst", *argv, "at most 512mb");
 			have_burst = true;
 		} else if (strcmp(*argv, "cburst") == 0) {
 			argc--, argv++;
 			if (get_size(&cburst, *argv))
 				return bad("cburst", *argv, "not a size");
+			if (cburst > TC_ER2BC_BURST_MAX)
+				return bad("cburst", *argv, "at most 512mb");
 			have_cburst = true;
 		} else {
 			fprintf(stderr, "er2bc: unknown class option \"%s\"\n", *argv);

@@ -57,6 +57,9 @@ enum {
 
 #define TCA_ER2BC_MAX	(__TCA_ER2BC_MAX - 1)
 
+/* the most a burst (qdisc burst, class burst and cburst) may be, bytes */
+#define TC_ER2BC_BURST_MAX	(1U << 29)
+
 /*
  * A prefix the peer gateway's site is in: with TCA_ER2BC_PEER the qdisc
  * counts only packets to these prefixes (none: every IPv4 and IPv6 packet).
