@@ -54,7 +54,7 @@ check:
 
 # the Debian packages er2bc-dkms and er2bc-tools (debian/), lintian-clean,
 # in build/deb (tools/packaging/deb.sh)
-deb: deps
+deb:
 	@tools/packaging/deb.sh
 
 # the tests that need no kernel (the tools', the fuzzers', the harness's),

@@ -9,6 +9,21 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/deb
+
+# Debian's packaging tools and the build's libraries, nothing else (make
+# deps is for the tests and the demo)
+need=(build-essential debhelper dh-dkms dkms lintian libmnl-dev libssl-dev pkg-config)
+missing=()
+for p in "${need[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	[ "$(id -u)" = 0 ] || { echo "deb: missing ${missing[*]}: run as root to install them" >&2; exit 1; }
+	echo "deb: installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -y -qq install \
+		--no-install-recommends "${missing[@]}" >/dev/null
+fi
 rm -rf "$out"
 mkdir -p "$out/src"
 # (a file deleted but not yet committed is left out too)

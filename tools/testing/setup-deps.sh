@@ -25,7 +25,6 @@ PKGS=(
 	qemu-system-x86 busybox-static kmod cpio
 	iproute2 iperf3 bpftrace iputils-ping tcpdump nftables ethtool
 	python3-matplotlib				# the experiments' plots (tools/experiments)
-	debhelper dh-dkms dkms lintian			# make deb (debian/)
 )
 
 missing=()
