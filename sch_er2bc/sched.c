@@ -290,12 +290,15 @@ static void sched_place(struct er2bc_sched *s, struct er2bc_node *n, u64 now)
 	} else {
 		g_take(s, n);
 		/* joins the lending round the first time it needs to borrow */
-		if (list_empty(&n->blist) && n->scavenger) {
-			n->blist_lvl = ER2BC_LVL_SCAVENGER;
-			list_add_tail(&n->blist, &s->scavenging);
-		} else if (list_empty(&n->blist)) {
-			n->blist_lvl = s->weighted ? 0 : n->prio;
-			list_put(s->borrowing, &s->borrowing_map, n->blist_lvl, &n->blist);
+		if (list_empty(&n->blist)) {
+			if (n->scavenger) {
+				n->blist_lvl = ER2BC_LVL_SCAVENGER;
+				list_add_tail(&n->blist, &s->scavenging);
+			} else {
+				n->blist_lvl = s->weighted ? 0 : n->prio;
+				list_put(s->borrowing, &s->borrowing_map, n->blist_lvl,
+					 &n->blist);
+			}
 		}
 		n->state = ER2BC_STATE_BORROWING;
 		/* to become GUARANTEED when its guarantee clock is due */

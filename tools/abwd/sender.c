@@ -518,7 +518,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		[AIMD_INCREASE] = "increase",
 	};
 	struct abw_estimate a;
-	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN];
+	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN], queue[64];
 	const char *rule;
 	bool delayed;
 
@@ -572,19 +572,18 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 						 s->c.interval_us * 2 : SCAVENGER_HOLD_MAX);
 	s->hold_us = a.scavenger_hold_us;
 	abw_set(s, &a);
-	if (verbose && delayed)
-		log_msg("estimate %u: sent %llu received %llu L %lld R %s W %s D %s (%s) "
-			"queue %lldus of %lldus over %uus", s->est_seq,
-			(unsigned long long)e->sent, (unsigned long long)e->received,
-			(long long)s->last_l, fmt_rate(r, e->recv_rate), fmt_rate(w, s->aimd.w),
-			fmt_rate(d, s->aimd.d), rule, (long long)(s->dly.queue_ns / 1000),
-			(long long)(delay_span(&s->dly, &s->c.delay) / 1000), e->interval_us);
-	else if (verbose)
-		log_msg("estimate %u: sent %llu received %llu L %lld R %s W %s D %s (%s) "
-			"over %uus", s->est_seq, (unsigned long long)e->sent,
-			(unsigned long long)e->received, (long long)s->last_l,
-			fmt_rate(r, e->recv_rate), fmt_rate(w, s->aimd.w),
-			fmt_rate(d, s->aimd.d), rule, e->interval_us);
+	if (!verbose)
+		return;
+	/* the delay rule's reading, where it moved W */
+	queue[0] = '\0';
+	if (delayed)
+		snprintf(queue, sizeof(queue), " queue %lldus of %lldus",
+			 (long long)(s->dly.queue_ns / 1000),
+			 (long long)(delay_span(&s->dly, &s->c.delay) / 1000));
+	log_msg("estimate %u: sent %llu received %llu L %lld R %s W %s D %s (%s)%s over %uus",
+		s->est_seq, (unsigned long long)e->sent, (unsigned long long)e->received,
+		(long long)s->last_l, fmt_rate(r, e->recv_rate), fmt_rate(w, s->aimd.w),
+		fmt_rate(d, s->aimd.d), rule, queue, e->interval_us);
 }
 
 /*
