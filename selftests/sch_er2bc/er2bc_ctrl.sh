@@ -121,6 +121,33 @@ log_test $? "ctrl-get: W, updates, seq, s, s_p and the history of s" \
 cap=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['cap']")
 [ "$cap" = 8000000 ]
 log_test $? "the estimate's W is the cap in force" "cap $cap"
+# er2bcctl metrics: the same state, as Prometheus reads it (bytes/s)
+mcheck() { /usr/bin/python3 "$top/tools/er2bcctl/metrics-check.py" "$@"; }
+if ! /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
+	log_test $ksft_skip "metrics: the estimate's state, parsed by prometheus_client" \
+		"python3-prometheus-client is not installed"
+else
+	out=$(ctl metrics | mcheck \
+		--expect 'er2bc_info{dev=dummy0,handle=1:,mode=er2bc,converge=immediate}=1' \
+		--expect 'er2bc_abw_bytes_per_second{dev=dummy0}=1000000' \
+		--expect 'er2bc_abw_ceiling_bytes_per_second{dev=dummy0}=1250000' \
+		--expect 'er2bc_recv_rate_bytes_per_second{dev=dummy0}=500000' \
+		--expect 'er2bc_estimates_total{dev=dummy0}=3' \
+		--min 'er2bc_stale{dev=dummy0}=0' \
+		--expect 'er2bc_classes{dev=dummy0}=3' \
+		--expect 'er2bc_class_info{dev=dummy0,classid=1:2,prio=2,type=udp}=1' \
+		--expect 'er2bc_class_rate_bytes_per_second{dev=dummy0,classid=1:3}=375000' \
+		--expect 'er2bc_class_guarantee_bytes_per_second{dev=dummy0,classid=1:1}=256250' \
+		--expect 'er2bc_class_guarantee_bytes_per_second{dev=dummy0,classid=1:2}=277777.75' \
+		--expect 'er2bc_class_guarantee_bytes_per_second{dev=dummy0,classid=1:3}=381250' \
+		--min 'er2bc_class_sent_bytes_total{dev=dummy0,classid=1:1}=0' \
+		--min 'er2bc_estimate_age_seconds{dev=dummy0}=0' \
+		--absent 'er2bc_info{dev=dummy1}' 2>&1)
+	log_test $? "metrics: the estimate's state and each class's, parsed by prometheus_client" "$out"
+	out=$(ctl metrics dev dummy1 2>&1)
+	[ -z "$out" ]
+	log_test $? "metrics dev dummy1: a device without er2bc has none" "$out"
+fi
 # what ctrl-get sends, attribute by attribute, against the spec's reply
 replies=$(mktemp)
 raw dump 2 "$A_IF:u32:$ifindex" "$A_H:u32:0x10000" >"$replies" &&

@@ -90,6 +90,17 @@ conns=$(json_num "$tmp/stats" conns)
 [ "${win:-0}" -ge 58982 ] && [ "${conns:-0}" -ge 31 ]
 log_test $? "idle connections take no share: the download's window is the 64 KB budget" \
 	"window ${win:-none} with ${conns:-?} connections tracked"
+# the same counters as Prometheus reads them (er2bcctl metrics)
+if ! /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
+	log_test $ksft_skip "metrics: tcp_rcvmgr's counters, parsed by prometheus_client" \
+		"python3-prometheus-client is not installed"
+else
+	out=$(ctl metrics | /usr/bin/python3 "$top/tools/er2bcctl/metrics-check.py" \
+		--min "tcp_rcvmgr_connections=31" --min "tcp_rcvmgr_acks_total=1" \
+		--min "tcp_rcvmgr_connections_created_total=31" \
+		--expect "tcp_rcvmgr_budget_bytes=$(json_num "$tmp/stats" budget)" 2>&1)
+	log_test $? "metrics: tcp_rcvmgr's counters, parsed by prometheus_client" "$out"
+fi
 kill $bulk $idle_pid 2>/dev/null
 wait $bulk $idle_pid 2>/dev/null
 

@@ -34,6 +34,12 @@ void print_usage(FILE *f)
 		"      One line per recomputation, until SIGINT or SIGTERM, N of them, or the\n"
 		"      timeout (bare numbers are seconds; exits 1 if count was not reached).\n"
 		"\n"
+		"  " PROG " metrics [ dev IFNAME | ifindex N ]\n"
+		"      Every er2bc qdisc of the network namespace (or of IFNAME), its\n"
+		"      classes and tcp_rcvmgr's counters, in the Prometheus text format\n"
+		"      (rates in bytes per second, times in seconds), for node_exporter's\n"
+		"      textfile collector; a module not loaded has no metrics.\n"
+		"\n"
 		"  " PROG " rcvmgr show\n"
 		"      tcp_rcvmgr's configuration, in rcvmgr set's words: the policy, the WAN\n"
 		"      devices, the LAN prefixes, the rules, the parameters.\n"
@@ -109,6 +115,7 @@ static const struct {
 	{ "abw-set",	do_abw_set },
 	{ "show",	do_show },
 	{ "monitor",	do_monitor },
+	{ "metrics",	do_metrics },
 	{ "rcvmgr",	do_rcvmgr },
 };
 

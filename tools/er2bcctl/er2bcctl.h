@@ -125,7 +125,19 @@ void print_usage(FILE *f);
 void kernel_error(const struct family *fam, const struct nl_err *err, int ret,
 		  const char *what);
 
+struct qdisc_info;
+
+/*
+ * The controller's state of the er2bc qdisc @handle on @ifindex (ctrl-get,
+ * a dump, retried if the kernel marks it inconsistent) into @q, over @nl
+ * (family er2bc resolved): 0, or -errno with @err saying what the kernel
+ * said (-EINTR with no error: it kept changing).
+ */
+int ctrl_get(struct nl *nl, uint32_t ifindex, uint32_t handle, struct qdisc_info *q,
+	     struct nl_err *err);
+
 int do_abw_set(int argc, char **argv);
+int do_metrics(int argc, char **argv);
 int do_show(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_rcvmgr(int argc, char **argv);

@@ -17,7 +17,7 @@
 #define CHAS(c, a)	((c)->has[ER2BC_A_CLASS_##a])
 #define CVAL(c, a)	((c)->v[ER2BC_A_CLASS_##a])
 
-static const char *mode_name(uint64_t mode, char *buf)
+const char *mode_name(uint64_t mode, char *buf)
 {
 	switch (mode) {
 	case ER2BC_MODE_STATIC:
@@ -31,7 +31,7 @@ static const char *mode_name(uint64_t mode, char *buf)
 	return buf;
 }
 
-static const char *type_name(uint64_t type, char *buf)
+const char *type_name(uint64_t type, char *buf)
 {
 	switch (type) {
 	case ER2BC_TYPE_TCP:
@@ -45,7 +45,7 @@ static const char *type_name(uint64_t type, char *buf)
 	return buf;
 }
 
-static const char *converge_name(uint64_t converge, char *buf)
+const char *converge_name(uint64_t converge, char *buf)
 {
 	switch (converge) {
 	case 0:

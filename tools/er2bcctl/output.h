@@ -33,6 +33,11 @@ bool dev_lookup(uint64_t ifindex, char *buf);
 /* the device's name, or "if<N>" */
 const char *dev_name(uint64_t ifindex, char *buf);
 
+/* "er2bc", "tcp", "gradual" ..., or the number (in @buf, FMT_LEN bytes) */
+const char *mode_name(uint64_t mode, char *buf);
+const char *type_name(uint64_t type, char *buf);
+const char *converge_name(uint64_t converge, char *buf);
+
 /*
  * The controller's state (ctrl-get) on @f: a header and a table of the
  * classes, or one JSON object. @now_ns is CLOCK_MONOTONIC, for how long

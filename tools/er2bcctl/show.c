@@ -22,11 +22,16 @@ struct show {
 	struct qdisc_info q;
 };
 
-static int show_msg(const struct nlmsghdr *nlh, void *data)
-{
-	struct show *s = data;
+struct ctrl_get {
+	uint32_t ifindex, handle;
+	struct qdisc_info *q;
+};
 
-	return qdisc_merge(&s->q, nlh, s->t.ifindex, s->t.handle) < 0 ?
+static int ctrl_msg(const struct nlmsghdr *nlh, void *data)
+{
+	struct ctrl_get *c = data;
+
+	return qdisc_merge(c->q, nlh, c->ifindex, c->handle) < 0 ?
 	       MNL_CB_ERROR : MNL_CB_OK;
 }
 
@@ -48,17 +53,31 @@ static int parse_args(struct show *s, int argc, char **argv)
 	return target_check(&s->t) ? EXIT_USAGE : 0;
 }
 
-/* one dump into s->q: 0, or -errno with err saying what the kernel said */
-static int dump(struct nl *nl, struct show *s, struct nl_err *err)
+/* one dump into q: 0, or -errno with err saying what the kernel said */
+static int dump(struct nl *nl, struct ctrl_get *c, struct nl_err *err)
 {
 	struct nlmsghdr *nlh;
 
-	qdisc_free(&s->q);
+	qdisc_free(c->q);
 	nlh = nl_genl_msg(nl, nl->family, ER2BC_CMD_CTRL_GET, ER2BC_FAMILY_VERSION,
 			  NLM_F_DUMP);
-	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_IFINDEX, s->t.ifindex);
-	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_HANDLE, s->t.handle);
-	return nl_talk(nl, nlh, show_msg, s, err);
+	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_IFINDEX, c->ifindex);
+	mnl_attr_put_u32(nlh, ER2BC_A_QDISC_HANDLE, c->handle);
+	return nl_talk(nl, nlh, ctrl_msg, c, err);
+}
+
+int ctrl_get(struct nl *nl, uint32_t ifindex, uint32_t handle, struct qdisc_info *q,
+	     struct nl_err *err)
+{
+	struct ctrl_get c = { .ifindex = ifindex, .handle = handle, .q = q };
+	int ret = 0, i;
+
+	for (i = 0; i < DUMP_TRIES; i++) {
+		ret = dump(nl, &c, err);
+		if (ret != -EINTR || err->error)
+			break;
+	}
+	return ret;
 }
 
 int do_show(int argc, char **argv)
@@ -68,7 +87,7 @@ int do_show(int argc, char **argv)
 	struct nl_err err;
 	char b[FMT_LEN];
 	struct nl own, *nl;
-	int ret, i;
+	int ret;
 
 	ret = parse_args(&s, argc, argv);
 	if (ret)
@@ -77,11 +96,7 @@ int do_show(int argc, char **argv)
 	if (ret)
 		return ret;
 
-	for (i = 0; i < DUMP_TRIES; i++) {
-		ret = dump(nl, &s, &err);
-		if (ret != -EINTR || err.error)
-			break;
-	}
+	ret = ctrl_get(nl, s.t.ifindex, s.t.handle, &s.q, &err);
 	if (ret == -EINTR && !err.error) {
 		err_msg("%s: the qdisc kept changing during the dump; try again", cmd_name);
 		ret = EXIT_FAIL;

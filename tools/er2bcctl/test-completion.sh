@@ -56,7 +56,7 @@ END
 }
 
 t "the commands and the options" \
-	"--help --json --pretty --version -V -batch -force -h -j -p -stats abw-set monitor rcvmgr show" \
+	"--help --json --pretty --version -V -batch -force -h -j -p -stats abw-set metrics monitor rcvmgr show" \
 	er2bcctl ""
 t "a command's start" "show" er2bcctl sh
 t "after -j, the commands still" "abw-set" er2bcctl -j ab
@@ -66,6 +66,8 @@ t "abw-set: the keywords not given yet" \
 	"ifindex interval lost recv scavenger-hold sent seq" \
 	er2bcctl abw-set dev lo handle 1: abw 5mbit ""
 t "monitor's keywords" "count dev handle ifindex timeout" er2bcctl monitor ""
+t "metrics' keywords" "dev ifindex" er2bcctl metrics ""
+t "metrics: no keyword twice" "ifindex" er2bcctl metrics dev lo ""
 has "dev: the interfaces" lo er2bcctl show dev ""
 has "rcvmgr set wan: the interfaces" lo er2bcctl rcvmgr set wan ""
 has "rcvmgr set wan: none" none er2bcctl rcvmgr set wan ""

@@ -1083,6 +1083,83 @@ else
 	diff -u "$tmp/extack.txt" "$tmp/out" | sed 's/^/#   /'
 fi
 
+
+echo "# metrics: the Prometheus text format, read by prometheus_client's parser"
+mcheck=./metrics-check.py
+if ! /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
+	echo "Bail out! python3-prometheus-client is missing (tools/testing/setup-deps.sh)"
+	exit 1
+fi
+"$RENDER" metrics >"$tmp/metrics.txt" 2>"$tmp/err"
+if [[ -s $tmp/err ]]; then
+	not_ok "metrics: printed without a message" "$(<"$tmp/err")"
+else
+	ok "metrics: printed without a message"
+fi
+mexpect=(
+	'er2bc_info{dev=lo,handle=1:,mode=er2bc,converge=gradual}=1'
+	'er2bc_abw_bytes_per_second{dev=lo,handle=1:}=1250000'
+	'er2bc_abw_ceiling_bytes_per_second{dev=lo}=1500000'
+	'er2bc_recv_rate_bytes_per_second{dev=lo}=1187500'
+	'er2bc_estimate_age_seconds{dev=lo}=1.5'
+	'er2bc_estimate_interval_seconds{dev=lo}=0.1'
+	'er2bc_estimates_total{dev=lo}=42'
+	'er2bc_stale_timeout_seconds{dev=lo}=3'
+	'er2bc_recv_ratio_min{dev=lo}=0.950123'
+	'er2bc_scavenger_hold_seconds{dev=lo}=1.5'
+	'er2bc_sent_bytes_total{dev=lo}=9876543210'
+	'er2bc_backlog_packets{dev=lo}=17'
+	'er2bc_throttled_total{dev=lo}=1234'
+	'er2bc_yielded_total{dev=lo}=7'
+	'er2bc_class_info{dev=lo,classid=1:ff,prio=3,type=udp}=1'
+	'er2bc_class_rate_bytes_per_second{classid=1:20}=154320.875'
+	'er2bc_class_guarantee_bytes_per_second{classid=1:10}=250000'
+	'er2bc_class_dropped_packets_total{classid=1:10}=4'
+	'er2bc_class_borrowed_bytes_total{classid=1:10}=250000'
+	'er2bc_class_sent_bytes_total{classid=1:ff}=7'
+	# a device name with a quote and a backslash, escaped and read back
+	'er2bc_sent_bytes_total{dev=we"ird\,handle=2:}=100'
+	# W from the xstats when the controller's state is not there
+	'er2bc_abw_bytes_per_second{dev=we"ird\}=1250000'
+	'tcp_rcvmgr_acks_total=9876543210'
+	'tcp_rcvmgr_budget_bytes=1572864'
+)
+mabsent=(
+	# a class's xstats of the wrong size are not read
+	'er2bc_class_guaranteed_bytes_total{classid=1:ff}'
+	# no age before the first estimate, nor without the controller's state
+	'er2bc_estimate_age_seconds{handle=2:}'
+	# the other qdisc's class in the made-up dump is not mixed in
+	'er2bc_class_info{classid=2:10}'
+)
+margs=()
+for e in "${mexpect[@]}"; do margs+=(--expect "$e"); done
+for a in "${mabsent[@]}"; do margs+=(--absent "$a"); done
+if out=$("$mcheck" "${margs[@]}" <"$tmp/metrics.txt"); then
+	ok "metrics: parsed by prometheus_client, names and types by the conventions, ${#mexpect[@]} values as sent"
+else
+	not_ok "metrics: parsed by prometheus_client, names and types by the conventions, ${#mexpect[@]} values as sent" "$out"
+fi
+# the checker itself fails on what it must refuse
+printf '# HELP er2bc_x_bits x\n# TYPE er2bc_x_bits counter\ner2bc_x_bits_total 1\nbad{ 2\n' >"$tmp/bad.txt"
+if out=$("$mcheck" <"$tmp/bad.txt"); then
+	not_ok "metrics check: refuses text the parser refuses"
+else
+	ok "metrics check: refuses text the parser refuses"
+fi
+sed -i 's/^er2bc_sent_bytes_total{dev="lo",handle="1:"} .*/&\n&/' "$tmp/metrics.txt"
+if out=$("$mcheck" <"$tmp/metrics.txt") || [[ $out != *repeated* ]]; then
+	not_ok "metrics check: refuses a repeated sample" "$out"
+else
+	ok "metrics check: refuses a repeated sample"
+fi
+check "metrics: an unknown argument" 2 "" \
+	'er2bcctl: metrics: unknown argument "handle" (try er2bcctl -h)' "$BIN" metrics handle 1:
+check "metrics: dev needs a value" 2 "" 'er2bcctl: metrics: "dev" needs a value' \
+	"$BIN" metrics dev
+# here, on the host, neither module is loaded: nothing to say, and no error
+check "metrics: no er2bc qdisc and no tcp_rcvmgr: no metrics, exit 0" 0 "" "" "$BIN" metrics
+
 echo "1..$n"
 if ((failed)); then
 	echo "# $failed of $n failed"

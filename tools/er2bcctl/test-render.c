@@ -11,6 +11,7 @@
  *   test-render rcvmgr-conns|rcvmgr-conns-none|rcvmgr-stats [text|json|pretty]
  *   test-render rcvmgr-set [ARGS...]
  *   test-render extack
+ *   test-render metrics
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,11 +19,14 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
+#include <linux/gen_stats.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "decode.h"
 #include "er2bcctl.h"
+#include "metrics.h"
 #include "nl.h"
 #include "output.h"
 #include "rcvmgr.h"
@@ -97,8 +101,8 @@ static void tcp_class(struct nlmsghdr *nlh, uint32_t classid, uint8_t prio, uint
 	mnl_attr_nest_end(nlh, nest);
 }
 
-/* a qdisc in er2bc mode, three classes, split as the spec says */
-static void show_full(void)
+/* a qdisc in er2bc mode, three classes, split as the spec says, into q */
+static void build_full(struct qdisc_info *qi)
 {
 	struct qdisc_info q = { 0 };
 	struct nlmsghdr *nlh;
@@ -159,7 +163,14 @@ static void show_full(void)
 	CU64(nlh, DEMAND, 400000);
 	mnl_attr_nest_end(nlh, nest);
 	merge(&q, nlh, LO, H1);
+	*qi = q;
+}
 
+static void show_full(void)
+{
+	struct qdisc_info q;
+
+	build_full(&q);
 	show_print(stdout, &q, LAST + 120 * MS + MS / 2);
 	qdisc_free(&q);
 }
@@ -477,6 +488,97 @@ static void rcvmgr_stats(void)
 	rcvmgr_stats_print(stdout, &s);
 }
 
+/*
+ * rtnetlink's message of an er2bc qdisc or class with its tc counters
+ * (TCA_STATS2), through the parser metrics uses: @src's xstats, @slen
+ * bytes of them, into @x (@xlen bytes, has_x)
+ */
+static void tc_stats(struct tc_counts *c, const void *src, size_t slen, void *x,
+		     size_t xlen, bool *has_x,
+		     uint64_t bytes, uint32_t packets, uint32_t qlen, uint32_t backlog,
+		     uint32_t drops, uint32_t overlimits)
+{
+	struct gnet_stats_basic b = { .bytes = bytes, .packets = packets };
+	struct gnet_stats_queue q = { .qlen = qlen, .backlog = backlog, .drops = drops,
+				      .overlimits = overlimits };
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlattr *nest;
+
+	nlh->nlmsg_type = RTM_NEWQDISC;
+	mnl_nlmsg_put_extra_header(nlh, sizeof(struct tcmsg));
+	mnl_attr_put_strz(nlh, TCA_KIND, "er2bc");
+	nest = mnl_attr_nest_start(nlh, TCA_STATS2);
+	mnl_attr_put(nlh, TCA_STATS_BASIC, sizeof(b), &b);
+	mnl_attr_put(nlh, TCA_STATS_QUEUE, sizeof(q), &q);
+	mnl_attr_put(nlh, TCA_STATS_APP, slen, src);
+	mnl_attr_nest_end(nlh, nest);
+	tc_counts_parse(nest, c, x, xlen, has_x);
+}
+
+/*
+ * What metrics prints: show's qdisc with its tc counters and classes, one
+ * more qdisc on a device whose name needs escaping with only tc's view of
+ * it, and tcp_rcvmgr's counters
+ */
+static void metrics(void)
+{
+	struct tc_er2bc_xstats qx = {
+		.rate = 10000000, .guaranteed = 9000000, .unclassified = 3,
+		.throttled = 1234, .waits = 56, .classes = 3, .active = 2,
+		.updates = 42, .seq = 42, .probes = 420, .yielded = 7,
+	};
+	struct tc_er2bc_class_xstats cx = { .guarantee = 2000000,
+		.bytes_guaranteed = 1000000, .bytes_borrowed = 250000 };
+	struct metrics_qdisc qd[2] = { 0 };
+	struct metrics_class cls[3] = { 0 };
+	struct metrics m = { .qd = qd, .nqd = 2 };
+	struct nlmsghdr *nlh;
+
+	qd[0].ifindex = LO;
+	qd[0].handle = H1;
+	snprintf(qd[0].dev, sizeof(qd[0].dev), "lo");
+	build_full(&qd[0].ctrl);
+	/* a configured rate, W's ceiling */
+	nlh = msg(ER2BC_CMD_CTRL_GET);
+	target(nlh, LO, H1);
+	QU64(nlh, CEIL, 12000000);
+	merge(&qd[0].ctrl, nlh, LO, H1);
+	tc_stats(&qd[0].tc, &qx, sizeof(qx), &qd[0].x, sizeof(qd[0].x), &qd[0].has_x,
+		 9876543210ULL, 123456, 17,
+		 25000, 89, 1234);
+	cls[0].classid = 0x10010;
+	tc_stats(&cls[0].tc, &cx, sizeof(cx), &cls[0].x, sizeof(cls[0].x), &cls[0].has_x,
+		 1250000, 1000, 2, 3000,
+		 4, 5);
+	cls[1].classid = 0x10020;
+	tc_stats(&cls[1].tc, &cx, sizeof(cx), &cls[1].x, sizeof(cls[1].x), &cls[1].has_x,
+		 0, 0, 0, 0, 0, 0);
+	/* xstats of the wrong size: left out */
+	cls[2].classid = 0x100ff;
+	tc_stats(&cls[2].tc, &cx, sizeof(cx) - 8, &cls[2].x, sizeof(cls[2].x), &cls[2].has_x,
+		 7, 1, 0, 0, 0, 0);
+	qd[0].cls = cls;
+	qd[0].ncls = 3;
+
+	qd[1].ifindex = NO_DEV;
+	qd[1].handle = H2;
+	snprintf(qd[1].dev, sizeof(qd[1].dev), "we\"ird\\");
+	tc_stats(&qd[1].tc, &qx, sizeof(qx), &qd[1].x, sizeof(qd[1].x), &qd[1].has_x,
+		 100, 1, 0, 0, 0, 0);
+
+	nlh = rmsg(TCP_RCVMGR_CMD_STATS_GET);
+	SU32(nlh, CONNS, 12);
+	SU32(nlh, BUDGET, 1572864);
+	SU64(nlh, ACKS, 9876543210ULL);
+	SU64(nlh, REWRITTEN, 123456);
+	SU64(nlh, MEMORY, 3072);
+	rcvmgr_stats_merge(&m.rcvmgr, nlh);
+	m.has_rcvmgr = true;
+
+	metrics_print(stdout, &m, LAST + 1500 * MS);
+	qdisc_free(&qd[0].ctrl);
+}
+
 /* one attribute of a request: its name, its width and value, or its bytes */
 static void print_attr(const struct nlattr *a, const char *(*name)(unsigned int), int depth);
 
@@ -679,6 +781,8 @@ int main(int argc, char **argv)
 		rcvmgr_conns_none();
 	else if (!strcmp(argv[1], "rcvmgr-stats"))
 		rcvmgr_stats();
+	else if (!strcmp(argv[1], "metrics"))
+		metrics();
 	else if (strcmp(argv[1], "rcvmgr-set"))
 		goto usage;
 	else
@@ -689,6 +793,7 @@ usage:
 		"       test-render rcvmgr-config|rcvmgr-config-sparse [text|json|pretty]\n"
 		"       test-render rcvmgr-conns|rcvmgr-conns-none|rcvmgr-stats [text|json|pretty]\n"
 		"       test-render rcvmgr-set [ARGS...]\n"
-		"       test-render extack\n");
+		"       test-render extack\n"
+		"       test-render metrics\n");
 	return 2;
 }

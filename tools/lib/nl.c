@@ -12,13 +12,18 @@
 
 int nl_open(struct nl *nl)
 {
+	return nl_open_proto(nl, NETLINK_GENERIC);
+}
+
+int nl_open_proto(struct nl *nl, int proto)
+{
 	int one = 1, err;
 
 	memset(nl, 0, sizeof(*nl));
 	nl->buf = malloc(NL_BUF_LEN);
 	if (!nl->buf)
 		return -ENOMEM;
-	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	nl->sock = mnl_socket_open(proto);
 	if (!nl->sock)
 		goto fail;
 	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0)

@@ -32,8 +32,10 @@ struct nl_err {
 	uint32_t miss_type;	/* a missing attribute, if has_miss */
 };
 
-/* returns 0 or -errno */
+/* a generic netlink socket; returns 0 or -errno */
 int nl_open(struct nl *nl);
+/* a socket of netlink protocol @proto (NETLINK_ROUTE ...); 0 or -errno */
+int nl_open_proto(struct nl *nl, int proto);
 void nl_close(struct nl *nl);
 
 /*

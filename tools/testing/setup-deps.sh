@@ -25,6 +25,7 @@ PKGS=(
 	qemu-system-x86 busybox-static kmod cpio
 	iproute2 iperf3 bpftrace iputils-ping tcpdump nftables ethtool
 	python3-matplotlib				# the experiments' plots (tools/experiments)
+	python3-prometheus-client			# er2bcctl metrics: its tests parse the output
 )
 
 missing=()

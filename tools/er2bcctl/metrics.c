@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * er2bcctl metrics (metrics.h): what it gathers. rtnetlink's qdisc dump
+ * finds the er2bc qdiscs (and their tc counters), its class dump of each
+ * device their classes' counters; generic netlink gives each qdisc's
+ * controller state (ctrl-get) and tcp_rcvmgr's counters (stats-get). A
+ * module that is not loaded has no metrics; any other failure fails the
+ * command (exit 1), printing nothing, so that a scrape never publishes a
+ * partial picture.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <net/if.h>
+#include <linux/gen_stats.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <linux/tcp_rcvmgr.h>
+
+#include "er2bcctl.h"
+#include "metrics.h"
+#include "nl.h"
+#include "output.h"
+#include "parse.h"
+
+#define KIND	"er2bc"
+
+struct walk {
+	struct metrics *m;
+	uint32_t ifindex;		/* 0: every device */
+	struct metrics_qdisc *q;	/* the class dump's qdisc */
+	int error;			/* ENOMEM in a callback */
+};
+
+static int stats2_attr(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	unsigned int type = mnl_attr_get_type(a);
+
+	if (type <= TCA_STATS_MAX)
+		tb[type] = a;
+	return MNL_CB_OK;
+}
+
+void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
+		     void *xstats, size_t xlen, bool *has_x)
+{
+	const struct nlattr *tb[TCA_STATS_MAX + 1] = { 0 };
+	struct gnet_stats_basic b = { 0 };
+	struct gnet_stats_queue q = { 0 };
+	size_t len;
+
+	memset(c, 0, sizeof(*c));
+	*has_x = false;
+	if (mnl_attr_parse_nested(stats2, stats2_attr, tb) < 0)
+		return;
+	if (tb[TCA_STATS_BASIC]) {
+		len = mnl_attr_get_payload_len(tb[TCA_STATS_BASIC]);
+		memcpy(&b, mnl_attr_get_payload(tb[TCA_STATS_BASIC]),
+		       len < sizeof(b) ? len : sizeof(b));
+		c->has_basic = true;
+		c->bytes = b.bytes;
+		c->packets = b.packets;
+	}
+	/* the packets' 64-bit count, where the kernel sends one */
+	if (tb[TCA_STATS_PKT64] && mnl_attr_get_payload_len(tb[TCA_STATS_PKT64]) == 8)
+		c->packets = mnl_attr_get_u64(tb[TCA_STATS_PKT64]);
+	if (tb[TCA_STATS_QUEUE]) {
+		len = mnl_attr_get_payload_len(tb[TCA_STATS_QUEUE]);
+		memcpy(&q, mnl_attr_get_payload(tb[TCA_STATS_QUEUE]),
+		       len < sizeof(q) ? len : sizeof(q));
+		c->has_queue = true;
+		c->qlen = q.qlen;
+		c->backlog = q.backlog;
+		c->drops = q.drops;
+		c->overlimits = q.overlimits;
+	}
+	/* the qdisc's and a class's xstats differ in size: an exact match */
+	if (tb[TCA_STATS_APP] && mnl_attr_get_payload_len(tb[TCA_STATS_APP]) == xlen) {
+		memcpy(xstats, mnl_attr_get_payload(tb[TCA_STATS_APP]), xlen);
+		*has_x = true;
+	}
+}
+
+static int tca_attr(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	unsigned int type = mnl_attr_get_type(a);
+
+	if (type <= TCA_MAX)
+		tb[type] = a;
+	return MNL_CB_OK;
+}
+
+/* the attributes of an er2bc qdisc's or class's message; NULL if another kind */
+static const struct tcmsg *tc_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
+{
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm) ||
+	    mnl_attr_parse(nlh, sizeof(*tcm), tca_attr, tb) < 0)
+		return NULL;
+	if (!tb[TCA_KIND] || mnl_attr_validate(tb[TCA_KIND], MNL_TYPE_NUL_STRING) < 0 ||
+	    strcmp(mnl_attr_get_str(tb[TCA_KIND]), KIND))
+		return NULL;
+	return tcm;
+}
+
+static int qdisc_msg(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TCA_MAX + 1] = { 0 };
+	struct walk *w = data;
+	const struct tcmsg *tcm;
+	struct metrics_qdisc *q, *qd;
+
+	if (nlh->nlmsg_type != RTM_NEWQDISC)
+		return MNL_CB_OK;
+	tcm = tc_parse(nlh, tb);
+	if (!tcm || tcm->tcm_ifindex <= 0 ||
+	    (w->ifindex && (uint32_t)tcm->tcm_ifindex != w->ifindex))
+		return MNL_CB_OK;
+	qd = array_grow(w->m->qd, w->m->nqd, sizeof(*qd));
+	if (!qd) {
+		w->error = ENOMEM;
+		return MNL_CB_ERROR;
+	}
+	w->m->qd = qd;
+	q = &qd[w->m->nqd++];
+	memset(q, 0, sizeof(*q));
+	q->ifindex = (uint32_t)tcm->tcm_ifindex;
+	q->handle = tcm->tcm_handle;
+	if (!if_indextoname(q->ifindex, q->dev))
+		q->dev[0] = '\0';
+	if (tb[TCA_STATS2])
+		tc_counts_parse(tb[TCA_STATS2], &q->tc, &q->x, sizeof(q->x), &q->has_x);
+	return MNL_CB_OK;
+}
+
+static int class_msg(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TCA_MAX + 1] = { 0 };
+	struct walk *w = data;
+	struct metrics_qdisc *q = w->q;
+	struct metrics_class *c, *cls;
+	const struct tcmsg *tcm;
+
+	if (nlh->nlmsg_type != RTM_NEWTCLASS)
+		return MNL_CB_OK;
+	tcm = tc_parse(nlh, tb);
+	if (!tcm || (uint32_t)tcm->tcm_ifindex != q->ifindex ||
+	    TC_H_MAJ(tcm->tcm_handle) != TC_H_MAJ(q->handle))
+		return MNL_CB_OK;
+	cls = array_grow(q->cls, q->ncls, sizeof(*cls));
+	if (!cls) {
+		w->error = ENOMEM;
+		return MNL_CB_ERROR;
+	}
+	q->cls = cls;
+	c = &cls[q->ncls++];
+	memset(c, 0, sizeof(*c));
+	c->classid = tcm->tcm_handle;
+	if (tb[TCA_STATS2])
+		tc_counts_parse(tb[TCA_STATS2], &c->tc, &c->x, sizeof(c->x), &c->has_x);
+	return MNL_CB_OK;
+}
+
+/* an rtnetlink dump request of @type (RTM_GETQDISC, RTM_GETTCLASS) */
+static struct nlmsghdr *tc_dump_msg(struct nl *nl, uint16_t type, uint32_t ifindex)
+{
+	struct nlmsghdr *nlh;
+	struct tcmsg *tcm;
+
+	memset(nl->buf, 0, NL_BUF_LEN);
+	nlh = mnl_nlmsg_put_header(nl->buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = ++nl->seq;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = (int)ifindex;
+	return nlh;
+}
+
+/* rtnetlink's part: the qdiscs, then each one's classes */
+static int walk_tc(struct walk *w)
+{
+	struct nl_err err;
+	struct nl rt;
+	size_t i;
+	int ret;
+
+	ret = nl_open_proto(&rt, NETLINK_ROUTE);
+	if (ret) {
+		err_msg("%s: cannot open an rtnetlink socket: %s", cmd_name, strerror(-ret));
+		return EXIT_FAIL;
+	}
+	ret = nl_talk(&rt, tc_dump_msg(&rt, RTM_GETQDISC, w->ifindex), qdisc_msg, w, &err);
+	for (i = 0; !ret && i < w->m->nqd; i++) {
+		w->q = &w->m->qd[i];
+		ret = nl_talk(&rt, tc_dump_msg(&rt, RTM_GETTCLASS, w->q->ifindex),
+			      class_msg, w, &err);
+	}
+	nl_close(&rt);
+	if (w->error)
+		ret = -w->error;
+	if (ret) {
+		kernel_error(NULL, &err, ret, w->q ? "dumping the classes" : "dumping the qdiscs");
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/*
+ * Family @name over @nl: 0, 1 if the kernel has no such family (the module
+ * is not loaded: nothing to gather), EXIT_FAIL after the message.
+ */
+static int family_open(struct nl *nl, const char *name)
+{
+	struct nl_err err;
+	int ret;
+
+	ret = nl_open(nl);
+	if (ret) {
+		err_msg("cannot open a generic netlink socket: %s", strerror(-ret));
+		return EXIT_FAIL;
+	}
+	ret = nl_resolve(nl, name, NULL, &err);
+	if (!ret)
+		return 0;
+	nl_close(nl);
+	if (ret == -ENOENT)
+		return 1;
+	kernel_error(NULL, &err, ret, "resolving a generic netlink family");
+	return EXIT_FAIL;
+}
+
+static int walk_ctrl(struct metrics *m)
+{
+	struct nl_err err;
+	char b[FMT_LEN];
+	struct nl nl;
+	size_t i;
+	int ret;
+
+	if (!m->nqd)
+		return 0;
+	ret = family_open(&nl, ER2BC_FAMILY_NAME);
+	if (ret == 1)
+		return 0;	/* unloaded since the dump: tc's counters only */
+	if (ret)
+		return ret;
+	for (i = 0; i < m->nqd; i++) {
+		ret = ctrl_get(&nl, m->qd[i].ifindex, m->qd[i].handle, &m->qd[i].ctrl, &err);
+		/* gone since the dump: tc's counters only */
+		if (ret == -ENOENT || ret == -ENODEV) {
+			qdisc_free(&m->qd[i].ctrl);
+			ret = 0;
+			continue;
+		}
+		if (ret) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "ctrl-get of %s on %s",
+				 fmt_handle(b, m->qd[i].handle),
+				 m->qd[i].dev[0] ? m->qd[i].dev : "?");
+			if (ret == -EINTR && !err.error)
+				err_msg("%s: the qdisc kept changing during the dump", what);
+			else
+				kernel_error(&fam_er2bc, &err, ret, what);
+			ret = EXIT_FAIL;
+			break;
+		}
+	}
+	nl_close(&nl);
+	return ret;
+}
+
+static int stats_msg(const struct nlmsghdr *nlh, void *data)
+{
+	rcvmgr_stats_merge(data, nlh);
+	return MNL_CB_OK;
+}
+
+static int walk_rcvmgr(struct metrics *m)
+{
+	struct nlmsghdr *nlh;
+	struct nl_err err;
+	struct nl nl;
+	int ret;
+
+	ret = family_open(&nl, TCP_RCVMGR_FAMILY_NAME);
+	if (ret == 1)
+		return 0;
+	if (ret)
+		return ret;
+	nlh = nl_genl_msg(&nl, nl.family, TCP_RCVMGR_CMD_STATS_GET,
+			  TCP_RCVMGR_FAMILY_VERSION, NLM_F_ACK);
+	ret = nl_talk(&nl, nlh, stats_msg, &m->rcvmgr, &err);
+	nl_close(&nl);
+	if (ret) {
+		kernel_error(&fam_rcvmgr, &err, ret, "tcp_rcvmgr's stats-get");
+		return EXIT_FAIL;
+	}
+	m->has_rcvmgr = m->rcvmgr.msgs > 0;
+	return 0;
+}
+
+int do_metrics(int argc, char **argv)
+{
+	struct walk w = { 0 };
+	struct metrics m = { 0 };
+	struct timespec now;
+	struct target t = { 0 };
+	int ret;
+
+	w.m = &m;
+	for (; argc > 0; argc -= 2, argv += 2) {
+		if (strcmp(argv[0], "dev") && strcmp(argv[0], "ifindex"))
+			return usage_err("unknown argument \"%s\" (try " PROG " -h)", argv[0]);
+		if (argc < 2)
+			return usage_err("\"%s\" needs a value", argv[0]);
+		ret = target_arg(&t, argv[0], argv[1]);
+		if (ret)
+			return ret;
+	}
+	w.ifindex = t.ifindex;
+
+	ret = walk_tc(&w);
+	if (!ret)
+		ret = walk_ctrl(&m);
+	if (!ret)
+		ret = walk_rcvmgr(&m);
+	if (!ret) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		metrics_print(stdout, &m,
+			      (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec);
+	}
+	metrics_free(&m);
+	return ret;
+}

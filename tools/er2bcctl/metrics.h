@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * er2bcctl metrics: every er2bc qdisc of the network namespace (found in
+ * rtnetlink's qdisc dump), its controller's state (ctrl-get), its classes'
+ * tc counters (rtnetlink's class dump), and tcp_rcvmgr's counters
+ * (stats-get), in the Prometheus text exposition format (version 0.0.4).
+ *
+ * What is gathered (metrics.c) is printed by metrics_print()
+ * (metrics_output.c), which the host tests feed made-up state.
+ */
+#ifndef _ER2BCCTL_METRICS_H
+#define _ER2BCCTL_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/er2bc.h>
+
+#include "decode.h"
+#include "rcvmgr.h"
+
+/* what tc's dump says of a qdisc or class (TCA_STATS2) */
+struct tc_counts {
+	bool has_basic, has_queue;
+	uint64_t bytes, packets;
+	uint32_t qlen, backlog, drops, overlimits;
+};
+
+struct metrics_class {
+	uint32_t classid;
+	struct tc_counts tc;
+	bool has_x;
+	struct tc_er2bc_class_xstats x;
+};
+
+struct metrics_qdisc {
+	uint32_t ifindex, handle;
+	char dev[32];				/* "" if unknown: "if<N>" */
+	struct tc_counts tc;
+	bool has_x;
+	struct tc_er2bc_xstats x;
+	struct qdisc_info ctrl;			/* ctrl-get; ctrl.msgs 0: none */
+	struct metrics_class *cls;		/* tc's classes, in dump order */
+	size_t ncls;
+};
+
+struct metrics {
+	struct metrics_qdisc *qd;
+	size_t nqd;
+	bool has_rcvmgr;			/* tcp_rcvmgr is loaded */
+	struct rcvmgr_stats rcvmgr;
+};
+
+/*
+ * @m in the text exposition format on @f: each metric's HELP and TYPE, then
+ * its samples. @now_ns is CLOCK_MONOTONIC, for the age of the estimate.
+ */
+void metrics_print(FILE *f, const struct metrics *m, uint64_t now_ns);
+void metrics_free(struct metrics *m);
+
+/* a qdisc's or class's TCA_STATS2 (a nest) into @c */
+void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
+		     void *xstats, size_t xlen, bool *has_x);
+
+#endif /* _ER2BCCTL_METRICS_H */

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What er2bcctl metrics prints (metrics.h): the Prometheus text exposition
+ * format, version 0.0.4. Each metric is one family: its HELP and TYPE
+ * lines, then a sample per qdisc or class that has the value. Names carry
+ * their unit in base units (bytes, seconds); counters end in _total.
+ * Rates are bytes per second, as tc prints them; the kernel's are bit/s.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/er2bc.h>
+#include <linux/er2bc_genl.h>
+#include <linux/tcp_rcvmgr.h>
+
+#include "er2bcctl.h"
+#include "metrics.h"
+#include "output.h"
+#include "parse.h"
+
+#define HAS(q, a)	((q)->has[ER2BC_A_QDISC_##a])
+#define VAL(q, a)	((q)->v[ER2BC_A_QDISC_##a])
+#define CHAS(c, a)	((c)->has[ER2BC_A_CLASS_##a])
+#define CVAL(c, a)	((c)->v[ER2BC_A_CLASS_##a])
+
+/* a value, or none (the sample is left out) */
+struct val {
+	bool ok;
+	double v;
+};
+
+static struct val some(double v)
+{
+	return (struct val){ .ok = true, .v = v };
+}
+
+static const struct val none;
+
+/* a label value, escaped as the format wants: backslash, quote, newline */
+static void put_label(FILE *f, const char *name, const char *value, bool first)
+{
+	const char *p;
+
+	fprintf(f, "%s%s=\"", first ? "" : ",", name);
+	for (p = value; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void put_value(FILE *f, double v)
+{
+	/* integers as integers: counters read back exactly up to 2^53 */
+	if (v == (double)(int64_t)v && v > -9e15 && v < 9e15)
+		fprintf(f, " %" PRId64 "\n", (int64_t)v);
+	else
+		fprintf(f, " %.9g\n", v);
+}
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static const char *qdev(const struct metrics_qdisc *q, char *b)
+{
+	if (q->dev[0])
+		return q->dev;
+	snprintf(b, FMT_LEN, "if%" PRIu32, q->ifindex);
+	return b;
+}
+
+/* the qdisc's metrics */
+enum qid {
+	Q_INFO, Q_ABW, Q_CEIL, Q_RECV, Q_SENT, Q_LOST, Q_INTERVAL, Q_AGE,
+	Q_UPDATES, Q_STALE, Q_STALE_TIMEOUT, Q_RATIO, Q_RATIO_MIN, Q_GUARANTEED,
+	Q_HOLD, Q_TC_BYTES, Q_TC_PACKETS, Q_TC_DROPS, Q_TC_OVERLIMITS,
+	Q_TC_BACKLOG, Q_TC_QLEN, Q_THROTTLED, Q_WAITS, Q_UNCLASSIFIED, Q_YIELDED,
+	Q_CLASSES, Q_ACTIVE, Q_PROBES,
+};
+
+static const struct {
+	enum qid id;
+	const char *name, *type, *help;
+} qmetrics[] = {
+	{ Q_INFO, "er2bc_info", "gauge",
+	  "The qdisc's mode and how guarantees converge, as labels; always 1." },
+	{ Q_ABW, "er2bc_abw_bytes_per_second", "gauge",
+	  "W, the estimated available bandwidth: the cap in force (0: none)." },
+	{ Q_CEIL, "er2bc_abw_ceiling_bytes_per_second", "gauge",
+	  "The qdisc's configured rate, W's ceiling (0: none)." },
+	{ Q_RECV, "er2bc_recv_rate_bytes_per_second", "gauge",
+	  "R, what the far gateway received in the last estimate's interval." },
+	{ Q_SENT, "er2bc_estimate_sent_packets", "gauge",
+	  "Packets the last estimate's interval sent toward the peer." },
+	{ Q_LOST, "er2bc_estimate_lost_packets", "gauge",
+	  "Packets the last estimate counted lost." },
+	{ Q_INTERVAL, "er2bc_estimate_interval_seconds", "gauge",
+	  "The length of the interval the last estimate covers." },
+	{ Q_AGE, "er2bc_estimate_age_seconds", "gauge",
+	  "Time since the last estimate was applied (absent before the first)." },
+	{ Q_UPDATES, "er2bc_estimates_total", "counter",
+	  "ABW estimates applied." },
+	{ Q_STALE, "er2bc_stale", "gauge",
+	  "1 while no estimate has come for longer than the stale timeout." },
+	{ Q_STALE_TIMEOUT, "er2bc_stale_timeout_seconds", "gauge",
+	  "How long without an estimate makes the qdisc stale." },
+	{ Q_RATIO, "er2bc_recv_ratio", "gauge",
+	  "s, R over the W of the interval before, clamped to 0..1." },
+	{ Q_RATIO_MIN, "er2bc_recv_ratio_min", "gauge",
+	  "s_p, the least s over the history the controller keeps." },
+	{ Q_GUARANTEED, "er2bc_guaranteed_bytes_per_second", "gauge",
+	  "The sum of the classes' guarantees in force." },
+	{ Q_HOLD, "er2bc_scavenger_hold_seconds", "gauge",
+	  "What is left of the hold during which scavenger classes borrow nothing." },
+	{ Q_TC_BYTES, "er2bc_sent_bytes_total", "counter",
+	  "Bytes the qdisc sent (tc's Sent)." },
+	{ Q_TC_PACKETS, "er2bc_sent_packets_total", "counter",
+	  "Packets the qdisc sent." },
+	{ Q_TC_DROPS, "er2bc_dropped_packets_total", "counter",
+	  "Packets the qdisc dropped." },
+	{ Q_TC_OVERLIMITS, "er2bc_overlimits_total", "counter",
+	  "tc's overlimits: dequeues the shaper deferred." },
+	{ Q_TC_BACKLOG, "er2bc_backlog_bytes", "gauge",
+	  "Bytes queued in the qdisc." },
+	{ Q_TC_QLEN, "er2bc_backlog_packets", "gauge",
+	  "Packets queued in the qdisc." },
+	{ Q_THROTTLED, "er2bc_throttled_total", "counter",
+	  "Dequeues held back by the cap W." },
+	{ Q_WAITS, "er2bc_waits_total", "counter",
+	  "Dequeues with a backlog but no class allowed to send." },
+	{ Q_UNCLASSIFIED, "er2bc_unclassified_packets_total", "counter",
+	  "Packets in no class, sent in the implicit one." },
+	{ Q_YIELDED, "er2bc_yielded_total", "counter",
+	  "Dequeues that held scavenger classes back." },
+	{ Q_CLASSES, "er2bc_classes", "gauge",
+	  "Classes of the qdisc." },
+	{ Q_ACTIVE, "er2bc_active_classes", "gauge",
+	  "Classes with packets queued." },
+	{ Q_PROBES, "er2bc_probe_requests_total", "counter",
+	  "The estimator's requests the qdisc sent." },
+};
+
+static struct val qval(const struct metrics_qdisc *m, enum qid id, uint64_t now_ns)
+{
+	const struct qdisc_info *q = &m->ctrl;
+	const struct tc_counts *t = &m->tc;
+	const struct tc_er2bc_xstats *x = &m->x;
+
+	switch (id) {
+	case Q_INFO:
+		return some(1);
+	case Q_ABW:
+		if (HAS(q, ABW))
+			return some((double)VAL(q, ABW) / 8);
+		return m->has_x ? some((double)x->rate / 8) : none;
+	case Q_CEIL:
+		return HAS(q, CEIL) ? some((double)VAL(q, CEIL) / 8) : none;
+	case Q_RECV:
+		return HAS(q, RECV_RATE) ? some((double)VAL(q, RECV_RATE) / 8) : none;
+	case Q_SENT:
+		return HAS(q, SENT) ? some((double)VAL(q, SENT)) : none;
+	case Q_LOST:
+		return HAS(q, LOST) ? some((double)VAL(q, LOST)) : none;
+	case Q_INTERVAL:
+		return HAS(q, INTERVAL) ? some((double)VAL(q, INTERVAL) / 1e6) : none;
+	case Q_AGE:
+		if (!HAS(q, LAST_UPDATE) || !HAS(q, UPDATES) || !VAL(q, UPDATES) ||
+		    VAL(q, LAST_UPDATE) > now_ns)
+			return none;
+		return some((double)(now_ns - VAL(q, LAST_UPDATE)) / 1e9);
+	case Q_UPDATES:
+		if (HAS(q, UPDATES))
+			return some((double)VAL(q, UPDATES));
+		return m->has_x ? some((double)x->updates) : none;
+	case Q_STALE:
+		if (HAS(q, STALE))
+			return some(VAL(q, STALE) ? 1 : 0);
+		return m->has_x ? some(x->stale ? 1 : 0) : none;
+	case Q_STALE_TIMEOUT:
+		return HAS(q, PARAM_STALE) ? some((double)VAL(q, PARAM_STALE) / 1e3) : none;
+	case Q_RATIO:
+		return HAS(q, RATIO) ? some((double)VAL(q, RATIO) / ER2BC_RATIO_ONE) : none;
+	case Q_RATIO_MIN:
+		return HAS(q, RATIO_MIN) ? some((double)VAL(q, RATIO_MIN) / ER2BC_RATIO_ONE) : none;
+	case Q_GUARANTEED:
+		if (HAS(q, GUARANTEED))
+			return some((double)VAL(q, GUARANTEED) / 8);
+		return m->has_x ? some((double)x->guaranteed / 8) : none;
+	case Q_HOLD:
+		return HAS(q, SCAVENGER_HOLD) ? some((double)VAL(q, SCAVENGER_HOLD) / 1e6) : none;
+	case Q_TC_BYTES:
+		return t->has_basic ? some((double)t->bytes) : none;
+	case Q_TC_PACKETS:
+		return t->has_basic ? some((double)t->packets) : none;
+	case Q_TC_DROPS:
+		return t->has_queue ? some(t->drops) : none;
+	case Q_TC_OVERLIMITS:
+		return t->has_queue ? some(t->overlimits) : none;
+	case Q_TC_BACKLOG:
+		return t->has_queue ? some(t->backlog) : none;
+	case Q_TC_QLEN:
+		return t->has_queue ? some(t->qlen) : none;
+	case Q_THROTTLED:
+		return m->has_x ? some((double)x->throttled) : none;
+	case Q_WAITS:
+		return m->has_x ? some((double)x->waits) : none;
+	case Q_UNCLASSIFIED:
+		return m->has_x ? some((double)x->unclassified) : none;
+	case Q_YIELDED:
+		return m->has_x ? some((double)x->yielded) : none;
+	case Q_CLASSES:
+		return m->has_x ? some(x->classes) : none;
+	case Q_ACTIVE:
+		return m->has_x ? some(x->active) : none;
+	case Q_PROBES:
+		return m->has_x ? some((double)x->probes) : none;
+	}
+	return none;
+}
+
+static void qlabels(FILE *f, const struct metrics_qdisc *m, enum qid id)
+{
+	char b[FMT_LEN];
+
+	fputc('{', f);
+	put_label(f, "dev", qdev(m, b), true);
+	put_label(f, "handle", fmt_handle(b, m->handle), false);
+	if (id == Q_INFO) {
+		if (m->ctrl.has[ER2BC_A_QDISC_MODE])
+			put_label(f, "mode", mode_name(VAL(&m->ctrl, MODE), b), false);
+		if (m->ctrl.has[ER2BC_A_QDISC_PARAM_CONVERGE])
+			put_label(f, "converge", converge_name(VAL(&m->ctrl, PARAM_CONVERGE), b),
+				  false);
+	}
+	fputc('}', f);
+}
+
+/* the classes' metrics: those of the controller (ctrl-get), then tc's */
+enum cid {
+	C_INFO, C_RATE, C_GUARANTEE, C_DEMAND, C_BYTES, C_PACKETS, C_DROPS,
+	C_OVERLIMITS, C_BACKLOG, C_QLEN, C_BYTES_GUARANTEED, C_BYTES_BORROWED,
+};
+
+static const struct {
+	enum cid id;
+	bool tc;	/* from tc's class dump, else from ctrl-get */
+	const char *name, *type, *help;
+} cmetrics[] = {
+	{ C_INFO, false, "er2bc_class_info", "gauge",
+	  "A class's priority and traffic type, as labels; always 1." },
+	{ C_RATE, false, "er2bc_class_rate_bytes_per_second", "gauge",
+	  "R_f, the class's necessary rate (tc's rate)." },
+	{ C_GUARANTEE, false, "er2bc_class_guarantee_bytes_per_second", "gauge",
+	  "G, the class's guarantee in force." },
+	{ C_DEMAND, false, "er2bc_class_demand_bytes_per_second", "gauge",
+	  "S_d, what the controller asked for the class at the last estimate." },
+	{ C_BYTES, true, "er2bc_class_sent_bytes_total", "counter",
+	  "Bytes the class sent." },
+	{ C_PACKETS, true, "er2bc_class_sent_packets_total", "counter",
+	  "Packets the class sent." },
+	{ C_DROPS, true, "er2bc_class_dropped_packets_total", "counter",
+	  "Packets the class dropped." },
+	{ C_OVERLIMITS, true, "er2bc_class_overlimits_total", "counter",
+	  "tc's overlimits of the class." },
+	{ C_BACKLOG, true, "er2bc_class_backlog_bytes", "gauge",
+	  "Bytes queued in the class." },
+	{ C_QLEN, true, "er2bc_class_backlog_packets", "gauge",
+	  "Packets queued in the class." },
+	{ C_BYTES_GUARANTEED, true, "er2bc_class_guaranteed_bytes_total", "counter",
+	  "Bytes the class sent within its guarantee." },
+	{ C_BYTES_BORROWED, true, "er2bc_class_borrowed_bytes_total", "counter",
+	  "Bytes the class sent on capacity lent to it." },
+};
+
+static struct val ctrl_cval(const struct class_info *c, enum cid id)
+{
+	switch (id) {
+	case C_INFO:
+		return some(1);
+	case C_RATE:
+		return CHAS(c, RATE) ? some((double)CVAL(c, RATE) / 8) : none;
+	case C_GUARANTEE:
+		return CHAS(c, GUARANTEE) ? some((double)CVAL(c, GUARANTEE) / 8) : none;
+	case C_DEMAND:
+		return CHAS(c, DEMAND) ? some((double)CVAL(c, DEMAND) / 8) : none;
+	default:
+		return none;
+	}
+}
+
+static struct val tc_cval(const struct metrics_class *c, enum cid id)
+{
+	const struct tc_counts *t = &c->tc;
+
+	switch (id) {
+	case C_BYTES:
+		return t->has_basic ? some((double)t->bytes) : none;
+	case C_PACKETS:
+		return t->has_basic ? some((double)t->packets) : none;
+	case C_DROPS:
+		return t->has_queue ? some(t->drops) : none;
+	case C_OVERLIMITS:
+		return t->has_queue ? some(t->overlimits) : none;
+	case C_BACKLOG:
+		return t->has_queue ? some(t->backlog) : none;
+	case C_QLEN:
+		return t->has_queue ? some(t->qlen) : none;
+	case C_BYTES_GUARANTEED:
+		return c->has_x ? some((double)c->x.bytes_guaranteed) : none;
+	case C_BYTES_BORROWED:
+		return c->has_x ? some((double)c->x.bytes_borrowed) : none;
+	default:
+		return none;
+	}
+}
+
+static void clabels(FILE *f, const struct metrics_qdisc *m, uint32_t classid,
+		    const struct class_info *c)
+{
+	char b[FMT_LEN];
+
+	fputc('{', f);
+	put_label(f, "dev", qdev(m, b), true);
+	put_label(f, "classid", fmt_handle(b, classid), false);
+	if (c && CHAS(c, PRIO)) {
+		snprintf(b, sizeof(b), "%" PRIu64, CVAL(c, PRIO));
+		put_label(f, "prio", b, false);
+	}
+	if (c && CHAS(c, TYPE))
+		put_label(f, "type", type_name(CVAL(c, TYPE), b), false);
+	fputc('}', f);
+}
+
+/* a class metric's HELP and TYPE, before its first sample */
+static void cfamily(FILE *f, size_t i, bool *fam)
+{
+	if (!*fam)
+		family(f, cmetrics[i].name, cmetrics[i].type, cmetrics[i].help);
+	*fam = true;
+}
+
+static void print_classes(FILE *f, const struct metrics *m, size_t i)
+{
+	bool fam = false;
+	const struct metrics_qdisc *q;
+	const struct class_info *ci;
+	const struct metrics_class *tc;
+	struct val v;
+	size_t j, k;
+
+	for (j = 0; j < m->nqd; j++) {
+		q = &m->qd[j];
+		if (!cmetrics[i].tc) {
+			for (k = 0; k < q->ctrl.ncls; k++) {
+				ci = &q->ctrl.cls[k];
+				v = ctrl_cval(ci, cmetrics[i].id);
+				if (!v.ok || !CHAS(ci, CLASSID))
+					continue;
+				cfamily(f, i, &fam);
+				fputs(cmetrics[i].name, f);
+				clabels(f, q, (uint32_t)CVAL(ci, CLASSID),
+					cmetrics[i].id == C_INFO ? ci : NULL);
+				put_value(f, v.v);
+			}
+			continue;
+		}
+		for (k = 0; k < q->ncls; k++) {
+			tc = &q->cls[k];
+			v = tc_cval(tc, cmetrics[i].id);
+			if (!v.ok)
+				continue;
+			cfamily(f, i, &fam);
+			fputs(cmetrics[i].name, f);
+			clabels(f, q, tc->classid, NULL);
+			put_value(f, v.v);
+		}
+	}
+}
+
+/* tcp_rcvmgr's counters, by the spec's attribute */
+static const struct {
+	unsigned int attr;
+	const char *name, *type, *help;
+} rmetrics[] = {
+	{ TCP_RCVMGR_A_STATS_BUDGET, "tcp_rcvmgr_budget_bytes", "gauge",
+	  "B, the receive-window budget the managed connections share." },
+	{ TCP_RCVMGR_A_STATS_CONNS, "tcp_rcvmgr_connections", "gauge",
+	  "Connections tracked now." },
+	{ TCP_RCVMGR_A_STATS_MEMORY, "tcp_rcvmgr_memory_bytes", "gauge",
+	  "Bytes the connection table holds." },
+	{ TCP_RCVMGR_A_STATS_CREATED, "tcp_rcvmgr_connections_created_total", "counter",
+	  "Connections tracked since the module loaded." },
+	{ TCP_RCVMGR_A_STATS_FREED, "tcp_rcvmgr_connections_freed_total", "counter",
+	  "Connections forgotten." },
+	{ TCP_RCVMGR_A_STATS_FULL, "tcp_rcvmgr_table_full_total", "counter",
+	  "Connections not tracked because the table was full." },
+	{ TCP_RCVMGR_A_STATS_ACKS, "tcp_rcvmgr_acks_total", "counter",
+	  "ACKs of managed connections seen." },
+	{ TCP_RCVMGR_A_STATS_REWRITTEN, "tcp_rcvmgr_windows_rewritten_total", "counter",
+	  "ACKs whose advertised window was lowered." },
+	{ TCP_RCVMGR_A_STATS_RTT_SAMPLES, "tcp_rcvmgr_rtt_samples_total", "counter",
+	  "Round-trip time samples taken." },
+	{ TCP_RCVMGR_A_STATS_INTERVALS, "tcp_rcvmgr_intervals_total", "counter",
+	  "Budget assignments made (one an interval)." },
+	{ TCP_RCVMGR_A_STATS_BUDGET_UP, "tcp_rcvmgr_budget_increases_total", "counter",
+	  "Intervals that raised the budget." },
+	{ TCP_RCVMGR_A_STATS_BUDGET_DOWN, "tcp_rcvmgr_budget_decreases_total", "counter",
+	  "Intervals that lowered the budget." },
+	{ TCP_RCVMGR_A_STATS_UNSEEN, "tcp_rcvmgr_unseen_total", "counter",
+	  "ACKs passed as written: their data took another path than the gateway." },
+};
+
+void metrics_print(FILE *f, const struct metrics *m, uint64_t now_ns)
+{
+	const struct rcvmgr_stats *r = &m->rcvmgr;
+	struct val v;
+	size_t i, j;
+	bool fam;
+
+	for (i = 0; i < ARRAY_SIZE(qmetrics); i++) {
+		fam = false;
+		for (j = 0; j < m->nqd; j++) {
+			v = qval(&m->qd[j], qmetrics[i].id, now_ns);
+			if (!v.ok)
+				continue;
+			if (!fam)
+				family(f, qmetrics[i].name, qmetrics[i].type, qmetrics[i].help);
+			fam = true;
+			fputs(qmetrics[i].name, f);
+			qlabels(f, &m->qd[j], qmetrics[i].id);
+			put_value(f, v.v);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(cmetrics); i++)
+		print_classes(f, m, i);
+	if (!m->has_rcvmgr)
+		return;
+	for (i = 0; i < ARRAY_SIZE(rmetrics); i++) {
+		if (!r->has[rmetrics[i].attr])
+			continue;
+		family(f, rmetrics[i].name, rmetrics[i].type, rmetrics[i].help);
+		fputs(rmetrics[i].name, f);
+		put_value(f, (double)r->v[rmetrics[i].attr]);
+	}
+}
+
+void metrics_free(struct metrics *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nqd; i++) {
+		qdisc_free(&m->qd[i].ctrl);
+		free(m->qd[i].cls);
+	}
+	free(m->qd);
+	memset(m, 0, sizeof(*m));
+}
