@@ -322,10 +322,14 @@ static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (!er2bc_node_active(&cl->node) && cl->qdisc->q.qlen) {
 		u64 now = er2bc_sched_clock(&q->sched);
 
-		/* read the clock only if the class is not ready already */
-		if (!er2bc_node_ready(&cl->node, now))
+		/*
+		 * read the clock only if the class is not ready already, or if
+		 * its shortage is measured: it is backlogged from now
+		 */
+		if (cl->shortage.need_bps || !er2bc_node_ready(&cl->node, now))
 			now = ktime_get_ns();
 		er2bc_sched_activate(&q->sched, &cl->node, now);
+		er2bc_short_busy(&cl->shortage, now);
 	}
 	return NET_XMIT_SUCCESS;
 }
@@ -386,6 +390,7 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 		}
 		er2bc_sched_charge(&q->sched, n, qdisc_pkt_len(skb), now,
 				   cl->qdisc->q.qlen);
+		er2bc_short_sent(&cl->shortage, qdisc_pkt_len(skb), now, cl->qdisc->q.qlen);
 		bstats_update(&cl->bstats, skb);
 		qdisc_bstats_update(sch, skb);
 		qdisc_qstats_backlog_dec(sch, skb);
@@ -532,6 +537,7 @@ static int er2bc_class_init(struct Qdisc *sch, struct er2bc_class *cl, u32 class
 	er2bc_node_init(&cl->node);
 	INIT_LIST_HEAD(&cl->prio_list);
 	gnet_stats_basic_sync_init(&cl->bstats);
+	er2bc_short_init(&cl->shortage, 0, ktime_get_ns());
 	cl->common.classid = classid;
 	cl->qdisc = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops, classid,
 				      extack);
@@ -588,6 +594,13 @@ static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 	return er2bc_configure(sch, opt, extack);
 }
 
+/* a class has nothing queued any more: off the scheduler's lists, not busy */
+static void er2bc_class_idle(struct er2bc_sched_data *q, struct er2bc_class *cl)
+{
+	er2bc_sched_deactivate(&q->sched, &cl->node);
+	er2bc_short_idle(&cl->shortage, ktime_get_ns());
+}
+
 static void er2bc_reset(struct Qdisc *sch)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
@@ -596,12 +609,12 @@ static void er2bc_reset(struct Qdisc *sch)
 
 	for (i = 0; i < q->clhash.hashsize; i++) {
 		hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
-			er2bc_sched_deactivate(&q->sched, &cl->node);
+			er2bc_class_idle(q, cl);
 			qdisc_reset(cl->qdisc);
 		}
 	}
 	if (q->implicit.qdisc) {
-		er2bc_sched_deactivate(&q->sched, &q->implicit.node);
+		er2bc_class_idle(q, &q->implicit);
 		qdisc_reset(q->implicit.qdisc);
 	}
 	__skb_queue_purge(&q->probes);
@@ -684,6 +697,7 @@ static int er2bc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	struct tc_er2bc_xstats st = {};
+	u64 now;
 
 	sch_tree_lock(sch);
 	st.rate = q->rate;
@@ -700,9 +714,12 @@ static int er2bc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.yielded = q->sched.yielded;
 	sch_tree_unlock(sch);
 	/* the controller's, under RTNL as dumps are */
+	now = ktime_get_ns();
 	st.updates = q->ctrl.updates;
-	st.stale = er2bc_stale(q, ktime_get_ns());
+	st.stale = er2bc_stale(q, now);
 	st.seq = q->last.seq;
+	if (q->last_update && now > q->last_update)
+		st.estimate_age_ns = now - q->last_update;
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
@@ -742,7 +759,7 @@ static void er2bc_qlen_notify(struct Qdisc *sch, unsigned long arg)
 	struct er2bc_class *cl = (struct er2bc_class *)arg;
 
 	/* the implicit class's pfifo has parent <major>:0, which find() does not name */
-	er2bc_sched_deactivate(&q->sched, cl ? &cl->node : &q->implicit.node);
+	er2bc_class_idle(q, cl ?: &q->implicit);
 }
 
 /* insert into the priority order, by classid among equals */
@@ -876,6 +893,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (child || rate != cl->rate || type != cl->type)
 		er2bc_ctrl_class_init(&cl->ctrl, rate, type);
 	cl->rate = rate;
+	er2bc_short_set_need(&cl->shortage, rate, now);
 	cl->ceil = ceil;
 	cl->weight = weight;
 	cl->type = type;
@@ -919,7 +937,7 @@ static int er2bc_delete_class(struct Qdisc *sch, unsigned long arg,
 
 	sch_tree_lock(sch);
 	qdisc_purge_queue(cl->qdisc);
-	er2bc_sched_deactivate(&q->sched, &cl->node);
+	er2bc_class_idle(q, cl);
 	qdisc_class_hash_remove(&q->clhash, &cl->common);
 	list_del(&cl->prio_list);
 	er2bc_class_gen_bump(q);
@@ -1006,6 +1024,9 @@ static int er2bc_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	xst.bytes_borrowed = cl->node.bytes_borrowed;
 	xst.credit = cl->node.credit;
 	xst.state = cl->node.state;
+	xst.shortage_ns = er2bc_short_total(&cl->shortage, ktime_get_ns());
+	/* tc tells a class's statistics from the qdisc's by their size */
+	BUILD_BUG_ON(sizeof(xst) >= offsetof(struct tc_er2bc_xstats, probe_packets));
 	sch_tree_unlock(sch);
 
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||

@@ -38,6 +38,7 @@ struct er2bc_class {
 	struct er2bc_ctrl_class ctrl;
 
 	struct gnet_stats_basic_sync bstats;
+	struct er2bc_short shortage;	/* time below R_f while backlogged */
 	u32 drops;			/* refused by the child */
 	struct net_rate_estimator __rcu *rate_est;
 };

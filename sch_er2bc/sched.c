@@ -629,3 +629,102 @@ void er2bc_sched_restore(struct er2bc_sched *s, struct list_head *aside, u64 now
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_restore);
+
+/*
+ * The part of the window begun at sh->window_start, up to @now, for which
+ * the class was short: its backlogged time, if what it sent in the window
+ * fell short of R_f over that time; else 0.
+ */
+static u64 short_window(const struct er2bc_short *sh, u64 now)
+{
+	u64 busy = sh->busy_ns, got;
+
+	if (sh->busy_since && now > sh->busy_since)
+		busy += now - sh->busy_since;
+	if (!sh->need_bps || !busy)
+		return 0;
+	/*
+	 * the rate it got while backlogged, bit/s: what it sent in the window
+	 * left while it was backlogged, so no faster than a device sends, far
+	 * below 2^64 (R_f times the time could pass it)
+	 */
+	got = mul_u64_u64_div_u64(sh->bytes, 8 * NSEC_PER_SEC, busy);
+	return got < sh->need_bps - sh->need_bps / ER2BC_SHORT_SLACK ? busy : 0;
+}
+
+/* ends the window if it is over (or @force): its shortage counted, a new one */
+static void short_roll(struct er2bc_short *sh, u64 now, bool force)
+{
+	/* (a clock read before the window began does not end it) */
+	if (!force && (now < sh->window_start ||
+		       now - sh->window_start < ER2BC_SHORT_WINDOW_NS))
+		return;
+	sh->total_ns += short_window(sh, now);
+	sh->window_start = now;
+	sh->busy_ns = 0;
+	sh->bytes = 0;
+	if (sh->busy_since)
+		sh->busy_since = now;
+}
+
+/**
+ * er2bc_short_init - a class's shortage, from none, measured against @need_bps
+ * @sh: the class's
+ * @need_bps: R_f; 0: not measured
+ * @now: the current time, ns (never 0: a busy_since of 0 means idle)
+ */
+void er2bc_short_init(struct er2bc_short *sh, u64 need_bps, u64 now)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->need_bps = need_bps;
+	sh->window_start = now;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_short_init);
+
+/* R_f changed: the window so far is judged against the old one */
+void er2bc_short_set_need(struct er2bc_short *sh, u64 need_bps, u64 now)
+{
+	if (sh->need_bps == need_bps)
+		return;
+	short_roll(sh, now, true);
+	sh->need_bps = need_bps;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_short_set_need);
+
+/* the class had no packet queued and has one now */
+void er2bc_short_busy(struct er2bc_short *sh, u64 now)
+{
+	short_roll(sh, now, false);
+	/* (a clock read before the window began counts from its start) */
+	if (!sh->busy_since)
+		sh->busy_since = max3(now, sh->window_start, (u64)1);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_short_busy);
+
+/* the class sent @len bytes at @now; @backlogged: it has more queued */
+void er2bc_short_sent(struct er2bc_short *sh, u32 len, u64 now, bool backlogged)
+{
+	short_roll(sh, now, false);
+	sh->bytes += len;
+	if (!backlogged)
+		er2bc_short_idle(sh, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_short_sent);
+
+/* the class has nothing queued any more (sent, dropped, reset) */
+void er2bc_short_idle(struct er2bc_short *sh, u64 now)
+{
+	if (!sh->busy_since)
+		return;
+	if (now > sh->busy_since)
+		sh->busy_ns += now - sh->busy_since;
+	sh->busy_since = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_short_idle);
+
+/* the class's shortage so far, ns, the window still open included */
+u64 er2bc_short_total(const struct er2bc_short *sh, u64 now)
+{
+	return sh->total_ns + short_window(sh, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_short_total);

@@ -45,6 +45,7 @@
 
 #include <linux/bits.h>
 #include <linux/list.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/er2bc.h>
 
@@ -121,6 +122,37 @@ struct er2bc_sched {
 	u64 lend_rounds;		/* and rounds of them at once */
 	u64 yielded;			/* dequeues that held a scavenger back */
 };
+
+/*
+ * A class's shortage: the time it was short of its necessary rate R_f, the
+ * paper's own measure, kept per class. Time is cut into windows of
+ * ER2BC_SHORT_WINDOW_NS (the paper reads rates every second); in each, the
+ * class is short for the time it was backlogged if what it sent in the
+ * window, over that time, was below R_f, less 1/ER2BC_SHORT_SLACK of it
+ * (a class paced at exactly R_f is not short by a rounding): while it had
+ * packets waiting, it was served below its necessary rate. A class whose traffic asks for less
+ * than R_f, and is served at once, is never short; a class without R_f is
+ * not measured. Windows end lazily, at the class's next event; a reader
+ * adds the open window itself (er2bc_short_total()).
+ */
+#define ER2BC_SHORT_WINDOW_NS	NSEC_PER_SEC
+#define ER2BC_SHORT_SLACK	32
+
+struct er2bc_short {
+	u64 need_bps;			/* R_f; 0: not measured */
+	u64 window_start;
+	u64 busy_since;			/* backlogged since then; 0: idle */
+	u64 busy_ns;			/* backlogged in the window, before busy_since */
+	u64 bytes;			/* sent in the window */
+	u64 total_ns;			/* short, in the windows ended */
+};
+
+void er2bc_short_init(struct er2bc_short *sh, u64 need_bps, u64 now);
+void er2bc_short_set_need(struct er2bc_short *sh, u64 need_bps, u64 now);
+void er2bc_short_busy(struct er2bc_short *sh, u64 now);
+void er2bc_short_sent(struct er2bc_short *sh, u32 len, u64 now, bool backlogged);
+void er2bc_short_idle(struct er2bc_short *sh, u64 now);
+u64 er2bc_short_total(const struct er2bc_short *sh, u64 now);
 
 void er2bc_sched_init(struct er2bc_sched *s);
 void er2bc_node_init(struct er2bc_node *n);

@@ -659,6 +659,118 @@ static void sched_scavenger_change_active(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim->bytes[1], 0);
 }
 
+/*
+ * Shortage (er2bc_short_*): a class sending PKT-byte packets from @start for
+ * @ns, one every @gap_ns, always backlogged (@backlogged) or each packet
+ * leaving at once into an empty queue
+ */
+#define NEED	1200000ULL	/* R_f: a PKT every 10 ms */
+
+static u64 short_feed(struct er2bc_short *sh, u64 start, u64 ns, u64 gap_ns,
+		      bool backlogged)
+{
+	u64 t;
+
+	for (t = start; t < start + ns; t += gap_ns) {
+		if (!backlogged)
+			er2bc_short_busy(sh, t);
+		/* (served at once: a packet's time at 1 Gbit/s) */
+		er2bc_short_sent(sh, PKT, backlogged ? t : t + 12 * NSEC_PER_USEC,
+				 backlogged);
+	}
+	return t;
+}
+
+/*
+ * served at R_f while backlogged, or within the slack, or asking less and
+ * served at once: none; 5 % below R_f: short
+ */
+static void short_none_when_served(struct kunit *test)
+{
+	struct er2bc_short sh;
+	u64 t = 1000 * NSEC_PER_SEC, t0;
+
+	er2bc_short_init(&sh, NEED, t);
+	er2bc_short_busy(&sh, t);
+	t = short_feed(&sh, t, 5 * NSEC_PER_SEC, 10 * NSEC_PER_MSEC, true);
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t), 0);
+	/* 2 % below R_f: within the slack, not short */
+	t = short_feed(&sh, t, 5 * NSEC_PER_SEC, 10204 * NSEC_PER_USEC, true);
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t), 0);
+	/* 5 % below: short, the whole time */
+	t0 = t;
+	t = short_feed(&sh, t, 5 * NSEC_PER_SEC, 10527 * NSEC_PER_USEC, true);
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t), t - t0);
+	er2bc_short_init(&sh, NEED, t);
+	/* a tenth of R_f, each packet sent as it comes: not short either */
+	er2bc_short_idle(&sh, t);
+	t = short_feed(&sh, t, 5 * NSEC_PER_SEC, 100 * NSEC_PER_MSEC, false);
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t), 0);
+}
+
+/* backlogged and served at half R_f for 3 s: short for those 3 s */
+static void short_half_rate(struct kunit *test)
+{
+	struct er2bc_short sh;
+	u64 t0 = 1000 * NSEC_PER_SEC, t;
+
+	er2bc_short_init(&sh, NEED, t0);
+	er2bc_short_busy(&sh, t0);
+	t = short_feed(&sh, t0, 3 * NSEC_PER_SEC, 20 * NSEC_PER_MSEC, true);
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t), t - t0);
+	/* then served at R_f for 2 s: no more */
+	t = short_feed(&sh, t, 2 * NSEC_PER_SEC, 10 * NSEC_PER_MSEC, true);
+	KUNIT_EXPECT_LE(test, er2bc_short_total(&sh, t), 3 * NSEC_PER_SEC + 20 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_GE(test, er2bc_short_total(&sh, t), 3 * NSEC_PER_SEC);
+}
+
+/*
+ * starved: backlogged, nothing sent for 5 s, so no event ends a window; a
+ * reader sees the open window, and the next packet ends it
+ */
+static void short_starved(struct kunit *test)
+{
+	struct er2bc_short sh;
+	u64 t0 = 1000 * NSEC_PER_SEC, t = t0 + 5 * NSEC_PER_SEC;
+
+	er2bc_short_init(&sh, NEED, t0);
+	er2bc_short_busy(&sh, t0);
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t), 5 * NSEC_PER_SEC);
+	er2bc_short_sent(&sh, PKT, t, false);
+	KUNIT_EXPECT_EQ(test, sh.total_ns, 5 * NSEC_PER_SEC);
+	/* idle afterwards: the total stays */
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t + 60 * NSEC_PER_SEC),
+			5 * NSEC_PER_SEC);
+}
+
+/* no R_f, or a clock read before the window began: nothing, no wrap */
+static void short_edges(struct kunit *test)
+{
+	struct er2bc_short sh;
+	u64 t0 = 1000 * NSEC_PER_SEC, t;
+
+	er2bc_short_init(&sh, 0, t0);
+	er2bc_short_busy(&sh, t0);
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t0 + 5 * NSEC_PER_SEC), 0);
+	/* R_f set while starved: judged from then on, against the new R_f */
+	er2bc_short_set_need(&sh, NEED, t0 + 5 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, sh.total_ns, 0);
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t0 + 7 * NSEC_PER_SEC),
+			2 * NSEC_PER_SEC);
+	/* a clock behind the window's start (the scheduler's, not read anew) */
+	er2bc_short_init(&sh, NEED, t0);
+	er2bc_short_busy(&sh, t0 - 3 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, sh.window_start, t0);
+	KUNIT_EXPECT_EQ(test, sh.busy_since, t0);
+	t = short_feed(&sh, t0, NSEC_PER_SEC, 10 * NSEC_PER_MSEC, true);
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t), 0);
+	/* the highest rates: no overflow in R_f times the time */
+	er2bc_short_init(&sh, U64_MAX / 2, t0);
+	er2bc_short_busy(&sh, t0);
+	KUNIT_EXPECT_EQ(test, er2bc_short_total(&sh, t0 + 100000 * NSEC_PER_SEC),
+			100000 * NSEC_PER_SEC);
+}
+
 static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(sched_guarantees_by_priority),
 	KUNIT_CASE(sched_lends_by_priority),
@@ -678,6 +790,10 @@ static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(sched_scavenger_last),
 	KUNIT_CASE(sched_scavenger_yield),
 	KUNIT_CASE(sched_scavenger_change_active),
+	KUNIT_CASE(short_none_when_served),
+	KUNIT_CASE(short_half_rate),
+	KUNIT_CASE(short_starved),
+	KUNIT_CASE(short_edges),
 	{}
 };
 

@@ -3,8 +3,9 @@
 """Read `tc -s class show` text (iproute2 6.1 prints classes only as text)
 on stdin; print the classes as JSON: {"1:10": {"bytes": .., "packets": ..,
 "drops": .., "overlimits": .., "backlog": .., "qlen": .., "guarantee": bps,
-"state": .., "bytes_guaranteed": .., "bytes_borrowed": .., "leaf": "8001"
-or None, "options": "prio 1 rate ..."}}.
+"state": .., "bytes_guaranteed": .., "bytes_borrowed": .., "shortage_ns": ..
+(to tc's precision: whole ms, or tenths of a second), "leaf": "8001" or
+None, "options": "prio 1 rate ..."}}.
 """
 import json
 import re
@@ -50,6 +51,10 @@ def parse(lines):
         m = re.search(r"sent within guarantee (\d+) bytes borrowed (\d+) bytes", line)
         if m:
             cur.update(bytes_guaranteed=int(m.group(1)), bytes_borrowed=int(m.group(2)))
+        m = re.search(r"^\s*shortage ([0-9.]+)(ms|s)\b", line)
+        if m:
+            cur.update(shortage_ns=int(round(float(m.group(1)) *
+                                             (1e6 if m.group(2) == "ms" else 1e9))))
     dumps.append(classes)
     return dumps
 

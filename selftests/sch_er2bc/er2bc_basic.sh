@@ -107,3 +107,24 @@ q=$(cls 10:1 "['qlen']")
 log_test $? "packets wait at 8 bit/s" "qlen=$q"
 tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
 log_test $? "delete with packets queued and the watchdog armed"
+
+# shortage, the kernel's measure of time below R_f while backlogged: under
+# a 200 kbit/s cap in strict priority, 1:1 (R_f 100 kbit/s, offered 400)
+# takes it all and is never short; 1:2 (R_f 1 Mbit/s, offered 2) gets
+# nothing and is short for as long as it waits. Paced senders: light even
+# on the debug kernel, and 1:2's starvation does not depend on the CPU
+tcq qdisc add dev dummy0 root handle 1: er2bc rate 200kbit mode pq &&
+	tcq class add dev dummy0 parent 1: classid 1:1 er2bc prio 1 rate 100kbit &&
+	tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 2 rate 1mbit &&
+	for i in 1 2; do
+		tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+			ip_proto udp dst_port 500$i classid 1:$i || break
+	done
+log_test $? "a 200 kbit/s cap, 1:1 needing 100 kbit/s, 1:2 needing 1 Mbit/s"
+sh0=$(cls 1:2 "['shortage_ns']")
+ip netns exec "$NS" python3 "$(dirname "$0")/udpflood.py" 192.0.2.2 4 5001@400000 5002@2000000
+s1=$(cls 1:1 "['shortage_ns']") s2=$(cls 1:2 "['shortage_ns']")
+[ "$sh0" = 0 ] && [ "${s1:-1}" = 0 ] && [ "${s2:-0}" -ge 3000000000 ]
+log_test $? "after 4 s: 1:2 short for as long as it waited, 1:1 not at all" \
+	"shortage before: 1:2 $sh0; after: 1:1 $s1, 1:2 $s2 ns"
+tcq qdisc del dev dummy0 root

@@ -37,6 +37,9 @@ g_tc() { class_stats "$NS" dummy0 |
 sd_ctl() { ctl -j show dev dummy0 handle 1: |
 	json_get "' '.join(str({c['classid']: c['demand'] for c in j['classes']}[k]) for k in ('1:1', '1:2', '1:3'))"; }
 updates() { ctl -j show dev dummy0 handle 1: | json_get "j['updates']"; }
+# the kernel's shortage of classes 1:1 1:2 1:3, ns (tc -s, to its precision)
+shortages() { class_stats "$NS" dummy0 |
+	json_get "' '.join(str(j[k]['shortage_ns']) for k in ('1:1', '1:2', '1:3'))"; }
 
 # three classes, R_f 2, 2 and 3 Mbit/s: tcp, udp, tcp; eq. 1 under 10 Mbit/s
 tcq qdisc add dev dummy0 root handle 1: er2bc rate 10mbit mode er2bc &&
@@ -274,7 +277,9 @@ if within "${capacity:-0}" 9500000 1e12; then
 	before=$(rates)
 	# the far gateway saw everything: s = 1, S_d = R_f; 3 Mbit/s leave room for 1:1 and half of 1:2
 	ctl abw-set dev dummy0 handle 1: abw 3mbit recv 6mbit seq 2
+	sh0=$(shortages)
 	after=$(rates)
+	sh1=$(shortages)
 	python3 - "$before" "$after" <<-'EOF'
 	import json, sys
 	b, a = json.loads(sys.argv[1]), json.loads(sys.argv[2])
@@ -287,6 +292,17 @@ if within "${capacity:-0}" 9500000 1e12; then
 	EOF
 	log_timing_test $? "W 6 -> 3 Mbit/s: priority 1 keeps its 2 Mbit/s, 1:2 gets the rest, 1:3 gives way" \
 		"before $before after $after"
+	# the kernel's own measure of it (tc -s: shortage): over the 9 s flood
+	# at W 3 Mbit/s, 1:2 and 1:3 were backlogged and served below their 2
+	# Mbit/s; 1:1 got it (two windows of slack: TCG is uneven)
+	python3 - "$sh0" "$sh1" <<-'EOF'
+	import sys
+	b, a = ([int(x) for x in v.split()] for v in sys.argv[1:3])
+	d = [y - x for x, y in zip(b, a)]
+	sys.exit(0 if d[0] <= 2e9 and d[1] >= 6e9 and d[2] >= 6e9 else 1)
+	EOF
+	log_timing_test $? "W 6 -> 3 Mbit/s: shortage grows for 1:2 and 1:3, not for 1:1" \
+		"shortage ns of 1:1 1:2 1:3 before: $sh0, after: $sh1"
 
 	# --- estimates at a high rate while packets flow: W alternates 3 and 4
 	# Mbit/s, 1:1's 2 Mbit/s never moves; the packet path does not wait
@@ -341,6 +357,7 @@ else
 	# as many results as the branch above, so that the count stays the one
 	# the harness's manifest expects
 	for t in "W 6 -> 3 Mbit/s: priority 1 keeps its 2 Mbit/s, 1:2 gets the rest, 1:3 gives way" \
+		"W 6 -> 3 Mbit/s: shortage grows for 1:2 and 1:3, not for 1:1" \
 		"estimates during traffic: 1:1 keeps 2 Mbit/s, 1:3 gives way" \
 		"estimates during traffic: all applied" "after the storm: the last estimate in force" \
 		"after the storm: the qdisc shapes to W, 1:1 gets its S_d"; do

@@ -9,6 +9,8 @@
  * partial picture.
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <net/if.h>
@@ -43,7 +45,7 @@ static int stats2_attr(const struct nlattr *a, void *data)
 }
 
 void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
-		     void *xstats, size_t xlen, bool *has_x)
+		     void *xstats, size_t size, size_t min, size_t max, size_t *xlen)
 {
 	const struct nlattr *tb[TCA_STATS_MAX + 1] = { 0 };
 	struct gnet_stats_basic b = { 0 };
@@ -51,7 +53,8 @@ void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
 	size_t len;
 
 	memset(c, 0, sizeof(*c));
-	*has_x = false;
+	memset(xstats, 0, size);
+	*xlen = 0;
 	if (mnl_attr_parse_nested(stats2, stats2_attr, tb) < 0)
 		return;
 	if (tb[TCA_STATS_BASIC]) {
@@ -75,10 +78,12 @@ void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
 		c->drops = q.drops;
 		c->overlimits = q.overlimits;
 	}
-	/* the qdisc's and a class's xstats differ in size: an exact match */
-	if (tb[TCA_STATS_APP] && mnl_attr_get_payload_len(tb[TCA_STATS_APP]) == xlen) {
-		memcpy(xstats, mnl_attr_get_payload(tb[TCA_STATS_APP]), xlen);
-		*has_x = true;
+	if (tb[TCA_STATS_APP]) {
+		len = mnl_attr_get_payload_len(tb[TCA_STATS_APP]);
+		if (len < min || len > max)
+			return;
+		memcpy(xstats, mnl_attr_get_payload(tb[TCA_STATS_APP]), len < size ? len : size);
+		*xlen = len;
 	}
 }
 
@@ -131,8 +136,11 @@ static int qdisc_msg(const struct nlmsghdr *nlh, void *data)
 	q->handle = tcm->tcm_handle;
 	if (!if_indextoname(q->ifindex, q->dev))
 		q->dev[0] = '\0';
+	/* (every version's qdisc xstats have the estimator's counts) */
 	if (tb[TCA_STATS2])
-		tc_counts_parse(tb[TCA_STATS2], &q->tc, &q->x, sizeof(q->x), &q->has_x);
+		tc_counts_parse(tb[TCA_STATS2], &q->tc, &q->x, sizeof(q->x),
+				offsetof(struct tc_er2bc_xstats, probe_packets), SIZE_MAX,
+				&q->xlen);
 	return MNL_CB_OK;
 }
 
@@ -159,8 +167,11 @@ static int class_msg(const struct nlmsghdr *nlh, void *data)
 	c = &cls[q->ncls++];
 	memset(c, 0, sizeof(*c));
 	c->classid = tcm->tcm_handle;
+	/* (a class's are shorter than any qdisc's: tc tells them apart so) */
 	if (tb[TCA_STATS2])
-		tc_counts_parse(tb[TCA_STATS2], &c->tc, &c->x, sizeof(c->x), &c->has_x);
+		tc_counts_parse(tb[TCA_STATS2], &c->tc, &c->x, sizeof(c->x),
+				offsetof(struct tc_er2bc_class_xstats, credit),
+				offsetof(struct tc_er2bc_xstats, probe_packets) - 1, &c->xlen);
 	return MNL_CB_OK;
 }
 

@@ -30,7 +30,7 @@ struct tc_counts {
 struct metrics_class {
 	uint32_t classid;
 	struct tc_counts tc;
-	bool has_x;
+	size_t xlen;				/* the xstats' bytes sent; 0: none */
 	struct tc_er2bc_class_xstats x;
 };
 
@@ -38,7 +38,7 @@ struct metrics_qdisc {
 	uint32_t ifindex, handle;
 	char dev[32];				/* "" if unknown: "if<N>" */
 	struct tc_counts tc;
-	bool has_x;
+	size_t xlen;				/* the xstats' bytes sent; 0: none */
 	struct tc_er2bc_xstats x;
 	struct qdisc_info ctrl;			/* ctrl-get; ctrl.msgs 0: none */
 	struct metrics_class *cls;		/* tc's classes, in dump order */
@@ -59,8 +59,17 @@ struct metrics {
 void metrics_print(FILE *f, const struct metrics *m, uint64_t now_ns);
 void metrics_free(struct metrics *m);
 
-/* a qdisc's or class's TCA_STATS2 (a nest) into @c */
+/*
+ * A qdisc's or class's TCA_STATS2 (a nest) into @c, and its xstats into
+ * @xstats (@size bytes, zeroed first) if they are @min to @max bytes long
+ * (a module older or newer than these tools sends fewer or more): their
+ * length in *@xlen, else 0.
+ */
 void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
-		     void *xstats, size_t xlen, bool *has_x);
+		     void *xstats, size_t size, size_t min, size_t max, size_t *xlen);
+
+/* whether xstats of @xlen bytes hold the field at @off of @size bytes */
+#define XHAS(xlen, type, field) \
+	((xlen) >= offsetof(type, field) + sizeof(((type *)0)->field))
 
 #endif /* _ER2BCCTL_METRICS_H */

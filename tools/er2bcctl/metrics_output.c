@@ -7,6 +7,7 @@
  * Rates are bytes per second, as tc prints them; the kernel's are bit/s.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/er2bc.h>
@@ -158,7 +159,7 @@ static struct val qval(const struct metrics_qdisc *m, enum qid id, uint64_t now_
 	case Q_ABW:
 		if (HAS(q, ABW))
 			return some((double)VAL(q, ABW) / 8);
-		return m->has_x ? some((double)x->rate / 8) : none;
+		return m->xlen ? some((double)x->rate / 8) : none;
 	case Q_CEIL:
 		return HAS(q, CEIL) ? some((double)VAL(q, CEIL) / 8) : none;
 	case Q_RECV:
@@ -170,18 +171,23 @@ static struct val qval(const struct metrics_qdisc *m, enum qid id, uint64_t now_
 	case Q_INTERVAL:
 		return HAS(q, INTERVAL) ? some((double)VAL(q, INTERVAL) / 1e6) : none;
 	case Q_AGE:
-		if (!HAS(q, LAST_UPDATE) || !HAS(q, UPDATES) || !VAL(q, UPDATES) ||
-		    VAL(q, LAST_UPDATE) > now_ns)
-			return none;
-		return some((double)(now_ns - VAL(q, LAST_UPDATE)) / 1e9);
+		if (HAS(q, LAST_UPDATE) && HAS(q, UPDATES)) {
+			if (!VAL(q, UPDATES) || VAL(q, LAST_UPDATE) > now_ns)
+				return none;
+			return some((double)(now_ns - VAL(q, LAST_UPDATE)) / 1e9);
+		}
+		/* tc's view: the age when the dump was taken */
+		if (XHAS(m->xlen, struct tc_er2bc_xstats, estimate_age_ns) && x->updates)
+			return some((double)x->estimate_age_ns / 1e9);
+		return none;
 	case Q_UPDATES:
 		if (HAS(q, UPDATES))
 			return some((double)VAL(q, UPDATES));
-		return m->has_x ? some((double)x->updates) : none;
+		return m->xlen ? some((double)x->updates) : none;
 	case Q_STALE:
 		if (HAS(q, STALE))
 			return some(VAL(q, STALE) ? 1 : 0);
-		return m->has_x ? some(x->stale ? 1 : 0) : none;
+		return m->xlen ? some(x->stale ? 1 : 0) : none;
 	case Q_STALE_TIMEOUT:
 		return HAS(q, PARAM_STALE) ? some((double)VAL(q, PARAM_STALE) / 1e3) : none;
 	case Q_RATIO:
@@ -191,7 +197,7 @@ static struct val qval(const struct metrics_qdisc *m, enum qid id, uint64_t now_
 	case Q_GUARANTEED:
 		if (HAS(q, GUARANTEED))
 			return some((double)VAL(q, GUARANTEED) / 8);
-		return m->has_x ? some((double)x->guaranteed / 8) : none;
+		return m->xlen ? some((double)x->guaranteed / 8) : none;
 	case Q_HOLD:
 		return HAS(q, SCAVENGER_HOLD) ? some((double)VAL(q, SCAVENGER_HOLD) / 1e6) : none;
 	case Q_TC_BYTES:
@@ -207,19 +213,20 @@ static struct val qval(const struct metrics_qdisc *m, enum qid id, uint64_t now_
 	case Q_TC_QLEN:
 		return t->has_queue ? some(t->qlen) : none;
 	case Q_THROTTLED:
-		return m->has_x ? some((double)x->throttled) : none;
+		return m->xlen ? some((double)x->throttled) : none;
 	case Q_WAITS:
-		return m->has_x ? some((double)x->waits) : none;
+		return m->xlen ? some((double)x->waits) : none;
 	case Q_UNCLASSIFIED:
-		return m->has_x ? some((double)x->unclassified) : none;
+		return m->xlen ? some((double)x->unclassified) : none;
 	case Q_YIELDED:
-		return m->has_x ? some((double)x->yielded) : none;
+		return XHAS(m->xlen, struct tc_er2bc_xstats, yielded) ?
+		       some((double)x->yielded) : none;
 	case Q_CLASSES:
-		return m->has_x ? some(x->classes) : none;
+		return m->xlen ? some(x->classes) : none;
 	case Q_ACTIVE:
-		return m->has_x ? some(x->active) : none;
+		return m->xlen ? some(x->active) : none;
 	case Q_PROBES:
-		return m->has_x ? some((double)x->probes) : none;
+		return m->xlen ? some((double)x->probes) : none;
 	}
 	return none;
 }
@@ -245,6 +252,7 @@ static void qlabels(FILE *f, const struct metrics_qdisc *m, enum qid id)
 enum cid {
 	C_INFO, C_RATE, C_GUARANTEE, C_DEMAND, C_BYTES, C_PACKETS, C_DROPS,
 	C_OVERLIMITS, C_BACKLOG, C_QLEN, C_BYTES_GUARANTEED, C_BYTES_BORROWED,
+	C_SHORTAGE,
 };
 
 static const struct {
@@ -276,6 +284,8 @@ static const struct {
 	  "Bytes the class sent within its guarantee." },
 	{ C_BYTES_BORROWED, true, "er2bc_class_borrowed_bytes_total", "counter",
 	  "Bytes the class sent on capacity lent to it." },
+	{ C_SHORTAGE, true, "er2bc_class_shortage_seconds_total", "counter",
+	  "Time the class was backlogged but served below its necessary rate R_f." },
 };
 
 static struct val ctrl_cval(const struct class_info *c, enum cid id)
@@ -312,9 +322,14 @@ static struct val tc_cval(const struct metrics_class *c, enum cid id)
 	case C_QLEN:
 		return t->has_queue ? some(t->qlen) : none;
 	case C_BYTES_GUARANTEED:
-		return c->has_x ? some((double)c->x.bytes_guaranteed) : none;
+		return XHAS(c->xlen, struct tc_er2bc_class_xstats, bytes_guaranteed) ?
+		       some((double)c->x.bytes_guaranteed) : none;
 	case C_BYTES_BORROWED:
-		return c->has_x ? some((double)c->x.bytes_borrowed) : none;
+		return XHAS(c->xlen, struct tc_er2bc_class_xstats, bytes_borrowed) ?
+		       some((double)c->x.bytes_borrowed) : none;
+	case C_SHORTAGE:
+		return XHAS(c->xlen, struct tc_er2bc_class_xstats, shortage_ns) ?
+		       some((double)c->x.shortage_ns / 1e9) : none;
 	default:
 		return none;
 	}

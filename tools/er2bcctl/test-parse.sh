@@ -1117,6 +1117,9 @@ mexpect=(
 	'er2bc_class_dropped_packets_total{classid=1:10}=4'
 	'er2bc_class_borrowed_bytes_total{classid=1:10}=250000'
 	'er2bc_class_sent_bytes_total{classid=1:ff}=7'
+	'er2bc_class_shortage_seconds_total{classid=1:10}=12.345'
+	# the estimate's age from tc when the controller's state is missing
+	'er2bc_estimate_age_seconds{dev=if999999,handle=3:}=2.5'
 	# a device name with a quote and a backslash, escaped and read back
 	'er2bc_sent_bytes_total{dev=we"ird\,handle=2:}=100'
 	# W from the xstats when the controller's state is not there
@@ -1127,10 +1130,17 @@ mexpect=(
 mabsent=(
 	# a class's xstats of the wrong size are not read
 	'er2bc_class_guaranteed_bytes_total{classid=1:ff}'
-	# no age before the first estimate, nor without the controller's state
-	'er2bc_estimate_age_seconds{handle=2:}'
+	'er2bc_class_guaranteed_bytes_total{classid=1:fe}'
 	# the other qdisc's class in the made-up dump is not mixed in
 	'er2bc_class_info{classid=2:10}'
+	# an older module's class: no shortage said to be 0
+	'er2bc_class_shortage_seconds_total{classid=1:20}'
+	# an older module's qdisc: no scavengers' count, no estimate's age
+	'er2bc_yielded_total{handle=2:}'
+	'er2bc_estimate_age_seconds{handle=2:}'
+	# xstats of neither size of a class's
+	'er2bc_class_borrowed_bytes_total{classid=1:ff}'
+	'er2bc_class_borrowed_bytes_total{classid=1:fe}'
 )
 margs=()
 for e in "${mexpect[@]}"; do margs+=(--expect "$e"); done

@@ -14,6 +14,8 @@
  *   test-render metrics
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -490,17 +492,19 @@ static void rcvmgr_stats(void)
 
 /*
  * rtnetlink's message of an er2bc qdisc or class with its tc counters
- * (TCA_STATS2), through the parser metrics uses: @src's xstats, @slen
- * bytes of them, into @x (@xlen bytes, has_x)
+ * (TCA_STATS2), through the parser metrics uses: @slen bytes of @src as
+ * its xstats, read into @x (@xsize bytes) as a qdisc's (@qdisc) or a
+ * class's, their length kept in *@xlen
  */
 static void tc_stats(struct tc_counts *c, const void *src, size_t slen, void *x,
-		     size_t xlen, bool *has_x,
-		     uint64_t bytes, uint32_t packets, uint32_t qlen, uint32_t backlog,
-		     uint32_t drops, uint32_t overlimits)
+		     size_t xsize, bool qdisc, size_t *xlen, uint64_t bytes,
+		     uint32_t packets, uint32_t qlen, uint32_t backlog, uint32_t drops,
+		     uint32_t overlimits)
 {
 	struct gnet_stats_basic b = { .bytes = bytes, .packets = packets };
 	struct gnet_stats_queue q = { .qlen = qlen, .backlog = backlog, .drops = drops,
 				      .overlimits = overlimits };
+	size_t qmin = offsetof(struct tc_er2bc_xstats, probe_packets);
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct nlattr *nest;
 
@@ -512,13 +516,23 @@ static void tc_stats(struct tc_counts *c, const void *src, size_t slen, void *x,
 	mnl_attr_put(nlh, TCA_STATS_QUEUE, sizeof(q), &q);
 	mnl_attr_put(nlh, TCA_STATS_APP, slen, src);
 	mnl_attr_nest_end(nlh, nest);
-	tc_counts_parse(nest, c, x, xlen, has_x);
+	if (qdisc)
+		tc_counts_parse(nest, c, x, xsize, qmin, SIZE_MAX, xlen);
+	else
+		tc_counts_parse(nest, c, x, xsize, offsetof(struct tc_er2bc_class_xstats, credit),
+				qmin - 1, xlen);
 }
+
+#define QSTATS(q, src, slen, ...) \
+	tc_stats(&(q)->tc, src, slen, &(q)->x, sizeof((q)->x), true, &(q)->xlen, __VA_ARGS__)
+#define CSTATS(c, src, slen, ...) \
+	tc_stats(&(c)->tc, src, slen, &(c)->x, sizeof((c)->x), false, &(c)->xlen, __VA_ARGS__)
 
 /*
  * What metrics prints: show's qdisc with its tc counters and classes, one
  * more qdisc on a device whose name needs escaping with only tc's view of
- * it, and tcp_rcvmgr's counters
+ * it (from an older module), one more with tc's view from this version,
+ * and tcp_rcvmgr's counters
  */
 static void metrics(void)
 {
@@ -526,12 +540,14 @@ static void metrics(void)
 		.rate = 10000000, .guaranteed = 9000000, .unclassified = 3,
 		.throttled = 1234, .waits = 56, .classes = 3, .active = 2,
 		.updates = 42, .seq = 42, .probes = 420, .yielded = 7,
+		.estimate_age_ns = 2500 * MS,
 	};
 	struct tc_er2bc_class_xstats cx = { .guarantee = 2000000,
-		.bytes_guaranteed = 1000000, .bytes_borrowed = 250000 };
-	struct metrics_qdisc qd[2] = { 0 };
-	struct metrics_class cls[3] = { 0 };
-	struct metrics m = { .qd = qd, .nqd = 2 };
+		.bytes_guaranteed = 1000000, .bytes_borrowed = 250000,
+		.shortage_ns = 12345 * MS };
+	struct metrics_qdisc qd[3] = { 0 };
+	struct metrics_class cls[4] = { 0 };
+	struct metrics m = { .qd = qd, .nqd = 3 };
 	struct nlmsghdr *nlh;
 
 	qd[0].ifindex = LO;
@@ -543,28 +559,32 @@ static void metrics(void)
 	target(nlh, LO, H1);
 	QU64(nlh, CEIL, 12000000);
 	merge(&qd[0].ctrl, nlh, LO, H1);
-	tc_stats(&qd[0].tc, &qx, sizeof(qx), &qd[0].x, sizeof(qd[0].x), &qd[0].has_x,
-		 9876543210ULL, 123456, 17,
-		 25000, 89, 1234);
+	QSTATS(&qd[0], &qx, sizeof(qx), 9876543210ULL, 123456, 17, 25000, 89, 1234);
 	cls[0].classid = 0x10010;
-	tc_stats(&cls[0].tc, &cx, sizeof(cx), &cls[0].x, sizeof(cls[0].x), &cls[0].has_x,
-		 1250000, 1000, 2, 3000,
-		 4, 5);
+	CSTATS(&cls[0], &cx, sizeof(cx), 1250000, 1000, 2, 3000, 4, 5);
+	/* a module before shortage: a shorter struct, no shortage */
 	cls[1].classid = 0x10020;
-	tc_stats(&cls[1].tc, &cx, sizeof(cx), &cls[1].x, sizeof(cls[1].x), &cls[1].has_x,
-		 0, 0, 0, 0, 0, 0);
-	/* xstats of the wrong size: left out */
+	CSTATS(&cls[1], &cx, offsetof(struct tc_er2bc_class_xstats, shortage_ns),
+	       0, 0, 0, 0, 0, 0);
+	/* xstats too short to be a class's: left out */
 	cls[2].classid = 0x100ff;
-	tc_stats(&cls[2].tc, &cx, sizeof(cx) - 8, &cls[2].x, sizeof(cls[2].x), &cls[2].has_x,
-		 7, 1, 0, 0, 0, 0);
+	CSTATS(&cls[2], &cx, offsetof(struct tc_er2bc_class_xstats, credit) - 8,
+	       7, 1, 0, 0, 0, 0);
+	/* nor a qdisc's, sent where a class's belongs */
+	cls[3].classid = 0x100fe;
+	CSTATS(&cls[3], &qx, sizeof(qx), 0, 0, 0, 0, 0, 0);
 	qd[0].cls = cls;
-	qd[0].ncls = 3;
+	qd[0].ncls = 4;
 
+	/* tc's view alone, of a module before scavengers and the estimate's age */
 	qd[1].ifindex = NO_DEV;
 	qd[1].handle = H2;
 	snprintf(qd[1].dev, sizeof(qd[1].dev), "we\"ird\\");
-	tc_stats(&qd[1].tc, &qx, sizeof(qx), &qd[1].x, sizeof(qd[1].x), &qd[1].has_x,
-		 100, 1, 0, 0, 0, 0);
+	QSTATS(&qd[1], &qx, offsetof(struct tc_er2bc_xstats, yielded), 100, 1, 0, 0, 0, 0);
+	/* and of this version's: the estimate's age from tc */
+	qd[2].ifindex = NO_DEV;
+	qd[2].handle = 0x30000;
+	QSTATS(&qd[2], &qx, sizeof(qx), 0, 0, 0, 0, 0, 0);
 
 	nlh = rmsg(TCP_RCVMGR_CMD_STATS_GET);
 	SU32(nlh, CONNS, 12);

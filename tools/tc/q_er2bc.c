@@ -668,6 +668,23 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
+/*
+ * A duration in ns: raw under KEY (with its unit in the name) in JSON; in
+ * text, whole milliseconds below a second, else seconds to a tenth (tc's
+ * own sprint_time64() turns an hour into 3.6e+03s)
+ */
+static void print_duration(const char *key, const char *fmt, __u64 ns)
+{
+	char b[32];
+
+	print_color_u64(PRINT_JSON, TC_COLOR_NONE, key, NULL, ns);
+	if (ns >= 1000000000ULL)
+		snprintf(b, sizeof(b), "%.1fs", ns / 1e9);
+	else
+		snprintf(b, sizeof(b), "%llums", ns / 1000000ULL);
+	print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, b);
+}
+
 static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 {
 	struct tc_er2bc_xstats st = {};
@@ -701,6 +718,10 @@ static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xst
 	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "seq", "seq %u ", st.seq);
 	print_color_string(PRINT_ANY, TC_COLOR_NONE, "stale", "stale %s",
 			   st.stale ? "yes" : "no");
+	/* (a module before it has a shorter struct; none before the first) */
+	if (st.updates &&
+	    len >= offsetof(struct tc_er2bc_xstats, estimate_age_ns) + sizeof(st.estimate_age_ns))
+		print_duration("estimate_age_ns", " last estimate %s ago", st.estimate_age_ns);
 	if (!st.probes && !st.probe_packets)
 		return 0;
 	print_nl();
@@ -752,8 +773,9 @@ static int er2bc_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 static int er2bc_print_class_xstats(FILE *f, struct rtattr *xstats)
 {
 	struct tc_er2bc_class_xstats st = {};
+	size_t len = RTA_PAYLOAD(xstats) < sizeof(st) ? RTA_PAYLOAD(xstats) : sizeof(st);
 
-	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+	memcpy(&st, RTA_DATA(xstats), len);
 	print_nl();
 	print_rate_opt("guarantee", st.guarantee, "guarantee 0bit");
 	print_color_string(PRINT_ANY, TC_COLOR_NONE, "state", "state %s ",
@@ -764,14 +786,23 @@ static int er2bc_print_class_xstats(FILE *f, struct rtattr *xstats)
 			"sent within guarantee %llu bytes ", st.bytes_guaranteed);
 	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "bytes_borrowed",
 			"borrowed %llu bytes", st.bytes_borrowed);
+	/* (a module before shortage has a shorter struct) */
+	if (len >= offsetof(struct tc_er2bc_class_xstats, shortage_ns) + sizeof(st.shortage_ns)) {
+		print_nl();
+		print_duration("shortage_ns", "shortage %s", st.shortage_ns);
+	}
 	return 0;
 }
 
 static int er2bc_print_any_xstats(struct qdisc_util *qu, FILE *f,
 				  struct rtattr *xstats)
 {
-	/* the two structures differ in size: that tells a class from the qdisc */
-	if (xstats && RTA_PAYLOAD(xstats) == sizeof(struct tc_er2bc_class_xstats))
+	/*
+	 * the two structures differ in size, whichever version sent them: a
+	 * class's is shorter than the part of the qdisc's every version has
+	 */
+	if (xstats && RTA_PAYLOAD(xstats) >= offsetof(struct tc_er2bc_class_xstats, credit) &&
+	    RTA_PAYLOAD(xstats) < offsetof(struct tc_er2bc_xstats, probe_packets))
 		return er2bc_print_class_xstats(f, xstats);
 	return er2bc_print_xstats(qu, f, xstats);
 }

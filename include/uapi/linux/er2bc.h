@@ -136,6 +136,7 @@ struct tc_er2bc_xstats {
 	__u64	probes;		/* the estimator's requests dequeued */
 	__u64	probe_ignored;	/* packets not counted: not IP, not to a peer */
 	__u64	yielded;	/* dequeues that held scavenger classes back */
+	__u64	estimate_age_ns; /* since the last estimate was applied (0: none) */
 };
 
 /* the scheduling state of a class */
@@ -148,8 +149,9 @@ enum er2bc_class_state {
 
 /*
  * class statistics (TCA_STATS_APP); fields are only ever added at the end,
- * and it stays smaller than struct tc_er2bc_xstats: tc hands both to one
- * print function, which tells them apart by size
+ * and it stays smaller than the part of struct tc_er2bc_xstats every
+ * version has (up to probe_packets): tc hands both to one print function,
+ * which tells them apart by size
  */
 struct tc_er2bc_class_xstats {
 	__u64	guarantee;	/* G in force, bits/s */
@@ -157,6 +159,11 @@ struct tc_er2bc_class_xstats {
 	__u64	bytes_borrowed;	/* bytes sent on lent capacity */
 	__s32	credit;		/* bytes left in its lending round */
 	__u32	state;		/* enum er2bc_class_state */
+	/*
+	 * ns it was short of its rate (R_f): backlogged but served below it,
+	 * judged over windows of a second (Documentation/sch_er2bc.rst)
+	 */
+	__u64	shortage_ns;
 };
 
 #endif /* _UAPI_LINUX_ER2BC_H */
