@@ -194,6 +194,9 @@ boot() {
 	rc=$?
 	echo $rc >"$vm/rc"
 	echo "$kver-$(basename "$vm") $(( $(date +%s) - t0 ))" >>"$out/times"
+	# and the host CPU it took (run.sh): what the two CPUs were not used for
+	[ -s "$vm/cpu-seconds" ] &&
+		echo "$kver-$(basename "$vm")-cpu $(cut -d. -f1 "$vm/cpu-seconds")" >>"$out/times"
 	echo "# $kver: $(basename "$vm") ran $(( $(date +%s) - t0 ))s, guest exit $rc"
 }
 

@@ -134,6 +134,15 @@ pick_accel() {
 
 accel=$(pick_accel)
 qemu_cmd "$accel"
+# the CPU seconds of this shell's children so far, from what bash's times
+# wrote to FILE (in this shell: a subshell would have its own)
+cpu_of() {
+	awk 'NR == 2 { n = 0
+		for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] }
+		printf "%.1f\n", n }' "$1"
+}
+cpu_dir=$(mktemp -d)
+times >"$cpu_dir/0"
 start=$(date +%s.%N)
 if [ $interactive = 1 ]; then
 	"${QEMU[@]}" || true
@@ -145,10 +154,17 @@ else
 	kill %1 2>/dev/null || true
 fi
 secs=$(echo "$(date +%s.%N) - $start" | bc)
+# the host CPU the guest took (QEMU's and the console tail's): a guest
+# that waits on timers leaves its CPU idle, which is what running guests
+# side by side could win back
+times >"$cpu_dir/1"
+cpu=$(echo "$(cpu_of "$cpu_dir/1") - $(cpu_of "$cpu_dir/0")" | bc)
+rm -rf "$cpu_dir"
+echo "$cpu" >"$out/cpu-seconds"
 
 if [ ! -s "$out/exit-status" ]; then
 	log "$kver guest did not finish (panic or timeout after ${limit}s); log: $out/console.log"
 	exit 125
 fi
-log "$kver ($accel): booted in $(cat "$out/boot-seconds" 2>/dev/null || echo '?')s, whole run $(printf '%.1f' "$secs")s"
+log "$kver ($accel): booted in $(cat "$out/boot-seconds" 2>/dev/null || echo '?')s, whole run $(printf '%.1f' "$secs")s, host CPU ${cpu}s"
 exit "$(cat "$out/exit-status")"
