@@ -1170,6 +1170,22 @@ check "metrics: dev needs a value" 2 "" 'er2bcctl: metrics: "dev" needs a value'
 # here, on the host, neither module is loaded: nothing to say, and no error
 check "metrics: no er2bc qdisc and no tcp_rcvmgr: no metrics, exit 0" 0 "" "" "$BIN" metrics
 
+
+echo "# the examples shipped: every line of rcvmgr.batch.example parses (eth1 as lo)"
+ex_ok=0 ex_lines=0
+while read -r line; do
+	[[ -z $line || $line == \#* ]] && continue
+	ex_lines=$((ex_lines + 1))
+	line=${line//eth1/lo}
+	# shellcheck disable=SC2086 # the line's words are the arguments
+	"$RENDER" rcvmgr-set ${line#rcvmgr set } >/dev/null 2>"$tmp/err" && [[ ! -s $tmp/err ]] &&
+		ex_ok=$((ex_ok + 1))
+done <rcvmgr.batch.example
+if ((ex_lines > 0 && ex_ok == ex_lines)); then
+	ok "rcvmgr.batch.example: its $ex_lines commands parse"
+else
+	not_ok "rcvmgr.batch.example: its $ex_lines commands parse" "$ex_ok parsed" "$(<"$tmp/err")"
+fi
 echo "1..$n"
 if ((failed)); then
 	echo "# $failed of $n failed"

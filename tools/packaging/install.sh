@@ -40,12 +40,13 @@ echo "make install: sch_er2bc and tcp_rcvmgr for $krel"
 for d in lib er2bcctl abwd tc; do make -s -C "$top/tools/$d"; done
 multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 make -s -C "$top/tools/er2bcctl" install DESTDIR="$destdir" PREFIX="$prefix" \
-	COMPDIR="$prefix/share/bash-completion/completions"
+	COMPDIR="$prefix/share/bash-completion/completions" UNITDIR="$prefix/lib/systemd/system"
 # systemd and systemd-sysusers look under /usr/local/lib too
 make -s -C "$top/tools/abwd" install DESTDIR="$destdir" PREFIX="$prefix" \
 	UNITDIR="$prefix/lib/systemd/system" SYSUSERSDIR="$prefix/lib/sysusers.d"
 # tc looks for its plugins in one directory, whatever the prefix
-make -s -C "$top/tools/tc" install DESTDIR="$destdir" TCDIR="/usr/lib/$multiarch/tc"
+make -s -C "$top/tools/tc" install DESTDIR="$destdir" TCDIR="/usr/lib/$multiarch/tc" \
+	PREFIX="$prefix" UNITDIR="$prefix/lib/systemd/system"
 install -D -m 0644 -t "$destdir$prefix/share/man/man8" "$top/Documentation/tc-er2bc.8" \
 	"$top/Documentation/er2bcctl.8" "$top/Documentation/er2bc-abwd.8"
 echo "make install: er2bcctl, er2bc-abwd in $prefix/sbin; q_er2bc.so in /usr/lib/$multiarch/tc"
