@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The ABW update of seed 000, eq. 8-11 (ALGORITHMS.md section 2), in
- * integers: rates in bit/s (u64), alpha in millionths. No I/O.
+ * The ABW update of seed 000, eq. 8-11 (section 3.2;
+ * Documentation/references.rst), in integers: rates in bit/s (u64), alpha
+ * in millionths. No I/O.
  */
 #ifndef _ABWD_AIMD_H
 #define _ABWD_AIMD_H

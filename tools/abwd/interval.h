@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * From two samples of the counts to the inputs of an ABW update: L(t),
- * R(t-1) and the interval (ALGORITHMS.md section 2). No I/O.
+ * R(t-1) and the interval (seed 000, section 3.2;
+ * Documentation/references.rst). No I/O.
  *
  * A sample is what one accepted response gives: P_s from the sending
  * qdisc's snapshot of the request, P_r, B_r and T_r from the responder's

@@ -33,6 +33,27 @@ if ! "$cp_dir/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
 	fail=1
 fi
 
+# the rst documents parse without a warning (a malformed table renders as
+# an error block, a broken link as nothing)
+if ! /usr/bin/python3 - "$top"/Documentation/*.rst <<'EOF'; then
+import sys
+import docutils.core
+import docutils.utils
+
+bad = 0
+for path in sys.argv[1:]:
+    try:
+        docutils.core.publish_string(open(path).read(), source_path=path, writer_name="null",
+                                     settings_overrides={"halt_level": 2, "report_level": 5})
+    except docutils.utils.SystemMessage as e:
+        print(f"rst: {e}")
+        bad = 1
+print(f"rst: {len(sys.argv) - 1} documents" + (" with warnings" if bad else ", clean"))
+sys.exit(bad)
+EOF
+	fail=1
+fi
+
 # the families' uapi headers, policies and commands are what their YNL
 # specs generate
 "$top/tools/testing/ynl-gen.sh" --check || fail=1

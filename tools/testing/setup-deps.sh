@@ -26,6 +26,7 @@ PKGS=(
 	iproute2 iperf3 bpftrace iputils-ping tcpdump nftables ethtool
 	python3-matplotlib				# the experiments' plots (tools/experiments)
 	python3-prometheus-client			# er2bcctl metrics: its tests parse the output
+	python3-docutils				# make lint: the rst documents parse cleanly
 )
 
 missing=()
