@@ -128,8 +128,13 @@ static uint64_t w_add(uint64_t w, int64_t step)
 /* the command for a delay at @f millionths of the span, gradient @g */
 static enum delay_cmd area_cmd(int64_t f, int g)
 {
+	/*
+	 * (the seed cuts in its top area whatever the gradient; a deep
+	 * buffer, ten times the span, drains for seconds after W has come
+	 * below what it drains at, and further cuts only starve the classes)
+	 */
 	if (f >= AREA_TOP)
-		return DELAY_DEC_BIG;
+		return g < 0 ? DELAY_HOLD : DELAY_DEC_BIG;
 	if (f >= AREA_HIGH)
 		return g < 0 ? DELAY_INC_SMALL : DELAY_DEC_BIG;
 	if (f >= AREA_ABOVE)

@@ -19,7 +19,7 @@
  *
  *   fraction of maxDelay - minDelay   command (gradient: the delay's change
  *                                     since the last estimate)
- *   >= 0.90                           --- (1)
+ *   >= 0.90                           --- (1); hold if the queue empties
  *   0.60 - 0.90                       --- (1); + (7) if the queue empties
  *   0.35 - 0.60                       --  (2); + (7) if the queue empties
  *   0.20 - 0.35 (target)              hold
@@ -31,7 +31,11 @@
  * The seed gives the commands, their factors (Table 1: 1.0, 0.7, 0.5, 0.2,
  * MD 1.10, smoothing 0.5, push 1.05) and the rule that the gradient wins
  * over the area; its figure with the areas' positions is not in the text,
- * so the positions above are ours. A step of factor 1.0 is delay-step per
+ * so the positions above are ours. So is the hold in the top area, where
+ * the seed uses no gradient: a deep buffer (ten times the span) drains
+ * for seconds once W is below what it drains at, and cutting on through
+ * the drain took W to w-min and starved every class (the robustness
+ * matrix's deep cell). A step of factor 1.0 is delay-step per
  * estimate, and each step is smoothed: half its own, half the last one
  * (so a hold after an increase still adds half of it). In the lowest
  * area, where no queue is seen, +++ grows W as the paper's AIMD does

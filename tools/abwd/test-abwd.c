@@ -166,6 +166,47 @@ static void test_delay_areas_more(void)
 }
 
 /*
+ * A deep buffer drains (the robustness matrix's deep cell, 2026-11-27:
+ * a 256-packet bottleneck queue): seed 003 cuts in its top area whatever
+ * the gradient, and took W from 800 kbit/s to w-min in four estimates
+ * while a queue ten times the span drained on its own, starving every
+ * class behind the gateway for seconds. Here the top area holds while the
+ * queue falls, and cuts while it rises (minDelay 20 ms, span 50 ms):
+ *   t  delay  f    gradient  cmd     raw      applied   W
+ *   1  20     0    -         up-3    (W + D_ini = 1050000; last 200000)
+ *   2  506    2.0  +486      down-3  -200000  0         1050000
+ *   3  521    2.0  +15       down-3  -200000  -200000   850000
+ *   4  482    2.0  -39       hold    0        -100000   750000
+ *   5  433    2.0  -49       hold    0        0         750000
+ *   6  391    2.0  -42       hold    0        0         750000
+ *   7  402    2.0  +11       down-3  -200000  -100000   650000
+ */
+static void test_delay_deep_drain(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct aimd a;
+
+	p.mode = DELAY_MODE_DELAY;
+	p.filter = 1;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	is_cmd(dly(&s, &p, &a, &ap, 506000, 0, 0), DELAY_DEC_BIG, "delay: deep, t2 rising: down-3");
+	is_cmd(dly(&s, &p, &a, &ap, 521000, 0, 0), DELAY_DEC_BIG, "delay: deep, t3 rising: down-3");
+	is_u64(a.w, 850000, "delay: deep, t3 W 850 kbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 482000, 0, 0), DELAY_HOLD,
+	       "delay: deep, t4 the top area, draining: hold");
+	is_u64(a.w, 750000, "delay: deep, t4 W 750 kbit/s (half the last step)");
+	is_cmd(dly(&s, &p, &a, &ap, 433000, 0, 0), DELAY_HOLD, "delay: deep, t5 draining: hold");
+	is_cmd(dly(&s, &p, &a, &ap, 391000, 0, 0), DELAY_HOLD, "delay: deep, t6 draining: hold");
+	is_u64(a.w, 750000, "delay: deep, t6 W held at 750 kbit/s while the queue drains");
+	is_cmd(dly(&s, &p, &a, &ap, 402000, 0, 0), DELAY_DEC_BIG, "delay: deep, t7 rising again: down-3");
+	is_u64(a.w, 650000, "delay: deep, t7 W 650 kbit/s");
+}
+
+/*
  * minDelay is the least of ten buckets of 60 estimates: a delay that
  * rose for good (the clocks' drift, a longer path) becomes the new
  * minimum once the bucket with the old one is overwritten, 600 estimates
@@ -1448,6 +1489,7 @@ int main(void)
 	test_delay_max();
 	test_delay_watch();
 	test_delay_areas_more();
+	test_delay_deep_drain();
 	test_delay_base_ages();
 	test_aimd_thresholds();
 	test_aimd_clamps();
