@@ -1024,7 +1024,7 @@ static int er2bc_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	xst.bytes_borrowed = cl->node.bytes_borrowed;
 	xst.credit = cl->node.credit;
 	xst.state = cl->node.state;
-	xst.shortage_ns = er2bc_short_total(&cl->shortage, ktime_get_ns());
+	xst.shortage_ns = er2bc_short_read(&cl->shortage, ktime_get_ns());
 	/* tc tells a class's statistics from the qdisc's by their size */
 	BUILD_BUG_ON(sizeof(xst) >= offsetof(struct tc_er2bc_xstats, probe_packets));
 	sch_tree_unlock(sch);

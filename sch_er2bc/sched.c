@@ -722,9 +722,17 @@ void er2bc_short_idle(struct er2bc_short *sh, u64 now)
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_short_idle);
 
-/* the class's shortage so far, ns, the window still open included */
-u64 er2bc_short_total(const struct er2bc_short *sh, u64 now)
+/*
+ * er2bc_short_read - the class's shortage so far, ns
+ *
+ * A window a second old or more ends first: a class starved of every
+ * dequeue, with no event of its own, is judged at the reader's. The
+ * window still open is left out, so the total never goes down (its
+ * verdict may change before it ends): a counter, as Prometheus reads it.
+ */
+u64 er2bc_short_read(struct er2bc_short *sh, u64 now)
 {
-	return sh->total_ns + short_window(sh, now);
+	short_roll(sh, now, false);
+	return sh->total_ns;
 }
-EXPORT_SYMBOL_IF_KUNIT(er2bc_short_total);
+EXPORT_SYMBOL_IF_KUNIT(er2bc_short_read);

@@ -132,8 +132,9 @@ struct er2bc_sched {
  * (a class paced at exactly R_f is not short by a rounding): while it had
  * packets waiting, it was served below its necessary rate. A class whose traffic asks for less
  * than R_f, and is served at once, is never short; a class without R_f is
- * not measured. Windows end lazily, at the class's next event; a reader
- * adds the open window itself (er2bc_short_total()).
+ * not measured. Windows end lazily, at the class's next event or when
+ * read (er2bc_short_read()); the total is of the windows ended, so it
+ * never goes down.
  */
 #define ER2BC_SHORT_WINDOW_NS	NSEC_PER_SEC
 #define ER2BC_SHORT_SLACK	32
@@ -152,7 +153,7 @@ void er2bc_short_set_need(struct er2bc_short *sh, u64 need_bps, u64 now);
 void er2bc_short_busy(struct er2bc_short *sh, u64 now);
 void er2bc_short_sent(struct er2bc_short *sh, u32 len, u64 now, bool backlogged);
 void er2bc_short_idle(struct er2bc_short *sh, u64 now);
-u64 er2bc_short_total(const struct er2bc_short *sh, u64 now);
+u64 er2bc_short_read(struct er2bc_short *sh, u64 now);
 
 void er2bc_sched_init(struct er2bc_sched *s);
 void er2bc_node_init(struct er2bc_node *n);

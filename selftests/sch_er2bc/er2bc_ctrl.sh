@@ -127,8 +127,10 @@ log_test $? "the estimate's W is the cap in force" "cap $cap"
 # er2bcctl metrics: the same state, as Prometheus reads it (bytes/s)
 mcheck() { /usr/bin/python3 "$top/tools/er2bcctl/metrics-check.py" "$@"; }
 if ! /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
-	log_test $ksft_skip "metrics: the estimate's state, parsed by prometheus_client" \
-		"python3-prometheus-client is not installed"
+	for t in "metrics: the estimate's state and each class's, parsed by prometheus_client" \
+		"metrics dev dummy1: a device without er2bc has none"; do
+		log_test $ksft_skip "$t" "python3-prometheus-client is not installed"
+	done
 else
 	out=$(ctl metrics | mcheck \
 		--expect 'er2bc_info{dev=dummy0,handle=1:,mode=er2bc,converge=immediate}=1' \
@@ -294,12 +296,13 @@ if within "${capacity:-0}" 9500000 1e12; then
 		"before $before after $after"
 	# the kernel's own measure of it (tc -s: shortage): over the 9 s flood
 	# at W 3 Mbit/s, 1:2 and 1:3 were backlogged and served below their 2
-	# Mbit/s; 1:1 got it (two windows of slack: TCG is uneven)
+	# Mbit/s; 1:1 got it, exactly its R_f (three windows of slack: a late
+	# watchdog under TCG costs a window its 3 %)
 	python3 - "$sh0" "$sh1" <<-'EOF'
 	import sys
 	b, a = ([int(x) for x in v.split()] for v in sys.argv[1:3])
 	d = [y - x for x, y in zip(b, a)]
-	sys.exit(0 if d[0] <= 2e9 and d[1] >= 6e9 and d[2] >= 6e9 else 1)
+	sys.exit(0 if d[0] <= 3e9 and d[1] >= 6e9 and d[2] >= 6e9 else 1)
 	EOF
 	log_timing_test $? "W 6 -> 3 Mbit/s: shortage grows for 1:2 and 1:3, not for 1:1" \
 		"shortage ns of 1:1 1:2 1:3 before: $sh0, after: $sh1"

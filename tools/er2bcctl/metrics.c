@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <net/if.h>
 #include <linux/gen_stats.h>
 #include <linux/pkt_sched.h>
@@ -253,6 +254,7 @@ static int walk_ctrl(struct metrics *m)
 	size_t i;
 	int ret;
 
+	/* (qdiscs of its kind: sch_er2bc is loaded, no module is asked for) */
 	if (!m->nqd)
 		return 0;
 	ret = family_open(&nl, ER2BC_FAMILY_NAME);
@@ -299,6 +301,12 @@ static int walk_rcvmgr(struct metrics *m)
 	struct nl nl;
 	int ret;
 
+	/*
+	 * resolving the family by name would load the module (its alias
+	 * net-pf-16-proto-16-family-tcp_rcvmgr): a scrape must not
+	 */
+	if (access("/sys/module/" TCP_RCVMGR_FAMILY_NAME, F_OK))
+		return 0;
 	ret = family_open(&nl, TCP_RCVMGR_FAMILY_NAME);
 	if (ret == 1)
 		return 0;

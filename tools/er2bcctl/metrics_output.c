@@ -56,11 +56,18 @@ static void put_label(FILE *f, const char *name, const char *value, bool first)
 
 static void put_value(FILE *f, double v)
 {
-	/* integers as integers: counters read back exactly up to 2^53 */
-	if (v == (double)(int64_t)v && v > -9e15 && v < 9e15)
+	/* integers as integers (exact up to 2^53); the rest to a double's digits */
+	char b[40];
+
+	if (v > -9e15 && v < 9e15 && v == (double)(int64_t)v) {
 		fprintf(f, " %" PRId64 "\n", (int64_t)v);
-	else
-		fprintf(f, " %.9g\n", v);
+		return;
+	}
+	/* the shortest of 15 or 17 digits that reads back as the same double */
+	snprintf(b, sizeof(b), "%.15g", v);
+	if (strtod(b, NULL) != v)
+		snprintf(b, sizeof(b), "%.17g", v);
+	fprintf(f, " %s\n", b);
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *help)

@@ -138,7 +138,7 @@ qemu_cmd "$accel"
 # wrote to FILE (in this shell: a subshell would have its own)
 cpu_of() {
 	awk 'NR == 2 { n = 0
-		for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] }
+		for (i = 1; i <= 2; i++) { gsub(/,/, ".", $i); split($i, a, /[ms]/); n += a[1] * 60 + a[2] }
 		printf "%.1f\n", n }' "$1"
 }
 cpu_dir=$(mktemp -d)
@@ -152,6 +152,7 @@ else
 	timeout --foreground "$limit" "${QEMU[@]}" </dev/null || true
 	sleep 0.2
 	kill %1 2>/dev/null || true
+	wait %1 2>/dev/null || true
 fi
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 # the host CPU the guest took (QEMU's and the console tail's): a guest
