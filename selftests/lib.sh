@@ -202,6 +202,29 @@ json_get() {
 	python3 -I -S -c "import json,sys; j=json.load(sys.stdin); print($1)"
 }
 
+# ynl_cli [-n NS] SPEC ARGS...: the kernel's own YNL CLI
+# (tools/net/ynl/cli.py, from linux-source-6.12: make check writes where in
+# build/ynl) on the project's spec Documentation/netlink/specs/SPEC.yaml,
+# against the schema its protocol names, in NS if given, answers as JSON
+# (--output-json); ksft_skip if the CLI is not there (a run without make
+# check's setup)
+ynl_cli() {
+	local spec top dir proto ns=()
+	if [ "$1" = -n ]; then
+		ns=(ip netns exec "$2")
+		shift 2
+	fi
+	spec=$1
+	shift
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	dir=$(cat "$top/build/ynl" 2>/dev/null)
+	[ -n "$dir" ] && [ -f "$dir/tools/net/ynl/cli.py" ] || return $ksft_skip
+	spec=$top/Documentation/netlink/specs/$spec.yaml
+	proto=$(sed -n 's/^protocol: *//p' "$spec")
+	"${ns[@]}" /usr/bin/python3 "$dir/tools/net/ynl/cli.py" --spec "$spec" \
+		--schema "$dir/Documentation/netlink/$proto.yaml" --output-json "$@"
+}
+
 # within VALUE LOW HIGH: LOW <= VALUE <= HIGH (floating point; the bounds
 # may be arithmetic, "$x / 2"). A VALUE that is not a number, or a bound
 # with anything but numbers and arithmetic in it, is not within.

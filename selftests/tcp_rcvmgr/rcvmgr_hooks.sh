@@ -75,6 +75,34 @@ ctl rcvmgr set lan 192.0.2.0/24
 check_hooks "$RTR" "$want_hooks" "a LAN prefix alone: the hooks again"
 ctl rcvmgr set wan eth1
 
+# the kernel's own YNL CLI reads and sets the configuration from the spec
+ynl() { ynl_cli -n "$RTR" tcp_rcvmgr "$@"; }
+cfg=$(ynl --do config-get 2>&1)
+rc=$?
+if [ $rc = "$ksft_skip" ]; then
+	for t in "ynl CLI: config-get from the spec" "ynl CLI: config-set from the spec" \
+		"ynl CLI: stats-get and a conn-get dump from the spec"; do
+		log_test $ksft_skip "$t" "the kernel's ynl CLI is not extracted (make check does it)"
+	done
+else
+	eth1=$(ip netns exec "$RTR" cat /sys/class/net/eth1/ifindex)
+	got=$(echo "$cfg" | python3 -c "
+import json, sys
+c = json.load(sys.stdin)
+w = c.get('wan-dev')
+print(w if isinstance(w, int) else (w or [None])[0], c.get('policy'), len(c.get('lan-prefix', [])))" 2>&1)
+	[ "$got" = "$eth1 azuma 1" ] || [ "$got" = "$eth1 1 1" ]
+	log_test $? "ynl CLI: config-get from the spec" "wan-dev policy lan-prefixes: $got (eth1 $eth1)"
+	ynl --do config-set --json '{"policy": "equal"}' >/dev/null 2>&1 &&
+		ctl rcvmgr show | grep -q "policy equal"
+	log_test $? "ynl CLI: config-set from the spec" "$(ctl rcvmgr show | head -n 1)"
+	ctl rcvmgr set policy azuma
+	st=$(ynl --do stats-get 2>&1) && conns=$(ynl --dump conn-get 2>&1) &&
+		echo "$st" | python3 -c "import json, sys; sys.exit(0 if 'conns' in json.load(sys.stdin) else 1)" &&
+		echo "$conns" | python3 -c "import json, sys; sys.exit(0 if isinstance(json.load(sys.stdin), list) else 1)"
+	log_test $? "ynl CLI: stats-get and a conn-get dump from the spec" "$(echo "$st" | head -c 120)"
+fi
+
 # Unmanaged connections (none is in the LAN prefix) pass untouched: the
 # windows of the ACKs the server
 # sends are the same on both sides of the router. Compared per connection

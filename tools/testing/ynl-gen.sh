@@ -10,6 +10,9 @@
 #
 #   ynl-gen.sh		write them
 #   ynl-gen.sh --check	fail if a committed file differs from its spec's
+#   ynl-gen.sh --cli	print the directory of the kernel's YNL tools
+#			(tools/net/ynl: cli.py) and of their schemas
+#			(Documentation/netlink), extracted if need be
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,6 +28,11 @@ if [ ! -e "$gen/tools/net/ynl/ynl-gen-c.py" ]; then
 	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$gen" --strip-components=1 \
 		--wildcards '*/tools/net/ynl/*' '*/Documentation/netlink/*.yaml' ||
 		die "cannot extract the YNL generator"
+fi
+
+if [ "${1:-}" = --cli ]; then
+	echo "$gen"
+	exit 0
 fi
 
 # the generator names the spec by its path under a kernel tree (a directory

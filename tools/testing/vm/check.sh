@@ -93,6 +93,10 @@ if [ "$setup" = 1 ]; then
 	stage deps "$top/tools/testing/setup-deps.sh" || abort "the packages could not be installed"
 	echo "=== tools"
 	stage tools make -s -C "$top" tools || abort "the tools did not build"
+	# the kernel's own YNL CLI, for the guests' tests of the specs
+	# (selftests/lib.sh, ynl_cli): where it is, in build/ynl
+	"$top/tools/testing/ynl-gen.sh" --cli >"$top/build/ynl" ||
+		abort "the kernel's YNL tools could not be extracted"
 fi
 
 # a filter must select something, on the kernels asked for: kernels where
