@@ -61,8 +61,12 @@ void delay_init(struct delay_state *s)
 
 int64_t delay_span(const struct delay_state *s, const struct delay_params *p)
 {
-	int64_t span = s->have_max && s->max_ns > s->min_ns ? s->max_ns - s->min_ns :
-			(int64_t)p->span_ns;
+	/*
+	 * from the base, not the pushed minDelay: the push lifts the areas
+	 * whole, as the seed says, rather than squeezing them under maxDelay
+	 */
+	int64_t base = s->min_ns - s->push_ns;
+	int64_t span = s->have_max && s->max_ns > base ? s->max_ns - base : (int64_t)p->span_ns;
 
 	if (span > (int64_t)p->span_ns)
 		span = p->span_ns;

@@ -354,6 +354,22 @@ static void test_delay_hybrid(void)
 	is_cmd(dly(&s, &p, &a, &ap, 360000, 0, 0), DELAY_HOLD, "hybrid: ... and held there");
 	ok(delay_queued(&s), "hybrid: ... the queue above the base holds scavengers");
 
+	/*
+	 * the push lifts the areas whole: their span stays what the base and
+	 * maxDelay make it (the robustness matrix's elastic cell, 2026-11-27:
+	 * measured from the pushed minDelay, the span shrank to delay-span-min
+	 * as the push grew, every delay read as the top area, and W sat at
+	 * w-min beside two CUBIC flows)
+	 */
+	delay_init(&s);
+	aimd_init(&a, &ap);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	is_cmd(dly(&s, &p, &a, &ap, 68000, 3, 900000), DELAY_MD, "hybrid: a loss at 48 ms of queue: MD");
+	for (i = 0; i < 12; i++)
+		dly(&s, &p, &a, &ap, 45000 + i * 2000, 0, 0);
+	ok(s.competing && s.push_ns > 5 * MS && delay_span(&s, &p) == 48 * MS,
+	   "hybrid: minDelay pushed more than 5 ms, the span still the 48 ms learnt");
+
 	p.mode = DELAY_MODE_DELAY;
 	dly(&s2, &p, &a2, &ap, 20000, 0, 0);
 	for (i = 0; i < 4; i++)
