@@ -64,6 +64,13 @@ refused 'illegal "burst" value "600mb": at most 512mb' "qdisc burst above 512 Mi
 	tcq qdisc change dev dummy0 root er2bc burst 600mb
 refused 'unknown option "limit"' "qdisc option that does not exist" \
 	tcq qdisc change dev dummy0 root er2bc limit 100
+# a word out of place at the end is unknown, not a keyword short of a value
+refused 'unknown option "bogus"' "qdisc: a last word that is no option: unknown" \
+	tcq qdisc change dev dummy0 root er2bc rate 5mbit bogus
+refused '"stale" needs a value' "qdisc: a last option without its value: needs a value" \
+	tcq qdisc change dev dummy0 root er2bc rate 5mbit stale
+refused 'unknown class option "mode"' "class: a qdisc's option last: unknown" \
+	tcq class change dev dummy0 classid 1:10 er2bc rate 1mbit mode
 refused 'illegal "probe-mark" value "0": a mark, 0x1-0xffffffff, or none' "qdisc probe-mark 0" \
 	tcq qdisc change dev dummy0 root er2bc probe-mark 0
 refused 'illegal "probe-mark" value "0x100000000"' "qdisc probe-mark beyond 32 bits" \

@@ -268,6 +268,24 @@ static int parse_prefix(struct tc_er2bc_prefix *p, const char *arg)
 	return 0;
 }
 
+/* the options each takes, all with a value: what is not here is unknown */
+static const char *const qdisc_opts[] = {
+	"rate", "burst", "default", "mode", "share", "c", "m", "blim", "floor",
+	"stale", "converge", "probe-port", "probe-mark", "peer", NULL,
+};
+
+static const char *const class_opts[] = {
+	"prio", "rate", "ceil", "weight", "type", "burst", "cburst", NULL,
+};
+
+static bool is_opt(const char *const *opts, const char *word)
+{
+	for (; *opts; opts++)
+		if (strcmp(*opts, word) == 0)
+			return true;
+	return false;
+}
+
 static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			   struct nlmsghdr *n, const char *dev)
 {
@@ -286,8 +304,14 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			explain_qdisc();
 			return -1;
 		}
-		if (argc < 2) {
+		/* a word out of place is unknown, not a keyword short of a value */
+		if (argc < 2 && is_opt(qdisc_opts, *argv)) {
 			fprintf(stderr, "er2bc: \"%s\" needs a value\n", *argv);
+			explain_qdisc();
+			return -1;
+		}
+		if (argc < 2) {
+			fprintf(stderr, "er2bc: unknown option \"%s\"\n", *argv);
 			explain_qdisc();
 			return -1;
 		}
@@ -434,8 +458,13 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			explain_class();
 			return -1;
 		}
-		if (argc < 2) {
+		if (argc < 2 && is_opt(class_opts, *argv)) {
 			fprintf(stderr, "er2bc: \"%s\" needs a value\n", *argv);
+			explain_class();
+			return -1;
+		}
+		if (argc < 2) {
+			fprintf(stderr, "er2bc: unknown class option \"%s\"\n", *argv);
 			explain_class();
 			return -1;
 		}
