@@ -82,19 +82,16 @@ def main():
     for name in helps:
         if not any(f.name == name or f.name + "_total" == name for f in families):
             problems.append(f"{name}: HELP without samples parsed")
-    for e in args.expect:
+    # one sample each, equal to the value or at least it
+    checks = [(e, lambda v, want: math.isclose(v, want, rel_tol=1e-9, abs_tol=1e-9))
+              for e in args.expect]
+    checks += [(e, lambda v, want: v >= want) for e in args.min]
+    for e, good in checks:
         name, labels, value = parse_sample(e, True)
         found = matching(samples, name, labels)
         if len(found) != 1:
             problems.append(f"{e}: {len(found)} samples match")
-        elif not math.isclose(found[0].value, value, rel_tol=1e-9, abs_tol=1e-9):
-            problems.append(f"{e}: is {found[0].value}")
-    for e in args.min:
-        name, labels, value = parse_sample(e, True)
-        found = matching(samples, name, labels)
-        if len(found) != 1:
-            problems.append(f"{e}: {len(found)} samples match")
-        elif found[0].value < value:
+        elif not good(found[0].value, value):
             problems.append(f"{e}: is {found[0].value}")
     for a in args.absent:
         name, labels, _ = parse_sample(a, False)

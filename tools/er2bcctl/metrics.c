@@ -179,14 +179,9 @@ static int class_msg(const struct nlmsghdr *nlh, void *data)
 /* an rtnetlink dump request of @type (RTM_GETQDISC, RTM_GETTCLASS) */
 static struct nlmsghdr *tc_dump_msg(struct nl *nl, uint16_t type, uint32_t ifindex)
 {
-	struct nlmsghdr *nlh;
+	struct nlmsghdr *nlh = nl_msg(nl, type, NLM_F_DUMP);
 	struct tcmsg *tcm;
 
-	memset(nl->buf, 0, NL_BUF_LEN);
-	nlh = mnl_nlmsg_put_header(nl->buf);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = ++nl->seq;
 	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = (int)ifindex;

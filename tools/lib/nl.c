@@ -51,11 +51,9 @@ void nl_close(struct nl *nl)
 	memset(nl, 0, sizeof(*nl));
 }
 
-struct nlmsghdr *nl_genl_msg(struct nl *nl, uint16_t type, uint8_t cmd,
-			     uint8_t version, uint16_t flags)
+struct nlmsghdr *nl_msg(struct nl *nl, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh;
-	struct genlmsghdr *genl;
 
 	/* padding the attributes leave is sent too: no old replies in it */
 	memset(nl->buf, 0, NL_BUF_LEN);
@@ -63,6 +61,15 @@ struct nlmsghdr *nl_genl_msg(struct nl *nl, uint16_t type, uint8_t cmd,
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
 	nlh->nlmsg_seq = ++nl->seq;
+	return nlh;
+}
+
+struct nlmsghdr *nl_genl_msg(struct nl *nl, uint16_t type, uint8_t cmd,
+			     uint8_t version, uint16_t flags)
+{
+	struct nlmsghdr *nlh = nl_msg(nl, type, flags);
+	struct genlmsghdr *genl;
+
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = cmd;
 	genl->version = version;

@@ -46,6 +46,9 @@ void nl_close(struct nl *nl);
 int nl_resolve(struct nl *nl, const char *name, const char *group,
 	       struct nl_err *err);
 
+/* a request in nl->buf: the netlink header (REQUEST, @flags, a new seq) */
+struct nlmsghdr *nl_msg(struct nl *nl, uint16_t type, uint16_t flags);
+
 /* a request in nl->buf: netlink and genetlink headers, attributes to follow */
 struct nlmsghdr *nl_genl_msg(struct nl *nl, uint16_t type, uint8_t cmd,
 			     uint8_t version, uint16_t flags);
