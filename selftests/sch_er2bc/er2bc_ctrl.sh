@@ -155,7 +155,7 @@ else
 fi
 # the kernel's own YNL CLI reads and drives the family from its spec: a
 # dump of ctrl-get, a do of abw-set, a refusal with its extack
-ynl_out=$(ynl_cli er2bc --dump ctrl-get --json "{\"ifindex\": $ifindex, \"handle\": 65536}" 2>&1)
+ynl_out=$(ynl_cli -n "$NS" er2bc --dump ctrl-get --json "{\"ifindex\": $ifindex, \"handle\": 65536}" 2>&1)
 rc=$?
 if [ $rc = "$ksft_skip" ]; then
 	for t in "ynl CLI: ctrl-get dumped from the spec" "ynl CLI: abw-set done from the spec" \
@@ -171,11 +171,11 @@ g = {c['classid']: c['guarantee'] for m in msgs for c in m.get('class', [])}
 print(q['abw'], q['updates'], q['mode'], g.get(0x10001), g.get(0x10002), g.get(0x10003))" 2>&1)
 	[ "$got" = "8000000 3 2 2050000 2222222 3050000" ] || [ "$got" = "8000000 3 er2bc 2050000 2222222 3050000" ]
 	log_test $? "ynl CLI: ctrl-get dumped from the spec" "abw updates mode G(1:1..1:3): $got"
-	ynl_cli er2bc --do abw-set --json \
+	ynl_cli -n "$NS" er2bc --do abw-set --json \
 		"{\"ifindex\": $ifindex, \"handle\": 65536, \"abw\": 8000000, \"recv-rate\": 8000000, \"seq\": 4}" \
 		>/dev/null 2>&1 && [ "$(updates)" = 4 ]
 	log_test $? "ynl CLI: abw-set done from the spec" "updates $(updates)"
-	out=$(ynl_cli er2bc --do abw-set --json \
+	out=$(ynl_cli -n "$NS" er2bc --do abw-set --json \
 		"{\"ifindex\": $ifindex, \"handle\": 65536, \"abw\": 0, \"recv-rate\": 1}" 2>&1)
 	[ $? = 1 ] && [[ $out == *"out of range"* || $out == *"Numerical result"* ]] && [ "$(updates)" = 4 ]
 	log_test $? "ynl CLI: a refused abw-set prints the kernel's message" "$(echo "$out" | tail -n 1)"
