@@ -342,7 +342,8 @@ int do_metrics(int argc, char **argv)
 	ret = walk_tc(&w);
 	if (!ret)
 		ret = walk_ctrl(&m);
-	if (!ret)
+	/* (tcp_rcvmgr's counters are the namespace's: not a device's) */
+	if (!ret && !w.ifindex)
 		ret = walk_rcvmgr(&m);
 	if (!ret) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
