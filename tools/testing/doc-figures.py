@@ -39,7 +39,7 @@ CHECKS = [
      "bench-rcvmgr.json",
      [("j['flood_adds_ns_per_syn']['module']", "{:.0f}"),
       ("j['flood_adds_ns_per_syn']['conntrack']", "{:.0f}")]),
-    ("README.md",
+    ("Documentation/status.rst",
      r"at (\S+) of HTB's extra over pfifo with no filter, (\S+)-(\S+) with a filter or a backlog",
      "bench-qdisc.json",
      [("min(r['ratio'] for r in j['rows'] if r['pattern'] == 'a0')", "{:.2f}"),
@@ -104,7 +104,49 @@ CHECKS = [
      [("j['rows'][-1]['classes']", "{}"), ("j['rows'][-1]['apply_p50_us']", "{:,.0f}"),
       ("j['rows'][-1]['htb_netlink_p50_us']", "{:,.0f}"),
       ("j['rows'][-1]['htb_netlink_over_er2bc_p50']", "{:.1f}")]),
+    ("Documentation/evaluation.rst",
+     r"Averaged over the 32: pfifo (\S+) %, eR2BC \(``loss``\) (\S+) %, static (\S+) %, "
+     r"eR2BC \(``hybrid``\) (\S+) %, cake (\S+) %, eR2BC \(``delay``\) (\S+) %, htb (\S+) %",
+     "matrix.json",
+     [(f"100 * mean13(j, '{b}', {m!r})", "{:.1f}") for b, m in
+      (("none", None), ("er2bc", "loss"), ("static", "loss"), ("er2bc", "hybrid"),
+       ("cake", "loss"), ("er2bc", "delay"), ("htb", "loss"))]),
+    ("Documentation/evaluation.rst",
+     r"the worst pair of each: eR2BC \(``loss``\) (\S+) %, pfifo (\S+) %",
+     "matrix.json",
+     [("100 * worst13(j, 'er2bc', 'loss')", "{:.1f}"), ("100 * worst13(j, 'none', None)", "{:.1f}")]),
+    ("Documentation/evaluation.rst",
+     r"more than 2 points above static's in (\d+) of the (\d+) cell-protocol pairs, "
+     r"more than 2 below in (\d+), within 2 in (\d+)",
+     "matrix.json",
+     [("versus(j)[0]", "{}"), ("versus(j)[3]", "{}"), ("versus(j)[1]", "{}"),
+      ("versus(j)[2]", "{}")]),
 ]
+
+
+def _p13(j, baseline, mode):
+    """the mean shortage of priorities 1-3 of each cell and protocol, for
+    one baseline and estimator rule (matrix.json)"""
+    return {(e["scenario"], e["impairment"], e["proto"]): sum(e["shortage"][:3]) / 3
+            for e in j["cells"] if e["baseline"] == baseline and e["estimator_mode"] == mode}
+
+
+def mean13(j, baseline, mode):
+    v = list(_p13(j, baseline, mode).values())
+    return sum(v) / len(v)
+
+
+def worst13(j, baseline, mode):
+    return max(_p13(j, baseline, mode).values())
+
+
+def versus(j):
+    """er2bc (loss) against static: pairs worse by more than 2 points,
+    better by more than 2, within 2, and all"""
+    e, s = _p13(j, "er2bc", "loss"), _p13(j, "static", "loss")
+    worse = sum(e[k] > s[k] + 0.02 for k in e)
+    better = sum(e[k] < s[k] - 0.02 for k in e)
+    return worse, better, len(e) - worse - better, len(e)
 
 
 def main():
@@ -115,7 +157,8 @@ def main():
         j = json.load(open(os.path.join(RESULTS, res)))
         m = re.search(sentence, text)
         try:
-            want = [fmt.format(eval(expr, {"j": j})) for expr, fmt in values]
+            want = [fmt.format(eval(expr, {"j": j, "mean13": mean13, "worst13": worst13,
+                                           "versus": versus})) for expr, fmt in values]
         except (KeyError, IndexError, TypeError, ValueError) as e:
             print(f"not ok {n} - {doc}: {res} lacks what the sentence cites ({e!r})")
             failed += 1
