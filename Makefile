@@ -57,6 +57,12 @@ check:
 deb:
 	@tools/packaging/deb.sh
 
+# the packages as an operator installs them: in 6.12 and 6.1 guests with
+# their headers, DKMS builds the modules, the README's quick start is
+# followed, the packages are removed (tools/packaging/test-deb.sh)
+check-deb: deps
+	@tools/packaging/test-deb.sh $(if $(filter command line environment,$(origin KVER)),$(KVER))
+
 # the tests that need no kernel (the tools', the fuzzers', the harness's),
 # as make check runs them; logs in build/check-host
 check-host: deps tools
@@ -113,4 +119,4 @@ clean:
 	$(MAKE) -s -C tools/er2bcctl clean
 	$(MAKE) -s -C tools/abwd clean
 
-.PHONY: all deps modules tools lint check check-host deb demo experiments matrix vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean
+.PHONY: check-deb all deps modules tools lint check check-host deb demo experiments matrix vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean

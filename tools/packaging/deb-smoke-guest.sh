@@ -1,0 +1,222 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside a guest that has the kernel's headers and nothing of er2bc:
+# installs the two Debian packages as an operator would (dpkg -i, DKMS
+# builds the modules for the running kernel), loads the modules, runs a
+# short smoke (the shipped tc batch example on a device, traffic through
+# its classes, an estimate over generic netlink, the metrics), removes the
+# packages and checks that nothing is left loaded or installed.
+#
+#   deb-smoke-guest.sh DEB_DIR
+#
+# TAP on stdout and in $ER2BC_OUT/deb-smoke.tap; exits 1 if a check failed.
+set -u
+
+debs=${1:?usage: deb-smoke-guest.sh DEB_DIR}
+krel=$(uname -r)
+out=${ER2BC_OUT:-/tmp}
+tap=$out/deb-smoke.tap
+: >"$tap"
+n=0 failed=0
+t() {
+	local line
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then line="ok $n - $2"; else line="not ok $n - $2"; failed=1; fi
+	echo "$line" | tee -a "$tap"
+	[ -z "${3:-}" ] || echo "# $3" | tr '\n' ' ' | sed 's/ $/\n/' | tee -a "$tap"
+}
+
+dkms_deb=$(ls "$debs"/er2bc-dkms_*_all.deb 2>/dev/null | head -n 1)
+tools_deb=$(ls "$debs"/er2bc-tools_*_amd64.deb 2>/dev/null | head -n 1)
+[ -n "$dkms_deb" ] && [ -n "$tools_deb" ] && [ -d "/lib/modules/$krel/build" ]
+t $? "the packages and the headers of $krel are here" "$dkms_deb $tools_deb"
+ver=$(dpkg-deb -f "$dkms_deb" Version)
+ver=${ver%-*}	# DKMS's version is upstream's (VERSION), without a revision
+
+# nothing of er2bc before: not the harness's modules, not an install
+! modinfo sch_er2bc >/dev/null 2>&1 && ! modinfo tcp_rcvmgr >/dev/null 2>&1 &&
+	! command -v er2bcctl >/dev/null
+t $? "a guest without er2bc: no module, no er2bcctl"
+
+# --- install: DKMS builds for the running kernel in the postinst (man-db's
+# trigger, which would index every man page again under TCG, is off)
+echo "man-db man-db/auto-update boolean false" | debconf-set-selections 2>/dev/null
+rm -f /var/lib/man-db/auto-update
+t0=$SECONDS
+log=$(DEBIAN_FRONTEND=noninteractive dpkg -i "$dkms_deb" "$tools_deb" 2>&1)
+rc=$?
+t $rc "dpkg -i er2bc-dkms er2bc-tools: DKMS built the modules in $((SECONDS - t0)) s" \
+	"$(echo "$log" | tail -n 5)"
+[ $rc = 0 ] || echo "$log" | sed 's/^/# /'
+st=$(dkms status er2bc 2>&1)
+[[ $st == *"er2bc/$ver, $krel, "*": installed"* ]]
+t $? "dkms status: installed for $krel" "$st"
+ko=$(modinfo -n sch_er2bc 2>/dev/null) && ko2=$(modinfo -n tcp_rcvmgr 2>/dev/null) &&
+	[[ $ko == /lib/modules/$krel/updates/dkms/* ]] && [[ $ko2 == /lib/modules/$krel/updates/dkms/* ]]
+t $? "modinfo finds both modules where DKMS put them" "$ko $ko2"
+[ -x /usr/sbin/er2bcctl ] && [ -x /usr/sbin/er2bc-abwd ] &&
+	[ -f "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)/tc/q_er2bc.so" ] &&
+	man -w tc-er2bc >/dev/null 2>&1 && getent passwd er2bc >/dev/null
+t $? "er2bc-tools: er2bcctl, er2bc-abwd, the tc plugin, the man pages, the user er2bc"
+
+# --- the smoke: the shipped example on a device, packets through classes
+modprobe sch_er2bc && modprobe tcp_rcvmgr
+t $? "modprobe sch_er2bc tcp_rcvmgr"
+ip link add eth1 type dummy && ip link set eth1 up &&
+	ip addr add 198.51.100.1/24 dev eth1 &&
+	ip neigh add 192.0.2.1 lladdr 02:00:00:00:00:02 dev eth1 &&
+	ip route add 192.0.2.0/24 dev eth1
+batch=/usr/share/doc/er2bc-tools/tc-DEV.batch.example
+[ -f "$batch" ] || batch=$batch.gz
+zcat -f "$batch" >/tmp/tc-eth1.batch
+out_tc=$(tc -batch /tmp/tc-eth1.batch 2>&1)
+t $? "tc -batch tc-DEV.batch.example: the qdisc, 7 classes, 6 filters" "$out_tc"
+python3 - <<'EOF'
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+end = time.time() + 2
+while time.time() < end:
+    for port in (5060, 9):
+        try:
+            s.sendto(b"x" * 1000, ("192.0.2.1", port))
+        except OSError:
+            pass
+    time.sleep(0.002)
+EOF
+stats=$(tc -s class show dev eth1)
+sent() { echo "$stats" | awk -v c="$1" '$2 == "er2bc" && $3 == c { f = 1 } f && /Sent/ { print $2; exit }'; }
+b30=$(sent 1:30) b60=$(sent 1:60)
+[ "${b30:-0}" -gt 0 ] && [ "${b60:-0}" -gt 0 ]
+t $? "UDP to port 5060 went through 1:30, the rest through the default 1:60" "1:30 $b30 B, 1:60 $b60 B"
+er2bcctl abw-set dev eth1 handle 1: abw 3mbit recv 3mbit seq 1 &&
+	w=$(er2bcctl -j show dev eth1 handle 1: | python3 -c 'import json, sys; print(json.load(sys.stdin)["abw"])')
+[ "${w:-0}" = 3000000 ]
+t $? "an estimate over generic netlink: W 3 Mbit/s in force" "abw $w"
+m=$(er2bcctl metrics dev eth1 2>&1)
+echo "$m" | grep -q '^er2bc_abw_bytes_per_second{dev="eth1",handle="1:"} 375000$' &&
+	echo "$m" | grep -q '^er2bc_class_info{dev="eth1",classid="1:70",prio="64",type="scavenger"} 1$'
+t $? "er2bcctl metrics: W and the scavenger class" "$(echo "$m" | grep -c '^er2bc_') samples"
+er2bcctl rcvmgr set policy azuma wan eth1 lan 198.51.100.0/24 &&
+	er2bcctl rcvmgr show | grep -q "policy azuma"
+t $? "tcp_rcvmgr configured with er2bcctl"
+
+tc qdisc del dev eth1 root
+ip link del eth1
+
+# --- the README's quick start, step by step, with the packages' files, on
+# two gateways in namespaces: A (198.51.100.1 on its eth1) sends toward
+# B's site (192.0.2.1 on its eth1) through a router R whose link to B is a
+# 3 Mbit/s bottleneck; the example files name exactly these addresses, so
+# they are used as shipped. systemd does not run here: each unit's command
+# runs as the unit would run it (the daemons as the user er2bc with
+# CAP_NET_ADMIN alone). What the health commands print goes to
+# $ER2BC_OUT/quickstart/ (the README's samples).
+qs=$out/quickstart
+mkdir -p "$qs"
+doc=/usr/share/doc/er2bc-tools
+A=gwA R=gwR B=gwB
+for ns in $A $R $B; do ip netns add $ns && ip -n $ns link set lo up; done
+ip link add eth1 netns $A type veth peer name r0 netns $R &&
+	ip link add r1 netns $R type veth peer name eth1 netns $B &&
+	ip -n $A addr add 198.51.100.1/24 dev eth1 && ip -n $A link set eth1 up &&
+	ip -n $R addr add 198.51.100.254/24 dev r0 && ip -n $R link set r0 up &&
+	ip -n $R addr add 192.0.2.254/24 dev r1 && ip -n $R link set r1 up &&
+	ip -n $B addr add 192.0.2.1/24 dev eth1 && ip -n $B link set eth1 up &&
+	ip -n $A route add 192.0.2.0/24 via 198.51.100.254 &&
+	ip -n $B route add 198.51.100.0/24 via 192.0.2.254 &&
+	ip netns exec $R sysctl -qw net.ipv4.ip_forward=1 &&
+	tc -n $R qdisc add dev r1 root tbf rate 3mbit burst 16k latency 100ms
+t $? "quick start: two gateways and a 3 Mbit/s bottleneck between them"
+# 1-2. the packages are installed (above)
+# 3. A: the qdisc from the batch file, as er2bc-tc@eth1 applies it
+mkdir -p /etc/er2bc &&
+	zcat -f $doc/tc-DEV.batch.example* >/etc/er2bc/tc-eth1.batch &&
+	ip netns exec $A tc -batch /etc/er2bc/tc-eth1.batch
+t $? "quick start 3: A's qdisc and classes from /etc/er2bc/tc-eth1.batch"
+# 4. the key both share, readable by the group er2bc
+(umask 027 && head -c 32 /dev/urandom >/etc/er2bc/abwd.key) &&
+	chgrp er2bc /etc/er2bc/abwd.key && [ "$(stat -c %a /etc/er2bc/abwd.key)" = 640 ]
+t $? "quick start 4: the shared key, mode 640, group er2bc"
+# 5. B: the firewall lets A's requests in (a drop policy, as a real one
+# has, and the site's own services open); the responder from its example
+ip netns exec $B nft -f - <<'NFT'
+table inet filter {
+	chain input {
+		type filter hook input priority 0; policy drop;
+		ct state established,related accept
+		iif lo accept
+		icmp type echo-request accept
+		tcp dport { 22, 5201 } accept
+	}
+}
+NFT
+rc=$?
+ip netns exec $B nft add rule inet filter input ip saddr 198.51.100.1 udp dport 4950 accept
+[ $rc = 0 ] && [ $? = 0 ]
+t $? "quick start 5: B's firewall opens UDP 4950 to A alone"
+mkdir -p /run/er2bc /var/lib/er2bc && chown er2bc:er2bc /run/er2bc /var/lib/er2bc
+zcat -f $doc/abwd-responder.conf.example* >/etc/er2bc/abwd-responder.conf
+zcat -f $doc/abwd-sender.conf.example* >/etc/er2bc/abwd-sender.conf
+# as the units run them: the user er2bc, CAP_NET_ADMIN alone
+as_unit() {
+	exec ip netns exec "$1" setpriv --reuid=er2bc --regid=er2bc --init-groups \
+		--inh-caps=-all,+net_admin --ambient-caps=-all,+net_admin --bounding-set=-all,+net_admin \
+		/usr/sbin/er2bc-abwd --config "/etc/er2bc/abwd-$2.conf"
+}
+(as_unit $B responder) 2>"$qs/responder.log" &
+resp=$!
+# 6. A: the sender from its example file
+(as_unit $A sender) 2>"$qs/sender.log" &
+snd=$!
+# traffic: SSH-like bulk in 1:10 and the rest in the default class
+ip netns exec $B iperf3 -s -p 22 -D >/dev/null 2>&1
+ip netns exec $B iperf3 -s -p 5201 -D >/dev/null 2>&1
+sleep 1
+ip netns exec $A iperf3 -c 192.0.2.1 -p 22 -t 25 >/dev/null 2>&1 &
+ip netns exec $A iperf3 -c 192.0.2.1 -p 5201 -t 25 >/dev/null 2>&1 &
+sleep 20
+# 7. is it healthy? what the README shows
+ip netns exec $A tc -s class show dev eth1 >"$qs/tc-class.txt" 2>&1
+ip netns exec $A tc -s qdisc show dev eth1 >"$qs/tc-qdisc.txt" 2>&1
+ip netns exec $A er2bcctl show dev eth1 handle 1: >"$qs/er2bcctl-show.txt" 2>&1
+ip netns exec $A er2bcctl metrics >"$qs/metrics.txt" 2>&1
+cp /run/er2bc/abwd-sender.json "$qs/abwd-sender.json" 2>/dev/null
+cp /run/er2bc/abwd-responder.json "$qs/abwd-responder.json" 2>/dev/null
+st=$(ip netns exec $A er2bcctl -j show dev eth1 handle 1:)
+upd=$(echo "$st" | python3 -c 'import json, sys; print(json.load(sys.stdin)["updates"])' 2>/dev/null)
+stale=$(echo "$st" | python3 -c 'import json, sys; print(json.load(sys.stdin)["stale"])' 2>/dev/null)
+w=$(echo "$st" | python3 -c 'import json, sys; print(json.load(sys.stdin)["abw"])' 2>/dev/null)
+kill -0 $resp 2>/dev/null && kill -0 $snd 2>/dev/null && [ "${upd:-0}" -ge 10 ] &&
+	[ "$stale" = False ] && [ "${w:-0}" -ge 1000000 ] && [ "${w:-0}" -le 5000000 ]
+t $? "quick start 6-7: both daemons up, $upd estimates, not stale, W $w bit/s under the 3 Mbit/s bottleneck" \
+	"$(tail -n 3 "$qs/sender.log")"
+kill $snd $resp 2>/dev/null
+pkill iperf3
+wait 2>/dev/null
+# the qdisc and the meter go with their devices, before the namespaces
+ip -n $A link del eth1 2>/dev/null
+ip -n $R link del r1 2>/dev/null
+for ns in $A $R $B; do ip netns del $ns; done
+rm -rf /etc/er2bc
+
+# --- removal: nothing left
+# (a namespace's devices go asynchronously: a few tries)
+for _ in 1 2 3 4 5; do
+	modprobe -r sch_er2bc tcp_rcvmgr 2>/dev/null && break
+	sleep 1
+done
+! grep -qE '^(sch_er2bc|tcp_rcvmgr) ' /proc/modules
+t $? "modprobe -r: neither module loaded"
+log=$(DEBIAN_FRONTEND=noninteractive dpkg --purge er2bc-tools er2bc-dkms 2>&1)
+t $? "dpkg --purge er2bc-tools er2bc-dkms" "$(echo "$log" | tail -n 3)"
+left=$(ls -d /usr/src/er2bc-* /var/lib/dkms/er2bc /usr/sbin/er2bcctl /usr/sbin/er2bc-abwd \
+	/usr/lib/systemd/system/er2bc-* /usr/share/doc/er2bc-tools 2>/dev/null;
+	find "/lib/modules/$krel" -name 'sch_er2bc.ko*' -o -name 'tcp_rcvmgr.ko*' 2>/dev/null)
+[ -z "$left" ] && ! modinfo sch_er2bc >/dev/null 2>&1 && [ -z "$(dkms status er2bc 2>/dev/null)" ] &&
+	! dpkg -s er2bc-dkms >/dev/null 2>&1
+t $? "nothing left: sources, DKMS tree, modules, binaries, units, docs" "$left"
+
+echo "1..$n" | tee -a "$tap"
+exit $failed

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Debian packages as an operator installs them: make deb, then for each
+# kernel a guest that has its headers and nothing of er2bc installs both
+# packages (DKMS builds the modules there, under emulation), runs a short
+# smoke, removes them and checks nothing is left (deb-smoke-guest.sh).
+#
+#   test-deb.sh [KVER...]	(6.12 and 6.1 by default; logs under build/check-deb)
+#
+# TAP per kernel; exits 1 if anything failed.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+[ $# -gt 0 ] || set -- 6.12 6.1
+report=$top/build/check-deb
+mkdir -p "$report"
+rc=0
+if ! "$top/tools/packaging/deb.sh" >"$report/deb.log" 2>&1; then
+	tail -n 20 "$report/deb.log"
+	echo "not ok 1 - make deb # see $report/deb.log"
+	exit 1
+fi
+echo "ok - make deb: $(cd "$top/build/deb" && ls ./*.deb | grep -v dbgsym | xargs)"
+for k in "$@"; do
+	out=$report/$k
+	rm -rf "$out"
+	mkdir -p "$out"
+	# (a DKMS build under TCG: minutes)
+	"$top/tools/testing/vm/run.sh" -k "$k" -o "$out" -t 1800 -- \
+		"$top/tools/packaging/deb-smoke-guest.sh" "$top/build/deb" >"$out/run.log" 2>&1
+	r=$?
+	sed "s/^/$k: /" "$out/deb-smoke.tap" 2>/dev/null
+	if [ $r != 0 ] || ! grep -q '^1\.\.' "$out/deb-smoke.tap" 2>/dev/null; then
+		echo "not ok - $k: the guest's smoke (exit $r; $out/run.log, $out/console.log)"
+		rc=1
+	fi
+done
+exit $rc
