@@ -594,11 +594,15 @@ static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 	return er2bc_configure(sch, opt, extack);
 }
 
-/* a class has nothing queued any more: off the scheduler's lists, not busy */
+/*
+ * a class has nothing queued any more: off the scheduler's lists, not busy
+ * (the clock read only if it was: a reset walks every class)
+ */
 static void er2bc_class_idle(struct er2bc_sched_data *q, struct er2bc_class *cl)
 {
 	er2bc_sched_deactivate(&q->sched, &cl->node);
-	er2bc_short_idle(&cl->shortage, ktime_get_ns());
+	if (cl->shortage.busy_since)
+		er2bc_short_idle(&cl->shortage, ktime_get_ns());
 }
 
 static void er2bc_reset(struct Qdisc *sch)

@@ -130,9 +130,9 @@ struct er2bc_sched {
  * class is short for the time it was backlogged if what it sent in the
  * window, over that time, was below R_f, less 1/ER2BC_SHORT_SLACK of it
  * (a class paced at exactly R_f is not short by a rounding): while it had
- * packets waiting, it was served below its necessary rate. A class whose traffic asks for less
- * than R_f, and is served at once, is never short; a class without R_f is
- * not measured. Windows end lazily, at the class's next event or when
+ * packets waiting, it was served below its necessary rate. A class whose
+ * traffic asks for less than R_f, and is served at once, is never short;
+ * a class without R_f is not measured. Windows end lazily, at the class's next event or when
  * read (er2bc_short_read()); the total is of the windows ended, so it
  * never goes down.
  */

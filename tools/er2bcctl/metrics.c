@@ -35,13 +35,19 @@ struct walk {
 	int error;			/* ENOMEM in a callback */
 };
 
-static int stats2_attr(const struct nlattr *a, void *data)
+/* a message's or nest's attributes by type, up to max (mnl_attr_parse()) */
+struct attrs {
+	const struct nlattr **tb;
+	unsigned int max;
+};
+
+static int attrs_cb(const struct nlattr *a, void *data)
 {
-	const struct nlattr **tb = data;
+	const struct attrs *at = data;
 	unsigned int type = mnl_attr_get_type(a);
 
-	if (type <= TCA_STATS_MAX)
-		tb[type] = a;
+	if (type <= at->max)
+		at->tb[type] = a;
 	return MNL_CB_OK;
 }
 
@@ -49,6 +55,7 @@ void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
 		     void *xstats, size_t size, size_t min, size_t max, size_t *xlen)
 {
 	const struct nlattr *tb[TCA_STATS_MAX + 1] = { 0 };
+	struct attrs at = { tb, TCA_STATS_MAX };
 	struct gnet_stats_basic b = { 0 };
 	struct gnet_stats_queue q = { 0 };
 	size_t len;
@@ -56,7 +63,7 @@ void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
 	memset(c, 0, sizeof(*c));
 	memset(xstats, 0, size);
 	*xlen = 0;
-	if (mnl_attr_parse_nested(stats2, stats2_attr, tb) < 0)
+	if (mnl_attr_parse_nested(stats2, attrs_cb, &at) < 0)
 		return;
 	if (tb[TCA_STATS_BASIC]) {
 		len = mnl_attr_get_payload_len(tb[TCA_STATS_BASIC]);
@@ -88,23 +95,14 @@ void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
 	}
 }
 
-static int tca_attr(const struct nlattr *a, void *data)
-{
-	const struct nlattr **tb = data;
-	unsigned int type = mnl_attr_get_type(a);
-
-	if (type <= TCA_MAX)
-		tb[type] = a;
-	return MNL_CB_OK;
-}
-
 /* the attributes of an er2bc qdisc's or class's message; NULL if another kind */
 static const struct tcmsg *tc_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
 {
 	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct attrs at = { tb, TCA_MAX };
 
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm) ||
-	    mnl_attr_parse(nlh, sizeof(*tcm), tca_attr, tb) < 0)
+	    mnl_attr_parse(nlh, sizeof(*tcm), attrs_cb, &at) < 0)
 		return NULL;
 	if (!tb[TCA_KIND] || mnl_attr_validate(tb[TCA_KIND], MNL_TYPE_NUL_STRING) < 0 ||
 	    strcmp(mnl_attr_get_str(tb[TCA_KIND]), KIND))

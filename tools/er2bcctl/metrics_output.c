@@ -70,9 +70,14 @@ static void put_value(FILE *f, double v)
 	fprintf(f, " %s\n", b);
 }
 
-static void family(FILE *f, const char *name, const char *type, const char *help)
+/* a metric's HELP and TYPE lines, once: before its first sample (*@done) */
+static void family(FILE *f, const char *name, const char *type, const char *help,
+		   bool *done)
 {
+	if (*done)
+		return;
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	*done = true;
 }
 
 static const char *qdev(const struct metrics_qdisc *q, char *b)
@@ -359,14 +364,6 @@ static void clabels(FILE *f, const struct metrics_qdisc *m, uint32_t classid,
 	fputc('}', f);
 }
 
-/* a class metric's HELP and TYPE, before its first sample */
-static void cfamily(FILE *f, size_t i, bool *fam)
-{
-	if (!*fam)
-		family(f, cmetrics[i].name, cmetrics[i].type, cmetrics[i].help);
-	*fam = true;
-}
-
 static void print_classes(FILE *f, const struct metrics *m, size_t i)
 {
 	bool fam = false;
@@ -384,7 +381,7 @@ static void print_classes(FILE *f, const struct metrics *m, size_t i)
 				v = ctrl_cval(ci, cmetrics[i].id);
 				if (!v.ok || !CHAS(ci, CLASSID))
 					continue;
-				cfamily(f, i, &fam);
+				family(f, cmetrics[i].name, cmetrics[i].type, cmetrics[i].help, &fam);
 				fputs(cmetrics[i].name, f);
 				clabels(f, q, (uint32_t)CVAL(ci, CLASSID),
 					cmetrics[i].id == C_INFO ? ci : NULL);
@@ -397,7 +394,7 @@ static void print_classes(FILE *f, const struct metrics *m, size_t i)
 			v = tc_cval(tc, cmetrics[i].id);
 			if (!v.ok)
 				continue;
-			cfamily(f, i, &fam);
+			family(f, cmetrics[i].name, cmetrics[i].type, cmetrics[i].help, &fam);
 			fputs(cmetrics[i].name, f);
 			clabels(f, q, tc->classid, NULL);
 			put_value(f, v.v);
@@ -451,9 +448,7 @@ void metrics_print(FILE *f, const struct metrics *m, uint64_t now_ns)
 			v = qval(&m->qd[j], qmetrics[i].id, now_ns);
 			if (!v.ok)
 				continue;
-			if (!fam)
-				family(f, qmetrics[i].name, qmetrics[i].type, qmetrics[i].help);
-			fam = true;
+			family(f, qmetrics[i].name, qmetrics[i].type, qmetrics[i].help, &fam);
 			fputs(qmetrics[i].name, f);
 			qlabels(f, &m->qd[j], qmetrics[i].id);
 			put_value(f, v.v);
@@ -466,7 +461,8 @@ void metrics_print(FILE *f, const struct metrics *m, uint64_t now_ns)
 	for (i = 0; i < ARRAY_SIZE(rmetrics); i++) {
 		if (!r->has[rmetrics[i].attr])
 			continue;
-		family(f, rmetrics[i].name, rmetrics[i].type, rmetrics[i].help);
+		fam = false;
+		family(f, rmetrics[i].name, rmetrics[i].type, rmetrics[i].help, &fam);
 		fputs(rmetrics[i].name, f);
 		put_value(f, (double)r->v[rmetrics[i].attr]);
 	}
