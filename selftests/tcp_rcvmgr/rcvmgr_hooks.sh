@@ -80,10 +80,9 @@ ynl() { ynl_cli -n "$RTR" tcp_rcvmgr "$@"; }
 cfg=$(ynl --do config-get 2>&1)
 rc=$?
 if [ $rc = "$ksft_skip" ]; then
-	for t in "ynl CLI: config-get from the spec" "ynl CLI: config-set from the spec" \
-		"ynl CLI: stats-get and a conn-get dump from the spec"; do
-		log_test $ksft_skip "$t" "the kernel's ynl CLI is not extracted (make check does it)"
-	done
+	skip_tests "the kernel's ynl CLI is not extracted (make check does it)" \
+		"ynl CLI: config-get from the spec" "ynl CLI: config-set from the spec" \
+		"ynl CLI: stats-get and a conn-get dump from the spec"
 else
 	eth1=$(ip netns exec "$RTR" cat /sys/class/net/eth1/ifindex)
 	got=$(echo "$cfg" | python3 -c "
