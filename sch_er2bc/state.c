@@ -86,11 +86,37 @@ struct Qdisc *er2bc_qdisc_find(struct net *net, u32 ifindex, u32 handle,
 	return sch;
 }
 
+/*
+ * abw-ntf's classes: each one's classid and guarantee, in priority order, as
+ * many as the message holds (a few hundred); the count of all is beside them
+ */
+static void er2bc_put_guarantees(struct sk_buff *skb, const struct er2bc_sched_data *q)
+{
+	const struct er2bc_class *cl;
+	struct nlattr *nest;
+	int p;
+
+	for (p = 0; p < ER2BC_NPRIO; p++) {
+		list_for_each_entry(cl, &q->by_prio[p], prio_list) {
+			nest = nla_nest_start(skb, ER2BC_A_QDISC_CLASS);
+			if (!nest)
+				return;
+			if (nla_put_u32(skb, ER2BC_A_CLASS_CLASSID, cl->common.classid) ||
+			    nla_put_u64_64bit(skb, ER2BC_A_CLASS_GUARANTEE, cl->ctrl.g,
+					      ER2BC_A_CLASS_PAD)) {
+				nla_nest_cancel(skb, nest);
+				return;
+			}
+			nla_nest_end(skb, nest);
+		}
+	}
+}
+
 /**
  * er2bc_put_state - the controller's state, as ctrl-get and abw-ntf carry it
  * @skb: the message
  * @sch: an er2bc qdisc (er2bc_qdisc_find())
- * @event: only what abw-ntf carries
+ * @event: only what abw-ntf carries, with each class's guarantee
  *
  * Context: RTNL.
  *
@@ -123,8 +149,10 @@ int er2bc_put_state(struct sk_buff *skb, struct Qdisc *sch, bool event)
 	    nla_put_u32(skb, ER2BC_A_QDISC_CLASSES, q->clhash.hashelems) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_COST, q->cost, ER2BC_A_QDISC_PAD))
 		return -EMSGSIZE;
-	if (event)
+	if (event) {
+		er2bc_put_guarantees(skb, q);
 		return 0;
+	}
 
 	if (nla_put_u64_64bit(skb, ER2BC_A_QDISC_SENT, q->last.sent, ER2BC_A_QDISC_PAD) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_LOST, q->last.lost, ER2BC_A_QDISC_PAD) ||
