@@ -29,13 +29,16 @@ ctl() { ip netns exec "$NS" "$ctl" "$@"; }
 raw() { ip netns exec "$NS" python3 "$here/genlraw.py" "$@"; }
 ifindex=$(ip netns exec "$NS" cat /sys/class/net/dummy0/ifindex)
 ifindex1=$(ip netns exec "$NS" cat /sys/class/net/dummy1/ifindex)
-# guarantees, in bit/s, of classes 1:1 1:2 1:3: from show, and from tc
+# guarantees of classes 1:1 1:2 1:3: from show's JSON in bytes/s, and
+# from tc's text in bit/s (to its four digits)
 g_ctl() { ctl -j show dev dummy0 handle 1: |
-	json_get "' '.join(str({c['classid']: c['guarantee'] for c in j['classes']}[k]) for k in ('1:1', '1:2', '1:3'))"; }
+	json_get "' '.join(str({c['classid']: c['guarantee_bytes_per_second'] for c in j['classes']}[k]) for k in ('1:1', '1:2', '1:3'))"; }
 g_tc() { class_stats "$NS" dummy0 |
 	json_get "' '.join(str(j[k]['guarantee']) for k in ('1:1', '1:2', '1:3'))"; }
 sd_ctl() { ctl -j show dev dummy0 handle 1: |
-	json_get "' '.join(str({c['classid']: c['demand'] for c in j['classes']}[k]) for k in ('1:1', '1:2', '1:3'))"; }
+	json_get "' '.join(str({c['classid']: c['demand_bytes_per_second'] for c in j['classes']}[k]) for k in ('1:1', '1:2', '1:3'))"; }
+# bytes RATES: bit/s rates in bytes/s, as JSON has them (rounded down)
+bytes() { local x o=; for x in $1; do o+="${o:+ }$((x / 8))"; done; echo "$o"; }
 updates() { ctl -j show dev dummy0 handle 1: | json_get "j['updates']"; }
 # the kernel's shortage of classes 1:1 1:2 1:3, ns (tc -s, to its precision)
 shortages() { class_stats "$NS" dummy0 |
@@ -110,19 +113,19 @@ seq_step() {
 	local n=$1 w=$2 r=$3 want=$4 sd=$5 got gtc gsd
 	ctl abw-set dev dummy0 handle 1: abw "$w" recv "$r" seq "$n" interval 1s
 	got=$(g_ctl) gtc=$(g_tc) gsd=$(sd_ctl)
-	[ "$got" = "$want" ] && same_rates "$gtc" "$want" && [ "$gsd" = "$sd" ]
+	[ "$got" = "$(bytes "$want")" ] && same_rates "$gtc" "$want" && [ "$gsd" = "$(bytes "$sd")" ]
 	log_test $? "estimate $n: W $w, R $r: guarantees $want" "show: $got, tc: $gtc, S_d: $gsd"
 }
 seq_step 1 5mbit 5mbit "2000000 2000000 1000000" "2000000 2000000 3050000"
 seq_step 2 4mbit 4500kbit "2050000 1950000 0" "2050000 2222222 3050000"
 seq_step 3 8mbit 4mbit "2050000 2222222 3050000" "2050000 2222222 3050000"
 st=$(ctl -j show dev dummy0 handle 1:)
-echo "$st" | json_get "(j['abw'], j['updates'], j['seq'], j['ratio'], j['ratio_min'], j['ratio_hist'])" |
-	grep -qx "(8000000, 3, 3, 1000000, 900000, \[1000000, 900000, 1000000\])"
-log_test $? "ctrl-get: W, updates, seq, s, s_p and the history of s" \
-	"$(echo "$st" | json_get "(j['abw'], j['updates'], j['seq'], j['ratio'], j['ratio_min'], j['ratio_hist'])")"
+keys="(j['cap_bytes_per_second'], j['updates'], j['seq'], j['recv_ratio_ppm'], j['recv_ratio_min_ppm'], j['recv_ratio_history_ppm'])"
+echo "$st" | json_get "$keys" | grep -qx "(1000000, 3, 3, 1000000, 900000, \[1000000, 900000, 1000000\])"
+log_test $? "ctrl-get: W, updates, seq, s, s_p and the history of s" "$(echo "$st" | json_get "$keys")"
+# (tc's JSON: bytes/s, as it prints htb's rates)
 cap=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['cap']")
-[ "$cap" = 8000000 ]
+[ "$cap" = 1000000 ]
 log_test $? "the estimate's W is the cap in force" "cap $cap"
 # er2bcctl metrics: the same state, as Prometheus reads it (bytes/s)
 mcheck() { /usr/bin/python3 "$top/tools/er2bcctl/metrics-check.py" "$@"; }
@@ -133,8 +136,8 @@ if ! /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
 else
 	out=$(ctl metrics | mcheck \
 		--expect 'er2bc_info{dev=dummy0,handle=1:,mode=er2bc,converge=immediate}=1' \
-		--expect 'er2bc_abw_bytes_per_second{dev=dummy0}=1000000' \
-		--expect 'er2bc_abw_ceiling_bytes_per_second{dev=dummy0}=1250000' \
+		--expect 'er2bc_cap_bytes_per_second{dev=dummy0}=1000000' \
+		--expect 'er2bc_cap_ceiling_bytes_per_second{dev=dummy0}=1250000' \
 		--expect 'er2bc_recv_rate_bytes_per_second{dev=dummy0}=500000' \
 		--expect 'er2bc_estimates_total{dev=dummy0}=3' \
 		--min 'er2bc_stale{dev=dummy0}=0' \
@@ -190,7 +193,7 @@ rm -f "$replies"
 
 # --- the monitor group hears of every update
 mon=$(mktemp)
-ctl -j monitor count 2 timeout 20 >"$mon" &
+ctl -j monitor count 2 timeout 20s >"$mon" &
 monitor=$!
 sleep 1
 ctl abw-set dev dummy0 handle 1: abw 6mbit recv 6mbit seq 10 &&
@@ -198,10 +201,20 @@ ctl abw-set dev dummy0 handle 1: abw 6mbit recv 6mbit seq 10 &&
 wait $monitor
 python3 - "$mon" <<'EOF'
 import json, sys
+import time
 ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-sys.exit(0 if [(e["seq"], e["abw"]) for e in ev] == [(10, 6000000), (11, 7000000)] else 1)
+now = time.time() * 1e6
+# each stamped with the time it came, within the last minute
+# and with each class's guarantee, which sum to the guaranteed (rounded)
+sys.exit(0 if [(e["seq"], e["cap_bytes_per_second"]) for e in ev] == [(10, 750000), (11, 875000)]
+         and all(now - 60e6 < e["unix_time_us"] <= now for e in ev)
+         and all([c["classid"] for c in e["classes"]] == ["1:1", "1:2", "1:3"] for e in ev)
+         and all(0 <= e["guaranteed_bytes_per_second"]
+                 - sum(c["guarantee_bytes_per_second"] for c in e["classes"]) < 3 for e in ev)
+         else 1)
 EOF
-log_test $? "monitor: one notification per update" "$(tr '\n' ' ' <"$mon" | head -c 200)"
+log_test $? "monitor: one notification per update, timestamped, with the guarantees" \
+	"$(tr '\n' ' ' <"$mon" | head -c 400)"
 rm -f "$mon"
 
 # --- ctrl-get of more classes than one message holds: all, in priority order
@@ -231,11 +244,12 @@ tcq qdisc del dev dummy1 root
 tcq qdisc add dev dummy1 root handle 1: pfifo
 
 # --- the controller's parameters, set with tc, as the controller has them
-tcq qdisc change dev dummy0 root er2bc c 5 m 3 blim 100kbit floor 80kbit stale 700ms converge gradual
-out=$(ctl -j show dev dummy0 handle 1: | json_get \
-	"(j['param_c'], j['param_m'], j['param_blim'], j['param_floor'], j['param_stale'], j['param_converge'])")
-[ "$out" = "(5, 3, 100000, 80000, 700, 'gradual')" ] &&
-	tcq qdisc show dev dummy0 | grep -q "c 5 m 3 blim 100Kbit floor 80Kbit stale 700ms converge gradual"
+params="(j['window'], j['history'], j['loss_headroom_bytes_per_second'], j['floor_bytes_per_second'], j['stale_us'], j['converge'])"
+tcq qdisc change dev dummy0 root er2bc window 5 history 3 loss-headroom 100kbit floor 80kbit \
+	stale 700ms converge gradual
+out=$(ctl -j show dev dummy0 handle 1: | json_get "$params")
+[ "$out" = "(5, 3, 12500, 10000, 700000, 'gradual')" ] &&
+	tcq qdisc show dev dummy0 | grep -q "window 5 history 3 loss-headroom 100Kbit floor 80Kbit stale 700ms converge gradual"
 log_test $? "parameters set with tc reach the controller and are dumped" "$out"
 
 # --- stale: no estimate for 700 ms; the next one clears it; W did not move
@@ -247,20 +261,26 @@ set_show() {
 }
 fresh=$(set_show 4)
 sleep 1.5
-stale=$(ctl -j show dev dummy0 handle 1: | json_get "(j['stale'], j['abw'])")
+stale=$(ctl -j show dev dummy0 handle 1: | json_get "(j['stale'], j['cap_bytes_per_second'])")
 xst=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['stale']")
 again=$(set_show 5)
-[ "$fresh" = False ] && [ "$stale" = "(True, 8000000)" ] && [ "$xst" = yes ] && [ "$again" = False ]
+[ "$fresh" = False ] && [ "$stale" = "(True, 1000000)" ] && [ "$xst" = yes ] && [ "$again" = False ]
 log_test $? "stale after the timeout without an estimate, W kept; cleared by the next" \
 	"fresh $fresh, after 1.5 s $stale (xstats $xst), next estimate $again"
-tcq qdisc change dev dummy0 root er2bc c 10 m 10 blim 50kbit floor 0 stale never converge immediate
+# the paper's names, C, M and B_lim, as tc took them first; a bare time in us
+tcq qdisc change dev dummy0 root er2bc c 10 m 10 blim 50kbit floor 0 stale 3000000 converge immediate &&
+	out=$(ctl -j show dev dummy0 handle 1: | json_get "$params") &&
+	[ "$out" = "(10, 10, 6250, 0, 3000000, 'immediate')" ] &&
+	tcq qdisc change dev dummy0 root er2bc stale never &&
+	tcq qdisc show dev dummy0 | grep -q "window 10 history 10 loss-headroom 50Kbit floor 0bit stale never"
+log_test $? "c, m and blim still name window, history and loss-headroom; a bare stale in us" "$out"
 
 # --- netns-aware: a user namespace's own netns, its root may feed its qdisc
 out=$(unshare -Urn sh -c "ip link add d9 type dummy && ip link set d9 up &&
 	tc qdisc add dev d9 root handle 9: er2bc rate 10mbit mode er2bc &&
 	'$ctl' abw-set dev d9 handle 9: abw 2mbit recv 1mbit seq 7 &&
-	'$ctl' -j show dev d9 handle 9:" 2>&1 | json_get "(j['abw'], j['seq'])")
-[ "$out" = "(2000000, 7)" ]
+	'$ctl' -j show dev d9 handle 9:" 2>&1 | json_get "(j['cap_bytes_per_second'], j['seq'])")
+[ "$out" = "(250000, 7)" ]
 log_test $? "root of a user namespace feeds the qdisc of the netns it owns" "$out"
 
 # --- modes keep their own rule under the same estimates
@@ -368,7 +388,7 @@ if within "${capacity:-0}" 9500000 1e12; then
 	# reception ratio of the last M updates, is 3/4: 1:1's S_d is
 	# 2 Mbit/s / 0.75 = 2666666 bit/s, 1:2 gets the 333334 left, 1:3 none
 	state=$(ctl -j show dev dummy0 handle 1: |
-		json_get "(j['abw'], j['seq'], {c['classid']: c['guarantee'] for c in j['classes']})")
+		json_get "(j['cap_bytes_per_second'], j['seq'], {c['classid']: c['guarantee_bytes_per_second'] for c in j['classes']})")
 	after=$(rates)
 	python3 - "$after" <<-'EOF'
 	import json, sys
@@ -376,7 +396,8 @@ if within "${capacity:-0}" 9500000 1e12; then
 	sys.exit(0 if abs(sum(a.values()) - 3e6) < 0.05 * 3e6 and a["1:1"] >= 0.97 * 2666666 else 1)
 	EOF
 	rc=$?
-	[ "$state" = "(3000000, 500, {'1:1': 2666666, '1:2': 333334, '1:3': 0})" ]
+	# (in bytes/s, rounded down)
+	[ "$state" = "(375000, 500, {'1:1': 333333, '1:2': 41666, '1:3': 0})" ]
 	log_test $? "after the storm: the last estimate in force" "$state"
 	log_timing_test $rc "after the storm: the qdisc shapes to W, 1:1 gets its S_d" "rates $after"
 	rm -f "$batch" "$batch.rates"
@@ -409,11 +430,12 @@ else
 	busywait 10000 grep -q "^ *1:3 " "$bt"
 	kill $tracer 2>/dev/null
 	wait $tracer 2>/dev/null
-	# the row of 1:1: R_f, then S_d and G as the controller reports them
+	# the row of 1:1: R_f, then S_d and G (bit/s) as the controller
+	# reports them (bytes/s)
 	row=$(ctl -j show dev dummy0 handle 1: |
-		json_get "' '.join(str(c[k]) for c in j['classes'] if c['classid'] == '1:1' for k in ('demand', 'guarantee'))")
-	grep -q "seq 42 W 5000000" "$bt" && [ -n "$row" ] &&
-		grep -Eq "^ +1:1 +1 +udp +2000000 +${row// / +}\$" "$bt"
+		json_get "' '.join(str(c[k]) for c in j['classes'] if c['classid'] == '1:1' for k in ('demand_bytes_per_second', 'guarantee_bytes_per_second'))")
+	btrow=$(grep -E "^ +1:1 +1 +udp +2000000 " "$bt" | awk '{ print int($5 / 8), int($6 / 8) }')
+	grep -q "seq 42 W 5000000" "$bt" && [ -n "$row" ] && [ "$btrow" = "$row" ]
 	log_test $? "er2bc-guarantees.bt shows the update and each class's guarantee" \
 		"$(grep -E "seq 42|^ +1:1 " "$bt" | tr -s ' ' | tr '\n' '|')"
 	rm -f "$bt"

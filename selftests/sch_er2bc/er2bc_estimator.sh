@@ -230,11 +230,11 @@ else
 	log_timing_test $? "ABW steps of 200 kbit/s followed within 5 s" "${res#* }"
 fi
 
-# --- the qdisc holds what the sender computed
-w=$(sn w) seq=$(sn seq)
-out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: | json_get "j['abw'], j['seq'], j['updates']")
+# --- the qdisc holds what the sender computed (W in bytes/s in both)
+w=$(sn abw_bytes_per_second) seq=$(sn seq)
+out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: | json_get "j['cap_bytes_per_second'], j['seq'], j['updates']")
 [[ "$out" == "$w $seq "* ]]
-log_test $? "ctrl-get shows the last estimate (W $w, seq $seq)" "$out"
+log_test $? "ctrl-get shows the last estimate (W $w bytes/s, seq $seq)" "$out"
 
 # --- 1% random loss before the same 2 Mbit/s bottleneck, the paper's T_c
 # of 1 s, a greedy UDP sender: the paper's rule reads every loss as

@@ -269,8 +269,8 @@ tcq qdisc add dev dummy0 root handle 1: er2bc rate 10mbit mode er2bc &&
 	tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 2 type tcp &&
 	ip netns exec "$NS" "$ctl" abw-set dev dummy0 handle 1: abw 10mbit recv 10mbit seq 1
 sd=$(ip netns exec "$NS" "$ctl" -j show dev dummy0 handle 1: |
-	json_get "' '.join(str(c['demand']) for c in j['classes'])")
-[ "$sd" = "1000000 0" ]
+	json_get "' '.join(str(c['demand_bytes_per_second']) for c in j['classes'])")
+[ "$sd" = "125000 0" ]
 log_test $? "a best-effort TCP class is not in F_r: a lossless estimate leaves S_d = R_f" "S_d $sd"
 tcq qdisc del dev dummy0 root
 
@@ -310,7 +310,7 @@ config-set: Operation not permitted: "
 [ "$out" = "$want" ]
 log_test $? "unshare -U -r -n: abw-set, meter-set and meter-del allowed, tcp_rcvmgr config-set refused" \
 	"$(echo "$out" | tr '\n' '|')"
-out=$(ip netns exec "$NS" unshare -U "$ctl" monitor count 1 timeout 5 2>&1)
+out=$(ip netns exec "$NS" unshare -U "$ctl" monitor count 1 timeout 5s 2>&1)
 [ $? != 0 ] && [[ "$out" == *"ermitted"* ]]
 log_test $? "the monitor group refuses a listener without CAP_NET_ADMIN" "$out"
 

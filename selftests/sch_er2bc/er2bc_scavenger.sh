@@ -127,7 +127,7 @@ ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 3
 rate_test "a scavenger at priority 1 gets what 1:1 at its ceil leaves" "1:1=1000000 1:2=1000000"
 
 # --- the estimator's hold
-hold() { ctl -j show dev dummy0 handle 1: | json_get "j.get('scavenger_hold', 0)"; }
+hold() { ctl -j show dev dummy0 handle 1: | json_get "j.get('scavenger_hold_us', 0)"; }
 ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 11 scavenger-hold 60s
 h=$(hold)
 within "$h" 50000000 60000000

@@ -630,7 +630,7 @@ fi
 # beside POLICY: 8 downloads of 30 KB beside 3 bulk ones; their median time
 beside() {
 	local bulk
-	rset policy "$1" budget-min 6k budget-max 48k budget-init 32k interval 1000
+	rset policy "$1" budget-min 6k budget-max 48k budget-init 32k interval 1s
 	bulk_start 25
 	sleep 6
 	fetch 10.1.0.2 5005 --count 8 --gap 0.5 --limit 20 >"$tmp/short.$1"

@@ -75,17 +75,21 @@ static int set_handle(struct config *c, const char *val, const char **why)
 	return parse_handle(val, &c->handle, why);
 }
 
-/* a time in us, bare numbers in seconds, 1ms to 1h */
+/*
+ * A time in us, 1ms to 1h. A bare number is us, as tc's get_time() takes
+ * it, so that a bare time means the same to tc and to the daemon.
+ */
 static int parse_period(const char *val, uint64_t *us, const char **why)
 {
-	if (parse_time(val, 1000000, us, why))
+	size_t len = strlen(val);
+	bool bare = len && isdigit((unsigned char)val[len - 1]);
+
+	if (parse_time(val, 1, us, why))
 		return -1;
-	if (*us < 1000) {
-		*why = "must be at least 1ms";
-		return -1;
-	}
-	if (*us > 3600000000ULL) {
-		*why = "must be at most 3600s";
+	if (*us < 1000 || *us > 3600000000ULL) {
+		/* "interval = 1" meant a second before bare numbers were us */
+		*why = bare ? "must be 1ms to 3600s (a bare number is us)" :
+			      "must be 1ms to 3600s";
 		return -1;
 	}
 	return 0;
@@ -664,7 +668,7 @@ static const struct key_def keys[] = {
 	{ "handle", "MAJ:",	 S, "1:", false, false, set_handle,
 	  "the er2bc qdisc's handle" },
 	{ "interval", "TIME",	 S, "1s", false, false, set_interval,
-	  "T_c, between requests (s, ms, us; bare: s)" },
+	  "T_c, between requests (s, ms, us; bare: us)" },
 	{ "timeout", "TIME",	 S, NULL, false, false, set_timeout,
 	  "how long to wait for a response (default: 3s, or 16 intervals if less)" },
 	{ "mode", "loss|delay|hybrid", S, "loss", false, false, set_mode,
@@ -1153,6 +1157,21 @@ static void print_millionths(FILE *f, const char *key, uint64_t v)
 		(unsigned long long)(v % AIMD_ONE));
 }
 
+/*
+ * A time as fmt_time() writes it, or in us where that would round it
+ * (1234567us, not 1.235s): what conf_print() writes parses back the same.
+ */
+static const char *fmt_period(char *buf, uint64_t us)
+{
+	const char *why;
+	uint64_t back;
+
+	if (!parse_time(fmt_time(buf, us), 1, &back, &why) && back == us)
+		return buf;
+	snprintf(buf, FMT_LEN, "%lluus", (unsigned long long)us);
+	return buf;
+}
+
 void conf_print(FILE *f, const struct config *c)
 {
 	const struct aimd_params *p = &c->aimd;
@@ -1168,8 +1187,8 @@ void conf_print(FILE *f, const struct config *c)
 	fprintf(f, "dev = %s\n", c->dev);
 	if (c->role == ROLE_SENDER) {
 		fprintf(f, "handle = %s\n", fmt_handle(b, c->handle));
-		fprintf(f, "interval = %s\n", fmt_time(b, c->interval_us));
-		fprintf(f, "timeout = %s\n", fmt_time(b, c->timeout_us));
+		fprintf(f, "interval = %s\n", fmt_period(b, c->interval_us));
+		fprintf(f, "timeout = %s\n", fmt_period(b, c->timeout_us));
 		fprintf(f, "mode = %s\n", delay_mode_name(c->delay.mode));
 		fprintf(f, "theta-h = %llu\n", (unsigned long long)p->theta_h);
 		fprintf(f, "theta-l = %llu\n", (unsigned long long)p->theta_l);
@@ -1187,8 +1206,8 @@ void conf_print(FILE *f, const struct config *c)
 		else
 			fprintf(f, "w-max = %llubit\n", (unsigned long long)p->w_max);
 		fprintf(f, "delay-step = %llubit\n", (unsigned long long)c->delay.step);
-		fprintf(f, "delay-span = %s\n", fmt_time(b, c->delay.span_ns / 1000));
-		fprintf(f, "delay-span-min = %s\n", fmt_time(b, c->delay.span_min_ns / 1000));
+		fprintf(f, "delay-span = %s\n", fmt_period(b, c->delay.span_ns / 1000));
+		fprintf(f, "delay-span-min = %s\n", fmt_period(b, c->delay.span_min_ns / 1000));
 		print_millionths(f, "delay-md", c->delay.md);
 		print_millionths(f, "delay-push", c->delay.push);
 		fprintf(f, "delay-filter = %u\n", c->delay.filter);

@@ -51,8 +51,8 @@ static void role_usage(FILE *f, enum role role)
 	fprintf(f, "Usage: " PROG " %s [ OPTIONS ]\n\n",
 		role == ROLE_SENDER ? "sender" : "responder");
 	conf_help(f, role);
-	fprintf(f, "\nRATE: bit, kbit, mbit, gbit (tc's units); TIME: s, ms, us. "
-		"(" PROG " -h: the other options)\n");
+	fprintf(f, "\nRATE: bit, kbit, mbit, gbit (tc's units); TIME: s, ms, us (a bare\n"
+		"number is us, as in tc). (" PROG " -h: the other options)\n");
 }
 
 static int bad_usage(const char *fmt, const char *arg)

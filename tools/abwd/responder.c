@@ -195,12 +195,12 @@ static void write_status(struct responder *r)
 	json_u64(&j, "meter_ifindex", r->c.ifindex);
 	json_u64(&j, "peer_prefixes", r->c.nprefix);
 	json_bool(&j, "auth", r->c.key.len);
-	json_u64(&j, "time", real_ns() / 1000000000ULL);
+	json_u64(&j, "unix_time_seconds", real_ns() / 1000000000ULL);
 	json_u64(&j, "requests", r->requests);
 	json_u64(&j, "responses", r->responses);
 	json_u64(&j, "no_snapshot", r->no_snapshot);
 	json_u64(&j, "send_errors", r->send_errors);
-	json_u64(&j, "rate_limit", r->c.rate_limit);
+	json_u64(&j, "rate_limit_per_second", r->c.rate_limit);
 	json_u64(&j, "rate_limited", r->rate_limited);
 	json_dropped(&j, r->dropped);
 	json_obj_open(&j, "meter_refused");

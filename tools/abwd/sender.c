@@ -326,11 +326,12 @@ static void write_status(struct sender *s)
 	json_str(&j, "handle", fmt_handle(h, s->c.handle));
 	json_bool(&j, "auth", s->c.key.len);
 	json_u64(&j, "interval_us", s->c.interval_us);
-	json_u64(&j, "time", real_ns() / 1000000000ULL);
+	json_u64(&j, "unix_time_seconds", real_ns() / 1000000000ULL);
 	json_u64(&j, "estimates", s->estimates);
 	json_u64(&j, "seq", s->est_seq);
-	json_u64(&j, "w", s->aimd.w);
-	json_u64(&j, "d", s->aimd.d);
+	/* W and D are bit/s; the file has bytes/s, as tc -j does */
+	json_u64(&j, "abw_bytes_per_second", s->aimd.w / 8);
+	json_u64(&j, "increase_bytes_per_second", s->aimd.d / 8);
 	json_str(&j, "mode", delay_mode_name(s->c.delay.mode));
 	/* (s->dly.have: a delay read, in any mode; last_cmd holds in the others) */
 	if (s->dly.have) {
@@ -343,11 +344,11 @@ static void write_status(struct sender *s)
 			json_bool(&j, "competing", s->dly.competing);
 		json_u64(&j, "scavenger_hold_us", s->hold_us);
 	}
-	json_s64(&j, "l", s->last_l);
-	json_u64(&j, "r", s->last.recv_rate);
-	json_u64(&j, "sent", s->last.sent);
-	json_u64(&j, "received", s->last.received);
-	json_u64(&j, "lost", s->last.lost);
+	json_s64(&j, "loss_packets", s->last_l);
+	json_u64(&j, "recv_rate_bytes_per_second", s->last.recv_rate / 8);
+	json_u64(&j, "sent_packets", s->last.sent);
+	json_u64(&j, "received_packets", s->last.received);
+	json_u64(&j, "lost_packets", s->last.lost);
 	json_u64(&j, "span_us", s->last.dt_ns / 1000);
 	json_bool(&j, "applied", s->c.apply && s->estimates && !s->abw_error[0]);
 	json_u64(&j, "requests", s->requests);

@@ -1238,6 +1238,119 @@ static void test_epoch(const char *dir)
 	   "epoch: a file that cannot be written: an error, the clock's");
 }
 
+/*
+ * conf_load() of the sender's configuration file @text; what it logs
+ * (stderr) in @msg
+ */
+static int conf_load_text(const char *dir, const char *text, struct config *c,
+			  char *msg, size_t len)
+{
+	struct cli_settings cli = { 0 };
+	char path[512], err[512];
+	int fd, saved, ret;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/text.conf", dir);
+	snprintf(err, sizeof(err), "%s/text.err", dir);
+	write_file(path, text, strlen(text), 0644);
+	msg[0] = '\0';
+	fd = open(err, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	saved = dup(STDERR_FILENO);
+	if (fd < 0 || saved < 0 || dup2(fd, STDERR_FILENO) < 0) {
+		printf("# cannot catch stderr in %s\n", err);
+		if (fd >= 0)
+			close(fd);
+		if (saved >= 0)
+			close(saved);
+		return conf_load(c, ROLE_SENDER, path, &cli);
+	}
+	ret = conf_load(c, ROLE_SENDER, path, &cli);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	n = pread(fd, msg, len - 1, 0);
+	msg[n > 0 ? n : 0] = '\0';
+	close(fd);
+	msg[strcspn(msg, "\n")] = '\0';
+	return ret;
+}
+
+/* conf_print() of @c into @buf */
+static void conf_print_buf(const struct config *c, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	buf[0] = '\0';
+	if (!f) {
+		printf("# fmemopen: %s\n", strerror(errno));
+		return;
+	}
+	conf_print(f, c);
+	fclose(f);
+}
+
+/*
+ * Times: a bare number is us, as tc's get_time() takes it; the printed
+ * configuration parses back to the same
+ */
+static void test_conf_times(const char *dir)
+{
+	static const char head[] = "peer = 192.0.2.1\ndev = lo\nplain = yes\n";
+	char text[512], msg[512], out[2048], again[2048];
+	struct config c;
+
+	snprintf(text, sizeof(text), "%sinterval = 1\n", head);
+	ok(conf_load_text(dir, text, &c, msg, sizeof(msg)) == EXIT_USAGE,
+	   "conf: interval = 1 (1 us, once 1 s) refused");
+	ok(strstr(msg, "text.conf:4: interval: invalid \"1\": must be 1ms to 3600s") &&
+	   strstr(msg, "a bare number is us"),
+	   "conf: ... the message names the file, line, key, value and range");
+	printf("# %s\n", msg);
+
+	snprintf(text, sizeof(text), "%sinterval = 500000\n", head);
+	ok(!conf_load_text(dir, text, &c, msg, sizeof(msg)), "conf: interval = 500000 taken");
+	is_u64(c.interval_us, 500000, "conf: interval = 500000 is 500 ms");
+
+	snprintf(text, sizeof(text), "%sinterval = 999\n", head);
+	ok(conf_load_text(dir, text, &c, msg, sizeof(msg)) == EXIT_USAGE,
+	   "conf: interval = 999 (us) refused: under 1ms");
+	snprintf(text, sizeof(text), "%sinterval = 3600000001\n", head);
+	ok(conf_load_text(dir, text, &c, msg, sizeof(msg)) == EXIT_USAGE,
+	   "conf: interval = 3600000001 (us) refused: over 3600s");
+	snprintf(text, sizeof(text), "%sinterval = 0.5ms\n", head);
+	ok(conf_load_text(dir, text, &c, msg, sizeof(msg)) == EXIT_USAGE &&
+	   strstr(msg, "interval: invalid \"0.5ms\": must be 1ms to 3600s") &&
+	   !strstr(msg, "bare"), "conf: interval = 0.5ms refused, the range named, not bare");
+
+	snprintf(text, sizeof(text), "%stimeout = 3\n", head);
+	ok(conf_load_text(dir, text, &c, msg, sizeof(msg)) == EXIT_USAGE &&
+	   strstr(msg, "timeout: invalid \"3\": must be 1ms to 3600s"),
+	   "conf: timeout = 3 (us) refused, naming the range");
+	snprintf(text, sizeof(text), "%sdelay-span = 40000\ndelay-span-min = 1500\n", head);
+	ok(!conf_load_text(dir, text, &c, msg, sizeof(msg)) &&
+	   c.delay.span_ns == 40000000 && c.delay.span_min_ns == 1500000,
+	   "conf: delay-span = 40000 is 40 ms, delay-span-min = 1500 is 1.5 ms");
+
+	/* what --check-config prints is a configuration, and the same one */
+	snprintf(text, sizeof(text), "%sinterval = 1234567\ndelay-span = 0.0501s\n", head);
+	ok(!conf_load_text(dir, text, &c, msg, sizeof(msg)), "conf: interval = 1234567 taken");
+	conf_print_buf(&c, out, sizeof(out));
+	ok(strstr(out, "\ninterval = 1234567us\n") && strstr(out, "\ndelay-span = 50.1ms\n"),
+	   "conf: printed: interval = 1234567us (not 1.235s), delay-span = 50.1ms");
+	ok(!conf_load_text(dir, out, &c, msg, sizeof(msg)), "conf: what it printed loads");
+	is_u64(c.interval_us, 1234567, "conf: ... interval 1234567 us, as given");
+	conf_print_buf(&c, again, sizeof(again));
+	ok(!strcmp(out, again), "conf: ... and prints the same again");
+
+	snprintf(text, sizeof(text), "%sinterval = 500000\n", head);
+	conf_load_text(dir, text, &c, msg, sizeof(msg));
+	conf_print_buf(&c, out, sizeof(out));
+	ok(strstr(out, "\ninterval = 500ms\n") && strstr(out, "\ntimeout = 3s\n"),
+	   "conf: printed: interval = 500ms, timeout = 3s");
+	ok(!conf_load_text(dir, out, &c, msg, sizeof(msg)) && c.interval_us == 500000 &&
+	   c.timeout_us == 3000000, "conf: ... which loads back to 500 ms and 3 s");
+}
+
 /* a few configurations through conf_load (the binary's tests have more) */
 static void test_conf(const char *dir)
 {
@@ -1522,6 +1635,7 @@ int main(void)
 	test_key_file(dir);
 	test_epoch(dir);
 	test_conf(dir);
+	test_conf_times(dir);
 	test_kern_parse();
 	test_sock();
 	test_status(dir);

@@ -85,7 +85,12 @@ expect "sender: the delay read is the least of two by default" 0 "delay-filter =
 expect "sender: delay-filter 16" 0 "delay-filter = 16" "${S[@]}" --delay-filter 16
 expect "sender: delay-span in tc's time units" 0 "delay-span = 120ms" "${S[@]}" --delay-span 0.12s
 expect "sender: timeout defaults to at most 16 intervals" 0 "timeout = 1.6s" "${S[@]}" --interval 100ms
-expect "sender: bare interval is seconds" 0 "interval = 2s" "${S[@]}" --interval 2
+expect "sender: a bare interval is us, as tc's: 500000 is 500ms" 0 "^interval = 500ms$" \
+	"${S[@]}" --interval 500000
+expect "sender: a bare delay-span is us: 40000 is 40ms" 0 "^delay-span = 40ms$" \
+	"${S[@]}" --delay-span 40000
+expect "sender: a time fmt_time would round is printed in us" 0 "^interval = 1234567us$" \
+	"${S[@]}" --interval 1234567
 expect "sender: --key=value" 0 "beta = 200000bit" "${S[@]}" --beta=200kbit
 expect "sender: IPv6 peer" 0 "peer = 2001:db8::2" sender --peer 2001:db8::2 --dev lo --plain yes \
 	--check-config
@@ -137,7 +142,15 @@ bad_value interval 500us
 bad_value interval 3601s
 bad_value interval 1h
 bad_value interval -1s
+bad_value interval 999
+bad_value interval 3600000001
 bad_value timeout 0ms
+bad_value timeout 3
+expect "interval 1 (us, once a second): refused, naming the range" 2 \
+	'^er2bc-abwd: --interval: invalid "1": must be 1ms to 3600s \(a bare number is us\)$' \
+	"${S[@]}" --interval 1
+expect "interval 3601s: refused, naming the range" 2 \
+	'^er2bc-abwd: --interval: invalid "3601s": must be 1ms to 3600s$' "${S[@]}" --interval 3601s
 bad_value theta-h -1
 bad_value theta-h 1.5
 bad_value theta-l x
@@ -271,6 +284,17 @@ expect "file: key=value without blanks" 0 "alpha = 1.500000" sender --config "$c
 expect "file: the command line wins" 0 "interval = 500ms" sender --config "$conf" \
 	--interval 500ms --check-config
 expect "file: --config=FILE" 0 "peer = 192.0.2.1" sender --config="$conf" --check-config
+sed -i 's/^interval = .*/interval = 500000/' "$conf"
+expect "file: interval = 500000 is 500ms" 0 "^interval = 500ms$" sender --config "$conf" \
+	--check-config
+# what --check-config prints is a configuration, and it prints the same again
+"$ABWD" sender --config "$conf" --interval 1234567 --delay-span 0.0501s --check-config \
+	>"$work/printed" 2>&1
+"$ABWD" --config "$work/printed" --check-config >"$work/again" 2>&1
+rc=$?
+[ $rc = 0 ] && cmp -s "$work/printed" "$work/again"
+result "file: the printed configuration parses back to the same" $((! $?)) \
+	"exit $rc" "$(diff "$work/printed" "$work/again")"
 expect "file: missing" 2 "cannot read the configuration" sender --config "$work/none" \
 	--check-config
 expect "file: --config twice" 2 "--config given twice" sender --config "$conf" \
@@ -285,6 +309,8 @@ bad_line() {
 bad_line "unknown key" 'unknown key "speed"' "speed = 5"
 bad_line "no =" 'expected "key = value"' "interval 1s"
 bad_line "bad value" 'interval: invalid "0s"' "interval = 0s"
+bad_line "interval = 1: 1 us, refused" \
+	'interval: invalid "1": must be 1ms to 3600s \(a bare number is us\)$' "interval = 1"
 bad_line "empty value" 'port: invalid "": empty' "port ="
 bad_line "key given twice" 'peer: given twice' "peer = 192.0.2.2"
 bad_line "a responder's key" 'peer-prefix: not a key of the sender' "peer-prefix = 10.0.0.0/8"

@@ -105,9 +105,15 @@ awk '$1 == "abw-set" && ($4 < 400000 || $4 > 2500000 || $7 < 40000 || $7 > 25000
 	"$work/s1.log"
 t "plain: R about 1 Mbit/s (12500 B per 100 ms), interval about 100000 us" $? "$(cat "$work/s1.log")"
 jqt "plain: sender status" "$work/s1.json" \
-	'.role == "sender" and .estimates == 5 and .seq == 5 and .w == 1372080 and .d == 124416
-	 and .l == 0 and .lost == 0 and .sent == 100 and .bytes_per_estimate == 112
+	'.role == "sender" and .estimates == 5 and .seq == 5
+	 and .abw_bytes_per_second == 171510 and .increase_bytes_per_second == 15552
+	 and .loss_packets == 0 and .lost_packets == 0 and .sent_packets == 100
+	 and .received_packets == 100 and .unix_time_seconds > 1600000000
+	 and .bytes_per_estimate == 112
 	 and .auth == false and .timeouts == 0 and .dropped.malformed == 0 and .last_error == ""'
+r5=$(awk '$1 == "abw-set" && $2 == 5 { print int($4 / 8) }' "$work/s1.log" 2>/dev/null)
+jqt "plain: status rates in bytes/s: W 1372080 bit/s is 171510, R ${r5:-?} (abw-set's R / 8)" \
+	"$work/s1.json" ".recv_rate_bytes_per_second == ${r5:-0} and ${r5:-0} > 0"
 grep -q "estimate 5: sent 100 received 100 L 0 .* W 1.372Mbit" "$work/s1.err"
 t "plain: -v logs each estimate" $? "$(cat "$work/s1.err")"
 grep -q "^meter-set 1 $port 1$" "$work/plain.log"
@@ -174,7 +180,8 @@ t "loss: --once 3 exits 0" $? "$(cat "$work/s2.err")"
 awk '$1 == "abw-set" && ($6 != 3 || $3 != $4 - 100000) { exit 1 } END { exit NR != 3 }' \
 	"$work/s2.log"
 t "loss: L = 3 > theta-h: W = R - beta exactly, lost 3" $? "$(cat "$work/s2.log")"
-jqt "loss: status l 3, d back to d-ini" "$work/s2.json" '.l == 3 and .lost == 3 and .d == 50000'
+jqt "loss: status: L 3, D back to d-ini (50kbit: 6250 B/s)" "$work/s2.json" \
+	'.loss_packets == 3 and .lost_packets == 3 and .increase_bytes_per_second == 6250'
 ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s3.log timeout 10 "$MOCK" "${S[@]}" --port "$port" \
 	--once 2 --theta-h 5 --w-ini 3mbit --status "$work/s3.json" 2>"$work/s3.err"
 awk 'NR == 1 && ($1 != "abw-set" || $3 != 1500000 + int($4 / 2)) { exit 1 }' "$work/s3.log"
@@ -190,7 +197,8 @@ ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s4.log timeout 10 "$MOCK" "${SK[@]}" --
 	--once 3 --key-file "$work/key" --status "$work/s4.json" 2>"$work/s4.err"
 t "auth: --once 3 exits 0" $? "$(cat "$work/s4.err")"
 jqt "auth: status: 3 estimates, 160 bytes per estimate" "$work/s4.json" \
-	'.auth == true and .estimates == 3 and .w == 1182000 and .bytes_per_estimate == 160'
+	'.auth == true and .estimates == 3 and .abw_bytes_per_second == 147750
+	 and .bytes_per_estimate == 160'
 
 ABWD_MOCK_PORT=$port "$MOCK" "${SK[@]}" --port "$port" --key-file "$work/key2" \
 	--timeout 100ms --status "$work/s5.json" 2>"$work/s5.err" &
@@ -307,7 +315,7 @@ ABWD_MOCK_PORT=$port timeout 3 "$MOCK" sender --peer 127.0.0.1 --dev lo --plain 
 secs=$((SECONDS - start + 1))
 stop "$rpid"
 jqt "rate-limit 10: at most 20 + 10 a second answered, the rest counted" "$work/rl.json" \
-	".rate_limit == 10 and .rate_limited > 0 and .responses <= 20 + 10 * $secs and
+	".rate_limit_per_second == 10 and .rate_limited > 0 and .responses <= 20 + 10 * $secs and
 	 .responses + .rate_limited == .requests"
 
 # --- a peer silent for 8192 requests: the sender takes a newer epoch, or

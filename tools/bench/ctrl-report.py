@@ -95,8 +95,10 @@ def main():
         want_cap = e["w"][(last - 1) % 2]
         q = [x for x in k.get("er2bc_qdisc", {}).get("data", []) if x.get("kind") == "er2bc"]
         cap = q[0].get("options", {}).get("cap", q[0].get("cap")) if q else None
+        # (tc's JSON: bytes/s, as it prints htb's rates; W is in bit/s)
+        cap = cap * 8 if cap is not None else None
         row["cap_after_bps"] = cap
-        if cap is not None and cap != want_cap:
+        if cap is not None and cap != want_cap // 8 * 8:
             problems.append(f"{n} classes: cap in force {cap}, the last W was {want_cap}")
         hc = k.get("htb_class")
         if hc:

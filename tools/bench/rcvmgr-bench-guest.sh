@@ -446,7 +446,7 @@ PY
 	# the module is configured again, a new replayed connection opened,
 	# and every held connection carries a byte, which it learns them from
 	configure() {
-		ctl rcvmgr set policy azuma wan eth0 max-conns 262144 idle-timeout 86400000 ||
+		ctl rcvmgr set policy azuma wan eth0 max-conns 262144 idle-timeout 86400s ||
 			{ log "cannot configure azuma"; exit 1; }
 	}
 	tracked_all() { [ "$(stat_of conns)" -ge "$want" ]; }

@@ -103,9 +103,9 @@ static const struct {
 } qmetrics[] = {
 	{ Q_INFO, "er2bc_info", "gauge",
 	  "The qdisc's mode and how guarantees converge, as labels; always 1." },
-	{ Q_ABW, "er2bc_abw_bytes_per_second", "gauge",
+	{ Q_ABW, "er2bc_cap_bytes_per_second", "gauge",
 	  "W, the estimated available bandwidth: the cap in force (0: none)." },
-	{ Q_CEIL, "er2bc_abw_ceiling_bytes_per_second", "gauge",
+	{ Q_CEIL, "er2bc_cap_ceiling_bytes_per_second", "gauge",
 	  "The qdisc's configured rate, W's ceiling (0: none)." },
 	{ Q_RECV, "er2bc_recv_rate_bytes_per_second", "gauge",
 	  "R, what the far gateway received in the last estimate's interval." },

@@ -66,8 +66,8 @@ static int parse_args(struct monitor *m, int argc, char **argv)
 		} else {
 			if (once(&m->has_timeout, key))
 				return EXIT_USAGE;
-			/* bare numbers are seconds here */
-			if (parse_time(val, 1000000, &m->timeout_us, &why))
+			/* a bare number in us, as tc reads times */
+			if (parse_time(val, 1, &m->timeout_us, &why))
 				return usage_bad(key, val, why);
 			if (!m->timeout_us)
 				return usage_bad(key, val, "must be more than 0s");
@@ -91,7 +91,12 @@ static int event(const struct nlmsghdr *nlh, void *data)
 	if (ret < 0)
 		return MNL_CB_ERROR;
 	if (ret) {
-		monitor_print(stdout, &q);
+		struct timespec ts;
+
+		/* when the notification was read: close enough, the kernel sends at once */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		monitor_print(stdout, &q,
+			      (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000);
 		fflush(stdout);
 		m->seen++;
 	}

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <net/if.h>
 #include <linux/er2bc.h>
 
@@ -123,9 +124,9 @@ static void add_estimate(struct line *l, const struct qdisc_info *q)
 	if (HAS(q, SEQ))
 		line_add(l, "seq %" PRIu64, VAL(q, SEQ));
 	if (HAS(q, ABW))
-		line_add(l, "W %s", fmt_rate(b, VAL(q, ABW)));
+		line_add(l, "cap %s", fmt_rate(b, VAL(q, ABW)));
 	if (HAS(q, RECV_RATE))
-		line_add(l, "R %s", fmt_rate(b, VAL(q, RECV_RATE)));
+		line_add(l, "recv-rate %s", fmt_rate(b, VAL(q, RECV_RATE)));
 }
 
 static void add_ratios(struct line *l, const struct qdisc_info *q)
@@ -133,9 +134,9 @@ static void add_ratios(struct line *l, const struct qdisc_info *q)
 	char b[FMT_LEN];
 
 	if (HAS(q, RATIO))
-		line_add(l, "s %s", fmt_ratio(b, VAL(q, RATIO)));
+		line_add(l, "recv-ratio %s", fmt_ratio(b, VAL(q, RATIO)));
 	if (HAS(q, RATIO_MIN))
-		line_add(l, "s_p %s", fmt_ratio(b, VAL(q, RATIO_MIN)));
+		line_add(l, "recv-ratio-min %s", fmt_ratio(b, VAL(q, RATIO_MIN)));
 }
 
 static void add_result(struct line *l, const struct qdisc_info *q)
@@ -157,7 +158,8 @@ enum {
 };
 
 static const char *const col_head[COLS] = {
-	"classid", "prio", "type", "R_f", "G", "S_d", "R_e", "delta", "Delta",
+	"classid", "prio", "type", "rate", "guarantee", "demand", "expected",
+	"shortfall", "shortfall-sum",
 };
 
 static void class_cells(const struct class_info *c, char cell[COLS][FMT_LEN])
@@ -225,14 +227,14 @@ static void show_table(FILE *f, const struct qdisc_info *q)
 	free(cells);
 }
 
-/* how long ago the last update was, in ms; false if there was none */
-static bool last_update_ago(const struct qdisc_info *q, uint64_t now_ns, uint64_t *ms)
+/* how long ago the last estimate was applied, in us; false if none was */
+static bool last_update_ago(const struct qdisc_info *q, uint64_t now_ns, uint64_t *us)
 {
 	uint64_t last = VAL(q, LAST_UPDATE);
 
 	if (!HAS(q, LAST_UPDATE) || !last || (HAS(q, UPDATES) && !VAL(q, UPDATES)))
 		return false;
-	*ms = now_ns > last ? (now_ns - last) / 1000000 : 0;
+	*us = now_ns > last ? (now_ns - last) / 1000 : 0;
 	return true;
 }
 
@@ -255,11 +257,11 @@ static void show_text(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 
 	line_init(&l, "  ");
 	if (HAS(q, ABW))
-		line_add(&l, "W %s", fmt_rate(b, VAL(q, ABW)));
+		line_add(&l, "cap %s", fmt_rate(b, VAL(q, ABW)));
 	if (HAS(q, CEIL) && VAL(q, CEIL))
-		line_add(&l, "ceiling %s", fmt_rate(b, VAL(q, CEIL)));
+		line_add(&l, "cap-ceiling %s", fmt_rate(b, VAL(q, CEIL)));
 	if (HAS(q, RECV_RATE))
-		line_add(&l, "R %s", fmt_rate(b, VAL(q, RECV_RATE)));
+		line_add(&l, "recv-rate %s", fmt_rate(b, VAL(q, RECV_RATE)));
 	if (HAS(q, SEQ))
 		line_add(&l, "seq %" PRIu64, VAL(q, SEQ));
 	if (HAS(q, SENT))
@@ -282,7 +284,7 @@ static void show_text(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 		for (i = 0; i < q->nhist && len + FMT_LEN < sizeof(hist); i++)
 			len += snprintf(hist + len, sizeof(hist) - len, "%s%s",
 					i ? " " : "", fmt_ratio(b, q->hist[i]));
-		line_add(&l, "s history %s", hist);
+		line_add(&l, "recv-ratio-history %s", hist);
 	}
 	line_print(f, &l, "  ");
 
@@ -290,30 +292,30 @@ static void show_text(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 	if (HAS(q, UPDATES))
 		line_add(&l, "updates %" PRIu64, VAL(q, UPDATES));
 	if (last_update_ago(q, now_ns, &ago))
-		line_add(&l, "last update %" PRIu64 " ms ago", ago);
+		line_add(&l, "last estimate %s ago", fmt_time(b, ago / 1000 * 1000));
 	else if (HAS(q, LAST_UPDATE))
-		line_add(&l, "last update never");
+		line_add(&l, "last estimate never");
 	if (HAS(q, STALE))
 		line_add(&l, "stale %s", VAL(q, STALE) ? "yes" : "no");
 	line_print(f, &l, "  ");
 
 	line_init(&l, "  ");
+	/* the parameters as tc sets them: its keywords, its units */
 	if (HAS(q, PARAM_C))
-		line_add(&l, "C %" PRIu64, VAL(q, PARAM_C));
+		line_add(&l, "window %" PRIu64, VAL(q, PARAM_C));
 	if (HAS(q, PARAM_M))
-		line_add(&l, "M %" PRIu64, VAL(q, PARAM_M));
+		line_add(&l, "history %" PRIu64, VAL(q, PARAM_M));
 	if (HAS(q, PARAM_BLIM))
-		line_add(&l, "B_lim %s", fmt_rate(b, VAL(q, PARAM_BLIM)));
+		line_add(&l, "loss-headroom %s", fmt_rate(b, VAL(q, PARAM_BLIM)));
 	if (HAS(q, PARAM_FLOOR))
 		line_add(&l, "floor %s", fmt_rate(b, VAL(q, PARAM_FLOOR)));
 	if (HAS(q, PARAM_STALE) && VAL(q, PARAM_STALE))
-		line_add(&l, "stale after %s", fmt_time(b, VAL(q, PARAM_STALE) * 1000));
+		line_add(&l, "stale %s", fmt_time(b, VAL(q, PARAM_STALE) * 1000));
 	else if (HAS(q, PARAM_STALE))
-		line_add(&l, "never stale");
+		line_add(&l, "stale never");
 	if (HAS(q, PARAM_CONVERGE))
 		line_add(&l, "converge %s", converge_name(VAL(q, PARAM_CONVERGE), b));
-	if (l.len)
-		fprintf(f, "  parameters %s\n", l.buf);
+	line_print(f, &l, "  ");
 
 	line_init(&l, "  ");
 	add_result(&l, q);
@@ -326,8 +328,9 @@ static void show_text(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 }
 
 struct json_member {
-	unsigned int type;
+	int type;
 	const char *key;
+	unsigned int scale;	/* 8: bits/s in the message, bytes/s in JSON */
 };
 
 static void json_members(struct json *j, const struct qdisc_info *q,
@@ -335,44 +338,54 @@ static void json_members(struct json *j, const struct qdisc_info *q,
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (q->has[m[i].type])
-			json_u64(j, m[i].key, q->v[m[i].type]);
+	for (i = 0; i < n; i++) {
+		uint64_t v = q->v[m[i].type];
+
+		if (!q->has[m[i].type])
+			continue;
+		if (m[i].scale == 8)
+			v /= 8;
+		else if (m[i].scale)
+			v *= m[i].scale;
+		json_u64(j, m[i].key, v);
+	}
 }
 
 #define JSON_MEMBERS(j, q, m) json_members(j, q, m, ARRAY_SIZE(m))
+#define BPS	8		/* a rate: bits/s to bytes/s */
 
 /*
  * The qdisc-level members, in the order of the spec, absent ones left out;
- * show (@now_ns not NULL) adds the history of s and the age of the last
- * update.
+ * show (@now_ns not NULL) adds the history of the ratio and the age of the
+ * last estimate. Keys carry their unit; rates are in bytes/s as tc prints
+ * them, and the parameters take tc's keywords.
  */
 static void json_qdisc(struct json *j, const struct qdisc_info *q, const uint64_t *now_ns)
 {
 	static const struct json_member estimate[] = {
-		{ ER2BC_A_QDISC_ABW,		"abw" },
-		{ ER2BC_A_QDISC_CEIL,		"ceil" },
-		{ ER2BC_A_QDISC_RECV_RATE,	"recv_rate" },
-		{ ER2BC_A_QDISC_SENT,		"sent" },
-		{ ER2BC_A_QDISC_LOST,		"lost" },
-		{ ER2BC_A_QDISC_SEQ,		"seq" },
-		{ ER2BC_A_QDISC_INTERVAL,	"interval" },
-		{ ER2BC_A_QDISC_SCAVENGER_HOLD,	"scavenger_hold" },
-		{ ER2BC_A_QDISC_RATIO,		"ratio" },
-		{ ER2BC_A_QDISC_RATIO_MIN,	"ratio_min" },
+		{ ER2BC_A_QDISC_ABW,		"cap_bytes_per_second", BPS },
+		{ ER2BC_A_QDISC_CEIL,		"cap_ceiling_bytes_per_second", BPS },
+		{ ER2BC_A_QDISC_RECV_RATE,	"recv_rate_bytes_per_second", BPS },
+		{ ER2BC_A_QDISC_SENT,		"sent_packets", 0 },
+		{ ER2BC_A_QDISC_LOST,		"lost_packets", 0 },
+		{ ER2BC_A_QDISC_SEQ,		"seq", 0 },
+		{ ER2BC_A_QDISC_INTERVAL,	"interval_us", 0 },
+		{ ER2BC_A_QDISC_SCAVENGER_HOLD,	"scavenger_hold_us", 0 },
+		{ ER2BC_A_QDISC_RATIO,		"recv_ratio_ppm", 0 },
+		{ ER2BC_A_QDISC_RATIO_MIN,	"recv_ratio_min_ppm", 0 },
 	}, updates[] = {
-		{ ER2BC_A_QDISC_UPDATES,	"updates" },
-		{ ER2BC_A_QDISC_LAST_UPDATE,	"last_update" },
+		{ ER2BC_A_QDISC_UPDATES,	"updates", 0 },
+		{ ER2BC_A_QDISC_LAST_UPDATE,	"last_update_ns", 0 },
 	}, params[] = {
-		{ ER2BC_A_QDISC_PARAM_C,	"param_c" },
-		{ ER2BC_A_QDISC_PARAM_M,	"param_m" },
-		{ ER2BC_A_QDISC_PARAM_BLIM,	"param_blim" },
-		{ ER2BC_A_QDISC_PARAM_FLOOR,	"param_floor" },
-		{ ER2BC_A_QDISC_PARAM_STALE,	"param_stale" },
+		{ ER2BC_A_QDISC_PARAM_C,	"window", 0 },
+		{ ER2BC_A_QDISC_PARAM_M,	"history", 0 },
+		{ ER2BC_A_QDISC_PARAM_BLIM,	"loss_headroom_bytes_per_second", BPS },
+		{ ER2BC_A_QDISC_PARAM_FLOOR,	"floor_bytes_per_second", BPS },
+		{ ER2BC_A_QDISC_PARAM_STALE,	"stale_us", 1000 },
 	}, result[] = {
-		{ ER2BC_A_QDISC_GUARANTEED,	"guaranteed" },
-		{ ER2BC_A_QDISC_CLASSES,	"class_count" },
-		{ ER2BC_A_QDISC_COST,		"cost" },
+		{ ER2BC_A_QDISC_GUARANTEED,	"guaranteed_bytes_per_second", BPS },
+		{ ER2BC_A_QDISC_CLASSES,	"class_count", 0 },
+		{ ER2BC_A_QDISC_COST,		"cost_ns", 0 },
 	};
 	char b[FMT_LEN];
 	uint64_t ago;
@@ -389,20 +402,26 @@ static void json_qdisc(struct json *j, const struct qdisc_info *q, const uint64_
 		json_str(j, "mode", mode_name(VAL(q, MODE), b));
 	JSON_MEMBERS(j, q, estimate);
 	if (now_ns) {
-		json_arr_open(j, "ratio_hist");
+		json_arr_open(j, "recv_ratio_history_ppm");
 		for (i = 0; i < q->nhist; i++)
 			json_u64(j, NULL, q->hist[i]);
 		json_arr_close(j);
 	}
 	JSON_MEMBERS(j, q, updates);
 	if (now_ns && last_update_ago(q, *now_ns, &ago))
-		json_u64(j, "last_update_ms_ago", ago);
+		json_u64(j, "estimate_age_us", ago);
 	if (HAS(q, STALE))
 		json_bool(j, "stale", VAL(q, STALE));
 	JSON_MEMBERS(j, q, params);
 	if (HAS(q, PARAM_CONVERGE))
-		json_str(j, "param_converge", converge_name(VAL(q, PARAM_CONVERGE), b));
+		json_str(j, "converge", converge_name(VAL(q, PARAM_CONVERGE), b));
 	JSON_MEMBERS(j, q, result);
+}
+
+/* a signed rate, bits/s, in bytes/s (rounded towards 0, as the unsigned) */
+static void json_srate(struct json *j, const char *key, uint64_t v)
+{
+	json_s64(j, key, (int64_t)v / 8);
 }
 
 static void json_class(struct json *j, const struct class_info *c)
@@ -417,17 +436,17 @@ static void json_class(struct json *j, const struct class_info *c)
 	if (CHAS(c, TYPE))
 		json_str(j, "type", type_name(CVAL(c, TYPE), b));
 	if (CHAS(c, RATE))
-		json_u64(j, "rate", CVAL(c, RATE));
+		json_u64(j, "rate_bytes_per_second", CVAL(c, RATE) / 8);
 	if (CHAS(c, GUARANTEE))
-		json_u64(j, "guarantee", CVAL(c, GUARANTEE));
+		json_u64(j, "guarantee_bytes_per_second", CVAL(c, GUARANTEE) / 8);
 	if (CHAS(c, DEMAND))
-		json_u64(j, "demand", CVAL(c, DEMAND));
+		json_u64(j, "demand_bytes_per_second", CVAL(c, DEMAND) / 8);
 	if (CHAS(c, EXPECTED))
-		json_u64(j, "expected", CVAL(c, EXPECTED));
+		json_u64(j, "expected_bytes_per_second", CVAL(c, EXPECTED) / 8);
 	if (CHAS(c, DELTA))
-		json_s64(j, "delta", (int64_t)CVAL(c, DELTA));
+		json_srate(j, "shortfall_bytes_per_second", CVAL(c, DELTA));
 	if (CHAS(c, DELTA_SUM))
-		json_s64(j, "delta_sum", (int64_t)CVAL(c, DELTA_SUM));
+		json_srate(j, "shortfall_sum_bytes_per_second", CVAL(c, DELTA_SUM));
 	json_obj_close(j);
 }
 
@@ -455,16 +474,43 @@ void show_print(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 		show_text(f, q, now_ns);
 }
 
-void monitor_print(FILE *f, const struct qdisc_info *q)
+/*
+ * when: the local time, as tc -ts prints it ("[2026-11-28T01:02:03.456789]"),
+ * or "" if the clock cannot be read as one
+ */
+static const char *fmt_timestamp(char *buf, size_t len, uint64_t unix_us)
 {
+	time_t t = (time_t)(unix_us / 1000000);
+	struct tm tm;
+	size_t n;
+
+	if (!localtime_r(&t, &tm))
+		return "";
+	n = strftime(buf, len, "[%Y-%m-%dT%H:%M:%S", &tm);
+	if (!n)
+		return "";
+	snprintf(buf + n, len - n, ".%06u] ", (unsigned int)(unix_us % 1000000));
+	return buf;
+}
+
+void monitor_print(FILE *f, const struct qdisc_info *q, uint64_t unix_us)
+{
+	char ts[64], b[FMT_LEN], cid[FMT_LEN];
 	struct line l;
+	size_t i;
 
 	if (out.json) {
 		struct json j;
 
 		json_init(&j, f, out.pretty);
 		json_obj_open(&j, NULL);
+		json_u64(&j, "unix_time_us", unix_us);
 		json_qdisc(&j, q, NULL);
+		/* each class's guarantee, as many as the notification held */
+		json_arr_open(&j, "classes");
+		for (i = 0; i < q->ncls; i++)
+			json_class(&j, &q->cls[i]);
+		json_arr_close(&j);
 		json_obj_close(&j);
 		json_end(&j);
 		return;
@@ -478,5 +524,19 @@ void monitor_print(FILE *f, const struct qdisc_info *q)
 	if (HAS(q, STALE))
 		line_add(&l, "stale %s", VAL(q, STALE) ? "yes" : "no");
 	add_result(&l, q);
-	fprintf(f, "%s\n", l.buf);
+	fprintf(f, "%s%s", fmt_timestamp(ts, sizeof(ts), unix_us), l.buf);
+	/* each class's guarantee (on the line, however many: not in l) */
+	if (q->ncls)
+		fputs(" guarantees", f);
+	for (i = 0; i < q->ncls; i++) {
+		const struct class_info *c = &q->cls[i];
+
+		if (CHAS(c, CLASSID) && CHAS(c, GUARANTEE))
+			fprintf(f, " %s=%s", fmt_handle(cid, (uint32_t)CVAL(c, CLASSID)),
+				fmt_rate(b, CVAL(c, GUARANTEE)));
+	}
+	/* (more classes than one notification holds) */
+	if (q->ncls && HAS(q, CLASSES) && VAL(q, CLASSES) > q->ncls)
+		fprintf(f, " +%" PRIu64 " more", VAL(q, CLASSES) - q->ncls);
+	fputc('\n', f);
 }

@@ -45,7 +45,10 @@ const char *converge_name(uint64_t converge, char *buf);
  */
 void show_print(FILE *f, const struct qdisc_info *q, uint64_t now_ns);
 
-/* one abw-ntf event: one line, or one JSON object (one line unless pretty) */
-void monitor_print(FILE *f, const struct qdisc_info *q);
+/*
+ * one abw-ntf event, received at @unix_us (CLOCK_REALTIME): one line after
+ * its local time, or one JSON object (one line unless pretty)
+ */
+void monitor_print(FILE *f, const struct qdisc_info *q, uint64_t unix_us);
 
 #endif /* _ER2BCCTL_OUTPUT_H */

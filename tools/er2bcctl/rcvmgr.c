@@ -103,7 +103,8 @@ static int option_arg(struct rcvmgr_set *s, const struct set_option *o, const ch
 		err = parse_u64(val, &v, &why);
 		break;
 	case K_MS:
-		err = parse_time(val, 1000, &v, &why);
+		/* a bare number in us, as tc reads times */
+		err = parse_time(val, 1, &v, &why);
 		if (!err && v % 1000) {
 			why = "not a whole number of milliseconds";
 			err = -1;

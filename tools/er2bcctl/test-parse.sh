@@ -448,7 +448,7 @@ else
 	not_ok "rcvmgr set: 16 rules" "$(<"$tmp/err")"
 fi
 req "interval TIME" "interval u32 100" interval 100ms
-req "interval: bare numbers are ms" "interval u32 250" interval 250
+req "interval: bare numbers are us, as in tc" "interval u32 250" interval 250000
 req "interval 0.5s" "interval u32 500" interval 0.5s
 req "interval 10ms, the least" "interval u32 10" interval 10ms
 req "interval 3600s, the most" "interval u32 3600000" interval 3600s
@@ -457,8 +457,8 @@ req "max-conns" "max-conns u32 4096" max-conns 4096
 req "max-conns 1" "max-conns u32 1" max-conns 1
 req "max-conns 16777216" "max-conns u32 16777216" max-conns 16777216
 req "idle-timeout" "idle-timeout u32 120000" idle-timeout 120s
-req "idle-timeout 1s, the least" "idle-timeout u32 1000" idle-timeout 1000
-req "idle-timeout, the most" "idle-timeout u32 4294967295" idle-timeout 4294967295
+req "idle-timeout 1s, the least" "idle-timeout u32 1000" idle-timeout 1s
+req "idle-timeout, the most" "idle-timeout u32 4294967295" idle-timeout 4294967295ms
 req "budget-init 64k" "budget-init u32 65536" budget-init 64k
 req "budget-min 16kb" "budget-min u32 16384" budget-min 16kb
 req "budget-max 16mib" "budget-max u32 16777216" budget-max 16mib
@@ -598,6 +598,8 @@ rset "interval: sub-ms" 'invalid interval "1.5ms": not a whole number of millise
 rset "interval: us" 'invalid interval "100us": not a whole number of milliseconds' \
 	interval 100us
 rset "interval: below 10ms" 'invalid interval "9ms": must be at least 10ms' interval 9ms
+rset "interval: a bare number is in us, as in tc" \
+	'invalid interval "100": not a whole number of milliseconds' interval 100
 rset "interval: 0" 'invalid interval "0": must be at least 10ms' interval 0
 rset "interval: above 3600s" 'invalid interval "3601s": must be at most 3600s' interval 3601s
 rset "interval: unit" 'invalid interval "1h": unknown unit "h"' interval 1h
@@ -825,7 +827,7 @@ else
 	check "show -j: family not found" 1 "" "$NOFAM" "$BIN" -j show dev lo handle 1:
 	check "monitor: family not found" 1 "" "$NOFAM" "$BIN" monitor
 	check "monitor -j count timeout: family not found" 1 "" "$NOFAM" \
-		"$BIN" -j monitor dev lo handle 1: count 1 timeout 1
+		"$BIN" -j monitor dev lo handle 1: count 1 timeout 1s
 	# in a batch: at the first line that needs the family, -force or not
 	printf '%s\n' '# replay' 'abw-set dev lo handle 1: abw 5mbit recv 4mbit seq 1' \
 		'abw-set dev lo handle 1: abw 5xbit recv 4mbit seq 2' \
@@ -886,59 +888,62 @@ fi
 echo "# made-up kernel messages, decoded and printed (test-render)"
 cat >"$tmp/show.txt" <<'END'
 er2bc 1: dev lo mode er2bc
-  W 10Mbit  R 9.5Mbit  seq 42  sent 1000  lost 12  interval 100ms  scavenger-hold 1.5s
-  s 0.982  s_p 0.950  s history 0.982 0.990 0.950
-  updates 42  last update 120 ms ago  stale no
-  parameters C 10  M 10  B_lim 50Kbit  floor 0bit  stale after 3s  converge gradual
+  cap 10Mbit  recv-rate 9.5Mbit  seq 42  sent 1000  lost 12  interval 100ms  scavenger-hold 1.5s
+  recv-ratio 0.982  recv-ratio-min 0.950  recv-ratio-history 0.982 0.990 0.950
+  updates 42  last estimate 120ms ago  stale no
+  window 10  history 10  loss-headroom 50Kbit  floor 0bit  stale 3s  converge gradual
   guaranteed 9Mbit  classes 3  cost 12.3us
 
-classid  prio  type  R_f        G        S_d      R_e        delta     Delta
-1:10     1     tcp   2Mbit      2Mbit    2.1Mbit  1.9Mbit    100Kbit   1Mbit
-1:20     2     tcp   1.235Mbit  1.2Mbit  1.2Mbit  1.435Mbit  -200Kbit  -1.5Mbit
-1:ff     3     udp   400Kbit    400Kbit  400Kbit  -          -         -
+classid  prio  type  rate       guarantee  demand   expected   shortfall  shortfall-sum
+1:10     1     tcp   2Mbit      2Mbit      2.1Mbit  1.9Mbit    100Kbit    1Mbit
+1:20     2     tcp   1.235Mbit  1.2Mbit    1.2Mbit  1.435Mbit  -200Kbit   -1.5Mbit
+1:ff     3     udp   400Kbit    400Kbit    400Kbit  -          -          -
 END
 check_file "show: text" "$tmp/show.txt" "$RENDER" show text
 
 cat >"$tmp/show.json" <<'END'
-{"ifindex":1,"dev":"lo","handle":"1:","mode":"er2bc","abw":10000000,"recv_rate":9500000,"sent":1000,"lost":12,"seq":42,"interval":100000,"scavenger_hold":1500000,"ratio":982000,"ratio_min":950123,"ratio_hist":[982000,990000,950123],"updates":42,"last_update":5000000000,"last_update_ms_ago":120,"stale":false,"param_c":10,"param_m":10,"param_blim":50000,"param_floor":0,"param_stale":3000,"param_converge":"gradual","guaranteed":9000000,"class_count":3,"cost":12345,"classes":[{"classid":"1:10","prio":1,"type":"tcp","rate":2000000,"guarantee":2000000,"demand":2100000,"expected":1900000,"delta":100000,"delta_sum":1000000},{"classid":"1:20","prio":2,"type":"tcp","rate":1234567,"guarantee":1200000,"demand":1200000,"expected":1434567,"delta":-200000,"delta_sum":-1500000},{"classid":"1:ff","prio":3,"type":"udp","rate":400000,"guarantee":400000,"demand":400000}]}
+{"ifindex":1,"dev":"lo","handle":"1:","mode":"er2bc","cap_bytes_per_second":1250000,"recv_rate_bytes_per_second":1187500,"sent_packets":1000,"lost_packets":12,"seq":42,"interval_us":100000,"scavenger_hold_us":1500000,"recv_ratio_ppm":982000,"recv_ratio_min_ppm":950123,"recv_ratio_history_ppm":[982000,990000,950123],"updates":42,"last_update_ns":5000000000,"estimate_age_us":120500,"stale":false,"window":10,"history":10,"loss_headroom_bytes_per_second":6250,"floor_bytes_per_second":0,"stale_us":3000000,"converge":"gradual","guaranteed_bytes_per_second":1125000,"class_count":3,"cost_ns":12345,"classes":[{"classid":"1:10","prio":1,"type":"tcp","rate_bytes_per_second":250000,"guarantee_bytes_per_second":250000,"demand_bytes_per_second":262500,"expected_bytes_per_second":237500,"shortfall_bytes_per_second":12500,"shortfall_sum_bytes_per_second":125000},{"classid":"1:20","prio":2,"type":"tcp","rate_bytes_per_second":154320,"guarantee_bytes_per_second":150000,"demand_bytes_per_second":150000,"expected_bytes_per_second":179320,"shortfall_bytes_per_second":-25000,"shortfall_sum_bytes_per_second":-187500},{"classid":"1:ff","prio":3,"type":"udp","rate_bytes_per_second":50000,"guarantee_bytes_per_second":50000,"demand_bytes_per_second":50000}]}
 END
 check_file "show: JSON" "$tmp/show.json" "$RENDER" show json
 
 cat >"$tmp/sparse.txt" <<'END'
 er2bc dev if999999
-  W 1Mbit
-  s history 1.000
-  updates 0  last update never  stale yes
-  parameters never stale
+  cap 1Mbit
+  recv-ratio-history 1.000
+  updates 0  last estimate never  stale yes
+  stale never
 
-classid  prio  type  R_f     G  S_d  R_e  delta    Delta
-1:1      -     -     -       -  -    -    -        -
-1:2      -     -     64Kbit  -  -    -    -64Kbit  -1bit
+classid  prio  type  rate    guarantee  demand  expected  shortfall  shortfall-sum
+1:1      -     -     -       -          -       -         -          -
+1:2      -     -     64Kbit  -          -       -         -64Kbit    -1bit
 END
 check_file "show: attributes missing, narrow, broken" "$tmp/sparse.txt" "$RENDER" show-sparse
 
 cat >"$tmp/sparse.json" <<'END'
-{"ifindex":999999,"abw":999999,"ratio_hist":[1000000],"updates":0,"last_update":0,"stale":true,"param_stale":0,"classes":[{"classid":"1:1"},{"classid":"1:2","rate":64000,"delta":-64000,"delta_sum":-1}]}
+{"ifindex":999999,"cap_bytes_per_second":124999,"recv_ratio_history_ppm":[1000000],"updates":0,"last_update_ns":0,"stale":true,"stale_us":0,"classes":[{"classid":"1:1"},{"classid":"1:2","rate_bytes_per_second":8000,"shortfall_bytes_per_second":-8000,"shortfall_sum_bytes_per_second":0}]}
 END
 check_file "show: attributes missing, JSON" "$tmp/sparse.json" "$RENDER" show-sparse json
 
 cat >"$tmp/monitor.txt" <<'END'
-dev lo handle 1: mode er2bc seq 7 W 8Mbit R 8Mbit s 1.000 s_p 0.001 updates 7 stale no guaranteed 7.5Mbit classes 2 cost 0.8us
-dev if999999 handle ffff: mode er2bc seq 8 W 8Mbit R 8Mbit s 1.000 s_p 0.001 updates 8 stale yes guaranteed 7.5Mbit classes 2 cost 0.8us
+[2026-11-27T00:42:03.456796] dev lo handle 1: mode er2bc seq 7 cap 8Mbit recv-rate 8Mbit recv-ratio 1.000 recv-ratio-min 0.001 updates 7 stale no guaranteed 7.5Mbit classes 3 cost 0.8us guarantees 1:10=4Mbit 1:20=3.5Mbit +1 more
+[2026-11-27T00:42:03.456797] dev if999999 handle ffff: mode er2bc seq 8 cap 8Mbit recv-rate 8Mbit recv-ratio 1.000 recv-ratio-min 0.001 updates 8 stale yes guaranteed 7.5Mbit classes 3 cost 0.8us guarantees 1:10=4Mbit 1:20=3.5Mbit +1 more
 END
-check_file "monitor: text, filtered by device" "$tmp/monitor.txt" "$RENDER" monitor text
+# (the local time of each event: a time zone of its own)
+check_file "monitor: text, filtered by device, timestamped, with guarantees" "$tmp/monitor.txt" env TZ=UTC "$RENDER" monitor text
 
 cat >"$tmp/monitor.json" <<'END'
-{"ifindex":1,"dev":"lo","handle":"1:","mode":"er2bc","abw":8000000,"recv_rate":7999999,"seq":7,"ratio":999999,"ratio_min":500,"updates":7,"stale":false,"guaranteed":7500000,"class_count":2,"cost":800}
-{"ifindex":999999,"handle":"ffff:","mode":"er2bc","abw":8000000,"recv_rate":7999999,"seq":8,"ratio":999999,"ratio_min":500,"updates":8,"stale":true,"guaranteed":7500000,"class_count":2,"cost":800}
+{"unix_time_us":1795740123456796,"ifindex":1,"dev":"lo","handle":"1:","mode":"er2bc","cap_bytes_per_second":1000000,"recv_rate_bytes_per_second":999999,"seq":7,"recv_ratio_ppm":999999,"recv_ratio_min_ppm":500,"updates":7,"stale":false,"guaranteed_bytes_per_second":937500,"class_count":3,"cost_ns":800,"classes":[{"classid":"1:10","guarantee_bytes_per_second":500000},{"classid":"1:20","guarantee_bytes_per_second":437500}]}
+{"unix_time_us":1795740123456797,"ifindex":999999,"handle":"ffff:","mode":"er2bc","cap_bytes_per_second":1000000,"recv_rate_bytes_per_second":999999,"seq":8,"recv_ratio_ppm":999999,"recv_ratio_min_ppm":500,"updates":8,"stale":true,"guaranteed_bytes_per_second":937500,"class_count":3,"cost_ns":800,"classes":[{"classid":"1:10","guarantee_bytes_per_second":500000},{"classid":"1:20","guarantee_bytes_per_second":437500}]}
 END
 check_file "monitor: JSON, one object a line" "$tmp/monitor.json" "$RENDER" monitor json
 
 if command -v jq >/dev/null; then
 	for how in json pretty; do
-		if "$RENDER" show $how | jq -e '.classes[1].delta == -200000 and
-		    .ratio_hist == [982000, 990000, 950123] and .handle == "1:" and
-		    .classes[2].type == "udp" and (.classes[2] | has("expected") | not)' \
+		if "$RENDER" show $how | jq -e '.classes[1].shortfall_bytes_per_second == -25000 and
+		    .recv_ratio_history_ppm == [982000, 990000, 950123] and .handle == "1:" and
+		    .cap_bytes_per_second == 1250000 and .stale_us == 3000000 and
+		    .classes[2].type == "udp" and
+		    (.classes[2] | has("expected_bytes_per_second") | not)' \
 		    >/dev/null; then
 			ok "show: $how parses (jq)"
 		else
@@ -1098,8 +1103,8 @@ else
 fi
 mexpect=(
 	'er2bc_info{dev=lo,handle=1:,mode=er2bc,converge=gradual}=1'
-	'er2bc_abw_bytes_per_second{dev=lo,handle=1:}=1250000'
-	'er2bc_abw_ceiling_bytes_per_second{dev=lo}=1500000'
+	'er2bc_cap_bytes_per_second{dev=lo,handle=1:}=1250000'
+	'er2bc_cap_ceiling_bytes_per_second{dev=lo}=1500000'
 	'er2bc_recv_rate_bytes_per_second{dev=lo}=1187500'
 	'er2bc_estimate_age_seconds{dev=lo}=1.5'
 	'er2bc_estimate_interval_seconds{dev=lo}=0.1'
@@ -1123,7 +1128,7 @@ mexpect=(
 	# a device name with a quote and a backslash, escaped and read back
 	'er2bc_sent_bytes_total{dev=we"ird\,handle=2:}=100'
 	# W from the xstats when the controller's state is not there
-	'er2bc_abw_bytes_per_second{dev=we"ird\}=1250000'
+	'er2bc_cap_bytes_per_second{dev=we"ird\}=1250000'
 	'tcp_rcvmgr_acks_total=9876543210'
 	'tcp_rcvmgr_budget_bytes=1572864'
 )

@@ -217,6 +217,8 @@ static void event(uint32_t ifindex, uint32_t handle, uint32_t seq, uint8_t stale
 {
 	struct qdisc_info q = { 0 };
 	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int i;
 
 	nlh = msg(ER2BC_CMD_ABW_NTF);
 	target(nlh, ifindex, handle);
@@ -229,10 +231,17 @@ static void event(uint32_t ifindex, uint32_t handle, uint32_t seq, uint8_t stale
 	QU64(nlh, UPDATES, seq);
 	QU8(nlh, STALE, stale);
 	QU64(nlh, GUARANTEED, 7500000);
-	QU32(nlh, CLASSES, 2);
+	QU32(nlh, CLASSES, 3);
 	QU64(nlh, COST, 800);
+	/* the guarantees of the first two classes: the third did not fit */
+	for (i = 0; i < 2; i++) {
+		nest = mnl_attr_nest_start(nlh, ER2BC_A_QDISC_CLASS);
+		CU32(nlh, CLASSID, 0x10010 + 0x10 * i);
+		CU64(nlh, GUARANTEE, 4000000 - 500000 * i);
+		mnl_attr_nest_end(nlh, nest);
+	}
 	if (qdisc_merge(&q, nlh, want_ifindex, 0) > 0)
-		monitor_print(stdout, &q);
+		monitor_print(stdout, &q, 1795740123456789ULL + seq);
 	qdisc_free(&q);
 }
 

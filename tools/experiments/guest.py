@@ -297,7 +297,7 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI):
         sh("tc", "qdisc", "add", "dev", "ga1", "root", "cake", "bandwidth", f"{w_ini}bit",
            "diffserv4", ns="ga")
         return
-    ctl = f" c {c} m {m} blim 50kbit" if mode == "er2bc" else ""
+    ctl = f" window {c} history {m} loss-headroom 50kbit" if mode == "er2bc" else ""
     # the rate is the line's, W's ceiling; W itself starts at the paper's
     # W_ini, 1 Mbit/s, with the first estimate (the sender's --w-ini)
     lines = [f"qdisc add dev ga1 root handle 1: er2bc rate {CAPACITY}bit mode {mode} default 50"
@@ -392,6 +392,12 @@ def read_status(path):
         return None
 
 
+def status_bps(st, key):
+    """a rate of the status file (bytes/s, as tc -j has them) in bit/s, as
+    the samples of the runs keep W and R (Documentation/results/)"""
+    return st[key] * 8 if st else None
+
+
 class Driver(threading.Thread):
     """A script's loop, as operators run one beside htb or cake: at each new
     estimate in the estimator's status file, W to the shaper (one tc
@@ -419,7 +425,8 @@ class Driver(threading.Thread):
                 continue
             seq = st["seq"]
             try:
-                self.tc.stdin.write("\n".join(self.commands(st["w"])) + "\n")
+                w = status_bps(st, "abw_bytes_per_second")
+                self.tc.stdin.write("\n".join(self.commands(w)) + "\n")
                 self.tc.stdin.flush()
                 self.sent += 1
             except OSError:
@@ -565,8 +572,8 @@ def run(a, dpid, proto, mode, run_dir):
         st = read_status(status) if mode != "none" else None
         samples["t"].append(round((now - t0) * k, 4))
         samples["bytes"].append(list(cum))
-        samples["w"].append(st["w"] if st else None)
-        samples["r"].append(st["r"] if st else None)
+        samples["w"].append(status_bps(st, "abw_bytes_per_second"))
+        samples["r"].append(status_bps(st, "recv_rate_bytes_per_second"))
         samples["abw"].append(None if elastic else
                               abw_at(flows, min((now - t0) * k, a.duration - 1e-6)))
         n += 1

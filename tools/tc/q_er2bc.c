@@ -82,8 +82,9 @@ static void explain_qdisc(void)
 	fprintf(stderr,
 		"Usage: ... er2bc [ rate RATE | rate unlimited ] [ burst SIZE ]\n"
 		"                 [ default MINOR ] [ mode static|pq|er2bc ]\n"
-		"                 [ share prio|weighted ] [ c 1-32 ] [ m 1-32 ]\n"
-		"                 [ blim RATE ] [ floor RATE ] [ stale TIME|never ]\n"
+		"                 [ share prio|weighted ] [ window 1-32 ]\n"
+		"                 [ history 1-32 ] [ loss-headroom RATE ] [ floor RATE ]\n"
+		"                 [ stale TIME|never ]\n"
 		"                 [ converge immediate|gradual ]\n"
 		"                 [ probe-port PORT|off ] [ peer PREFIX|none ]...\n"
 		"                 [ probe-mark MARK|none ]\n"
@@ -97,13 +98,16 @@ static void explain_qdisc(void)
 		"  mode     how guarantees follow from rates (default: static)\n"
 		"  share    how unused capacity is lent (default: prio)\n"
 		"  The eR2BC controller (mode er2bc), fed ABW estimates over netlink:\n"
-		"  c        updates summed in Delta (default: 10)\n"
-		"  m        updates s_p is the least of (default: 10)\n"
-		"  blim     B_lim, most a retransmitting class gets above its\n"
-		"           rate (default: 50kbit)\n"
+		"  window   updates a class's shortfalls are summed over (C,\n"
+		"           default: 10)\n"
+		"  history  updates the least receive ratio is taken over (M,\n"
+		"           default: 10)\n"
+		"  loss-headroom  most a retransmitting class gets above its\n"
+		"           rate (B_lim, default: 50kbit)\n"
 		"  floor    least guarantee of a class with a rate (default: 0)\n"
 		"  stale    time without an estimate until the qdisc says it is\n"
-		"           stale, at most 1 hour (default: never)\n"
+		"           stale, whole ms, at most 1 hour; a bare number is in\n"
+		"           microseconds, as tc reads times (default: never)\n"
 		"  converge how guarantees move (default: immediate)\n"
 		"  Counting for the ABW estimator (er2bc-abwd sender):\n"
 		"  probe-port  UDP port of the estimator's requests (default: off)\n"
@@ -150,22 +154,39 @@ static int lookup(const struct names *t, const char *arg)
 	return -1;
 }
 
-/* a time in ms: "500ms", "2s", or a bare number of ms */
+/*
+ * A time in ms, as tc(8) reads times: "500ms", "2s", "1500000us", a bare
+ * number in microseconds; a whole number of milliseconds, at most 1 hour
+ */
 static int parse_ms(__u32 *ms, const char *what, const char *arg)
 {
+	static const struct {
+		const char *name;
+		unsigned long long us;
+	} units[] = {
+		{ "", 1 }, { "us", 1 }, { "usec", 1 }, { "usecs", 1 },
+		{ "ms", 1000 }, { "msec", 1000 }, { "msecs", 1000 },
+		{ "s", 1000000 }, { "sec", 1000000 }, { "secs", 1000000 },
+	};
 	unsigned long long v;
+	unsigned int i;
 	char *end;
 
 	if (arg[0] < '0' || arg[0] > '9')
 		return bad(what, arg, "a time (e.g. 500ms, 3s)");
+	errno = 0;
 	v = strtoull(arg, &end, 10);
-	if (strcmp(end, "s") == 0 || strcmp(end, "sec") == 0)
-		v *= 1000;
-	else if (*end && strcmp(end, "ms") != 0 && strcmp(end, "msec") != 0)
+	for (i = 0; i < ARRAY_SIZE(units); i++)
+		if (strcmp(end, units[i].name) == 0)
+			break;
+	if (i == ARRAY_SIZE(units))
 		return bad(what, arg, "a time (e.g. 500ms, 3s)");
-	if (v > 3600 * 1000)
+	if (errno || v > 3600ULL * 1000000 / units[i].us)
 		return bad(what, arg, "at most 1 hour");
-	*ms = v;
+	v *= units[i].us;
+	if (v % 1000)
+		return bad(what, arg, "a whole number of milliseconds");
+	*ms = v / 1000;
 	return 0;
 }
 
@@ -270,8 +291,9 @@ static int parse_prefix(struct tc_er2bc_prefix *p, const char *arg)
 
 /* the options each takes, all with a value: what is not here is unknown */
 static const char *const qdisc_opts[] = {
-	"rate", "burst", "default", "mode", "share", "c", "m", "blim", "floor",
-	"stale", "converge", "probe-port", "probe-mark", "peer", NULL,
+	"rate", "burst", "default", "mode", "share", "window", "history",
+	"loss-headroom", "floor", "stale", "converge", "probe-port", "probe-mark",
+	"peer", "c", "m", "blim", NULL,
 };
 
 static const char *const class_opts[] = {
@@ -284,6 +306,12 @@ static bool is_opt(const char *const *opts, const char *word)
 		if (strcmp(*opts, word) == 0)
 			return true;
 	return false;
+}
+
+/* is word the keyword name, or its older alias */
+static bool is_word(const char *word, const char *name, const char *alias)
+{
+	return strcmp(word, name) == 0 || strcmp(word, alias) == 0;
 }
 
 static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
@@ -346,15 +374,16 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			share = lookup(&shares, *argv);
 			if (share < 0)
 				return bad("share", *argv, "prio or weighted");
-		} else if (strcmp(*argv, "c") == 0 || strcmp(*argv, "m") == 0) {
-			__u32 *v = **argv == 'c' ? &c : &m;
+		} else if (is_word(*argv, "window", "c") || is_word(*argv, "history", "m")) {
+			/* (c and m: the paper's C and M, their first names) */
+			__u32 *v = is_word(*argv, "window", "c") ? &c : &m;
 
 			argc--, argv++;
 			if (get_u32(v, *argv, 10) || *v < 1 || *v > ER2BC_CTRL_HIST_MAX)
 				return bad(argv[-1], *argv, "updates, 1-32");
-		} else if (strcmp(*argv, "blim") == 0) {
+		} else if (is_word(*argv, "loss-headroom", "blim")) {
 			argc--, argv++;
-			if (parse_rate(&blim, "blim", *argv))
+			if (parse_rate(&blim, argv[-1], *argv))
 				return -1;
 			have_blim = true;
 		} else if (strcmp(*argv, "floor") == 0) {
@@ -579,11 +608,20 @@ static __u64 rta_u64(const struct rtattr *rta)
 #define rta_u8(rta) (*(__u8 *)RTA_DATA(rta))
 
 /* a rate: bits/s in JSON as the kernel has it, human units in text */
+/*
+ * A rate, held in bits/s: in JSON in bytes/s as tc prints htb's and cake's
+ * (tc_print_rate()), in text with tc's units
+ */
 static void print_rate_opt(const char *key, __u64 bps, const char *none)
 {
-	char fmt[32];
+	char jkey[32], fmt[32];
+	unsigned int i;
 
-	print_color_u64(PRINT_JSON, TC_COLOR_NONE, key, NULL, bps);
+	/* text keywords are hyphenated, JSON keys are not */
+	for (i = 0; key[i] && i < sizeof(jkey) - 1; i++)
+		jkey[i] = key[i] == '-' ? '_' : key[i];
+	jkey[i] = '\0';
+	print_color_u64(PRINT_JSON, TC_COLOR_NONE, jkey, NULL, bps / 8);
 	if (bps) {
 		snprintf(fmt, sizeof(fmt), "%s %%s ", key);
 		print_color_rate(false, PRINT_FP, TC_COLOR_NONE, NULL, fmt, bps / 8);
@@ -636,6 +674,31 @@ static void print_probe(const struct rtattr *port, const struct rtattr *peer,
 	close_json_array(PRINT_JSON, NULL);
 }
 
+/*
+ * A duration in ns, in text as tc prints times: whole milliseconds below a
+ * second, else seconds to a tenth, "3s" rather than "3.0s" (tc's own
+ * sprint_time64() turns an hour into 3.6e+03s)
+ */
+static const char *fmt_duration(char *b, size_t len, __u64 ns)
+{
+	if (ns >= 1000000000ULL && ns % 1000000000ULL < 50000000ULL)
+		snprintf(b, len, "%llus", ns / 1000000000ULL);
+	else if (ns >= 1000000000ULL)
+		snprintf(b, len, "%.1fs", ns / 1e9);
+	else
+		snprintf(b, len, "%llums", ns / 1000000ULL);
+	return b;
+}
+
+/* a duration in ns: raw under KEY (with its unit in the name) in JSON */
+static void print_duration(const char *key, const char *fmt, __u64 ns)
+{
+	char b[32];
+
+	print_color_u64(PRINT_JSON, TC_COLOR_NONE, key, NULL, ns);
+	print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, fmt_duration(b, sizeof(b), ns));
+}
+
 static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	static const int sizes[TCA_ER2BC_MAX + 1] = {
@@ -670,22 +733,24 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		return 0;
 	/* the controller's parameters, on a line of their own */
 	print_nl();
-	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "c", "c %u ", rta_u32(tb[TCA_ER2BC_CTRL_C]));
+	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "window", "window %u ",
+			 rta_u32(tb[TCA_ER2BC_CTRL_C]));
 	if (tb[TCA_ER2BC_CTRL_M])
-		print_color_uint(PRINT_ANY, TC_COLOR_NONE, "m", "m %u ",
+		print_color_uint(PRINT_ANY, TC_COLOR_NONE, "history", "history %u ",
 				 rta_u32(tb[TCA_ER2BC_CTRL_M]));
 	if (tb[TCA_ER2BC_CTRL_BLIM])
-		print_rate_opt("blim", rta_u64(tb[TCA_ER2BC_CTRL_BLIM]), "blim 0bit");
+		print_rate_opt("loss-headroom", rta_u64(tb[TCA_ER2BC_CTRL_BLIM]),
+			       "loss-headroom 0bit");
 	if (tb[TCA_ER2BC_CTRL_FLOOR])
 		print_rate_opt("floor", rta_u64(tb[TCA_ER2BC_CTRL_FLOOR]), "floor 0bit");
 	if (tb[TCA_ER2BC_CTRL_STALE]) {
 		__u32 ms = rta_u32(tb[TCA_ER2BC_CTRL_STALE]);
+		char b[32];
 
-		print_color_uint(PRINT_JSON, TC_COLOR_NONE, "stale_ms", NULL, ms);
-		if (ms)
-			print_color_uint(PRINT_FP, TC_COLOR_NONE, NULL, "stale %ums ", ms);
-		else
-			print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "%s ", "stale never");
+		/* in JSON in us, tc's unit of time, 0 for never */
+		print_color_u64(PRINT_JSON, TC_COLOR_NONE, "stale_us", NULL, ms * 1000ULL);
+		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "stale %s ",
+				   ms ? fmt_duration(b, sizeof(b), ms * 1000000ULL) : "never");
 	}
 	if (tb[TCA_ER2BC_CTRL_CONVERGE])
 		print_color_string(PRINT_ANY, TC_COLOR_NONE, "converge", "converge %s ",
@@ -695,23 +760,6 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_probe(tb[TCA_ER2BC_PROBE_PORT], tb[TCA_ER2BC_PEER],
 			    tb[TCA_ER2BC_PROBE_MARK]);
 	return 0;
-}
-
-/*
- * A duration in ns: raw under KEY (with its unit in the name) in JSON; in
- * text, whole milliseconds below a second, else seconds to a tenth (tc's
- * own sprint_time64() turns an hour into 3.6e+03s)
- */
-static void print_duration(const char *key, const char *fmt, __u64 ns)
-{
-	char b[32];
-
-	print_color_u64(PRINT_JSON, TC_COLOR_NONE, key, NULL, ns);
-	if (ns >= 1000000000ULL)
-		snprintf(b, sizeof(b), "%.1fs", ns / 1e9);
-	else
-		snprintf(b, sizeof(b), "%llums", ns / 1000000ULL);
-	print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, b);
 }
 
 static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
