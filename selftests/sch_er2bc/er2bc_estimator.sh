@@ -160,6 +160,10 @@ snd=$!
 busywait 20000 estimates_at_least 3
 ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 3 9 >/dev/null
 busywait 20000 estimates_at_least $(($(sn estimates) + 10))
+# er2bcctl status, while both daemons work: their files and the qdisc fed
+status() { ip netns exec "$A" "$ctl" status file "$work/send.json" file "$work/resp.json" 2>&1; }
+stat_out=$(status)
+stat_rc=$?
 kill $snd
 wait $snd
 sleep 1.5	# the responder's status is at most a second behind
@@ -168,6 +172,18 @@ lost=$(losses "$work/l.log" | paste -sd+ | bc)
 rq=$(($(sn requests) - ($(rn requests) - q0)))
 [ "$lost" -gt 0 ] && [ $((lost + rq)) = $((d1 - d0)) ] && [ "$(sn negative_loss)" = 0 ]
 log_test $? "netem loss counted exactly" "sum of L $lost + requests lost $rq, netem dropped $((d1 - d0))"
+[ $stat_rc = 0 ] && [[ $stat_out == *"qdisc 1: dev a0  mode er2bc  cap "*"stale no"* ]] &&
+	[[ $stat_out == *$'\nok' ]]
+log_test $? "er2bcctl status: sender, responder and the qdisc well, exit 0" \
+	"exit $stat_rc: $(echo "$stat_out" | tr '\n' '|')"
+# the sender stopped: its file, written each 100 ms, goes old (2.3 s)
+busywait 6000 sh -c "! ip netns exec $A $ctl status file $work/send.json >/dev/null 2>&1"
+stat_out=$(status)
+stat_rc=$?
+[ $stat_rc = 1 ] && [[ $stat_out == *"send.json: not written for "*"is er2bc-abwd running?"* ]] &&
+	[[ $stat_out == *"1 problem:"* ]]
+log_test $? "er2bcctl status: a sender that stopped writing is named, exit 1" \
+	"exit $stat_rc: $(echo "$stat_out" | tail -n 2 | tr '\n' '|')"
 
 # --- the paper's parameters (T_c 1 s): the bottleneck steps 2 -> 1.8 -> 2
 # Mbit/s under a greedy UDP sender; each estimate's W is stamped with the

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "er2bcctl.h"
+#include "status.h"
 
 void print_usage(FILE *f)
 {
@@ -25,14 +26,18 @@ void print_usage(FILE *f)
 		"      its scavenger classes are lent nothing for this long (at most 60s).\n"
 		"\n"
 		"  " PROG " show { dev IFNAME | ifindex N } handle MAJ:\n"
-		"      The controller's state: W, R, s and s_p with the history of s, the\n"
-		"      parameters, the sum of the guarantees, then one row per class:\n"
-		"      R_f (rate), G (guarantee), S_d (demand), R_e (expected), delta, Delta.\n"
+		"      The controller's state: cap (W, the cap in force), recv-rate (R),\n"
+		"      recv-ratio (s) and its minimum (s_p) with their history, the last\n"
+		"      estimate's age, the parameters as tc takes them (window, history,\n"
+		"      loss-headroom, ...), the sum of the guarantees, then one row per\n"
+		"      class: rate (R_f), guarantee (G), demand (S_d), expected (R_e),\n"
+		"      shortfall (delta) and shortfall-sum (Delta).\n"
 		"\n"
 		"  " PROG " monitor [ dev IFNAME | ifindex N ] [ handle MAJ: ] [ count N ]\n"
 		"                   [ timeout TIME ]\n"
-		"      One line per recomputation, until SIGINT or SIGTERM, N of them, or the\n"
-		"      timeout (bare numbers are seconds; exits 1 if count was not reached).\n"
+		"      One line per recomputation, after its local time, with each class's\n"
+		"      guarantee, until SIGINT or SIGTERM, N of them, or the timeout (exits\n"
+		"      1 if count was not reached).\n"
 		"\n"
 		"  " PROG " metrics [ dev IFNAME | ifindex N ]\n"
 		"      Every er2bc qdisc of the network namespace, its classes and\n"
@@ -40,6 +45,13 @@ void print_usage(FILE *f)
 		"      text format (rates in bytes per second, times in seconds), for\n"
 		"      node_exporter's textfile collector; a module not loaded has no\n"
 		"      metrics.\n"
+		"\n"
+		"  " PROG " status [ dir DIR | file FILE... ]\n"
+		"      Is er2bc well here? Each er2bc-abwd status file (DIR/abwd-*.json, by\n"
+		"      default in /run/er2bc): the daemon, how long ago it wrote, the peer's\n"
+		"      answers; the er2bc qdisc each sender feeds; then what is wrong: a\n"
+		"      daemon not writing, a peer not answering or not asking, a qdisc\n"
+		"      missing or stale. Exit 1 if anything is wrong or no file is found.\n"
 		"\n"
 		"  " PROG " rcvmgr show\n"
 		"      tcp_rcvmgr's configuration, in rcvmgr set's words: the policy, the WAN\n"
@@ -62,8 +74,8 @@ void print_usage(FILE *f)
 		"      one of the lists, that one). A new connection gets the priority P\n"
 		"      (1 to 1000) of the first rule all of whose matches hold: either port in\n"
 		"      N-M, the DSCP (0 to 63), the mark under MASK (0x for hex). interval\n"
-		"      (10ms to 3600s) and idle-timeout (1s at least) are whole milliseconds,\n"
-		"      bare numbers too; budget-decrease is per mille (1 to 999),\n"
+		"      (10ms to 3600s) and idle-timeout (1s at least) are whole milliseconds;\n"
+		"      budget-decrease is per mille (1 to 999),\n"
 		"      rtt-tolerance percent (0 to 1000, %% or not); initial-window, azuma's\n"
 		"      first window of a new connection, 2 to 1024 segments.\n"
 		"\n"
@@ -80,8 +92,10 @@ void print_usage(FILE *f)
 		"      (ip netns exec NAME " PROG " rcvmgr ...).\n"
 		"\n"
 		"Options:\n"
-		"  -j, --json      JSON: rates in bit/s, ratios in millionths, sizes in\n"
-		"                  bytes, times raw (as the kernel has them: us or ms)\n"
+		"  -j, --json      JSON. show, monitor: each key names its unit (rates in\n"
+		"                  bytes/s as tc -j prints them: cap_bytes_per_second,\n"
+		"                  times _us or _ns, ratios _ppm); rcvmgr: the spec's\n"
+		"                  names, the kernel's units (bit/s, ms, bytes)\n"
 		"  -p, --pretty    indented JSON (implies -j)\n"
 		"  -batch FILE     run the commands of FILE (- for stdin), one a line, as\n"
 		"                  they would follow " PROG " on the command line (options\n"
@@ -99,7 +113,7 @@ void print_usage(FILE *f)
 		"RATE  a number and a unit: bit, kbit, mbit, gbit, tbit (powers of 1000),\n"
 		"      kibit, mibit, gibit, tibit (of 1024), or the same with bps instead\n"
 		"      of bit for bytes per second; no unit: bit/s. 5mbit, 1.5Mbit, 400kbps\n"
-		"TIME  a number and s, ms or us; no unit: us (unless said). 100ms\n"
+		"TIME  a number and s, ms or us; no unit: us, as tc reads times. 100ms\n"
 		"SIZE  bytes: a number and b, k, kb, kib, m, mb, mib, g, gb, gib (k, m, g are\n"
 		"      powers of 1024 here, as tc takes sizes); no unit: bytes. 64k, 1.5m\n"
 		"PREFIX  ADDR/LEN, IPv4 or IPv6; no /LEN: the address alone. 192.168.1.0/24\n"
@@ -117,6 +131,7 @@ static const struct {
 	{ "show",	do_show },
 	{ "monitor",	do_monitor },
 	{ "metrics",	do_metrics },
+	{ "status",	do_status },
 	{ "rcvmgr",	do_rcvmgr },
 };
 

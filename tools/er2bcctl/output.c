@@ -360,7 +360,7 @@ static void json_members(struct json *j, const struct qdisc_info *q,
  * last estimate. Keys carry their unit; rates are in bytes/s as tc prints
  * them, and the parameters take tc's keywords.
  */
-static void json_qdisc(struct json *j, const struct qdisc_info *q, const uint64_t *now_ns)
+void qdisc_json(struct json *j, const struct qdisc_info *q, const uint64_t *now_ns)
 {
 	static const struct json_member estimate[] = {
 		{ ER2BC_A_QDISC_ABW,		"cap_bytes_per_second", BPS },
@@ -457,7 +457,7 @@ static void show_json(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 
 	json_init(&j, f, out.pretty);
 	json_obj_open(&j, NULL);
-	json_qdisc(&j, q, &now_ns);
+	qdisc_json(&j, q, &now_ns);
 	json_arr_open(&j, "classes");
 	for (i = 0; i < q->ncls; i++)
 		json_class(&j, &q->cls[i]);
@@ -505,7 +505,7 @@ void monitor_print(FILE *f, const struct qdisc_info *q, uint64_t unix_us)
 		json_init(&j, f, out.pretty);
 		json_obj_open(&j, NULL);
 		json_u64(&j, "unix_time_us", unix_us);
-		json_qdisc(&j, q, NULL);
+		qdisc_json(&j, q, NULL);
 		/* each class's guarantee, as many as the notification held */
 		json_arr_open(&j, "classes");
 		for (i = 0; i < q->ncls; i++)

@@ -45,6 +45,14 @@ const char *converge_name(uint64_t converge, char *buf);
  */
 void show_print(FILE *f, const struct qdisc_info *q, uint64_t now_ns);
 
+struct json;
+/*
+ * @q's qdisc-level members into the open object of @j, as show prints them
+ * (@now_ns: CLOCK_MONOTONIC, for the age of the last estimate; NULL: as
+ * monitor prints them)
+ */
+void qdisc_json(struct json *j, const struct qdisc_info *q, const uint64_t *now_ns);
+
 /*
  * one abw-ntf event, received at @unix_us (CLOCK_REALTIME): one line after
  * its local time, or one JSON object (one line unless pretty)

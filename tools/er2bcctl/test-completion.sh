@@ -56,7 +56,7 @@ END
 }
 
 t "the commands and the options" \
-	"--help --json --pretty --version -V -batch -force -h -j -p -stats abw-set metrics monitor rcvmgr show" \
+	"--help --json --pretty --version -V -batch -force -h -j -p -stats abw-set metrics monitor rcvmgr show status" \
 	er2bcctl ""
 t "a command's start" "show" er2bcctl sh
 t "after -j, the commands still" "abw-set" er2bcctl -j ab
@@ -68,6 +68,8 @@ t "abw-set: the keywords not given yet" \
 t "monitor's keywords" "count dev handle ifindex timeout" er2bcctl monitor ""
 t "metrics' keywords" "dev ifindex" er2bcctl metrics ""
 t "metrics: no keyword twice" "ifindex" er2bcctl metrics dev lo ""
+t "status' keywords" "dir file" er2bcctl status ""
+t "status: files repeat, dir once" "file" er2bcctl status dir /run ""
 has "dev: the interfaces" lo er2bcctl show dev ""
 has "rcvmgr set wan: the interfaces" lo er2bcctl rcvmgr set wan ""
 has "rcvmgr set wan: none" none er2bcctl rcvmgr set wan ""

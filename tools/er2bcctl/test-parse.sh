@@ -959,6 +959,103 @@ else
 	skip "show: JSON parses (jq)" "no jq"
 fi
 
+# --- the JSON reader that status reads the daemons' files with
+jr() { "$RENDER" json-read; }
+check "json-read: members, nested flattened, arrays skipped" 0 \
+	"$(printf '%s\n' 'a int 1' 'b.c str "x"y"' 'f int -3' 'g bool true' 'h null')" "" \
+	jr <<<'{"a": 1, "b": {"c": "x\"y", "d": [1, {"e": 2}, []]}, "f": -3, "g": true, "h": null}'
+check "json-read: escapes, \\u of ASCII, the largest u64" 0 \
+	"$(printf 's str "a\\b\tA"\nn int 18446744073709551615')" "" \
+	jr <<<'{"s": "a\\b\tA", "n": 18446744073709551615}'
+# INPUT|PAIRS READ|WHY (each input ends in a newline)
+for bad in '[1]|0|not a JSON object' '{"a": 1,}|1|expected a key' '{"a" 1}|0|expected : after a key' \
+	   '{"a": 1|1|the text ends inside an object' '{"a": 01}|0|a number with a leading zero' \
+	   '{"a": 1.5}|0|a number that is not an integer' \
+	   '{"a": 18446744073709551616}|0|a number too large' \
+	   '{"a": "x|0|a control character in a string' '{"a": tru}|0|a bad value' \
+	   '{"a": "\q"}|0|a bad escape in a string' '{"a": 1} x|1|something after the object' \
+	   '{"a": [[[[[[[[[1]]]]]]]]]}|0|nested too deep'; do
+	pairs=${bad#*|} pairs=${pairs%%|*}
+	check "json-read refuses: ${bad##*|}" 1 "error: ${bad##*|} (after $pairs pairs)" "" \
+		jr <<<"${bad%%|*}"
+done
+check "json-read refuses: a string does not end" 1 "error: a string does not end (after 0 pairs)" "" \
+	jr < <(printf '{"a": "x')
+check "json-read: no room for more pairs" 1 "error: too many members (after 8 pairs)" "" \
+	jr <<<'{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9}'
+
+# --- status: the daemons' files and the sender's qdisc (show's, on lo)
+now=1795740123
+cat >"$tmp/sender.json" <<END
+{"role": "sender", "peer": "192.0.2.1", "port": 4950, "dev": "lo", "ifindex": 1,
+ "handle": "1:", "interval_us": 1000000, "unix_time_seconds": $((now - 1)), "estimates": 20,
+ "abw_bytes_per_second": 362290, "recv_rate_bytes_per_second": 374750, "mode": "loss",
+ "rtt_min_us": 20500, "requests": 21, "responses": 20, "timeouts": 1, "quiet_intervals": 0,
+ "abw_set_failures": 0, "applied": true, "dropped": {"malformed": 0}, "last_error": ""}
+END
+cat >"$tmp/responder.json" <<END
+{"role": "responder", "listen": "::", "port": 4950, "dev": "eth0", "peer_prefixes": 1,
+ "unix_time_seconds": $((now - 2)), "requests": 1300, "responses": 1299, "rate_limited": 1,
+ "meter_refused": {"unauthenticated": 2, "replayed": 0}, "last_error": ""}
+END
+cat >"$tmp/status-ok.txt" <<END
+sender $tmp/sender.json (written 1s ago)
+  peer 192.0.2.1 port 4950  dev lo handle 1:  mode loss  interval 1s
+  estimates 20  abw 2.898Mbit  recv-rate 2.998Mbit  responses 20 of 21  timeouts 1  rtt-min 20.5ms
+  qdisc 1: dev lo  mode er2bc  cap 10Mbit  last estimate 400ms ago  stale no  guaranteed 9Mbit  classes 3
+responder $tmp/responder.json (written 2s ago)
+  listen :: port 4950  dev eth0  peer prefixes 1
+  requests 1300  responses 1299  rate-limited 1  refused unauthenticated 2 replayed 0
+ok
+END
+check_file "status: a sender, its qdisc and a responder, all well" "$tmp/status-ok.txt" \
+	"$RENDER" status text "$tmp/sender.json" "$tmp/responder.json"
+
+# the same sender gone quiet, on a device without the qdisc; a responder
+# without requests; a file that is not one
+sed -e "s/\"unix_time_seconds\": $((now - 1))/\"unix_time_seconds\": $((now - 10))/" \
+	-e 's/"quiet_intervals": 0/"quiet_intervals": 5/' -e 's/"dev": "lo"/"dev": "eth9"/' \
+	-e 's/"last_error": ""/"last_error": "no response to request 25"/' \
+	"$tmp/sender.json" >"$tmp/sender-bad.json"
+sed "s/\"unix_time_seconds\": $((now - 2))/\"unix_time_seconds\": $((now - 95))/" \
+	"$tmp/responder.json" >"$tmp/responder-bad.json"
+echo '{"role": "sender",' >"$tmp/cut.json"
+echo '{"peer": "x"}' >"$tmp/norole.json"
+check "status: what is wrong, named, exit 1" 1 "$(printf '%s\n' \
+	"sender $tmp/sender-bad.json (written 10s ago)" \
+	"  peer 192.0.2.1 port 4950  dev eth9 handle 1:  mode loss  interval 1s" \
+	"  estimates 20  abw 2.898Mbit  recv-rate 2.998Mbit  responses 20 of 21  timeouts 1  rtt-min 20.5ms" \
+	"responder $tmp/responder-bad.json (written 95s ago)" \
+	"  listen :: port 4950  dev eth0  peer prefixes 1" \
+	"  requests 1300  responses 1299  rate-limited 1  refused unauthenticated 2 replayed 0" \
+	"$tmp/cut.json" "$tmp/norole.json" \
+	"6 problems:" \
+	"  $tmp/sender-bad.json: not written for 10s (interval 1s): is er2bc-abwd running?" \
+	"  $tmp/sender-bad.json: no response from 192.0.2.1 for 5 intervals (no response to request 25)" \
+	"  $tmp/sender-bad.json: no er2bc qdisc 1: on eth9" \
+	"  $tmp/responder-bad.json: no request from the peer for 95s: is its sender running, and is port 4950 open here?" \
+	"  $tmp/cut.json: cannot be read: the text ends inside an object" \
+	"  $tmp/norole.json: not an er2bc-abwd status file (no role)")" "" \
+	"$RENDER" status text "$tmp/sender-bad.json" "$tmp/responder-bad.json" "$tmp/cut.json" \
+	"$tmp/norole.json"
+check "status: no file, exit 1" 1 \
+	'no er2bc-abwd status file: set "status" in the daemon'"'"'s configuration (/run/er2bc/abwd-*.json is read)' \
+	"" "$RENDER" status text
+out=$("$RENDER" status json "$tmp/sender.json" "$tmp/responder-bad.json")
+rc=$?
+if [[ $rc == 1 ]] && python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+s, r = j["daemons"]
+sys.exit(0 if not j["ok"] and s["role"] == "sender" and s["problems"] == []
+         and s["status"]["abw_bytes_per_second"] == 362290 and s["status"]["dropped.malformed"] == 0
+         and s["qdisc"]["cap_bytes_per_second"] == 1250000 and s["qdisc"]["estimate_age_us"] == 400000
+         and s["written_us_ago"] == 1000000 and len(r["problems"]) == 1 else 1)' "$out"; then
+	ok "status: JSON, the files as they are and the problems"
+else
+	not_ok "status: JSON, the files as they are and the problems" "exit $rc" "$out"
+fi
+
 cat >"$tmp/rcvmgr-config.txt" <<'END'
 policy azuma
 wan lo if999999

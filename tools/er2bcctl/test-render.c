@@ -32,6 +32,8 @@
 #include "nl.h"
 #include "output.h"
 #include "rcvmgr.h"
+#include "status.h"
+#include "json_read.h"
 
 #define FAMILY		0x1d
 #define LO		1		/* every namespace's loopback */
@@ -784,6 +786,89 @@ static void extack(void)
 	report("short", nlh);
 }
 
+/* stdin, read as a status file: its pairs, "KEY TYPE VALUE" a line, or why not */
+static int json_read_stdin(void)
+{
+	static char text[70000];
+	struct jr_pair pair[8];
+	struct jr_doc d = { .pair = pair, .max = ARRAY_SIZE(pair) };
+	const char *why;
+	size_t len, i;
+
+	len = fread(text, 1, sizeof(text) - 1, stdin);
+	text[len] = '\0';
+	if (json_read(text, &d, &why)) {
+		printf("error: %s (after %zu pairs)\n", why, d.n);
+		return 1;
+	}
+	for (i = 0; i < d.n; i++) {
+		const struct jr_pair *p = &pair[i];
+
+		switch (p->type) {
+		case JR_INT:
+			printf("%s int %s%llu\n", p->key, p->neg ? "-" : "",
+			       (unsigned long long)p->u);
+			break;
+		case JR_STR:
+			printf("%s str \"%s\"\n", p->key, p->str);
+			break;
+		case JR_BOOL:
+			printf("%s bool %s\n", p->key, p->b ? "true" : "false");
+			break;
+		case JR_NULL:
+			printf("%s null\n", p->key);
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * er2bcctl status of FILES at NOW (1795740123 s): a sender's qdisc is
+ * show's full one if its dev is lo (the last estimate 400 ms before),
+ * else missing
+ */
+#define STATUS_NOW	1795740123000000ULL	/* us, CLOCK_REALTIME */
+
+static int status(int argc, char **argv)
+{
+	static struct status_daemon d[4];
+	static char text[70000];
+	size_t n = 0, len;
+	int i;
+
+	for (i = 0; i < argc && n < ARRAY_SIZE(d); i++, n++) {
+		FILE *f = fopen(argv[i], "r");
+		const char *role, *dev;
+
+		if (!f) {
+			perror(argv[i]);
+			return 2;
+		}
+		len = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+		text[len] = '\0';
+		status_load(&d[n], argv[i], text);
+		role = jr_str(&d[n].doc, "role");
+		dev = jr_str(&d[n].doc, "dev");
+		if (!role || strcmp(role, "sender"))
+			continue;
+		if (dev && !strcmp(dev, "lo")) {
+			build_full(&d[n].q);
+			d[n].have_q = true;
+		} else {
+			snprintf(d[n].q_error, sizeof(d[n].q_error), "no er2bc qdisc %s on %s",
+				 jr_str(&d[n].doc, "handle"), dev);
+		}
+	}
+	for (i = 0; i < (int)n; i++)
+		status_judge(&d[i], STATUS_NOW, LAST + 400 * MS);
+	i = status_print(stdout, d, n, STATUS_NOW, LAST + 400 * MS);
+	for (len = 0; len < n; len++)
+		qdisc_free(&d[len].q);
+	return i;
+}
+
 int main(int argc, char **argv)
 {
 	const char *how = argc > 2 ? argv[2] : "text";
@@ -792,6 +877,10 @@ int main(int argc, char **argv)
 	out.pretty = !strcmp(how, "pretty");
 	if (argc < 2)
 		goto usage;
+	if (!strcmp(argv[1], "json-read"))
+		return json_read_stdin();
+	if (!strcmp(argv[1], "status"))
+		return status(argc - 3, argv + 3);
 	if (!strcmp(argv[1], "show"))
 		show_full();
 	else if (!strcmp(argv[1], "show-sparse"))
@@ -823,6 +912,8 @@ usage:
 		"       test-render rcvmgr-conns|rcvmgr-conns-none|rcvmgr-stats [text|json|pretty]\n"
 		"       test-render rcvmgr-set [ARGS...]\n"
 		"       test-render extack\n"
-		"       test-render metrics\n");
+		"       test-render metrics\n"
+		"       test-render json-read <FILE\n"
+		"       test-render status text|json|pretty FILE...\n");
 	return 2;
 }

@@ -183,6 +183,9 @@ ip netns exec $A tc -s class show dev eth1 >"$qs/tc-class.txt" 2>&1
 ip netns exec $A tc -s qdisc show dev eth1 >"$qs/tc-qdisc.txt" 2>&1
 ip netns exec $A er2bcctl show dev eth1 handle 1: >"$qs/er2bcctl-show.txt" 2>&1
 ip netns exec $A er2bcctl metrics >"$qs/metrics.txt" 2>&1
+# (both daemons' files are in /run/er2bc: the namespaces share the filesystem)
+ip netns exec $A er2bcctl status >"$qs/er2bcctl-status.txt" 2>&1
+status_rc=$?
 cp /run/er2bc/abwd-sender.json "$qs/abwd-sender.json" 2>/dev/null
 cp /run/er2bc/abwd-responder.json "$qs/abwd-responder.json" 2>/dev/null
 st=$(ip netns exec $A er2bcctl -j show dev eth1 handle 1:)
@@ -193,6 +196,9 @@ kill -0 $resp 2>/dev/null && kill -0 $snd 2>/dev/null && [ "${upd:-0}" -ge 10 ] 
 	[ "$stale" = False ] && [ "${w:-0}" -ge 125000 ] && [ "${w:-0}" -le 625000 ]
 t $? "quick start 6-7: both daemons up, $upd estimates, not stale, W $w bytes/s under the 3 Mbit/s bottleneck" \
 	"$(tail -n 3 "$qs/sender.log")"
+[ $status_rc = 0 ] && [ "$(tail -n 1 "$qs/er2bcctl-status.txt")" = ok ]
+t $? "quick start 7: er2bcctl status finds the sender, the responder and the qdisc well" \
+	"exit $status_rc: $(tail -n 4 "$qs/er2bcctl-status.txt")"
 kill $snd $resp 2>/dev/null
 pkill iperf3
 wait 2>/dev/null

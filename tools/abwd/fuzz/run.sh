@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")" || exit 1
 secs=${1:-30}
 fail=0
-for t in wire conf; do
+for t in wire conf json; do
 	work=$(mktemp -d)
 	echo "fuzz-$t: $secs s from $(ls "corpus/$t" | wc -l) seeds"
 	./"fuzz-$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=1024 \
