@@ -186,12 +186,17 @@ expect 1 "FAIL guest log free of warnings" "a WARNING in the guest's log fails" 
 # two debug guests sharing the debug suites (check.sh beside 6.12, on a
 # machine with two CPUs or more)
 if [ "$(nproc)" -lt 2 ]; then
-	for t in 1 2 3 4; do ok 0 "two debug guests # SKIP one CPU: check.sh runs the kernels in turn"; done
+	for t in 1 2 3 4 5 6; do ok 0 "two debug guests # SKIP one CPU: check.sh runs the kernels in turn"; done
 else
 SERIAL= expect 0 "debug: 10 passed, 0 failed" "two debug guests, one suite each: judged as one run" split 6.12 debug
 SERIAL= expect 0 "total: 16 passed, 0 failed" "... and each guest's own checks count once per guest" split 6.12 debug
 SERIAL= expect 0 "debug: 8 passed, 0 failed" "the first debug guest took all: no second one" good 6.12 debug
 SERIAL= expect 1 "ran in two guests" "a suite that two guests ran fails" twice 6.12 debug
+# 6.1 and 6.12 side by side beside the debug guest: each judged and counted
+SERIAL= expect 0 "total: 20 passed, 0 failed" "6.1 and 6.12 side by side, beside debug: all counted" \
+	good 6.1 6.12 debug
+SERIAL= expect 1 "6.1: FAIL guest log free of warnings" "... a failure of one of them is named with its kernel" \
+	warn 6.1 6.12 debug
 fi
 expect 1 "no test matches 'nosuchtest'" "a filter that matches nothing fails" good 6.12 debug -T nosuchtest
 expect 0 "total: 6 passed, 0 failed" "a filter that matches one suite runs it alone" good 6.12 -T alpha
