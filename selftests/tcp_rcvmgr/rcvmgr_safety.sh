@@ -33,7 +33,7 @@ source "$here/topology.sh"
 rcvmgr_topology 20mbit 256k
 
 ctl() { ip netns exec "$GW" "$ctl" "$@"; }
-rset() { ctl rcvmgr set wan eth0 lan 10.3.0.0/24 interval 1000 "$@"; }
+rset() { ctl rcvmgr set wan eth0 lan 10.3.0.0/24 interval 1s "$@"; }
 fetch() { ip netns exec "$RCV" python3 "$here/xfer.py" fetch "$@"; }
 stat_of() { ctl -j rcvmgr stats >"$tmp/stats" && json_num "$tmp/stats" "$1"; }
 tmp=$(mktemp -d)

@@ -82,7 +82,7 @@ log_test $rc "the kernel's ops and policies match the YNL spec" "$(echo "$out" |
 
 # --- configuration: what is set reads back, in er2bcctl's words
 rset policy equal wan eth0 lan 10.3.0.0/24 lan fd00:3::/64 budget-init 32k \
-	budget-min 32k budget-max 32k interval 1000 initial-window 4
+	budget-min 32k budget-max 32k interval 1s initial-window 4
 log_test $? "configure: equal shares of a fixed 32 KB budget, WAN eth0"
 ctl -j rcvmgr show >"$tmp/cfg"
 got=$(json_get "(j['policy'], [d['dev'] for d in j['wan_dev']], len(j['lan_prefix']), j['budget_init'], j['interval'], j['initial_window'])" <"$tmp/cfg")
@@ -535,7 +535,7 @@ bulk_start() {
 # (the connections before, forgotten: none takes a share)
 no_conns() { [ "$(stat_of conns)" = 0 ]; }
 busywait 20000 no_conns
-rset policy azuma budget-min 48k budget-max 48k budget-init 48k interval 1000 initial-window 10
+rset policy azuma budget-min 48k budget-max 48k budget-init 48k interval 1s initial-window 10
 bulk_start 30
 sleep 6
 : >"$tmp/share"
@@ -581,7 +581,7 @@ else
 	busywait 20000 no_conns
 	# (no RTT counts as increased at first: B stays at its 48 KB, the first
 	# download's window reaches it, 28 KB queued: 56 ms)
-	rset policy azuma budget-min 6k budget-max 48k budget-init 48k interval 1000 \
+	rset policy azuma budget-min 6k budget-max 48k budget-init 48k interval 1s \
 		rtt-tolerance 1000
 	ctl -j rcvmgr stats >"$tmp/late.before"
 	late=

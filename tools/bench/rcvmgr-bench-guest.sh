@@ -113,7 +113,7 @@ scenario() {
 		[ $p = spring ] && extra="link-rate 4mbit"
 		[ $p = azuma ] && extra=${azuma_opts//,/ }
 		# shellcheck disable=SC2086
-		ctl rcvmgr set policy $p wan eth0 interval "$interval" $extra ||
+		ctl rcvmgr set policy $p wan eth0 interval "${interval}ms" $extra ||
 			{ log "cannot configure $p"; exit 1; }
 		bulk=
 		for i in 1 2 3; do
