@@ -95,7 +95,16 @@ void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mo
 		return;
 	}
 	if (!strcmp(role, "responder")) {
-		/* it writes its file when a request came, at most once a second */
+		/* datagrams come, but not one is a request it takes */
+		v = get(d, "dropped.unauthenticated") + get(d, "dropped.replayed") +
+		    get(d, "dropped.malformed");
+		if (!get(d, "requests") && v)
+			add_problem(d, "%" PRIu64 " datagrams dropped and no request taken "
+				    "(unauthenticated %" PRIu64 ", replayed %" PRIu64 ", malformed %"
+				    PRIu64 "): do both ends have the same key?", v,
+				    get(d, "dropped.unauthenticated"), get(d, "dropped.replayed"),
+				    get(d, "dropped.malformed"));
+		/* it writes its file when a datagram came, at most once a second */
 		if (age > RESPONDER_QUIET_US)
 			add_problem(d,
 				    "no request from the peer for %s: is its sender running, and is port %" PRIu64 " open here?",
@@ -134,6 +143,15 @@ void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mo
 	}
 }
 
+/* the daemon's last error, if it has one */
+static void print_last_error(FILE *f, const struct status_daemon *d)
+{
+	const char *err = jr_str(&d->doc, "last_error");
+
+	if (err && *err)
+		fprintf(f, "  last error: %s\n", err);
+}
+
 static void text_sender(FILE *f, const struct status_daemon *d, uint64_t now_mono_ns)
 {
 	const struct qdisc_info *q = &d->q;
@@ -159,6 +177,7 @@ static void text_sender(FILE *f, const struct status_daemon *d, uint64_t now_mon
 	if (jr_u64(&d->doc, "rtt_min_us", &v))
 		line_add(&l, "rtt-min %s", fmt_time(b, v));
 	line_print(f, &l, "  ");
+	print_last_error(f, d);
 	if (!d->have_q)
 		return;
 	line_init(&l, "  ");
@@ -194,9 +213,13 @@ static void text_responder(FILE *f, const struct status_daemon *d)
 	line_add(&l, "requests %" PRIu64, get(d, "requests"));
 	line_add(&l, "responses %" PRIu64, get(d, "responses"));
 	line_add(&l, "rate-limited %" PRIu64, get(d, "rate_limited"));
-	line_add(&l, "refused unauthenticated %" PRIu64 " replayed %" PRIu64,
+	line_add(&l, "dropped unauthenticated %" PRIu64 " replayed %" PRIu64
+		 " malformed %" PRIu64, get(d, "dropped.unauthenticated"),
+		 get(d, "dropped.replayed"), get(d, "dropped.malformed"));
+	line_add(&l, "meter refused unauthenticated %" PRIu64 " replayed %" PRIu64,
 		 get(d, "meter_refused.unauthenticated"), get(d, "meter_refused.replayed"));
 	line_print(f, &l, "  ");
+	print_last_error(f, d);
 }
 
 static void json_daemon(struct json *j, const struct status_daemon *d, uint64_t now_unix_us,
@@ -220,7 +243,7 @@ static void json_daemon(struct json *j, const struct status_daemon *d, uint64_t 
 			switch (p->type) {
 			case JR_INT:
 				if (p->neg)
-					json_s64(j, p->key, -(int64_t)p->u);
+					json_s64(j, p->key, (int64_t)(0 - p->u));
 				else
 					json_u64(j, p->key, p->u);
 				break;
@@ -248,8 +271,8 @@ static void json_daemon(struct json *j, const struct status_daemon *d, uint64_t 
 	json_obj_close(j);
 }
 
-int status_print(FILE *f, const struct status_daemon *d, size_t n, uint64_t now_unix_us,
-		 uint64_t now_mono_ns)
+int status_print(FILE *f, const struct status_daemon *d, size_t n, const char *where,
+		 uint64_t now_unix_us, uint64_t now_mono_ns)
 {
 	size_t i, k, problems = 0;
 	char b[FMT_LEN];
@@ -287,7 +310,7 @@ int status_print(FILE *f, const struct status_daemon *d, size_t n, uint64_t now_
 	if (!n) {
 		fprintf(f,
 			"no er2bc-abwd status file: set \"status\" in the daemon's configuration (%s is read)\n",
-			STATUS_DIR "/" STATUS_GLOB);
+			where ? where : STATUS_DIR "/" STATUS_GLOB);
 		return EXIT_FAIL;
 	}
 	if (!problems) {
@@ -392,7 +415,7 @@ int do_status(int argc, char **argv)
 	struct nl own, *nl = NULL;
 	glob_t g = { 0 };
 	size_t n = 0, i;
-	char pattern[4096];
+	char pattern[4096] = "";
 	int ret;
 
 	for (; argc > 0; argc -= 2, argv += 2) {
@@ -417,6 +440,9 @@ int do_status(int argc, char **argv)
 		if (glob(pattern, 0, NULL, &g) == 0)
 			for (i = 0; i < g.gl_pathc && n < FILES_MAX; i++)
 				files[n++] = g.gl_pathv[i];
+		if (g.gl_pathc > FILES_MAX)
+			err_msg("%s: %zu files match %s: the first %d are read", cmd_name,
+				(size_t)g.gl_pathc, pattern, FILES_MAX);
 	}
 
 	for (i = 0; i < n; i++) {
@@ -445,7 +471,7 @@ int do_status(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		status_judge(&d[i], (uint64_t)rt.tv_sec * 1000000 + (uint64_t)rt.tv_nsec / 1000,
 			     (uint64_t)mono.tv_sec * 1000000000 + (uint64_t)mono.tv_nsec);
-	ret = status_print(stdout, d, n,
+	ret = status_print(stdout, d, n, n ? NULL : pattern,
 			   (uint64_t)rt.tv_sec * 1000000 + (uint64_t)rt.tv_nsec / 1000,
 			   (uint64_t)mono.tv_sec * 1000000000 + (uint64_t)mono.tv_nsec);
 	for (i = 0; i < n; i++)

@@ -33,9 +33,12 @@ struct status_daemon {
 int status_load(struct status_daemon *d, const char *path, const char *text);
 /* what is wrong with @d, at @now_unix_us (CLOCK_REALTIME), @now_mono_ns */
 void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mono_ns);
-/* each daemon, then the problems; returns the exit code (1: any problem) */
-int status_print(FILE *f, const struct status_daemon *d, size_t n, uint64_t now_unix_us,
-		 uint64_t now_mono_ns);
+/*
+ * each daemon, then the problems; returns the exit code (1: any problem);
+ * @where: what was searched, for the message when @n is 0 (NULL: the default)
+ */
+int status_print(FILE *f, const struct status_daemon *d, size_t n, const char *where,
+		 uint64_t now_unix_us, uint64_t now_mono_ns);
 
 int do_status(int argc, char **argv);
 

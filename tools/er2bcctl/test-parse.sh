@@ -983,6 +983,15 @@ check "json-read refuses: a string does not end" 1 "error: a string does not end
 	jr < <(printf '{"a": "x')
 check "json-read: no room for more pairs" 1 "error: too many members (after 8 pairs)" "" \
 	jr <<<'{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9}'
+check "json-read: an array or object after the last pair that fits is no pair" 0 \
+	"$(printf '%s\n' a b c d e f g h | sed 's/$/ int 1/')" "" \
+	jr <<<'{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":[1],"j":{}}'
+check "json-read: a string value too long is cut, not refused" 0 "s str \"$(printf 'x%.0s' {1..255})\"" "" \
+	jr <<<"{\"s\": \"$(printf 'x%.0s' {1..700})\"}"
+check "json-read: the least int64" 0 "a int -9223372036854775808" "" \
+	jr <<<'{"a": -9223372036854775808}'
+check "json-read: ... and no less" 1 "error: a number too large (after 1 pairs)" "" \
+	jr <<<'{"a": -9223372036854775808, "b": -9223372036854775809}'
 
 # --- status: the daemons' files and the sender's qdisc (show's, on lo)
 now=1795740123
@@ -996,6 +1005,7 @@ END
 cat >"$tmp/responder.json" <<END
 {"role": "responder", "listen": "::", "port": 4950, "dev": "eth0", "peer_prefixes": 1,
  "unix_time_seconds": $((now - 2)), "requests": 1300, "responses": 1299, "rate_limited": 1,
+ "dropped": {"malformed": 0, "unauthenticated": 0, "replayed": 0},
  "meter_refused": {"unauthenticated": 2, "replayed": 0}, "last_error": ""}
 END
 cat >"$tmp/status-ok.txt" <<END
@@ -1005,7 +1015,7 @@ sender $tmp/sender.json (written 1s ago)
   qdisc 1: dev lo  mode er2bc  cap 10Mbit  last estimate 400ms ago  stale no  guaranteed 9Mbit  classes 3
 responder $tmp/responder.json (written 2s ago)
   listen :: port 4950  dev eth0  peer prefixes 1
-  requests 1300  responses 1299  rate-limited 1  refused unauthenticated 2 replayed 0
+  requests 1300  responses 1299  rate-limited 1  dropped unauthenticated 0 replayed 0 malformed 0  meter refused unauthenticated 2 replayed 0
 ok
 END
 check_file "status: a sender, its qdisc and a responder, all well" "$tmp/status-ok.txt" \
@@ -1025,9 +1035,10 @@ check "status: what is wrong, named, exit 1" 1 "$(printf '%s\n' \
 	"sender $tmp/sender-bad.json (written 10s ago)" \
 	"  peer 192.0.2.1 port 4950  dev eth9 handle 1:  mode loss  interval 1s" \
 	"  estimates 20  abw 2.898Mbit  recv-rate 2.998Mbit  responses 20 of 21  timeouts 1  rtt-min 20.5ms" \
+	"  last error: no response to request 25" \
 	"responder $tmp/responder-bad.json (written 95s ago)" \
 	"  listen :: port 4950  dev eth0  peer prefixes 1" \
-	"  requests 1300  responses 1299  rate-limited 1  refused unauthenticated 2 replayed 0" \
+	"  requests 1300  responses 1299  rate-limited 1  dropped unauthenticated 0 replayed 0 malformed 0  meter refused unauthenticated 2 replayed 0" \
 	"$tmp/cut.json" "$tmp/norole.json" \
 	"6 problems:" \
 	"  $tmp/sender-bad.json: not written for 10s (interval 1s): is er2bc-abwd running?" \
@@ -1038,6 +1049,17 @@ check "status: what is wrong, named, exit 1" 1 "$(printf '%s\n' \
 	"  $tmp/norole.json: not an er2bc-abwd status file (no role)")" "" \
 	"$RENDER" status text "$tmp/sender-bad.json" "$tmp/responder-bad.json" "$tmp/cut.json" \
 	"$tmp/norole.json"
+# a responder that takes no request: the keys differ
+sed -e 's/"requests": 1300, "responses": 1299/"requests": 0, "responses": 0/' \
+	-e 's/"unauthenticated": 0, "replayed": 0}/"unauthenticated": 40, "replayed": 0}/' \
+	"$tmp/responder.json" >"$tmp/responder-key.json"
+out=$("$RENDER" status text "$tmp/responder-key.json")
+rc=$?
+if [[ $rc == 1 && $out == *"responder-key.json: 40 datagrams dropped and no request taken (unauthenticated 40, replayed 0, malformed 0): do both ends have the same key?" ]]; then
+	ok "status: a responder that drops every datagram: the keys named"
+else
+	not_ok "status: a responder that drops every datagram: the keys named" "exit $rc" "$out"
+fi
 check "status: no file, exit 1" 1 \
 	'no er2bc-abwd status file: set "status" in the daemon'"'"'s configuration (/run/er2bc/abwd-*.json is read)' \
 	"" "$RENDER" status text

@@ -863,7 +863,7 @@ static int status(int argc, char **argv)
 	}
 	for (i = 0; i < (int)n; i++)
 		status_judge(&d[i], STATUS_NOW, LAST + 400 * MS);
-	i = status_print(stdout, d, n, STATUS_NOW, LAST + 400 * MS);
+	i = status_print(stdout, d, n, NULL, STATUS_NOW, LAST + 400 * MS);
 	for (len = 0; len < n; len++)
 		qdisc_free(&d[len].q);
 	return i;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A small JSON reader (json_read.h). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,8 +48,12 @@ static int hex4(const char *p, unsigned int *v)
 	return 0;
 }
 
-/* a string into buf (len bytes with the NUL); r->p at its opening quote */
-static int read_string(struct reader *r, char *buf, size_t len)
+/*
+ * a string into buf (len bytes with the NUL), r->p at its opening quote;
+ * one too long fails, or if @cut, is cut to what buf holds (a daemon's
+ * long last error is still worth its start)
+ */
+static int read_string(struct reader *r, char *buf, size_t len, bool cut)
 {
 	size_t n = 0;
 	unsigned int u;
@@ -94,8 +99,11 @@ static int read_string(struct reader *r, char *buf, size_t len)
 				return fail(r, "a bad escape in a string");
 			}
 		}
-		if (n + 1 >= len)
-			return fail(r, "a string or key too long");
+		if (n + 1 >= len) {
+			if (!cut)
+				return fail(r, "a key too long");
+			continue;
+		}
 		buf[n++] = c;
 	}
 	buf[n] = '\0';
@@ -175,6 +183,9 @@ static int read_integer(struct reader *r, bool *neg, uint64_t *u)
 	}
 	if (*r->p == '.' || *r->p == 'e' || *r->p == 'E')
 		return fail(r, "a number that is not an integer");
+	/* (an int64_t holds every negative one taken) */
+	if (*neg && v > (uint64_t)INT64_MAX + 1)
+		return fail(r, "a number too large");
 	*u = v;
 	return 0;
 }
@@ -182,21 +193,22 @@ static int read_integer(struct reader *r, bool *neg, uint64_t *u)
 /* a value of the member KEY (NULL: in an array, not kept) */
 static int read_value(struct reader *r, const char *key, int depth)
 {
-	struct jr_pair tmp, *p = key ? new_pair(r, key) : &tmp;
+	struct jr_pair tmp, *p;
 
+	/* the object's members, not the object, are pairs; arrays are not kept */
+	if (*r->p == '{')
+		return read_object(r, key, depth + 1);
+	if (*r->p == '[')
+		return skip_array(r, depth);
+	p = key ? new_pair(r, key) : &tmp;
 	if (!p)
 		return -1;
 	switch (*r->p) {
 	case '"':
 		p->type = JR_STR;
-		if (read_string(r, p->str, sizeof(p->str)))
+		if (read_string(r, p->str, sizeof(p->str), true))
 			return -1;
 		break;
-	case '{':
-		/* the object's members, not the object, are pairs */
-		return read_object(r, key, depth + 1);
-	case '[':
-		return skip_array(r, depth);
 	case 't':
 	case 'f':
 		p->type = JR_BOOL;
@@ -249,7 +261,7 @@ static int read_object(struct reader *r, const char *prefix, int depth)
 			return fail(r, "the text ends inside an object");
 		if (*r->p != '"')
 			return fail(r, "expected a key");
-		if (read_string(r, key, sizeof(key)))
+		if (read_string(r, key, sizeof(key), false))
 			return -1;
 		skip_ws(r);
 		if (*r->p++ != ':')

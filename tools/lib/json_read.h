@@ -3,9 +3,10 @@
  * A small JSON reader for the project's own files (er2bc-abwd's status
  * file): one object, its members flattened into key/value pairs, a nested
  * object's members under "outer.inner"; arrays are skipped. Numbers are
- * integers, as the writer (json.h) writes them. Strict: anything else, a
- * trailing comma, a value too long or nested too deep is refused with a
- * reason.
+ * integers, as the writer (json.h) writes them (a negative one at least
+ * INT64_MIN). Strict: anything else, a trailing comma, a key too long or
+ * nesting too deep is refused with a reason; a string value too long is
+ * cut to JR_STR_LEN - 1 bytes.
  */
 #ifndef _ER2BC_LIB_JSON_READ_H
 #define _ER2BC_LIB_JSON_READ_H
@@ -22,7 +23,7 @@ enum jr_type { JR_INT, JR_STR, JR_BOOL, JR_NULL };
 struct jr_pair {
 	char key[JR_KEY_LEN];
 	enum jr_type type;
-	bool neg;		/* JR_INT: below 0, its magnitude in u */
+	bool neg;		/* JR_INT: below 0, its magnitude in u (at most 2^63) */
 	uint64_t u;
 	bool b;
 	char str[JR_STR_LEN];
