@@ -69,6 +69,12 @@ refused 'unknown option "bogus"' "qdisc: a last word that is no option: unknown"
 	tcq qdisc change dev dummy0 root er2bc rate 5mbit bogus
 refused '"stale" needs a value' "qdisc: a last option without its value: needs a value" \
 	tcq qdisc change dev dummy0 root er2bc rate 5mbit stale
+# (a bare time is in us, as tc reads times: 1500 was 1.5 s before 2026-11-28)
+refused 'illegal "stale" value "1500": a whole number of milliseconds' \
+	"qdisc stale: a bare number is us, and not whole ms" \
+	tcq qdisc change dev dummy0 root er2bc stale 1500
+refused 'illegal "window" value "33": updates, 1-32' "qdisc window (C) above 32" \
+	tcq qdisc change dev dummy0 root er2bc window 33
 refused 'unknown class option "mode"' "class: a qdisc's option last: unknown" \
 	tcq class change dev dummy0 classid 1:10 er2bc rate 1mbit mode
 refused 'illegal "probe-mark" value "0": a mark, 0x1-0xffffffff, or none' "qdisc probe-mark 0" \

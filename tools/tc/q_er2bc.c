@@ -154,39 +154,43 @@ static int lookup(const struct names *t, const char *arg)
 	return -1;
 }
 
+#define NS_IN_MS	0.000001	/* a nanosecond, in ms */
+
 /*
- * A time in ms, as tc(8) reads times: "500ms", "2s", "1500000us", a bare
- * number in microseconds; a whole number of milliseconds, at most 1 hour
+ * A time in ms, as tc(8)'s get_time() reads times: "500ms", "1.5s",
+ * "250000us", a bare number in microseconds, units in any case; a whole
+ * number of milliseconds, at most 1 hour
  */
 static int parse_ms(__u32 *ms, const char *what, const char *arg)
 {
 	static const struct {
 		const char *name;
-		unsigned long long us;
+		double us;
 	} units[] = {
 		{ "", 1 }, { "us", 1 }, { "usec", 1 }, { "usecs", 1 },
-		{ "ms", 1000 }, { "msec", 1000 }, { "msecs", 1000 },
-		{ "s", 1000000 }, { "sec", 1000000 }, { "secs", 1000000 },
+		{ "ms", 1000.0 }, { "msec", 1000.0 }, { "msecs", 1000.0 },
+		{ "s", 1000000.0 }, { "sec", 1000000.0 }, { "secs", 1000000.0 },
 	};
-	unsigned long long v;
 	unsigned int i;
 	char *end;
+	double v;
 
-	if (arg[0] < '0' || arg[0] > '9')
+	if ((arg[0] < '0' || arg[0] > '9') && arg[0] != '.')
 		return bad(what, arg, "a time (e.g. 500ms, 3s)");
-	errno = 0;
-	v = strtoull(arg, &end, 10);
+	v = strtod(arg, &end);
 	for (i = 0; i < ARRAY_SIZE(units); i++)
-		if (strcmp(end, units[i].name) == 0)
+		if (strcasecmp(end, units[i].name) == 0)
 			break;
-	if (i == ARRAY_SIZE(units))
+	if (end == arg || i == ARRAY_SIZE(units))
 		return bad(what, arg, "a time (e.g. 500ms, 3s)");
-	if (errno || v > 3600ULL * 1000000 / units[i].us)
-		return bad(what, arg, "at most 1 hour");
 	v *= units[i].us;
-	if (v % 1000)
+	if (!(v <= 3600.0 * 1000000))
+		return bad(what, arg, "at most 1 hour");
+	/* (to a nanosecond: 0.7ms is 700.0000000000001 us in doubles) */
+	v /= 1000;
+	if (v - (double)(__u32)(v + NS_IN_MS) > NS_IN_MS)
 		return bad(what, arg, "a whole number of milliseconds");
-	*ms = v / 1000;
+	*ms = (__u32)(v + NS_IN_MS);
 	return 0;
 }
 
@@ -607,7 +611,6 @@ static __u64 rta_u64(const struct rtattr *rta)
 #define rta_u16(rta) (*(__u16 *)RTA_DATA(rta))
 #define rta_u8(rta) (*(__u8 *)RTA_DATA(rta))
 
-/* a rate: bits/s in JSON as the kernel has it, human units in text */
 /*
  * A rate, held in bits/s: in JSON in bytes/s as tc prints htb's and cake's
  * (tc_print_rate()), in text with tc's units
@@ -747,10 +750,15 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		__u32 ms = rta_u32(tb[TCA_ER2BC_CTRL_STALE]);
 		char b[32];
 
-		/* in JSON in us, tc's unit of time, 0 for never */
+		/* in JSON in us, tc's unit of time, 0 for never; in text exact */
 		print_color_u64(PRINT_JSON, TC_COLOR_NONE, "stale_us", NULL, ms * 1000ULL);
-		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "stale %s ",
-				   ms ? fmt_duration(b, sizeof(b), ms * 1000000ULL) : "never");
+		if (!ms)
+			snprintf(b, sizeof(b), "never");
+		else if (ms % 1000)
+			snprintf(b, sizeof(b), "%ums", ms);
+		else
+			snprintf(b, sizeof(b), "%us", ms / 1000);
+		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "stale %s ", b);
 	}
 	if (tb[TCA_ER2BC_CTRL_CONVERGE])
 		print_color_string(PRINT_ANY, TC_COLOR_NONE, "converge", "converge %s ",
