@@ -298,12 +298,12 @@ out=$(unshare -U -r -n bash -c '
 	ifi=$(ip -o link show d0 | cut -d: -f1)
 	tc qdisc add dev d0 root handle 1: er2bc rate 5mbit || exit 1
 	"$1" abw-set dev d0 handle 1: abw 4mbit recv 4mbit seq 1 &&
-		echo "abw-set: $("$1" -j show dev d0 handle 1: | python3 -c "import json,sys; print(json.load(sys.stdin)[\"abw\"])")"
+		echo "abw-set: $("$1" -j show dev d0 handle 1: | python3 -c "import json,sys; print(json.load(sys.stdin)[\"cap_bytes_per_second\"])")"
 	echo "meter-set: $(python3 "$2" send 5 2:u32:$ifi 4:u16:4950)"
 	echo "meter-del: $(python3 "$2" send 6 2:u32:$ifi)"
 	echo "config-set: $(GENL_FAMILY=tcp_rcvmgr python3 "$2" send 2 7:u32:500)"
 ' - "$ctl" "$here/genlraw.py" 2>&1)
-want="abw-set: 4000000
+want="abw-set: 500000
 meter-set: ok
 meter-del: ok
 config-set: Operation not permitted: "
