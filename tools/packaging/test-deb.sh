@@ -6,18 +6,26 @@
 # packages (DKMS builds the modules there, under emulation), runs a short
 # smoke, removes them and checks nothing is left (deb-smoke-guest.sh).
 #
-#   test-deb.sh [KVER...]	(6.12 and 6.1 by default; logs under build/check-deb)
+#   test-deb.sh [--prebuilt] [KVER...]	(6.12 and 6.1 by default)
 #
-# TAP per kernel; exits 1 if anything failed.
+# --prebuilt: the packages make deb left in build/deb (make check builds
+# them beside its other setup). Logs under $ER2BC_DEB_REPORT, by default
+# build/check-deb. TAP per kernel; exits 1 if anything failed.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+prebuilt=0
+[ "${1:-}" = --prebuilt ] && { prebuilt=1; shift; }
 [ $# -gt 0 ] || set -- 6.12 6.1
-report=$top/build/check-deb
+report=${ER2BC_DEB_REPORT:-$top/build/check-deb}
 mkdir -p "$report"
 rc=0
-if ! "$top/tools/packaging/deb.sh" >"$report/deb.log" 2>&1; then
+if [ $prebuilt = 0 ] && ! "$top/tools/packaging/deb.sh" >"$report/deb.log" 2>&1; then
 	tail -n 20 "$report/deb.log"
 	echo "not ok 1 - make deb # see $report/deb.log"
+	exit 1
+fi
+if ! ls "$top"/build/deb/er2bc-dkms_*.deb "$top"/build/deb/er2bc-tools_*.deb >/dev/null 2>&1; then
+	echo "not ok - no packages in $top/build/deb (make deb)"
 	exit 1
 fi
 echo "ok - make deb: $(cd "$top/build/deb" && ls ./*.deb | grep -v dbgsym | xargs)"

@@ -123,6 +123,13 @@ if [ -z "$filter" ] && [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" debug "* ]
 	stage debug-kernel "$here/kernels.sh" image debug >"$report/debug-kernel.log" 2>&1 &
 	dk_pid=$!
 fi
+# the Debian packages (make deb, lintian), for their smoke in a 6.12 guest
+# of its own (test-deb.sh) once the 6.12 suites are done: a full run only
+deb_pid=
+if [ -z "$filter" ] && [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" 6.12 "* ]]; then
+	stage deb "$top/tools/packaging/deb.sh" >"$report/deb-build.log" 2>&1 &
+	deb_pid=$!
+fi
 # style and static checks, and the tools' own tests on the host (no kernel
 # needed), once for all kernels (a full run only); lint beside the host
 # tests, each mostly one CPU's work
@@ -227,11 +234,46 @@ judge_kernel() {
 }
 
 # run_kernel KVER [QUEUE]: build, boot and judge KVER in one guest, or
-# with QUEUE, build and boot the first of the guests that share it
+# with QUEUE, build and boot the first of the guests that share it; after
+# 6.12's, the packages' smoke (deb_smoke)
 run_kernel() {
 	build_kernel "$1" || return
 	boot "$1" "$report/$1/vm" "${2:-}"
 	[ -n "${2:-}" ] || judge_kernel "$1" "$report/$1/vm"
+	[ "$1" = 6.12 ] && [ -n "$deb_pid" ] && deb_smoke
+	return 0
+}
+
+# deb_smoke: the two packages installed in a fresh 6.12 guest with its
+# headers, DKMS building the modules there (under TCG: minutes), a short
+# smoke, the packages removed (test-deb.sh); its TAP in $report/deb.out
+deb_smoke() {
+	local t0
+	t0=$(date +%s)
+	if [ "$deb_rc" != 0 ]; then
+		echo "not ok - make deb failed: see $report/deb-build.log" >"$report/deb.out"
+		return
+	fi
+	echo "=== 6.12: the packages' smoke (log: $report/deb.out)"
+	ER2BC_DEB_REPORT=$report/deb "$top/tools/packaging/test-deb.sh" --prebuilt 6.12 \
+		>"$report/deb.out" 2>&1
+	echo "deb-6.12-vm $(( $(date +%s) - t0 ))" >>"$report/6.12/times"
+}
+
+# count_deb: the smoke's line in the summary, its counts in the totals
+count_deb() {
+	local p f
+	[ -n "$deb_pid" ] || return 0
+	p=$(grep -c '^6\.12: ok ' "$report/deb.out" 2>/dev/null)
+	f=$(grep -c 'not ok' "$report/deb.out" 2>/dev/null)
+	grep 'not ok' "$report/deb.out" 2>/dev/null | sed 's/^/# deb: /' | tee -a "$report/summary"
+	if ! grep -q '^6\.12: 1\.\.' "$report/deb.out" 2>/dev/null; then
+		echo "# deb: FAIL the smoke did not finish its plan (see $report/deb.out)" |
+			tee -a "$report/summary"
+		f=$((f + 1))
+	fi
+	echo "deb: ${p:-0} passed, $f failed" | tee -a "$report/summary"
+	total_p=$((total_p + ${p:-0})) total_f=$((total_f + f))
 }
 
 # count KVER: its line in the summary, its counts added to the totals
@@ -299,10 +341,29 @@ if [ -n "$background" ]; then
 	bg_pid=$!
 	echo "=== debug: in the background, beside the others (log: $report/debug.log)"
 fi
+deb_rc=0
+if [ -n "$deb_pid" ]; then
+	wait "$deb_pid" || deb_rc=$?
+	[ "$deb_rc" = 0 ] || tail -n 20 "$report/deb-build.log"
+fi
 others=()
 for kver in "${kernels[@]}"; do
 	[ "$kver" = "$background" ] || others+=("$kver")
 done
+# second_debug: a second debug guest for what the first has not taken
+# (unclaimed: all of it, if the first has not listed its items yet), in
+# the background; none if nothing is left
+vm2_pid=
+second_debug() {
+	local unclaimed
+	unclaimed=$( { cat "$queue/items" 2>/dev/null || echo '?'; } | while read -r item; do
+		[ -d "$queue/claimed/${item//\//:}" ] || echo "$item"; done)
+	if [ -s "$report/debug/mods" ] && [ -n "$unclaimed" ]; then
+		echo "=== debug: a second guest for what the first has not taken"
+		boot debug "$report/debug/vm2" "$queue" >"$report/debug-vm2.log" 2>&1 &
+		vm2_pid=$!
+	fi
+}
 if [ -n "$background" ] && [ ${#others[@]} -gt 1 ]; then
 	pids=()
 	for kver in "${others[@]}"; do
@@ -310,6 +371,10 @@ if [ -n "$background" ] && [ ${#others[@]} -gt 1 ]; then
 		pids+=($!)
 		echo "=== $kver: side by side (log: $report/$kver.log)"
 	done
+	# the first lane done (6.12's goes on with the packages' smoke), the
+	# second debug guest takes its CPU
+	wait -n "${pids[@]}"
+	second_debug
 	for i in "${!others[@]}"; do
 		wait "${pids[$i]}"
 		cat "$report/${others[$i]}.log"
@@ -320,16 +385,14 @@ else
 		run_kernel "$kver"
 		count "$kver"
 	done
+	[ -n "$background" ] && second_debug
 fi
+count_deb
 if [ -n "$background" ]; then
 	vms=("$report/debug/vm")
-	# unclaimed: what the first guest has not taken yet (all of it, if it
-	# has not listed its items yet); nothing, and no second guest boots
-	unclaimed=$( { cat "$queue/items" 2>/dev/null || echo '?'; } | while read -r item; do
-		[ -d "$queue/claimed/${item//\//:}" ] || echo "$item"; done)
-	if [ -s "$report/debug/mods" ] && [ -n "$unclaimed" ]; then
-		echo "=== debug: a second guest for what the first has not taken"
-		boot debug "$report/debug/vm2" "$queue"
+	if [ -n "$vm2_pid" ]; then
+		wait "$vm2_pid"
+		cat "$report/debug-vm2.log"
 		vms+=("$report/debug/vm2")
 	fi
 	wait $bg_pid
