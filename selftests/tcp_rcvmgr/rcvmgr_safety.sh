@@ -159,6 +159,14 @@ rate=$(sent_rate off)
 log_test $? "the flood runs beside the download (policy off)" \
 	"$(cat "$tmp/off.fetch"); flood $(cat "$tmp/off.flood")"
 flood equal "$rate"
+# the managed run must be offered the same flood: a VM whose host CPU is
+# shared (make check's three guests on two CPUs) sent it short once in
+# four runs on 2026-11-28 (35715 of 53800 SYN/s); measured once more
+r_eq=$(sent_rate equal)
+if [ $(( ${rate:-0} * 2 )) -gt $(( ${r_eq:-0} * 3 )) ]; then
+	echo "# the managed run's flood came short (${r_eq:-none} of $rate SYN/s): once more"
+	flood equal "$rate"
+fi
 # assignments: a few a second (the intervals', the download's), not one
 # per SYN
 a1=$(json_num "$tmp/equal.stats" assignments)
