@@ -123,13 +123,6 @@ if [ -z "$filter" ] && [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" debug "* ]
 	stage debug-kernel "$here/kernels.sh" image debug >"$report/debug-kernel.log" 2>&1 &
 	dk_pid=$!
 fi
-# the Debian packages (make deb, lintian), for their smoke in a 6.12 guest
-# of its own (test-deb.sh) once the 6.12 suites are done: a full run only
-deb_pid=
-if [ -z "$filter" ] && [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" 6.12 "* ]]; then
-	stage deb "$top/tools/packaging/deb.sh" >"$report/deb-build.log" 2>&1 &
-	deb_pid=$!
-fi
 # style and static checks, and the tools' own tests on the host (no kernel
 # needed), once for all kernels (a full run only); lint beside the host
 # tests, each mostly one CPU's work
@@ -159,6 +152,16 @@ if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 		echo "lint: 0 passed, 1 failed" | tee -a "$report/summary"
 		total_f=$((total_f + 1))
 	fi
+fi
+
+# the Debian packages (make deb, lintian), for their smoke in a 6.12 guest
+# of its own (test-deb.sh) once the 6.12 suites are done: a full run only;
+# after the host tests, whose timings it would disturb, beside the rest of
+# the debug kernel's build
+deb_pid=
+if [ -z "$filter" ] && [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" 6.12 "* ]]; then
+	stage deb "$top/tools/packaging/deb.sh" >"$report/deb-build.log" 2>&1 &
+	deb_pid=$!
 fi
 
 # build_kernel KVER: the modules, W=1, for KVER; their directory in
