@@ -227,8 +227,7 @@ static void show_table(FILE *f, const struct qdisc_info *q)
 	free(cells);
 }
 
-/* how long ago the last estimate was applied, in us; false if none was */
-static bool last_update_ago(const struct qdisc_info *q, uint64_t now_ns, uint64_t *us)
+bool last_update_ago(const struct qdisc_info *q, uint64_t now_ns, uint64_t *us)
 {
 	uint64_t last = VAL(q, LAST_UPDATE);
 

@@ -131,12 +131,10 @@ void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mo
 		return;
 	}
 	if (d->q.has[ER2BC_A_QDISC_STALE] && d->q.v[ER2BC_A_QDISC_STALE]) {
-		uint64_t last = d->q.v[ER2BC_A_QDISC_LAST_UPDATE];
-
-		if (d->q.v[ER2BC_A_QDISC_UPDATES] && last && now_mono_ns > last)
+		if (last_update_ago(&d->q, now_mono_ns, &v))
 			add_problem(d, "qdisc %s on %s is stale: the last estimate came %s ago",
 				    str(d, "handle"), str(d, "dev"),
-				    fmt_time(a, (now_mono_ns - last) / 1000000000 * 1000000));
+				    fmt_time(a, v / 1000000 * 1000000));
 		else
 			add_problem(d, "qdisc %s on %s is stale: no estimate yet",
 				    str(d, "handle"), str(d, "dev"));
@@ -186,11 +184,8 @@ static void text_sender(FILE *f, const struct status_daemon *d, uint64_t now_mon
 		line_add(&l, "mode %s", mode_name(q->v[ER2BC_A_QDISC_MODE], c));
 	if (q->has[ER2BC_A_QDISC_ABW])
 		line_add(&l, "cap %s", fmt_rate(b, q->v[ER2BC_A_QDISC_ABW]));
-	if (q->v[ER2BC_A_QDISC_UPDATES] && q->v[ER2BC_A_QDISC_LAST_UPDATE] &&
-	    now_mono_ns > q->v[ER2BC_A_QDISC_LAST_UPDATE])
-		line_add(&l, "last estimate %s ago",
-			 fmt_time(b, (now_mono_ns - q->v[ER2BC_A_QDISC_LAST_UPDATE]) /
-				  1000000 * 1000));
+	if (last_update_ago(q, now_mono_ns, &v))
+		line_add(&l, "last estimate %s ago", fmt_time(b, v / 1000 * 1000));
 	if (q->has[ER2BC_A_QDISC_STALE])
 		line_add(&l, "stale %s", q->v[ER2BC_A_QDISC_STALE] ? "yes" : "no");
 	if (q->has[ER2BC_A_QDISC_GUARANTEED])

@@ -1060,6 +1060,16 @@ if [[ $rc == 1 && $out == *"responder-key.json: 40 datagrams dropped and no requ
 else
 	not_ok "status: a responder that drops every datagram: the keys named" "exit $rc" "$out"
 fi
+# a qdisc gone stale: the sender's line and the problem give its age
+sed 's/"dev": "lo"/"dev": "stale"/' "$tmp/sender.json" >"$tmp/sender-stale.json"
+out=$("$RENDER" status text "$tmp/sender-stale.json")
+rc=$?
+if [[ $rc == 1 && $out == *"qdisc 1: dev stale  mode er2bc  cap 10Mbit  last estimate 4.4s ago  stale yes"* &&
+      $out == *"sender-stale.json: qdisc 1: on stale is stale: the last estimate came 4s ago" ]]; then
+	ok "status: a stale qdisc, its last estimate's age"
+else
+	not_ok "status: a stale qdisc, its last estimate's age" "exit $rc" "$out"
+fi
 check "status: no file, exit 1" 1 \
 	'no er2bc-abwd status file: set "status" in the daemon'"'"'s configuration (/run/er2bc/abwd-*.json is read)' \
 	"" "$RENDER" status text

@@ -825,8 +825,8 @@ static int json_read_stdin(void)
 
 /*
  * er2bcctl status of FILES at NOW (1795740123 s): a sender's qdisc is
- * show's full one if its dev is lo (the last estimate 400 ms before),
- * else missing
+ * show's full one if its dev is lo (the last estimate 400 ms before), or
+ * that one gone stale if it is "stale" (4.4 s before), else missing
  */
 #define STATUS_NOW	1795740123000000ULL	/* us, CLOCK_REALTIME */
 
@@ -853,9 +853,14 @@ static int status(int argc, char **argv)
 		dev = jr_str(&d[n].doc, "dev");
 		if (!role || strcmp(role, "sender"))
 			continue;
-		if (dev && !strcmp(dev, "lo")) {
+		if (dev && (!strcmp(dev, "lo") || !strcmp(dev, "stale"))) {
 			build_full(&d[n].q);
 			d[n].have_q = true;
+			/* "stale": the same qdisc, its last estimate 4 s before */
+			if (!strcmp(dev, "stale")) {
+				d[n].q.v[ER2BC_A_QDISC_STALE] = 1;
+				d[n].q.v[ER2BC_A_QDISC_LAST_UPDATE] = LAST - 4000 * MS;
+			}
 		} else {
 			snprintf(d[n].q_error, sizeof(d[n].q_error), "no er2bc qdisc %s on %s",
 				 jr_str(&d[n].doc, "handle"), dev);
