@@ -326,10 +326,17 @@ static void show_text(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 	}
 }
 
+/* what JSON has of a value: as the message has it, or in the key's unit */
+enum json_conv {
+	AS_IS,
+	BITS_TO_BYTES,		/* a rate: bits/s to bytes/s */
+	MS_TO_US,		/* a time */
+};
+
 struct json_member {
 	int type;
 	const char *key;
-	unsigned int scale;	/* 8: bits/s in the message, bytes/s in JSON */
+	enum json_conv conv;
 };
 
 static void json_members(struct json *j, const struct qdisc_info *q,
@@ -342,16 +349,15 @@ static void json_members(struct json *j, const struct qdisc_info *q,
 
 		if (!q->has[m[i].type])
 			continue;
-		if (m[i].scale == 8)
+		if (m[i].conv == BITS_TO_BYTES)
 			v /= 8;
-		else if (m[i].scale)
-			v *= m[i].scale;
+		else if (m[i].conv == MS_TO_US)
+			v *= 1000;
 		json_u64(j, m[i].key, v);
 	}
 }
 
 #define JSON_MEMBERS(j, q, m) json_members(j, q, m, ARRAY_SIZE(m))
-#define BPS	8		/* a rate: bits/s to bytes/s */
 
 /*
  * The qdisc-level members, in the order of the spec, absent ones left out;
@@ -362,29 +368,29 @@ static void json_members(struct json *j, const struct qdisc_info *q,
 void qdisc_json(struct json *j, const struct qdisc_info *q, const uint64_t *now_ns)
 {
 	static const struct json_member estimate[] = {
-		{ ER2BC_A_QDISC_ABW,		"cap_bytes_per_second", BPS },
-		{ ER2BC_A_QDISC_CEIL,		"cap_ceiling_bytes_per_second", BPS },
-		{ ER2BC_A_QDISC_RECV_RATE,	"recv_rate_bytes_per_second", BPS },
-		{ ER2BC_A_QDISC_SENT,		"sent_packets", 0 },
-		{ ER2BC_A_QDISC_LOST,		"lost_packets", 0 },
-		{ ER2BC_A_QDISC_SEQ,		"seq", 0 },
-		{ ER2BC_A_QDISC_INTERVAL,	"interval_us", 0 },
-		{ ER2BC_A_QDISC_SCAVENGER_HOLD,	"scavenger_hold_us", 0 },
-		{ ER2BC_A_QDISC_RATIO,		"recv_ratio_ppm", 0 },
-		{ ER2BC_A_QDISC_RATIO_MIN,	"recv_ratio_min_ppm", 0 },
+		{ ER2BC_A_QDISC_ABW,		"cap_bytes_per_second", BITS_TO_BYTES },
+		{ ER2BC_A_QDISC_CEIL,		"cap_ceiling_bytes_per_second", BITS_TO_BYTES },
+		{ ER2BC_A_QDISC_RECV_RATE,	"recv_rate_bytes_per_second", BITS_TO_BYTES },
+		{ ER2BC_A_QDISC_SENT,		"sent_packets", AS_IS },
+		{ ER2BC_A_QDISC_LOST,		"lost_packets", AS_IS },
+		{ ER2BC_A_QDISC_SEQ,		"seq", AS_IS },
+		{ ER2BC_A_QDISC_INTERVAL,	"interval_us", AS_IS },
+		{ ER2BC_A_QDISC_SCAVENGER_HOLD,	"scavenger_hold_us", AS_IS },
+		{ ER2BC_A_QDISC_RATIO,		"recv_ratio_ppm", AS_IS },
+		{ ER2BC_A_QDISC_RATIO_MIN,	"recv_ratio_min_ppm", AS_IS },
 	}, updates[] = {
-		{ ER2BC_A_QDISC_UPDATES,	"updates", 0 },
-		{ ER2BC_A_QDISC_LAST_UPDATE,	"last_update_ns", 0 },
+		{ ER2BC_A_QDISC_UPDATES,	"updates", AS_IS },
+		{ ER2BC_A_QDISC_LAST_UPDATE,	"last_update_ns", AS_IS },
 	}, params[] = {
-		{ ER2BC_A_QDISC_PARAM_C,	"window", 0 },
-		{ ER2BC_A_QDISC_PARAM_M,	"history", 0 },
-		{ ER2BC_A_QDISC_PARAM_BLIM,	"loss_headroom_bytes_per_second", BPS },
-		{ ER2BC_A_QDISC_PARAM_FLOOR,	"floor_bytes_per_second", BPS },
-		{ ER2BC_A_QDISC_PARAM_STALE,	"stale_us", 1000 },
+		{ ER2BC_A_QDISC_PARAM_C,	"window", AS_IS },
+		{ ER2BC_A_QDISC_PARAM_M,	"history", AS_IS },
+		{ ER2BC_A_QDISC_PARAM_BLIM,	"loss_headroom_bytes_per_second", BITS_TO_BYTES },
+		{ ER2BC_A_QDISC_PARAM_FLOOR,	"floor_bytes_per_second", BITS_TO_BYTES },
+		{ ER2BC_A_QDISC_PARAM_STALE,	"stale_us", MS_TO_US },
 	}, result[] = {
-		{ ER2BC_A_QDISC_GUARANTEED,	"guaranteed_bytes_per_second", BPS },
-		{ ER2BC_A_QDISC_CLASSES,	"class_count", 0 },
-		{ ER2BC_A_QDISC_COST,		"cost_ns", 0 },
+		{ ER2BC_A_QDISC_GUARANTEED,	"guaranteed_bytes_per_second", BITS_TO_BYTES },
+		{ ER2BC_A_QDISC_CLASSES,	"class_count", AS_IS },
+		{ ER2BC_A_QDISC_COST,		"cost_ns", AS_IS },
 	};
 	char b[FMT_LEN];
 	uint64_t ago;
