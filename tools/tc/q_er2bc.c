@@ -678,28 +678,23 @@ static void print_probe(const struct rtattr *port, const struct rtattr *peer,
 }
 
 /*
- * A duration in ns, in text as tc prints times: whole milliseconds below a
- * second, else seconds to a tenth, "3s" rather than "3.0s" (tc's own
- * sprint_time64() turns an hour into 3.6e+03s)
+ * A duration in ns: raw under KEY (with its unit in the name) in JSON; in
+ * text as tc prints times, whole milliseconds below a second, else seconds
+ * to a tenth, "3s" rather than "3.0s" (tc's own sprint_time64() turns an
+ * hour into 3.6e+03s)
  */
-static const char *fmt_duration(char *b, size_t len, __u64 ns)
-{
-	if (ns >= 1000000000ULL && ns % 1000000000ULL < 50000000ULL)
-		snprintf(b, len, "%llus", ns / 1000000000ULL);
-	else if (ns >= 1000000000ULL)
-		snprintf(b, len, "%.1fs", ns / 1e9);
-	else
-		snprintf(b, len, "%llums", ns / 1000000ULL);
-	return b;
-}
-
-/* a duration in ns: raw under KEY (with its unit in the name) in JSON */
 static void print_duration(const char *key, const char *fmt, __u64 ns)
 {
 	char b[32];
 
 	print_color_u64(PRINT_JSON, TC_COLOR_NONE, key, NULL, ns);
-	print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, fmt_duration(b, sizeof(b), ns));
+	if (ns >= 1000000000ULL && ns % 1000000000ULL < 50000000ULL)
+		snprintf(b, sizeof(b), "%llus", ns / 1000000000ULL);
+	else if (ns >= 1000000000ULL)
+		snprintf(b, sizeof(b), "%.1fs", ns / 1e9);
+	else
+		snprintf(b, sizeof(b), "%llums", ns / 1000000ULL);
+	print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, b);
 }
 
 static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
