@@ -700,7 +700,7 @@ static const struct key_def keys[] = {
 	{ "delay-md", "NUM",	 S, "1.1", false, false, set_delay_md,
 	  "delay, hybrid: W divided by this on congestion (>= 1)" },
 	{ "delay-push", "NUM",	 S, "1.05", false, false, set_delay_push,
-	  "hybrid: minDelay pushed by this while competing (>= 1)" },
+	  "hybrid: minDelay pushed by this a round trip while competing (>= 1)" },
 	{ "delay-filter", "N",	 S, "2", false, false, set_delay_filter,
 	  "the delay read is the least of the last N estimates' (1-16)" },
 	{ "apply", "yes|no",	 S, "yes", false, false, set_apply,

@@ -14,8 +14,12 @@
 #define AREA_BELOW	100000
 #define AREA_LOW	30000
 
-/* estimates in a row above the target area before hybrid pushes minDelay */
+/* estimates above the target area, not draining, before hybrid pushes minDelay */
 #define DELAY_COMPETE_AFTER	3
+
+/* hybrid's push: round trips counted in one estimate, and its most, ppm */
+#define DELAY_PUSH_ROUNDS	1000
+#define DELAY_PUSH_MAX		(1000 * PPM)
 
 static const char *const cmd_names[DELAY_NCMDS] = {
 	[DELAY_HOLD]		= "hold",
@@ -155,8 +159,10 @@ struct reading {
 	int64_t cur;		/* the delay read (filtered) */
 	int64_t base;		/* the least base delay */
 	int64_t queue;		/* cur above minDelay */
+	int64_t bqueue;		/* cur above the base: the queue whoever holds it */
 	int64_t span;		/* what the areas span */
 	int64_t f;		/* queue, millionths of span (at most 2 spans) */
+	int64_t bf;		/* bqueue, millionths of span (at most 2 spans) */
 	int g;			/* the gradient: -1, 0 (dead band) or 1 */
 };
 
@@ -182,6 +188,8 @@ static void delay_read(struct delay_state *s, const struct delay_params *p,
 	r->queue = r->cur - s->min_ns;
 	r->span = delay_span(s, p);
 	r->f = r->queue >= r->span * 2 ? 2 * PPM : r->queue * PPM / r->span;
+	r->bqueue = r->cur - r->base;
+	r->bf = r->bqueue >= r->span * 2 ? 2 * PPM : r->bqueue * PPM / r->span;
 	/* the gradient, inside a dead band of a twentieth of the span */
 	grad = r->cur - s->prev_ns;
 	r->g = grad > r->span / 20 ? 1 : grad < -(r->span / 20) ? -1 : 0;
@@ -194,7 +202,7 @@ static void delay_done(struct delay_state *s, const struct reading *r)
 	s->queue_ns = r->queue;
 	s->fraction = r->f > UINT32_MAX ? UINT32_MAX : (uint32_t)r->f;
 	/* above the base, not the pushed minDelay: the queue whoever holds it */
-	s->queued = (__int128)(r->cur - r->base) * PPM >= (__int128)AREA_TARGET * r->span;
+	s->queued = r->bf >= AREA_TARGET;
 }
 
 void delay_watch(struct delay_state *s, const struct delay_params *p,
@@ -211,10 +219,38 @@ bool delay_queued(const struct delay_state *s)
 	return s->have && s->queued;
 }
 
+/*
+ * W caps what crossed in the estimate @x: W (before this estimate's step)
+ * at most delay-md times R. A W above that, the queue may be W's own
+ * (the overshoot of an increase, filling the bottleneck's buffer).
+ */
+static bool w_binds(uint64_t w, const struct delay_sample *x, const struct delay_params *p)
+{
+	return (unsigned __int128)w * PPM <= (unsigned __int128)x->recv * p->md;
+}
+
+/*
+ * hybrid's push over the estimate @x, millionths: the seed's factor for
+ * each least RTT the estimate spans (whole ones, at least one, at most
+ * DELAY_PUSH_ROUNDS), as its rate steps come about once a round trip
+ */
+static uint64_t push_factor(const struct delay_state *s, const struct delay_params *p,
+			    const struct delay_sample *x)
+{
+	uint64_t rounds = x->span_ns / s->rtt_min_ns, f = p->push;
+
+	if (rounds > DELAY_PUSH_ROUNDS)
+		rounds = DELAY_PUSH_ROUNDS;
+	while (rounds-- > 1 && f < DELAY_PUSH_MAX)
+		f = (uint64_t)((unsigned __int128)f * p->push / PPM);
+	return f < DELAY_PUSH_MAX ? f : DELAY_PUSH_MAX;
+}
+
 enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 			    struct aimd *a, const struct aimd_params *ap,
 			    const struct delay_sample *x)
 {
+	uint64_t w0 = a->w;	/* the W the estimate measured */
 	bool loss, heavy, queued;
 	struct reading r;
 	enum delay_cmd cmd;
@@ -228,8 +264,8 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	 * where the bottleneck drops
 	 */
 	loss = x->lost > ap->theta_l;
-	queued = r.queue >= (int64_t)p->span_min_ns &&
-		 (!s->have_max || r.f >= AREA_ABOVE || r.g > 0);
+	queued = r.bqueue >= (int64_t)p->span_min_ns &&
+		 (!s->have_max || r.bf >= AREA_ABOVE || r.g > 0);
 	heavy = x->sent && x->lost > x->sent / 10;
 	if (loss && (queued || heavy)) {
 		/* congestion: the bottleneck dropped with this queue */
@@ -250,7 +286,18 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 		s->last_step = 0;
 		cmd = DELAY_MD;
 	} else {
-		cmd = area_cmd(r.f, r.g);
+		/*
+		 * (competing, a queue that fills below the target area is the
+		 * others' growing, not W's: the area's step, not the yield)
+		 */
+		cmd = area_cmd(r.f, s->competing && r.f < AREA_TARGET && r.g > 0 ? 0 : r.g);
+		/*
+		 * (competing, the areas above the target lie under the others'
+		 * queue until the push has lifted them: W holds, and comes
+		 * down on a congestion loss, not on their queue)
+		 */
+		if (s->competing && cmd_factor[cmd] < 0)
+			cmd = DELAY_HOLD;
 		if (cmd == DELAY_INC_BIG && r.f < AREA_LOW) {
 			/* no queue at all: the paper's increase, eq. 10-11 (L = 0) */
 			aimd_update(a, ap, 0, x->recv);
@@ -267,16 +314,26 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	}
 
 	/*
-	 * hybrid: a queue held above the target by others lifts the areas,
-	 * minDelay (half the least RTT, plus the push so far) times push
+	 * hybrid: a queue that stays above the target area, counted from the
+	 * base, and does not drain while W steps down, is held by others
+	 * (loss-based TCP). While it stays, minDelay (half the least RTT,
+	 * plus the push so far) is pushed up by push - 1 of itself each
+	 * estimate, up to the delay read: the areas rise under the others'
+	 * queue until the rule steps up, and a loss, counted from the base,
+	 * is congestion and takes W down (MD). So W holds a share as the
+	 * seed's real-time mode does, delay- and loss-based at once.
 	 */
-	s->above = r.f >= AREA_ABOVE ? s->above + 1 : 0;
+	if (r.bf < AREA_TARGET)
+		s->above = 0;
+	else if (r.bf >= AREA_ABOVE && r.g >= 0 && w_binds(w0, x, p) &&
+		 s->above < UINT32_MAX)
+		s->above++;
 	s->competing = p->mode == DELAY_MODE_HYBRID && s->above >= DELAY_COMPETE_AFTER;
 	if (s->competing && s->rtt_min_ns) {
-		int64_t lift = (int64_t)((unsigned __int128)(p->push - PPM) *
+		int64_t lift = (int64_t)((unsigned __int128)(push_factor(s, p, x) - PPM) *
 					 (uint64_t)((int64_t)(s->rtt_min_ns / 2) + s->push_ns) / PPM);
-		/* not past the target area's floor: the others' queue lands in it */
-		int64_t most = r.cur - r.base - r.span * AREA_TARGET / PPM;
+		/* not past the delay read: a pushed minDelay above it comes down */
+		int64_t most = r.cur - r.base;
 
 		if (s->push_ns + lift > most)
 			lift = most > s->push_ns ? most - s->push_ns : 0;

@@ -43,9 +43,10 @@
  * quickly as in the loss mode.
  *
  * A loss (L > theta_L) is congestion if it comes with a delay that rose:
- * a queue of at least delay-span-min, and the delay above the target area
- * or growing (any such queue while maxDelay is not known yet). W, or R if
- * less, is then divided by 1.10 (the MD step, at most once per estimate),
+ * a queue (above the base delay, whatever hybrid pushed) of at least
+ * delay-span-min, and the delay above the target area or growing (any
+ * such queue while maxDelay is not known yet). W, or R if less, is then
+ * divided by 1.10 (the MD step, at most once per estimate),
  * and maxDelay learns the delay: at once if higher, by an eighth of the
  * difference if lower, so that one loss taken for congestion by mistake
  * does not squeeze the areas. So is a heavy loss, more than a tenth of
@@ -56,14 +57,23 @@
  * target area up with it. Until a loss has shown where the bottleneck
  * drops, they span delay-span.
  *
- * Hybrid (real-time) mode: while the delay stays above the target area
- * for three estimates in a row, someone else holds the queue (loss-based
- * TCP); minDelay is then pushed up multiplicatively, by push - 1 of
- * itself per estimate, minDelay taken from half the least RTT (the
- * propagation delay, free of the clocks' offset), but never past where
- * the others' queue would fall below the target area. This lifts the
- * areas and keeps the pair's share. A delay below the pushed minDelay
- * brings it back down.
+ * Hybrid (real-time) mode: a queue read above the target area (counted
+ * from the base) at three estimates that did not see it drain while W
+ * capped what crossed (W at most md times R), and not below the target
+ * area between them, is held by others (loss-based TCP): a queue of W's
+ * own drains as W steps down, or comes with W above what crosses. While it stays,
+ * minDelay is pushed up multiplicatively, by push - 1 of itself per round
+ * trip (push raised to the least RTTs the estimate spans, whole, at least
+ * one), minDelay taken from half the least RTT (the propagation delay,
+ * free of the clocks' offset), up to the delay read: the areas
+ * rise under the others' queue until the rule steps W up, and a loss, its
+ * queue counted from the base, is congestion (MD), so that W holds a
+ * share as the seed's real-time mode does. Until the push has lifted
+ * them, the areas above the target lie under the others' queue: while
+ * competing they hold W instead of cutting it, and a queue filling below
+ * the target takes the area's step, not the gradient's yield. A delay
+ * below the pushed minDelay brings it back down; a queue below the target
+ * area, counted from the base, ends it.
  */
 #ifndef _ABWD_DELAY_H
 #define _ABWD_DELAY_H
@@ -127,6 +137,7 @@ struct delay_sample {
 	uint64_t lost;		/* L(t) */
 	uint64_t sent;		/* packets sent in the interval */
 	uint64_t recv;		/* R(t-1), bit/s */
+	uint64_t span_ns;	/* the estimate's span (delta T_r); 0: one round trip */
 };
 
 /* the base delay's history: buckets of estimates, each its least delay */
@@ -151,7 +162,7 @@ struct delay_state {
 	int64_t prev_ns;	/* the last estimate's cur_ns */
 	int64_t last_step;	/* bit/s: the last area step, before smoothing */
 	uint64_t rtt_min_ns;	/* the least RTT; 0: none */
-	uint32_t above;		/* estimates in a row above the target area */
+	uint32_t above;		/* estimates above the target area, not draining */
 	uint32_t fraction;	/* the last sample's place, millionths of the span */
 	bool queued;		/* the delay read at 0.2 of the span above the base, or more */
 	bool competing;		/* hybrid: minDelay is being pushed */

@@ -548,6 +548,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		x->lost = e->lost;
 		x->sent = e->sent;
 		x->recv = e->recv_rate;
+		x->span_ns = e->dt_ns;
 		s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
 		rule = delay_cmd_name(s->last_cmd);
 	} else {

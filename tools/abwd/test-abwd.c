@@ -76,6 +76,27 @@ static enum delay_cmd dly(struct delay_state *s, const struct delay_params *p,
 	return delay_update(s, p, a, ap, &x);
 }
 
+/*
+ * hybrid's traces: R of the estimates without loss, above W (W binds:
+ * what crossed is what W let through, not less)
+ */
+#define RX	2000000
+
+/* an estimate of @span_ns, no loss */
+static enum delay_cmd dly_span(struct delay_state *s, const struct delay_params *p,
+			       struct aimd *a, const struct aimd_params *ap, int64_t owd_us,
+			       uint64_t span_ns)
+{
+	struct delay_sample x = {
+		.owd_ns = OFFSET + owd_us * 1000,
+		.rtt_ns = 40 * MS,
+		.recv = RX,
+		.span_ns = span_ns,
+	};
+
+	return delay_update(s, p, a, ap, &x);
+}
+
 static void is_cmd(enum delay_cmd got, enum delay_cmd want, const char *what)
 {
 	ok(got == want, "%s", what);
@@ -295,23 +316,37 @@ static void test_delay_areas(void)
 
 /*
  * Hybrid: a queue held above the target (0.5 of the span) for three
- * estimates pushes minDelay, half the least RTT (40 ms) above the base,
- * by 0.05 of itself per estimate; the delay mode leaves it. Pushed
- * minDelay above the base, in ns (truncated):
- *   estimate  queue (f)            push
- *   4         25 ms   (0.50)       1000000   (0.05 of 20 ms)
- *   5         24 ms   (0.48)       2050000   (0.05 of 21 ms more)
- *   6-9                            3152500, 4310125, 5525631, 6801912
- *   10        18.198 ms (0.364)    8142007
- *   11        16.858 ms (0.337)    the target area: hold, no push
- * A delay below the pushed minDelay brings it down.
+ * estimates, not draining, pushes minDelay, half the least RTT (40 ms)
+ * above the base, by 0.05 of itself per estimate, up to the delay read;
+ * the delay mode leaves it. Others' queue of 25 ms over a base of 20 ms,
+ * no loss; the pushed minDelay above the base (ns, truncated), the
+ * queue's place in the areas, what the rule does, and W. Competing, the
+ * areas' cuts are holds (W comes down on a congestion loss instead):
+ *   estimate  push       f        cmd     W
+ *   2-3       0          0.50     down-2  1.08, 0.94 Mbit/s
+ *   4         1000000    0.50     down-2  0.80 (competing from here)
+ *   5         2050000    0.48     hold    0.73 (the last step's half)
+ *   6-10      3152500 ... 8142007 hold    0.73
+ *   11-15     9549107 ... 15917123 (0.337 ... 0.216) hold
+ *   16        17712979   0.182    up-2    0.78 (+100000 / 2)
+ *   17-19     ... 23657485        up-2, up-2, up-3 (0.068: a step)
+ *                                         0.88, 0.98, 1.13
+ *   20        25000000   0.027    up-3    eq. 10: W + D_ini, 1.18
+ *   21        25000000   0        up-3    W + 1.2 D_ini, 1.24
+ *   22        a loss (3 packets, R 500 kbit/s) at 25 ms above the base:
+ *             congestion, W = min(W, R) / 1.1 = 454545 bit/s
+ * The push used to stop at the target area's floor, where the rule holds,
+ * and the areas above it cut meanwhile: W stayed at w-min beside two
+ * CUBIC flows for the whole of the robustness matrix's elastic cell
+ * (2026-11-27). A delay below the pushed minDelay brings it down, and a
+ * queue gone ends the competing.
  */
 static void test_delay_hybrid(void)
 {
 	struct aimd_params ap = AIMD_DEFAULTS;
 	struct delay_params p = DELAY_DEFAULTS;
-	struct delay_state s, s2;
-	struct aimd a, a2;
+	struct delay_state s, s2, s3;
+	struct aimd a, a2, a3;
 	int i;
 
 	p.mode = DELAY_MODE_HYBRID;
@@ -322,37 +357,115 @@ static void test_delay_hybrid(void)
 	delay_init(&s2);
 	dly(&s, &p, &a, &ap, 20000, 0, 0);
 	for (i = 0; i < 3; i++)
-		dly(&s, &p, &a, &ap, 45000, 0, 0);
+		dly(&s, &p, &a, &ap, 45000, 0, RX);
 	ok(s.competing && s.min_ns == OFFSET + 21 * MS,
 	   "hybrid: three estimates above the target: minDelay pushed 1 ms");
-	dly(&s, &p, &a, &ap, 45000, 0, 0);
+	dly(&s, &p, &a, &ap, 45000, 0, RX);
 	ok(s.min_ns == OFFSET + 22050000, "hybrid: a fourth: 0.05 of 21 ms more, 22.05 ms");
-	is_u64(a.w, 660000, "hybrid: W 1.05, 1.08, 0.94, 0.80, 0.66 Mbit/s meanwhile");
+	is_u64(a.w, 730000, "hybrid: W 1.05, 1.08, 0.94, 0.80, then held at 0.73 Mbit/s");
 	for (i = 0; i < 5; i++)
-		dly(&s, &p, &a, &ap, 45000, 0, 0);
+		dly(&s, &p, &a, &ap, 45000, 0, RX);
 	ok(s.competing && s.min_ns == OFFSET + 28142007,
 	   "hybrid: the tenth: minDelay 28.142007 ms, 1.05 times itself each estimate");
-	is_cmd(dly(&s, &p, &a, &ap, 45000, 0, 0), DELAY_HOLD,
-	       "hybrid: the eleventh: the queue of others in the target area, hold");
-	ok(!s.competing && s.min_ns == OFFSET + 28142007, "hybrid: ... no more push");
+	is_u64(a.w, 730000, "hybrid: the tenth: W held at 0.73 Mbit/s, above the target area");
+	is_cmd(dly(&s, &p, &a, &ap, 45000, 0, RX), DELAY_HOLD,
+	       "hybrid: the eleventh: the others' queue in the target area, hold");
+	ok(s.competing && s.push_ns == 9549107,
+	   "hybrid: ... and the push goes on, 9.549107 ms, while their queue stays");
+	for (i = 12; i < 16; i++)
+		is_cmd(dly(&s, &p, &a, &ap, 45000, 0, RX), DELAY_HOLD, "hybrid: the 12th-15th: hold");
+	is_u64(s.push_ns, 15917123, "hybrid: the 15th: pushed 15.917123 ms");
+	is_cmd(dly(&s, &p, &a, &ap, 45000, 0, RX), DELAY_INC,
+	       "hybrid: the 16th: the others' queue below the target area, up-2");
+	is_u64(a.w, 780000, "hybrid: the 16th: W 780 kbit/s");
+	for (i = 17; i < 20; i++)
+		dly(&s, &p, &a, &ap, 45000, 0, RX);
+	is_u64(a.w, 1130000, "hybrid: the 17th-19th: W 0.88, 0.98, 1.13 Mbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 45000, 0, RX), DELAY_INC_BIG,
+	       "hybrid: the 20th: pushed up to the delay read, the lowest area");
+	ok(s.push_ns == 25 * MS && a.w == 1180000 && a.d == 60000,
+	   "hybrid: ... eq. 10-11: W 1.18 Mbit/s, D 60 kbit/s, the push at the 25 ms read");
+	dly(&s, &p, &a, &ap, 45000, 0, RX);
+	is_u64(a.w, 1240000, "hybrid: the 21st: W 1.24 Mbit/s");
+	/*
+	 * their queue growing (3 ms, past the dead band of 2.5) at 0.06 of
+	 * the span: the lowest area's step (+200000, half of it and half
+	 * the last increase's 200000), where backward loading yields (-1)
+	 */
+	s3 = s;
+	a3 = a;
+	is_cmd(dly(&s3, &p, &a3, &ap, 48000, 0, 0), DELAY_INC_BIG,
+	       "hybrid: competing, the others' queue filling below the target: up-3, not down-1");
+	is_u64(a3.w, 1440000, "hybrid: ... W 1.44 Mbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 45000, 3, 500000), DELAY_MD,
+	       "hybrid: the 22nd, a loss under the others' queue: congestion, MD");
+	is_u64(a.w, 454545, "hybrid: ... W = min(W, R) / 1.1 = 454545 bit/s");
+	ok(s.have_max && s.max_ns == OFFSET + 45 * MS && s.competing,
+	   "hybrid: ... maxDelay the others' queue, 45 ms, and still competing");
 	dly(&s, &p, &a, &ap, 21500, 0, 0);
-	ok(!s.competing && s.min_ns == OFFSET + 21500000, "hybrid: a delay of 21.5 ms: minDelay 21.5 ms");
+	ok(!s.competing && s.min_ns == OFFSET + 21500000,
+	   "hybrid: their queue gone (21.5 ms): minDelay 21.5 ms, no longer competing");
 
 	/*
-	 * a queue of 340 ms: the push grows by 5 % of itself and would step
-	 * past the target area; it stops at its floor, the others' queue at
-	 * 10 ms (0.2) or in the area above it, where the rule holds. The
-	 * queue counted from the base still holds the scavengers.
+	 * the push is the seed's per round trip: an estimate of 250 ms over
+	 * a least RTT of 40 ms spans six, 1.05^6 = 1.340095 (truncated at
+	 * each step): pushed 6.8019 ms, then 0.340095 of 26.8019 ms more
+	 * (15.917092 ms), then up to the delay read, 25 ms
+	 */
+	delay_init(&s);
+	aimd_init(&a, &ap);
+	dly_span(&s, &p, &a, &ap, 20000, 250 * MS);
+	for (i = 0; i < 3; i++)
+		dly_span(&s, &p, &a, &ap, 45000, 250 * MS);
+	ok(s.competing && s.push_ns == 6801900,
+	   "hybrid: estimates of six round trips: minDelay pushed 1.05^6, 6.8019 ms");
+	dly_span(&s, &p, &a, &ap, 45000, 250 * MS);
+	is_u64(s.push_ns, 15917092, "hybrid: ... then 15.917092 ms");
+	dly_span(&s, &p, &a, &ap, 45000, 250 * MS);
+	is_u64(s.push_ns, 25 * MS, "hybrid: ... then the delay read, 25 ms");
+
+	/*
+	 * a queue that drains as W steps down is W's own: no push. The deep
+	 * cell's queue of 340 ms, filling for two estimates, then draining.
+	 */
+	delay_init(&s);
+	aimd_init(&a, &ap);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	dly(&s, &p, &a, &ap, 300000, 0, 0);
+	dly(&s, &p, &a, &ap, 360000, 0, RX);
+	for (i = 0; i < 10; i++)
+		dly(&s, &p, &a, &ap, 340000 - i * 10000, 0, 0);
+	ok(!s.competing && s.push_ns == 0, "hybrid: W's own queue, draining: no push");
+	ok(delay_queued(&s), "hybrid: ... the queue above the base holds scavengers");
+
+	/*
+	 * W's own queue, filling: an increase took W (1.05 Mbit/s) past the
+	 * bottleneck's 600 kbit/s, more than delay-md times R. The areas cut
+	 * (down-2, down-3 ...) and nothing is pushed.
+	 */
+	delay_init(&s);
+	aimd_init(&a, &ap);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	for (i = 0; i < 3; i++)
+		dly(&s, &p, &a, &ap, 45000 + i * 5000, 0, 600000);
+	ok(!s.competing && s.push_ns == 0 && a.w < 1000000,
+	   "hybrid: W's own queue, filling, W above 1.1 R: no push, W cut");
+
+	/*
+	 * others' queue of 340 ms, no loss of ours: pushed up to it, and W
+	 * grows until the bottleneck drops (a loss, then, is congestion)
 	 */
 	delay_init(&s);
 	aimd_init(&a, &ap);
 	dly(&s, &p, &a, &ap, 20000, 0, 0);
 	for (i = 0; i < 200; i++)
-		dly(&s, &p, &a, &ap, 360000, 0, 0);
-	ok(s.fraction >= 200000 && s.fraction < 350000 && !s.competing,
-	   "hybrid: 340 ms of others' queue: pushed into the target area, no further");
-	is_cmd(dly(&s, &p, &a, &ap, 360000, 0, 0), DELAY_HOLD, "hybrid: ... and held there");
-	ok(delay_queued(&s), "hybrid: ... the queue above the base holds scavengers");
+		dly(&s, &p, &a, &ap, 360000, 0, RX);
+	ok(s.competing && s.push_ns == 340 * MS && s.fraction == 0,
+	   "hybrid: 340 ms of others' queue: minDelay pushed up to the delay read");
+	is_cmd(dly(&s, &p, &a, &ap, 360000, 0, RX), DELAY_INC_BIG, "hybrid: ... and W steps up");
+	ok(delay_queued(&s), "hybrid: ... the queue above the base still holds scavengers");
+	is_cmd(dly(&s, &p, &a, &ap, 360000, 2, 900000), DELAY_MD,
+	       "hybrid: ... a loss there is congestion: MD");
 
 	/*
 	 * the push lifts the areas whole: their span stays what the base and
@@ -366,14 +479,14 @@ static void test_delay_hybrid(void)
 	dly(&s, &p, &a, &ap, 20000, 0, 0);
 	is_cmd(dly(&s, &p, &a, &ap, 68000, 3, 900000), DELAY_MD, "hybrid: a loss at 48 ms of queue: MD");
 	for (i = 0; i < 12; i++)
-		dly(&s, &p, &a, &ap, 45000 + i * 2000, 0, 0);
+		dly(&s, &p, &a, &ap, 45000 + i * 2000, 0, RX);
 	ok(s.competing && s.push_ns > 5 * MS && delay_span(&s, &p) == 48 * MS,
 	   "hybrid: minDelay pushed more than 5 ms, the span still the 48 ms learnt");
 
 	p.mode = DELAY_MODE_DELAY;
 	dly(&s2, &p, &a2, &ap, 20000, 0, 0);
 	for (i = 0; i < 4; i++)
-		dly(&s2, &p, &a2, &ap, 45000, 0, 0);
+		dly(&s2, &p, &a2, &ap, 45000, 0, RX);
 	ok(!s2.competing && s2.min_ns == OFFSET + 20 * MS, "delay: the same queue: minDelay stays");
 }
 
