@@ -23,7 +23,14 @@ and DIR/matrix.png; prints the markdown. Per entry:
 - cross_bps: what of the cross traffic reached the far gateway;
 - bulk_bps: in the elastic cell, what the bulk backup through the gateway
   (a scavenger class in er2bc and static, htb's lowest class, cake's bulk
-  tin, pfifo) received: what it took from the others."""
+  tin, pfifo) received: what it took from the others.
+
+Beside them, per scenario, impairment and protocol with a fixed ABW, the
+ideal ("ideal" in matrix.json): the shortage, by the same measure, of a
+shaper that knows the true ABW at every sample and serves the flows'
+necessary rates in priority order, after the priority-1 probe. What the
+ABW leaves short, no baseline can supply: DBHPF's lowest steps are below
+what priorities 1-3 need together."""
 import argparse
 import datetime
 import glob
@@ -34,7 +41,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
-from guest import BASELINES as ORDER, CAPACITY  # noqa: E402
+from guest import BASELINES as ORDER, CAPACITY, OWD_RATE  # noqa: E402
+from owd import LEN as OWD_LEN  # noqa: E402
 
 import matplotlib  # noqa: E402
 matplotlib.use("Agg")
@@ -72,6 +80,29 @@ def entry(doc, run):
             "driver_failed": run.get("driver_failed")}
 
 
+def ideal(doc, run):
+    """the shortage per priority of the ideal allocation (module doc) over
+    RUN's samples of the true ABW; None without a fixed ABW"""
+    s = run["samples"]
+    if any(x is None for x in s["abw"]):
+        return None
+    need, n = doc["necessary"], len(s["bytes"][0])
+    probe = OWD_RATE * (OWD_LEN + 28) * 8
+    cum, acc = [[0.0] * n], [0.0] * n
+    for k in range(1, len(s["t"])):
+        left = max(s["abw"][k - 1] - probe, 0)
+        dt = (s["t"][k] - s["t"][k - 1]) / doc["scale"]
+        for i in range(n):
+            got = min(need, left)
+            left -= got
+            acc[i] += got * dt / 8
+        cum.append(list(acc))
+    rs = report.rates({"proto": run["proto"], "samples": {"t": s["t"], "bytes": cum}},
+                      doc["scale"])
+    # (what receives exactly its need is not short: the float sums' last bit)
+    return [round(sum(r < need * (1 - 1e-9) for _, r in pr) / len(pr), 4) for pr in rs]
+
+
 def label(e):
     return e["baseline"] + (f" ({e['estimator_mode']})" if e["estimator_mode"] else "")
 
@@ -87,7 +118,7 @@ def main():
     ap.add_argument("--command", required=True)
     ap.add_argument("--runtime", type=int, default=0)
     o = ap.parse_args()
-    cells, kernel, scale = [], None, None
+    cells, ideals, kernel, scale = [], {}, None, None
     # cells whose VM finished (matrix.sh's .done), not one cut short
     for path in sorted(p for p in glob.glob(f"{o.input}/*/*.json")
                        if os.path.exists(os.path.join(os.path.dirname(p), ".done"))):
@@ -99,6 +130,10 @@ def main():
             continue
         kernel, scale = doc["kernel"], doc["scale"]
         cells += [entry(doc, r) for r in doc["runs"]]
+        for r in doc["runs"]:
+            key = (doc["scenario"], doc["impair"], r["proto"])
+            if key not in ideals:
+                ideals[key] = ideal(doc, r)
     if not cells:
         sys.exit("matrix-report: no cell measured under " + o.input)
     commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
@@ -108,7 +143,10 @@ def main():
     with open(f"{o.results}/matrix.json", "w") as f:
         json.dump({"commit": commit, "kernel": kernel, "command": o.command,
                    "date": datetime.date.today().isoformat(), "runtime_s": o.runtime,
-                   "scale": scale, "cells": cells}, f, indent=1)
+                   "scale": scale, "cells": cells,
+                   "ideal": [{"scenario": k[0], "impairment": k[1], "proto": k[2],
+                              "shortage": v} for k, v in sorted(ideals.items())
+                             if v is not None]}, f, indent=1)
         f.write("\n")
 
     cols = sorted({label(e) for e in cells},
@@ -120,10 +158,16 @@ def main():
           f"{datetime.date.today().isoformat()}; time-compressed {scale:g}x; "
           f"wall time {o.runtime} s.", "",
           "Mean shortage of priorities 1-3 (TCP over 10 s, UDP over 1 s averages), "
-          "then utilization and the priority-1 probe's p99 one-way delay (ms).", "",
-          "| cell |" + "".join(f" {c} |" for c in cols), "|---" * (len(cols) + 1) + "|"]
+          "then utilization and the priority-1 probe's p99 one-way delay (ms). "
+          "*ideal*: the shortage of a shaper that knows the true ABW and serves "
+          "the necessary rates in priority order (none without a fixed ABW).", "",
+          "| cell | ideal |" + "".join(f" {c} |" for c in cols),
+          "|---" * (len(cols) + 2) + "|"]
     for r in rows:
-        line = f"| {r[0]} {r[1]} {r[2].upper()} |"
+        best = ideals.get(r)
+        line = (f"| {r[0]} {r[1]} {r[2].upper()} | "
+                f"{sum(best[:3]) / 3 * 100:.1f}% |" if best else
+                f"| {r[0]} {r[1]} {r[2].upper()} | - |")
         for c in cols:
             e = by.get(r + (c,))
             line += (f" {p13(e) * 100:.1f}% · {e['utilization']:.2f} · "
@@ -133,8 +177,14 @@ def main():
     md += ["", "Per priority (shortage p1..p5), W's error and the cross traffic:", "",
            "| cell | baseline | shortage p1..p5 | W error | cross kbit/s | bulk kbit/s "
            "| p1 OWD p50/p99 ms | p1 probe lost |", "|---|---|---|---|---|---|---|---|"]
+    last = None
     for e in sorted(cells, key=lambda e: (e["scenario"], e["impairment"], e["proto"],
                                           ORDER.index(e["baseline"]), label(e))):
+        r = (e["scenario"], e["impairment"], e["proto"])
+        if r != last and ideals.get(r):
+            md.append(f"| {r[0]} {r[1]} {r[2].upper()} | ideal | "
+                      + " ".join(f"{x * 100:.1f}%" for x in ideals[r]) + " | - | - | - | - | - |")
+        last = r
         bulk = f"{e['bulk_bps'] / 1e3:.0f}" if e["bulk_bps"] is not None else "-"
         md.append(f"| {e['scenario']} {e['impairment']} {e['proto'].upper()} | {label(e)} | "
                   + " ".join(f"{x * 100:.1f}%" for x in e["shortage"])

@@ -3,8 +3,8 @@
 #
 # The tests that need no kernel module: the tools' unit and loop tests, the
 # estimator's fuzzers from their seed corpora, the file dependency check,
-# the harness's own test, make install into a directory and the
-# documentation's figures. make check runs
+# the harness's own test, make install into a directory, the
+# documentation's figures and the experiments' report. make check runs
 # them before the guests; make check-host runs them alone (the inner loop
 # of a change to tools/). Each test's log goes to REPORT/host-NAME.log; a
 # line per failure, then `host: N passed, N failed`; exits non-zero if one
@@ -26,12 +26,14 @@ host_test() {
 	harness) "$top/tools/testing/test-check.sh" ;;
 	install) "$top/tools/packaging/test-install.sh" ;;
 	doc-figures) "$top/tools/testing/doc-figures.py" ;;
+	experiments) "$top/tools/experiments/test-report.py" ;;
 	esac
 }
 
 pass=0 fail=0
 : >"$report/host.log"
-for name in tools/er2bcctl tools/abwd tools/abwd-fuzz tools-deps harness install doc-figures; do
+for name in tools/er2bcctl tools/abwd tools/abwd-fuzz tools-deps harness install doc-figures \
+	experiments; do
 	log=$report/host-${name//\//-}.log
 	if host_test "$name" >"$log" 2>&1; then
 		pass=$((pass + 1))

@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of the matrix report's ideal (matrix-report.py, ideal()):
+hand-computed schedules, TAP output. The Debian python3 (matplotlib,
+which the report imports, comes from python3-matplotlib)."""
+import importlib.util
+import os
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+spec = importlib.util.spec_from_file_location("matrix_report",
+                                              os.path.join(here, "matrix-report.py"))
+mr = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mr)
+
+PROBE = 50 * (100 + 28) * 8		# the priority-1 probe: 51.2 kbit/s
+n = failed = 0
+
+
+def ok(cond, what):
+    global n, failed
+    n += 1
+    print(f"{'ok' if cond else 'not ok'} {n} - {what}")
+    failed += not cond
+
+
+def run(proto, abw):
+    """samples at each scenario second, the true ABW at each, no flow
+    received anything (the ideal reads only the ABW)"""
+    t = [float(k) for k in range(len(abw))]
+    return {"proto": proto,
+            "samples": {"t": t, "bytes": [[0] * 5 for _ in t], "abw": abw, "w": [None] * len(t),
+                        "r": [None] * len(t)}}
+
+
+doc = {"necessary": 400_000, "scale": 1}
+
+# 10 s of 1.2 Mbit/s after the probe, then 10 s of 0.8: priorities 1-3
+# served, then 1-2; UDP's 1 s windows: the third short in 10 of 20
+abw = [1_200_000 + PROBE] * 10 + [800_000 + PROBE] * 11
+got = mr.ideal(doc, run("udp", abw))
+ok(got == [0.0, 0.0, 0.5, 1.0, 1.0], f"UDP, 1.2 then 0.8 Mbit/s: 0, 0, 0.5, 1, 1 (got {got})")
+
+# TCP's 10 s windows over the same: the third's average is below 400
+# kbit/s in every window that reaches into the second half (windows end
+# at 10..20 s: the one ending at 10 s alone is whole)
+got = mr.ideal(doc, run("tcp", abw))
+ok(got == [0.0, 0.0, round(10 / 11, 4), 1.0, 1.0],
+   f"TCP, the same: the third short in 10 of 11 windows (got {got})")
+
+# what receives exactly its need is not short (the float sums' last bit)
+got = mr.ideal(doc, run("udp", [2_000_000 + PROBE] * 21))
+ok(got == [0.0] * 5, f"2 Mbit/s after the probe: nobody short (got {got})")
+
+# less than the probe: everyone short
+got = mr.ideal(doc, run("udp", [PROBE // 2] * 21))
+ok(got == [1.0] * 5, f"below the probe's rate: every priority short (got {got})")
+
+# compressed 4x: the same schedule in a quarter of the time, the same result
+d4 = {"necessary": 400_000, "scale": 4}
+r4 = run("udp", abw)
+r4["samples"]["t"] = [k / 4 for k in range(len(abw))]
+got = mr.ideal(d4, r4)
+ok(got == [0.0, 0.0, 0.5, 1.0, 1.0], f"compressed 4x: the same (got {got})")
+
+# no fixed ABW (the elastic cell): no ideal
+ok(mr.ideal(doc, run("tcp", [None] * 21)) is None, "no fixed ABW: None")
+
+print(f"1..{n}")
+if failed:
+    print(f"# {failed} of {n} failed")
+sys.exit(1 if failed else 0)
