@@ -14,8 +14,12 @@
 #define AREA_BELOW	100000
 #define AREA_LOW	30000
 
-/* estimates above the target area, not draining, before hybrid pushes minDelay */
+/*
+ * hybrid: estimates in a row above the target area, not draining, W
+ * binding, before minDelay is pushed; and draining, before it stops
+ */
 #define DELAY_COMPETE_AFTER	3
+#define DELAY_DRAIN_END		3
 
 /* hybrid's push: round trips counted in one estimate, and its most, ppm */
 #define DELAY_PUSH_ROUNDS	1000
@@ -221,29 +225,65 @@ bool delay_queued(const struct delay_state *s)
 
 /*
  * W caps what crossed in the estimate @x: W (before this estimate's step)
- * at most delay-md times R. A W above that, the queue may be W's own
- * (the overshoot of an increase, filling the bottleneck's buffer).
+ * at most R and a fiftieth. A W above that, the queue may be W's own (an
+ * increase that overshot the bottleneck fills its buffer, and R is what
+ * the bottleneck lets through of it).
  */
-static bool w_binds(uint64_t w, const struct delay_sample *x, const struct delay_params *p)
+static bool w_binds(uint64_t w, const struct delay_sample *x)
 {
-	return (unsigned __int128)w * PPM <= (unsigned __int128)x->recv * p->md;
+	return w <= x->recv + x->recv / 50;
 }
 
 /*
- * hybrid's push over the estimate @x, millionths: the seed's factor for
- * each least RTT the estimate spans (whole ones, at least one, at most
- * DELAY_PUSH_ROUNDS), as its rate steps come about once a round trip
+ * hybrid's push over the estimate @x, millionths: the factor for each
+ * round trip the estimate spans (its request's RTT, or the least RTT if
+ * none; whole ones, at least one, at most DELAY_PUSH_ROUNDS), the factor
+ * itself at most DELAY_PUSH_MAX. (The seed pushes without saying how
+ * often; once a round trip is ours.)
  */
 static uint64_t push_factor(const struct delay_state *s, const struct delay_params *p,
 			    const struct delay_sample *x)
 {
-	uint64_t rounds = x->span_ns / s->rtt_min_ns, f = p->push;
+	uint64_t rtt = x->rtt_ns > s->rtt_min_ns ? x->rtt_ns : s->rtt_min_ns;
+	uint64_t rounds = x->span_ns / rtt, f = p->push;
 
 	if (rounds > DELAY_PUSH_ROUNDS)
 		rounds = DELAY_PUSH_ROUNDS;
 	while (rounds-- > 1 && f < DELAY_PUSH_MAX)
 		f = (uint64_t)((unsigned __int128)f * p->push / PPM);
 	return f < DELAY_PUSH_MAX ? f : DELAY_PUSH_MAX;
+}
+
+/*
+ * hybrid: whether others hold the queue. It starts on a queue above the
+ * target area, counted from the base, at DELAY_COMPETE_AFTER estimates in
+ * a row that did not see it drain while W capped what crossed; it ends
+ * when the queue falls below the target area, or drains for
+ * DELAY_DRAIN_END estimates in a row: a queue of W's own drains for good
+ * once an MD or a cut takes W below what the bottleneck serves, where
+ * loss-based TCP's drops once a sawtooth and fills again.
+ */
+static void compete(struct delay_state *s, const struct delay_params *p,
+		    const struct delay_sample *x, const struct reading *r, uint64_t w0)
+{
+	if (p->mode != DELAY_MODE_HYBRID || r->bf < AREA_TARGET || !s->rtt_min_ns) {
+		s->above = 0;
+		s->drain = 0;
+		s->competing = false;
+	} else if (!s->competing) {
+		if (r->g < 0)
+			s->above = 0;
+		else if (r->bf >= AREA_ABOVE && w_binds(w0, x))
+			s->above++;
+		s->competing = s->above >= DELAY_COMPETE_AFTER;
+		s->drain = 0;
+	} else if (r->g < 0 && ++s->drain >= DELAY_DRAIN_END) {
+		s->above = 0;
+		s->drain = 0;
+		s->competing = false;
+	} else if (r->g >= 0) {
+		s->drain = 0;
+	}
 }
 
 enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
@@ -314,21 +354,13 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	}
 
 	/*
-	 * hybrid: a queue that stays above the target area, counted from the
-	 * base, and does not drain while W steps down, is held by others
-	 * (loss-based TCP). While it stays, minDelay (half the least RTT,
-	 * plus the push so far) is pushed up by push - 1 of itself each
-	 * estimate, up to the delay read: the areas rise under the others'
-	 * queue until the rule steps up, and a loss, counted from the base,
-	 * is congestion and takes W down (MD). So W holds a share as the
-	 * seed's real-time mode does, delay- and loss-based at once.
+	 * hybrid: while others hold the queue (compete()), minDelay (half
+	 * the least RTT, plus the push so far) is pushed up by push - 1 of
+	 * itself each round trip, up to the delay read: the areas rise under
+	 * the others' queue until the rule steps W up, and a loss, its queue
+	 * counted from the base, is congestion and takes W down (MD)
 	 */
-	if (r.bf < AREA_TARGET)
-		s->above = 0;
-	else if (r.bf >= AREA_ABOVE && r.g >= 0 && w_binds(w0, x, p) &&
-		 s->above < UINT32_MAX)
-		s->above++;
-	s->competing = p->mode == DELAY_MODE_HYBRID && s->above >= DELAY_COMPETE_AFTER;
+	compete(s, p, x, &r, w0);
 	if (s->competing && s->rtt_min_ns) {
 		int64_t lift = (int64_t)((unsigned __int128)(push_factor(s, p, x) - PPM) *
 					 (uint64_t)((int64_t)(s->rtt_min_ns / 2) + s->push_ns) / PPM);

@@ -57,23 +57,27 @@
  * target area up with it. Until a loss has shown where the bottleneck
  * drops, they span delay-span.
  *
- * Hybrid (real-time) mode: a queue read above the target area (counted
- * from the base) at three estimates that did not see it drain while W
- * capped what crossed (W at most md times R), and not below the target
- * area between them, is held by others (loss-based TCP): a queue of W's
- * own drains as W steps down, or comes with W above what crosses. While it stays,
- * minDelay is pushed up multiplicatively, by push - 1 of itself per round
- * trip (push raised to the least RTTs the estimate spans, whole, at least
- * one), minDelay taken from half the least RTT (the propagation delay,
- * free of the clocks' offset), up to the delay read: the areas
- * rise under the others' queue until the rule steps W up, and a loss, its
- * queue counted from the base, is congestion (MD), so that W holds a
- * share as the seed's real-time mode does. Until the push has lifted
- * them, the areas above the target lie under the others' queue: while
- * competing they hold W instead of cutting it, and a queue filling below
- * the target takes the area's step, not the gradient's yield. A delay
- * below the pushed minDelay brings it back down; a queue below the target
- * area, counted from the base, ends it.
+ * Hybrid (real-time) mode: others (loss-based TCP) hold the queue when it
+ * is read above the target area, counted from the base, at three
+ * estimates in a row that did not see it drain while W capped what
+ * crossed (W at most R and a fiftieth): a queue of W's own drains as W
+ * steps down, or comes with W above what crosses. Competing ends when the
+ * queue falls below the target area, or drains three estimates in a row:
+ * W's own queue drains for good once an MD takes W below what the
+ * bottleneck serves, where loss-based TCP's drops once a sawtooth and
+ * fills again. While competing, minDelay is pushed up multiplicatively,
+ * by push - 1 of itself per round trip (push raised to the round trips
+ * the estimate spans, at the RTT its request took; whole ones, at least
+ * one: the seed does not say how often it pushes, this is ours), minDelay
+ * taken from half the least RTT (the propagation delay, free of the
+ * clocks' offset), up to the delay read: the areas rise under the others'
+ * queue until the rule steps W up, and a loss, its queue counted from the
+ * base, is congestion (MD). Competing, the areas above the target lie
+ * under the others' queue: they hold W instead of cutting it, and a queue
+ * filling below the target takes the area's step, not the gradient's
+ * yield. So, competing, the rule is loss-based AIMD, as the seed says of
+ * its real-time mode. A delay below the pushed minDelay brings it back
+ * down.
  */
 #ifndef _ABWD_DELAY_H
 #define _ABWD_DELAY_H
@@ -162,7 +166,8 @@ struct delay_state {
 	int64_t prev_ns;	/* the last estimate's cur_ns */
 	int64_t last_step;	/* bit/s: the last area step, before smoothing */
 	uint64_t rtt_min_ns;	/* the least RTT; 0: none */
-	uint32_t above;		/* estimates above the target area, not draining */
+	uint32_t above;		/* hybrid: estimates in a row above the target, not draining */
+	uint32_t drain;		/* hybrid, competing: estimates in a row draining */
 	uint32_t fraction;	/* the last sample's place, millionths of the span */
 	bool queued;		/* the delay read at 0.2 of the span above the base, or more */
 	bool competing;		/* hybrid: minDelay is being pushed */

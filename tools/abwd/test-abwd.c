@@ -402,6 +402,37 @@ static void test_delay_hybrid(void)
 	is_u64(a.w, 454545, "hybrid: ... W = min(W, R) / 1.1 = 454545 bit/s");
 	ok(s.have_max && s.max_ns == OFFSET + 45 * MS && s.competing,
 	   "hybrid: ... maxDelay the others' queue, 45 ms, and still competing");
+	/*
+	 * a second loss there, the push at the delay read (no queue above
+	 * the pushed minDelay, none growing): its queue counted from the
+	 * base (25 ms of the 25 learnt), congestion again, W / 1.1
+	 */
+	is_cmd(dly(&s, &p, &a, &ap, 45000, 2, 500000), DELAY_MD,
+	       "hybrid: the 23rd, another loss under their queue: MD, though nothing above the push");
+	is_u64(a.w, 413222, "hybrid: ... W = 454545 / 1.1 = 413222 bit/s");
+	/*
+	 * their queue rises to 40 ms (pushed 27.25, 29.6125, then 32 ms: the
+	 * read), then drains three estimates in a row (4, 4 and 3.5 ms, past
+	 * the dead band of 1.25): competing ends; the delay read, 28.5 ms
+	 * over the base, takes the pushed minDelay down to it
+	 */
+	dly(&s, &p, &a, &ap, 60000, 0, RX);
+	dly(&s, &p, &a, &ap, 56000, 0, RX);
+	dly(&s, &p, &a, &ap, 52000, 0, RX);
+	ok(s.competing, "hybrid: two estimates draining: still competing");
+	dly(&s, &p, &a, &ap, 48500, 0, RX);
+	ok(!s.competing && s.push_ns == 28500000,
+	   "hybrid: the third draining in a row: no longer competing, the push at the read");
+	/*
+	 * a queue of 28.5 ms over the base, none over the pushed minDelay:
+	 * counted from the base, above the target, three estimates without a
+	 * drain: competing again
+	 */
+	for (i = 0; i < 2; i++)
+		dly(&s, &p, &a, &ap, 48500, 0, RX);
+	ok(!s.competing, "hybrid: their queue held two estimates: not yet");
+	dly(&s, &p, &a, &ap, 48500, 0, RX);
+	ok(s.competing, "hybrid: ... three, counted from the base (none over the push): competing again");
 	dly(&s, &p, &a, &ap, 21500, 0, 0);
 	ok(!s.competing && s.min_ns == OFFSET + 21500000,
 	   "hybrid: their queue gone (21.5 ms): minDelay 21.5 ms, no longer competing");
@@ -425,16 +456,35 @@ static void test_delay_hybrid(void)
 	is_u64(s.push_ns, 25 * MS, "hybrid: ... then the delay read, 25 ms");
 
 	/*
+	 * the round trips counted at the RTT the request took under the
+	 * queue, not the least: 250 ms at 80 ms is three, 1.05^3 = 1.157625,
+	 * 0.157625 of 20 ms
+	 */
+	delay_init(&s);
+	aimd_init(&a, &ap);
+	dly_span(&s, &p, &a, &ap, 20000, 250 * MS);
+	for (i = 0; i < 3; i++) {
+		struct delay_sample x = {
+			.owd_ns = OFFSET + 45 * MS, .rtt_ns = 80 * MS, .recv = RX,
+			.span_ns = 250 * MS,
+		};
+
+		delay_update(&s, &p, &a, &ap, &x);
+	}
+	ok(s.competing && s.push_ns == 3152500,
+	   "hybrid: 250 ms at an RTT of 80 ms: three round trips, pushed 3.1525 ms");
+
+	/*
 	 * a queue that drains as W steps down is W's own: no push. The deep
 	 * cell's queue of 340 ms, filling for two estimates, then draining.
 	 */
 	delay_init(&s);
 	aimd_init(&a, &ap);
 	dly(&s, &p, &a, &ap, 20000, 0, 0);
-	dly(&s, &p, &a, &ap, 300000, 0, 0);
+	dly(&s, &p, &a, &ap, 300000, 0, RX);
 	dly(&s, &p, &a, &ap, 360000, 0, RX);
 	for (i = 0; i < 10; i++)
-		dly(&s, &p, &a, &ap, 340000 - i * 10000, 0, 0);
+		dly(&s, &p, &a, &ap, 340000 - i * 10000, 0, RX);
 	ok(!s.competing && s.push_ns == 0, "hybrid: W's own queue, draining: no push");
 	ok(delay_queued(&s), "hybrid: ... the queue above the base holds scavengers");
 
@@ -449,7 +499,30 @@ static void test_delay_hybrid(void)
 	for (i = 0; i < 3; i++)
 		dly(&s, &p, &a, &ap, 45000 + i * 5000, 0, 600000);
 	ok(!s.competing && s.push_ns == 0 && a.w < 1000000,
-	   "hybrid: W's own queue, filling, W above 1.1 R: no push, W cut");
+	   "hybrid: W's own queue, filling, W above R: no push, W cut");
+	/* W 5 and 8 % above R (1.05, 1.08 Mbit/s for 1 Mbit/s): not binding */
+	delay_init(&s);
+	aimd_init(&a, &ap);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	for (i = 0; i < 3; i++)
+		dly(&s, &p, &a, &ap, 45000 + i * 5000, 0, 1000000);
+	ok(!s.competing, "hybrid: W 5 %% above R, then 8 %%, then below: one estimate counted, no push");
+
+	/*
+	 * filling twice, a drain, filling again: not three in a row (the
+	 * rise and fall of W's own queue around a cut)
+	 */
+	delay_init(&s);
+	aimd_init(&a, &ap);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	dly(&s, &p, &a, &ap, 45000, 0, RX);
+	dly(&s, &p, &a, &ap, 50000, 0, RX);
+	dly(&s, &p, &a, &ap, 46000, 0, RX);
+	dly(&s, &p, &a, &ap, 50000, 0, RX);
+	ok(!s.competing && s.push_ns == 0, "hybrid: a drain between: the count starts again");
+	dly(&s, &p, &a, &ap, 50000, 0, RX);
+	dly(&s, &p, &a, &ap, 50000, 0, RX);
+	ok(s.competing, "hybrid: ... three in a row after it: competing");
 
 	/*
 	 * others' queue of 340 ms, no loss of ours: pushed up to it, and W
