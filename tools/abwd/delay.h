@@ -27,6 +27,8 @@
  *   0.03 - 0.10                       +++ (4); - (6) if the queue fills
  *   < 0.03                            +++ (4); - (6) if the queue fills
  *                                     (which it can only after a push)
+ *   (hybrid, competing: every cut is a hold, and below the target a
+ *   filling queue takes the area's step; see below)
  *
  * The seed gives the commands, their factors (Table 1: 1.0, 0.7, 0.5, 0.2,
  * MD 1.10, smoothing 0.5, push 1.05) and the rule that the gradient wins
