@@ -28,9 +28,11 @@ and DIR/matrix.png; prints the markdown. Per entry:
 Beside them, per scenario, impairment and protocol with a fixed ABW, the
 ideal ("ideal" in matrix.json): the shortage, by the same measure, of a
 shaper that knows the true ABW at every sample and serves the flows'
-necessary rates in priority order, after the priority-1 probe. What the
-ABW leaves short, no baseline can supply: DBHPF's lowest steps are below
-what priorities 1-3 need together."""
+necessary rates in priority order, after the priority-1 probe. It is a
+reference, not a bound for TCP's 10 s windows (a shaper could serve a
+flow more around a dip and lift a window's average); but DBHPF's lowest
+steps, 15 s each below what priorities 1-3 need together, no shaper
+can fill."""
 import argparse
 import datetime
 import glob
