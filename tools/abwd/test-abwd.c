@@ -61,19 +61,30 @@ static void is_u64(uint64_t got, uint64_t want, const char *what)
 /* the two clocks' offset: the responder's is 5 s behind; it cancels */
 #define OFFSET	(-5000 * MS)
 
-/* one estimate: the delay @owd_us (+ OFFSET), L = @lost, R = @recv */
-static enum delay_cmd dly(struct delay_state *s, const struct delay_params *p,
-			  struct aimd *a, const struct aimd_params *ap, int64_t owd_us,
-			  uint64_t lost, uint64_t recv)
+/*
+ * one estimate: the delay @owd_us (+ OFFSET), L = @lost, R = @recv,
+ * spanning @span_ns (0: one round trip); the request's RTT 40 ms
+ */
+static enum delay_cmd dly_x(struct delay_state *s, const struct delay_params *p,
+			    struct aimd *a, const struct aimd_params *ap, int64_t owd_us,
+			    uint64_t lost, uint64_t recv, uint64_t span_ns)
 {
 	struct delay_sample x = {
 		.owd_ns = OFFSET + owd_us * 1000,
 		.rtt_ns = 40 * MS,
 		.lost = lost,
 		.recv = recv,
+		.span_ns = span_ns,
 	};
 
 	return delay_update(s, p, a, ap, &x);
+}
+
+static enum delay_cmd dly(struct delay_state *s, const struct delay_params *p,
+			  struct aimd *a, const struct aimd_params *ap, int64_t owd_us,
+			  uint64_t lost, uint64_t recv)
+{
+	return dly_x(s, p, a, ap, owd_us, lost, recv, 0);
 }
 
 /*
@@ -81,21 +92,6 @@ static enum delay_cmd dly(struct delay_state *s, const struct delay_params *p,
  * what crossed is what W let through, not less)
  */
 #define RX	2000000
-
-/* an estimate of @span_ns, no loss */
-static enum delay_cmd dly_span(struct delay_state *s, const struct delay_params *p,
-			       struct aimd *a, const struct aimd_params *ap, int64_t owd_us,
-			       uint64_t span_ns)
-{
-	struct delay_sample x = {
-		.owd_ns = OFFSET + owd_us * 1000,
-		.rtt_ns = 40 * MS,
-		.recv = RX,
-		.span_ns = span_ns,
-	};
-
-	return delay_update(s, p, a, ap, &x);
-}
 
 static void is_cmd(enum delay_cmd got, enum delay_cmd want, const char *what)
 {
@@ -390,12 +386,13 @@ static void test_delay_hybrid(void)
 	/*
 	 * their queue growing (3 ms, past the dead band of 2.5) at 0.06 of
 	 * the span: the lowest area's step (+200000, half of it and half
-	 * the last increase's 200000), where backward loading yields (-1)
+	 * the last increase's 200000), where backward loading yields (-1,
+	 * which competing would make a hold)
 	 */
 	s3 = s;
 	a3 = a;
 	is_cmd(dly(&s3, &p, &a3, &ap, 48000, 0, 0), DELAY_INC_BIG,
-	       "hybrid: competing, the others' queue filling below the target: up-3, not down-1");
+	       "hybrid: competing, the others' queue filling below the target: up-3, not a hold");
 	is_u64(a3.w, 1440000, "hybrid: ... W 1.44 Mbit/s");
 	is_cmd(dly(&s, &p, &a, &ap, 45000, 3, 500000), DELAY_MD,
 	       "hybrid: the 22nd, a loss under the others' queue: congestion, MD");
@@ -445,14 +442,14 @@ static void test_delay_hybrid(void)
 	 */
 	delay_init(&s);
 	aimd_init(&a, &ap);
-	dly_span(&s, &p, &a, &ap, 20000, 250 * MS);
+	dly_x(&s, &p, &a, &ap, 20000, 0, RX, 250 * MS);
 	for (i = 0; i < 3; i++)
-		dly_span(&s, &p, &a, &ap, 45000, 250 * MS);
+		dly_x(&s, &p, &a, &ap, 45000, 0, RX, 250 * MS);
 	ok(s.competing && s.push_ns == 6801900,
 	   "hybrid: estimates of six round trips: minDelay pushed 1.05^6, 6.8019 ms");
-	dly_span(&s, &p, &a, &ap, 45000, 250 * MS);
+	dly_x(&s, &p, &a, &ap, 45000, 0, RX, 250 * MS);
 	is_u64(s.push_ns, 15917092, "hybrid: ... then 15.917092 ms");
-	dly_span(&s, &p, &a, &ap, 45000, 250 * MS);
+	dly_x(&s, &p, &a, &ap, 45000, 0, RX, 250 * MS);
 	is_u64(s.push_ns, 25 * MS, "hybrid: ... then the delay read, 25 ms");
 
 	/*
@@ -462,7 +459,7 @@ static void test_delay_hybrid(void)
 	 */
 	delay_init(&s);
 	aimd_init(&a, &ap);
-	dly_span(&s, &p, &a, &ap, 20000, 250 * MS);
+	dly_x(&s, &p, &a, &ap, 20000, 0, RX, 250 * MS);
 	for (i = 0; i < 3; i++) {
 		struct delay_sample x = {
 			.owd_ns = OFFSET + 45 * MS, .rtt_ns = 80 * MS, .recv = RX,
