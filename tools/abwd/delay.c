@@ -170,6 +170,12 @@ struct reading {
 	int g;			/* the gradient: -1, 0 (dead band) or 1 */
 };
 
+/* a queue of @q in millionths of @span, at most two spans */
+static int64_t span_frac(int64_t q, int64_t span)
+{
+	return q >= span * 2 ? 2 * PPM : q * PPM / span;
+}
+
 static void delay_read(struct delay_state *s, const struct delay_params *p,
 		       const struct delay_sample *x, struct reading *r)
 {
@@ -191,9 +197,9 @@ static void delay_read(struct delay_state *s, const struct delay_params *p,
 	s->min_ns = r->base + s->push_ns;
 	r->queue = r->cur - s->min_ns;
 	r->span = delay_span(s, p);
-	r->f = r->queue >= r->span * 2 ? 2 * PPM : r->queue * PPM / r->span;
+	r->f = span_frac(r->queue, r->span);
 	r->bqueue = r->cur - r->base;
-	r->bf = r->bqueue >= r->span * 2 ? 2 * PPM : r->bqueue * PPM / r->span;
+	r->bf = span_frac(r->bqueue, r->span);
 	/* the gradient, inside a dead band of a twentieth of the span */
 	grad = r->cur - s->prev_ns;
 	r->g = grad > r->span / 20 ? 1 : grad < -(r->span / 20) ? -1 : 0;
@@ -266,23 +272,22 @@ static uint64_t push_factor(const struct delay_state *s, const struct delay_para
 static void compete(struct delay_state *s, const struct delay_params *p,
 		    const struct delay_sample *x, const struct reading *r, uint64_t w0)
 {
-	if (p->mode != DELAY_MODE_HYBRID || r->bf < AREA_TARGET || !s->rtt_min_ns) {
-		s->above = 0;
-		s->drain = 0;
-		s->competing = false;
-	} else if (!s->competing) {
+	bool others = p->mode == DELAY_MODE_HYBRID && r->bf >= AREA_TARGET && s->rtt_min_ns;
+
+	if (others && !s->competing) {
 		if (r->g < 0)
 			s->above = 0;
 		else if (r->bf >= AREA_ABOVE && w_binds(w0, x))
 			s->above++;
 		s->competing = s->above >= DELAY_COMPETE_AFTER;
 		s->drain = 0;
-	} else if (r->g < 0 && ++s->drain >= DELAY_DRAIN_END) {
+		return;
+	}
+	s->drain = others && r->g < 0 ? s->drain + 1 : 0;
+	if (!others || s->drain >= DELAY_DRAIN_END) {
 		s->above = 0;
 		s->drain = 0;
 		s->competing = false;
-	} else if (r->g >= 0) {
-		s->drain = 0;
 	}
 }
 

@@ -413,10 +413,19 @@ static void test_delay_hybrid(void)
 	 * the dead band of 1.25): competing ends; the delay read, 28.5 ms
 	 * over the base, takes the pushed minDelay down to it
 	 */
+	s3 = s;
+	a3 = a;
 	dly(&s, &p, &a, &ap, 60000, 0, RX);
 	dly(&s, &p, &a, &ap, 56000, 0, RX);
 	dly(&s, &p, &a, &ap, 52000, 0, RX);
 	ok(s.competing, "hybrid: two estimates draining: still competing");
+	/* (two draining, one filling, one draining: not three in a row) */
+	dly(&s3, &p, &a3, &ap, 60000, 0, RX);
+	dly(&s3, &p, &a3, &ap, 56000, 0, RX);
+	dly(&s3, &p, &a3, &ap, 52000, 0, RX);
+	dly(&s3, &p, &a3, &ap, 55000, 0, RX);
+	dly(&s3, &p, &a3, &ap, 51000, 0, RX);
+	ok(s3.competing, "hybrid: draining twice, filling, draining: still competing");
 	dly(&s, &p, &a, &ap, 48500, 0, RX);
 	ok(!s.competing && s.push_ns == 28500000,
 	   "hybrid: the third draining in a row: no longer competing, the push at the read");

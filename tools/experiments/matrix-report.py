@@ -168,8 +168,7 @@ def main():
     for r in rows:
         best = ideals.get(r)
         line = (f"| {r[0]} {r[1]} {r[2].upper()} | "
-                f"{sum(best[:3]) / 3 * 100:.1f}% |" if best else
-                f"| {r[0]} {r[1]} {r[2].upper()} | - |")
+                + (f"{sum(best[:3]) / 3 * 100:.1f}% |" if best else "- |"))
         for c in cols:
             e = by.get(r + (c,))
             line += (f" {p13(e) * 100:.1f}% · {e['utilization']:.2f} · "
