@@ -299,7 +299,7 @@ count_deb() {
 
 # count KVER: its line in the summary, its counts added to the totals
 count() {
-	local kver=$1 res=$report/$1/results p f s line suites
+	local kver=$1 res=$report/$1/results p f s line suites accel
 	cat "$report/$kver/times" >>"$report/times" 2>/dev/null
 	# the failures again in the summary, with their reasons: CI shows only
 	# the end of the output
@@ -317,7 +317,9 @@ count() {
 		[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [[ "$suites" != *unlisted* ]] ||
 		all_ran=0
 	line+=" (${suites:-no suites judged})"
-	echo "$kver: $line" | tee -a "$report/summary"
+	# how its guests ran (run.sh): KVM, where it works, or TCG
+	accel=$(cat "$report/$kver"/vm*/accel 2>/dev/null | sort -u | paste -sd, -)
+	echo "$kver${accel:+ ($accel)}: $line" | tee -a "$report/summary"
 	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
 }
 

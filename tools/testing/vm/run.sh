@@ -133,6 +133,7 @@ pick_accel() {
 }
 
 accel=$(pick_accel)
+echo "$accel" >"$out/accel"
 qemu_cmd "$accel"
 # the CPU seconds of this shell's children so far, from what bash's times
 # wrote to FILE (in this shell: a subshell would have its own)
