@@ -122,6 +122,8 @@ elif [ "$kver" = debug ] && [ "$kunit" = yes ] && [ "$FAKE" != nokunit ]; then
 		"    ok 1 case_one" "$second" "ok 1 demo" >"$out/kunit/demo.ktap"
 fi
 [ "$FAKE" = warn ] && echo "[    3.141592] WARNING: CPU: 0 PID: 1 at fake.c:1 fake+0x0/0x1" >"$out/console.log"
+[ "$FAKE" = timeout ] && printf '[   42.000000] fake: last words\r\n' >"$out/console.log"
+[ "$FAKE" = accel ] && echo tcg >"$out/accel"
 case $FAKE in timeout) exit 125 ;; nodone) exit 0 ;; esac
 echo fake >"$out/suite-done"
 exit 0
@@ -183,6 +185,12 @@ expect 1 "not in the manifest" "a test the manifest does not list fails" unliste
 expect 1 "FAIL kunit/demo: case_two" "a KUnit failure fails" kunitfail debug
 expect 1 "kunit/demo # did not run" "a KUnit suite whose module was not built fails" nokunit debug
 expect 1 "FAIL guest log free of warnings" "a WARNING in the guest's log fails" warn 6.12
+expect 1 "6.12: guest log (vm/console.log): WARNING: CPU: 0 PID: 1 at fake.c:1" \
+	"... and the summary repeats the report, with the log it is in" warn 6.12
+expect 1 "6.12: vm did not finish; its console's last lines:" \
+	"a guest that did not finish: the summary says so" timeout 6.12
+expect 1 "# 6.12:   [   42.000000] fake: last words" "... and where its console ended" timeout 6.12
+expect 0 "6.12 (tcg): 6 passed, 0 failed" "the kernel's summary line names the accelerator" accel 6.12
 # two debug guests sharing the debug suites (check.sh beside 6.12, on a
 # machine with two CPUs or more)
 if [ "$(nproc)" -lt 2 ]; then

@@ -217,10 +217,33 @@ boot() {
 # fault_lines: of a guest's log on stdin, the first report the log scan
 # fails on, its RIP and the first callers of its trace, at most 10 lines
 fault_lines() {
-	grep -E '^\[ *[0-9]+\.[0-9]+\]' | sed 's/^\[ *[0-9.]*\] //' |
+	tr -d '\r' | grep -E '^\[ *[0-9]+\.[0-9]+\]' | sed 's/^\[ *[0-9.]*\] //' |
 		awk -v bad="$bad_log" '
 			!on && $0 ~ bad { on = 1 }
 			on && ($0 ~ bad || /RIP: [0-9]+:|Call Trace|^ *[A-Za-z0-9_.]+\+0x/) { print; if (++n == 10) exit }'
+}
+
+# fault_report VM...: for the summary, since CI shows only the end of the
+# output: the first report in the guests' logs, from the first log that
+# has one, and the log it came from; else, for each guest that did not
+# finish, where its console ended
+fault_report() {
+	local vm log lines
+	for vm in "$@"; do
+		for log in "$vm/console.log" "$vm/dmesg.txt"; do
+			[ -s "$log" ] || continue
+			lines=$(fault_lines <"$log")
+			if [ -n "$lines" ]; then
+				echo "$lines" | sed "s|^|guest log ($(basename "$vm")/$(basename "$log")): |"
+				return
+			fi
+		done
+	done
+	for vm in "$@"; do
+		[ "$(cat "$vm/rc" 2>/dev/null || echo 125)" = 125 ] || continue
+		echo "$(basename "$vm") did not finish; its console's last lines:"
+		[ -f "$vm/console.log" ] && tr -d '\r' <"$vm/console.log" | tail -n 5 | sed 's/^/  /'
+	done
 }
 
 # judge_kernel KVER VM...: what KVER's guests recorded, against the
@@ -239,18 +262,10 @@ judge_kernel() {
 	if [ -n "$hits" ]; then
 		echo "$hits" | sed 's/^/# guest log: /'
 		echo "FAIL guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
-		# CI shows only the end of the output: the first report, where
-		# it faulted and its callers, go to the summary too (count)
-		for vm in "$@"; do cat "$vm/console.log" "$vm/dmesg.txt" 2>/dev/null; done |
-			fault_lines >"$report/$kver/fault"
 	else
 		echo "PASS guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
-		# a guest that stopped with no report: where its console ended
-		for vm in "$@"; do
-			[ "$(cat "$vm/rc" 2>/dev/null || echo 125)" = 125 ] &&
-				tail -n 5 "$vm/console.log" 2>/dev/null
-		done >"$report/$kver/fault"
 	fi
+	fault_report "$@" >"$report/$kver/fault"
 	grep -E '^(FAIL|SKIP)' "$res" | sed 's/^/# /'
 }
 
@@ -304,7 +319,7 @@ count() {
 	# the failures again in the summary, with their reasons: CI shows only
 	# the end of the output
 	grep '^FAIL' "$res" | sed "s/^/# $kver: /" | tee -a "$report/summary"
-	[ -s "$report/$kver/fault" ] && sed "s/^/# $kver: guest log: /" "$report/$kver/fault" |
+	[ -s "$report/$kver/fault" ] && sed "s/^/# $kver: /" "$report/$kver/fault" |
 		tee -a "$report/summary"
 	p=$(grep -c '^PASS' "$res")
 	f=$(grep -c '^FAIL' "$res")
