@@ -214,10 +214,22 @@ boot() {
 	echo "# $kver: $(basename "$vm") ran $(( $(date +%s) - t0 ))s, guest exit $rc"
 }
 
+# guest_rc VM: the guest's exit status, 125 if it recorded none (run.sh:
+# a panic or the time limit)
+guest_rc() {
+	cat "$1/rc" 2>/dev/null || echo 125
+}
+
+# kernel_lines: of a guest's log on stdin, the kernel's lines (timestamped;
+# the tests' own output is not scanned), without the console's CRs
+kernel_lines() {
+	tr -d '\r' | grep -E '^\[ *[0-9]+\.[0-9]+\]'
+}
+
 # fault_lines: of a guest's log on stdin, the first report the log scan
 # fails on, its RIP and the first callers of its trace, at most 10 lines
 fault_lines() {
-	tr -d '\r' | grep -E '^\[ *[0-9]+\.[0-9]+\]' | sed 's/^\[ *[0-9.]*\] //' |
+	kernel_lines | sed 's/^\[ *[0-9.]*\] //' |
 		awk -v bad="$bad_log" '
 			!on && $0 ~ bad { on = 1 }
 			on && ($0 ~ bad || /RIP: [0-9]+:|Call Trace|^ *[A-Za-z0-9_.]+\+0x/) { print; if (++n == 10) exit }'
@@ -240,7 +252,7 @@ fault_report() {
 		done
 	done
 	for vm in "$@"; do
-		[ "$(cat "$vm/rc" 2>/dev/null || echo 125)" = 125 ] || continue
+		[ "$(guest_rc "$vm")" = 125 ] || continue
 		echo "$(basename "$vm") did not finish; its console's last lines:"
 		[ -f "$vm/console.log" ] && tr -d '\r' <"$vm/console.log" | tail -n 5 | sed 's/^/  /'
 	done
@@ -252,13 +264,12 @@ judge_kernel() {
 	local kver=$1 res=$report/$1/results args=() vm hits
 	shift
 	for vm in "$@"; do
-		args+=(--out "$vm" --rc "$(cat "$vm/rc" 2>/dev/null || echo 125)")
+		args+=(--out "$vm" --rc "$(guest_rc "$vm")")
 	done
 	verdict judge --kver "$kver" "${args[@]}" --filter "$filter" >>"$res" ||
 		echo "FAIL verdict # verdict.py could not judge $*" >>"$res"
-	# kernel lines only (timestamped); the tests' own output is not scanned
 	hits=$(for vm in "$@"; do cat "$vm/console.log" "$vm/dmesg.txt" 2>/dev/null; done |
-		grep -E '^\[ *[0-9]+\.[0-9]+\]' | grep -E "$bad_log" | head -n 20)
+		kernel_lines | grep -E "$bad_log" | head -n 20)
 	if [ -n "$hits" ]; then
 		echo "$hits" | sed 's/^/# guest log: /'
 		echo "FAIL guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
