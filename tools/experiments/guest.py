@@ -510,7 +510,9 @@ def run(a, dpid, proto, mode, run_dir):
         json.dump(sched, f)
     cross = spawn("x", sys.executable, CROSS, f"{run_dir}/sched.json", stdout=subprocess.PIPE,
                   text=True)
-    status = f"{run_dir}/abwd-{proto}-{mode}.json"
+    # the matrix runs each estimator mode into the same directory: a log each
+    tag = f"{proto}-{mode}-{a.estimator_mode}" if a.matrix else f"{proto}-{mode}"
+    status = f"{run_dir}/abwd-{tag}.json"
     procs, driver, extra = [], None, []
     if mode != "none":
         # htb and cake: the same estimator, counting on GC, W by the driver
@@ -521,7 +523,7 @@ def run(a, dpid, proto, mode, run_dir):
         procs.append(spawn(where, ABWD, "sender", "--peer", "10.2.1.2", "--dev", dev,
                            "--port", str(PROBE_PORT), "--interval", f"{round(1000 / k)}ms",
                            "--plain", "yes", "--w-ini", f"{W_INI}bit", "--status", status, "-v",
-                           *est, stderr=open(f"{run_dir}/abwd-{proto}-{mode}.log", "w")))
+                           *est, stderr=open(f"{run_dir}/abwd-{tag}.log", "w")))
         if where == "gc":
             driver = Driver(mode, proto, status, dt / 4,
                             f"{run_dir}/driver-{proto}-{mode}.log")
