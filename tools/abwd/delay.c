@@ -301,6 +301,14 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	enum delay_cmd cmd;
 	int64_t step;
 
+	/*
+	 * a maxDelay that no congestion loss has shown for DELAY_MAX_AGE
+	 * estimates is forgotten: learnt from a loss with a shallow queue, it
+	 * may squeeze the areas under the path's jitter, which then reads as
+	 * a queue and holds W at w-min, where no loss comes to correct it
+	 */
+	if (s->have_max && ++s->max_age >= DELAY_MAX_AGE)
+		s->have_max = false;
 	delay_read(s, p, x, &r);
 
 	/*
@@ -325,6 +333,7 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 			else
 				s->max_ns -= (s->max_ns - m) / 8;
 			s->have_max = true;
+			s->max_age = 0;
 		}
 		a->w = (uint64_t)((unsigned __int128)from * PPM / p->md);
 		a->d = ap->d_ini;

@@ -57,7 +57,11 @@
  * The areas span maxDelay - minDelay, but at most delay-span, the
  * queueing delay the operator allows: a deep buffer does not drag the
  * target area up with it. Until a loss has shown where the bottleneck
- * drops, they span delay-span.
+ * drops, they span delay-span; so they do again once no congestion loss
+ * has shown maxDelay for DELAY_MAX_AGE estimates (ours: a maxDelay
+ * learnt from a loss with a shallow queue squeezes the areas under the
+ * path's jitter, the jitter is read as a queue and W is cut to w-min,
+ * where no loss comes to correct it).
  *
  * Hybrid (real-time) mode: others (loss-based TCP) hold the queue when it
  * is read above the target area, counted from the base, at three
@@ -149,10 +153,13 @@ struct delay_sample {
 /* the base delay's history: buckets of estimates, each its least delay */
 #define DELAY_BASE_N	10
 #define DELAY_BASE_LEN	60
+/* maxDelay no congestion loss has shown for this many estimates is forgotten */
+#define DELAY_MAX_AGE	DELAY_BASE_LEN
 
 struct delay_state {
 	bool have;		/* a sample seen: min and prev hold */
 	bool have_max;		/* a congestion loss set max */
+	uint32_t max_age;	/* estimates since a congestion loss showed max */
 	int64_t base[DELAY_BASE_N];
 	uint32_t base_n;	/* buckets in use */
 	uint32_t base_cur;	/* the bucket filling */

@@ -639,6 +639,64 @@ static void test_delay_max(void)
 }
 
 /*
+ * A maxDelay learnt from a loss with a shallow queue squeezes the areas
+ * under the path's jitter (the robustness matrix's delay100 cell, TCP,
+ * hybrid: a loss with a 3 ms queue, then 1-1.5 ms of jitter read as the
+ * areas over the target, W at w-min for 80 s of the 120). No loss comes
+ * to correct it while W is cut, so a maxDelay that no congestion loss has
+ * shown again for 60 estimates (a bucket of the base delay) is forgotten.
+ * minDelay 20 ms; filter 1; jitter 21 and 21.5 ms in turn, nothing lost:
+ *   t2        23 ms, 3 lost: MD, maxDelay 23 ms (the areas span 3 ms)
+ *   t3-t61    0.33 and 0.5 of the span: W cut, to w-min
+ *   t62       the 60th estimate since: the areas span 50 ms again,
+ *             0.02-0.03 of it: up-3
+ */
+static void test_delay_max_ages(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct aimd a;
+	bool kept = true;
+	int t;
+
+	p.mode = DELAY_MODE_DELAY;
+	p.filter = 1;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	is_cmd(dly(&s, &p, &a, &ap, 23000, 3, 900000), DELAY_MD,
+	       "max ages: t2 a loss with a 3 ms queue: MD");
+	is_u64((uint64_t)delay_span(&s, &p), 3 * MS, "max ages: t2 the areas span 3 ms");
+	for (t = 3; t <= 61; t++) {
+		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
+		kept &= delay_span(&s, &p) == 3 * MS;
+	}
+	ok(kept, "max ages: t3-t61 maxDelay kept, the areas span 3 ms");
+	is_u64(a.w, ap.w_min, "max ages: t61 the jitter read as a queue: W at w-min");
+	is_cmd(dly(&s, &p, &a, &ap, 21500, 0, 0), DELAY_INC_BIG,
+	       "max ages: t62 the 60th estimate without a congestion loss: up-3");
+	ok(!s.have_max && delay_span(&s, &p) == 50 * MS,
+	   "max ages: t62 maxDelay forgotten, the areas span delay-span");
+	for (t = 63; t <= 70; t++)
+		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
+	ok(a.w > 500000, "max ages: t70 W back above 500 kbit/s");
+	printf("#   W %llu bit/s\n", (unsigned long long)a.w);
+
+	/* a congestion loss shows maxDelay again: its age starts over */
+	is_cmd(dly(&s, &p, &a, &ap, 23000, 3, 900000), DELAY_MD,
+	       "max ages: t71 a loss with a 3 ms queue: MD");
+	for (t = 72; t <= 129; t++)
+		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
+	is_cmd(dly(&s, &p, &a, &ap, 23000, 3, 900000), DELAY_MD,
+	       "max ages: t130, the 59th estimate since, a loss with it: MD");
+	for (t = 131; t <= 189; t++)
+		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
+	ok(s.have_max && delay_span(&s, &p) == 3 * MS,
+	   "max ages: t189 the 59th since t130: maxDelay kept");
+}
+
+/*
  * The loss mode watches the delay, W left to eq. 8-11: a queue at 0.2 of
  * the span (10 of 50 ms) or more is at the target area, where scavenger
  * classes yield; below it, or filtered away, they borrow
@@ -1808,6 +1866,7 @@ int main(void)
 	test_delay_hybrid();
 	test_delay_filter();
 	test_delay_max();
+	test_delay_max_ages();
 	test_delay_watch();
 	test_delay_areas_more();
 	test_delay_deep_drain();
