@@ -179,7 +179,7 @@ static int64_t span_frac(int64_t q, int64_t span)
 static void delay_read(struct delay_state *s, const struct delay_params *p,
 		       const struct delay_sample *x, struct reading *r)
 {
-	int64_t d = x->owd_ns, grad;
+	int64_t d = x->owd_ns, low = d, grad;
 
 	if (x->rtt_ns && (!s->rtt_min_ns || x->rtt_ns < s->rtt_min_ns))
 		s->rtt_min_ns = x->rtt_ns;
@@ -189,8 +189,18 @@ static void delay_read(struct delay_state *s, const struct delay_params *p,
 		s->base_n = 1;
 		s->prev_ns = d;
 	}
-	r->base = base_add(s, d);
+	/*
+	 * the base takes a delay only if the sample before it was as low: a
+	 * lone request that overtook the path's delay (reordered) would set
+	 * minDelay below the path for ten buckets, and every delay after it
+	 * would read as a queue; nor is the delay read below the base
+	 */
+	if (s->last_n && s->last[s->last_cur] > low)
+		low = s->last[s->last_cur];
+	r->base = base_add(s, low);
 	r->cur = filter_add(s, p, d);
+	if (r->cur < r->base)
+		r->cur = r->base;
 	/* a delay below the pushed minDelay takes it down (base <= cur) */
 	if (r->cur < r->base + s->push_ns)
 		s->push_ns = r->cur - r->base;

@@ -13,7 +13,11 @@
  * sample, a scheduling hiccup at either end, is not a queue; a queue
  * that stays is seen one estimate later. minDelay is the least delay of
  * the last ten buckets of 60 estimates each (as LEDBAT keeps its base
- * delay), so that it follows the clocks' drift and a longer path;
+ * delay), so that it follows the clocks' drift and a longer path; a
+ * delay counts there only if the sample before it was as low (ours: one
+ * request that overtook the path's delay, reordered, would read every
+ * delay after it as a queue for ten buckets), and the delay read is
+ * never below it;
  * maxDelay is the delay at which the bottleneck drops. Between them
  * seven areas; the target area sits low, so that the queue stays short:
  *

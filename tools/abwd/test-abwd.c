@@ -250,6 +250,43 @@ static void test_delay_base_ages(void)
 }
 
 /*
+ * A request that overtakes the path's delay (netem's reordering sends it
+ * at once, 25 ms ahead of the rest: the robustness matrix's reorder1
+ * cells) does not set minDelay: the base takes a delay only if the sample
+ * before it was as low. Before, minDelay fell 25 ms, every delay after it
+ * read as a 25 ms queue, and W was cut to w-min for the rest of the run.
+ *   t1-t3   45 ms                  minDelay 45
+ *   t4      20 ms, alone           minDelay 45; the read not below it
+ *   t5-t8   45 ms                  no queue: up-3
+ *   t9-t10  30 ms (a shorter path) minDelay 30 at the second
+ */
+static void test_delay_base_reorder(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct aimd a;
+	bool up = true;
+	int t;
+
+	p.mode = DELAY_MODE_DELAY;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	for (t = 1; t <= 3; t++)
+		dly(&s, &p, &a, &ap, 45000, 0, 0);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	ok(s.min_ns == OFFSET + 45 * MS && s.queue_ns == 0,
+	   "base: t4 a lone delay 25 ms low: minDelay kept, 45 ms; queue 0");
+	for (t = 5; t <= 8; t++)
+		up &= dly(&s, &p, &a, &ap, 45000, 0, 0) == DELAY_INC_BIG;
+	ok(up && s.queue_ns == 0, "base: t5-t8 45 ms: no queue read, up-3");
+	dly(&s, &p, &a, &ap, 30000, 0, 0);
+	ok(s.min_ns == OFFSET + 45 * MS, "base: t9 30 ms, once: minDelay 45 ms");
+	dly(&s, &p, &a, &ap, 30000, 0, 0);
+	ok(s.min_ns == OFFSET + 30 * MS, "base: t10 30 ms again: minDelay 30 ms");
+}
+
+/*
  * The areas before any loss (span 50 ms from minDelay 20 ms), smoothing
  * (half this step, half the last), the MD step on congestion, and the
  * span a congestion loss teaches. Steps are of delay-step = 200 kbit/s;
@@ -1871,6 +1908,7 @@ int main(void)
 	test_delay_areas_more();
 	test_delay_deep_drain();
 	test_delay_base_ages();
+	test_delay_base_reorder();
 	test_aimd_thresholds();
 	test_aimd_clamps();
 	test_aimd_overflow();
