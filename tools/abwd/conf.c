@@ -694,7 +694,8 @@ static const struct key_def keys[] = {
 	{ "delay-step", "RATE",	 S, "200kbit", false, false, set_delay_step,
 	  "delay, hybrid: W's step for a factor of 1 (--- and +++)" },
 	{ "delay-span", "TIME",	 S, "50ms", false, false, set_delay_span,
-	  "maxDelay - minDelay at most, and while no loss in 60 estimates showed it; 0.2 of it holds scavengers" },
+	  "maxDelay - minDelay at most, and while no congestion loss in 60 estimates showed it; "
+	  "0.2 of it holds scavengers" },
 	{ "delay-span-min", "TIME", S, "2ms", false, false, set_delay_span_min,
 	  "delay, hybrid: the least queue that makes a loss congestion" },
 	{ "delay-md", "NUM",	 S, "1.1", false, false, set_delay_md,

@@ -306,19 +306,11 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 			    const struct delay_sample *x)
 {
 	uint64_t w0 = a->w;	/* the W the estimate measured */
-	bool loss, heavy, queued;
+	bool loss, heavy, queued, shown = false;
 	struct reading r;
 	enum delay_cmd cmd;
 	int64_t step;
 
-	/*
-	 * a maxDelay that no congestion loss has shown for DELAY_MAX_AGE
-	 * estimates is forgotten: learnt from a loss with a shallow queue, it
-	 * may squeeze the areas under the path's jitter, which then reads as
-	 * a queue and holds W at w-min, where no loss comes to correct it
-	 */
-	if (s->have_max && ++s->max_age >= DELAY_MAX_AGE)
-		s->have_max = false;
 	delay_read(s, p, x, &r);
 
 	/*
@@ -343,7 +335,7 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 			else
 				s->max_ns -= (s->max_ns - m) / 8;
 			s->have_max = true;
-			s->max_age = 0;
+			shown = true;
 		}
 		a->w = (uint64_t)((unsigned __int128)from * PPM / p->md);
 		a->d = ap->d_ini;
@@ -375,6 +367,23 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 			a->w = w_add(a->w, step);
 			a->d = ap->d_ini;
 		}
+	}
+
+	/*
+	 * a maxDelay that no congestion loss has shown for DELAY_MAX_AGE
+	 * estimates, this one included, is raised to delay-span above the
+	 * base: learnt from a loss with a shallow queue, it may squeeze the
+	 * areas under the path's jitter, which then reads as a queue and
+	 * holds W at w-min, where no loss comes to correct it. It stays
+	 * known: a loss must still come with a queue that rose to be
+	 * congestion, and takes it down an eighth of the way, not at once.
+	 */
+	if (shown) {
+		s->max_age = 0;
+	} else if (s->have_max && ++s->max_age >= DELAY_MAX_AGE) {
+		if (s->max_ns < r.base + (int64_t)p->span_ns)
+			s->max_ns = r.base + (int64_t)p->span_ns;
+		s->max_age = 0;
 	}
 
 	/*

@@ -62,10 +62,12 @@
  * queueing delay the operator allows: a deep buffer does not drag the
  * target area up with it. Until a loss has shown where the bottleneck
  * drops, they span delay-span; so they do again once no congestion loss
- * has shown maxDelay for DELAY_MAX_AGE estimates (ours: a maxDelay
- * learnt from a loss with a shallow queue squeezes the areas under the
- * path's jitter, the jitter is read as a queue and W is cut to w-min,
- * where no loss comes to correct it).
+ * has shown maxDelay for DELAY_MAX_AGE estimates, when maxDelay is
+ * raised to delay-span above the base (ours: a maxDelay learnt from a
+ * loss with a shallow queue squeezes the areas under the path's jitter,
+ * the jitter is read as a queue and W is cut to w-min, where no loss
+ * comes to correct it). maxDelay stays known: the next loss is judged
+ * as above, and takes it down an eighth of the way.
  *
  * Hybrid (real-time) mode: others (loss-based TCP) hold the queue when it
  * is read above the target area, counted from the base, at three
@@ -157,13 +159,13 @@ struct delay_sample {
 /* the base delay's history: buckets of estimates, each its least delay */
 #define DELAY_BASE_N	10
 #define DELAY_BASE_LEN	60
-/* maxDelay no congestion loss has shown for this many estimates is forgotten */
-#define DELAY_MAX_AGE	DELAY_BASE_LEN
+/* maxDelay no congestion loss has shown for this many estimates: delay-span above the base */
+#define DELAY_MAX_AGE	60
 
 struct delay_state {
 	bool have;		/* a sample seen: min and prev hold */
 	bool have_max;		/* a congestion loss set max */
-	uint32_t max_age;	/* estimates since a congestion loss showed max */
+	uint32_t max_age;	/* estimates since a congestion loss showed max, or it rose */
 	int64_t base[DELAY_BASE_N];
 	uint32_t base_n;	/* buckets in use */
 	uint32_t base_cur;	/* the bucket filling */

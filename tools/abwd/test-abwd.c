@@ -679,14 +679,23 @@ static void test_delay_max(void)
  * A maxDelay learnt from a loss with a shallow queue squeezes the areas
  * under the path's jitter (the robustness matrix's delay100 cell, TCP,
  * hybrid: a loss with a 3 ms queue, then 1-1.5 ms of jitter read as the
- * areas over the target, W at w-min for 80 s of the 120). No loss comes
- * to correct it while W is cut, so a maxDelay that no congestion loss has
- * shown again for 60 estimates (a bucket of the base delay) is forgotten.
+ * areas over the target, W at or near w-min from the 36th second to the
+ * 110th). No loss comes to correct it while W is cut, so a maxDelay that
+ * no congestion loss has shown for 60 estimates, the 60th included, is
+ * raised to delay-span above the base. It stays known: a loss after it
+ * must still come with a queue that rose, and takes it down an eighth.
  * minDelay 20 ms; filter 1; jitter 21 and 21.5 ms in turn, nothing lost:
- *   t2        23 ms, 3 lost: MD, maxDelay 23 ms (the areas span 3 ms)
- *   t3-t61    0.33 and 0.5 of the span: W cut, to w-min
- *   t62       the 60th estimate since: the areas span 50 ms again,
- *             0.02-0.03 of it: up-3
+ *   t3         23 ms, 3 lost: MD, maxDelay 23 ms (the areas span 3 ms)
+ *   t4-t62     jitter, 0.33 and 0.5 of the span: W cut, to w-min
+ *   t63        the 60th since: still read in 3 ms (down-2); then
+ *              maxDelay 70 ms, the areas span 50 ms
+ *   t64-t71    jitter, 0.02-0.03 of 50 ms: up-3
+ *   t72        23 ms, 3 lost, gradient 1.5 ms (in the dead band): a
+ *              steady 3 ms queue, 0.06: random, up-3; span 50 ms
+ *   t73        30 ms, 3 lost, rising: MD, maxDelay 70 - 40/8 = 65 ms
+ *   t74-t132   jitter; t133, the 60th: 30 ms, 3 lost: MD, read in
+ *              45 ms, maxDelay 65 - 35/8 = 60.625 ms; kept to t192
+ *   t193       the 60th since t133: the areas span 50 ms again
  */
 static void test_delay_max_ages(void)
 {
@@ -694,7 +703,7 @@ static void test_delay_max_ages(void)
 	struct delay_params p = DELAY_DEFAULTS;
 	struct delay_state s;
 	struct aimd a;
-	bool kept = true;
+	bool kept = true, up = true;
 	int t;
 
 	p.mode = DELAY_MODE_DELAY;
@@ -702,35 +711,43 @@ static void test_delay_max_ages(void)
 	aimd_init(&a, &ap);
 	delay_init(&s);
 	dly(&s, &p, &a, &ap, 20000, 0, 0);
+	dly(&s, &p, &a, &ap, 20000, 0, 0);
 	is_cmd(dly(&s, &p, &a, &ap, 23000, 3, 900000), DELAY_MD,
-	       "max ages: t2 a loss with a 3 ms queue: MD");
-	is_u64((uint64_t)delay_span(&s, &p), 3 * MS, "max ages: t2 the areas span 3 ms");
-	for (t = 3; t <= 61; t++) {
+	       "max ages: t3 a loss with a 3 ms queue: MD");
+	is_u64((uint64_t)delay_span(&s, &p), 3 * MS, "max ages: t3 the areas span 3 ms");
+	for (t = 4; t <= 62; t++) {
 		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
 		kept &= delay_span(&s, &p) == 3 * MS;
 	}
-	ok(kept, "max ages: t3-t61 maxDelay kept, the areas span 3 ms");
-	is_u64(a.w, ap.w_min, "max ages: t61 the jitter read as a queue: W at w-min");
-	is_cmd(dly(&s, &p, &a, &ap, 21500, 0, 0), DELAY_INC_BIG,
-	       "max ages: t62 the 60th estimate without a congestion loss: up-3");
-	ok(!s.have_max && delay_span(&s, &p) == 50 * MS,
-	   "max ages: t62 maxDelay forgotten, the areas span delay-span");
-	for (t = 63; t <= 70; t++)
+	ok(kept, "max ages: t4-t62 maxDelay kept, the areas span 3 ms");
+	is_u64(a.w, ap.w_min, "max ages: t62 the jitter read as a queue: W at w-min");
+	is_cmd(dly(&s, &p, &a, &ap, 21500, 0, 0), DELAY_DEC,
+	       "max ages: t63 the 60th estimate without a congestion loss: read in 3 ms");
+	ok(s.have_max && delay_span(&s, &p) == 50 * MS,
+	   "max ages: t63 then maxDelay raised, known: the areas span delay-span");
+	for (t = 64; t <= 71; t++)
+		up &= dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0) == DELAY_INC_BIG;
+	ok(up && a.w > 500000, "max ages: t64-t71 up-3, W back above 500 kbit/s");
+	is_cmd(dly(&s, &p, &a, &ap, 23000, 3, 900000), DELAY_INC_BIG,
+	       "max ages: t72 a loss with a steady 3 ms queue: random");
+	is_u64((uint64_t)delay_span(&s, &p), 50 * MS, "max ages: t72 the areas still span 50 ms");
+	is_cmd(dly(&s, &p, &a, &ap, 30000, 3, 900000), DELAY_MD,
+	       "max ages: t73 a loss with a rising queue: MD");
+	is_u64((uint64_t)delay_span(&s, &p), 45 * MS, "max ages: t73 an eighth of the way down: 45 ms");
+	for (t = 74; t <= 132; t++)
 		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
-	ok(a.w > 500000, "max ages: t70 W back above 500 kbit/s");
-	printf("#   W %llu bit/s\n", (unsigned long long)a.w);
-
-	/* a congestion loss shows maxDelay again: its age starts over */
-	is_cmd(dly(&s, &p, &a, &ap, 23000, 3, 900000), DELAY_MD,
-	       "max ages: t71 a loss with a 3 ms queue: MD");
-	for (t = 72; t <= 129; t++)
+	is_cmd(dly(&s, &p, &a, &ap, 30000, 3, 900000), DELAY_MD,
+	       "max ages: t133 the 60th estimate, a loss with a rising queue: MD");
+	is_u64((uint64_t)delay_span(&s, &p), 40625000,
+	       "max ages: t133 read in 45 ms, an eighth down: 40.625 ms");
+	kept = true;
+	for (t = 134; t <= 192; t++) {
 		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
-	is_cmd(dly(&s, &p, &a, &ap, 23000, 3, 900000), DELAY_MD,
-	       "max ages: t130, the 59th estimate since, a loss with it: MD");
-	for (t = 131; t <= 189; t++)
-		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
-	ok(s.have_max && delay_span(&s, &p) == 3 * MS,
-	   "max ages: t189 the 59th since t130: maxDelay kept");
+		kept &= delay_span(&s, &p) == 40625000;
+	}
+	ok(kept, "max ages: t134-t192 maxDelay kept");
+	dly(&s, &p, &a, &ap, 21500, 0, 0);
+	is_u64((uint64_t)delay_span(&s, &p), 50 * MS, "max ages: t193 the 60th since t133: 50 ms");
 }
 
 /*
