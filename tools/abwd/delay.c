@@ -376,7 +376,10 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	 * areas under the path's jitter, which then reads as a queue and
 	 * holds W at w-min, where no loss comes to correct it. It stays
 	 * known: a loss must still come with a queue that rose to be
-	 * congestion, and takes it down an eighth of the way, not at once.
+	 * congestion, and one below it takes it down an eighth of the way,
+	 * not at once. (A bottleneck buffer shallower than the areas above
+	 * the target, full and dropping while the delay stands still, is
+	 * then read as random loss until the loss is heavy.)
 	 */
 	if (shown) {
 		s->max_age = 0;

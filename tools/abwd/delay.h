@@ -67,7 +67,10 @@
  * loss with a shallow queue squeezes the areas under the path's jitter,
  * the jitter is read as a queue and W is cut to w-min, where no loss
  * comes to correct it). maxDelay stays known: the next loss is judged
- * as above, and takes it down an eighth of the way.
+ * as above, and a congestion loss below it takes it down an eighth of
+ * the way. (So a bottleneck buffer shallower than the areas above the
+ * target, full and dropping while the delay stands still, reads as
+ * random loss until the loss is heavy.)
  *
  * Hybrid (real-time) mode: others (loss-based TCP) hold the queue when it
  * is read above the target area, counted from the base, at three
@@ -165,7 +168,7 @@ struct delay_sample {
 struct delay_state {
 	bool have;		/* a sample seen: min and prev hold */
 	bool have_max;		/* a congestion loss set max */
-	uint32_t max_age;	/* estimates since a congestion loss showed max, or it rose */
+	uint32_t max_age;	/* estimates since a congestion loss showed max, or the rise */
 	int64_t base[DELAY_BASE_N];
 	uint32_t base_n;	/* buckets in use */
 	uint32_t base_cur;	/* the bucket filling */
