@@ -697,6 +697,13 @@ static void test_delay_max(void)
  *              45 ms, maxDelay 65 - 35/8 = 60.625 ms; kept to t192
  *   t193       the 60th since t133: the areas span 50 ms again
  */
+/* test_delay_max_ages's jitter at estimate @t: 21 ms, 21.5 at odd ones; nothing lost */
+static enum delay_cmd jitter(struct delay_state *s, const struct delay_params *p,
+			     struct aimd *a, const struct aimd_params *ap, int t)
+{
+	return dly(s, p, a, ap, t % 2 ? 21500 : 21000, 0, 0);
+}
+
 static void test_delay_max_ages(void)
 {
 	struct aimd_params ap = AIMD_DEFAULTS;
@@ -716,17 +723,17 @@ static void test_delay_max_ages(void)
 	       "max ages: t3 a loss with a 3 ms queue: MD");
 	is_u64((uint64_t)delay_span(&s, &p), 3 * MS, "max ages: t3 the areas span 3 ms");
 	for (t = 4; t <= 62; t++) {
-		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
+		jitter(&s, &p, &a, &ap, t);
 		kept &= delay_span(&s, &p) == 3 * MS;
 	}
 	ok(kept, "max ages: t4-t62 maxDelay kept, the areas span 3 ms");
 	is_u64(a.w, ap.w_min, "max ages: t62 the jitter read as a queue: W at w-min");
-	is_cmd(dly(&s, &p, &a, &ap, 21500, 0, 0), DELAY_DEC,
+	is_cmd(jitter(&s, &p, &a, &ap, 63), DELAY_DEC,
 	       "max ages: t63 the 60th estimate without a congestion loss: read in 3 ms");
 	ok(s.have_max && delay_span(&s, &p) == 50 * MS,
 	   "max ages: t63 then maxDelay raised, known: the areas span delay-span");
 	for (t = 64; t <= 71; t++)
-		up &= dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0) == DELAY_INC_BIG;
+		up &= jitter(&s, &p, &a, &ap, t) == DELAY_INC_BIG;
 	ok(up && a.w > 500000, "max ages: t64-t71 up-3, W back above 500 kbit/s");
 	is_cmd(dly(&s, &p, &a, &ap, 23000, 3, 900000), DELAY_INC_BIG,
 	       "max ages: t72 a loss with a steady 3 ms queue: random");
@@ -735,18 +742,18 @@ static void test_delay_max_ages(void)
 	       "max ages: t73 a loss with a rising queue: MD");
 	is_u64((uint64_t)delay_span(&s, &p), 45 * MS, "max ages: t73 an eighth of the way down: 45 ms");
 	for (t = 74; t <= 132; t++)
-		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
+		jitter(&s, &p, &a, &ap, t);
 	is_cmd(dly(&s, &p, &a, &ap, 30000, 3, 900000), DELAY_MD,
 	       "max ages: t133 the 60th estimate, a loss with a rising queue: MD");
 	is_u64((uint64_t)delay_span(&s, &p), 40625000,
 	       "max ages: t133 read in 45 ms, an eighth down: 40.625 ms");
 	kept = true;
 	for (t = 134; t <= 192; t++) {
-		dly(&s, &p, &a, &ap, t % 2 ? 21500 : 21000, 0, 0);
+		jitter(&s, &p, &a, &ap, t);
 		kept &= delay_span(&s, &p) == 40625000;
 	}
 	ok(kept, "max ages: t134-t192 maxDelay kept");
-	dly(&s, &p, &a, &ap, 21500, 0, 0);
+	jitter(&s, &p, &a, &ap, 193);
 	is_u64((uint64_t)delay_span(&s, &p), 50 * MS, "max ages: t193 the 60th since t133: 50 ms");
 }
 
