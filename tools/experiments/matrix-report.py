@@ -20,6 +20,9 @@ and DIR/matrix.png; prints the markdown. Per entry:
   otherwise look faster;
 - w_error: mean |W - ABW| over the mean ABW (none without an estimator or
   a fixed ABW);
+- w_ratio: the mean W over the mean ABW, at the same samples: where
+  w_error says how far W strays, w_ratio says to which side (the issue's
+  goal for 1 % random loss: at least 0.8);
 - cross_bps: what of the cross traffic reached the far gateway;
 - bulk_bps: in the elastic cell, what the bulk backup through the gateway
   (a scavenger class in er2bc and static, htb's lowest class, cake's bulk
@@ -62,8 +65,9 @@ def entry(doc, run):
     else:
         util = run.get("r1_bytes", 0) * 8 / (run.get("seconds", 1) * CAPACITY)
     pairs = [(w, x) for w, x in zip(s["w"], s["abw"]) if w is not None and x is not None]
-    werr = (sum(abs(w - x) for w, x in pairs) / len(pairs)) / (sum(x for _, x in pairs) /
-                                                               len(pairs)) if pairs else None
+    mean_abw = sum(x for _, x in pairs) / len(pairs) if pairs else 0
+    werr = sum(abs(w - x) for w, x in pairs) / len(pairs) / mean_abw if mean_abw else None
+    wratio = sum(w for w, _ in pairs) / len(pairs) / mean_abw if mean_abw else None
     owd = run.get("owd") or {}
     rule = doc["estimator_mode"] if run["mode"] != "none" else None
     return {"scenario": doc["scenario"], "impairment": doc["impair"], "proto": run["proto"],
@@ -74,6 +78,7 @@ def entry(doc, run):
             "p1_probe_lost": round(1 - owd["received"] / (owd["seq"] + 1), 4)
             if owd.get("seq", -1) >= 0 else None,
             "w_error": round(werr, 3) if werr is not None else None,
+            "w_ratio": round(wratio, 3) if wratio is not None else None,
             "cross_bps": round(run.get("cross_bytes", 0) * 8 / run.get("seconds", 1)),
             # the elastic cell's bulk backup through the gateway (None elsewhere)
             "bulk_bps": round(run["bulk_bytes"] * 8 / run["seconds"])
@@ -176,7 +181,7 @@ def main():
                      if e else " |")
         md.append(line)
     md += ["", "Per priority (shortage p1..p5), W's error and the cross traffic:", "",
-           "| cell | baseline | shortage p1..p5 | W error | cross kbit/s | bulk kbit/s "
+           "| cell | baseline | shortage p1..p5 | W error · W/ABW | cross kbit/s | bulk kbit/s "
            "| p1 OWD p50/p99 ms | p1 probe lost |", "|---|---|---|---|---|---|---|---|"]
     last = None
     for e in sorted(cells, key=lambda e: (e["scenario"], e["impairment"], e["proto"],
@@ -189,7 +194,8 @@ def main():
         bulk = f"{e['bulk_bps'] / 1e3:.0f}" if e["bulk_bps"] is not None else "-"
         md.append(f"| {e['scenario']} {e['impairment']} {e['proto'].upper()} | {label(e)} | "
                   + " ".join(f"{x * 100:.1f}%" for x in e["shortage"])
-                  + f" | {e['w_error'] if e['w_error'] is not None else '-'} | "
+                  + f" | {e['w_error'] if e['w_error'] is not None else '-'} · "
+                  f"{e['w_ratio'] if e['w_ratio'] is not None else '-'} | "
                   f"{e['cross_bps'] / 1e3:.0f} | {bulk} | "
                   f"{e['p1_owd_p50_ms']}/{e['p1_owd_p99_ms']} | {e['p1_probe_lost']} |")
     text = "\n".join(md) + "\n"

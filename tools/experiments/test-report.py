@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Host tests of the matrix report's ideal (matrix-report.py, ideal()):
-hand-computed schedules, TAP output. The Debian python3 (matplotlib,
+"""Host tests of the matrix report (matrix-report.py): the ideal (ideal())
+and W against the ABW (entry()), on hand-computed schedules, TAP output. The Debian python3 (matplotlib,
 which the report imports, comes from python3-matplotlib)."""
 import importlib.util
 import os
@@ -68,6 +68,34 @@ ok(got == [0.0, 0.0, 1.0, 1.0, 1.0], f"compressed 4x, 1 Mbit/s: the third short 
 
 # no fixed ABW (the elastic cell): no ideal
 ok(mr.ideal(doc, run("tcp", [None] * 21)) is None, "no fixed ABW: None")
+
+
+
+def est(w, abw):
+    """W's error and ratio of a run whose estimator said @w against @abw"""
+    r = run("udp", abw)
+    r["samples"]["w"] = w
+    r["mode"] = "er2bc"
+    e = mr.entry({**doc, "scenario": "dbhpf", "impair": "loss1", "estimator_mode": "delay"}, r)
+    return e["w_error"], e["w_ratio"]
+
+
+# W half the ABW: half off, and below it
+got = est([1_000_000] * 21, [2_000_000] * 21)
+ok(got == (0.5, 0.5), f"W half the ABW: error 0.5, ratio 0.5 (got {got})")
+
+# W above, then below, by as much: the error counts both, the ratio nets
+# them (the mean W is the mean ABW)
+got = est([2_400_000] * 10 + [1_600_000] * 10 + [None], [2_000_000] * 21)
+ok(got == (0.2, 1.0), f"W 20 % over, then under: error 0.2, ratio 1.0 (got {got})")
+
+# a sample without W (the estimator's status not read yet) is left out
+got = est([None] * 5 + [3_000_000] * 16, [2_000_000] * 21)
+ok(got == (0.5, 1.5), f"samples without W left out: error 0.5, ratio 1.5 (got {got})")
+
+# no fixed ABW (the elastic cell): neither
+got = est([1_000_000] * 21, [None] * 21)
+ok(got == (None, None), f"no fixed ABW: no error, no ratio (got {got})")
 
 print(f"1..{n}")
 if failed:
