@@ -126,7 +126,7 @@ CHECKS = [
      [(f"100 * elastic13(j, 'er2bc', {m!r}, every=True)", "{:.1f}")
       for m in ("loss", "hybrid", "delay")]),
     ("Documentation/evaluation.rst",
-     r"Over the three runs \(8 pairs each\): pfifo (\S+) %, cake (\S+) %, htb (\S+) %, "
+     r"Over the three runs \(12 pairs each\): pfifo (\S+) %, cake (\S+) %, htb (\S+) %, "
      r"eR2BC \(``loss``\) (\S+) %, static (\S+) %, ``hybrid`` (\S+) %, ``delay`` (\S+) %",
      "matrix.json",
      [(f"100 * elastic13(j, '{b}', {m!r}, every=True)", "{:.1f}") for b, m in
