@@ -65,9 +65,10 @@ def entry(doc, run):
     else:
         util = run.get("r1_bytes", 0) * 8 / (run.get("seconds", 1) * CAPACITY)
     pairs = [(w, x) for w, x in zip(s["w"], s["abw"]) if w is not None and x is not None]
-    mean_abw = sum(x for _, x in pairs) / len(pairs) if pairs else 0
-    werr = sum(abs(w - x) for w, x in pairs) / len(pairs) / mean_abw if mean_abw else None
-    wratio = sum(w for w, _ in pairs) / len(pairs) / mean_abw if mean_abw else None
+    # (means over the same samples: their counts cancel)
+    abw_sum = sum(x for _, x in pairs)
+    werr = sum(abs(w - x) for w, x in pairs) / abw_sum if abw_sum else None
+    wratio = sum(w for w, _ in pairs) / abw_sum if abw_sum else None
     owd = run.get("owd") or {}
     rule = doc["estimator_mode"] if run["mode"] != "none" else None
     return {"scenario": doc["scenario"], "impairment": doc["impair"], "proto": run["proto"],

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Host tests of the matrix report (matrix-report.py): the ideal (ideal())
-and W against the ABW (entry()), on hand-computed schedules, TAP output. The Debian python3 (matplotlib,
-which the report imports, comes from python3-matplotlib)."""
+and W against the ABW (entry()), on hand-computed schedules, TAP output.
+The Debian python3 (matplotlib, which the report imports, comes from
+python3-matplotlib)."""
 import importlib.util
 import os
 import sys
@@ -68,7 +69,6 @@ ok(got == [0.0, 0.0, 1.0, 1.0, 1.0], f"compressed 4x, 1 Mbit/s: the third short 
 
 # no fixed ABW (the elastic cell): no ideal
 ok(mr.ideal(doc, run("tcp", [None] * 21)) is None, "no fixed ABW: None")
-
 
 
 def est(w, abw):
