@@ -40,6 +40,7 @@ tools: deps
 	@$(MAKE) -s -C tools/er2bcctl
 	@$(MAKE) -s -C tools/abwd
 	@$(MAKE) -s -C selftests/tcp_rcvmgr synflood
+	@$(MAKE) -s -C tools/testing/vm flagcheck
 
 # checkpatch from Debian's linux-source, sparse through Kbuild (C=2 checks
 # every file, built or not); both fail on any finding; then no file of a
@@ -118,5 +119,6 @@ clean:
 	$(MAKE) -s -C tools/lib clean
 	$(MAKE) -s -C tools/er2bcctl clean
 	$(MAKE) -s -C tools/abwd clean
+	$(MAKE) -s -C tools/testing/vm clean
 
 .PHONY: check-deb all deps modules tools lint check check-host deb demo experiments matrix vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean

@@ -46,6 +46,23 @@ if "$top/tools/testing/vm/guest-install.sh" "$mods"; then
 else
 	harness FAIL "install modules"
 fi
+
+# --- the emulated CPU itself: QEMU 7.2's TCG corrupts RFLAGS at CMPXCHG16B,
+# which the kernel's SLUB runs at every allocation; run.sh turns CX16 off
+# (flagcheck.c, Documentation/testing.rst). Before the tests: the CPU keeps
+# its flags there; after them: no vCPU's flags were corrupted meanwhile.
+flagcheck=$top/tools/testing/vm/flagcheck
+flags_check() {
+	local why rc=0
+	why=$("$flagcheck" "$@" 2>&1) || rc=$?
+	[ -z "$why" ] || echo "$why" | sed 's/^/# /'
+	return $rc
+}
+if flags_check; then
+	harness PASS "the CPU keeps RFLAGS across CMPXCHG16B"
+else
+	harness FAIL "the CPU keeps RFLAGS across CMPXCHG16B"
+fi
 dest=/lib/modules/$krel/updates/er2bc
 
 # KASAN and lockdep under TCG leave the emulated CPU short of the tests'
@@ -149,6 +166,12 @@ for m in tcp_rcvmgr sch_er2bc; do
 	fi
 done
 [ $ok = 1 ] && harness PASS "modules unload" || harness FAIL "modules unload"
+
+if flags_check --watch 1; then
+	harness PASS "no vCPU's RFLAGS has reserved bits after the tests"
+else
+	harness FAIL "no vCPU's RFLAGS has reserved bits after the tests"
+fi
 
 # --- leaks (objects younger than 5 s are not reported yet)
 if [ -w $kmemleak ]; then

@@ -22,6 +22,8 @@
 # Exits with the command's exit status; 125 if the guest never finished
 # (panic, timeout). Acceleration: KVM if a real boot with it works (probed
 # once per host kernel and cached), else TCG; ER2BC_ACCEL=kvm|tcg forces.
+# ER2BC_QEMU names another qemu-system-x86_64 binary, ER2BC_CPU another
+# -cpu model (make soak compares them; Documentation/testing.rst).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,6 +56,7 @@ fi
 rm -f "$out/exit-status" "$out/boot-seconds"
 printf '%q ' "$@" >"$out/cmd"
 
+qemu=${ER2BC_QEMU:-qemu-system-x86_64}
 image=$("$here/kernels.sh" image "$kver")
 initrd=$("$here/mkinitramfs.sh" "$kver")
 
@@ -71,7 +74,7 @@ qemu_cmd() {
 	cmdline+=" er2bc.kver=$kver er2bc.interactive=$interactive"
 	[ -n "$queue" ] && cmdline+=" er2bc.queue=$queue"
 
-	QEMU=(qemu-system-x86_64 -nodefaults -no-reboot -display none
+	QEMU=("$qemu" -nodefaults -no-reboot -display none
 		-machine q35 -smp "$cpus" -m "$mem"
 		-kernel "$image" -initrd "$initrd" -append "$cmdline"
 		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
@@ -83,13 +86,19 @@ qemu_cmd() {
 			-device virtio-9p-pci,fsdev=queue,mount_tag=queue)
 	fi
 	if [ "$accel" = kvm ]; then
-		QEMU+=(-accel kvm -cpu max)
+		QEMU+=(-accel kvm -cpu "${ER2BC_CPU:-max}")
 	else
 		# One host thread for both vCPUs: with a thread each, a vCPU can
 		# run a stale translation of code the kernel is patching (jump
 		# labels) and die on an int3 no text_poke owns (seen at boot on
 		# 6.12, about one boot in ten). Round-robin vCPUs still interleave.
-		QEMU+=(-accel tcg,thread=single -cpu max)
+		# No CMPXCHG16B: QEMU 7.2's TCG corrupts RFLAGS at it (the helper
+		# reads a stale cc_op), and the kernel's SLUB runs it at every
+		# allocation; the garbage became TF, DF or NT in the guest and
+		# panicked it about once in a few guest-hours (flagcheck.c;
+		# Documentation/testing.rst). Without CX16 the kernel takes its
+		# own fallbacks.
+		QEMU+=(-accel tcg,thread=single -cpu "${ER2BC_CPU:-max,-cx16}")
 	fi
 	if [ -n "$extra" ]; then
 		# shellcheck disable=SC2206 # -x is a list of words by design
@@ -110,7 +119,7 @@ pick_accel() {
 		echo "$ER2BC_ACCEL"
 		return
 	fi
-	key=$( (uname -r; qemu-system-x86_64 --version | head -n 1) | sha256sum | cut -c1-12)
+	key=$( (uname -r; "$qemu" --version | head -n 1) | sha256sum | cut -c1-12)
 	cache=$ER2BC_CACHE/accel-$key
 	# one probe at a time (make check boots two kernels at once)
 	exec 8>"$cache.lock"
