@@ -7,6 +7,7 @@
 #   make demo					seed 000's DBHPF scenario, compressed, in the VM: Table 5
 #   make experiments [FULL=1]			every scenario of tools/experiments/scenarios
 #   make matrix [FULL=1] [CELLS=...]		every baseline under impairments (hours, resumable)
+#   make soak [KVER=] [HOURS=] [WORKLOAD=]	guests looping the workloads where guests died: deaths per guest-hour
 #   make vm-shell [KVER=...]			interactive guest with the modules installed
 #   make lint					checkpatch and sparse
 #   make bench-qdisc				per-packet cost beside htb and pfifo (QEMU -icount)
@@ -85,6 +86,13 @@ matrix: deps modules tools
 	@KVER=$(KVER) EXP_COMMAND="make matrix$(if $(FULL), FULL=$(FULL))" \
 		tools/experiments/matrix.sh $(if $(filter 1,$(FULL)),--full)
 
+# guests in turn on the workloads at whose steps guests died, until HOURS
+# of guest time (default 1, counting earlier runs); deaths and corrupted
+# flags per guest-hour (tools/testing/vm/soak.sh, Documentation/testing.rst)
+soak: deps
+	@$(VM)/soak.sh -k $(KVER) $(if $(HOURS),-h $(HOURS)) $(if $(MINUTES),-g $(MINUTES)) \
+		$(if $(WORKLOAD),-w "$(WORKLOAD)")
+
 vm-shell: deps tools
 	@mods=$$($(BUILDMOD) $(KVER) 2>/dev/null) && \
 	$(VM)/run.sh -i -k $(KVER) -- $(VM)/guest-install.sh "$$mods"
@@ -121,4 +129,4 @@ clean:
 	$(MAKE) -s -C tools/abwd clean
 	$(MAKE) -s -C tools/testing/vm clean
 
-.PHONY: check-deb all deps modules tools lint check check-host deb demo experiments matrix vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean
+.PHONY: check-deb all deps modules tools lint check check-host deb demo experiments matrix soak vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean
