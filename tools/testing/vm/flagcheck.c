@@ -24,12 +24,13 @@
  *   flagcheck --watch S   for S seconds, on every CPU, read RFLAGS every
  *                         10 ms; exit 1 at the first reserved bit seen
  *   flagcheck --storm S   the same, while on every CPU a process sends
- *                         UDP to a closed port on 127.0.0.1 without pause
- *                         (an skb allocated and freed per datagram, in
- *                         SLUB's fast path) and another sleeps 50 us at a
- *                         time (a timer interrupt each, and with it a
- *                         return to QEMU's CPU loop): the two halves of
- *                         the crash, on a kernel with nothing of ours
+ *                         1-byte UDP datagrams to a closed port on
+ *                         127.0.0.1 without pause (skbs allocated and
+ *                         freed in SLUB's fast path) and another sleeps
+ *                         10 us at a time with no timer slack (a timer
+ *                         interrupt each, and with it a return to QEMU's
+ *                         CPU loop): the two halves of the crash, on a
+ *                         kernel with nothing of ours
  *   flagcheck --persist   leave the junk in the flags through a few
  *                         returns to the CPU loop; exit 1 if it stayed in
  *                         RFLAGS (--persist-tf: with TF, a SIGTRAP)
@@ -47,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -136,7 +138,7 @@ static void child(int cpu, enum role role, time_t end)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 	struct sockaddr_in to = { .sin_family = AF_INET };
-	char payload[1400] = { 0 };
+	char payload[1] = { 0 };
 	unsigned long f, n = 0;
 	cpu_set_t set;
 	int fd = -1;
@@ -157,8 +159,10 @@ static void child(int cpu, enum role role, time_t end)
 			_exit(2);
 		}
 	}
-	if (role == SLEEP)
-		tick.tv_nsec = 50 * 1000;
+	if (role == SLEEP) {
+		tick.tv_nsec = 10 * 1000;
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	}
 	while (role == SEND || time(NULL) < end) {
 		if (role == SEND) {
 			/* ECONNREFUSED from the last ICMP is expected */

@@ -11,7 +11,7 @@
 #              er2bc_trust (forged requests), er2bc_probe (floods)
 #   matrix     the matrix cells where they died: dbhpf/reorder1, dbhpf/fast
 #              (tools/experiments/guest.py, every baseline, compressed 4x)
-#   storm      flagcheck --storm: UDP to a closed port and 50 us sleeps on
+#   storm      flagcheck --storm: UDP to a closed port and 10 us sleeps on
 #              every vCPU, with none of the project's modules loaded
 #
 # Under $ER2BC_OUT it leaves progress (a line per workload run: seconds
