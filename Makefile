@@ -7,7 +7,7 @@
 #   make demo					seed 000's DBHPF scenario, compressed, in the VM: Table 5
 #   make experiments [FULL=1]			every scenario of tools/experiments/scenarios
 #   make matrix [FULL=1] [CELLS=...]		every baseline under impairments (hours, resumable)
-#   make soak [KVER=] [HOURS=] [WORKLOAD=]	guests looping the workloads where guests died: deaths per guest-hour
+#   make soak [KVER=] [HOURS=] [MINUTES=] [WORKLOAD=]  guests looping the workloads where guests died: deaths per guest-hour
 #   make vm-shell [KVER=...]			interactive guest with the modules installed
 #   make lint					checkpatch and sparse
 #   make bench-qdisc				per-packet cost beside htb and pfifo (QEMU -icount)

@@ -4,8 +4,8 @@
 # The tests that need no kernel module: the tools' unit and loop tests, the
 # estimator's fuzzers from their seed corpora, the file dependency check,
 # the harness's own test, make install into a directory, the
-# documentation's figures and the experiments' report. make check runs
-# them before the guests; make check-host runs them alone (the inner loop
+# documentation's figures, the experiments' report and the soak's. make
+# check runs them before the guests; make check-host runs them alone (the inner loop
 # of a change to tools/). Each test's log goes to REPORT/host-NAME.log; a
 # line per failure, then `host: N passed, N failed`; exits non-zero if one
 # failed.
@@ -27,13 +27,14 @@ host_test() {
 	install) "$top/tools/packaging/test-install.sh" ;;
 	doc-figures) "$top/tools/testing/doc-figures.py" ;;
 	experiments) "$top/tools/experiments/test-report.py" ;;
+	soak-report) "$top/tools/testing/vm/test-soak-report.py" ;;
 	esac
 }
 
 pass=0 fail=0
 : >"$report/host.log"
 for name in tools/er2bcctl tools/abwd tools/abwd-fuzz tools-deps harness install doc-figures \
-	experiments; do
+	experiments soak-report; do
 	log=$report/host-${name//\//-}.log
 	if host_test "$name" >"$log" 2>&1; then
 		pass=$((pass + 1))

@@ -59,9 +59,9 @@ flags_check() {
 	return $rc
 }
 if flags_check; then
-	harness PASS "the CPU keeps RFLAGS across CMPXCHG16B"
+	harness PASS "the CPU keeps RFLAGS across CMPXCHG16B, or does not offer it"
 else
-	harness FAIL "the CPU keeps RFLAGS across CMPXCHG16B"
+	harness FAIL "the CPU keeps RFLAGS across CMPXCHG16B, or does not offer it"
 fi
 dest=/lib/modules/$krel/updates/er2bc
 

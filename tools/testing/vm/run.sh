@@ -86,7 +86,8 @@ qemu_cmd() {
 			-device virtio-9p-pci,fsdev=queue,mount_tag=queue)
 	fi
 	if [ "$accel" = kvm ]; then
-		QEMU+=(-accel kvm -cpu "${ER2BC_CPU:-max}")
+		cpu=${ER2BC_CPU:-max}
+		QEMU+=(-accel kvm -cpu "$cpu")
 	else
 		# One host thread for both vCPUs: with a thread each, a vCPU can
 		# run a stale translation of code the kernel is patching (jump
@@ -94,11 +95,11 @@ qemu_cmd() {
 		# 6.12, about one boot in ten). Round-robin vCPUs still interleave.
 		# No CMPXCHG16B: QEMU 7.2's TCG corrupts RFLAGS at it (the helper
 		# reads a stale cc_op), and the kernel's SLUB runs it at every
-		# allocation; the garbage became TF, DF or NT in the guest and
-		# panicked it about once in a few guest-hours (flagcheck.c;
-		# Documentation/testing.rst). Without CX16 the kernel takes its
-		# own fallbacks.
-		QEMU+=(-accel tcg,thread=single -cpu "${ER2BC_CPU:-max,-cx16}")
+		# allocation; the garbage (TF, NT, reserved bits) panicked guests
+		# now and then (flagcheck.c; Documentation/testing.rst, "Guests
+		# that died"). Without CX16 the kernel takes its own fallbacks.
+		cpu=${ER2BC_CPU:-max,-cx16}
+		QEMU+=(-accel tcg,thread=single -cpu "$cpu")
 	fi
 	if [ -n "$extra" ]; then
 		# shellcheck disable=SC2206 # -x is a list of words by design
@@ -144,6 +145,7 @@ pick_accel() {
 accel=$(pick_accel)
 echo "$accel" >"$out/accel"
 qemu_cmd "$accel"
+echo "$cpu" >"$out/cpu"
 # the CPU seconds of this shell's children so far, from what bash's times
 # wrote to FILE (in this shell: a subshell would have its own)
 cpu_of() {

@@ -21,6 +21,7 @@
 #   flags     a vCPU's RFLAGS showed reserved bits (it stays corrupted:
 #             the guest stops there)
 #   segfault  the kernel logged a user process's segfault or trap
+#   error     the soak itself failed (the modules did not install)
 # A guest that dies (panic, double fault) writes nothing more: the host
 # reads its console.
 set -u
@@ -35,7 +36,7 @@ end=$((SECONDS + secs))
 for w in "$@"; do
 	case $w in
 	estimator | matrix)
-		"$top/tools/testing/vm/guest-install.sh" "$mods" || { echo "install failed" >"$out/outcome"; exit 1; }
+		"$top/tools/testing/vm/guest-install.sh" "$mods" || { echo "error the modules did not install" >"$out/outcome"; exit 1; }
 		break ;;
 	storm) ;;
 	*) echo "soak-guest: unknown workload '$w'" >&2; exit 2 ;;

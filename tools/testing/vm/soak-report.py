@@ -5,12 +5,17 @@
     soak-report.py [--json] DIR
 
 DIR holds one directory per configuration, each with a runs.jsonl that
-soak.sh appends a line to per guest. For each configuration: the guests,
-their guest-hours, how many died (panic, double fault: the console's first
-lines are in the line's "why"), how many had a vCPU's flags corrupted
-without dying, how many logged a user-space segfault or trap, and the
-rate of all three per guest-hour with its exact 95 % Poisson interval.
-With no event the upper bound is what "never" means after those hours.
+soak.sh appends a line to per guest. For each configuration (and the -cpu
+model and accelerator its guests really had): the guests, their
+guest-hours (boot to power-off), how many died (panic, double fault: the
+console's first lines are in the line's "why"), how many had a vCPU's
+flags corrupted without dying, how many logged a user-space segfault or
+trap, and the rate of all three per guest-hour with its exact two-sided
+95 % (Garwood) Poisson interval: with no event, its upper end (a
+one-sided 97.5 % bound) is what "never" means after those hours. Guests
+that ran past their time limit with no fault on the console (timeout)
+count in the hours, not as events; guests whose soak failed (error)
+count in neither.
 """
 import json
 import math
@@ -50,8 +55,8 @@ def poisson_interval(k, conf=0.95):
 
 
 def summarise(runs):
-    hours = sum(r["seconds"] for r in runs) / 3600
-    count = {o: sum(r["outcome"] == o for r in runs) for o in EVENTS + ("clean", "error")}
+    hours = sum(r["seconds"] for r in runs if r["outcome"] != "error") / 3600
+    count = {o: sum(r["outcome"] == o for r in runs) for o in EVENTS + ("clean", "timeout", "error")}
     events = sum(count[o] for o in EVENTS)
     lo, hi = poisson_interval(events)
     return {
@@ -73,10 +78,16 @@ def main(argv):
     report = {}
     for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
         path = os.path.join(top, name, "runs.jsonl")
-        if os.path.exists(path):
-            runs = [json.loads(l) for l in open(path) if l.strip()]
-            if runs:
-                report[name] = summarise(runs)
+        if not os.path.exists(path):
+            continue
+        groups = {}
+        for line in open(path):
+            if line.strip():
+                r = json.loads(line)
+                key = f'{name} ({r.get("accel", "?")}, -cpu {r.get("cpu") or "?"})'
+                groups.setdefault(key, []).append(r)
+        for key, runs in groups.items():
+            report[key] = summarise(runs)
     if as_json:
         json.dump(report, sys.stdout, indent=1)
         print()
@@ -85,9 +96,13 @@ def main(argv):
         print(f"soak: no runs under {top}")
         return 1
     for name, s in report.items():
+        if not s["guest_hours"]:
+            print(f"{name}: {s['guests']} guests, none ran its workloads")
+            continue
         lo, hi = s["per_guest_hour_95"]
         print(f"{name}: {s['guests']} guests, {s['guest_hours']:.2f} guest-hours: "
               f"{s['died']} died, {s['flags']} flags corrupted, {s['segfault']} segfaults"
+              f"{', %d timeouts' % s['timeout'] if s['timeout'] else ''}"
               f"{', %d errors' % s['error'] if s['error'] else ''}; "
               f"{s['per_guest_hour']:.2f} per guest-hour (95 % {lo:.2f}-{hi:.2f})")
         for e in s["first_events"]:

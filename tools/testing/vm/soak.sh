@@ -46,12 +46,18 @@ done
 
 qemu=${ER2BC_QEMU:-qemu-system-x86_64}
 qver=$("$qemu" --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
+# "default" is run.sh's: max,-cx16 under TCG; each run records the model
+# and the accelerator it had, and soak-report.py groups by them too
 cpu=${ER2BC_CPU:-default}
 name="$kver-qemu$qver-cpu_${cpu//[^A-Za-z0-9_-]/_}-${workloads// /+}"
 dir=$top/build/soak/$name
 mkdir -p "$dir"
 runs=$dir/runs.jsonl
 touch "$runs"
+# one soak per configuration at a time: two would number their guests alike
+exec 9>"$dir/.lock"
+flock -n 9 || die "another soak of $name is running (lock $dir/.lock)"
+commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)
 
 mods=$("$top/tools/testing/build-modules.sh" "$kver" 2>/dev/null) || die "the modules did not build for $kver"
 make -s -C "$top" tools >/dev/null || die "the tools did not build"
@@ -73,28 +79,33 @@ while awk -v a="$(done_hours)" -v b="$hours" 'BEGIN { exit !(a < b) }'; do
 	"$here/run.sh" -k "$kver" -o "$g" -t $((minutes * 60 + 1800)) -- \
 		"$here/soak-guest.sh" "$mods" $((minutes * 60)) $workloads >"$g/run.log" 2>&1 || rc=$?
 	secs=$(echo "$(date +%s.%N) - $start" | bc)
-	python3 - "$g" "$secs" "$rc" "$name" >>"$runs" <<'EOF'
+	python3 - "$g" "$secs" "$rc" "$name" "$commit" >>"$runs" <<'EOF'
 import json, os, re, sys
-g, secs, rc, name = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+g, secs, rc, name, commit = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 def read(f):
     try:
         return open(os.path.join(g, f), errors="replace").read()
     except OSError:
         return ""
 outcome = read("outcome").strip()
+con = read("console.log").splitlines()
+first = next((i for i, l in enumerate(con) if re.search(
+    r"WARNING:|BUG:|Oops|double fault|general protection|Kernel panic|segfault", l)), None)
 if rc == 125 and not outcome:
-    # the first lines of what killed it, as the console has them
-    con = read("console.log").splitlines()
-    first = next((i for i, l in enumerate(con) if re.search(
-        r"WARNING:|BUG:|Oops|double fault|general protection|Kernel panic|segfault", l)), None)
-    lines = [re.sub(r"^\[ *[0-9.]+\] ", "", l) for l in con[first:first + 12]] if first is not None else con[-5:]
-    kind, why = "died", " | ".join(lines)
+    # the first lines of what killed it, as the console has them; with
+    # none, it ran past the time limit: not counted as a death
+    if first is not None:
+        kind = "died"
+        why = " | ".join(re.sub(r"^\[ *[0-9.]+\] ", "", l) for l in con[first:first + 12])
+    else:
+        kind, why = "timeout", " | ".join(con[-5:])
 elif outcome:
     kind, _, why = outcome.partition(" ")
 else:
     kind, why = "error", f"run.sh exit {rc}, no outcome"
 print(json.dumps({"config": name, "guest": os.path.basename(g), "seconds": round(secs, 1),
-                  "outcome": kind, "why": why[:2000]}))
+                  "outcome": kind, "why": why[:2000], "cpu": read("cpu").strip(),
+                  "accel": read("accel").strip(), "commit": commit}))
 EOF
 	log "soak $name: $(basename "$g"): $(tail -n 1 "$runs" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["outcome"], round(r["seconds"]), "s:", r["why"][:160])')"
 done
