@@ -14,17 +14,10 @@ spec = importlib.util.spec_from_file_location("matrix_report",
                                               os.path.join(here, "matrix-report.py"))
 mr = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mr)
+sys.path.insert(0, os.path.join(here, "..", "testing"))
+from tap import ok, done  # noqa: E402
 
 PROBE = 50 * (100 + 28) * 8		# the priority-1 probe: 51.2 kbit/s
-n = failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    print(f"{'ok' if cond else 'not ok'} {n} - {what}")
-    failed += not cond
-
 
 def run(proto, abw):
     """samples at each scenario second, the true ABW at each, no flow
@@ -97,7 +90,4 @@ ok(got == (0.5, 1.5), f"samples without W left out: error 0.5, ratio 1.5 (got {g
 got = est([1_000_000] * 21, [None] * 21)
 ok(got == (None, None), f"no fixed ABW: no error, no ratio (got {got})")
 
-print(f"1..{n}")
-if failed:
-    print(f"# {failed} of {n} failed")
-sys.exit(1 if failed else 0)
+done()

@@ -15,16 +15,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("soak_report", os.path.join(here, "soak-report.py"))
 sr = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sr)
-
-n = failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    print(f"{'ok' if cond else 'not ok'} {n} - {what}")
-    failed += not cond
-
+sys.path.insert(0, os.path.dirname(here))
+from tap import ok, done  # noqa: E402
 
 def near(a, b):
     return abs(a - b) < 5e-4
@@ -65,5 +57,4 @@ with tempfile.TemporaryDirectory() as top:
     ok(b and b["events"] == 0 and near(b["per_guest_hour_95"][1], 3.689),
        "no event in an hour: at most 3.689 per guest-hour")
 
-print(f"1..{n}")
-sys.exit(1 if failed else 0)
+done()
