@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Rates of guest deaths and flag corruptions per guest-hour (make soak).
 
-    soak-report.py [--json] DIR
+    soak-report.py [--json] [DIR]
 
-DIR holds one directory per configuration, each with a runs.jsonl that
-soak.sh appends a line to per guest. For each configuration (and the -cpu
+DIR (default Documentation/results/soak) holds a CONFIG.jsonl per
+configuration, to which soak.sh appends a line per guest. For each configuration (and the -cpu
 model and accelerator its guests really had): the guests, their
 guest-hours (boot to power-off), how many died (panic, double fault: the
 console's first lines are in the line's "why"), how many had a vCPU's
@@ -71,15 +71,16 @@ def summarise(runs):
 def main(argv):
     as_json = "--json" in argv
     args = [a for a in argv if a != "--json"]
-    if len(args) != 1:
+    if len(args) > 1:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
-    top = args[0]
+    top = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                            "../../../Documentation/results/soak")
     report = {}
-    for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
-        path = os.path.join(top, name, "runs.jsonl")
-        if not os.path.exists(path):
+    for f in sorted(os.listdir(top)) if os.path.isdir(top) else []:
+        if not f.endswith(".jsonl"):
             continue
+        name, path = f[:-len(".jsonl")], os.path.join(top, f)
         groups = {}
         for line in open(path):
             if line.strip():

@@ -18,8 +18,9 @@
 # The configuration is the kernel, the workloads, the QEMU binary and its
 # -cpu model (run.sh: ER2BC_QEMU, ER2BC_CPU; the default is the one make
 # check uses). Each guest appends a line to
-# build/soak/CONFIG/runs.jsonl, its console and logs kept beside it, so a
-# soak cut off resumes where it stopped; soak-report.py prints every
+# Documentation/results/soak/CONFIG.jsonl (its console and logs in
+# build/soak/CONFIG/), so a soak cut off resumes where it stopped, on this
+# machine or another; soak-report.py prints every
 # configuration's rates, with exact 95 % Poisson intervals. Two soaks of
 # different configurations can run side by side: a TCG guest takes a CPU.
 set -euo pipefail
@@ -50,9 +51,12 @@ qver=$("$qemu" --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
 # and the accelerator it had, and soak-report.py groups by them too
 cpu=${ER2BC_CPU:-default}
 name="$kver-qemu$qver-cpu_${cpu//[^A-Za-z0-9_-]/_}-${workloads// /+}"
+# the guests' logs stay in build/; the line per guest is kept with the
+# results, so that the hours add up across machines and sessions
 dir=$top/build/soak/$name
-mkdir -p "$dir"
-runs=$dir/runs.jsonl
+store=$top/Documentation/results/soak
+mkdir -p "$dir" "$store"
+runs=$store/$name.jsonl
 touch "$runs"
 # one soak per configuration at a time: two would number their guests alike
 exec 9>"$dir/.lock"
@@ -109,4 +113,4 @@ print(json.dumps({"config": name, "guest": os.path.basename(g), "seconds": round
 EOF
 	log "soak $name: $(basename "$g"): $(tail -n 1 "$runs" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["outcome"], round(r["seconds"]), "s:", r["why"][:160])')"
 done
-python3 "$here/soak-report.py" "$top/build/soak"
+python3 "$here/soak-report.py" "$store"

@@ -35,11 +35,11 @@ def run(guest, seconds, outcome, cpu="max,-cx16", why=""):
 
 
 with tempfile.TemporaryDirectory() as top:
-    os.mkdir(os.path.join(top, "c"))
+
     runs = [run("g0", 3600, "clean"), run("g1", 1800, "died", why="WARNING: x"),
             run("g2", 900, "flags"), run("g3", 900, "segfault"), run("g4", 1800, "timeout"),
             run("g5", 50, "error"), run("g6", 3600, "clean", cpu="max")]
-    with open(os.path.join(top, "c", "runs.jsonl"), "w") as f:
+    with open(os.path.join(top, "c.jsonl"), "w") as f:
         f.write("".join(json.dumps(r) + "\n" for r in runs))
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
