@@ -39,13 +39,6 @@ while [ $# -gt 0 ]; do
 done
 [ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12 debug)
 
-# What a guest must never print. A warning or worse anywhere in the log
-# fails the kernel's run, wherever it came from.
-bad_log='(WARNING:|BUG:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|'
-bad_log+='possible recursive locking|possible circular locking|inconsistent lock state|'
-bad_log+='suspicious RCU usage|refcount_t:|rcu: INFO: .* detected stalls|'
-bad_log+='unreferenced object|list_(add|del) corruption|sleeping function called from invalid context)'
-
 total_p=0 total_f=0 total_s=0 all_ran=1
 t_start=$(date +%s)
 report=${ER2BC_CHECK_REPORT:-$top/build/check}
@@ -218,21 +211,6 @@ boot() {
 # a panic or the time limit)
 guest_rc() {
 	cat "$1/rc" 2>/dev/null || echo 125
-}
-
-# kernel_lines: of a guest's log on stdin, the kernel's lines (timestamped;
-# the tests' own output is not scanned), without the console's CRs
-kernel_lines() {
-	tr -d '\r' | grep -E '^\[ *[0-9]+\.[0-9]+\]'
-}
-
-# fault_lines: of a guest's log on stdin, the first report the log scan
-# fails on, its RIP and the first callers of its trace, at most 10 lines
-fault_lines() {
-	kernel_lines | sed 's/^\[ *[0-9.]*\] //' |
-		awk -v bad="$bad_log" '
-			!on && $0 ~ bad { on = 1 }
-			on && ($0 ~ bad || /RIP: [0-9]+:|Call Trace|^ *[A-Za-z0-9_.]+\+0x/) { print; if (++n == 10) exit }'
 }
 
 # fault_report VM...: for the summary, since CI shows only the end of the

@@ -7,3 +7,26 @@ mkdir -p "$ER2BC_CACHE"
 
 log() { echo "vm: $*" >&2; }
 die() { echo "vm: error: $*" >&2; exit 1; }
+
+# What a guest must never print. A warning or worse anywhere in the log
+# fails the kernel's run in make check, wherever it came from; make soak
+# counts a guest that stopped with one as dead.
+bad_log='(WARNING:|BUG:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|'
+bad_log+='possible recursive locking|possible circular locking|inconsistent lock state|'
+bad_log+='suspicious RCU usage|refcount_t:|rcu: INFO: .* detected stalls|'
+bad_log+='unreferenced object|list_(add|del) corruption|sleeping function called from invalid context)'
+
+# kernel_lines: of a guest's log on stdin, the kernel's lines (timestamped;
+# the tests' own output is not scanned), without the console's CRs
+kernel_lines() {
+	tr -d '\r' | grep -E '^\[ *[0-9]+\.[0-9]+\]'
+}
+
+# fault_lines: of a guest's log on stdin, the first report the log scan
+# fails on, its RIP and the first callers of its trace, at most 10 lines
+fault_lines() {
+	kernel_lines | sed 's/^\[ *[0-9.]*\] //' |
+		awk -v bad="$bad_log" '
+			!on && $0 ~ bad { on = 1 }
+			on && ($0 ~ bad || /RIP: [0-9]+:|Call Trace|^ *[A-Za-z0-9_.]+\+0x/) { print; if (++n == 10) exit }'
+}

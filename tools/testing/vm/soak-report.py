@@ -5,8 +5,9 @@
     soak-report.py [--json] [DIR]
 
 DIR (default Documentation/results/soak) holds a CONFIG.jsonl per
-configuration, to which soak.sh appends a line per guest. For each configuration (and the -cpu
-model and accelerator its guests really had): the guests, their
+configuration, to which soak.sh appends a line per guest. For each
+configuration (and the -cpu model and accelerator its guests really
+had): the guests, their
 guest-hours (boot to power-off), how many died (panic, double fault: the
 console's first lines are in the line's "why"), how many had a vCPU's
 flags corrupted without dying, how many logged a user-space segfault or

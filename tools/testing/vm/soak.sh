@@ -66,10 +66,13 @@ commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)
 mods=$("$top/tools/testing/build-modules.sh" "$kver" 2>/dev/null) || die "the modules did not build for $kver"
 make -s -C "$top" tools >/dev/null || die "the tools did not build"
 
+# the hours as soak-report.py counts them: a guest whose soak failed
+# (error) ran none of the workloads
 done_hours() {
 	python3 -c '
 import json, sys
-print(sum(json.loads(l)["seconds"] for l in open(sys.argv[1]) if l.strip()) / 3600)' "$runs"
+runs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(sum(r["seconds"] for r in runs if r["outcome"] != "error") / 3600)' "$runs"
 }
 
 log "soak $name: to $hours guest-hours, $minutes min a guest; results in $runs"
@@ -83,26 +86,23 @@ while awk -v a="$(done_hours)" -v b="$hours" 'BEGIN { exit !(a < b) }'; do
 	"$here/run.sh" -k "$kver" -o "$g" -t $((minutes * 60 + 1800)) -- \
 		"$here/soak-guest.sh" "$mods" $((minutes * 60)) $workloads >"$g/run.log" 2>&1 || rc=$?
 	secs=$(echo "$(date +%s.%N) - $start" | bc)
-	python3 - "$g" "$secs" "$rc" "$name" "$commit" >>"$runs" <<'EOF'
-import json, os, re, sys
-g, secs, rc, name, commit = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+	# what killed it, as make check reports it (common.sh): with nothing,
+	# a guest that did not finish ran past its time limit
+	fault=$(fault_lines <"$g/console.log" 2>/dev/null | paste -sd '|' -)
+	python3 - "$g" "$secs" "$rc" "$name" "$commit" "$fault" >>"$runs" <<'EOF'
+import json, os, sys
+g, secs, rc, name, commit, fault = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:]
 def read(f):
     try:
         return open(os.path.join(g, f), errors="replace").read()
     except OSError:
         return ""
 outcome = read("outcome").strip()
-con = read("console.log").splitlines()
-first = next((i for i, l in enumerate(con) if re.search(
-    r"WARNING:|BUG:|Oops|double fault|general protection|Kernel panic|segfault", l)), None)
 if rc == 125 and not outcome:
-    # the first lines of what killed it, as the console has them; with
-    # none, it ran past the time limit: not counted as a death
-    if first is not None:
-        kind = "died"
-        why = " | ".join(re.sub(r"^\[ *[0-9.]+\] ", "", l) for l in con[first:first + 12])
+    if fault:
+        kind, why = "died", fault.replace("|", " | ")
     else:
-        kind, why = "timeout", " | ".join(con[-5:])
+        kind, why = "timeout", " | ".join(read("console.log").splitlines()[-5:])
 elif outcome:
     kind, _, why = outcome.partition(" ")
 else:
