@@ -106,20 +106,25 @@ decreases() { field_of branch "$work/send.log" | awk -v a="$1" -v b="$2" 'NR > a
 # the attack, moved W: 15.5 against 11.8-14.6 Mbit/s in one 6.12 run)
 forger() { ip netns exec "$R" python3 "$here/forger.py" --dev r1 --port $PORT --burst 40 \
 	--replay-ms 5 --seconds "$PHASE" "$@"; }
+# phases: quiet, attacked, quiet, PHASE seconds each; sets what each had
+phases() {
+	local m0 m1 m2 m3 w1 wa w2 d1 da d2 forger
+	m0=$(logged)
+	forger --decoy 10.0.9.1 >/dev/null 2>&1
+	m1=$(logged)
+	forger >"$work/forger.json" 2>"$work/forger.err"
+	m2=$(logged)
+	forger --decoy 10.0.9.1 >/dev/null 2>&1
+	m3=$(logged)
+	b1=$((m1 - m0)) at=$((m2 - m1)) b2=$((m3 - m2))
+	w1=$(mean_of W "$m0" "$m1") wa=$(mean_of W "$m1" "$m2") w2=$(mean_of W "$m2" "$m3")
+	r1=$(mean_of R "$m0" "$m1") ra=$(mean_of R "$m1" "$m2") r2=$(mean_of R "$m2" "$m3")
+	d1=$(decreases "$m0" "$m1") da=$(decreases "$m1" "$m2") d2=$(decreases "$m2" "$m3")
+	forger=$(cat "$work/forger.json" "$work/forger.err")
+	info="estimates in ${PHASE}s: before $b1, attacked $at, after $b2; mean R $r1, $ra, $r2 bit/s; decreases $d1, $da, $d2; mean W $w1, $wa, $w2 bit/s; attacker $forger"
+}
 sleep 10
-m0=$(logged)
-forger --decoy 10.0.9.1 >/dev/null 2>&1
-m1=$(logged)
-forger >"$work/forger.json" 2>"$work/forger.err"
-m2=$(logged)
-forger --decoy 10.0.9.1 >/dev/null 2>&1
-m3=$(logged)
-b1=$((m1 - m0)) at=$((m2 - m1)) b2=$((m3 - m2))
-w1=$(mean_of W "$m0" "$m1") wa=$(mean_of W "$m1" "$m2") w2=$(mean_of W "$m2" "$m3")
-r1=$(mean_of R "$m0" "$m1") ra=$(mean_of R "$m1" "$m2") r2=$(mean_of R "$m2" "$m3")
-d1=$(decreases "$m0" "$m1") da=$(decreases "$m1" "$m2") d2=$(decreases "$m2" "$m3")
-forger=$(cat "$work/forger.json" "$work/forger.err")
-info="estimates in ${PHASE}s: before $b1, attacked $at, after $b2; mean R $r1, $ra, $r2 bit/s; decreases $d1, $da, $d2; mean W $w1, $wa, $w2 bit/s; attacker $forger"
+phases
 
 # the attacker saw most requests and did what it says
 seen=$(json_get "j['seen']" <"$work/forger.json")
@@ -144,10 +149,23 @@ log_timing_test $? "under forged bursts and replays, the estimates go on" "$info
 # nothing). That forgeries leave the counts alone is checked
 # deterministically below (the meter keeps the real request's snapshot
 # under 40 forgeries).
-rq=$(( (r1 + r2) / 2 ))
-[ "$rq" -gt 0 ] && [ $((ra * 100)) -ge $((rq * 98)) ] && [ $((ra * 100)) -le $((rq * 102)) ]
-log_timing_test $? "under forged bursts and replays, R is the quiet phases'" \
-	"$info"
+# (measure_twice's rule by hand: the phases run once more if R missed;
+# the 6.1 guest beside two others once read the attacked phase 2.1 %
+# low, 7.76 against 7.94 and 7.91 Mbit/s)
+r_kept() {
+	local rq=$(( (r1 + r2) / 2 ))
+	[ "$rq" -gt 0 ] && [ $((ra * 100)) -ge $((rq * 98)) ] && [ $((ra * 100)) -le $((rq * 102)) ]
+}
+r_kept
+rc=$?
+if [ $rc != 0 ]; then
+	first=$info
+	phases
+	r_kept
+	rc=$?
+	info="$info; first try missed: $first"
+fi
+log_timing_test $rc "under forged bursts and replays, R is the quiet phases'" "$info"
 
 # the refusals are counted: the responder's socket took every forgery and
 # replay (no checksum to fail), the meter refused them before

@@ -185,15 +185,31 @@ win=$(cat "$tmp/equal.window")
 	[ "$assigns" -le $(( (t1 - t0) / 500 + 10 )) ]
 log_test $? "half-open entries take no share of the budget; the table keeps its bounds" \
 	"$shares sharing, the download's window ${win:-none}; conns ${conns:-?} opening ${opening:-?} of $max_conns, SYNs not tracked ${full:-?}; $assigns assignments in $((t1 - t0)) ms"
-on=$(goodput equal)
-off=$(goodput off)
-# (the same flood: the managed run's at least two thirds of the other's
-# rate, which it is offered; 81 % seen on 6.12, its download faster)
-r_eq=$(sent_rate equal)
-[ -n "$on" ] && [ -n "$off" ] && [ $((on * 10)) -ge $((off * 8)) ] &&
-	[ $((${r_eq:-0} * 3)) -ge $((rate * 2)) ]
-log_timing_test $? "the managed download keeps 80 % of its goodput with the policy off" \
-	"equal ${on:-?} bit/s, off ${off:-?} bit/s; flood $(sent_rate equal) and ${rate:-?} SYN/s"
+# keeps_goodput: the managed download's goodput at least 80 % of the
+# unmanaged one's under the same flood (the managed run's at least two
+# thirds of the other's rate, which it is offered; 81 % seen on 6.12, its
+# download faster)
+keeps_goodput() {
+	local on off r_eq
+	on=$(goodput equal) off=$(goodput off) r_eq=$(sent_rate equal)
+	echo "equal ${on:-?} bit/s, off ${off:-?} bit/s; flood ${r_eq:-?} and ${rate:-?} SYN/s"
+	[ -n "$on" ] && [ -n "$off" ] && [ $((on * 10)) -ge $((off * 8)) ] &&
+		[ $((${r_eq:-0} * 3)) -ge $((rate * 2)) ]
+}
+# (measure_twice's rule by hand: the two runs above are measured once
+# more, in the same order, if they missed)
+out=$(keeps_goodput)
+rc=$?
+if [ $rc != 0 ]; then
+	first=$out
+	flood off
+	rate=$(sent_rate off)
+	flood equal "$rate"
+	out=$(keeps_goodput)
+	rc=$?
+	out="$out; first try missed: $first"
+fi
+log_timing_test $rc "the managed download keeps 80 % of its goodput with the policy off" "$out"
 # once the flood stops, its entries go: 5 s of quiet, then the next interval
 no_opening() { ctl -j rcvmgr stats >"$tmp/after" && [ "$(json_num "$tmp/after" opening)" = 0 ]; }
 busywait 20000 no_opening
