@@ -6,7 +6,7 @@
 #   make check [KVER=...] [T=filter]		build, boot each kernel in QEMU, run the suites
 #   make demo					seed 000's DBHPF scenario, compressed, in the VM: Table 5
 #   make experiments [FULL=1]			every scenario of tools/experiments/scenarios
-#   make matrix [FULL=1] [CELLS=...]		every baseline under impairments (hours, resumable)
+#   make matrix [REALTIME=1] [CELLS=...] [SEEDS=...]	every contender under impairments, n seeds (hours, resumable)
 #   make soak [KVER=] [HOURS=] [MINUTES=] [WORKLOAD=]  guests looping the workloads where guests died: deaths per guest-hour
 #   make vm-shell [KVER=...]			interactive guest with the modules installed
 #   make lint					checkpatch and sparse
@@ -80,11 +80,12 @@ experiments: deps modules tools
 		tools/experiments/run.sh $(if $(filter 1,$(FULL)),--full) all
 
 # the robustness matrix: seed 000's scenarios under impairments with every
-# baseline (pfifo, htb, cake, er2bc static and er2bc) and estimator rule;
-# writes Documentation/results/matrix.{json,md,png}
+# contender (pfifo; htb, cake, er2bc static with the default rule; er2bc
+# with each rule), seeds 1-5; each run into Documentation/results/matrix/runs,
+# the report into Documentation/results/matrix/{report.json,matrix.md,matrix.png}
 matrix: deps modules tools
-	@KVER=$(KVER) EXP_COMMAND="make matrix$(if $(FULL), FULL=$(FULL))" \
-		tools/experiments/matrix.sh $(if $(filter 1,$(FULL)),--full)
+	@KVER=$(KVER) EXP_COMMAND="make matrix$(if $(filter 1,$(REALTIME)), REALTIME=1)" \
+		tools/experiments/matrix.sh $(if $(filter 1,$(REALTIME)),--realtime)
 
 # guests in turn on the workloads at whose steps guests died, until HOURS
 # of guest time (default 1, counting earlier runs); deaths and corrupted

@@ -5,7 +5,8 @@
 (protocol x gateway mode) in turn; writes what was measured as JSON.
 
     guest.py dbhpf|tracking --scale K --duration S --out FILE.json
-             [--matrix --impair NAME --modes M,... --estimator-mode loss|delay|hybrid]
+             [--matrix --impair NAME --seed N
+              (--contenders MODE[:RULE],... | --modes M,... --estimator-mode RULE)]
 
 --matrix (matrix.sh): the robustness matrix's testbed and measures. A
 counting hop GC between GA and R carries an er2bc qdisc that only counts
@@ -25,16 +26,25 @@ R shapes both directions to 5 Mbit/s with 25 ms one-way delay (netem:
 rate, delay and a 32-packet queue). X's cross traffic crosses R's
 bottleneck toward GB (which drops it: blackhole route), never GA. Five
 controlled flows S -> D (iperf3, one port each, priority i on port 5300+i)
-need 400 kbit/s each; D's conntrack counts what each flow receives (IP
-bytes, as the paper's conntrack entries), read every 1/K s from
-/proc/PID/net/nf_conntrack by this process (no process started per
-sample), with the estimator sender's W from its status file.
+need 400 kbit/s each; an nftables counter per flow in D counts what it
+receives (IP bytes, as the paper's conntrack entries did), read every 1/K
+s by this process over one netlink socket (nftcount.py: no process
+started per sample, no byte counted twice), with the estimator sender's W
+from its status file.
 
 Time compression: every time of the scenario (the ABW schedule, the
 estimator's interval T_c, the sampling and averaging periods) is divided
 by K; C and M stay counts of updates, so the same number of updates spans
 a step of the ABW. The network (5 Mbit/s, 25 ms) is not scaled. DURATION
-is in scenario (paper) seconds."""
+is in scenario (paper) seconds.
+
+Repetitions (--matrix): --seed N picks the cross traffic's phase in its
+period (DBHPF, fast) or the tracking scenario's trace (seed 0: the
+published ones), and the order of the runs, shuffled so that drift over
+an hour of runs hits every contender alike. Before the first run every
+module and tool a run needs is loaded and tried (preflight()); a run the
+testbed fails is run once more on a testbed built again, and recorded
+lost if that fails too ("lost" in the output)."""
 import argparse
 import faulthandler
 import json
@@ -47,6 +57,8 @@ import sys
 import tempfile
 import threading
 import time
+
+import nftcount
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ABWD = os.path.join(TOP, "tools/abwd/er2bc-abwd")
@@ -65,7 +77,7 @@ UDP_RATE = "480k"			# R_f plus FEC parity (code rate 5/6)
 UDP_LEN = 1200
 TCP_RATE = "400k"
 TCP_LEN = "8K"
-# R_f is what a flow needs in IP bytes, which D's conntrack counts; er2bc
+# R_f is what a flow needs in IP bytes, which D's counters count; er2bc
 # counts frames, the IP packet and its 14-byte Ethernet header. A class's
 # rate is R_f in frames of its flow's full-sized packets (UDP: 1200 bytes
 # of data in 1228-byte packets; TCP: 1500-byte packets), so a flow held at
@@ -118,6 +130,8 @@ ELASTIC_PORTS = [5401, 5402]
 # scavenger class (er2bc, static), htb's lowest class (8 kbit/s, prio 7),
 # cake's bulk tin (DSCP LE, RFC 8622), pfifo with the rest
 BULK_PORT, BULK_TOS = 5501, 0x04
+# D's counters (testbed()): one per flow, priority order, and the backup's
+COUNTERS = {**{f"p{p}": p for p in PORTS}, "bulk": BULK_PORT}
 # fast: the ABW moves every 2 scenario seconds, faster than C T_c (10 s)
 FAST_FLOW, FAST_HALF = 1_500_000, 2.0
 
@@ -155,8 +169,8 @@ def bottleneck(impair):
 
 
 def testbed(matrix=False, impair="published"):
-    """The namespaces, links, routes and the bottleneck; conntrack with
-    byte accounting in D. With MATRIX, the counting hop GC between GA and
+    """The namespaces, links, routes and the bottleneck; D's counters
+    (COUNTERS). With MATRIX, the counting hop GC between GA and
     R, and GB's count of the cross traffic. Returns the pid of a process
     living in D."""
     if matrix:
@@ -222,16 +236,16 @@ def testbed(matrix=False, impair="published"):
             f"probe-port {PROBE_PORT} peer 10.2.0.0/16\n"
             "class add dev gc1 parent 1: classid 1:1 er2bc prio 1\n"))
         # what of X's cross traffic reaches GB, before its blackhole route
-        sh("nft", "add table ip exp; add chain ip exp pre { type filter hook prerouting "
-           "priority -300; }; add rule ip exp pre ip saddr 10.3.0.0/24 counter", ns="gb")
-    # conntrack in D (a ct rule turns it on in the namespace), with bytes;
-    # and what the bulk backup delivers, on a counter: D's conntrack holds
-    # the entries of earlier runs' backups until they time out, and a sum
-    # over the entries would lose them from its end, not from its start
-    sh("nft", "add table ip exp; add chain ip exp in { type filter hook input priority 0; };"
-       f" add rule ip exp in tcp dport {BULK_PORT} counter;"
-       " add rule ip exp in ct state new,established accept", ns="d")
-    sh("sysctl", "-qw", "net.netfilter.nf_conntrack_acct=1", ns="d")
+        sh("nft", "-f", "-", ns="gb", text=True, input="table ip exp {\n counter cross { }\n"
+           " chain pre {\n  type filter hook prerouting priority -300;\n"
+           "  ip saddr 10.3.0.0/24 counter name cross\n }\n}\n")
+    # what each flow, and the bulk backup, delivers to D: a named counter
+    # each (nftcount.py reads them, sampler and report alike)
+    sh("nft", "-f", "-", ns="d", text=True, input="table ip exp {\n" + "".join(
+        f"  counter {name} {{ }}\n" for name in COUNTERS) +
+        "  chain in {\n    type filter hook input priority 0;\n" + "".join(
+        f"    meta l4proto {{ tcp, udp }} th dport {port} counter name {name}\n"
+        for name, port in COUNTERS.items()) + "  }\n}\n")
     return spawn("d", "sleep", "infinity")
 
 
@@ -328,22 +342,41 @@ def switched(on_s, off0, period, dur):
     return out
 
 
-def cross_flows(scenario, dur, impair="published"):
+def phase(seed, period):
+    """where in its period a seed's periodic cross traffic starts, whole
+    scenario seconds (seed 0: at 0, the published schedule)"""
+    return random.Random(seed).randrange(int(period)) if seed else 0
+
+
+def periodic(on_s, off0, period, dur, seed):
+    """switched()'s schedule, PHASE(seed) seconds into it at time 0"""
+    ph = phase(seed, period)
+    out = []
+    for a, b in switched(on_s, off0, period, dur + period):
+        a, b = max(a - ph, 0), min(b - ph, dur)
+        if a < b:
+            out.append([a, b])
+    return out
+
+
+def cross_flows(scenario, dur, impair="published", seed=0):
     """The cross traffic's flows as (rate, [[on, off], ...]), in scenario
     seconds: none for the elastic cell (two TCP flows instead, elastic()),
-    a steady 2 Mbit/s and 1.5 Mbit/s switched every 2 s for the fast one"""
+    a steady 2 Mbit/s and 1.5 Mbit/s switched every 2 s for the fast one.
+    SEED picks a repetition's schedule: the periodic flows' phase, the
+    tracking scenario's trace (seed 0: the published ones)."""
     kind = IMPAIR[impair].get("cross")
     if kind == "elastic":
         return []
     if kind == "fast":
         return [(2_000_000, [[0, dur]]),
-                (FAST_FLOW, switched(FAST_HALF, 0, 2 * FAST_HALF, dur))]
+                (FAST_FLOW, periodic(FAST_HALF, 0, 2 * FAST_HALF, dur, seed))]
     flows = [(3_000_000, [[0, dur]])]
     if scenario == "dbhpf":
-        flows += [(310_000, switched(on, off0, DBHPF_PERIOD, dur))
+        flows += [(310_000, periodic(on, off0, DBHPF_PERIOD, dur, seed))
                   for off0, on in DBHPF_SWITCHED]
     else:
-        rnd = random.Random(TRACK_SEED)
+        rnd = random.Random(TRACK_SEED + seed)
         for _ in range(4):
             on, t = [], rnd.expovariate(1 / TRACK_OFF)
             while t < dur:
@@ -370,22 +403,6 @@ def listening(pid, port):
         except OSError:
             pass
     return False
-
-
-def conntrack(pid, ports=PORTS):
-    """{(proto, src, sport, dport): orig-direction bytes} of D's entries
-    toward the receivers' PORTS."""
-    out = {}
-    with open(f"/proc/{pid}/net/nf_conntrack") as f:
-        for ln in f:
-            kv = {}
-            for w in ln.split():
-                k, _, v = w.partition("=")
-                if v and k not in kv:
-                    kv[k] = v
-            if kv.get("dst") == DST and "bytes" in kv and int(kv["dport"]) in ports:
-                out[(ln.split()[2], kv["src"], kv["sport"], int(kv["dport"]))] = int(kv["bytes"])
-    return out
 
 
 def read_status(path):
@@ -451,20 +468,26 @@ class Driver(threading.Thread):
             return sum(line.startswith("Command failed") for line in f)
 
 
-def nft_bytes(ns):
-    """the bytes of the counter in NS's table ip exp"""
-    out = sh("nft", "-j", "list", "table", "ip", "exp", ns=ns, capture_output=True,
+def counter_bytes(counters, name):
+    """the bytes of one named counter, over the testbed's netlink socket;
+    through nft if that read failed"""
+    got = counters.read()
+    if got and name in got:
+        return got[name]
+    out = sh("nft", "-j", "list", "counter", "ip", "exp", name, ns="gb", capture_output=True,
              text=True).stdout
-    for o in json.loads(out).get("nftables", []):
-        for e in o.get("rule", {}).get("expr", []):
-            if "counter" in e:
-                return e["counter"]["bytes"]
-    return 0
+    return next(o["counter"]["bytes"] for o in json.loads(out)["nftables"] if "counter" in o)
 
 
-def dev_bytes(ns, dev, way):
-    return int(sh("cat", f"/sys/class/net/{dev}/statistics/{way}_bytes", ns=ns,
-                  capture_output=True, text=True).stdout)
+def dev_bytes(pid, dev, way):
+    """DEV's bytes sent (WAY tx) or received (rx), from /proc/PID/net/dev
+    of a process in its namespace (no process started)"""
+    with open(f"/proc/{pid}/net/dev") as f:
+        for line in f:
+            name, _, rest = line.partition(":")
+            if name.strip() == dev:
+                return int(rest.split()[8 if way == "tx" else 0])
+    raise KeyError(f"no device {dev} in /proc/{pid}/net/dev")
 
 
 def stop(procs):
@@ -479,11 +502,14 @@ def stop(procs):
             p.wait()
 
 
-def run(a, dpid, proto, mode, run_dir):
+def run(a, tb, proto, mode, rule, run_dir):
+    """one run of PROTO's flows through GA in MODE, its estimator with
+    RULE (None: the estimator's default), on the testbed TB (Testbed)"""
+    dpid, counters = tb.dpid, tb.counters
     k = a.scale
     dur = a.duration / k
     dt = 1.0 / k
-    flows = cross_flows(a.scenario, a.duration, a.impair)
+    flows = cross_flows(a.scenario, a.duration, a.impair, a.seed)
     elastic = IMPAIR[a.impair].get("cross") == "elastic"
     gateway(mode, proto, a.c, a.m, a.matrix)
     servers = [spawn("d", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
@@ -511,13 +537,13 @@ def run(a, dpid, proto, mode, run_dir):
     cross = spawn("x", sys.executable, CROSS, f"{run_dir}/sched.json", stdout=subprocess.PIPE,
                   text=True)
     # the matrix runs each estimator mode into the same directory: a log each
-    tag = f"{proto}-{mode}-{a.estimator_mode}" if a.matrix else f"{proto}-{mode}"
+    tag = f"{proto}-{mode}" + (f"-{rule}" if rule else "")
     status = f"{run_dir}/abwd-{tag}.json"
     procs, driver, extra = [], None, []
     if mode != "none":
         # htb and cake: the same estimator, counting on GC, W by the driver
         where, dev = ("gc", "gc1") if mode in ("htb", "cake") else ("ga", "ga1")
-        est = ["--mode", a.estimator_mode] if a.matrix else []
+        est = ["--mode", rule] if rule else []
         if where == "gc":
             est += ["--apply", "no", "--w-max", f"{CAPACITY}bit"]
         procs.append(spawn(where, ABWD, "sender", "--peer", "10.2.1.2", "--dev", dev,
@@ -550,10 +576,12 @@ def run(a, dpid, proto, mode, run_dir):
             extra.append(spawn("s", "iperf3", "-c", DST, "-p", str(BULK_PORT), "-t", t_run,
                                "-C", "cubic", "-S", str(BULK_TOS), stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL))
-        cross0 = r1_0 = bulk0 = None
+        cross0 = r1_0 = None
     samples = {"t": [], "bytes": [], "w": [], "r": [], "abw": []}
-    prev, cum = {}, [0] * len(PORTS)
-    n, late = 0, 0.0
+    # what D received since this run's first sample (the first read is the
+    # baseline: the counters keep earlier runs' bytes)
+    acc = nftcount.Accumulator(COUNTERS)
+    n, late, lateness = 0, 0.0, []
     while n * dt <= dur:
         wait = t0 + n * dt - time.monotonic()
         if wait > 0:
@@ -563,21 +591,18 @@ def run(a, dpid, proto, mode, run_dir):
         # a sampler that stops prints where it stopped (twice so far, cause
         # not found); one that falls behind says by how much
         faulthandler.dump_traceback_later(30, repeat=True)
+        lateness.append(now - (t0 + n * dt))
         if now - (t0 + n * dt) > late + 2:
             late = now - (t0 + n * dt)
             log(f"{proto} {mode}: sample {n} is {late:.1f} s late")
         if a.matrix and cross0 is None:
             # (what crossed from the first sample on, as the seconds count)
-            cross0, r1_0 = nft_bytes("gb"), dev_bytes("r", "r1", "tx")
-            bulk0 = nft_bytes("d")
-        cur = conntrack(dpid)
-        for key, b in cur.items():
-            if n > 0:
-                cum[PORTS.index(key[3])] += b - prev.get(key, 0)
-        prev = cur
+            cross0, r1_0 = counter_bytes(tb.gb, "cross"), dev_bytes(tb.rpid, "r1", "tx")
+            first = now
+        cum = acc.update(counters.read())
         st = read_status(status) if mode != "none" else None
         samples["t"].append(round((now - t0) * k, 4))
-        samples["bytes"].append(list(cum))
+        samples["bytes"].append(cum[:len(PORTS)])
         samples["w"].append(status_bps(st, "abw_bytes_per_second"))
         samples["r"].append(status_bps(st, "recv_rate_bytes_per_second"))
         samples["abw"].append(None if elastic else
@@ -587,11 +612,18 @@ def run(a, dpid, proto, mode, run_dir):
     st = read_status(status) if mode != "none" else None
     measured = {}
     if a.matrix:
-        measured = {"cross_bytes": nft_bytes("gb") - cross0,
-                    "r1_bytes": dev_bytes("r", "r1", "tx") - r1_0,
-                    "seconds": round(time.monotonic() - t0, 3)}
+        measured = {"cross_bytes": counter_bytes(tb.gb, "cross") - cross0,
+                    "r1_bytes": dev_bytes(tb.rpid, "r1", "tx") - r1_0,
+                    "seconds": round(time.monotonic() - first, 3)}
         if elastic:
-            measured["bulk_bytes"] = nft_bytes("d") - bulk0
+            measured["bulk_bytes"] = acc.totals()[-1]
+    measured["counting"] = {"reads_missed": acc.missed, "counter_resets": acc.resets}
+    # how late the sampler ran (a busy host shows here first), real ms
+    lateness.sort()
+    measured["sampler_late_ms"] = {
+        "p50": round(1e3 * lateness[len(lateness) // 2]),
+        "p99": round(1e3 * lateness[min(len(lateness) - 1, int(0.99 * len(lateness)))]),
+        "max": round(1e3 * lateness[-1])}
     if driver:
         driver.stop()
         measured["driver_sent"] = driver.sent
@@ -604,7 +636,9 @@ def run(a, dpid, proto, mode, run_dir):
     stop(servers)
     r1 = json.loads(sh("tc", "-s", "-j", "qdisc", "show", "dev", "r1", ns="r",
                        capture_output=True, text=True).stdout)
-    res = {"scenario": a.scenario, "proto": proto, "mode": mode, "samples": samples,
+    res = {"scenario": a.scenario, "proto": proto, "mode": mode,
+           "estimator_mode": rule if mode != "none" else None, "seed": a.seed,
+           "samples": samples,
            "cross": [{"rate": r, "on": on} for r, on in flows], "cross_sent": cross_sent,
            "bottleneck_drops": r1[0].get("drops"), "estimator": st, **measured,
            "wall_clock_step_s": round(time.time() - time.monotonic() - wall0, 3)}
@@ -613,6 +647,91 @@ def run(a, dpid, proto, mode, run_dir):
                             capture_output=True, text=True).stdout
     time.sleep(2)		# the bottleneck drains
     return res
+
+
+# what a matrix run needs of the kernel, checked before the first run: a
+# qdisc or nftables expression the kernel cannot load on demand (sch_netem
+# once, in a loaded emulator) fails here, by name, not mid-scenario
+PREFLIGHT = [
+    ("sch_netem", "qdisc add dev {d} root netem delay 1ms rate 5mbit limit 32"),
+    ("sch_htb", "qdisc add dev {d} root handle 1: htb default 1"),
+    ("sch_cake", "qdisc add dev {d} root cake bandwidth 1mbit diffserv4"),
+    ("sch_er2bc", "qdisc add dev {d} root handle 1: er2bc rate 5mbit"),
+    ("cls_flower", "qdisc add dev {d} root handle 1: er2bc rate 5mbit\n"
+     "filter add dev {d} parent 1: protocol ip prio 1 flower ip_proto udp dst_port 1 "
+     "classid 1:1"),
+]
+TOOLS = ["ip", "tc", "nft", "iperf3", "sysctl", ABWD]
+
+
+def preflight():
+    """load and try every module and tool a matrix run uses, in a scratch
+    namespace; exit naming what is missing"""
+    missing = [t for t in TOOLS if not shutil.which(t)]
+    if missing:
+        sys.exit(f"experiments: not installed: {', '.join(missing)}")
+    for mod in ["sch_er2bc", "sch_netem", "sch_htb", "sch_cake", "cls_flower", "veth",
+                "nf_tables"]:
+        # (built in: modprobe succeeds; absent: the try below names it)
+        sh("modprobe", mod, check=False, stderr=subprocess.DEVNULL)
+    ns = "exp-preflight"
+    sh("ip", "netns", "del", ns, check=False, stderr=subprocess.DEVNULL)
+    sh("ip", "netns", "add", ns)
+    bad = []
+    try:
+        sh("ip", "-n", ns, "link", "add", "pf0", "type", "veth", "peer", "name", "pf1")
+        for what, cmds in PREFLIGHT:
+            sh("tc", "-n", ns, "qdisc", "del", "dev", "pf0", "root", check=False,
+               stderr=subprocess.DEVNULL)
+            r = sh("tc", "-n", ns, "-batch", "-", input=cmds.format(d="pf0") + "\n",
+                   text=True, check=False, capture_output=True)
+            if r.returncode:
+                bad.append(f"{what} ({r.stderr.strip() or r.stdout.strip()})")
+        r = sh("ip", "netns", "exec", ns, "nft", "-f", "-", check=False,
+               capture_output=True, text=True,
+               input="table ip preflight {\n counter c { }\n chain in {\n  type filter hook "
+               "input priority 0;\n  meta l4proto { tcp, udp } th dport 1 counter name c\n }\n}\n")
+        if r.returncode:
+            bad.append(f"nf_tables counters ({r.stderr.strip()})")
+    finally:
+        sh("ip", "netns", "del", ns, check=False)
+    if bad:
+        sys.exit("experiments: the kernel cannot run the matrix: " + "; ".join(bad))
+
+
+class Testbed:
+    """The namespaces and what lives in them for every run: D's process
+    (its /proc), D's counters, GB's responder. Built again (again())
+    after a run the testbed itself failed."""
+
+    def __init__(self, a, run_dir):
+        self.a, self.run_dir = a, run_dir
+        self.build()
+
+    def build(self):
+        self.dpid = testbed(self.a.matrix, self.a.impair).pid
+        self.counters = nftcount.Counters(f"/run/netns/{NS['d']}", "exp")
+        if self.a.matrix:
+            # GB's count of the cross traffic; R's devices, from a process there
+            self.gb = nftcount.Counters(f"/run/netns/{NS['gb']}", "exp")
+            self.rpid = spawn("r", "sleep", "infinity").pid
+        spawn("gb", ABWD, "responder", "--dev", "gb1", "--peer-prefix", "10.1.0.0/16",
+              "--port", str(PROBE_PORT), "--plain", "yes",
+              stderr=open(f"{self.run_dir}/responder.log", "a"))
+
+    def again(self):
+        self.counters.sock.close()
+        if self.a.matrix:
+            self.gb.sock.close()
+        stop([p for p in SPAWNED if p.poll() is None])
+        SPAWNED.clear()
+        self.build()
+
+
+# the matrix's contenders: configurations an operator could pick, each
+# judged as itself (mode:estimator rule; pfifo has no estimator)
+CONTENDERS = ["none", "htb:loss", "cake:loss", "static:loss", "er2bc:loss", "er2bc:delay",
+              "er2bc:hybrid"]
 
 
 def main():
@@ -627,20 +746,38 @@ def main():
     ap.add_argument("--matrix", action="store_true")
     ap.add_argument("--impair", choices=sorted(IMPAIR), default="published")
     ap.add_argument("--estimator-mode", choices=["loss", "delay", "hybrid"], default="loss")
+    ap.add_argument("--contenders", default=None,
+                    help="MODE[:RULE],... (matrix; default: --modes with --estimator-mode)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="the repetition: cross traffic's phase or trace, the runs' order")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    modes = a.modes.split(",") if a.modes else BASELINES if a.matrix else MODES[a.scenario]
-    if not a.matrix and (a.impair != "published" or set(modes) - set(MODES["dbhpf"])):
-        ap.error("--impair, htb and cake need --matrix")
+    if a.contenders:
+        runs = [tuple(c.split(":")) if ":" in c else (c, None) for c in a.contenders.split(",")]
+    else:
+        modes = a.modes.split(",") if a.modes else BASELINES if a.matrix else MODES[a.scenario]
+        runs = [(m, a.estimator_mode if a.matrix and m != "none" else None) for m in modes]
+    bad = [f"{m}:{r}" for m, r in runs
+           if m not in BASELINES or r not in (None, "loss", "delay", "hybrid")
+           or (m == "none") != (r is None) and a.matrix]
+    if bad:
+        ap.error(f"--contenders: {', '.join(bad)}: MODE one of {', '.join(BASELINES)}, "
+                 "RULE loss, delay or hybrid (none has none)")
+    if not a.matrix and (a.impair != "published" or a.seed
+                         or {m for m, _ in runs} - set(MODES["dbhpf"])):
+        ap.error("--impair, --seed, htb and cake need --matrix")
+    runs = [(p, m, r) for p in a.protos.split(",") for m, r in runs]
+    if a.matrix:
+        # the repetition's own order, so that drift over the runs hits
+        # every contender alike
+        random.Random(a.seed).shuffle(runs)
     work = os.path.dirname(os.path.abspath(a.out))
     # what the processes of a run write and read while it runs stays in the
     # guest (tmpfs): a read of the estimator's status file through the
     # host's 9p share blocked for good, twice, mid-run; copied to WORK after
     run_dir = tempfile.mkdtemp(prefix="er2bc-exp-", dir="/run")
-    sh("modprobe", "sch_er2bc")
-    dpid = testbed(a.matrix, a.impair)
-    resp = spawn("gb", ABWD, "responder", "--dev", "gb1", "--peer-prefix", "10.1.0.0/16",
-                 "--port", str(PROBE_PORT), "--plain", "yes", stderr=open(f"{run_dir}/responder.log", "w"))
+    preflight()
+    tb = Testbed(a, run_dir)
     doc = {"scenario": a.scenario, "kernel": os.uname().release, "scale": a.scale,
            "duration": a.duration, "c": a.c, "m": a.m, "necessary": RF,
            "class_rate": {p: class_rate(p) for p in IP_PACKET},
@@ -648,18 +785,37 @@ def main():
            "matrix": a.matrix, "impair": a.impair, "estimator_mode": a.estimator_mode,
            "udp_len": UDP_LEN, "tcp_rate": TCP_RATE, "tcp_len": TCP_LEN,
            "cross_size": CROSS_SIZE, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-           "runs": []}
+           "seed": a.seed, "runs": [], "lost": []}
     try:
-        for proto in a.protos.split(","):
-            for mode in modes:
+        for proto, mode, rule in runs:
+            name = f"{proto} {mode}" + (f" ({rule})" if rule else "")
+            errors = []
+            # a run the testbed failed (a command refused, a process that
+            # did not start or answer) is run once more on a testbed built
+            # again; if that fails too, it is recorded lost, never dropped
+            for attempt in (1, 2):
                 start = time.monotonic()
-                log(f"{a.scenario} {proto} {mode}: {a.duration / a.scale:.0f} s "
+                log(f"{a.scenario} {name}: {a.duration / a.scale:.0f} s "
                     f"({a.duration:.0f} s compressed {a.scale:g}x)")
-                r = run(a, dpid.pid, proto, mode, run_dir)
+                try:
+                    r = run(a, tb, proto, mode, rule, run_dir)
+                    break
+                except (subprocess.SubprocessError, OSError, ValueError, KeyError,
+                        IndexError, TypeError) as e:
+                    errors.append(f"{type(e).__name__}: {e}")
+                    log(f"{a.scenario} {name}: the testbed failed ({errors[-1]})"
+                        + ("; once more" if attempt == 1 else "; lost"))
+                    r = None
+                    tb.again()
+            if r is None:
+                doc["lost"].append({"proto": proto, "mode": mode, "estimator_mode": rule,
+                                    "errors": errors})
+            else:
                 r["wall_s"] = round(time.monotonic() - start, 1)
+                r["attempts"], r["testbed_errors"] = len(errors) + 1, errors
                 doc["runs"].append(r)
-                with open(a.out, "w") as f:
-                    json.dump(doc, f)
+            with open(a.out, "w") as f:
+                json.dump(doc, f)
     finally:
         # (a run that raised left its processes: these too)
         stop([p for p in SPAWNED if p.poll() is None])

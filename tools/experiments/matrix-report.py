@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The robustness matrix's table and heat map from what matrix.sh's cells
-measured (guest.py --matrix).
+"""The robustness matrix: what matrix.sh's cells measured (guest.py
+--matrix), one record per run in a store, and the table, intervals and
+heat map of a store's runs.
 
-    matrix-report.py --input build/matrix --results DIR --command CMD [--runtime S]
+    matrix-report.py ingest --input UNIT... --store STORE --commit C --sources H
+    matrix-report.py report --store STORE --out DIR --command CMD [--sources H|--all]
 
-Writes DIR/matrix.json ({"commit", "kernel", "cells": [...]}, one entry per
-scenario, impairment, protocol, baseline and estimator rule), DIR/matrix.md
-and DIR/matrix.png; prints the markdown. Per entry:
+ingest writes one JSON per run (and per run lost) of each finished unit
+(a VM of matrix.sh: UNIT/runs.json and UNIT/.done) under
+STORE/COMMIT/SCALEx-DURATIONs/SCENARIO-IMPAIR/PROTO-CONTENDER-sSEED.json;
+a run already there is kept. report aggregates the runs of one measured code (--sources:
+the hash of the sources that decide a run, matrix.sh's; default the
+newest in the store) into DIR/report.json, DIR/matrix.md and
+DIR/matrix.png, and prints the markdown.
+
+Per run (entry()):
 
 - shortage: per priority, the ratio of time below the necessary 400 kbit/s
   (Table 5's measure, report.py);
@@ -20,33 +28,37 @@ and DIR/matrix.png; prints the markdown. Per entry:
   otherwise look faster;
 - w_error: mean |W - ABW| over the mean ABW (none without an estimator or
   a fixed ABW);
-- w_ratio: the mean W over the mean ABW, at the same samples: where
-  w_error says how far W strays, w_ratio says to which side (the issue's
-  goal for 1 % random loss: at least 0.8);
+- w_ratio: the mean W over the mean ABW, at the same samples;
 - cross_bps: what of the cross traffic reached the far gateway;
 - bulk_bps: in the elastic cell, what the bulk backup through the gateway
-  (a scavenger class in er2bc and static, htb's lowest class, cake's bulk
-  tin, pfifo) received: what it took from the others.
+  received: what it took from the others;
+- bounds (bounds()): what the run measured beyond what the link or the
+  senders can carry. Such a run is kept in the store, counted in the
+  report and left out of every figure: a counting fault, not a result.
 
-Beside them, per scenario, impairment and protocol with a fixed ABW, the
-ideal ("ideal" in matrix.json): the shortage, by the same measure, of a
-shaper that knows the true ABW at every sample and serves the flows'
-necessary rates in priority order, after the priority-1 probe. It is a
-reference, not a bound for TCP's 10 s windows (a shaper could serve a
-flow more around a dip and lift a window's average); but DBHPF's lowest
-steps, 15 s each below what priorities 1-3 need together, no shaper
-can fill."""
+Beside them, per run with a fixed ABW, the ideal: the shortage, by the
+same measure, of a shaper that knows the true ABW at every sample and
+serves the flows' necessary rates in priority order, after the
+priority-1 probe. It is a reference, not a bound for TCP's 10 s windows
+(a shaper could serve a flow more around a dip and lift a window's
+average); but DBHPF's lowest steps, 15 s each below what priorities 1-3
+need together, no shaper can fill.
+
+Per cell and contender the report gives the median over the runs and its
+95 % bootstrap interval (stats.py), with n; a contender wins a cell only
+where its interval lies below every other's, and the contenders whose
+intervals overlap the best median's are tied with it."""
 import argparse
 import datetime
 import glob
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
-from guest import BASELINES as ORDER, CAPACITY, OWD_RATE  # noqa: E402
+import stats  # noqa: E402
+from guest import CAPACITY, CONTENDERS, OWD_RATE  # noqa: E402
 from owd import LEN as OWD_LEN  # noqa: E402
 
 import matplotlib  # noqa: E402
@@ -70,7 +82,8 @@ def entry(doc, run):
     werr = sum(abs(w - x) for w, x in pairs) / abw_sum if abw_sum else None
     wratio = sum(w for w, _ in pairs) / abw_sum if abw_sum else None
     owd = run.get("owd") or {}
-    rule = doc["estimator_mode"] if run["mode"] != "none" else None
+    rule = run.get("estimator_mode", doc.get("estimator_mode")) if run["mode"] != "none" \
+        else None
     return {"scenario": doc["scenario"], "impairment": doc["impair"], "proto": run["proto"],
             "baseline": run["mode"], "estimator_mode": rule,
             "shortage": report.shortage(run, scale, doc["necessary"]),
@@ -115,110 +128,323 @@ def label(e):
     return e["baseline"] + (f" ({e['estimator_mode']})" if e["estimator_mode"] else "")
 
 
+def contender(e):
+    """the contender's name in the store: mode[:rule], as guest.py's"""
+    return e["baseline"] + (f":{e['estimator_mode']}" if e["estimator_mode"] else "")
+
+
 def p13(e):
     return sum(e["shortage"][:3]) / 3
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--input", required=True)
-    ap.add_argument("--results", required=True)
-    ap.add_argument("--command", required=True)
-    ap.add_argument("--runtime", type=int, default=0)
-    o = ap.parse_args()
-    cells, ideals, kernel, scale = [], {}, None, None
-    # cells whose VM finished (matrix.sh's .done), not one cut short
-    for path in sorted(p for p in glob.glob(f"{o.input}/*/*.json")
-                       if os.path.exists(os.path.join(os.path.dirname(p), ".done"))):
+# (report.py's: make demo's report checks its runs too)
+bounds = report.bounds
+
+
+def record(doc, run, commit, sources):
+    """RUN's record for the store"""
+    e = entry(doc, run)
+    e.update({"contender": contender(e), "seed": run.get("seed", doc.get("seed", 0)),
+              "scale": doc["scale"], "duration": doc["duration"], "kernel": doc["kernel"],
+              "commit": commit, "sources": sources, "started": doc.get("started"),
+              "wall_s": run.get("wall_s"), "attempts": run.get("attempts", 1),
+              "testbed_errors": run.get("testbed_errors", []),
+              "counting": run.get("counting"), "sampler_late_ms": run.get("sampler_late_ms"),
+              "bounds": bounds(doc, run),
+              "ideal": ideal(doc, run)})
+    return e
+
+
+def store_path(store, e):
+    return os.path.join(store, e["commit"], f"{e['scale']:g}x-{e['duration']:g}s",
+                        f"{e['scenario']}-{e['impairment']}",
+                        f"{e['proto']}-{e['contender'].replace(':', '-')}-s{e['seed']}.json")
+
+
+def ingest(o):
+    """one record per run (and per lost run) of the finished units (VMs)
+    --input names, into --store; what is there already is kept"""
+    added = kept = 0
+    for path in sorted(p for d in o.input for p in glob.glob(f"{d}/*.json")
+                       if os.path.exists(os.path.join(d, ".done"))):
         try:
             doc = json.load(open(path))
         except (OSError, ValueError):
             continue
         if not isinstance(doc, dict) or not doc.get("matrix"):
             continue
-        kernel, scale = doc["kernel"], doc["scale"]
-        cells += [entry(doc, r) for r in doc["runs"]]
-        for r in doc["runs"]:
-            key = (doc["scenario"], doc["impair"], r["proto"])
-            if key not in ideals:
-                ideals[key] = ideal(doc, r)
-    if not cells:
-        sys.exit("matrix-report: no cell measured under " + o.input)
-    commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
-                            text=True, cwd=os.path.dirname(os.path.abspath(__file__))
-                            ).stdout.strip() or "unknown (not a git checkout)"
-    os.makedirs(o.results, exist_ok=True)
-    with open(f"{o.results}/matrix.json", "w") as f:
-        json.dump({"commit": commit, "kernel": kernel, "command": o.command,
-                   "date": datetime.date.today().isoformat(), "runtime_s": o.runtime,
-                   "scale": scale, "cells": cells,
-                   "ideal": [{"scenario": k[0], "impairment": k[1], "proto": k[2],
-                              "shortage": v} for k, v in sorted(ideals.items())
-                             if v is not None]}, f, indent=1)
+        recs = [record(doc, r, o.commit, o.sources) for r in doc["runs"]]
+        for lost in doc.get("lost", []):
+            e = {"scenario": doc["scenario"], "impairment": doc["impair"],
+                 "proto": lost["proto"], "baseline": lost["mode"],
+                 "estimator_mode": lost["estimator_mode"], "seed": doc.get("seed", 0),
+                 "scale": doc["scale"], "duration": doc["duration"], "kernel": doc["kernel"],
+                 "commit": o.commit, "sources": o.sources, "started": doc.get("started"),
+                 "lost": lost["errors"]}
+            e["contender"] = contender(e)
+            recs.append(e)
+        for e in recs:
+            dest = store_path(o.store, e)
+            if os.path.exists(dest):
+                kept += 1
+                continue
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            with open(dest, "w") as f:
+                json.dump(e, f, indent=1)
+                f.write("\n")
+            added += 1
+    print(f"matrix-report: {added} runs stored, {kept} already there ({o.store})")
+
+
+def load(store, sources=None, every=False):
+    """the store's records of one measured code: SOURCES, or the newest
+    stored (by the runs' start), or EVERY one"""
+    recs = []
+    for path in glob.glob(f"{store}/*/*/*/*.json"):
+        try:
+            recs.append(json.load(open(path)))
+        except (OSError, ValueError):
+            continue
+    if not recs:
+        sys.exit(f"matrix-report: no run stored under {store}")
+    if not every:
+        if sources is None:
+            sources = max(recs, key=lambda e: e.get("started") or "")["sources"]
+        recs = [e for e in recs if e["sources"] == sources]
+        if not recs:
+            sys.exit(f"matrix-report: no run of sources {sources} under {store}")
+    return recs
+
+
+def order(c):
+    return (CONTENDERS.index(c) if c in CONTENDERS else len(CONTENDERS), c)
+
+
+def fig(v, ci, fmt="{:.1f}", mul=100):
+    """a median and its interval as text"""
+    if v is None:
+        return "-"
+    t = fmt.format(v * mul)
+    if ci:
+        t += " [" + fmt.format(ci[0] * mul) + ", " + fmt.format(ci[1] * mul) + "]"
+    return t
+
+
+def summarize(runs, key):
+    xs = [key(e) for e in runs]
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return None
+    return {"median": stats.median(xs), "ci95": stats.boot_ci(xs), "n": len(xs)}
+
+
+def aggregate(recs):
+    """per row (scale, scenario, impairment, proto) and contender: the
+    sound runs' figures, the out-of-bounds and lost runs counted; per row
+    the call (who wins, who ties with the best)"""
+    rows = {}
+    for e in recs:
+        row = (e["scale"], e["duration"], e["scenario"], e["impairment"], e["proto"])
+        c = rows.setdefault(row, {}).setdefault(e["contender"], {"runs": [], "lost": 0,
+                                                                 "out_of_bounds": 0})
+        if e.get("lost"):
+            c["lost"] += 1
+        elif e["bounds"]:
+            c["out_of_bounds"] += 1
+        else:
+            c["runs"].append(e)
+    out = []
+    for row in sorted(rows):
+        cells = {}
+        for name, c in sorted(rows[row].items(), key=lambda kv: order(kv[0])):
+            r = c["runs"]
+            cells[name] = {
+                "n": len(r), "lost": c["lost"], "out_of_bounds": c["out_of_bounds"],
+                "seeds": sorted(e["seed"] for e in r),
+                "p13": summarize(r, p13),
+                "shortage": [stats.median([e["shortage"][i] for e in r]) if r else None
+                             for i in range(5)],
+                "utilization": summarize(r, lambda e: e["utilization"]),
+                "p1_owd_p99_ms": summarize(r, lambda e: e["p1_owd_p99_ms"]),
+                "p1_owd_p50_ms": summarize(r, lambda e: e["p1_owd_p50_ms"]),
+                "w_ratio": summarize(r, lambda e: e["w_ratio"]),
+                "cross_bps": summarize(r, lambda e: e["cross_bps"]),
+                "bulk_bps": summarize(r, lambda e: e["bulk_bps"]),
+            }
+        ideal_runs = [e for c in rows[row].values() for e in c["runs"] if e.get("ideal")]
+        best = call(cells)
+        out.append({"scale": row[0], "duration": row[1], "scenario": row[2],
+                    "impairment": row[3], "proto": row[4],
+                    "ideal_p13": summarize(ideal_runs, lambda e: sum(e["ideal"][:3]) / 3),
+                    "contenders": cells, **best})
+    return out
+
+
+def call(cells):
+    """{"best": the contender of the lowest median shortage (p1-3),
+    "wins": whether its interval lies below every other's, "tied": those
+    whose intervals overlap its}; no call without intervals"""
+    have = {k: v["p13"] for k, v in cells.items() if v["p13"] and v["p13"]["ci95"]}
+    if len(have) < 2:
+        return {"best": None, "wins": False, "tied": []}
+    best = min(have, key=lambda k: have[k]["median"])
+    tied = [k for k in have if k != best and
+            stats.call(have[best]["ci95"], have[k]["ci95"]) == "="]
+    return {"best": best, "wins": not tied, "tied": tied}
+
+
+def overall(rows, names):
+    """per contender, the mean over the rows of its median shortage (p1-3)
+    and its interval (runs resampled within each row), over the rows
+    where it has runs"""
+    out = {}
+    for c in names:
+        groups = [[p13(e) for e in r["contenders"][c]["runs_"]] for r in rows
+                  if c in r["contenders"] and r["contenders"][c]["n"]]
+        if not groups:
+            continue
+        out[c] = {"mean_of_medians": sum(stats.median(g) for g in groups) / len(groups),
+                  "ci95": stats.strata_ci(groups), "rows": len(groups),
+                  "runs": sum(len(g) for g in groups)}
+    return out
+
+
+def write_report(o):
+    recs = load(o.store, o.sources, o.all)
+    rows = aggregate(recs)
+    # (the runs themselves, for overall(); not written)
+    for r in rows:
+        for c, v in r["contenders"].items():
+            v["runs_"] = [e for e in recs if not e.get("lost") and not e["bounds"] and
+                          (e["scale"], e["duration"], e["scenario"], e["impairment"],
+                           e["proto"], e["contender"]) ==
+                          (r["scale"], r["duration"], r["scenario"], r["impairment"],
+                           r["proto"], c)]
+    names = sorted({c for r in rows for c in r["contenders"]}, key=order)
+    tot = overall(rows, names)
+    for r in rows:
+        for v in r["contenders"].values():
+            del v["runs_"]
+    commits = sorted({e["commit"] for e in recs})
+    kernels = sorted({e["kernel"] for e in recs})
+    lost = sum(1 for e in recs if e.get("lost"))
+    oob = [e for e in recs if not e.get("lost") and e["bounds"]]
+    os.makedirs(o.out, exist_ok=True)
+    with open(f"{o.out}/report.json", "w") as f:
+        json.dump({"sources": sorted({e["sources"] for e in recs}), "commits": commits,
+                   "kernels": kernels, "command": o.command,
+                   "date": datetime.date.today().isoformat(), "runs": len(recs),
+                   "lost": lost, "out_of_bounds": len(oob), "rows": rows, "overall": tot},
+                  f, indent=1)
         f.write("\n")
 
-    cols = sorted({label(e) for e in cells},
-                  key=lambda c: (ORDER.index(c.split()[0]), c))
-    rows = sorted({(e["scenario"], e["impairment"], e["proto"]) for e in cells})
-    by = {(e["scenario"], e["impairment"], e["proto"], label(e)): e for e in cells}
-    md = ["# The robustness matrix (issue 21)", "",
-          f"Command: `{o.command}`; commit {commit}; kernel {kernel}; "
-          f"{datetime.date.today().isoformat()}; time-compressed {scale:g}x; "
-          f"wall time {o.runtime} s.", "",
-          "Mean shortage of priorities 1-3 (TCP over 10 s, UDP over 1 s averages), "
-          "then utilization and the priority-1 probe's p99 one-way delay (ms). "
-          "*ideal*: the shortage of a shaper that knows the true ABW and serves "
-          "the necessary rates in priority order (none without a fixed ABW).", "",
-          "| cell | ideal |" + "".join(f" {c} |" for c in cols),
-          "|---" * (len(cols) + 2) + "|"]
+    def cname(c):
+        return "pfifo" if c == "none" else c.replace(":", " (") + (")" if ":" in c else "")
+
+    md = ["# The robustness matrix", "",
+          f"Command: `{o.command}`; commits {', '.join(commits)} "
+          f"(sources {', '.join(sorted({e['sources'] for e in recs}))}); kernel "
+          f"{', '.join(kernels)}; {datetime.date.today().isoformat()}.", "",
+          f"{len(recs)} runs stored; {lost} lost to the testbed (expected 0); "
+          f"{len(oob)} measured beyond what the link carries, left out (expected 0).", "",
+          "Per cell, each contender's median shortage of priorities 1-3 over its runs "
+          "(TCP over 10 s, UDP over 1 s averages), percent, with its 95 % bootstrap "
+          "interval and n. **Bold**: the lowest median whose interval lies below every "
+          "other's (a win); *italic*: tied with the lowest (intervals overlap). "
+          "*ideal*: the shortage of a shaper that knows the true ABW (median over the "
+          "runs' traces).", "",
+          "| cell | ideal |" + "".join(f" {cname(c)} |" for c in names),
+          "|---" * (len(names) + 2) + "|"]
     for r in rows:
-        best = ideals.get(r)
-        line = (f"| {r[0]} {r[1]} {r[2].upper()} | "
-                + (f"{sum(best[:3]) / 3 * 100:.1f}% |" if best else "- |"))
-        for c in cols:
-            e = by.get(r + (c,))
-            line += (f" {p13(e) * 100:.1f}% · {e['utilization']:.2f} · "
-                     f"{e['p1_owd_p99_ms'] if e['p1_owd_p99_ms'] is not None else '-'} |"
-                     if e else " |")
+        line = (f"| {r['scenario']} {r['impairment']} {r['proto'].upper()}"
+                + (f" ({r['scale']:g}x, {r['duration']:g} s)"
+                   if (r["scale"], r["duration"]) not in ((4, 120), (4, 160)) else "") + " | "
+                + (f"{r['ideal_p13']['median'] * 100:.1f} |" if r["ideal_p13"] else "- |"))
+        for c in names:
+            v = r["contenders"].get(c)
+            if not v or not v["n"]:
+                line += " |" if not v else f" lost {v['lost']}, bounds {v['out_of_bounds']} |"
+                continue
+            t = fig(v["p13"]["median"], v["p13"]["ci95"]) + f" n={v['n']}"
+            if c == r["best"] and r["wins"]:
+                t = f"**{t}**"
+            elif c == r["best"] or c in r["tied"]:
+                t = f"*{t}*"
+            if v["lost"] or v["out_of_bounds"]:
+                t += f" (lost {v['lost']}, bounds {v['out_of_bounds']})"
+            line += f" {t} |"
         md.append(line)
-    md += ["", "Per priority (shortage p1..p5), W's error and the cross traffic:", "",
-           "| cell | baseline | shortage p1..p5 | W error · W/ABW | cross kbit/s | bulk kbit/s "
-           "| p1 OWD p50/p99 ms | p1 probe lost |", "|---|---|---|---|---|---|---|---|"]
-    last = None
-    for e in sorted(cells, key=lambda e: (e["scenario"], e["impairment"], e["proto"],
-                                          ORDER.index(e["baseline"]), label(e))):
-        r = (e["scenario"], e["impairment"], e["proto"])
-        if r != last and ideals.get(r):
-            md.append(f"| {r[0]} {r[1]} {r[2].upper()} | ideal | "
-                      + " ".join(f"{x * 100:.1f}%" for x in ideals[r]) + " | - | - | - | - | - |")
-        last = r
-        bulk = f"{e['bulk_bps'] / 1e3:.0f}" if e["bulk_bps"] is not None else "-"
-        md.append(f"| {e['scenario']} {e['impairment']} {e['proto'].upper()} | {label(e)} | "
-                  + " ".join(f"{x * 100:.1f}%" for x in e["shortage"])
-                  + f" | {e['w_error'] if e['w_error'] is not None else '-'} · "
-                  f"{e['w_ratio'] if e['w_ratio'] is not None else '-'} | "
-                  f"{e['cross_bps'] / 1e3:.0f} | {bulk} | "
-                  f"{e['p1_owd_p50_ms']}/{e['p1_owd_p99_ms']} | {e['p1_probe_lost']} |")
+    md += ["", "Mean over the cells of each contender's median shortage of priorities 1-3, "
+           "percent, with its 95 % interval (runs resampled within each cell); only over "
+           "the cells where it has runs:", "", "| contender | mean | cells | runs |",
+           "|---|---|---|---|"]
+    for c in names:
+        if c in tot:
+            md.append(f"| {cname(c)} | {fig(tot[c]['mean_of_medians'], tot[c]['ci95'])} | "
+                      f"{tot[c]['rows']} | {tot[c]['runs']} |")
+    md += ["", "Utilization (median, interval) and the priority-1 probe's one-way delay p99 "
+           "(ms, median, interval):", "", "| cell | contender | n | utilization | p1 OWD p99 ms "
+           "| shortage p1..p5 (medians) |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        for c in names:
+            v = r["contenders"].get(c)
+            if not v or not v["n"]:
+                continue
+            u, d = v["utilization"], v["p1_owd_p99_ms"]
+            md.append(f"| {r['scenario']} {r['impairment']} {r['proto'].upper()} | {cname(c)} | "
+                      f"{v['n']} | {fig(u['median'], u['ci95'], '{:.2f}', 1) if u else '-'} | "
+                      f"{fig(d['median'], d['ci95'], '{:.0f}', 1) if d else '-'} | "
+                      + " ".join(f"{x * 100:.1f}" if x is not None else "-"
+                                 for x in v["shortage"]) + " |")
+    if oob:
+        md += ["", "Runs left out, measured beyond what the link carries:", ""]
+        md += [f"- {e['scenario']} {e['impairment']} {e['proto']} {e['contender']} seed "
+               f"{e['seed']}: {'; '.join(e['bounds'])}" for e in oob]
     text = "\n".join(md) + "\n"
-    with open(f"{o.results}/matrix.md", "w") as f:
+    with open(f"{o.out}/matrix.md", "w") as f:
         f.write(text)
 
-    grid = [[(p13(by[r + (c,)]) if r + (c,) in by else float("nan")) for c in cols]
-            for r in rows]
-    fig, ax = plt.subplots(figsize=(1.3 * len(cols) + 3, 0.35 * len(rows) + 1.8))
+    grid = [[(r["contenders"][c]["p13"]["median"] if c in r["contenders"]
+              and r["contenders"][c]["p13"] else float("nan")) for c in names] for r in rows]
+    figure, ax = plt.subplots(figsize=(1.3 * len(names) + 3, 0.35 * len(rows) + 1.8))
     im = ax.imshow(grid, cmap="RdYlGn_r", vmin=0, vmax=1, aspect="auto")
-    ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right", fontsize=8)
-    ax.set_yticks(range(len(rows)), [f"{a} {b} {c.upper()}" for a, b, c in rows], fontsize=8)
+    ax.set_xticks(range(len(names)), [cname(c) for c in names], rotation=30, ha="right",
+                  fontsize=8)
+    ax.set_yticks(range(len(rows)), [f"{r['scenario']} {r['impairment']} {r['proto'].upper()}"
+                                     for r in rows], fontsize=8)
     for i, row in enumerate(grid):
         for j, v in enumerate(row):
             if v == v:
-                ax.text(j, i, f"{v * 100:.0f}", ha="center", va="center", fontsize=7)
-    fig.colorbar(im, ax=ax, label="mean shortage, priorities 1-3")
-    ax.set_title("Robustness matrix: shortage of priorities 1-3 (%)")
-    fig.tight_layout()
-    fig.savefig(f"{o.results}/matrix.png", dpi=100)
-    plt.close(fig)
+                n = rows[i]["contenders"][names[j]]["n"]
+                ax.text(j, i, f"{v * 100:.0f}\nn={n}", ha="center", va="center", fontsize=6)
+    figure.colorbar(im, ax=ax, label="median shortage, priorities 1-3")
+    ax.set_title("Robustness matrix: median shortage of priorities 1-3 (%)")
+    figure.tight_layout()
+    figure.savefig(f"{o.out}/matrix.png", dpi=100)
+    plt.close(figure)
     print(text, end="")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    i = sub.add_parser("ingest")
+    i.add_argument("--input", required=True, nargs="+")
+    i.add_argument("--store", required=True)
+    i.add_argument("--commit", required=True)
+    i.add_argument("--sources", required=True)
+    r = sub.add_parser("report")
+    r.add_argument("--store", required=True)
+    r.add_argument("--out", required=True)
+    r.add_argument("--command", required=True)
+    g = r.add_mutually_exclusive_group()
+    g.add_argument("--sources", default=None)
+    g.add_argument("--all", action="store_true")
+    o = ap.parse_args()
+    if o.cmd == "ingest":
+        ingest(o)
+    else:
+        write_report(o)
 
 
 if __name__ == "__main__":

@@ -1,90 +1,131 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The robustness matrix (issue 21): seed 000's DBHPF and tracking scenarios
-# under impairments of the bottleneck, each with every baseline an operator
-# would run instead (pfifo; htb and cake driven by the same estimator as
-# er2bc; er2bc static and er2bc), then matrix-report.py's table and heat
-# map under Documentation/results/.
+# The robustness matrix: seed 000's DBHPF and tracking scenarios under
+# impairments of the bottleneck, each with every contender an operator
+# could pick instead (guest.py's CONTENDERS: pfifo; htb, cake and er2bc
+# static driven by the estimator's default rule; er2bc with each rule),
+# repeated with different seeds; each run stored as it comes
+# (matrix-report.py ingest), then the report of the store's runs of this
+# code: medians, 95 % intervals, wins and ties.
 #
-#   matrix.sh [--full]
+#   matrix.sh [--realtime]
 #
-# A cell is a scenario under one impairment (guest.py's IMPAIR): it boots a
-# VM of its own and runs, for TCP and UDP, every baseline with the paper's
-# estimator rule (mode loss), then er2bc with the delay and hybrid rules.
-# Cells already measured (build/matrix/CELL/.done) are kept: a run that
-# stops resumes with the next cell. Progress goes to stderr.
+# A unit is a cell (a scenario under one of guest.py's IMPAIR) and a seed:
+# one VM runs every contender, TCP and UDP, in the seed's own order. Its
+# runs go to the store (Documentation/results/matrix/runs/COMMIT/) when the
+# VM ends; a unit whose runs the store has for these sources (the hash of
+# what decides a run: the modules, the estimator, the testbed) is skipped,
+# so a stopped matrix resumes, and more seeds add runs to a store:
+# SEEDS="6 7 8" make matrix. Progress goes to stderr.
 #
 # Default: time-compressed 4x, DBHPF 120 scenario s (one cycle of its
-# staircase), tracking 160; about 10 minutes a cell, 16 cells. --full (or
-# FULL=1): the paper's 320 s in real time and every estimator rule for
-# every capped baseline; hours.
+# staircase), tracking 160; about 12 minutes a unit. --realtime (or
+# REALTIME=1): T_c = 1 s as shipped, the same scenario lengths in real
+# time, the cells where compression matters (DBHPF loss1, loss3, deep,
+# elastic) and the default rule against pfifo, cake and static.
 # Environment: KVER [6.12]; CELLS, cells to run (e.g. "dbhpf/loss1
-# tracking/deep") [all]; JOBS, VMs side by side [1]; EXP_COMMAND, the
-# command recorded in the results.
+# tracking/deep") [all]; SEEDS [1 2 3 4 5]; CONTENDERS (guest.py's
+# --contenders) [all]; JOBS, VMs side by side [1]; STORE [the above];
+# REPORT, where the report goes [Documentation/results/matrix];
+# DURATION, scenario seconds a run (a quick try; rows of another length
+# are apart in the report) [120 DBHPF, 160 tracking];
+# EXP_COMMAND, the command recorded in the report.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-full=${FULL:-0}
-[ "${1:-}" = --full ] && full=1
+realtime=${REALTIME:-0}
+[ "${1:-}" = --realtime ] && realtime=1
 kver=${KVER:-6.12}
 jobs=${JOBS:-1}
+seeds=${SEEDS:-1 2 3 4 5}
+store=${STORE:-$top/Documentation/results/matrix/runs}
+report=${REPORT:-$top/Documentation/results/matrix}
 cmd=${EXP_COMMAND:-tools/experiments/matrix.sh${1:+ $1}}
-impairs=$(python3 -c "import sys; sys.path.insert(0, '$here'); import guest; print(' '.join(guest.IMPAIR))")
-cells=${CELLS:-$(for s in dbhpf tracking; do for i in $impairs; do echo "$s/$i"; done; done)}
-out=$top/build/matrix
-mkdir -p "$out"
+py() { /usr/bin/python3 -c "import sys; sys.path.insert(0, '$here'); import guest; $1"; }
+if [ "$realtime" = 1 ]; then
+	scale=1
+	cells=${CELLS:-dbhpf/loss1 dbhpf/loss3 dbhpf/deep dbhpf/elastic}
+	contenders=${CONTENDERS:-none,cake:loss,static:loss,er2bc:loss}
+else
+	scale=4
+	cells=${CELLS:-$(for s in dbhpf tracking; do
+		for i in $(py "print(' '.join(guest.IMPAIR))"); do echo "$s/$i"; done; done)}
+	contenders=${CONTENDERS:-$(py "print(','.join(guest.CONTENDERS))")}
+fi
+out=$top/build/matrix/${scale}x
+mkdir -p "$out" "$store"
 start=$(date +%s)
 
-mods=$("$top/tools/testing/build-modules.sh" "$kver" 2>/dev/null)
+# what decides a run, hashed from the working tree (a change not yet
+# committed has sources of its own); the commit, -dirty if they differ
+# from it
+src_paths=(sch_er2bc include tools/abwd tools/experiments/guest.py tools/experiments/cross.py
+	tools/experiments/owd.py tools/experiments/nftcount.py)
+sources=$(cd "$top" && git ls-files -co --exclude-standard -- "${src_paths[@]}" | sort |
+	xargs sha256sum | sha256sum | cut -c1-12)
+commit=$(cd "$top" && git rev-parse --short=12 HEAD)
+[ -z "$(cd "$top" && git status --porcelain -- "${src_paths[@]}")" ] || commit+=-dirty
+echo "matrix: commit $commit, sources $sources; ${scale}x; seeds $seeds" >&2
 
-# cell SCENARIO/IMPAIR: its runs in one VM, the JSON files in its directory
-cell() {
-	local name=$1 scen=${1%/*} imp=${1#*/} dir scale dur rules g rc=0
-	dir=$out/${name/\//-}
-	[ -f "$dir/.done" ] && { echo "matrix: $name: kept" >&2; return 0; }
+mods=$("$top/tools/testing/build-modules.sh" "$kver" 2>/dev/null)
+nprotos=2
+ncont=$(echo "$contenders" | tr ',' '\n' | wc -l)
+
+unit_dur() { echo "${DURATION:-$([ "$1" = dbhpf ] && echo 120 || echo 160)}"; }
+# stored SCEN IMP SEED: how many of the unit's runs the store has for
+# these sources (lost ones count: they were tried twice)
+stored() {
+	grep -l "\"sources\": \"$sources\"" \
+		"$store"/*/"${scale}x-$(unit_dur "$1")s/$1-$2"/*-s"$3".json 2>/dev/null | wc -l
+}
+
+# unit SCENARIO/IMPAIR SEED: its runs in one VM, then into the store
+unit() {
+	local name=$1 seed=$2 scen=${1%/*} imp=${1#*/} dir dur rc=0
+	dir=$out/${name/\//-}-s$seed
+	if [ "$(stored "$scen" "$imp" "$seed")" -ge $((nprotos * ncont)) ]; then
+		echo "matrix: $name seed $seed: stored" >&2
+		return 0
+	fi
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	if [ "$full" = 1 ]; then
-		scale=1 dur=320
-	else
-		scale=4
-		dur=$([ "$scen" = dbhpf ] && echo 120 || echo 160)
-	fi
-	g="python3 $here/guest.py $scen --matrix --impair $imp --scale $scale --duration $dur"
-	# the paper's rule for every baseline; the others for er2bc (all
-	# capped baselines with --full)
-	rules="$g --estimator-mode loss --out $dir/loss.json"
-	for r in delay hybrid; do
-		rules+=" && $g --estimator-mode $r --modes $([ "$full" = 1 ] && echo htb,cake,static,er2bc || echo er2bc) --out $dir/$r.json"
-	done
-	echo "matrix: $name: ${dur} s compressed ${scale}x a run" >&2
-	"$top/tools/testing/vm/run.sh" -k "$kver" -o "$dir" -t $((full ? 20000 : 2400)) -c 1 -- bash -c \
-		"$top/tools/testing/vm/guest-install.sh $mods && $rules" |
-		sed -u -n "s|^experiments: |matrix: $name: |p" >&2 || rc=${PIPESTATUS[0]}
+	dur=$(unit_dur "$scen")
+	echo "matrix: $name seed $seed: $ncont contenders, ${dur} s at ${scale}x a run" >&2
+	"$top/tools/testing/vm/run.sh" -k "$kver" -o "$dir" -t $((scale == 1 ? 7200 : 2400)) -c 1 -- \
+		bash -c "$top/tools/testing/vm/guest-install.sh $mods && python3 $here/guest.py $scen \
+--matrix --impair $imp --scale $scale --duration $dur --seed $seed --contenders $contenders \
+--out $dir/runs.json" |
+		sed -u -n "s|^experiments: |matrix: $name seed $seed: |p" >&2 || rc=${PIPESTATUS[0]}
 	if [ "$rc" != 0 ]; then
-		echo "matrix: $name: the VM failed ($rc); see $dir/console.log" >&2
+		echo "matrix: $name seed $seed: the VM failed ($rc); see $dir/console.log" >&2
 		return "$rc"
 	fi
 	touch "$dir/.done"
+	/usr/bin/python3 "$here/matrix-report.py" ingest --input "$dir" --store "$store" \
+		--commit "$commit" --sources "$sources" >&2
 }
 
 rc=0
 running=0
-for c in $cells; do
-	cell "$c" &
-	running=$((running + 1))
-	if [ "$running" -ge "$jobs" ]; then
-		wait -n || rc=1
-		running=$((running - 1))
-	fi
+# seed by seed, so that a matrix cut short has every cell at the same n
+for s in $seeds; do
+	for c in $cells; do
+		unit "$c" "$s" &
+		running=$((running + 1))
+		if [ "$running" -ge "$jobs" ]; then
+			wait -n || rc=1
+			running=$((running - 1))
+		fi
+	done
 done
 while [ "$running" -gt 0 ]; do
 	wait -n || rc=1
 	running=$((running - 1))
 done
 
-/usr/bin/python3 "$here/matrix-report.py" --input "$out" --results "$top/Documentation/results" \
-	--command "$cmd" --runtime $(($(date +%s) - start))
+echo "matrix: $(($(date +%s) - start)) s" >&2
+/usr/bin/python3 "$here/matrix-report.py" report --store "$store" --sources "$sources" \
+	--out "$report" --command "$cmd"
 exit $rc

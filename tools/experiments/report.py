@@ -14,8 +14,12 @@ import argparse
 import datetime
 import json
 import os
+import sys
 
-import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from guest import CAPACITY, IP_PACKET, PORTS, TCP_RATE, UDP_LEN, UDP_RATE  # noqa: E402
+
+import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -47,6 +51,48 @@ def rates(run, scale):
 
 def shortage(run, scale, necessary):
     return [round(sum(r < necessary for _, r in pr) / len(pr), 4) for pr in rates(run, scale)]
+
+
+TOLERANCE = 1.1
+
+
+def _bits(text):
+    return float(text.rstrip("k")) * (1000 if text.endswith("k") else 1)
+
+
+def offered(proto):
+    """what the five flows offer, IP bit/s: iperf3's -b counts the
+    payload (UDP: 1200 bytes in 1228; TCP: 1448 in 1500)"""
+    if proto == "udp":
+        return len(PORTS) * _bits(UDP_RATE) * IP_PACKET["udp"] / UDP_LEN
+    return len(PORTS) * _bits(TCP_RATE) * IP_PACKET["tcp"] / 1448
+
+
+def bounds(doc, run):
+    """what RUN measured beyond what is physically possible, each a
+    sentence (none: the run is sound): a flow's rate over its averaging
+    window above the link's 5 Mbit/s, the five flows' mean above what
+    they offer or the link carries, the bottleneck's output above its
+    rate; each with TOLERANCE for the sampler's timing"""
+    bad = []
+    scale = doc["scale"]
+    for i, pr in enumerate(rates(run, scale)):
+        top = max((r for _, r in pr), default=0)
+        if top > TOLERANCE * CAPACITY:
+            bad.append(f"priority {i + 1} at {top / 1e6:.2f} Mbit/s over its window, "
+                       f"on a {CAPACITY / 1e6:g} Mbit/s link")
+    s = run["samples"]
+    secs = (s["t"][-1] - s["t"][0]) / scale
+    got = sum(s["bytes"][-1]) * 8 / secs if secs > 0 else 0
+    limit = min(offered(run["proto"]), CAPACITY)
+    if got > TOLERANCE * limit:
+        bad.append(f"the flows received {got / 1e6:.2f} Mbit/s, above the "
+                   f"{limit / 1e6:.2f} they can (offered or the link)")
+    if run.get("seconds") and run.get("r1_bytes") is not None:
+        out = run["r1_bytes"] * 8 / run["seconds"]
+        if out > TOLERANCE * CAPACITY:
+            bad.append(f"the bottleneck sent {out / 1e6:.2f} Mbit/s at {CAPACITY / 1e6:g}")
+    return bad
 
 
 def pct(x):
@@ -129,6 +175,12 @@ def main():
     o = ap.parse_args()
     doc = json.load(open(o.input))
     name, scale, rf = doc["scenario"], doc["scale"], doc["necessary"]
+    # a run measured beyond what the link carries is a counting fault:
+    # no table from it
+    bad = [f"{r['proto']} {r['mode']}: {x}" for r in doc["runs"] for x in bounds(doc, r)]
+    if bad:
+        sys.exit("report: runs beyond what the link carries, no table written:\n  "
+                 + "\n  ".join(bad))
     os.makedirs(o.results, exist_ok=True)
     meta = {"command": o.command, "kernel": doc["kernel"],
             "date": datetime.date.today().isoformat(), "started": doc["started"],
@@ -148,7 +200,7 @@ def main():
         out, paper = "table5", PAPER5
         md = ["# Table 5 (seed 000): ratio of time in shortage, DBHPF scenario", ""] + md
         md.append("Ours / the paper's. TCP: receive rate averaged over 10 s; UDP: over 1 s "
-                  "(scenario seconds); shortage: below 400 kbit/s (IP bytes, D's conntrack).")
+                  "(scenario seconds); shortage: below 400 kbit/s (IP bytes, D's nft counters).")
         md.append("")
         head = "| priority |" + "".join(f" {p.upper()} {MODE_NAME[m]} |"
                                         for p in protos for m in table[p])

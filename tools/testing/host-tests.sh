@@ -4,7 +4,8 @@
 # The tests that need no kernel module: the tools' unit and loop tests, the
 # estimator's fuzzers from their seed corpora, the file dependency check,
 # the harness's own test, make install into a directory, the
-# documentation's figures, the experiments' report and the soak's. make
+# documentation's figures, the experiments' report and counting, and the
+# soak's report. make
 # check runs them before the guests; make check-host runs them alone (the inner loop
 # of a change to tools/). Each test's log goes to REPORT/host-NAME.log; a
 # line per failure, then `host: N passed, N failed`; exits non-zero if one
@@ -27,6 +28,7 @@ host_test() {
 	install) "$top/tools/packaging/test-install.sh" ;;
 	doc-figures) "$top/tools/testing/doc-figures.py" ;;
 	experiments) "$top/tools/experiments/test-report.py" ;;
+	counting) "$top/tools/experiments/test-counting.py" ;;
 	soak-report) "$top/tools/testing/vm/test-soak-report.py" ;;
 	esac
 }
@@ -34,7 +36,7 @@ host_test() {
 pass=0 fail=0
 : >"$report/host.log"
 for name in tools/er2bcctl tools/abwd tools/abwd-fuzz tools-deps harness install doc-figures \
-	experiments soak-report; do
+	experiments counting soak-report; do
 	log=$report/host-${name//\//-}.log
 	if host_test "$name" >"$log" 2>&1; then
 		pass=$((pass + 1))
