@@ -425,9 +425,75 @@ def write_report(o):
     print(text, end="")
 
 
+def parallel(o):
+    """parallel.sh's levels side by side: per level (units at once), the
+    units' wall time, the sampler's lateness and each protocol and
+    contender's shortage (p1-3) with its interval; a level holds where the
+    sampler's p99 lateness stays under LATE_MS and every median stays in
+    the first level's interval"""
+    levels = {}
+    for d in sorted(glob.glob(f"{o.input}/*/.done")):
+        d = os.path.dirname(d)
+        recs = [json.load(open(p)) for p in glob.glob(f"{d}/store/*/*/*/*.json")]
+        recs = [e for e in recs if not e.get("lost") and not e["bounds"]]
+        if recs:
+            levels[int(os.path.basename(d))] = (recs, int(open(f"{d}/wall_s").read()))
+    if not levels:
+        sys.exit(f"matrix-report: no level measured under {o.input}")
+    base = min(levels)
+    rows = []
+    for lvl, (recs, wall) in sorted(levels.items()):
+        late = [e["sampler_late_ms"]["p99"] for e in recs if e.get("sampler_late_ms")]
+        units = len({(e["scenario"], e["impairment"], e["seed"]) for e in recs})
+        row = {"level": lvl, "units": units, "wall_s": wall,
+               "units_per_hour": round(units * 3600 / wall, 2),
+               "sampler_p99_late_ms": {"median": stats.median(late), "max": max(late)},
+               "runs": len(recs), "p13": {}}
+        for key in sorted({(e["proto"], e["contender"]) for e in recs}):
+            xs = [p13(e) for e in recs if (e["proto"], e["contender"]) == key]
+            row["p13"]["/".join(key)] = {"median": stats.median(xs),
+                                         "ci95": stats.boot_ci(xs), "n": len(xs)}
+        rows.append(row)
+    ref = rows[0]["p13"]
+    for row in rows:
+        moved = [k for k, v in row["p13"].items() if k in ref and ref[k]["ci95"] and
+                 not ref[k]["ci95"][0] <= v["median"] <= ref[k]["ci95"][1]]
+        row["moved"] = moved
+        row["holds"] = not moved and row["sampler_p99_late_ms"]["median"] <= LATE_MS
+    os.makedirs(o.out, exist_ok=True)
+    with open(f"{o.out}/parallel.json", "w") as f:
+        json.dump({"date": datetime.date.today().isoformat(), "base_level": base,
+                   "late_ms_limit": LATE_MS, "levels": rows}, f, indent=1)
+        f.write("\n")
+    keys = sorted({k for r in rows for k in r["p13"]})
+    md = ["# Matrix units side by side", "",
+          f"{datetime.date.today().isoformat()}; the same cell and seeds at each level. "
+          f"A level holds where the sampler's p99 lateness (median over runs) stays under "
+          f"{LATE_MS} ms and every median shortage (p1-3) stays in level {base}'s interval.",
+          "", "| at once | units | wall s | units/hour | sampler p99 late ms (median, max) |"
+          + "".join(f" {k} |" for k in keys) + " holds |",
+          "|---" * (6 + len(keys)) + "|"]
+    for r in rows:
+        md.append(f"| {r['level']} | {r['units']} | {r['wall_s']} | {r['units_per_hour']} | "
+                  f"{r['sampler_p99_late_ms']['median']}, {r['sampler_p99_late_ms']['max']} |"
+                  + "".join(f" {fig(r['p13'][k]['median'], r['p13'][k]['ci95'])} "
+                            f"n={r['p13'][k]['n']} |" if k in r["p13"] else " - |" for k in keys)
+                  + f" {'yes' if r['holds'] else 'no'} |")
+    text = "\n".join(md) + "\n"
+    with open(f"{o.out}/parallel.md", "w") as f:
+        f.write(text)
+    print(text, end="")
+
+
+LATE_MS = 50
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
+    q = sub.add_parser("parallel")
+    q.add_argument("--input", required=True)
+    q.add_argument("--out", required=True)
     i = sub.add_parser("ingest")
     i.add_argument("--input", required=True, nargs="+")
     i.add_argument("--store", required=True)
@@ -443,6 +509,8 @@ def main():
     o = ap.parse_args()
     if o.cmd == "ingest":
         ingest(o)
+    elif o.cmd == "parallel":
+        parallel(o)
     else:
         write_report(o)
 

@@ -27,7 +27,8 @@
 # Environment: KVER [6.12]; CELLS, cells to run (e.g. "dbhpf/loss1
 # tracking/deep") [all]; SEEDS [1 2 3 4 5]; CONTENDERS (guest.py's
 # --contenders) [all]; JOBS, VMs side by side [1]; STORE [the above];
-# REPORT, where the report goes [Documentation/results/matrix];
+# REPORT, where the report goes [Documentation/results/matrix]; WORK, the
+# VMs' directories [build/matrix];
 # DURATION, scenario seconds a run (a quick try; rows of another length
 # are apart in the report) [120 DBHPF, 160 tracking];
 # EXP_COMMAND, the command recorded in the report.
@@ -54,7 +55,7 @@ else
 		for i in $(py "print(' '.join(guest.IMPAIR))"); do echo "$s/$i"; done; done)}
 	contenders=${CONTENDERS:-$(py "print(','.join(guest.CONTENDERS))")}
 fi
-out=$top/build/matrix/${scale}x
+out=${WORK:-$top/build/matrix}/${scale}x
 mkdir -p "$out" "$store"
 start=$(date +%s)
 
