@@ -209,6 +209,9 @@ def testbed(matrix=False, impair="published"):
         sh("ip", "-n", NS[n], "route", "add", *r.split())
     for n in ("ga", "r", "gb") + (("gc",) if matrix else ()):
         sh("sysctl", "-qw", "net.ipv4.ip_forward=1", ns=n)
+    # no TCP metrics carried from one run's connections to the next's
+    for n in NS:
+        sh("sysctl", "-qw", "net.ipv4.tcp_no_metrics_save=1", ns=n)
     # static neighbours across the shaped links: an ARP reply queued behind
     # a full bottleneck would be lost, and with it the reverse path (the
     # estimator's responses, with UDP nothing else uses it)
@@ -344,8 +347,10 @@ def switched(on_s, off0, period, dur):
 
 def phase(seed, period):
     """where in its period a seed's periodic cross traffic starts, whole
-    scenario seconds (seed 0: at 0, the published schedule)"""
-    return random.Random(seed).randrange(int(period)) if seed else 0
+    scenario seconds: seed 0 at 0 (the published schedule), each next
+    seed the golden ratio's fraction of the period further, so that any
+    run of consecutive seeds spreads its phases evenly"""
+    return int((seed * 0.6180339887498949) % 1 * period) if seed else 0
 
 
 def periodic(on_s, off0, period, dur, seed):
@@ -600,9 +605,13 @@ def run(a, tb, proto, mode, rule, run_dir):
             cross0, r1_0 = counter_bytes(tb.gb, "cross"), dev_bytes(tb.rpid, "r1", "tx")
             first = now
         cum = acc.update(counters.read())
+        # (the sample's time is the counters': read just now)
+        now = time.monotonic()
         st = read_status(status) if mode != "none" else None
         samples["t"].append(round((now - t0) * k, 4))
-        samples["bytes"].append(cum[:len(PORTS)])
+        # a read that failed or missed a flow: no counts at this sample
+        # (report.rates() leaves its windows out)
+        samples["bytes"].append(cum[:len(PORTS)] if acc.complete else None)
         samples["w"].append(status_bps(st, "abw_bytes_per_second"))
         samples["r"].append(status_bps(st, "recv_rate_bytes_per_second"))
         samples["abw"].append(None if elastic else
@@ -769,8 +778,9 @@ def main():
     runs = [(p, m, r) for p in a.protos.split(",") for m, r in runs]
     if a.matrix:
         # the repetition's own order, so that drift over the runs hits
-        # every contender alike
-        random.Random(a.seed).shuffle(runs)
+        # every contender alike: shuffled by cell and seed, each run's
+        # place recorded, so that drift can be looked for afterwards
+        random.Random(f"{a.scenario}/{a.impair}/{a.seed}").shuffle(runs)
     work = os.path.dirname(os.path.abspath(a.out))
     # what the processes of a run write and read while it runs stays in the
     # guest (tmpfs): a read of the estimator's status file through the
@@ -787,32 +797,36 @@ def main():
            "cross_size": CROSS_SIZE, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
            "seed": a.seed, "runs": [], "lost": []}
     try:
-        for proto, mode, rule in runs:
+        for position, (proto, mode, rule) in enumerate(runs):
             name = f"{proto} {mode}" + (f" ({rule})" if rule else "")
             errors = []
-            # a run the testbed failed (a command refused, a process that
-            # did not start or answer) is run once more on a testbed built
-            # again; if that fails too, it is recorded lost, never dropped
+            start, started = time.monotonic(), time.strftime("%Y-%m-%dT%H:%M:%S%z")
+            # a run the testbed failed (a command refused or timed out, a
+            # process that did not start, output that did not parse) is
+            # run once more on a testbed built again; if that fails too,
+            # it is recorded lost, never dropped. (A bug of this script,
+            # any other exception, stops the VM.)
+            r = None
             for attempt in (1, 2):
-                start = time.monotonic()
+                if errors:
+                    tb.again()
                 log(f"{a.scenario} {name}: {a.duration / a.scale:.0f} s "
                     f"({a.duration:.0f} s compressed {a.scale:g}x)")
                 try:
                     r = run(a, tb, proto, mode, rule, run_dir)
                     break
-                except (subprocess.SubprocessError, OSError, ValueError, KeyError,
-                        IndexError, TypeError) as e:
+                except (subprocess.SubprocessError, OSError, ValueError) as e:
                     errors.append(f"{type(e).__name__}: {e}")
                     log(f"{a.scenario} {name}: the testbed failed ({errors[-1]})"
                         + ("; once more" if attempt == 1 else "; lost"))
-                    r = None
-                    tb.again()
             if r is None:
                 doc["lost"].append({"proto": proto, "mode": mode, "estimator_mode": rule,
-                                    "errors": errors})
+                                    "position": position, "errors": errors})
+                tb.again()
             else:
                 r["wall_s"] = round(time.monotonic() - start, 1)
                 r["attempts"], r["testbed_errors"] = len(errors) + 1, errors
+                r["position"], r["started"] = position, started
                 doc["runs"].append(r)
             with open(a.out, "w") as f:
                 json.dump(doc, f)

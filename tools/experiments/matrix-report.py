@@ -4,13 +4,15 @@
 --matrix), one record per run in a store, and the table, intervals and
 heat map of a store's runs.
 
-    matrix-report.py ingest --input UNIT... --store STORE --commit C --sources H
+    matrix-report.py ingest --input UNIT... --store STORE --commit C --sources H --kver K
     matrix-report.py report --store STORE --out DIR --command CMD [--sources H|--all]
 
 ingest writes one JSON per run (and per run lost) of each finished unit
 (a VM of matrix.sh: UNIT/runs.json and UNIT/.done) under
-STORE/COMMIT/SCALEx-DURATIONs/SCENARIO-IMPAIR/PROTO-CONTENDER-sSEED.json;
-a run already there is kept. report aggregates the runs of one measured code (--sources:
+STORE/SOURCES/KVER/SCALEx-DURATIONs/SCENARIO-IMPAIR/PROTO-CONTENDER-sSEED.json
+(SOURCES: the hash of what decides a run; the commit is in the record);
+a run already there is kept, and a run is one run whatever path it came
+by (KEY). report aggregates the runs of one measured code (--sources:
 the hash of the sources that decide a run, matrix.sh's; default the
 newest in the store) into DIR/report.json, DIR/matrix.md and
 DIR/matrix.png, and prints the markdown.
@@ -45,9 +47,12 @@ average); but DBHPF's lowest steps, 15 s each below what priorities 1-3
 need together, no shaper can fill.
 
 Per cell and contender the report gives the median over the runs and its
-95 % bootstrap interval (stats.py), with n; a contender wins a cell only
-where its interval lies below every other's, and the contenders whose
-intervals overlap the best median's are tied with it."""
+order-statistic interval (stats.py), with n; a contender wins a cell only
+where its interval lies below every other's by MARGIN, and the
+contenders whose intervals overlap the best median's are not told apart
+from it. The shortage here counts a window short when it falls short of
+the necessary rate by more than one packet (report.shortage()); Table
+5's strict measure is kept beside it (shortage_strict)."""
 import argparse
 import datetime
 import glob
@@ -58,7 +63,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
 import stats  # noqa: E402
-from guest import CAPACITY, CONTENDERS, OWD_RATE  # noqa: E402
+from guest import CAPACITY, CONTENDERS, OWD_RATE, PORTS  # noqa: E402
 from owd import LEN as OWD_LEN  # noqa: E402
 
 import matplotlib  # noqa: E402
@@ -69,8 +74,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 def entry(doc, run):
     scale = doc["scale"]
     s = run["samples"]
-    secs = (s["t"][-1] - s["t"][0]) / scale
-    got = sum(s["bytes"][-1]) * 8 / secs if secs > 0 else 0
+    ends = [k for k, x in enumerate(s["bytes"]) if x is not None]
+    secs = (s["t"][ends[-1]] - s["t"][ends[0]]) / scale if ends else 0
+    got = (sum(s["bytes"][ends[-1]]) - sum(s["bytes"][ends[0]])) * 8 / secs if secs > 0 else 0
     abw = [x for x in s["abw"] if x is not None]
     if abw:
         util = got / (sum(abw) / len(abw))
@@ -86,7 +92,10 @@ def entry(doc, run):
         else None
     return {"scenario": doc["scenario"], "impairment": doc["impair"], "proto": run["proto"],
             "baseline": run["mode"], "estimator_mode": rule,
-            "shortage": report.shortage(run, scale, doc["necessary"]),
+            # the matrix's measure: short by more than one packet over the
+            # window (report.shortage()); Table 5's strict one beside it
+            "shortage": report.shortage(run, scale, doc["necessary"], slack=True),
+            "shortage_strict": report.shortage(run, scale, doc["necessary"]),
             "utilization": round(util, 3),
             "p1_owd_p50_ms": owd.get("p50_ms"), "p1_owd_p99_ms": owd.get("p99_ms"),
             "p1_probe_lost": round(1 - owd["received"] / (owd["seq"] + 1), 4)
@@ -107,7 +116,7 @@ def ideal(doc, run):
     s = run["samples"]
     if any(x is None for x in s["abw"]):
         return None
-    need, n = doc["necessary"], len(s["bytes"][0])
+    need, n = doc["necessary"], len(PORTS)
     probe = OWD_RATE * (OWD_LEN + 28) * 8
     cum, acc = [[0.0] * n], [0.0] * n
     for k in range(1, len(s["t"])):
@@ -141,10 +150,11 @@ def p13(e):
 bounds = report.bounds
 
 
-def record(doc, run, commit, sources):
+def record(doc, run, commit, sources, kver):
     """RUN's record for the store"""
     e = entry(doc, run)
     e.update({"contender": contender(e), "seed": run.get("seed", doc.get("seed", 0)),
+              "kver": kver, "position": run.get("position"),
               "scale": doc["scale"], "duration": doc["duration"], "kernel": doc["kernel"],
               "commit": commit, "sources": sources, "started": doc.get("started"),
               "wall_s": run.get("wall_s"), "attempts": run.get("attempts", 1),
@@ -156,31 +166,33 @@ def record(doc, run, commit, sources):
 
 
 def store_path(store, e):
-    return os.path.join(store, e["commit"], f"{e['scale']:g}x-{e['duration']:g}s",
+    """where a run's record goes: by what decides it (the sources' hash,
+    the kernel), then the time scale and length, the cell, and the run"""
+    return os.path.join(store, e["sources"], e["kver"], f"{e['scale']:g}x-{e['duration']:g}s",
                         f"{e['scenario']}-{e['impairment']}",
                         f"{e['proto']}-{e['contender'].replace(':', '-')}-s{e['seed']}.json")
 
 
 def ingest(o):
-    """one record per run (and per lost run) of the finished units (VMs)
-    --input names, into --store; what is there already is kept"""
+    """one record per run (and per lost run) of the units (VMs) --input
+    names, into --store, whether the VM finished or not (runs.json has the
+    runs done); what is there already is kept"""
     added = kept = 0
-    for path in sorted(p for d in o.input for p in glob.glob(f"{d}/*.json")
-                       if os.path.exists(os.path.join(d, ".done"))):
+    for path in sorted(p for d in o.input for p in glob.glob(f"{d}/*.json")):
         try:
             doc = json.load(open(path))
         except (OSError, ValueError):
             continue
         if not isinstance(doc, dict) or not doc.get("matrix"):
             continue
-        recs = [record(doc, r, o.commit, o.sources) for r in doc["runs"]]
+        recs = [record(doc, r, o.commit, o.sources, o.kver) for r in doc["runs"]]
         for lost in doc.get("lost", []):
             e = {"scenario": doc["scenario"], "impairment": doc["impair"],
                  "proto": lost["proto"], "baseline": lost["mode"],
                  "estimator_mode": lost["estimator_mode"], "seed": doc.get("seed", 0),
                  "scale": doc["scale"], "duration": doc["duration"], "kernel": doc["kernel"],
-                 "commit": o.commit, "sources": o.sources, "started": doc.get("started"),
-                 "lost": lost["errors"]}
+                 "commit": o.commit, "sources": o.sources, "kver": o.kver,
+                 "started": doc.get("started"), "lost": lost["errors"]}
             e["contender"] = contender(e)
             recs.append(e)
         for e in recs:
@@ -199,12 +211,15 @@ def ingest(o):
 def load(store, sources=None, every=False):
     """the store's records of one measured code: SOURCES, or the newest
     stored (by the runs' start), or EVERY one"""
-    recs = []
-    for path in glob.glob(f"{store}/*/*/*/*.json"):
+    recs = {}
+    for path in sorted(glob.glob(f"{store}/*/*/*/*/*.json")):
         try:
-            recs.append(json.load(open(path)))
+            e = json.load(open(path))
         except (OSError, ValueError):
             continue
+        # one record per run, whatever path it came by
+        recs.setdefault(tuple(e.get(k) for k in KEY), e)
+    recs = list(recs.values())
     if not recs:
         sys.exit(f"matrix-report: no run stored under {store}")
     if not every:
@@ -216,12 +231,17 @@ def load(store, sources=None, every=False):
     return recs
 
 
+# what makes a run one run of the store
+KEY = ("sources", "kver", "scale", "duration", "scenario", "impairment", "proto", "contender",
+       "seed")
+
+
 def order(c):
     return (CONTENDERS.index(c) if c in CONTENDERS else len(CONTENDERS), c)
 
 
 def fig(v, ci, fmt="{:.1f}", mul=100):
-    """a median and its interval as text"""
+    """a median and its interval ((lo, hi[, coverage])) as text"""
     if v is None:
         return "-"
     t = fmt.format(v * mul)
@@ -231,11 +251,12 @@ def fig(v, ci, fmt="{:.1f}", mul=100):
 
 
 def summarize(runs, key):
+    """the median of KEY over RUNS, its interval (lo, hi, coverage) and n"""
     xs = [key(e) for e in runs]
     xs = [x for x in xs if x is not None]
     if not xs:
         return None
-    return {"median": stats.median(xs), "ci95": stats.boot_ci(xs), "n": len(xs)}
+    return {"median": stats.median(xs), "ci95": stats.median_ci(xs), "n": len(xs)}
 
 
 def aggregate(recs):
@@ -280,51 +301,60 @@ def aggregate(recs):
     return out
 
 
+# a win needs its interval below the others' by at least this (a point of
+# shortage): intervals of runs that all read 0 separate from [0.3 %, 1 %]
+MARGIN = 0.01
+
+
 def call(cells):
     """{"best": the contender of the lowest median shortage (p1-3),
-    "wins": whether its interval lies below every other's, "tied": those
-    whose intervals overlap its}; no call without intervals"""
-    have = {k: v["p13"] for k, v in cells.items() if v["p13"] and v["p13"]["ci95"]}
-    if len(have) < 2:
-        return {"best": None, "wins": False, "tied": []}
+    "wins": whether its interval lies below every other's by MARGIN,
+    "untold": those it is not told apart from}; no call while a
+    contender of the row has no interval (fewer than stats.MIN_N runs):
+    the missing one could be the best"""
+    if len(cells) < 2 or any(not v["p13"] or not v["p13"]["ci95"] for v in cells.values()):
+        return {"best": None, "wins": False, "untold": []}
+    have = {k: v["p13"] for k, v in cells.items()}
     best = min(have, key=lambda k: have[k]["median"])
-    tied = [k for k in have if k != best and
-            stats.call(have[best]["ci95"], have[k]["ci95"]) == "="]
-    return {"best": best, "wins": not tied, "tied": tied}
+    untold = [k for k in have if k != best and
+              stats.call(have[best]["ci95"], have[k]["ci95"], MARGIN) != "<"]
+    return {"best": best, "wins": not untold, "untold": untold}
 
 
-def overall(rows, names):
-    """per contender, the mean over the rows of its median shortage (p1-3)
-    and its interval (runs resampled within each row), over the rows
-    where it has runs"""
-    out = {}
-    for c in names:
-        groups = [[p13(e) for e in r["contenders"][c]["runs_"]] for r in rows
-                  if c in r["contenders"] and r["contenders"][c]["n"]]
-        if not groups:
-            continue
-        out[c] = {"mean_of_medians": sum(stats.median(g) for g in groups) / len(groups),
-                  "ci95": stats.strata_ci(groups), "rows": len(groups),
-                  "runs": sum(len(g) for g in groups)}
+def overall(recs, rows, names):
+    """per time scale and length, and contender: the mean over the cells
+    of its median shortage (p1-3) and its interval (stats.seed_ci: the
+    seeds drawn alike for every cell), over the cells where every
+    contender of that scale has at least stats.MIN_N runs, so that every
+    contender's mean is over the same cells"""
+    out = []
+    for scale in sorted({(r["scale"], r["duration"]) for r in rows}):
+        mine = [r for r in rows if (r["scale"], r["duration"]) == scale]
+        here = [c for c in names if any(c in r["contenders"] for r in mine)]
+        full = [r for r in mine if all(c in r["contenders"] and
+                                       r["contenders"][c]["n"] >= stats.MIN_N for c in here)]
+        res = {"scale": scale[0], "duration": scale[1], "cells": len(full),
+               "of_cells": len(mine), "contenders": {}}
+        for c in here:
+            cells = {}
+            for r in full:
+                key = (r["scenario"], r["impairment"], r["proto"])
+                cells[key] = {e["seed"]: p13(e) for e in recs
+                              if not e.get("lost") and not e["bounds"]
+                              and (e["scale"], e["duration"], e["scenario"], e["impairment"],
+                                   e["proto"], e["contender"]) == scale + key + (c,)}
+            got = stats.seed_ci(cells)
+            if got:
+                res["contenders"][c] = {"mean_of_medians": got[0], "ci95": got[1]}
+        out.append(res)
     return out
 
 
 def write_report(o):
     recs = load(o.store, o.sources, o.all)
     rows = aggregate(recs)
-    # (the runs themselves, for overall(); not written)
-    for r in rows:
-        for c, v in r["contenders"].items():
-            v["runs_"] = [e for e in recs if not e.get("lost") and not e["bounds"] and
-                          (e["scale"], e["duration"], e["scenario"], e["impairment"],
-                           e["proto"], e["contender"]) ==
-                          (r["scale"], r["duration"], r["scenario"], r["impairment"],
-                           r["proto"], c)]
     names = sorted({c for r in rows for c in r["contenders"]}, key=order)
-    tot = overall(rows, names)
-    for r in rows:
-        for v in r["contenders"].values():
-            del v["runs_"]
+    tot = overall(recs, rows, names)
     commits = sorted({e["commit"] for e in recs})
     kernels = sorted({e["kernel"] for e in recs})
     lost = sum(1 for e in recs if e.get("lost"))
@@ -348,9 +378,14 @@ def write_report(o):
           f"{len(recs)} runs stored; {lost} lost to the testbed (expected 0); "
           f"{len(oob)} measured beyond what the link carries, left out (expected 0).", "",
           "Per cell, each contender's median shortage of priorities 1-3 over its runs "
-          "(TCP over 10 s, UDP over 1 s averages), percent, with its 95 % bootstrap "
-          "interval and n. **Bold**: the lowest median whose interval lies below every "
-          "other's (a win); *italic*: tied with the lowest (intervals overlap). "
+          "(TCP over 10 s, UDP over 1 s averages, scenario seconds; a window is short "
+          "when it falls short of 400 kbit/s by more than one packet), percent, with its "
+          "order-statistic interval (95 %, or the range where n is too small for it: "
+          "93.75 % at n = 5) and n. **Bold**: the lowest median, whose interval lies "
+          f"below every other's by more than {MARGIN * 100:g} point (a win); *italic*: "
+          "the lowest median and the contenders not told apart from it (intervals that "
+          "overlap: no difference shown, which at n = 5 is weak evidence of none). No "
+          f"call in a cell where a contender has fewer than {stats.MIN_N} runs. "
           "*ideal*: the shortage of a shaper that knows the true ABW (median over the "
           "runs' traces).", "",
           "| cell | ideal |" + "".join(f" {cname(c)} |" for c in names),
@@ -368,20 +403,23 @@ def write_report(o):
             t = fig(v["p13"]["median"], v["p13"]["ci95"]) + f" n={v['n']}"
             if c == r["best"] and r["wins"]:
                 t = f"**{t}**"
-            elif c == r["best"] or c in r["tied"]:
+            elif c == r["best"] or c in r["untold"]:
                 t = f"*{t}*"
             if v["lost"] or v["out_of_bounds"]:
                 t += f" (lost {v['lost']}, bounds {v['out_of_bounds']})"
             line += f" {t} |"
         md.append(line)
     md += ["", "Mean over the cells of each contender's median shortage of priorities 1-3, "
-           "percent, with its 95 % interval (runs resampled within each cell); only over "
-           "the cells where it has runs:", "", "| contender | mean | cells | runs |",
-           "|---|---|---|---|"]
-    for c in names:
-        if c in tot:
-            md.append(f"| {cname(c)} | {fig(tot[c]['mean_of_medians'], tot[c]['ci95'])} | "
-                      f"{tot[c]['rows']} | {tot[c]['runs']} |")
+           "percent, with its 95 % bootstrap interval (the seeds drawn alike for every "
+           f"cell); per time scale, over the cells where every contender has {stats.MIN_N} "
+           "runs or more:", "", "| time scale | cells | contender | mean |", "|---|---|---|---|"]
+    for t in tot:
+        if not t["contenders"]:
+            md.append(f"| {t['scale']:g}x, {t['duration']:g} s | {t['cells']} of "
+                      f"{t['of_cells']} | - | - |")
+        for c, v in t["contenders"].items():
+            md.append(f"| {t['scale']:g}x, {t['duration']:g} s | {t['cells']} of "
+                      f"{t['of_cells']} | {cname(c)} | {fig(v['mean_of_medians'], v['ci95'])} |")
     md += ["", "Utilization (median, interval) and the priority-1 probe's one-way delay p99 "
            "(ms, median, interval):", "", "| cell | contender | n | utilization | p1 OWD p99 ms "
            "| shortage p1..p5 (medians) |", "|---|---|---|---|---|---|"]
@@ -427,20 +465,23 @@ def write_report(o):
 
 def parallel(o):
     """parallel.sh's levels side by side: per level (units at once), the
-    units' wall time, the sampler's lateness and each protocol and
-    contender's shortage (p1-3) with its interval; a level holds where the
-    sampler's p99 lateness stays under LATE_MS and every median stays in
-    the first level's interval"""
+    units' wall time, the sampler's lateness and, per protocol and
+    contender, the median shortage (p1-3) and the median of each seed's
+    difference from the first level's run of the same seed (the same
+    cross traffic and order). A level holds where the sampler's p99
+    lateness (median over runs) stays under LATE_MS and no paired median
+    difference exceeds MOVED points"""
     levels = {}
     for d in sorted(glob.glob(f"{o.input}/*/.done")):
         d = os.path.dirname(d)
-        recs = [json.load(open(p)) for p in glob.glob(f"{d}/store/*/*/*/*.json")]
-        recs = [e for e in recs if not e.get("lost") and not e["bounds"]]
+        recs = [e for e in load(f"{d}/store", every=True)
+                if not e.get("lost") and not e["bounds"]]
         if recs:
             levels[int(os.path.basename(d))] = (recs, int(open(f"{d}/wall_s").read()))
     if not levels:
         sys.exit(f"matrix-report: no level measured under {o.input}")
     base = min(levels)
+    ref = {(e["proto"], e["contender"], e["seed"]): p13(e) for e in levels[base][0]}
     rows = []
     for lvl, (recs, wall) in sorted(levels.items()):
         late = [e["sampler_late_ms"]["p99"] for e in recs if e.get("sampler_late_ms")]
@@ -450,16 +491,19 @@ def parallel(o):
                "sampler_p99_late_ms": {"median": stats.median(late), "max": max(late)},
                "runs": len(recs), "p13": {}}
         for key in sorted({(e["proto"], e["contender"]) for e in recs}):
-            xs = [p13(e) for e in recs if (e["proto"], e["contender"]) == key]
-            row["p13"]["/".join(key)] = {"median": stats.median(xs),
-                                         "ci95": stats.boot_ci(xs), "n": len(xs)}
+            mine = [e for e in recs if (e["proto"], e["contender"]) == key]
+            xs = [p13(e) for e in mine]
+            diffs = [p13(e) - ref[key + (e["seed"],)] for e in mine
+                     if key + (e["seed"],) in ref]
+            row["p13"]["/".join(key)] = {
+                "median": stats.median(xs), "n": len(xs),
+                "paired_diff_median": stats.median(diffs) if diffs else None,
+                "paired_diff_range": [min(diffs), max(diffs)] if diffs else None}
+        row["moved"] = [k for k, v in row["p13"].items()
+                        if v["paired_diff_median"] is not None
+                        and abs(v["paired_diff_median"]) > MOVED]
+        row["holds"] = not row["moved"] and row["sampler_p99_late_ms"]["median"] <= LATE_MS
         rows.append(row)
-    ref = rows[0]["p13"]
-    for row in rows:
-        moved = [k for k, v in row["p13"].items() if k in ref and ref[k]["ci95"] and
-                 not ref[k]["ci95"][0] <= v["median"] <= ref[k]["ci95"][1]]
-        row["moved"] = moved
-        row["holds"] = not moved and row["sampler_p99_late_ms"]["median"] <= LATE_MS
     os.makedirs(o.out, exist_ok=True)
     with open(f"{o.out}/parallel.json", "w") as f:
         json.dump({"date": datetime.date.today().isoformat(), "base_level": base,
@@ -468,17 +512,29 @@ def parallel(o):
     keys = sorted({k for r in rows for k in r["p13"]})
     md = ["# Matrix units side by side", "",
           f"{datetime.date.today().isoformat()}; the same cell and seeds at each level. "
-          f"A level holds where the sampler's p99 lateness (median over runs) stays under "
-          f"{LATE_MS} ms and every median shortage (p1-3) stays in level {base}'s interval.",
-          "", "| at once | units | wall s | units/hour | sampler p99 late ms (median, max) |"
+          "Per protocol and contender: the median shortage of priorities 1-3 (%), and "
+          f"the median of each seed's difference from level {base}'s run of that seed "
+          f"(points). A level holds where the sampler's p99 lateness (median over runs) "
+          f"stays under {LATE_MS} ms and no paired median difference exceeds {MOVED * 100:g} "
+          "points.", "",
+          "| at once | units | wall s | units/hour | sampler p99 late ms (median, max) |"
           + "".join(f" {k} |" for k in keys) + " holds |",
           "|---" * (6 + len(keys)) + "|"]
     for r in rows:
+        cells = ""
+        for k in keys:
+            v = r["p13"].get(k)
+            if not v:
+                cells += " - |"
+                continue
+            d = v["paired_diff_median"]
+            cells += (f" {v['median'] * 100:.1f}"
+                      + (f", {d * 100:+.1f} [{v['paired_diff_range'][0] * 100:+.1f}, "
+                         f"{v['paired_diff_range'][1] * 100:+.1f}]" if d is not None and
+                         r["level"] != base else "") + f" n={v['n']} |")
         md.append(f"| {r['level']} | {r['units']} | {r['wall_s']} | {r['units_per_hour']} | "
                   f"{r['sampler_p99_late_ms']['median']}, {r['sampler_p99_late_ms']['max']} |"
-                  + "".join(f" {fig(r['p13'][k]['median'], r['p13'][k]['ci95'])} "
-                            f"n={r['p13'][k]['n']} |" if k in r["p13"] else " - |" for k in keys)
-                  + f" {'yes' if r['holds'] else 'no'} |")
+                  + cells + f" {'yes' if r['holds'] else 'no'} |")
     text = "\n".join(md) + "\n"
     with open(f"{o.out}/parallel.md", "w") as f:
         f.write(text)
@@ -486,6 +542,7 @@ def parallel(o):
 
 
 LATE_MS = 50
+MOVED = 0.05
 
 
 def main():
@@ -499,6 +556,7 @@ def main():
     i.add_argument("--store", required=True)
     i.add_argument("--commit", required=True)
     i.add_argument("--sources", required=True)
+    i.add_argument("--kver", required=True)
     r = sub.add_parser("report")
     r.add_argument("--store", required=True)
     r.add_argument("--out", required=True)

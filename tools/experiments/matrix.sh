@@ -13,9 +13,10 @@
 #
 # A unit is a cell (a scenario under one of guest.py's IMPAIR) and a seed:
 # one VM runs every contender, TCP and UDP, in the seed's own order. Its
-# runs go to the store (Documentation/results/matrix/runs/COMMIT/) when the
-# VM ends; a unit whose runs the store has for these sources (the hash of
-# what decides a run: the modules, the estimator, the testbed) is skipped,
+# runs go to the store (Documentation/results/matrix/runs/SOURCES/KVER/)
+# when the VM ends; a unit whose runs the store has for these sources (the
+# hash of what decides a run: the modules, the estimator, the testbed's
+# guest.py, cross.py, owd.py and nftcount.py) and kernel is skipped,
 # so a stopped matrix resumes, and more seeds add runs to a store:
 # SEEDS="6 7 8" make matrix. Progress goes to stderr.
 #
@@ -71,22 +72,27 @@ commit=$(cd "$top" && git rev-parse --short=12 HEAD)
 echo "matrix: commit $commit, sources $sources; ${scale}x; seeds $seeds" >&2
 
 mods=$("$top/tools/testing/build-modules.sh" "$kver" 2>/dev/null)
-nprotos=2
 ncont=$(echo "$contenders" | tr ',' '\n' | wc -l)
 
 unit_dur() { echo "${DURATION:-$([ "$1" = dbhpf ] && echo 120 || echo 160)}"; }
-# stored SCEN IMP SEED: how many of the unit's runs the store has for
-# these sources (lost ones count: they were tried twice)
+# stored SCEN IMP SEED: whether the store has every run the unit would make
+# (PROTO-CONTENDER-sSEED.json, a lost one too: it was tried twice) for
+# these sources on this kernel
 stored() {
-	grep -l "\"sources\": \"$sources\"" \
-		"$store"/*/"${scale}x-$(unit_dur "$1")s/$1-$2"/*-s"$3".json 2>/dev/null | wc -l
+	local d p c
+	d=$store/$sources/$kver/${scale}x-$(unit_dur "$1")s/$1-$2
+	for p in tcp udp; do
+		for c in ${contenders//,/ }; do
+			[ -f "$d/$p-${c//:/-}-s$3.json" ] || return 1
+		done
+	done
 }
 
 # unit SCENARIO/IMPAIR SEED: its runs in one VM, then into the store
 unit() {
 	local name=$1 seed=$2 scen=${1%/*} imp=${1#*/} dir dur rc=0
 	dir=$out/${name/\//-}-s$seed
-	if [ "$(stored "$scen" "$imp" "$seed")" -ge $((nprotos * ncont)) ]; then
+	if stored "$scen" "$imp" "$seed"; then
 		echo "matrix: $name seed $seed: stored" >&2
 		return 0
 	fi
@@ -99,13 +105,15 @@ unit() {
 --matrix --impair $imp --scale $scale --duration $dur --seed $seed --contenders $contenders \
 --out $dir/runs.json" |
 		sed -u -n "s|^experiments: |matrix: $name seed $seed: |p" >&2 || rc=${PIPESTATUS[0]}
+	# the runs done, whether the VM finished or not (a unit cut short
+	# runs again, keeping what the store has)
+	/usr/bin/python3 "$here/matrix-report.py" ingest --input "$dir" --store "$store" \
+		--commit "$commit" --sources "$sources" --kver "$kver" >&2
 	if [ "$rc" != 0 ]; then
 		echo "matrix: $name seed $seed: the VM failed ($rc); see $dir/console.log" >&2
 		return "$rc"
 	fi
 	touch "$dir/.done"
-	/usr/bin/python3 "$here/matrix-report.py" ingest --input "$dir" --store "$store" \
-		--commit "$commit" --sources "$sources" >&2
 }
 
 rc=0

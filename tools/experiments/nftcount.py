@@ -99,6 +99,8 @@ class Counters:
                 off = 0
                 while off + 16 <= len(data):
                     length, mtype, _, mseq, _ = struct.unpack_from("IHHII", data, off)
+                    if length < 16:
+                        return None
                     msg = data[off + 16:off + length]
                     off += (length + 3) & ~3
                     if mseq != self.seq:
@@ -139,10 +141,12 @@ class Accumulator:
         self.total = {n: 0 for n in self.names}
         self.missed = 0
         self.resets = 0
+        self.complete = False	# the last read had every name
 
     def update(self, read):
         """fold in one read ({name: bytes} or None); returns the totals,
         in NAMES' order"""
+        self.complete = read is not None and all(n in read for n in self.names)
         if read is None:
             self.missed += 1
             return self.totals()

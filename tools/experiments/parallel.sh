@@ -7,18 +7,19 @@
 # in matrix-report.py): the sampler's lateness, the wall time a unit took,
 # and each contender's shortage.
 #
-#   parallel.sh [LEVEL...]            default: 1 2 3
+#   parallel.sh [LEVEL...]            default: 1 2
 #
 # Environment: CELL [dbhpf/published]; CONTENDERS [none,er2bc:loss];
-# UNITS, units per level [3]; KVER [6.12]. Stores under
+# UNITS, units per level (a multiple of every level, so that each
+# level runs at its width throughout) [4]; KVER [6.12]. Stores under
 # build/matrix-parallel/LEVEL/, the comparison in
 # Documentation/results/matrix/parallel.{json,md}.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-levels=${*:-1 2 3}
-units=${UNITS:-3}
+levels=${*:-1 2}
+units=${UNITS:-4}
 cell=${CELL:-dbhpf/published}
 out=$top/build/matrix-parallel
 mkdir -p "$out"

@@ -1,17 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The matrix's statistics: medians over repeated runs with percentile
-bootstrap intervals, and wins called only where intervals separate.
+"""The matrix's statistics: medians over repeated runs with their exact
+order-statistic intervals, a bootstrap over seeds for figures pooled over
+cells, and wins called only where intervals separate.
 
-Bootstrap resampling is seeded (the same runs give the same report). With
-n = 5 runs the 95 % percentile interval of a median is the runs' range
-(the bootstrap median falls on the smallest value with probability 5.8 %,
-above 2.5 %); the order-statistic interval [x(1), x(5)] covers the true
-median with probability 93.75 %. n = 10 narrows it to [x(3), x(8)] (the
-mean of two middle values at its ends), n = 20 to about [x(7), x(14)]."""
+A median's interval is [x(k), x(n+1-k)] for the largest k whose coverage,
+1 - 2 P(B <= k-1) with B ~ Binomial(n, 1/2), is at least 95 %; where no k
+reaches it (n <= 5) it is the range, and its coverage is said: 93.75 % at
+n = 5 (the percentile bootstrap gives the same range there, and claims
+95 %). Fewer than MIN_N runs: no interval, no call. Bootstrap resampling
+is seeded (the same runs give the same report)."""
+import math
 import random
 
 B = 4000		# bootstrap replicates
-MIN_N = 3		# fewer runs: no interval, no call
+MIN_N = 5		# fewer runs: no interval, no call
+LEVEL = 0.95
 
 
 def median(xs):
@@ -22,39 +25,55 @@ def median(xs):
     return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
-def boot_ci(xs, stat=median, alpha=0.05, b=B, seed=1):
-    """the percentile bootstrap interval of STAT over XS, (lo, hi); None
-    with fewer than MIN_N values"""
-    if len(xs) < MIN_N:
-        return None
-    rnd = random.Random(seed)
+def _below(k, n):
+    """P(B <= k) for B ~ Binomial(n, 1/2)"""
+    return sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+
+
+def median_ci(xs, level=LEVEL):
+    """(lo, hi, coverage) of the median of XS; None under MIN_N values"""
     n = len(xs)
-    reps = sorted(stat([xs[rnd.randrange(n)] for _ in range(n)]) for _ in range(b))
-    return reps[int(alpha / 2 * b)], reps[min(int((1 - alpha / 2) * b), b - 1)]
-
-
-def strata_ci(groups, alpha=0.05, b=B, seed=1):
-    """the mean over GROUPS (lists of runs, one per cell) of each group's
-    median, and its interval by a bootstrap that resamples the runs within
-    each group; None if a group has fewer than MIN_N"""
-    if not groups or any(len(g) < MIN_N for g in groups):
+    if n < MIN_N:
         return None
+    s = sorted(xs)
+    k = 1
+    while k + 1 <= n // 2 and 1 - 2 * _below(k, n) >= level:
+        k += 1
+    return s[k - 1], s[n - k], round(1 - 2 * _below(k - 1, n), 4)
+
+
+def seed_ci(cells, stat=median, level=LEVEL, b=B, seed=1):
+    """CELLS: {cell: {seed: value}}. The mean over the cells of STAT over
+    each cell's values, and its interval by a bootstrap that draws the
+    seeds (one draw for every cell alike: a seed's cross traffic and run
+    order are shared by the cells, so they are not independent); None if
+    a cell has fewer than MIN_N seeds"""
+    if not cells or any(len(v) < MIN_N for v in cells.values()):
+        return None
+    seeds = sorted({s for v in cells.values() for s in v})
     rnd = random.Random(seed)
+    point = sum(stat(list(v.values())) for v in cells.values()) / len(cells)
     reps = []
     for _ in range(b):
-        reps.append(sum(median([g[rnd.randrange(len(g))] for _ in g]) for g in groups)
-                    / len(groups))
+        draw = [seeds[rnd.randrange(len(seeds))] for _ in seeds]
+        tot = 0.0
+        for v in cells.values():
+            xs = [v[s] for s in draw if s in v] or list(v.values())
+            tot += stat(xs)
+        reps.append(tot / len(cells))
     reps.sort()
-    return reps[int(alpha / 2 * b)], reps[min(int((1 - alpha / 2) * b), b - 1)]
+    a = (1 - level) / 2
+    return point, (reps[int(a * b)], reps[min(int((1 - a) * b), b - 1)])
 
 
-def call(a, b):
-    """'<' if interval A lies wholly below interval B, '>' if above, '='
-    (a tie: they overlap) otherwise, None if either has no interval"""
+def call(a, b, margin=0.0):
+    """'<' if interval A lies wholly below interval B by more than MARGIN,
+    '>' if above, '=' (not told apart) otherwise, None if either has no
+    interval"""
     if a is None or b is None:
         return None
-    if a[1] < b[0]:
+    if a[1] + margin < b[0]:
         return "<"
-    if a[0] > b[1]:
+    if a[0] > b[1] + margin:
         return ">"
     return "="

@@ -7,6 +7,7 @@ nftables in a namespace), the physical bounds a run must keep
 calls from a store of hand-made runs. TAP output."""
 import importlib.util
 import json
+import random
 import os
 import socket
 import subprocess
@@ -17,6 +18,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 sys.path.insert(0, os.path.join(here, "..", "testing"))
 import nftcount  # noqa: E402
+import report  # noqa: E402
 import stats  # noqa: E402
 from tap import ok, done  # noqa: E402
 
@@ -128,20 +130,71 @@ except (OSError, subprocess.CalledProcessError) as e:
 finally:
     subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
-# the statistics: n = 5 gives the range, a tie where intervals overlap
-ok(stats.boot_ci([5, 1, 4, 2, 3]) == (1, 5), "n = 5: the median's 95 % interval is the range")
-ok(stats.boot_ci([1, 2]) is None, "n = 2: no interval")
-ok(stats.call((1, 2), (3, 4)) == "<" and stats.call((1, 3), (2, 4)) == "=",
-   "a call only where intervals separate")
-ci = stats.strata_ci([[0.1] * 5, [0.3] * 5])
-ok(ci == (0.2, 0.2), f"the mean over cells of constant runs: exact (got {ci})")
+# the statistics: the median's order-statistic interval and its coverage
+ok(stats.median_ci([5, 1, 4, 2, 3]) == (1, 5, 0.9375),
+   "n = 5: the range, covering 93.75 %, said so")
+ok(stats.median_ci(list(range(1, 11))) == (2, 9, 0.9785), "n = 10: [x(2), x(9)], 97.85 %")
+ok(stats.median_ci([1, 2, 3, 4]) is None, "n = 4: no interval")
+ok(stats.call((1, 2), (3, 4)) == "<" and stats.call((1, 3), (2, 4)) == "="
+   and stats.call((0, 0), (0.005, 0.01), 0.01) == "=",
+   "a call only where intervals separate, by more than the margin")
+got = stats.seed_ci({"a": {s: 0.1 for s in range(5)}, "b": {s: 0.3 for s in range(5)}})
+ok(got == (0.2, (0.2, 0.2)), f"the mean over cells of constant runs: exact (got {got})")
+
+# cells that share each seed's effect (the same cross traffic and order):
+# the interval of their mean must draw seeds alike, and then covers the
+# true mean about as often as it says (a draw per cell would not)
+rnd = random.Random(3)
+hits = 0
+for trial in range(60):
+    effect = {s: rnd.gauss(0, 1) for s in range(8)}
+    cells = {c: {s: effect[s] + rnd.gauss(0, 1) for s in range(8)} for c in range(6)}
+    lo, hi = stats.seed_ci(cells, stat=lambda xs: sum(xs) / len(xs), b=400)[1]
+    hits += lo <= 0 <= hi
+ok(hits >= 48, f"a shared seed effect: the seeds' bootstrap covers the mean in {hits} of 60")
+
+# the shortage of a flow received at exactly 400 kbit/s in whole packets:
+# at 4x, UDP's 250 ms windows hold 10 or 11 of its 1228-byte packets
+# (10.18 on average), so most windows read 393 kbit/s: short by Table
+# 5's strict measure, not by the matrix's (one packet of slack)
+def whole_packets(rate, pkt=1228):
+    """samples at 4x of five flows received at RATE in whole packets"""
+    t, b, got, due = [], [], 0, 0.0
+    for k in range(121):
+        t.append(float(k))
+        while due <= k * 0.25:
+            got += pkt
+            due += pkt * 8 / rate
+        b.append([got] * 5)
+    return t, b
 
 
-def rec(cell, contender, seed, short, bounds=(), lost=None):
+t, b = whole_packets(400_000)
+exact = {"proto": "udp", "samples": {"t": t, "bytes": b}}
+strict = report.shortage(exact, 4, 400_000)[0]
+slack = report.shortage(exact, 4, 400_000, slack=True)[0]
+ok(strict > 0.7 and slack == 0.0,
+   f"a flow at exactly 400 kbit/s: strictly short {strict:.0%} of windows, by the matrix 0")
+# 15 % below, 8 or 9 packets a window: short by both (10 % below, 9 or
+# 10, is short in four windows of five: the measure's resolution at 4x)
+t85, b85 = whole_packets(340_000)
+low = report.shortage({"proto": "udp", "samples": {"t": t85, "bytes": b85}}, 4, 400_000,
+                      slack=True)[0]
+ok(low == 1.0, f"a flow at 340 kbit/s: short in every window by the matrix's measure too "
+   f"({low:.0%})")
+# a sample without counts (a failed read): its windows left out
+holes = {"proto": "udp", "samples": {"t": t, "bytes": [None if k == 50 else x
+                                                       for k, x in enumerate(b)]}}
+n_all, n_holes = len(report.rates(exact, 4)[0]), len(report.rates(holes, 4)[0])
+ok(n_holes == n_all - 2, f"a sample without counts: the two windows on it left out "
+   f"({n_all} and {n_holes})")
+
+
+def rec(cell, contender, seed, short, bounds=(), lost=None, commit="c0ffee"):
     mode, _, rule = contender.partition(":")
     e = {"scenario": "dbhpf", "impairment": cell, "proto": "udp", "baseline": mode,
          "estimator_mode": rule or None, "contender": contender, "seed": seed, "scale": 4,
-         "duration": 120, "kernel": "test", "commit": "c0ffee", "sources": "s1",
+         "duration": 120, "kernel": "test", "kver": "6.12", "commit": commit, "sources": "s1",
          "started": f"2026-12-02T00:00:{seed:02d}", "shortage": [short] * 5,
          "utilization": 0.9, "p1_owd_p50_ms": 30, "p1_owd_p99_ms": 60, "w_ratio": 1.0,
          "cross_bps": 1e6, "bulk_bps": None, "bounds": list(bounds), "ideal": [0.0] * 5}
@@ -161,22 +214,33 @@ with tempfile.TemporaryDirectory() as store:
     recs.append(rec("loss1", "none", 6, 9.0, bounds=["priority 1 at 44.30 Mbit/s"]))
     recs.append(rec("deep", "none", 7, 0, lost="CalledProcessError: netem"))
     recs.append({**rec("deep", "none", 8, 0.0), "sources": "other"})
+    # a third contender in one cell with too few runs
+    recs += [rec("deep", "cake:loss", s, 0.0) for s in (1, 2)]
     for e in recs:
         p = mr.store_path(store, e)
         os.makedirs(os.path.dirname(p), exist_ok=True)
         json.dump(e, open(p, "w"))
+    # the same run stored again by a later commit of the same sources,
+    # under another name
+    dup = rec("deep", "none", 1, 0.23, commit="beef")
+    json.dump(dup, open(mr.store_path(store, dup).replace(".json", "-again.json"), "w"))
     rows = mr.aggregate(mr.load(store, "s1"))
     by = {r["impairment"]: r for r in rows}
     ok(by["loss1"]["best"] == "er2bc:loss" and by["loss1"]["wins"],
        "separate intervals: a win")
-    ok(by["deep"]["best"] == "er2bc:loss" and not by["deep"]["wins"]
-       and by["deep"]["tied"] == ["none"], "overlapping intervals: a tie")
+    ok(by["deep"]["best"] is None and not by["deep"]["wins"],
+       "a contender with 2 runs, best of the three: no call in that cell")
+    ok(mr.call({k: v for k, v in by["deep"]["contenders"].items() if k != "cake:loss"})
+       == {"best": "er2bc:loss", "wins": False, "untold": ["none"]},
+       "overlapping intervals: not told apart")
     v = by["loss1"]["contenders"]["none"]
     ok(v["n"] == 5 and v["out_of_bounds"] == 1 and abs(v["p13"]["median"] - 0.43) < 1e-9,
        f"a run beyond the bounds: counted, left out of the median ({v['n']}, "
        f"{v['out_of_bounds']}, {v['p13']['median']})")
     v = by["deep"]["contenders"]["none"]
-    ok(v["n"] == 5 and v["lost"] == 1, "a lost run counted, and another sources' run not taken")
+    ok(v["n"] == 5 and v["lost"] == 1 and v["seeds"] == [1, 2, 3, 4, 5],
+       "a lost run counted; another sources' run not taken; a run stored by two "
+       "commits counted once")
     out = os.path.join(store, "report")
     o = type("O", (), {"store": store, "sources": "s1", "all": False, "out": out,
                        "command": "test"})
@@ -189,5 +253,13 @@ with tempfile.TemporaryDirectory() as store:
     md = open(os.path.join(out, "matrix.md")).read()
     ok("1 lost to the testbed" in md and "1 measured beyond" in md and "**13.0 [11.0, 15.0] n=5**"
        in md, "matrix.md counts the lost and out-of-bounds runs and bolds a win")
+    ok("| 4x, 120 s | 0 of 2 | - | - |" in md,
+       "a contender with 2 runs in one cell: no cell in the mean over cells")
+    full = [e for e in mr.load(store, "s1") if e["contender"] != "cake:loss"]
+    rows = mr.aggregate(full)
+    tot = mr.overall(full, rows, ["none", "er2bc:loss"])[0]
+    got = {c: round(v["mean_of_medians"], 4) for c, v in tot["contenders"].items()}
+    ok(tot["cells"] == 2 and got == {"none": 0.34, "er2bc:loss": 0.18},
+       f"the mean over cells of each contender's median, over the same cells (got {got})")
 
 done()
