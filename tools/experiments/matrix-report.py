@@ -294,11 +294,31 @@ def aggregate(recs):
             }
         ideal_runs = [e for c in rows[row].values() for e in c["runs"] if e.get("ideal")]
         best = call(cells)
+        best.update(wants_more(cells))
         out.append({"scale": row[0], "duration": row[1], "scenario": row[2],
                     "impairment": row[3], "proto": row[4],
                     "ideal_p13": summarize(ideal_runs, lambda e: sum(e["ideal"][:3]) / 3),
                     "contenders": cells, **best})
     return out
+
+
+# the default configuration, and how close another must come for both to
+# want more runs (issue 38: n >= 10 wherever they are within 5 points)
+DEFAULT, CLOSE, CLOSE_N = "er2bc:loss", 0.05, 10
+
+
+def wants_more(cells):
+    """{"rival": the other contender of the lowest median, "wants_more":
+    whether it and the default are within CLOSE with fewer than CLOSE_N
+    runs of either}"""
+    d = cells.get(DEFAULT)
+    others = {k: v for k, v in cells.items() if k != DEFAULT and v["p13"]}
+    if not d or not d["p13"] or not others:
+        return {"rival": None, "wants_more": False}
+    rival = min(others, key=lambda k: others[k]["p13"]["median"])
+    close = abs(d["p13"]["median"] - others[rival]["p13"]["median"]) < CLOSE
+    return {"rival": rival,
+            "wants_more": close and min(d["n"], others[rival]["n"]) < CLOSE_N}
 
 
 # a win needs its interval below the others' by at least this (a point of
@@ -434,6 +454,15 @@ def write_report(o):
                       f"{fig(d['median'], d['ci95'], '{:.0f}', 1) if d else '-'} | "
                       + " ".join(f"{x * 100:.1f}" if x is not None else "-"
                                  for x in v["shortage"]) + " |")
+    more = [r for r in rows if r["wants_more"]]
+    if more:
+        md += ["", f"Cells where the default ({cname(DEFAULT)}) and the best other contender "
+               f"are within {CLOSE * 100:g} points with fewer than {CLOSE_N} runs of either "
+               "(run more seeds there):", ""]
+        md += [f"- {r['scenario']}/{r['impairment']} {r['proto'].upper()}: "
+               f"{cname(DEFAULT)} against {cname(r['rival'])}, n = "
+               f"{r['contenders'][DEFAULT]['n']} and {r['contenders'][r['rival']]['n']}"
+               for r in more]
     if oob:
         md += ["", "Runs left out, measured beyond what the link carries:", ""]
         md += [f"- {e['scenario']} {e['impairment']} {e['proto']} {e['contender']} seed "

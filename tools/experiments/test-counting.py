@@ -261,5 +261,9 @@ with tempfile.TemporaryDirectory() as store:
     got = {c: round(v["mean_of_medians"], 4) for c, v in tot["contenders"].items()}
     ok(tot["cells"] == 2 and got == {"none": 0.34, "er2bc:loss": 0.18},
        f"the mean over cells of each contender's median, over the same cells (got {got})")
+    more = {r["impairment"]: (r["wants_more"], r["rival"]) for r in rows}
+    ok(more == {"deep": (True, "none"), "loss1": (False, "none")},
+       f"the default within 5 points of the best other with n < 10: more runs wanted "
+       f"there (got {more})")
 
 done()
