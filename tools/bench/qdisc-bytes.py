@@ -15,58 +15,39 @@ frames it becomes on the wire; QLEN the packets it holds
 (TCA_STATS_QUEUE).
 """
 
+import os
 import socket
 import struct
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "selftests"))
+from nlmsg import attrs, dump  # noqa: E402
+
 RTM_NEWQDISC, RTM_GETQDISC = 36, 38
-NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
-NLMSG_ERROR, NLMSG_DONE = 2, 3
 TCA_STATS2, TCA_STATS_BASIC, TCA_STATS_QUEUE = 7, 1, 3
 TC_H_ROOT = 0xFFFFFFFF
-
-
-def attrs(buf):
-    """(type, payload) of each rtattr in buf"""
-    off = 0
-    while off + 4 <= len(buf):
-        ln, ty = struct.unpack_from("HH", buf, off)
-        if ln < 4:
-            break
-        yield ty & 0x3FFF, buf[off + 4:off + ln]
-        off += (ln + 3) & ~3
 
 
 def root_stats(sk, ifindex, seq):
     """(bytes sent, packets queued) of the device's root qdisc"""
     req = struct.pack("BBHiIII", socket.AF_UNSPEC, 0, 0, 0, 0, 0, 0)
-    sk.send(struct.pack("IHHII", 16 + len(req), RTM_GETQDISC,
-                        NLM_F_REQUEST | NLM_F_DUMP, seq, 0) + req)
     found = [None, None]
-    while True:
-        data = sk.recv(1 << 20)
-        off = 0
-        while off + 16 <= len(data):
-            ln, ty, _, _, _ = struct.unpack_from("IHHII", data, off)
-            msg = data[off + 16:off + ln]
-            off += (ln + 3) & ~3
-            if ty == NLMSG_DONE:
-                return found
-            if ty == NLMSG_ERROR:
-                raise OSError(-struct.unpack_from("i", msg)[0], "RTM_GETQDISC")
-            if ty != RTM_NEWQDISC:
-                continue
-            _, _, _, idx, _, parent, _ = struct.unpack_from("BBHiIII", msg)
-            if idx != ifindex or parent != TC_H_ROOT:
-                continue
-            for t, v in attrs(msg[20:]):
-                if t == TCA_STATS2:
-                    for t2, v2 in attrs(v):
-                        if t2 == TCA_STATS_BASIC:
-                            found[0] = struct.unpack_from("Q", v2)[0]
-                        elif t2 == TCA_STATS_QUEUE:
-                            found[1] = struct.unpack_from("I", v2)[0]
+    for ty, msg in dump(sk, RTM_GETQDISC, req, seq):
+        if ty != RTM_NEWQDISC:
+            continue
+        _, _, _, idx, _, parent, _ = struct.unpack_from("BBHiIII", msg)
+        if idx != ifindex or parent != TC_H_ROOT:
+            continue
+        for t, v in attrs(msg[20:]):
+            if t == TCA_STATS2:
+                for t2, v2 in attrs(v):
+                    if t2 == TCA_STATS_BASIC:
+                        found[0] = struct.unpack_from("Q", v2)[0]
+                    elif t2 == TCA_STATS_QUEUE:
+                        found[1] = struct.unpack_from("I", v2)[0]
+    return found
 
 
 def main():

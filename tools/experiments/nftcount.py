@@ -16,33 +16,21 @@ import ctypes
 import os
 import socket
 import struct
+import sys
 import threading
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "selftests"))
+from nlmsg import attr, attrs, dump  # noqa: E402
 
 NETLINK_NETFILTER = 12
 NFNL_SUBSYS_NFTABLES = 10
 NFT_MSG_NEWOBJ, NFT_MSG_GETOBJ = 18, 19
-NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
-NLMSG_ERROR, NLMSG_DONE = 2, 3
 NFPROTO_IPV4 = 2
 NFTA_OBJ_TABLE, NFTA_OBJ_NAME, NFTA_OBJ_TYPE, NFTA_OBJ_DATA = 1, 2, 3, 4
 NFT_OBJECT_COUNTER = 1
 NFTA_COUNTER_BYTES = 1
-NLA_TYPE_MASK = 0x3FFF
 CLONE_NEWNET = 0x40000000
-
-
-def _attr(kind, payload):
-    return struct.pack("HH", 4 + len(payload), kind) + payload + b"\0" * (-len(payload) % 4)
-
-
-def _attrs(buf):
-    off = 0
-    while off + 4 <= len(buf):
-        length, kind = struct.unpack_from("HH", buf, off)
-        if length < 4:
-            return
-        yield kind & NLA_TYPE_MASK, buf[off + 4:off + length]
-        off += (length + 3) & ~3
 
 
 def socket_in(netns):
@@ -87,42 +75,27 @@ class Counters:
         failed (the caller's sample keeps what it had)"""
         self.seq += 1
         body = struct.pack("BBH", NFPROTO_IPV4, 0, 0)
-        body += _attr(NFTA_OBJ_TABLE, self.table.encode() + b"\0")
-        body += _attr(NFTA_OBJ_TYPE, struct.pack(">I", NFT_OBJECT_COUNTER))
-        kind = (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_GETOBJ
+        body += attr(NFTA_OBJ_TABLE, self.table.encode() + b"\0")
+        body += attr(NFTA_OBJ_TYPE, struct.pack(">I", NFT_OBJECT_COUNTER))
+        got = {}
         try:
-            self.sock.send(struct.pack("IHHII", 16 + len(body), kind,
-                                       NLM_F_REQUEST | NLM_F_DUMP, self.seq, 0) + body)
-            got = {}
-            while True:
-                data = self.sock.recv(1 << 16)
-                off = 0
-                while off + 16 <= len(data):
-                    length, mtype, _, mseq, _ = struct.unpack_from("IHHII", data, off)
-                    if length < 16:
-                        return None
-                    msg = data[off + 16:off + length]
-                    off += (length + 3) & ~3
-                    if mseq != self.seq:
-                        continue
-                    if mtype == NLMSG_DONE:
-                        return got
-                    if mtype == NLMSG_ERROR:
-                        return None
-                    if mtype != (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWOBJ:
-                        continue
-                    name, nbytes = None, None
-                    for k, v in _attrs(msg[4:]):
-                        if k == NFTA_OBJ_NAME:
-                            name = v.rstrip(b"\0").decode()
-                        elif k == NFTA_OBJ_DATA:
-                            for k2, v2 in _attrs(v):
-                                if k2 == NFTA_COUNTER_BYTES:
-                                    nbytes = struct.unpack(">Q", v2[:8])[0]
-                    if name is not None and nbytes is not None:
-                        got[name] = nbytes
+            for mtype, msg in dump(self.sock, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_GETOBJ,
+                                   body, self.seq):
+                if mtype != (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWOBJ:
+                    continue
+                name, nbytes = None, None
+                for k, v in attrs(msg[4:]):
+                    if k == NFTA_OBJ_NAME:
+                        name = v.rstrip(b"\0").decode()
+                    elif k == NFTA_OBJ_DATA:
+                        for k2, v2 in attrs(v):
+                            if k2 == NFTA_COUNTER_BYTES:
+                                nbytes = struct.unpack(">Q", v2[:8])[0]
+                if name is not None and nbytes is not None:
+                    got[name] = nbytes
         except OSError:
             return None
+        return got
 
 
 class Accumulator:
