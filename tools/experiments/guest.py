@@ -492,7 +492,7 @@ def dev_bytes(pid, dev, way):
             name, _, rest = line.partition(":")
             if name.strip() == dev:
                 return int(rest.split()[8 if way == "tx" else 0])
-    raise KeyError(f"no device {dev} in /proc/{pid}/net/dev")
+    raise OSError(f"no device {dev} in /proc/{pid}/net/dev")
 
 
 def stop(procs):
