@@ -261,6 +261,10 @@ with tempfile.TemporaryDirectory() as store:
     got = {c: round(v["mean_of_medians"], 4) for c, v in tot["contenders"].items()}
     ok(tot["cells"] == 2 and got == {"none": 0.34, "er2bc:loss": 0.18},
        f"the mean over cells of each contender's median, over the same cells (got {got})")
+    pd = {r["impairment"]: r["paired"]["none"] for r in rows}["deep"]
+    ok(abs(pd["median"] + 0.02) < 1e-9 and pd["ci95"][1] < 0 and pd["n"] == 5,
+       f"paired by seed, the default 2 points below pfifo in every seed: told apart where "
+       f"the unpaired intervals overlap (got {pd})")
     more = {r["impairment"]: (r["wants_more"], r["rival"]) for r in rows}
     ok(more == {"deep": (True, "none"), "loss1": (False, "none")},
        f"the default within 5 points of the best other with n < 10: more runs wanted "
