@@ -514,8 +514,11 @@ def write_report(o):
     for i, row in enumerate(grid):
         for j, v in enumerate(row):
             if v == v:
-                n = rows[i]["contenders"][names[j]]["n"]
-                ax.text(j, i, f"{v * 100:.0f}\nn={n}", ha="center", va="center", fontsize=6)
+                c = rows[i]["contenders"][names[j]]
+                ci = c["p13"]["ci95"]
+                ax.text(j, i, f"{v * 100:.0f}" + (f" [{ci[0] * 100:.0f}-{ci[1] * 100:.0f}]"
+                                                  if ci else "") + f"\nn={c['n']}",
+                        ha="center", va="center", fontsize=6)
     figure.colorbar(im, ax=ax, label="median shortage, priorities 1-3")
     ax.set_title("Robustness matrix: median shortage of priorities 1-3 (%)")
     figure.tight_layout()
