@@ -152,21 +152,35 @@ netem_drops() {
 }
 tc -netns "$A" qdisc change dev a0 root handle 1: er2bc rate 4mbit
 # probe_run INTERVALS SECS [UDPFLOOD ARGS...]: probecheck's intervals, 0.1 s
-# apart, into $res, while A floods B for SECS from 1 s in, at what er2bc
-# lets out (4 Mbit/s), to port 9 or as the udpflood.py arguments say
+# apart, at least INTERVALS of them, into $res, while A floods B for SECS,
+# at what er2bc lets out (4 Mbit/s), to port 9 or as the udpflood.py
+# arguments say.
+#
+# The flood starts once probecheck's first interval has begun, and
+# probecheck closes its last interval once what the flood queued in A has
+# left: every packet falls in an interval however long either Python takes
+# to start. (With a fixed window, 1 s in, the debug kernel beside two other
+# guests once started the flood after the window had closed: sent 0.)
+a0_empty() {
+	[ "$(tc -netns "$A" -s -j qdisc show dev a0 |
+		json_get "[q for q in j if q.get('root')][0]['backlog']")" = 0 ]
+}
 probe_run() {
 	local tmp pc n=$1 secs=$2
 	shift 2
 	[ $# -gt 0 ] || set -- 10.0.2.2 "$secs" 9
 	tmp=$(mktemp)
 	python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
-		--to 10.0.2.2 --port $PORT --count "$n" --gap 0.1 >"$tmp" &
+		--to 10.0.2.2 --port $PORT --count "$n" --gap 0.1 \
+		--ready "$tmp.ready" --until "$tmp.stop" >"$tmp" &
 	pc=$!
-	sleep 1
+	busywait 60000 test -e "$tmp.ready"
 	ip netns exec "$A" python3 "$here/udpflood.py" "$@" >/dev/null
+	busywait 20000 a0_empty
+	touch "$tmp.stop"
 	wait $pc
 	res=$(cat "$tmp")
-	rm -f "$tmp"
+	rm -f "$tmp" "$tmp.ready" "$tmp.stop"
 }
 d0=$(netem_drops)
 probe_run 80 4

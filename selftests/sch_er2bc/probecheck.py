@@ -6,7 +6,12 @@ sending qdisc's snapshot (probe-get, in A) and the meter's (meter-get, in B)
 by the request's payload, and compare what each interval sent and received.
 
   probecheck.py --ns-a A --dev-a DEV --ns-b B --dev-b DEV --to ADDR
-                [--port 4950] [--count N] [--gap SECONDS]
+                [--port 4950] [--count N] [--gap SECONDS] [--ready FILE --until FILE]
+
+--ready FILE: create FILE once the first interval has begun (its request's
+snapshots read at both ends); --until FILE: go on past N intervals until
+FILE exists, then close one interval more, so that all the traffic sent
+before FILE was made falls in the intervals, however late it started.
 
 Prints one JSON object: intervals, sent, received, lost (sum of positive
 per-interval differences), negative (intervals that received more than was
@@ -64,6 +69,8 @@ def main():
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--gap", type=float, default=0.1)
     ap.add_argument("--handle", type=lambda s: int(s, 0), default=0x10000)
+    ap.add_argument("--ready", default=None)
+    ap.add_argument("--until", default=None)
     o = ap.parse_args()
 
     ga = in_ns(o.ns_a, genlraw.Genl)
@@ -78,7 +85,16 @@ def main():
 
     prev, per, missing = None, [], 0
     sent = received = 0
-    for seq in range(o.count + 1):
+    seq, last = 0, False
+    while True:
+        if o.until:
+            # (the interval that began after FILE appeared is the last)
+            if seq > o.count and last:
+                break
+            last = os.path.exists(o.until)
+        elif seq > o.count:
+            break
+        seq += 1
         # a plain request: its body (the snapshots' key), then 24 zeros
         key = struct.pack("!HH", 1, seq & 0xFFFF)
         sk.sendto(key + bytes(24), (o.to, o.port))
@@ -99,6 +115,8 @@ def main():
             sent += ds
             received += dr
             per.append(ds - dr)
+        elif o.ready:
+            open(o.ready, "w").close()
         prev = (s, r)
     print(json.dumps({"intervals": len(per), "sent": sent, "received": received,
                       "lost": sum(x for x in per if x > 0),
