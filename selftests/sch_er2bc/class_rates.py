@@ -21,60 +21,35 @@ import struct
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from nlmsg import attrs, dump  # noqa: E402
+
 RTM_NEWTCLASS, RTM_GETTCLASS = 40, 42
-NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
-NLMSG_ERROR, NLMSG_DONE = 2, 3
 TCA_STATS2 = 7
 TCA_STATS_BASIC = 1
-NLA_TYPE_MASK = 0x3FFF
 SLOW_DUMP = 0.020
-
-
-def attrs(buf):
-    """(type, payload) of each netlink attribute in buf"""
-    off = 0
-    while off + 4 <= len(buf):
-        length, kind = struct.unpack_from("HH", buf, off)
-        if length < 4:
-            break
-        yield kind & NLA_TYPE_MASK, buf[off + 4:off + length]
-        off += (length + 3) & ~3
 
 
 def handle(h):
     return f"{h >> 16:x}:{h & 0xFFFF:x}"
 
 
-def dump(sock, ifindex, seq):
+def classes(sock, ifindex, seq):
     """{classid: bytes} of the classes with byte counters (a grafted
     fq_codel lists its flows as classes without them)"""
     tcm = struct.pack("BxxxiIII", socket.AF_UNSPEC, ifindex, 0, 0, 0)
-    sock.send(struct.pack("IHHII", 16 + len(tcm), RTM_GETTCLASS,
-                          NLM_F_REQUEST | NLM_F_DUMP, seq, 0) + tcm)
     got = {}
-    while True:
-        data = sock.recv(1 << 16)
-        off = 0
-        while off + 16 <= len(data):
-            length, kind, _, mseq, _ = struct.unpack_from("IHHII", data, off)
-            msg = data[off + 16:off + length]
-            off += (length + 3) & ~3
-            if mseq != seq:
+    for kind, msg in dump(sock, RTM_GETTCLASS, tcm, seq):
+        if kind != RTM_NEWTCLASS:
+            continue
+        _, _, hid, _, _ = struct.unpack_from("BxxxiIII", msg)
+        for k, v in attrs(msg[20:]):
+            if k != TCA_STATS2:
                 continue
-            if kind == NLMSG_DONE:
-                return got
-            if kind == NLMSG_ERROR:
-                err = -struct.unpack_from("i", msg)[0]
-                sys.exit(f"class dump of ifindex {ifindex}: {os.strerror(err)}")
-            if kind != RTM_NEWTCLASS:
-                continue
-            _, _, hid, _, _ = struct.unpack_from("BxxxiIII", msg)
-            for k, v in attrs(msg[20:]):
-                if k != TCA_STATS2:
-                    continue
-                for k2, v2 in attrs(v):
-                    if k2 == TCA_STATS_BASIC:
-                        got[handle(hid)] = struct.unpack_from("Q", v2)[0]
+            for k2, v2 in attrs(v):
+                if k2 == TCA_STATS_BASIC:
+                    got[handle(hid)] = struct.unpack_from("Q", v2)[0]
+    return got
 
 
 def snapshot(sock, ifindex, seq):
@@ -82,7 +57,7 @@ def snapshot(sock, ifindex, seq):
     the time it took, taken again while it took too long"""
     for tries in range(5):
         t0 = time.monotonic()
-        got = dump(sock, ifindex, seq + tries)
+        got = classes(sock, ifindex, seq + tries)
         t1 = time.monotonic()
         if t1 - t0 <= SLOW_DUMP:
             break
