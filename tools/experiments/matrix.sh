@@ -21,13 +21,15 @@
 # SEEDS="6 7 8" make matrix. Progress goes to stderr.
 #
 # Default: time-compressed 4x, DBHPF 120 scenario s (one cycle of its
-# staircase), tracking 160; about 12 minutes a unit. --realtime (or
+# staircase), tracking 160; about 9 minutes a unit. --realtime (or
 # REALTIME=1): T_c = 1 s as shipped, the same scenario lengths in real
 # time, the cells where compression matters (DBHPF loss1, loss3, deep,
-# elastic) and the default rule against pfifo, cake and static.
+# elastic) and the default rule against pfifo, cake and static: about 17
+# minutes a unit.
 # Environment: KVER [6.12]; CELLS, cells to run (e.g. "dbhpf/loss1
 # tracking/deep") [all]; SEEDS [1 2 3 4 5]; CONTENDERS (guest.py's
-# --contenders) [all]; JOBS, VMs side by side [1]; STORE [the above];
+# --contenders) [all]; JOBS, VMs side by side [2 with two CPUs or more,
+# measured by parallel.sh; else 1]; STORE [the above];
 # REPORT, where the report goes [Documentation/results/matrix]; WORK, the
 # VMs' directories [build/matrix];
 # DURATION, scenario seconds a run (a quick try; rows of another length
@@ -40,7 +42,8 @@ top=$(cd "$here/../.." && pwd)
 realtime=${REALTIME:-0}
 [ "${1:-}" = --realtime ] && realtime=1
 kver=${KVER:-6.12}
-jobs=${JOBS:-1}
+# two units at a time where there are two CPUs (parallel.sh: they hold)
+jobs=${JOBS:-$(($(nproc) >= 2 ? 2 : 1))}
 seeds=${SEEDS:-1 2 3 4 5}
 store=${STORE:-$top/Documentation/results/matrix/runs}
 report=${REPORT:-$top/Documentation/results/matrix}
