@@ -74,9 +74,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 def entry(doc, run):
     scale = doc["scale"]
     s = run["samples"]
-    ends = [k for k, x in enumerate(s["bytes"]) if x is not None]
-    secs = (s["t"][ends[-1]] - s["t"][ends[0]]) / scale if ends else 0
-    got = (sum(s["bytes"][ends[-1]]) - sum(s["bytes"][ends[0]])) * 8 / secs if secs > 0 else 0
+    got = report.delivered(run, scale)
     abw = [x for x in s["abw"] if x is not None]
     if abw:
         util = got / (sum(abw) / len(abw))

@@ -94,6 +94,15 @@ def offered(proto):
     return len(PORTS) * _bits(TCP_RATE) * IP_PACKET["tcp"] / 1448
 
 
+def delivered(run, scale):
+    """what the five flows received together, bit/s, between the run's
+    first and last samples with counts"""
+    s = run["samples"]
+    ends = [k for k, x in enumerate(s["bytes"]) if x is not None]
+    secs = (s["t"][ends[-1]] - s["t"][ends[0]]) / scale if ends else 0
+    return (sum(s["bytes"][ends[-1]]) - sum(s["bytes"][ends[0]])) * 8 / secs if secs > 0 else 0
+
+
 def bounds(doc, run):
     """what RUN measured beyond what is physically possible, each a
     sentence (none: the run is sound): a flow's rate over its averaging
@@ -107,10 +116,7 @@ def bounds(doc, run):
         if top > TOLERANCE * CAPACITY:
             bad.append(f"priority {i + 1} at {top / 1e6:.2f} Mbit/s over its window, "
                        f"on a {CAPACITY / 1e6:g} Mbit/s link")
-    s = run["samples"]
-    ends = [k for k, x in enumerate(s["bytes"]) if x is not None]
-    secs = (s["t"][ends[-1]] - s["t"][ends[0]]) / scale if ends else 0
-    got = (sum(s["bytes"][ends[-1]]) - sum(s["bytes"][ends[0]])) * 8 / secs if secs > 0 else 0
+    got = delivered(run, scale)
     limit = min(offered(run["proto"]), CAPACITY)
     if got > TOLERANCE * limit:
         bad.append(f"the flows received {got / 1e6:.2f} Mbit/s, above the "
