@@ -6,6 +6,7 @@ heat map of a store's runs.
 
     matrix-report.py ingest --input UNIT... --store STORE --commit C --sources H --kver K
     matrix-report.py report --store STORE --out DIR --command CMD [--sources H|--all]
+    matrix-report.py compare --store STORE --before H --after H [--json FILE]
 
 ingest writes one JSON per run (and per run lost) of each finished unit
 (a VM of matrix.sh: UNIT/runs.json and UNIT/.done) under
@@ -15,7 +16,12 @@ a run already there is kept, and a run is one run whatever path it came
 by (KEY). report aggregates the runs of one measured code (--sources:
 the hash of the sources that decide a run, matrix.sh's; default the
 newest in the store) into DIR/report.json, DIR/matrix.md and
-DIR/matrix.png, and prints the markdown.
+DIR/matrix.png, and prints the markdown. compare sets two measured codes
+side by side (the sources before and after a change), contender by
+contender in each cell both have: the medians and intervals of each, the
+difference seed by seed (the same cross traffic), and whether the change
+helped: "better" or "worse" only when the intervals separate by MARGIN,
+else "not told apart".
 
 Per run (entry()):
 
@@ -607,6 +613,59 @@ LATE_MS = 50
 MOVED = 0.05
 
 
+def compare(o):
+    """two measured codes, cell by cell and contender by contender"""
+    a = load(o.store, o.before)
+    b = load(o.store, o.after)
+    key = ("scale", "duration", "scenario", "impairment", "proto", "contender")
+    groups = {}
+    for side, recs in (("before", a), ("after", b)):
+        for e in recs:
+            if e.get("lost") or e["bounds"]:
+                continue
+            groups.setdefault(tuple(e[k] for k in key), {"before": [], "after": []})[side].append(e)
+    rows = []
+    for k in sorted(groups, key=lambda k: k[:5] + order(k[5])):
+        g = groups[k]
+        if not g["before"] or not g["after"]:
+            continue
+        x, y = summarize(g["before"], p13), summarize(g["after"], p13)
+        mine = {e["seed"]: p13(e) for e in g["before"]}
+        d = [p13(e) - mine[e["seed"]] for e in g["after"] if e["seed"] in mine]
+        verdict = "not told apart"
+        if x["ci95"] and y["ci95"]:
+            c = stats.call(y["ci95"], x["ci95"], MARGIN)
+            verdict = "better" if c == "<" else "worse" if c == ">" else verdict
+        else:
+            verdict = "too few runs"
+        rows.append({**dict(zip(key, k)), "before": x, "after": y,
+                     "owd_before": summarize(g["before"], lambda e: e["p1_owd_p99_ms"]),
+                     "owd_after": summarize(g["after"], lambda e: e["p1_owd_p99_ms"]),
+                     "paired": {"median": stats.median(d), "ci95": stats.median_ci(d),
+                                "n": len(d)} if d else None,
+                     "verdict": verdict})
+    if not rows:
+        sys.exit("matrix-report: no cell and contender has runs of both")
+    if o.json:
+        with open(o.json, "w") as f:
+            json.dump({"before": o.before, "after": o.after, "rows": rows}, f, indent=1)
+    print(f"Priorities 1-3 short, % (median [95 % interval] n), sources {o.before} -> {o.after}; "
+          "after - before seed by seed; priority 1's p99 one-way delay, ms")
+    print()
+    print("| cell | contender | before | after | after - before, paired | p1 p99 OWD | verdict |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        def ms(v):
+            return f"{v['median']:.0f}" if v else "-"
+        pd = r["paired"]
+        diff = f"{fig(pd['median'], pd['ci95'])} n={pd['n']}" if pd else "-"
+        print(f"| {r['scenario']}/{r['impairment']} {r['proto']} {r['scale']:g}x "
+              f"| {r['contender']} "
+              f"| {fig(r['before']['median'], r['before']['ci95'])} n={r['before']['n']} "
+              f"| {fig(r['after']['median'], r['after']['ci95'])} n={r['after']['n']} "
+              f"| {diff} | {ms(r['owd_before'])} -> {ms(r['owd_after'])} | {r['verdict']} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -626,9 +685,16 @@ def main():
     g = r.add_mutually_exclusive_group()
     g.add_argument("--sources", default=None)
     g.add_argument("--all", action="store_true")
+    c = sub.add_parser("compare")
+    c.add_argument("--store", required=True)
+    c.add_argument("--before", required=True)
+    c.add_argument("--after", required=True)
+    c.add_argument("--json", default=None)
     o = ap.parse_args()
     if o.cmd == "ingest":
         ingest(o)
+    elif o.cmd == "compare":
+        compare(o)
     elif o.cmd == "parallel":
         parallel(o)
     else:

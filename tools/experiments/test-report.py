@@ -4,9 +4,13 @@
 and W against the ABW (entry()), on hand-computed schedules, TAP output.
 The Debian python3 (matplotlib, which the report imports, comes from
 python3-matplotlib)."""
+import contextlib
 import importlib.util
+import io
+import json
 import os
 import sys
+import tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
@@ -89,5 +93,49 @@ ok(got == (0.5, 1.5), f"samples without W left out: error 0.5, ratio 1.5 (got {g
 # no fixed ABW (the elastic cell): neither
 got = est([1_000_000] * 21, [None] * 21)
 ok(got == (None, None), f"no fixed ABW: no error, no ratio (got {got})")
+
+
+# compare(): two measured codes from a store, seed by seed
+def stored(store, sources, seed, short, contender="er2bc:loss"):
+    e = {"sources": sources, "kver": "6.12", "scale": 4.0, "duration": 120.0,
+         "scenario": "dbhpf", "impairment": "elastic", "proto": "tcp", "contender": contender,
+         "seed": seed, "commit": "c", "started": f"2026-12-02T0{seed}:00", "bounds": [],
+         "shortage": [short] * 3 + [1.0, 1.0], "p1_owd_p99_ms": 100.0}
+    d = os.path.join(store, sources, "6.12", "4x-120s", "dbhpf-elastic")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, f"tcp-{contender.replace(':', '-')}-s{seed}.json"), "w") as f:
+        json.dump(e, f)
+
+
+def compare(store, before, after):
+    class O:
+        pass
+    o = O()
+    o.store, o.before, o.after = store, before, after
+    o.json = os.path.join(store, "cmp.json")
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        mr.compare(o)
+    with open(o.json) as f:
+        return json.load(f)["rows"], out.getvalue()
+
+
+with tempfile.TemporaryDirectory() as store:
+    for seed in range(1, 7):
+        stored(store, "aaaa", seed, 0.90 + 0.01 * seed)
+        stored(store, "bbbb", seed, 0.60 + 0.01 * seed)
+        stored(store, "aaaa", seed, 0.50 + 0.02 * seed, "none")
+        stored(store, "bbbb", seed, 0.51 + 0.02 * seed, "none")
+    rows, text = compare(store, "aaaa", "bbbb")
+    byc = {r["contender"]: r for r in rows}
+    ok(byc["er2bc:loss"]["verdict"] == "better" and byc["er2bc:loss"]["paired"]["n"] == 6
+       and abs(byc["er2bc:loss"]["paired"]["median"] + 0.30) < 1e-9,
+       f"compare: 30 points less short on every seed: better, paired -30 (got {byc['er2bc:loss']})")
+    ok(byc["none"]["verdict"] == "not told apart",
+       f"compare: a point apart, intervals overlapping: not told apart (got {byc['none']['verdict']})")
+    ok("| dbhpf/elastic tcp 4x | er2bc:loss |" in text and "better" in text,
+       "compare: the table names the cell, the contender and the verdict")
+    stored(store, "cccc", 1, 0.2)
+    rows, _ = compare(store, "aaaa", "cccc")
+    ok(rows[0]["verdict"] == "too few runs", "compare: one run after: too few runs for a call")
 
 done()
