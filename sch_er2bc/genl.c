@@ -227,6 +227,7 @@ int er2bc_nl_probe_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u16(msg, ER2BC_A_PROBE_PORT, ntohs(c.port)) ||
 	    er2bc_nl_put_peer(msg, &c.peer) ||
 	    er2bc_nl_put_count(msg, c.packets, c.bytes, c.time, c.probes, c.ignored) ||
+	    nla_put_u64_64bit(msg, ER2BC_A_PROBE_HELD, c.held, ER2BC_A_PROBE_PAD) ||
 	    nla_put_u32(msg, ER2BC_A_PROBE_MARK, c.mark))
 		err = -EMSGSIZE;
 unlock:

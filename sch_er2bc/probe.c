@@ -223,6 +223,7 @@ void er2bc_count_snap(struct er2bc_count *c, const u8 *key, u8 key_len, u64 time
 	s->packets = c->packets;
 	s->bytes = c->bytes;
 	s->time = time;
+	s->held = c->held;
 	s->key_len = key_len;
 	memcpy(s->key, key, key_len);
 	c->probes++;

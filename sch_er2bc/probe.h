@@ -61,6 +61,7 @@ struct er2bc_snap {
 	u64 packets;
 	u64 bytes;
 	u64 time;			/* ktime_get_ns() */
+	u64 held;			/* the qdisc's: ns W held its backlog back */
 	u8 key_len;			/* 0: unused */
 	u8 key[ER2BC_PROBE_KEY_MAX];
 };
@@ -71,6 +72,7 @@ struct er2bc_count {
 	u64 bytes;
 	u64 probes;
 	u64 ignored;
+	u64 held;			/* the qdisc's, set before a snapshot; 0: a meter's */
 	u32 head;			/* the next snapshot's slot */
 	struct er2bc_snap ring[ER2BC_SNAP_RING];
 };

@@ -349,6 +349,8 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 		qdisc_bstats_update(sch, skb);
 		qdisc_qstats_backlog_dec(sch, skb);
 		sch->q.qlen--;
+		/* the snapshot's: how long W held the backlog back so far */
+		q->count.held = er2bc_sched_held(&q->sched, ktime_get_ns());
 		er2bc_count_skb(&q->count, skb, q->probe_port, &q->peer, true, true);
 		return skb;
 	}
@@ -622,6 +624,7 @@ static void er2bc_reset(struct Qdisc *sch)
 		qdisc_reset(q->implicit.qdisc);
 	}
 	__skb_queue_purge(&q->probes);
+	er2bc_sched_unhold(&q->sched, ktime_get_ns());
 	qdisc_watchdog_cancel(&q->watchdog);
 }
 
@@ -716,6 +719,7 @@ static int er2bc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.probes = q->count.probes;
 	st.probe_ignored = q->count.ignored;
 	st.yielded = q->sched.yielded;
+	st.held_ns = er2bc_sched_held(&q->sched, ktime_get_ns());
 	sch_tree_unlock(sch);
 	/* the controller's, under RTNL as dumps are */
 	now = ktime_get_ns();

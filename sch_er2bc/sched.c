@@ -426,6 +426,45 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_move);
 static struct er2bc_node *sched_next_lend(struct er2bc_sched *s, u64 now, u64 *wake);
 
 /**
+ * er2bc_sched_held - how long the cap W has held a backlog back
+ * @s: the scheduler
+ * @now: the current time
+ *
+ * A spell begins when a dequeue finds packets waiting and the cap not yet
+ * due, and ends at the next dequeue the cap lets through (or when the
+ * backlog is dropped, er2bc_sched_unhold()). An aggregate that offers
+ * more than W is held back nearly all the time; one whose flows ask for
+ * less than W, never: the estimator tells by it whether an interval's
+ * received rate measured the path or only what the flows asked for.
+ *
+ * Return: the nanoseconds held, the spell going on included; never goes down.
+ */
+u64 er2bc_sched_held(const struct er2bc_sched *s, u64 now)
+{
+	if (s->holding && now > s->held_since)
+		return s->held_ns + (now - s->held_since);
+	return s->held_ns;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_held);
+
+/**
+ * er2bc_sched_unhold - end a spell of the cap holding a backlog back
+ * @s: the scheduler
+ * @now: the current time
+ *
+ * At a dequeue the cap let through, and when the backlog goes (a reset):
+ * an empty qdisc is not held back.
+ */
+void er2bc_sched_unhold(struct er2bc_sched *s, u64 now)
+{
+	if (!s->holding)
+		return;
+	s->held_ns = er2bc_sched_held(s, now);
+	s->holding = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_sched_unhold);
+
+/**
  * er2bc_sched_next - the class that sends now
  * @s: the scheduler
  * @now: the current time
@@ -447,9 +486,15 @@ struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake)
 
 	if (s->cap.bps && s->cap.next > now) {
 		s->throttled++;
+		if (!s->holding) {
+			s->holding = true;
+			s->held_since = now;
+		}
 		*wake = s->cap.next;
 		return NULL;
 	}
+	if (unlikely(s->holding))
+		er2bc_sched_unhold(s, now);
 	wheel_advance(s, now);
 
 	while (s->guaranteed_map) {

@@ -117,6 +117,9 @@ struct er2bc_sched {
 
 	/* statistics */
 	u64 throttled;
+	u64 held_ns;			/* a backlog waited on the cap, ended spells */
+	u64 held_since;			/* the spell going on began; if holding */
+	bool holding;			/* the cap holds a backlog back */
 	u64 waits;
 	u64 lend_turns;			/* quanta handed out one by one */
 	u64 lend_rounds;		/* and rounds of them at once */
@@ -169,6 +172,8 @@ void er2bc_sched_move(struct er2bc_sched *s, struct er2bc_node *n,
 		      unsigned int prio, bool scavenger, u64 now);
 
 struct er2bc_node *er2bc_sched_next(struct er2bc_sched *s, u64 now, u64 *wake);
+u64 er2bc_sched_held(const struct er2bc_sched *s, u64 now);
+void er2bc_sched_unhold(struct er2bc_sched *s, u64 now);
 void er2bc_sched_charge(struct er2bc_sched *s, struct er2bc_node *n, u32 len,
 			u64 now, bool backlogged);
 void er2bc_sched_set_aside(struct er2bc_sched *s, struct er2bc_node *n,

@@ -633,6 +633,50 @@ static void sched_scavenger_yield(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim->s.yielded, 0);
 }
 
+/*
+ * held: the time the cap kept a backlog waiting. A greedy aggregate at the
+ * cap is held nearly all the time; one that its own ceil keeps below the
+ * cap, or with no cap, never; a spell ended stays counted
+ */
+static void sched_held(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 5000000, false);
+	u64 start = sim->now, held, wake;
+
+	sim_class(sim, 1, 0, 0, 1);
+	sim_run(test, sim, 4 * NSEC_PER_SEC, 0);
+	held = er2bc_sched_held(&sim->s, sim->now);
+	KUNIT_EXPECT_GE(test, held, (sim->now - start) / 100 * 99);
+	KUNIT_EXPECT_LE(test, held, sim->now - start);
+	/* the spell goes on until a dequeue the cap lets through */
+	KUNIT_EXPECT_TRUE(test, sim->s.holding);
+	KUNIT_EXPECT_EQ(test, er2bc_sched_held(&sim->s, sim->now + 1000), held + 1000);
+	er2bc_sched_unhold(&sim->s, sim->now + 1000);
+	KUNIT_EXPECT_FALSE(test, sim->s.holding);
+	KUNIT_EXPECT_EQ(test, er2bc_sched_held(&sim->s, sim->now + 5000), held + 1000);
+	er2bc_sched_unhold(&sim->s, sim->now + 9000);
+	KUNIT_EXPECT_EQ(test, er2bc_sched_held(&sim->s, sim->now + 9000), held + 1000);
+
+	/*
+	 * a class at its own ceil of 2 Mbit/s under a 5 Mbit/s cap: held
+	 * only while both bursts go out at the start, one packet's time
+	 */
+	sim = sim_new(test, 5000000, false);
+	sim_class(sim, 1, 0, 2000000, 1);
+	sim_run(test, sim, 4 * NSEC_PER_SEC, 0);
+	expect_rate(test, sim, 0, 4 * NSEC_PER_SEC, 2000000, 1);
+	KUNIT_EXPECT_LE(test, er2bc_sched_held(&sim->s, sim->now),
+			div_u64((u64)MTU * 8 * NSEC_PER_SEC, 5000000));
+
+	/* no cap: the device paces, nothing is held */
+	sim = sim_new(test, 0, false);
+	sim_class(sim, 1, 0, 0, 1);
+	sim_run(test, sim, NSEC_PER_SEC, 100000);
+	KUNIT_EXPECT_EQ(test, er2bc_sched_held(&sim->s, sim->now), 0);
+	KUNIT_EXPECT_NOT_NULL(test, er2bc_sched_next(&sim->s, sim->now, &wake));
+	KUNIT_EXPECT_FALSE(test, sim->s.holding);
+}
+
 /* a backlogged class made a scavenger, and back, changes its lending round */
 static void sched_scavenger_change_active(struct kunit *test)
 {
@@ -794,6 +838,7 @@ static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(sched_scavenger_last),
 	KUNIT_CASE(sched_scavenger_yield),
 	KUNIT_CASE(sched_scavenger_change_active),
+	KUNIT_CASE(sched_held),
 	KUNIT_CASE(short_none_when_served),
 	KUNIT_CASE(short_half_rate),
 	KUNIT_CASE(short_starved),

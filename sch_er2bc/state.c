@@ -332,11 +332,13 @@ int er2bc_counts(struct Qdisc *sch, const u8 *key, unsigned int key_len,
 	c->probes = q->count.probes;
 	c->ignored = q->count.ignored;
 	c->time = ktime_get_ns();
+	c->held = er2bc_sched_held(&q->sched, c->time);
 	s = key ? er2bc_count_find(&q->count, key, key_len) : NULL;
 	if (s) {
 		c->packets = s->packets;
 		c->bytes = s->bytes;
 		c->time = s->time;
+		c->held = s->held;
 	}
 	sch_tree_unlock(sch);
 	return key && !s ? -ENOENT : 0;

@@ -38,6 +38,7 @@ struct er2bc_counts {
 	u64 probes;
 	u64 ignored;
 	u64 time;			/* ktime_get_ns() of the count */
+	u64 held;			/* ns the cap W held the backlog back, by then */
 };
 
 struct Qdisc *er2bc_qdisc_find(struct net *net, u32 ifindex, u32 handle,

@@ -93,7 +93,7 @@ enum qid {
 	Q_INFO, Q_ABW, Q_CEIL, Q_RECV, Q_SENT, Q_LOST, Q_INTERVAL, Q_AGE,
 	Q_UPDATES, Q_STALE, Q_STALE_TIMEOUT, Q_RATIO, Q_RATIO_MIN, Q_GUARANTEED,
 	Q_HOLD, Q_TC_BYTES, Q_TC_PACKETS, Q_TC_DROPS, Q_TC_OVERLIMITS,
-	Q_TC_BACKLOG, Q_TC_QLEN, Q_THROTTLED, Q_WAITS, Q_UNCLASSIFIED, Q_YIELDED,
+	Q_TC_BACKLOG, Q_TC_QLEN, Q_THROTTLED, Q_HELD, Q_WAITS, Q_UNCLASSIFIED, Q_YIELDED,
 	Q_CLASSES, Q_ACTIVE, Q_PROBES,
 };
 
@@ -145,6 +145,8 @@ static const struct {
 	  "Packets queued in the qdisc." },
 	{ Q_THROTTLED, "er2bc_throttled_total", "counter",
 	  "Dequeues held back by the cap W." },
+	{ Q_HELD, "er2bc_held_seconds_total", "counter",
+	  "Time the cap W held a backlog back: its rate is the share of time W bound." },
 	{ Q_WAITS, "er2bc_waits_total", "counter",
 	  "Dequeues with a backlog but no class allowed to send." },
 	{ Q_UNCLASSIFIED, "er2bc_unclassified_packets_total", "counter",
@@ -226,6 +228,9 @@ static struct val qval(const struct metrics_qdisc *m, enum qid id, uint64_t now_
 		return t->has_queue ? some(t->qlen) : none;
 	case Q_THROTTLED:
 		return m->xlen ? some((double)x->throttled) : none;
+	case Q_HELD:
+		return XHAS(m->xlen, struct tc_er2bc_xstats, held_ns) ?
+		       some((double)x->held_ns / 1e9) : none;
 	case Q_WAITS:
 		return m->xlen ? some((double)x->waits) : none;
 	case Q_UNCLASSIFIED:

@@ -1244,6 +1244,7 @@ mexpect=(
 	'er2bc_sent_bytes_total{dev=lo}=9876543210'
 	'er2bc_backlog_packets{dev=lo}=17'
 	'er2bc_throttled_total{dev=lo}=1234'
+	'er2bc_held_seconds_total{dev=lo}=7.25'
 	'er2bc_yielded_total{dev=lo}=7'
 	'er2bc_class_info{dev=lo,classid=1:ff,prio=3,type=udp}=1'
 	'er2bc_class_rate_bytes_per_second{classid=1:20}=154320.875'
@@ -1272,6 +1273,7 @@ mabsent=(
 	# an older module's qdisc: no scavengers' count, no estimate's age
 	'er2bc_yielded_total{handle=2:}'
 	'er2bc_estimate_age_seconds{handle=2:}'
+	'er2bc_held_seconds_total{handle=2:}'
 	# xstats of neither size of a class's
 	'er2bc_class_borrowed_bytes_total{classid=1:ff}'
 	'er2bc_class_borrowed_bytes_total{classid=1:fe}'

@@ -551,7 +551,7 @@ static void metrics(void)
 		.rate = 10000000, .guaranteed = 9000000, .unclassified = 3,
 		.throttled = 1234, .waits = 56, .classes = 3, .active = 2,
 		.updates = 42, .seq = 42, .probes = 420, .yielded = 7,
-		.estimate_age_ns = 2500 * MS,
+		.estimate_age_ns = 2500 * MS, .held_ns = 7250 * MS,
 	};
 	struct tc_er2bc_class_xstats cx = { .guarantee = 2000000,
 		.bytes_guaranteed = 1000000, .bytes_borrowed = 250000,

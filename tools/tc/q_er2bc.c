@@ -793,6 +793,9 @@ static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xst
 	if (len >= offsetof(struct tc_er2bc_xstats, yielded) + sizeof(st.yielded))
 		print_color_u64(PRINT_ANY, TC_COLOR_NONE, "yielded", " yielded %llu",
 				st.yielded);
+	/* (the time W held a backlog back: a module before it has no count) */
+	if (len >= offsetof(struct tc_er2bc_xstats, held_ns) + sizeof(st.held_ns))
+		print_duration("held_ns", " held %s", st.held_ns);
 	print_nl();
 	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "updates", "updates %llu ", st.updates);
 	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "seq", "seq %u ", st.seq);

@@ -137,6 +137,7 @@ struct tc_er2bc_xstats {
 	__u64	probe_ignored;	/* packets not counted: not IP, not to a peer */
 	__u64	yielded;	/* dequeues that held scavenger classes back */
 	__u64	estimate_age_ns; /* since the last estimate was applied (0: none) */
+	__u64	held_ns;	/* the cap W held a backlog back, in all */
 };
 
 /* the scheduling state of a class */
