@@ -323,8 +323,12 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 		 (!s->have_max || r.bf >= AREA_ABOVE || r.g > 0);
 	heavy = x->sent && x->lost > x->sent / 10;
 	if (loss && (queued || heavy)) {
-		/* congestion: the bottleneck dropped with this queue */
-		uint64_t from = x->recv && x->recv < a->w ? x->recv : a->w;
+		/*
+		 * congestion: the bottleneck dropped with this queue. From
+		 * W, or R if less; app-limited, R measured the flows and
+		 * not the path: from W, and no lower than the floor (load.h)
+		 */
+		uint64_t from = !x->limited && x->recv && x->recv < a->w ? x->recv : a->w;
 
 		if (queued) {
 			int64_t m = r.cur > s->prev_ns ? r.cur : s->prev_ns;
@@ -338,6 +342,8 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 			shown = true;
 		}
 		a->w = (uint64_t)((unsigned __int128)from * PPM / p->md);
+		if (x->limited && a->w < x->floor && x->floor <= from)
+			a->w = x->floor;
 		a->d = ap->d_ini;
 		s->last_step = 0;
 		cmd = DELAY_MD;
@@ -354,6 +360,9 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 		 */
 		if (s->competing && cmd_factor[cmd] < 0)
 			cmd = DELAY_HOLD;
+		/* app-limited: W does not grow where the flows did not use it */
+		if (x->limited && cmd_factor[cmd] > 0)
+			cmd = DELAY_HOLD;
 		if (cmd == DELAY_INC_BIG && r.f < AREA_LOW) {
 			/* no queue at all: the paper's increase, eq. 10-11 (L = 0) */
 			aimd_update(a, ap, 0, x->recv);
@@ -364,6 +373,8 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 
 			step = raw / 2 + s->last_step / 2;
 			s->last_step = raw;
+			if (x->limited && step > 0)
+				step = 0;
 			a->w = w_add(a->w, step);
 			a->d = ap->d_ini;
 		}

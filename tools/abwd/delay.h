@@ -52,7 +52,9 @@
  * a queue (above the base delay, whatever hybrid pushed) of at least
  * delay-span-min, and the delay above the target area or growing (any
  * such queue while maxDelay is not known yet). W, or R if less, is then
- * divided by 1.10 (the MD step, at most once per estimate),
+ * divided by 1.10 (the MD step, at most once per estimate; in an
+ * app-limited estimate, load.h, W itself, and no lower than the load's
+ * floor: R measured the flows, not the path; nor does W grow there),
  * and maxDelay learns the delay: at once if higher, by an eighth of the
  * difference if lower, so that one loss taken for congestion by mistake
  * does not squeeze the areas. So is a heavy loss, more than a tenth of
@@ -157,6 +159,9 @@ struct delay_sample {
 	uint64_t sent;		/* packets sent in the interval */
 	uint64_t recv;		/* R(t-1), bit/s */
 	uint64_t span_ns;	/* the estimate's span (delta T_r); 0: one round trip */
+	bool limited;		/* app-limited (load.h): W does not grow, an MD
+				 * is taken from W and stops at floor */
+	uint64_t floor;		/* bit/s: load_floor(), if limited */
 };
 
 /* the base delay's history: buckets of estimates, each its least delay */

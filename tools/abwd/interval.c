@@ -31,6 +31,26 @@ static bool backwards(uint64_t delta)
 	return delta >> 63;
 }
 
+/*
+ * the qdisc's side of @e: what it sent over its own time, and how long
+ * its cap held a backlog back; none if a count went backwards or the
+ * time stood still (the loss rule then goes as the paper writes it)
+ */
+static void load_delta(const struct interval *iv, const struct sample *s,
+		       struct iv_estimate *e)
+{
+	uint64_t dbs = s->bs - iv->base.bs, dts = s->ts - iv->base.ts;
+	uint64_t dh = s->held - iv->base.held;
+
+	if (!dts || backwards(dts) || backwards(dbs))
+		return;
+	e->has_load = true;
+	e->sent_rate = rate_bps(dbs, dts);
+	e->sent_dt_ns = dts;
+	e->has_held = s->has_held && iv->base.has_held && !backwards(dh);
+	e->held_ns = e->has_held ? dh : 0;
+}
+
 static void rebase(struct interval *iv, const struct sample *s)
 {
 	iv->base = *s;
@@ -84,6 +104,7 @@ enum iv_result interval_feed(struct interval *iv, const struct sample *s,
 	us = dtr / 1000;
 	e->interval_us = !us ? 1 : us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 	e->missed = iv->missed;
+	load_delta(iv, s, e);
 	rebase(iv, s);
 	return IV_ESTIMATE;
 }

@@ -21,6 +21,11 @@ struct sample {
 	uint64_t pr;		/* P_r: packets the meter received from it */
 	uint64_t br;		/* B_r: bytes of those */
 	uint64_t tr;		/* T_r: when, the responder's CLOCK_MONOTONIC ns */
+	/* the sending qdisc's side, for the load (load.h) */
+	uint64_t bs;		/* B_s: bytes the qdisc sent toward the peer */
+	uint64_t ts;		/* T_s: when, the sender's CLOCK_MONOTONIC ns */
+	uint64_t held;		/* ns the qdisc's cap held a backlog back */
+	bool has_held;		/* the module counts held */
 };
 
 /*
@@ -62,6 +67,12 @@ struct iv_estimate {
 	uint64_t recv_rate;	/* R(t-1), bit/s (saturated) */
 	uint32_t interval_us;	/* delta T_r in us, at least 1 (saturated) */
 	uint32_t missed;	/* intervals lost inside this one */
+	/* the qdisc's side: only if has_load (its counts went forward) */
+	bool has_load;
+	uint64_t sent_rate;	/* S: delta B_s over delta T_s, bit/s (saturated) */
+	uint64_t sent_dt_ns;	/* delta T_s */
+	uint64_t held_ns;	/* delta held, if has_held */
+	bool has_held;		/* both samples had held */
 };
 
 void interval_init(struct interval *iv);

@@ -12,6 +12,10 @@
  *			"meter-set IFINDEX PORT NPEERS", "meter-del IFINDEX"
  *   ABWD_MOCK_LOSS	packets the meter misses per request (default 0)
  *   ABWD_MOCK_PORT	the probe port the qdisc reports (default 4950)
+ *   ABWD_MOCK_HELD	the share of its time, in percent, that the qdisc's cap
+ *			held a backlog back (default 100: every estimate is
+ *			cap-bound); "none": no held count, as from a module
+ *			before it
  *
  * A request for an ifindex that no device has fails with ENODEV, as the
  * kernel's does: a device deleted, or recreated with another ifindex.
@@ -119,10 +123,16 @@ int kern_probe_get(struct nl *nl, uint32_t ifindex, uint32_t handle,
 	st->port = (uint16_t)env_num("ABWD_MOCK_PORT", 4950);
 	if (key) {
 		n = unwrap(key);
+		const char *held = getenv("ABWD_MOCK_HELD");
+
 		st->packets = n * 100;
 		st->bytes = n * 12500;
 		st->time = mono_ns();
 		st->has_packets = st->has_bytes = st->has_time = true;
+		if (!held || strcmp(held, "none")) {
+			st->held = st->time / 100 * env_num("ABWD_MOCK_HELD", 100);
+			st->has_held = true;
+		}
 	}
 	return 0;
 }

@@ -60,6 +60,12 @@ static int probe_attr(const struct nlattr *a, void *data)
 		st->time = mnl_attr_get_u64(a);
 		st->has_time = true;
 		break;
+	case ER2BC_A_PROBE_HELD:
+		if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+			return MNL_CB_ERROR;
+		st->held = mnl_attr_get_u64(a);
+		st->has_held = true;
+		break;
 	case ER2BC_A_PROBE_PORT:
 		if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
 			return MNL_CB_ERROR;

@@ -23,7 +23,8 @@ struct probe_state {
 	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	uint16_t port;		/* 0: not counting (no probe port) */
 	uint32_t mark;		/* the qdisc's probe-mark, 0: none */
-	bool has_packets, has_bytes, has_time;
+	uint64_t held;		/* ns the qdisc's cap held a backlog back */
+	bool has_packets, has_bytes, has_time, has_held;
 	unsigned int npeers;	/* peer prefixes the qdisc or meter counts */
 	bool auth;		/* the meter has an auth-key */
 	uint64_t unauth;	/* requests the meter refused for their tag */

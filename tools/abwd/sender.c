@@ -18,7 +18,9 @@
 #include "interval.h"
 #include "json.h"
 #include "epoch.h"
+#include "compete.h"
 #include "kern.h"
+#include "load.h"
 #include "parse.h"
 #include "sock.h"
 
@@ -53,6 +55,10 @@ struct sender {
 	struct aimd aimd;
 	/* the delay rule (mode delay or hybrid): its state, its last sample */
 	struct delay_state dly;
+	/* whether estimates measured the path or the demand (load.h) */
+	struct load load;
+	/* the loss rule beside elastic cross traffic (compete.h) */
+	struct compete cmp;
 	bool no_time_logged;		/* a sample without a dequeue time logged */
 	enum delay_cmd last_cmd;
 	uint32_t hold_us;		/* the last scavenger-hold handed over */
@@ -283,6 +289,8 @@ static void restart(struct sender *s)
 	interval_init(&s->iv);
 	aimd_init(&s->aimd, &s->c.aimd);
 	delay_init(&s->dly);
+	load_init(&s->load);
+	compete_init(&s->cmp);
 	s->have_tr = false;
 	s->npend = 0;
 	s->quiet_misses = 0;
@@ -340,12 +348,19 @@ static void write_status(struct sender *s)
 		json_s64(&j, "queue_delay_us", s->dly.queue_ns / 1000);
 		json_s64(&j, "delay_span_us", delay_span(&s->dly, &s->c.delay) / 1000);
 		json_u64(&j, "rtt_min_us", s->dly.rtt_min_ns / 1000);
-		if (s->c.delay.mode != DELAY_MODE_LOSS)
-			json_bool(&j, "competing", s->dly.competing);
+		/* (hybrid's push, or the loss rule's answer to elastic traffic) */
+		json_bool(&j, "competing", s->c.delay.mode == DELAY_MODE_LOSS ? s->cmp.on :
+			  s->dly.competing);
 		json_u64(&j, "scavenger_hold_us", s->hold_us);
 	}
 	json_s64(&j, "loss_packets", s->last_l);
 	json_u64(&j, "recv_rate_bytes_per_second", s->last.recv_rate / 8);
+	/* what the qdisc sent toward the peer, and whether W bound it (load.h) */
+	if (s->last.has_load) {
+		json_u64(&j, "sent_rate_bytes_per_second", s->last.sent_rate / 8);
+		json_bool(&j, "cap_bound", s->load.bound);
+		json_u64(&j, "bw_max_bytes_per_second", load_bw(&s->load) / 8);
+	}
 	json_u64(&j, "sent_packets", s->last.sent);
 	json_u64(&j, "received_packets", s->last.received);
 	json_u64(&j, "lost_packets", s->last.lost);
@@ -513,13 +528,19 @@ static void abw_set(struct sender *s, const struct abw_estimate *a)
  */
 static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sample *x)
 {
-	static const char *const branch_name[] = {
-		[AIMD_DECREASE] = "decrease",
-		[AIMD_HALFWAY] = "halfway",
-		[AIMD_INCREASE] = "increase",
+	struct load_sample ls = {
+		.recv = e->recv_rate,
+		.sent = e->sent_rate,
+		.dt_ns = e->sent_dt_ns,
+		.held_ns = e->held_ns,
+		/*
+		 * (apply no: W caps another shaper, not this qdisc, whose
+		 * held time then says nothing of W; what it sent does)
+		 */
+		.has_held = e->has_held && s->c.apply,
 	};
 	struct abw_estimate a;
-	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN], queue[64];
+	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN], sr[FMT_LEN], queue[64], load[80];
 	const char *rule;
 	bool delayed;
 
@@ -544,15 +565,38 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 	delayed = s->c.delay.mode != DELAY_MODE_LOSS && x;
 	if (x && !delayed)
 		delay_watch(&s->dly, &s->c.delay, x);	/* the queue, for scavengers */
+	/*
+	 * cap-bound or app-limited (load.h); without the qdisc's side of the
+	 * counts (one went backwards), cap-bound: the rule as the paper has it
+	 */
+	if (e->has_load)
+		load_update(&s->load, s->aimd.w, &ls);
+	else
+		s->load.bound = true;
 	if (delayed) {
 		x->lost = e->lost;
 		x->sent = e->sent;
 		x->recv = e->recv_rate;
 		x->span_ns = e->dt_ns;
+		x->limited = !s->load.bound;
+		x->floor = load_floor(&s->load, s->aimd.w, e->sent_rate);
 		s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
 		rule = delay_cmd_name(s->last_cmd);
 	} else {
-		rule = branch_name[aimd_update(&s->aimd, &s->c.aimd, e->lost, e->recv_rate)];
+		/* the loss rule; beside elastic traffic, competing (compete.h) */
+		bool compete = false;
+
+		if (x) {
+			compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
+			compete = compete_update(&s->cmp, s->dly.queue_ns,
+						 (int64_t)s->c.delay.span_min_ns);
+		}
+		if (compete)
+			rule = compete_branch_name(compete_aimd(&s->cmp, &s->load, &s->aimd,
+								&s->c.aimd, &ls));
+		else
+			rule = load_branch_name(load_aimd(&s->load, &s->aimd, &s->c.aimd,
+							  e->lost, &ls));
 	}
 	s->est_seq++;
 	s->estimates++;
@@ -582,10 +626,21 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		snprintf(queue, sizeof(queue), " queue %lldus of %lldus",
 			 (long long)(s->dly.queue_ns / 1000),
 			 (long long)(delay_span(&s->dly, &s->c.delay) / 1000));
-	log_msg("estimate %u: sent %llu received %llu L %lld R %s W %s D %s (%s)%s over %uus",
+	/* what the qdisc sent, and whether W held it back (load.h) */
+	load[0] = '\0';
+	if (ls.has_held && e->sent_dt_ns)
+		snprintf(load, sizeof(load), "; qdisc sent %s, held back %llu%%, %s",
+			 fmt_rate(sr, e->sent_rate),
+			 (unsigned long long)(e->held_ns >= e->sent_dt_ns ? 100 :
+					      e->held_ns * 100 / e->sent_dt_ns),
+			 s->load.bound ? "cap-bound" : "app-limited");
+	else if (e->has_load)
+		snprintf(load, sizeof(load), "; qdisc sent %s, %s", fmt_rate(sr, e->sent_rate),
+			 s->load.bound ? "cap-bound" : "app-limited");
+	log_msg("estimate %u: sent %llu received %llu L %lld R %s W %s D %s (%s)%s over %uus%s",
 		s->est_seq, (unsigned long long)e->sent, (unsigned long long)e->received,
 		(long long)s->last_l, fmt_rate(r, e->recv_rate), fmt_rate(w, s->aimd.w),
-		fmt_rate(d, s->aimd.d), rule, queue, e->interval_us);
+		fmt_rate(d, s->aimd.d), rule, queue, e->interval_us, load);
 }
 
 /*
@@ -675,6 +730,10 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		.pr = r->packets,
 		.br = r->bytes,
 		.tr = r->time,
+		.bs = st.bytes,
+		.ts = st.time,
+		.held = st.held,
+		.has_held = st.has_held,
 	};
 	s->have_tr = true;
 	s->last_tr = r->time;
@@ -687,6 +746,8 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		s->discontinuities++;
 		/* a rebooted responder's clock too: the delays start over */
 		delay_init(&s->dly);
+		load_init(&s->load);	/* and a new qdisc's load */
+		compete_init(&s->cmp);
 		log_warn("request %u: counts do not follow on (%s): a new baseline",
 			 r->seq, discont_why(msg, sizeof(msg), why) + 1);
 		break;
@@ -783,8 +844,10 @@ static int reload(const struct daemon *d, struct sender *s)
 	if (nc.key.len != s->c.key.len || memcmp(nc.key.data, s->c.key.data, nc.key.len))
 		s->npend = 0;
 	/* another rule for W, or its parameters: its delays start over */
-	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay)))
+	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay))) {
 		delay_init(&s->dly);
+		compete_init(&s->cmp);
+	}
 	s->c = nc;
 	set_peer_port(s);
 	if (qdisc || !s->attached) {

@@ -21,11 +21,13 @@
 
 #include "abwd.h"
 #include "aimd.h"
+#include "compete.h"
 #include "conf.h"
 #include "delay.h"
 #include "epoch.h"
 #include "interval.h"
 #include "kern.h"
+#include "load.h"
 #include "sock.h"
 #include "wire.h"
 
@@ -997,6 +999,349 @@ static struct sample smp(uint64_t ps, uint64_t pr, uint64_t br, uint64_t tr)
 	return (struct sample){ .ps = ps, .pr = pr, .br = br, .tr = tr };
 }
 
+/* one second of a qdisc's load: held all of it (cap-bound) or none */
+static struct load_sample lsm(uint64_t recv, uint64_t sent, bool held)
+{
+	return (struct load_sample){
+		.recv = recv, .sent = sent, .dt_ns = 1000000000ULL,
+		.held_ns = held ? 1000000000ULL : 0, .has_held = true,
+	};
+}
+
+/*
+ * The verdict: held back half the interval or more is cap-bound; without a
+ * held count, the qdisc's rate against 15/16 of the lower of the last two
+ * W; bw, BBR's max filter: cap-bound R, or an app-limited one no lower
+ */
+static void test_load_verdict(void)
+{
+	struct load_sample x = lsm(900000, 1000000, false);
+	struct load l;
+	unsigned int i;
+
+	load_init(&l);
+	x.held_ns = 499999999;
+	ok(!load_update(&l, 2000000, &x), "load: held back just under half the time: app-limited");
+	x.held_ns = 500000000;
+	ok(load_update(&l, 2000000, &x) && l.bound,
+	   "load: held back half the time: cap-bound, kept in bound");
+	x.dt_ns = 0;
+	ok(!load_update(&l, 2000000, &x), "load: no time between the snapshots: app-limited");
+
+	/* no held count: S against 15/16 of min(W, the W before) */
+	load_init(&l);
+	x = lsm(900000, 937500, false);
+	x.has_held = false;
+	ok(load_update(&l, 1000000, &x), "load: no held count: S 937.5 of W 1000 kbit/s is cap-bound");
+	x.sent = 937499;
+	ok(!load_update(&l, 1000000, &x), "load: ... 937.499 kbit/s is not");
+	x.sent = 950000;
+	ok(load_update(&l, 1100000, &x),
+	   "load: W up from 1000 to 1100 kbit/s: 950 is 15/16 of the W before, cap-bound");
+	ok(!load_update(&l, 1200000, &x), "load: ... and not of 1100 kbit/s, the lower of the last two");
+
+	/* bw: the most R of the last ten estimates that could show it */
+	load_init(&l);
+	x = lsm(1500000, 1600000, true);
+	load_update(&l, 1600000, &x);
+	is_u64(load_bw(&l), 1500000, "load: a cap-bound R of 1.5 Mbit/s is bw");
+	x = lsm(700000, 800000, false);
+	load_update(&l, 1600000, &x);
+	is_u64(load_bw(&l), 1500000, "load: an app-limited R of 700 kbit/s leaves bw at 1.5 Mbit/s");
+	x = lsm(1700000, 1800000, false);
+	load_update(&l, 1600000, &x);
+	is_u64(load_bw(&l), 1700000, "load: an app-limited R above bw enters it (BBR)");
+	x = lsm(1000000, 1100000, true);
+	for (i = 0; i < LOAD_BW_N - 1; i++)
+		load_update(&l, 1100000, &x);
+	is_u64(load_bw(&l), 1700000, "load: bw keeps its most for ten estimates");
+	load_update(&l, 1100000, &x);
+	is_u64(load_bw(&l), 1000000, "load: ... then it ages out: the cap-bound R since");
+
+	/* the floor: S + S/8, or 70 % of min(W, bw), never above W */
+	load_init(&l);
+	is_u64(load_floor(&l, 2000000, 1000000), 1400000, "load: floor at W 2, S 1 Mbit/s: 70 % of W");
+	is_u64(load_floor(&l, 2000000, 1600000), 1800000, "load: floor at W 2, S 1.6 Mbit/s: S + S/8");
+	is_u64(load_floor(&l, 2000000, 1900000), 2000000, "load: floor at W 2, S 1.9 Mbit/s: W");
+	x = lsm(1000000, 1000000, true);
+	load_update(&l, 1000000, &x);
+	is_u64(load_floor(&l, 4000000, 500000), 700000,
+	       "load: floor at W 4 Mbit/s, bw 1 Mbit/s, S 500 kbit/s: 70 % of bw");
+	is_u64(load_floor(&l, UINT64_MAX, UINT64_MAX), UINT64_MAX, "load: floor saturates");
+}
+
+/*
+ * The ratchet (issue 39). Flows that ask for 1 Mbit/s, W 2 Mbit/s at
+ * first, the path dropping 2 packets of 1500 bytes an estimate whatever
+ * W (others' traffic fills its buffer). The qdisc sends min(demand, W)
+ * and holds a backlog back only when W is below the demand.
+ *  - the paper's rule: W = R - beta, R = S - 24 kbit/s: 876, 752, 628 ...
+ *    kbit/s; W ratchets down to w-min, far below the flows' demand, and
+ *    stays about it (at w-min nothing crosses: R 0, W = w-min again).
+ *  - with the load: app-limited, each cut stops at the floor: 2000 ->
+ *    1400 (70 %) -> 1125 (S + S/8) kbit/s, where it stays: W never holds
+ *    the flows back
+ */
+static void test_load_ratchet(void)
+{
+	struct aimd_params p = AIMD_DEFAULTS;
+	uint64_t demand = 1000000, lost_bps = 2 * 1500 * 8;
+	struct aimd paper, ours;
+	struct load l;
+	enum load_branch b[20];
+	int i;
+
+	p.w_ini = 2000000;
+	aimd_init(&paper, &p);
+	aimd_init(&ours, &p);
+	load_init(&l);
+	for (i = 0; i < 20; i++) {
+		uint64_t s = paper.w < demand ? paper.w : demand;
+		struct load_sample x;
+
+		aimd_update(&paper, &p, 2, s > lost_bps ? s - lost_bps : 0);
+		s = ours.w < demand ? ours.w : demand;
+		x = lsm(s > lost_bps ? s - lost_bps : 0, s, ours.w < demand);
+		load_update(&l, ours.w, &x);
+		b[i] = load_aimd(&l, &ours, &p, 2, &x);
+	}
+	ok(paper.w < 200000, "load: the paper's rule at 2 losses an estimate: W ratchets below 200 kbit/s (%" PRIu64 " bit/s)",
+	   paper.w);
+	is_u64(ours.w, 1125000, "load: app-limited: W stays at S + S/8 = 1125 kbit/s");
+	ok(b[0] == LOAD_FLOOR && b[1] == LOAD_FLOOR && b[19] == LOAD_FLOOR,
+	   "load: each cut stops at the floor (%s, %s ... %s)", load_branch_name(b[0]),
+	   load_branch_name(b[1]), load_branch_name(b[19]));
+	ok(!l.bound, "load: never cap-bound: W never held the flows back");
+}
+
+/*
+ * A greedy aggregate, cap-bound: the rule as written. The path carries
+ * 2 Mbit/s, then 1.6 from the fifth estimate; W starts at 2 Mbit/s. R is
+ * what the path lets through, and a W above it loses the difference:
+ * W = R - beta, 1.5 Mbit/s, at the step's own estimate, then probes
+ * again by D (1.55, 1.61, 1.5). Without a loss, W grows; app-limited
+ * without a loss, it holds, D as it was.
+ */
+static void test_load_bound(void)
+{
+	struct aimd_params p = AIMD_DEFAULTS;
+	uint64_t w_step = 0, w_most = 0;
+	struct load_sample x;
+	struct aimd a;
+	struct load l;
+	int i;
+
+	p.w_ini = 2000000;
+	aimd_init(&a, &p);
+	load_init(&l);
+	for (i = 0; i < 8; i++) {
+		uint64_t abw = i < 4 ? 2000000 : 1600000;
+		uint64_t recv = a.w < abw ? a.w : abw;
+		uint64_t lost = (a.w - recv) / (1500 * 8);
+
+		x = lsm(recv, a.w, true);
+		load_update(&l, a.w, &x);
+		load_aimd(&l, &a, &p, lost, &x);
+		if (i == 4)
+			w_step = a.w;
+		if (i > 4 && a.w > w_most)
+			w_most = a.w;
+	}
+	is_u64(w_step, 1500000, "load: cap-bound, the path down from 2 to 1.6 Mbit/s: W = R - beta at once");
+	ok(w_most <= 1700000, "load: ... and probes no further than 1.7 Mbit/s after (%" PRIu64 ")",
+	   w_most);
+	is_u64(load_bw(&l), 2000000, "load: bw still holds the 2 Mbit/s the path carried");
+	a.w = 1000000;
+	a.d = 86400;
+	x = lsm(500000, 500000, false);
+	load_update(&l, a.w, &x);
+	ok(load_aimd(&l, &a, &p, 0, &x) == LOAD_HOLD && a.w == 1000000 && a.d == 86400,
+	   "load: app-limited, no loss: W and D hold");
+	x = lsm(1000000, 1000000, true);
+	load_update(&l, a.w, &x);
+	ok(load_aimd(&l, &a, &p, 0, &x) == LOAD_INCREASE && a.w == 1086400,
+	   "load: cap-bound, no loss: W + D");
+	/* one loss, app-limited at 1.6 of 2 Mbit/s: (W + R) / 2 below S + S/8 */
+	a.w = 2000000;
+	x = lsm(1580000, 1600000, false);
+	load_update(&l, a.w, &x);
+	ok(load_aimd(&l, &a, &p, 1, &x) == LOAD_FLOOR && a.w == 1800000,
+	   "load: app-limited, one loss: (W + R) / 2 = 1.79 stops at the floor, 1.8 Mbit/s");
+	/* at 1 of 2 Mbit/s, bw 2 Mbit/s: the floor is 1.4, halfway above it */
+	a.w = 2000000;
+	x = lsm(990000, 1000000, false);
+	load_update(&l, a.w, &x);
+	ok(load_aimd(&l, &a, &p, 1, &x) == LOAD_HALFWAY && a.w == 1495000,
+	   "load: app-limited, one loss, (W + R) / 2 = 1.495 above the floor: halfway");
+}
+
+/*
+ * The delay rule's MD, app-limited: from W, not R, and no lower than the
+ * floor; the lowest area's increase holds
+ */
+static void test_delay_limited(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct delay_sample x = {
+		.owd_ns = OFFSET + 20 * MS, .rtt_ns = 40 * MS,
+		.lost = 11, .sent = 100, .recv = 880000, .limited = true, .floor = 1500000,
+	};
+	struct aimd a;
+
+	p.mode = DELAY_MODE_DELAY;
+	p.filter = 1;
+	ap.w_ini = 2200000;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	is_cmd(delay_update(&s, &p, &a, &ap, &x), DELAY_MD,
+	       "delay: app-limited, heavy loss: MD");
+	is_u64(a.w, 2000000, "delay: app-limited MD from W: 2.2 / 1.1 = 2 Mbit/s, not R / 1.1");
+	x.floor = 1900000;
+	a.w = 2000000;
+	delay_update(&s, &p, &a, &ap, &x);
+	is_u64(a.w, 1900000, "delay: app-limited MD stops at the floor");
+	x.lost = 0;
+	is_cmd(delay_update(&s, &p, &a, &ap, &x), DELAY_HOLD,
+	       "delay: app-limited, no queue: hold, not up-3");
+	is_u64(a.w, 1900000, "delay: app-limited: W does not grow");
+	x.limited = false;
+	is_cmd(delay_update(&s, &p, &a, &ap, &x), DELAY_INC_BIG,
+	       "delay: cap-bound, no queue: up-3");
+}
+
+/*
+ * Copa's test, per estimate. A sawtooth of others' loss-based TCP holding
+ * the buffer: the queue climbs from 30 to 75 ms and falls back to 35,
+ * never to a tenth of its most: competing from the tenth estimate, and
+ * not once off over 60. The paper's own rule on a fixed path: the queue
+ * empties after each cut (0, with 20 ms at the overshoot): never. Others
+ * leaving: the queue empties, and competing ends, not sooner than
+ * COMPETE_HOLD estimates after it began.
+ */
+static void test_compete_detect(void)
+{
+	struct compete c;
+	int i, first = -1, off = 0, last_on = -1;
+
+	compete_init(&c);
+	for (i = 0; i < 60; i++) {
+		int64_t q = (30 + (i % 10) * 5) * MS;
+
+		if (compete_update(&c, q, 2 * MS)) {
+			if (first < 0)
+				first = i;
+		} else if (first >= 0) {
+			off++;
+		}
+	}
+	ok(first == 9 && !off, "compete: a sawtooth that never drains: competing from estimate 10 (%d), never off (%d)",
+	   first + 1, off);
+	compete_init(&c);
+	for (i = 0; i < 60; i++)
+		if (compete_update(&c, i % 5 == 4 ? 20 * MS : 0, 2 * MS))
+			break;
+	ok(i == 60, "compete: a queue of W's own, emptied after each cut: never competing");
+	compete_init(&c);
+	for (i = 0; i < 60; i++)
+		compete_update(&c, i % 2 ? MS : MS / 2, 2 * MS);
+	ok(!c.on, "compete: a queue under delay-span-min: never competing");
+
+	/* the others back off together now and then: one reading near 0 */
+	compete_init(&c);
+	off = 0;
+	for (i = 0; i < 80; i++)
+		if (!compete_update(&c, i % 15 == 14 ? 0 : (30 + (i % 10) * 5) * MS, 2 * MS) && i > 20)
+			off++;
+	ok(c.on && !off, "compete: a dip to 0 every 15 estimates: competing stays (off %d times)", off);
+
+	compete_init(&c);
+	for (i = 0; i < 12; i++)
+		compete_update(&c, (40 + i) * MS, 2 * MS);
+	ok(c.on, "compete: others hold the queue: competing");
+	/* they leave after 12 estimates: the queue empties */
+	for (i = 12; i < 60; i++)
+		if (compete_update(&c, 0, 2 * MS))
+			last_on = i;
+	ok(last_on == 9 + COMPETE_HOLD - 1, "compete: the queue empties: off once COMPETE_HOLD estimates have passed (last on at %d)",
+	   last_on + 1);
+}
+
+/* X = N * 1.22 * MSS * 8 / (RTT * sqrt(p)), p and RTT as EWMAs */
+static void test_compete_rate(void)
+{
+	struct compete c;
+
+	compete_init(&c);
+	ok(compete_rate(&c) == UINT64_MAX, "compete: no sample: no limit");
+	compete_observe(&c, 1, 100, 100 * MS);
+	is_u64(c.p_ppm, 10000, "compete: the first loss share as it is: 1 %");
+	is_u64(c.srtt_ns, 100 * MS, "compete: the first RTT as it is");
+	is_u64(compete_rate(&c), 5856000, "compete: N 4, 100 ms, 1 %: 4 * 1.22 * 12000 / (0.1 * 0.1) = 5.856 Mbit/s");
+	compete_observe(&c, 0, 100, 180 * MS);
+	is_u64(c.p_ppm, 7500, "compete: a quarter of the way to 0: 0.75 %");
+	is_u64(c.srtt_ns, 110 * MS, "compete: srtt an eighth of the way to 180 ms: 110 ms");
+	compete_observe(&c, 13, 100, 0);
+	is_u64(c.p_ppm, 38125, "compete: then 13 %: 0.75 % - 0.1875 % + 3.25 % = 3.8125 %");
+	compete_init(&c);
+	compete_observe(&c, 4, 100, 100 * MS);
+	is_u64(compete_rate(&c), 2928000, "compete: 4 % lost: half the rate of 1 %");
+	compete_observe(&c, 0, 0, 0);
+	is_u64(c.p_ppm, 40000, "compete: nothing sent: p unchanged");
+}
+
+/*
+ * Competing, one estimate each: W toward X, by half at most and to twice
+ * R; down to X, by half at most; app-limited, held or floored (load.h)
+ */
+static void test_compete_aimd(void)
+{
+	struct aimd_params p = AIMD_DEFAULTS;
+	struct load_sample x;
+	struct compete c;
+	struct aimd a;
+	struct load l;
+
+	compete_init(&c);
+	compete_observe(&c, 1, 100, 100 * MS);		/* X 5.856 Mbit/s */
+	load_init(&l);
+	aimd_init(&a, &p);
+	a.w = 2000000;
+	x = lsm(1900000, 2000000, true);
+	load_update(&l, a.w, &x);
+	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_UP && a.w == 3000000,
+	   "compete: X 5.856, W 2 Mbit/s, cap-bound: up by half, 3 Mbit/s");
+	is_u64(a.d, p.d_ini, "compete: D starts over");
+	x = lsm(1600000, 3000000, true);
+	load_update(&l, a.w, &x);
+	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_UP && a.w == 3200000,
+	   "compete: ... R 1.6: no further than twice R, 3.2 Mbit/s");
+	x = lsm(1500000, 3200000, true);
+	load_update(&l, a.w, &x);
+	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_UP && a.w == 3200000,
+	   "compete: ... R 1.5, twice R below W: W stays");
+	a.w = 8000000;
+	x = lsm(7000000, 8000000, true);
+	load_update(&l, a.w, &x);
+	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_DOWN && a.w == 5856000,
+	   "compete: W 8 Mbit/s above X: down to X");
+	a.w = 20000000;
+	load_update(&l, a.w, &x);
+	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_DOWN && a.w == 10000000,
+	   "compete: W 20 Mbit/s: down by half at most");
+	a.w = 2000000;
+	x = lsm(1000000, 1000000, false);
+	load_update(&l, a.w, &x);
+	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_HOLD_W && a.w == 2000000,
+	   "compete: app-limited, X above W: W holds");
+	a.w = 8000000;
+	x = lsm(6000000, 6000000, false);
+	load_update(&l, a.w, &x);
+	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_FLOOR && a.w == 6750000,
+	   "compete: app-limited at 6 of 8 Mbit/s, X below: no lower than S + S/8");
+}
+
 static void test_interval(void)
 {
 	struct interval iv;
@@ -1057,10 +1402,10 @@ static void test_interval_discont(void)
 		unsigned int why;
 		const char *name;
 	} v[] = {
-		{ { 50, 1000, 100000, 2000000000ULL }, IV_BACK_PS, "P_s" },
-		{ { 200, 10, 100000, 2000000000ULL }, IV_BACK_PR, "P_r" },
-		{ { 200, 1100, 10, 2000000000ULL }, IV_BACK_BR, "B_r" },
-		{ { 200, 1100, 100000, 5 }, IV_BACK_TR, "T_r" },
+		{ { .ps = 50, .pr = 1000, .br = 100000, .tr = 2000000000ULL }, IV_BACK_PS, "P_s" },
+		{ { .ps = 200, .pr = 10, .br = 100000, .tr = 2000000000ULL }, IV_BACK_PR, "P_r" },
+		{ { .ps = 200, .pr = 1100, .br = 10, .tr = 2000000000ULL }, IV_BACK_BR, "B_r" },
+		{ { .ps = 200, .pr = 1100, .br = 100000, .tr = 5 }, IV_BACK_TR, "T_r" },
 	};
 	struct interval iv;
 	struct iv_estimate e;
@@ -1742,8 +2087,11 @@ static void test_kern_parse(void)
 	mnl_attr_put_u64(nlh, ER2BC_A_PROBE_TIME, 5000000000ULL);
 	ok(!kern_parse_probe(nlh, &st) && st.packets == 1234567890123ULL && st.bytes == 99 &&
 	   st.time == 5000000000ULL && st.port == 4950 && st.npeers == 1 &&
-	   st.has_packets && st.has_bytes && st.has_time,
-	   "netlink: a probe-get reply parsed");
+	   st.has_packets && st.has_bytes && st.has_time && !st.has_held,
+	   "netlink: a probe-get reply parsed (a module without held: none)");
+	mnl_attr_put_u64(nlh, ER2BC_A_PROBE_HELD, 4000000000ULL);
+	ok(!kern_parse_probe(nlh, &st) && st.has_held && st.held == 4000000000ULL,
+	   "netlink: probe-get's held parsed");
 
 	memset(buf, 0, sizeof(buf));
 	nlh = mnl_nlmsg_put_header(buf);
@@ -1936,6 +2284,13 @@ int main(void)
 	test_aimd_thresholds();
 	test_aimd_clamps();
 	test_aimd_overflow();
+	test_load_verdict();
+	test_load_ratchet();
+	test_load_bound();
+	test_delay_limited();
+	test_compete_detect();
+	test_compete_rate();
+	test_compete_aimd();
 	test_interval();
 	test_interval_discont();
 	test_interval_dt();

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Elastic cross traffic, and the loss rule competing (compete.h). */
+#include <string.h>
+
+#include "compete.h"
+
+#define PPM	1000000ULL
+
+void compete_init(struct compete *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+bool compete_update(struct compete *c, int64_t queue_ns, int64_t span_min_ns)
+{
+	uint32_t i, low = 0;
+	int64_t most;
+
+	c->cur = (c->cur + 1) % COMPETE_WINDOW;
+	c->q[c->cur] = queue_ns > 0 ? queue_ns : 0;
+	if (c->n < COMPETE_WINDOW)
+		c->n++;
+	if (c->on)
+		c->age++;
+	if (c->n < COMPETE_WINDOW)
+		return c->on;
+	most = c->q[0];
+	for (i = 1; i < COMPETE_WINDOW; i++)
+		if (c->q[i] > most)
+			most = c->q[i];
+	/* the readings at which the queue was under a tenth of its most */
+	for (i = 0; i < COMPETE_WINDOW; i++)
+		if (c->q[i] * 10 < most)
+			low++;
+	/* (one reading low is a sawtooth's dip, or the paper's own cut) */
+	if (!c->on && low <= 1 && most >= span_min_ns) {
+		c->on = true;
+		c->age = 0;
+	} else if (c->on && c->age >= COMPETE_HOLD &&
+		   (low >= COMPETE_WINDOW / 2 || most < span_min_ns)) {
+		/* drained at half the readings: no sawtooth's dip, a queue gone */
+		c->on = false;
+	}
+	return c->on;
+}
+
+void compete_observe(struct compete *c, uint64_t lost, uint64_t sent, uint64_t rtt_ns)
+{
+	uint64_t f;
+
+	if (sent) {
+		f = (lost >= sent ? sent : lost) * PPM / sent;
+		/* an EWMA, a quarter weight (the first sample as it is) */
+		c->p_ppm = c->have ? c->p_ppm - c->p_ppm / 4 + f / 4 : f;
+		c->have = true;
+	}
+	if (rtt_ns)
+		c->srtt_ns = c->srtt_ns ? c->srtt_ns - c->srtt_ns / 8 + rtt_ns / 8 : rtt_ns;
+}
+
+/* floor(sqrt(@v)) */
+static uint64_t isqrt(uint64_t v)
+{
+	uint64_t r = 0, bit = 1ULL << 62;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= r + bit) {
+			v -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+uint64_t compete_rate(const struct compete *c)
+{
+	unsigned __int128 x;
+	uint64_t root;
+
+	/*
+	 * N * 1.22 * MSS * 8 / (RTT * sqrt(p)) with RTT in ns and p in
+	 * millionths: sqrt(p) = sqrt(p_ppm) / 1000, 1.22 = 122 / 100; p in
+	 * millionths' hundredths below 1 ppm would read as none: at most
+	 */
+	root = isqrt(c->p_ppm * 100);	/* sqrt(p) * 10000 */
+	if (!c->have || !c->srtt_ns || !root)
+		return UINT64_MAX;
+	x = (unsigned __int128)COMPETE_N * 122 * COMPETE_MSS * 8 * 1000000000ULL * 100 /
+	    ((unsigned __int128)c->srtt_ns * root);
+	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+}
+
+const char *compete_branch_name(enum compete_branch b)
+{
+	static const char *const names[] = {
+		[COMPETE_UP] = "compete-up",
+		[COMPETE_DOWN] = "compete-down",
+		[COMPETE_HOLD_W] = "compete-hold",
+		[COMPETE_FLOOR] = "compete-floor",
+	};
+
+	return (unsigned int)b < sizeof(names) / sizeof(names[0]) ? names[b] : "?";
+}
+
+enum compete_branch compete_aimd(const struct compete *c, const struct load *l,
+				 struct aimd *a, const struct aimd_params *p,
+				 const struct load_sample *x)
+{
+	uint64_t w0 = a->w, x_rate = compete_rate(c), w, most;
+	enum compete_branch b;
+
+	a->d = p->d_ini;	/* the paper's increase starts over when it resumes */
+	if (x_rate >= w0) {
+		if (!l->bound)
+			return COMPETE_HOLD_W;
+		/* up toward X: at most by half, and to twice R (TFRC) */
+		uint64_t twice = x->recv > UINT64_MAX / 2 ? UINT64_MAX : x->recv * 2;
+
+		most = w0 + w0 / 2 < w0 ? UINT64_MAX : w0 + w0 / 2;
+		if (twice < most)
+			most = twice > w0 ? twice : w0;
+		w = x_rate < most ? x_rate : most;
+		b = COMPETE_UP;
+	} else {
+		/* down to X, at most by half */
+		w = x_rate > w0 / 2 ? x_rate : w0 / 2;
+		b = COMPETE_DOWN;
+		if (!l->bound) {
+			uint64_t floor = load_floor(l, w0, x->sent);
+
+			if (w < floor) {
+				w = floor;
+				b = COMPETE_FLOOR;
+			}
+		}
+	}
+	a->w = aimd_clamp(w, p);
+	return b;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Elastic cross traffic, and the loss rule's answer to it. Integers, no
+ * I/O; see Documentation/er2bc-estimator.rst, "Beside elastic traffic".
+ *
+ * The paper's loss rule (aimd.h) grows W by D, 50 kbit/s at first and
+ * reset at every loss, once an interval, and cuts it at every interval
+ * with two losses. Beside loss-based TCP that shares the bottleneck
+ * (CUBIC, Reno), which fills the buffer and drops at every sawtooth, a
+ * Reno flow at a 50 ms round trip grows by 1.2 Mbit/s in a quarter of a
+ * second: the aggregate of the gateway's flows, held to W, loses its
+ * share to two such flows (the robustness matrix's elastic cell, issue
+ * 39), and its priorities with it.
+ *
+ * Detection (Copa's test, genericCC rtt-window.cc is_copa(), per estimate
+ * here): after each cut the paper's rule sends below what the path
+ * delivers, so a queue of W's own drains. Over the last COMPETE_WINDOW
+ * estimates, if the queue read stayed at a tenth of the most or more at
+ * all readings but one (a sawtooth's dip, or the paper's own cut), and
+ * the most was at least the queue that makes a loss congestion
+ * (delay-span-min), others hold the buffer and do not yield: elastic. It
+ * ends once half of a window's readings are below a tenth of its most (a
+ * queue that empties again and again, not one sawtooth's dip when the
+ * others back off together), or the most is below delay-span-min, and
+ * not sooner than COMPETE_HOLD estimates after it began (Nimbus waits
+ * 5 s before it switches back).
+ *
+ * Competing, W follows the rate that COMPETE_N TCP flows would get on the
+ * same path (TFRC's reasoning, RFC 5348; the simple model of Mathis et
+ * al.): X = N * 1.22 * MSS / (RTT * sqrt(p)), with p the share of the
+ * aggregate's packets lost (an EWMA over estimates, a quarter weight), and
+ * RTT the requests' (an EWMA, an eighth, queue included, as TCP's own
+ * rate sees it). So W takes as much as N loss-based flows would, no
+ * more: more, and its own losses bring X down. Per estimate:
+ *  - X above W, cap-bound: W up toward X, at most by half and to twice
+ *    R (TFRC's limit on the sending rate);
+ *  - X below W: W down to X, at most by half; app-limited, no lower than
+ *    the floor (load.h);
+ *  - X above W, app-limited: W holds (load.h).
+ * N is 4: about the flows an office's priority traffic opens at once, the
+ * share they would take unshaped (the matrix's elastic cell: five flows of
+ * 400 kbit/s and a bulk backup beside two CUBIC flows). The scheduler then
+ * serves priorities 1-3 first out of a W that holds that share, where the
+ * paper's W gave it up.
+ */
+#ifndef _ABWD_COMPETE_H
+#define _ABWD_COMPETE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "aimd.h"
+#include "load.h"
+
+#define COMPETE_WINDOW	10	/* estimates the test reads */
+#define COMPETE_HOLD	20	/* estimates competing, at least */
+#define COMPETE_N	4	/* TCP flows the aggregate is worth */
+#define COMPETE_MSS	1500	/* bytes */
+
+struct compete {
+	int64_t q[COMPETE_WINDOW];	/* the last queues read, ns */
+	uint32_t n;			/* in q[] */
+	uint32_t cur;			/* the newest's index */
+	uint32_t age;			/* estimates since it began competing */
+	bool on;			/* elastic cross traffic: competing */
+	bool have;			/* p and srtt hold a sample */
+	uint64_t p_ppm;			/* the aggregate's packets lost, millionths */
+	uint64_t srtt_ns;		/* the requests' RTT */
+};
+
+void compete_init(struct compete *c);
+
+/*
+ * One estimate's queue read (the delay above the base, ns) into the
+ * test, with @span_min_ns the least queue that counts: whether the
+ * loss rule competes from now on
+ */
+bool compete_update(struct compete *c, int64_t queue_ns, int64_t span_min_ns);
+
+/*
+ * One estimate's @lost of @sent packets and its request's RTT @rtt_ns
+ * (0: none) into p and srtt, competing or not (so that they hold when
+ * it begins)
+ */
+void compete_observe(struct compete *c, uint64_t lost, uint64_t sent, uint64_t rtt_ns);
+
+/* X, bit/s: what COMPETE_N TCP flows get at p and srtt (saturated) */
+uint64_t compete_rate(const struct compete *c);
+
+/* which way the competing rule went */
+enum compete_branch {
+	COMPETE_UP,		/* toward X, cap-bound */
+	COMPETE_DOWN,		/* down to X */
+	COMPETE_HOLD_W,		/* app-limited, X above W: W held */
+	COMPETE_FLOOR,		/* app-limited: a cut stopped at the floor */
+};
+
+const char *compete_branch_name(enum compete_branch b);
+
+/*
+ * The loss rule, competing: W (in @a) toward compete_rate(), the load of
+ * the estimate @x as @l took it (load_update())
+ */
+enum compete_branch compete_aimd(const struct compete *c, const struct load *l,
+				 struct aimd *a, const struct aimd_params *p,
+				 const struct load_sample *x);
+
+#endif /* _ABWD_COMPETE_H */

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Cap-bound and app-limited estimates (load.h). */
+#include <string.h>
+
+#include "load.h"
+
+#define PPM	1000000ULL
+
+void load_init(struct load *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+uint64_t load_bw(const struct load *l)
+{
+	uint64_t most = 0;
+	unsigned int i;
+
+	for (i = 0; i < LOAD_BW_N; i++)
+		if (l->bw[i] > most)
+			most = l->bw[i];
+	return most;
+}
+
+bool load_update(struct load *l, uint64_t w, const struct load_sample *x)
+{
+	uint64_t ref = l->w_prev && l->w_prev < w ? l->w_prev : w;
+	bool bound;
+
+	if (x->has_held)
+		bound = x->dt_ns && x->held_ns >= x->dt_ns / 2;
+	else
+		bound = x->sent >= ref - ref / 16;
+	l->cur = (l->cur + 1) % LOAD_BW_N;
+	/* (an app-limited R counts only if it is as high as bw already) */
+	l->bw[l->cur] = bound || x->recv >= load_bw(l) ? x->recv : 0;
+	l->bound = bound;
+	l->w_prev = w;
+	return bound;
+}
+
+uint64_t load_floor(const struct load *l, uint64_t w, uint64_t sent)
+{
+	uint64_t bw = load_bw(l), ref = bw && bw < w ? bw : w;
+	uint64_t f = sent + sent / 8 < sent ? UINT64_MAX : sent + sent / 8;
+	uint64_t g = (uint64_t)((unsigned __int128)ref * LOAD_CUT / PPM);
+
+	if (g > f)
+		f = g;
+	return f < w ? f : w;
+}
+
+const char *load_branch_name(enum load_branch b)
+{
+	static const char *const names[] = {
+		[LOAD_DECREASE] = "decrease",
+		[LOAD_HALFWAY] = "halfway",
+		[LOAD_INCREASE] = "increase",
+		[LOAD_HOLD] = "hold",
+		[LOAD_FLOOR] = "floor",
+	};
+
+	return (unsigned int)b < sizeof(names) / sizeof(names[0]) && names[b] ? names[b] : "?";
+}
+
+enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct aimd_params *p,
+			   uint64_t lost, const struct load_sample *x)
+{
+	uint64_t w0 = a->w, floor;
+	enum aimd_branch b;
+
+	if (l->bound)
+		return (enum load_branch)aimd_update(a, p, lost, x->recv);
+	/* app-limited: W does not grow where the flows did not use it */
+	if (lost <= p->theta_l)
+		return LOAD_HOLD;
+	b = aimd_update(a, p, lost, x->recv);
+	floor = aimd_clamp(load_floor(l, w0, x->sent), p);
+	if (a->w < floor && floor <= w0) {
+		a->w = floor;
+		return LOAD_FLOOR;
+	}
+	return (enum load_branch)b;
+}

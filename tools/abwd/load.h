@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Whether an estimate measured the path or only the gateway's demand, and
+ * what W may be cut to when it measured the demand. Integers, no I/O; see
+ * Documentation/er2bc-estimator.rst, "Cap-bound and app-limited intervals".
+ *
+ * R(t-1), the rate the responder received, is the path's available
+ * bandwidth only if the gateway offered at least W: then W is what held
+ * the aggregate back, and R is what the path let through of it. When the
+ * flows ask for less than W (they back off after a loss at the
+ * bottleneck, their applications send less), R measures them, not the
+ * path. The paper cuts W to R - beta (eq. 8) or (W + R) / 2 (eq. 9), and
+ * the delay rule divides min(R, W) by its MD factor: from an app-limited
+ * R each cut lands below what the flows asked for, they are held back
+ * below it, the next R is lower still, and W ratchets down with every
+ * loss the path's other traffic causes (the robustness matrix's elastic
+ * cell; issue 39).
+ *
+ * An interval is cap-bound when the sending qdisc held a backlog back at
+ * W for at least half of it (its snapshot's held time), or, from a module
+ * that does not count that, when the qdisc sent at least 15/16 of the
+ * lower of the last two W toward the peer (the W of the estimate before
+ * still paced the interval's first round trip). Otherwise it is
+ * app-limited:
+ *  - W does not grow (RFC 7661's rule for a congestion window the sender
+ *    does not use; cake-autorate raises its rate only under high load);
+ *  - a cut lands no lower than load_floor(): the rate the qdisc sent plus
+ *    an eighth (above the cap-bound threshold, so that W stays out of the
+ *    flows' way), and no lower than LOAD_CUT of min(W, bw) either, so
+ *    that one estimate cuts by 30 % at most (CUBIC's decrease). W never
+ *    goes up by a cut.
+ * bw is the most R of the last LOAD_BW_N cap-bound estimates (BBR's
+ * max filter over ten rounds); an app-limited R enters it only if it is
+ * at least as high (tcp_bbr.c: app-limited samples would drag the
+ * estimate down).
+ * Cap-bound estimates follow the rule as written: R is then the path's.
+ */
+#ifndef _ABWD_LOAD_H
+#define _ABWD_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "aimd.h"
+
+/* cap-bound estimates bw remembers (BBR: ten rounds) */
+#define LOAD_BW_N	10
+/* an app-limited cut, at most: W times this, millionths */
+#define LOAD_CUT	700000
+
+struct load {
+	uint64_t w_prev;		/* W before the last update: it paced the
+					 * interval's first round trip */
+	uint64_t bw[LOAD_BW_N];		/* R of the last estimates, 0 if app-limited */
+	uint32_t cur;			/* the newest's index */
+	bool bound;			/* the last estimate was cap-bound */
+};
+
+/* what one estimate tells of the gateway's own load */
+struct load_sample {
+	uint64_t recv;		/* R(t-1), bit/s */
+	uint64_t sent;		/* S: bit/s the qdisc sent toward the peer */
+	uint64_t dt_ns;		/* the qdisc's time between the two snapshots */
+	uint64_t held_ns;	/* of which W held a backlog back */
+	bool has_held;		/* the module counts held_ns */
+};
+
+void load_init(struct load *l);
+
+/*
+ * Whether the estimate @x was cap-bound at W @w (the W in force over it),
+ * and R into bw by BBR's rule. The verdict is kept in @l->bound.
+ */
+bool load_update(struct load *l, uint64_t w, const struct load_sample *x);
+
+/* bw: the most R of the last LOAD_BW_N cap-bound estimates; 0: none */
+uint64_t load_bw(const struct load *l);
+
+/*
+ * The least W a cut may leave in an app-limited estimate: S + S/8, or
+ * LOAD_CUT of min(@w, bw) if higher, and never above @w
+ */
+uint64_t load_floor(const struct load *l, uint64_t w, uint64_t sent);
+
+/* which way the loss rule went, with the load in view */
+enum load_branch {
+	LOAD_DECREASE = AIMD_DECREASE,
+	LOAD_HALFWAY = AIMD_HALFWAY,
+	LOAD_INCREASE = AIMD_INCREASE,
+	LOAD_HOLD,		/* app-limited, no loss: W held */
+	LOAD_FLOOR,		/* app-limited, a cut stopped at load_floor() */
+};
+
+const char *load_branch_name(enum load_branch b);
+
+/*
+ * The paper's rule (aimd_update()) for an estimate with @lost packets
+ * lost and the load @x: as written when cap-bound; app-limited, W holds
+ * without a loss and a cut stops at load_floor(). @l must have taken @x
+ * (load_update()) already.
+ */
+enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct aimd_params *p,
+			   uint64_t lost, const struct load_sample *x);
+
+#endif /* _ABWD_LOAD_H */
