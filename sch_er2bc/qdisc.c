@@ -342,8 +342,12 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 	u32 tries;
 	u64 now;
 
-	if (!sch->q.qlen)
+	if (!sch->q.qlen) {
+		/* emptied under a spell (a class deleted, a child grafted) */
+		if (unlikely(q->sched.holding))
+			er2bc_sched_unhold(&q->sched, ktime_get_ns());
 		return NULL;
+	}
 	if (unlikely(skb_queue_len(&q->probes))) {
 		skb = __skb_dequeue(&q->probes);
 		qdisc_bstats_update(sch, skb);

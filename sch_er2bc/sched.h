@@ -106,7 +106,9 @@ struct er2bc_sched {
 	u64 guaranteed_map;		/* priorities with a GUARANTEED class */
 	u64 borrowing_map;		/* lists with a BORROWING class */
 	bool weighted;			/* lend by weight alone (one list) */
+	bool holding;			/* the cap holds a backlog back */
 	u32 active;			/* backlogged classes */
+	u64 held_since;			/* the spell going on began; if holding */
 
 	struct list_head guaranteed[ER2BC_NPRIO];
 	struct list_head borrowing[ER2BC_NPRIO];
@@ -118,8 +120,6 @@ struct er2bc_sched {
 	/* statistics */
 	u64 throttled;
 	u64 held_ns;			/* a backlog waited on the cap, ended spells */
-	u64 held_since;			/* the spell going on began; if holding */
-	bool holding;			/* the cap holds a backlog back */
 	u64 waits;
 	u64 lend_turns;			/* quanta handed out one by one */
 	u64 lend_rounds;		/* and rounds of them at once */

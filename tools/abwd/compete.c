@@ -130,8 +130,8 @@ enum compete_branch compete_aimd(const struct compete *c, const struct load *l,
 		/* down to X, at most by half */
 		w = x_rate > w0 / 2 ? x_rate : w0 / 2;
 		b = COMPETE_DOWN;
-		if (!l->bound) {
-			uint64_t floor = load_floor(l, w0, x->sent);
+		if (!load_cut_bound(l)) {
+			uint64_t floor = load_floor(l, w0, x->recv);
 
 			if (w < floor) {
 				w = floor;

@@ -9,6 +9,8 @@
 void load_init(struct load *l)
 {
 	memset(l, 0, sizeof(*l));
+	/* nothing seen yet: the rule as the paper has it until an estimate says otherwise */
+	l->bound = true;
 }
 
 uint64_t load_bw(const struct load *l)
@@ -32,17 +34,19 @@ bool load_update(struct load *l, uint64_t w, const struct load_sample *x)
 	else
 		bound = x->sent >= ref - ref / 16;
 	l->cur = (l->cur + 1) % LOAD_BW_N;
+	l->bw[l->cur] = 0;	/* the oldest goes first */
 	/* (an app-limited R counts only if it is as high as bw already) */
 	l->bw[l->cur] = bound || x->recv >= load_bw(l) ? x->recv : 0;
+	l->was_bound = l->bound;
 	l->bound = bound;
 	l->w_prev = w;
 	return bound;
 }
 
-uint64_t load_floor(const struct load *l, uint64_t w, uint64_t sent)
+uint64_t load_floor(const struct load *l, uint64_t w, uint64_t recv)
 {
 	uint64_t bw = load_bw(l), ref = bw && bw < w ? bw : w;
-	uint64_t f = sent + sent / 8 < sent ? UINT64_MAX : sent + sent / 8;
+	uint64_t f = recv + recv / 8 < recv ? UINT64_MAX : recv + recv / 8;
 	uint64_t g = (uint64_t)((unsigned __int128)ref * LOAD_CUT / PPM);
 
 	if (g > f)
@@ -69,13 +73,21 @@ enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct ai
 	uint64_t w0 = a->w, floor;
 	enum aimd_branch b;
 
-	if (l->bound)
+	if (l->bound && (lost <= p->theta_l || l->was_bound))
 		return (enum load_branch)aimd_update(a, p, lost, x->recv);
-	/* app-limited: W does not grow where the flows did not use it */
-	if (lost <= p->theta_l)
+	/*
+	 * app-limited: W does not grow where the flows did not use it, and
+	 * the increase starts over from D_ini when they press on it again
+	 */
+	if (lost <= p->theta_l) {
+		a->d = p->d_ini < p->d_max ? p->d_ini : p->d_max;
 		return LOAD_HOLD;
+	}
 	b = aimd_update(a, p, lost, x->recv);
-	floor = aimd_clamp(load_floor(l, w0, x->sent), p);
+	/* (a cut never raises W: (W + R) / 2 with R above W) */
+	if (a->w > w0)
+		a->w = w0;
+	floor = aimd_clamp(load_floor(l, w0, x->recv), p);
 	if (a->w < floor && floor <= w0) {
 		a->w = floor;
 		return LOAD_FLOOR;

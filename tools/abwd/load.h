@@ -23,17 +23,28 @@
  * still paced the interval's first round trip). Otherwise it is
  * app-limited:
  *  - W does not grow (RFC 7661's rule for a congestion window the sender
- *    does not use; cake-autorate raises its rate only under high load);
- *  - a cut lands no lower than load_floor(): the rate the qdisc sent plus
- *    an eighth (above the cap-bound threshold, so that W stays out of the
- *    flows' way), and no lower than LOAD_CUT of min(W, bw) either, so
- *    that one estimate cuts by 30 % at most (CUBIC's decrease). W never
- *    goes up by a cut.
+ *    does not use; cake-autorate raises its rate only under high load),
+ *    and D starts over (from D_ini when the flows press on W again, not
+ *    from where it stood);
+ *  - a cut lands no lower than load_floor(): R plus an eighth (above what
+ *    the flows sent at a few per cent of random loss, and above the
+ *    cap-bound threshold, so that W stays out of their way), and no lower
+ *    than LOAD_CUT of min(W, bw) either, so that one estimate cuts by 30 %
+ *    at most (CUBIC's decrease). W never goes up by a cut. (R, not what
+ *    the qdisc sent: traffic that does not back off, paced UDP above the
+ *    path, loses the difference at the bottleneck; a floor above what it
+ *    sends would hold W there for good, never binding, and the
+ *    priorities with it.)
  * bw is the most R of the last LOAD_BW_N cap-bound estimates (BBR's
  * max filter over ten rounds); an app-limited R enters it only if it is
  * at least as high (tcp_bbr.c: app-limited samples would drag the
  * estimate down).
  * Cap-bound estimates follow the rule as written: R is then the path's.
+ * Except the first after an app-limited one: its cut stops at the floor
+ * too. A burst the flows sent at once, held back by a W only an eighth
+ * above them, can take half an interval to drain and read cap-bound;
+ * cut to R - beta, below what the flows ask, W would bind from then on
+ * and the ratchet begin again.
  */
 #ifndef _ABWD_LOAD_H
 #define _ABWD_LOAD_H
@@ -54,6 +65,7 @@ struct load {
 	uint64_t bw[LOAD_BW_N];		/* R of the last estimates, 0 if app-limited */
 	uint32_t cur;			/* the newest's index */
 	bool bound;			/* the last estimate was cap-bound */
+	bool was_bound;			/* and the one before */
 };
 
 /* what one estimate tells of the gateway's own load */
@@ -77,10 +89,11 @@ bool load_update(struct load *l, uint64_t w, const struct load_sample *x);
 uint64_t load_bw(const struct load *l);
 
 /*
- * The least W a cut may leave in an app-limited estimate: S + S/8, or
- * LOAD_CUT of min(@w, bw) if higher, and never above @w
+ * The least W a cut may leave in an app-limited estimate (or the first
+ * cap-bound one after it: load_cut_bound()), R being @recv:
+ * R + R/8, or LOAD_CUT of min(@w, bw) if higher, and never above @w
  */
-uint64_t load_floor(const struct load *l, uint64_t w, uint64_t sent);
+uint64_t load_floor(const struct load *l, uint64_t w, uint64_t recv);
 
 /* which way the loss rule went, with the load in view */
 enum load_branch {
@@ -93,10 +106,17 @@ enum load_branch {
 
 const char *load_branch_name(enum load_branch b);
 
+/* whether a cut goes as the rule has it: this estimate and the one before cap-bound */
+static inline bool load_cut_bound(const struct load *l)
+{
+	return l->bound && l->was_bound;
+}
+
 /*
  * The paper's rule (aimd_update()) for an estimate with @lost packets
- * lost and the load @x: as written when cap-bound; app-limited, W holds
- * without a loss and a cut stops at load_floor(). @l must have taken @x
+ * lost and the load @x: as written when cap-bound (and the estimate
+ * before too); app-limited, W holds without a loss (D back to D_ini), and
+ * a cut stops at load_floor() and never raises W. @l must have taken @x
  * (load_update()) already.
  */
 enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct aimd_params *p,

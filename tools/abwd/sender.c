@@ -578,8 +578,8 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		x->sent = e->sent;
 		x->recv = e->recv_rate;
 		x->span_ns = e->dt_ns;
-		x->limited = !s->load.bound;
-		x->floor = load_floor(&s->load, s->aimd.w, e->sent_rate);
+		x->limited = !load_cut_bound(&s->load);
+		x->floor = load_floor(&s->load, s->aimd.w, e->recv_rate);
 		s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
 		rule = delay_cmd_name(s->last_cmd);
 	} else {

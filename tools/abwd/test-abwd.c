@@ -1058,15 +1058,15 @@ static void test_load_verdict(void)
 	load_update(&l, 1100000, &x);
 	is_u64(load_bw(&l), 1000000, "load: ... then it ages out: the cap-bound R since");
 
-	/* the floor: S + S/8, or 70 % of min(W, bw), never above W */
+	/* the floor: R + R/8, or 70 % of min(W, bw), never above W */
 	load_init(&l);
-	is_u64(load_floor(&l, 2000000, 1000000), 1400000, "load: floor at W 2, S 1 Mbit/s: 70 % of W");
-	is_u64(load_floor(&l, 2000000, 1600000), 1800000, "load: floor at W 2, S 1.6 Mbit/s: S + S/8");
-	is_u64(load_floor(&l, 2000000, 1900000), 2000000, "load: floor at W 2, S 1.9 Mbit/s: W");
+	is_u64(load_floor(&l, 2000000, 1000000), 1400000, "load: floor at W 2, R 1 Mbit/s: 70 % of W");
+	is_u64(load_floor(&l, 2000000, 1600000), 1800000, "load: floor at W 2, R 1.6 Mbit/s: R + R/8");
+	is_u64(load_floor(&l, 2000000, 1900000), 2000000, "load: floor at W 2, R 1.9 Mbit/s: W");
 	x = lsm(1000000, 1000000, true);
 	load_update(&l, 1000000, &x);
 	is_u64(load_floor(&l, 4000000, 500000), 700000,
-	       "load: floor at W 4 Mbit/s, bw 1 Mbit/s, S 500 kbit/s: 70 % of bw");
+	       "load: floor at W 4 Mbit/s, bw 1 Mbit/s, R 500 kbit/s: 70 % of bw");
 	is_u64(load_floor(&l, UINT64_MAX, UINT64_MAX), UINT64_MAX, "load: floor saturates");
 }
 
@@ -1079,8 +1079,8 @@ static void test_load_verdict(void)
  *    kbit/s; W ratchets down to w-min, far below the flows' demand, and
  *    stays about it (at w-min nothing crosses: R 0, W = w-min again).
  *  - with the load: app-limited, each cut stops at the floor: 2000 ->
- *    1400 (70 %) -> 1125 (S + S/8) kbit/s, where it stays: W never holds
- *    the flows back
+ *    1400 (70 %) -> 1098 (R + R/8, R 976) kbit/s, where it stays: W never
+ *    holds the flows back
  */
 static void test_load_ratchet(void)
 {
@@ -1107,11 +1107,45 @@ static void test_load_ratchet(void)
 	}
 	ok(paper.w < 200000, "load: the paper's rule at 2 losses an estimate: W ratchets below 200 kbit/s (%" PRIu64 " bit/s)",
 	   paper.w);
-	is_u64(ours.w, 1125000, "load: app-limited: W stays at S + S/8 = 1125 kbit/s");
+	is_u64(ours.w, 1098000, "load: app-limited: W stays at R + R/8 = 1098 kbit/s");
 	ok(b[0] == LOAD_FLOOR && b[1] == LOAD_FLOOR && b[19] == LOAD_FLOOR,
 	   "load: each cut stops at the floor (%s, %s ... %s)", load_branch_name(b[0]),
 	   load_branch_name(b[1]), load_branch_name(b[19]));
 	ok(!l.bound, "load: never cap-bound: W never held the flows back");
+}
+
+/*
+ * Paced traffic that does not back off, 4 Mbit/s, on a path of 2, W from
+ * 5: app-limited (W above what the flows send), half the packets lost.
+ * The floor is R's, not what the qdisc sent: W comes down to 2.25 (R +
+ * R/8), below the flows' 4, the cap binds (the first cap-bound cut stops
+ * at the floor too), and the paper's rule takes W to R - beta and probes
+ * from there. (A floor of S + S/8 held W at 4.5 Mbit/s for good, never
+ * binding: half of every class lost at the bottleneck, priorities too.)
+ */
+static void test_load_unyielding(void)
+{
+	struct aimd_params p = AIMD_DEFAULTS;
+	uint64_t demand = 4000000, abw = 2000000;
+	struct load_sample x;
+	struct aimd a;
+	struct load l;
+	int i;
+
+	p.w_ini = 5000000;
+	aimd_init(&a, &p);
+	load_init(&l);
+	for (i = 0; i < 6; i++) {
+		uint64_t s = a.w < demand ? a.w : demand;
+		uint64_t r = s < abw ? s : abw;
+
+		x = lsm(r, s, a.w < demand);
+		load_update(&l, a.w, &x);
+		load_aimd(&l, &a, &p, (s - r) / 12000, &x);
+	}
+	ok(a.w <= 2200000 && l.bound,
+	   "load: unyielding traffic above the path: W within 10 %% of it in 6 estimates, cap-bound (%" PRIu64 " bit/s)",
+	   a.w);
 }
 
 /*
@@ -1155,18 +1189,39 @@ static void test_load_bound(void)
 	a.d = 86400;
 	x = lsm(500000, 500000, false);
 	load_update(&l, a.w, &x);
-	ok(load_aimd(&l, &a, &p, 0, &x) == LOAD_HOLD && a.w == 1000000 && a.d == 86400,
-	   "load: app-limited, no loss: W and D hold");
+	ok(load_aimd(&l, &a, &p, 0, &x) == LOAD_HOLD && a.w == 1000000 && a.d == p.d_ini,
+	   "load: app-limited, no loss: W holds, D back to D_ini");
 	x = lsm(1000000, 1000000, true);
 	load_update(&l, a.w, &x);
-	ok(load_aimd(&l, &a, &p, 0, &x) == LOAD_INCREASE && a.w == 1086400,
-	   "load: cap-bound, no loss: W + D");
-	/* one loss, app-limited at 1.6 of 2 Mbit/s: (W + R) / 2 below S + S/8 */
+	ok(load_aimd(&l, &a, &p, 0, &x) == LOAD_INCREASE && a.w == 1050000,
+	   "load: cap-bound, no loss: W + D_ini");
+	/* one loss, app-limited, R 1.7 of W 2 Mbit/s: (W + R) / 2 below R + R/8 */
 	a.w = 2000000;
-	x = lsm(1580000, 1600000, false);
+	x = lsm(1700000, 1750000, false);
 	load_update(&l, a.w, &x);
-	ok(load_aimd(&l, &a, &p, 1, &x) == LOAD_FLOOR && a.w == 1800000,
-	   "load: app-limited, one loss: (W + R) / 2 = 1.79 stops at the floor, 1.8 Mbit/s");
+	ok(load_aimd(&l, &a, &p, 1, &x) == LOAD_FLOOR && a.w == 1912500,
+	   "load: app-limited, one loss: (W + R) / 2 = 1.85 stops at the floor, 1.9125 Mbit/s");
+	/*
+	 * the first cap-bound estimate after app-limited ones (a burst held
+	 * back half the interval): its cut stops at the floor; the next
+	 * cap-bound one cuts as the paper does
+	 */
+	a.w = 2000000;
+	x = lsm(1000000, 1000000, false);
+	load_update(&l, a.w, &x);
+	x = lsm(1700000, 1800000, true);
+	load_update(&l, a.w, &x);
+	ok(load_aimd(&l, &a, &p, 2, &x) == LOAD_FLOOR && a.w == 1912500,
+	   "load: the first cap-bound estimate after app-limited ones: its cut stops at the floor");
+	load_update(&l, a.w, &x);
+	ok(load_aimd(&l, &a, &p, 2, &x) == LOAD_DECREASE && a.w == 1600000,
+	   "load: the second in a row: R - beta, as the paper has it");
+	/* R above W (a late count after a cut): (W + R) / 2 would raise W */
+	a.w = 1000000;
+	x = lsm(1400000, 900000, false);
+	load_update(&l, a.w, &x);
+	load_aimd(&l, &a, &p, 1, &x);
+	ok(a.w == 1000000, "load: app-limited, R above W: a cut does not raise W (%" PRIu64 ")", a.w);
 	/* at 1 of 2 Mbit/s, bw 2 Mbit/s: the floor is 1.4, halfway above it */
 	a.w = 2000000;
 	x = lsm(990000, 1000000, false);
@@ -1339,7 +1394,7 @@ static void test_compete_aimd(void)
 	x = lsm(6000000, 6000000, false);
 	load_update(&l, a.w, &x);
 	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_FLOOR && a.w == 6750000,
-	   "compete: app-limited at 6 of 8 Mbit/s, X below: no lower than S + S/8");
+	   "compete: app-limited, R 6 of W 8 Mbit/s, X below: no lower than R + R/8");
 }
 
 static void test_interval(void)
@@ -2287,6 +2342,7 @@ int main(void)
 	test_load_verdict();
 	test_load_ratchet();
 	test_load_bound();
+	test_load_unyielding();
 	test_delay_limited();
 	test_compete_detect();
 	test_compete_rate();
