@@ -93,7 +93,7 @@ sleep 2
 	python3 -c "print(round(($b1 - $b0) * 8 / ($t1 - $t0)))"
 ) >"$work/p1.rate" &
 meas=$!
-ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 250ms \
+ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 250ms --compete yes \
 	--once 112 --plain yes --status "$work/send.json" -v 2>"$work/send.log"
 rc=$?
 wait $meas

@@ -29,14 +29,10 @@ bool load_update(struct load *l, uint64_t w, const struct load_sample *x)
 	uint64_t ref = l->w_prev && l->w_prev < w ? l->w_prev : w;
 	bool bound;
 
-	/*
-	 * held half the interval, or sent 15/16 of W: a busy host runs the
-	 * qdisc's watchdog late, and the time W was due but the dequeue had
-	 * not come is not held; what was sent still shows W bound
-	 */
-	bound = x->sent >= ref - ref / 16;
-	if (x->has_held && x->dt_ns && x->held_ns >= x->dt_ns / 2)
-		bound = true;
+	if (x->has_held)
+		bound = x->dt_ns && x->held_ns >= x->dt_ns / 2;
+	else
+		bound = x->sent >= ref - ref / 16;
 	l->cur = (l->cur + 1) % LOAD_BW_N;
 	l->bw[l->cur] = 0;	/* the oldest goes first */
 	/* (an app-limited R counts only if it is as high as bw already) */

@@ -17,11 +17,11 @@
  * cell; issue 39).
  *
  * An interval is cap-bound when the sending qdisc held a backlog back at
- * W for at least half of it (its snapshot's held time), or when it sent at
- * least 15/16 of the lower of the last two W toward the peer (the W of
- * the estimate before still paced the interval's first round trip; and on
- * a busy host the qdisc's watchdog runs late, and the time W was due
- * before the dequeue came is not held). Otherwise it is app-limited:
+ * W for at least half of it (its snapshot's held time), or, from a module
+ * that does not count that, when the qdisc sent at least 15/16 of the
+ * lower of the last two W toward the peer (the W of the estimate before
+ * still paced the interval's first round trip). Otherwise it is
+ * app-limited:
  *  - W does not grow (RFC 7661's rule for a congestion window the sender
  *    does not use; cake-autorate raises its rate only under high load),
  *    and D starts over (from D_ini when the flows press on W again, not

@@ -586,7 +586,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		/* the loss rule; beside elastic traffic, competing (compete.h) */
 		bool compete = false;
 
-		if (x) {
+		if (x && s->c.compete) {
 			compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
 			compete = compete_update(&s->cmp, s->dly.queue_ns,
 						 (int64_t)s->c.delay.span_min_ns);
