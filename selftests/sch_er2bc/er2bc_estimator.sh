@@ -313,39 +313,49 @@ rate_log() {
 }
 tc -netns "$R" qdisc change dev r1 root handle 1: netem loss 3% limit 1000
 loss_setup=$?
-ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
-ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 27 9@1000000 >/dev/null &
-flood=$!
-sleep 0.5
-offered=$(printf %.0f "$(dev_rate "$A" a0 tx 2)")
-# (the first estimate comes a second after the start: its last 12 span
-# the 6 s from 9.5 s on)
-(sleep 9.5; dev_rate "$A" a0 tx 6) >"$work/ratchet.rate" &
-meas=$!
-ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --w-ini 4mbit \
-	--interval 500ms --once 30 --plain yes --status "$work/send.json" -v 2>"$work/ratchet.log"
-rc=$?
-wait $meas
-kill $flood 2>/dev/null
-wait $flood
-w_mean=$(rate_log "$work/ratchet.log" W | tail -n 12 |
-	awk '{ w += $1; n++ } END { if (n == 12) printf "%d", w / n; else print 0 }')
-s_mean=$(printf %.0f "$(cat "$work/ratchet.rate")")
-bound=$(grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 | grep -c ', cap-bound$')
-limited=$(grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 | grep -c ', app-limited$')
-lossy=$(losses "$work/ratchet.log" | tail -n 12 | grep -vc '^0$')
-if [ "$offered" -lt 800000 ]; then
-	log_test $ksft_skip "3% random loss, flows at half the path: W stays above what they ask (no ratchet)" \
-		"machine slow: the paced flows offered $offered of 1000000 bit/s with W unlimited"
-else
+# ratchet_run: one run of it; its figures, and the check's status (77: the
+# flows could not offer their rate here). A miss is measured once more
+# (measure_twice): a pacer that stalls on a busy host and then catches
+# up holds a backlog behind a W an eighth above the flows for half an
+# interval and more, and such estimates read cap-bound (6.1 under make
+# check, once: W 743 kbit/s, 12 of 12 cap-bound)
+ratchet_run() {
+	local flood meas offered rc w_mean s_mean bound limited lossy
+	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 27 9@1000000 >/dev/null &
+	flood=$!
+	sleep 0.5
+	offered=$(printf %.0f "$(dev_rate "$A" a0 tx 2)")
+	# (the first estimate comes a second after the start: its last 12
+	# span the 6 s from 9.5 s on)
+	(sleep 9.5; dev_rate "$A" a0 tx 6) >"$work/ratchet.rate" &
+	meas=$!
+	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --w-ini 4mbit \
+		--interval 500ms --once 30 --plain yes --status "$work/send.json" -v 2>"$work/ratchet.log"
+	rc=$?
+	wait $meas
+	kill $flood 2>/dev/null
+	wait $flood
+	w_mean=$(rate_log "$work/ratchet.log" W | tail -n 12 |
+		awk '{ w += $1; n++ } END { if (n == 12) printf "%d", w / n; else print 0 }')
+	s_mean=$(printf %.0f "$(cat "$work/ratchet.rate")")
+	bound=$(grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 | grep -c ', cap-bound$')
+	limited=$(grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 | grep -c ', app-limited$')
+	lossy=$(losses "$work/ratchet.log" | tail -n 12 | grep -vc '^0$')
+	if [ "$offered" -lt 800000 ]; then
+		echo "machine slow: the paced flows offered $offered of 1000000 bit/s with W unlimited"
+		return $ksft_skip
+	fi
+	echo "offered $offered bit/s; then mean W ${w_mean}, a0 sent ${s_mean} bit/s; cap-bound $bound and app-limited $limited, with a loss $lossy, of the last 12"
 	# (the path lost packets in at least 4 of the 12: the cuts were put
 	# to the test; and none of the 12 went the paper's way)
-	[ $rc = 0 ] && [ $loss_setup = 0 ] && [ "$s_mean" -ge $((offered * 9 / 10)) ] &&
-		[ "$w_mean" -gt "$offered" ] && [ "$bound" = 0 ] && [ "$limited" = 12 ] &&
-		[ "$lossy" -ge 4 ]
-	log_timing_test $? "3% random loss, flows at half the path: W stays above what they ask (no ratchet)" \
-		"offered $offered bit/s; then mean W ${w_mean}, a0 sent ${s_mean} bit/s; cap-bound $bound and app-limited $limited, with a loss $lossy, of the last 12"
-fi
+	[ $rc = 0 ] && [ "$s_mean" -ge $((offered * 9 / 10)) ] && [ "$w_mean" -gt "$offered" ] &&
+		[ "$bound" = 0 ] && [ "$limited" = 12 ] && [ "$lossy" -ge 4 ]
+}
+out=$(measure_twice ratchet_run)
+rc=$?
+[ $loss_setup = 0 ] || rc=1
+log_timing_test $rc "3% random loss, flows at half the path: W stays above what they ask (no ratchet)" "$out"
 
 # --- authenticated: both ends restarted with a key
 kill $resp; wait $resp 2>/dev/null
