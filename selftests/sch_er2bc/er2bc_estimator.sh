@@ -151,8 +151,29 @@ fi
 # less the requests netem dropped (requests sent, less those the responder
 # got; their intervals merge with the next). The flood starts after the
 # first estimates and ends before the last: every data packet netem drops
-# falls in an estimate.
+# falls in an estimate. So nothing else may cross r1 meanwhile: the
+# standing queue's iperf3, killed, leaves its sockets to the kernel, which
+# sends their FINs, ACKs and retransmissions of what the tbf held for a while
+# after; one of those netem dropped before the first request falls in no
+# estimate (the debug kernel, slow to tear them down, once counted netem 14
+# against 13). Wait for both ends' connections to close, and for r1 to go
+# quiet under netem.
+tcp_closed() { # NS: no TCP connection in NS but in TIME_WAIT
+	[ -z "$(ip netns exec "$1" ss -Htn exclude time-wait exclude listening)" ]
+}
+r1_count() { tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['packets'] + j[0]['drops']"; }
+r1_quiet() { # nothing reached r1's qdisc in the last second
+	local c0
+	c0=$(r1_count)
+	sleep 1
+	[ "$(r1_count)" = "$c0" ]
+}
+busywait 30000 tcp_closed "$A" && busywait 30000 tcp_closed "$B"
+log_test $? "the standing queue's connections closed before the netem case" \
+	"$(ip netns exec "$A" ss -Htn exclude time-wait exclude listening | head -n 3 | tr '\n' '|')"
 tc -netns "$R" qdisc replace dev r1 root netem loss 2% limit 10000
+busywait 30000 r1_quiet
+log_test $? "r1 quiet under netem before the sender starts" "r1's qdisc saw $(r1_count) packets"
 d0=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 q0=$(rn requests)
 rm -f "$work/send.json"
