@@ -13,6 +13,8 @@
 #    modes (seed 003), where the paper's loss rule cuts it
 #  - 3% random loss, flows asking for half the path: W stays above their
 #    rate (app-limited estimates do not ratchet it down, load.h)
+#  - a path that slows under a deep buffer: with the delay rule's drain the
+#    bottleneck's queue stands at 100 ms or more for less time than without
 #  - authenticated mode: forged, malformed and replayed datagrams dropped and
 #    counted, estimates going on
 #  - either daemon restarted: the estimates resume, with no discontinuity
@@ -377,6 +379,69 @@ out=$(measure_twice ratchet_run)
 rc=$?
 [ $loss_setup = 0 ] || rc=1
 log_timing_test $rc "3% random loss, flows at half the path: W stays above what they ask (no ratchet)" "$out"
+
+# --- a path that slows under a deep buffer (the drain, delay.h; issue 39):
+# the bottleneck, 250 KB of buffer (2 s at 1 Mbit/s, under the requests' 3 s
+# timeout), steps from 4 to 1 Mbit/s under a greedy sender in delay mode,
+# W from 3.5 Mbit/s, an estimate every 500 ms. W above the new rate fills
+# the buffer with seconds of queue. The drain sets W under what the
+# bottleneck delivers until the queue is gone; without it a full buffer's
+# losses divide W by delay-md an estimate, and the queue drains at what
+# the bottleneck serves above W; later increases that overshoot stand
+# until the areas have stepped W back down. Each way in turn, the router
+# counts the time its queue held 100 ms or more (12.5 KB at 1 Mbit/s),
+# sampled every 100 ms for 16 s from the step: less with the drain.
+# r1_queue_time SECONDS: seconds of them r1's backlog held 12.5 KB or more
+r1_queue_time() {
+	ip netns exec "$R" python3 - "$1" <<'PY'
+import json, subprocess, sys, time
+end, n, deep = time.monotonic() + float(sys.argv[1]), 0, 0
+while time.monotonic() < end:
+    t = time.monotonic()
+    q = json.loads(subprocess.run(["tc", "-s", "-j", "qdisc", "show", "dev", "r1"],
+                                  capture_output=True, text=True).stdout)
+    deep += q[0]["backlog"] >= 12500
+    n += 1
+    time.sleep(max(0, 0.1 - (time.monotonic() - t)))
+print(round(deep * 16 / max(n, 1), 1))
+PY
+}
+# drain_run yes|no: seconds of 100 ms of queue or more, drains begun and
+# failed, estimates
+drain_run() {
+	local flood step
+	tc -netns "$R" qdisc replace dev r1 root tbf rate 4mbit burst 8k limit 250k || return 1
+	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	# (the flood outlasts the sender, however long its estimates take)
+	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 120 9 >/dev/null &
+	flood=$!
+	(sleep 4; tc -netns "$R" qdisc change dev r1 root tbf rate 1mbit burst 8k limit 250k &&
+		r1_queue_time 16 >"$work/drain-$1.time") &
+	step=$!
+	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --w-ini 3500kbit \
+		--interval 500ms --once 40 --mode delay --delay-drain "$1" --plain yes \
+		--status "$work/send.json" -v 2>"$work/drain-$1.log"
+	wait $step
+	kill $flood 2>/dev/null
+	wait $flood
+	echo "$(cat "$work/drain-$1.time") $(sn drains) $(sn drains_failed) $(grep -c 'estimate [0-9]*: ' "$work/drain-$1.log")"
+}
+# drain_both: both runs; their figures, and the check's status
+drain_both() {
+	local time_yes drains_yes failed_yes n_yes time_no n_no
+	read -r time_yes drains_yes failed_yes n_yes <<<"$(drain_run yes)"
+	read -r time_no _ _ n_no <<<"$(drain_run no)"
+	echo "100 ms of queue or more at r1 for ${time_yes:-?} s of 16 with the drain (drains ${drains_yes:-?}, failed ${failed_yes:-?}), ${time_no:-?} s without"
+	[ "${n_yes:-0}" = 40 ] && [ "${n_no:-0}" = 40 ] && [ "${drains_yes:-0}" -ge 1 ] &&
+		python3 -c "import sys; sys.exit(not $time_yes < $time_no)"
+}
+if machine_slow; then
+	log_test $ksft_skip "deep buffer, the path slowing 4 -> 1 Mbit/s: the drain shortens the queue" \
+		"machine slow (debug kernel): covered on the others"
+else
+	out=$(measure_twice drain_both)
+	log_timing_test $? "deep buffer, the path slowing 4 -> 1 Mbit/s: the drain shortens the queue" "$out"
+fi
 
 # --- authenticated: both ends restarted with a key
 kill $resp; wait $resp 2>/dev/null

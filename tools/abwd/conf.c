@@ -469,6 +469,11 @@ static int set_apply(struct config *c, const char *val, const char **why)
 	return parse_yes_no(val, &c->apply, why);
 }
 
+static int set_delay_drain(struct config *c, const char *val, const char **why)
+{
+	return parse_yes_no(val, &c->delay.drain, why);
+}
+
 static int set_compete(struct config *c, const char *val, const char **why)
 {
 	return parse_yes_no(val, &c->compete, why);
@@ -709,6 +714,8 @@ static const struct key_def keys[] = {
 	  "hybrid: minDelay pushed by this a round trip while competing (>= 1)" },
 	{ "delay-filter", "N",	 S, "2", false, false, set_delay_filter,
 	  "the delay read is the least of the last N estimates' (1-16)" },
+	{ "delay-drain", "yes|no", S, "yes", false, false, set_delay_drain,
+	  "delay, hybrid: a queue beyond two delay-spans drains in about an estimate" },
 	{ "compete", "yes|no",	 S, "no", false, false, set_compete,
 	  "loss: beside elastic traffic, W at TCP's rate for 4 flows (compete.h)" },
 	{ "apply", "yes|no",	 S, "yes", false, false, set_apply,
@@ -1219,6 +1226,7 @@ void conf_print(FILE *f, const struct config *c)
 		print_millionths(f, "delay-md", c->delay.md);
 		print_millionths(f, "delay-push", c->delay.push);
 		fprintf(f, "delay-filter = %u\n", c->delay.filter);
+		fprintf(f, "delay-drain = %s\n", c->delay.drain ? "yes" : "no");
 		fprintf(f, "compete = %s\n", c->compete ? "yes" : "no");
 		fprintf(f, "apply = %s\n", c->apply ? "yes" : "no");
 		fprintf(f, "decay-after = %u\n", c->decay_after);

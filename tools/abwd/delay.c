@@ -21,6 +21,19 @@
 #define DELAY_COMPETE_AFTER	3
 #define DELAY_DRAIN_END		3
 
+/*
+ * the drain: it starts at a queue of this, millionths of the span (two
+ * spans: beyond the areas); W at least R times this (millionths);
+ * estimates, beyond those its W takes to show (drain_lag()), by which the
+ * queue must have come down by a quarter; the longest drain, beyond the
+ * same; the estimates without one after a drain that failed
+ */
+#define DELAY_DRAIN_AT		(2 * PPM)
+#define DELAY_DRAIN_LEAST	250000
+#define DELAY_DRAIN_TRY		3
+#define DELAY_DRAIN_MAX		8
+#define DELAY_DRAIN_OFF		30
+
 /* hybrid's push: round trips counted in one estimate, and its most, ppm */
 #define DELAY_PUSH_ROUNDS	1000
 #define DELAY_PUSH_MAX		(1000 * PPM)
@@ -34,6 +47,9 @@ static const char *const cmd_names[DELAY_NCMDS] = {
 	[DELAY_MD]		= "md",
 	[DELAY_DEC_SMALL]	= "down-1",
 	[DELAY_INC_SMALL]	= "up-1",
+	[DELAY_DRAIN]		= "drain",
+	[DELAY_DRAIN_DONE]	= "drain-end",
+	[DELAY_DRAIN_FAIL]	= "drain-fail",
 };
 
 /* table 1's factors, millionths of delay-step */
@@ -301,6 +317,111 @@ static void compete(struct delay_state *s, const struct delay_params *p,
 	}
 }
 
+/* the drain's end: W from the most R it saw, no higher than before it */
+static enum delay_cmd drain_end(struct delay_state *s, struct aimd *a,
+				const struct aimd_params *ap)
+{
+	a->w = s->drain_bw && s->drain_bw < s->drain_w ? s->drain_bw : s->drain_w;
+	a->d = ap->d_ini;
+	s->last_step = 0;
+	s->draining = 0;
+	return DELAY_DRAIN_DONE;
+}
+
+/* the time to the next estimate: the interval, or this one's span */
+static uint64_t drain_next(const struct delay_state *s, const struct delay_sample *x)
+{
+	return x->next_ns ? x->next_ns : x->span_ns ? x->span_ns :
+	       x->rtt_ns ? x->rtt_ns : s->rtt_min_ns;
+}
+
+/*
+ * the estimates before the drain's W shows in the queue read: the requests
+ * already queued when it began come back with the queue they met, so the
+ * queue's length over the interval, rounded up
+ */
+static uint32_t drain_lag(int64_t queue, uint64_t next)
+{
+	uint64_t lag;
+
+	if (!next || queue <= 0)
+		return 0;
+	lag = ((uint64_t)queue + next - 1) / next;
+	return lag < DELAY_DRAIN_MAX ? (uint32_t)lag : DELAY_DRAIN_MAX;
+}
+
+/*
+ * the drain (delay.h): the command if it took the estimate @x, else
+ * DELAY_NCMDS (the areas and the loss rule decide)
+ */
+static enum delay_cmd drain(struct delay_state *s, const struct delay_params *p,
+			    struct aimd *a, const struct aimd_params *ap,
+			    const struct delay_sample *x, const struct reading *r)
+{
+	uint64_t t, w;
+
+	if (!p->drain || s->competing) {
+		s->draining = 0;
+		return DELAY_NCMDS;
+	}
+	if (!s->draining) {
+		if (s->drain_off) {
+			s->drain_off--;
+			return DELAY_NCMDS;
+		}
+		if (r->bf < DELAY_DRAIN_AT || r->bqueue < (int64_t)p->span_min_ns ||
+		    !x->recv)
+			return DELAY_NCMDS;
+		s->drain_w = a->w;
+		s->drain_bw = 0;
+		s->drain_q = r->bqueue;
+		s->drain_lag = drain_lag(r->bqueue, drain_next(s, x));
+		s->drains++;
+		s->above = 0;
+	} else if (r->bf < AREA_ABOVE || s->draining >= DELAY_DRAIN_MAX + s->drain_lag) {
+		return drain_end(s, a, ap);
+	} else if (s->draining < DELAY_DRAIN_TRY + s->drain_lag) {
+		/* still rising behind the requests queued before: the lag grows */
+		if (r->bqueue > s->drain_q) {
+			s->drain_q = r->bqueue;
+			s->drain_lag = drain_lag(r->bqueue, drain_next(s, x));
+		}
+	} else if (s->draining == DELAY_DRAIN_TRY + s->drain_lag &&
+		   s->drain_q - r->bqueue < s->drain_q / 4) {
+		/* not W's queue: the others hold it */
+		a->w = s->drain_w;
+		a->d = ap->d_ini;
+		s->last_step = 0;
+		s->draining = 0;
+		s->drain_off = DELAY_DRAIN_OFF;
+		s->drains_failed++;
+		if (p->mode == DELAY_MODE_HYBRID && s->rtt_min_ns)
+			s->competing = true;
+		return DELAY_DRAIN_FAIL;
+	}
+	if (x->recv > s->drain_bw)
+		s->drain_bw = x->recv;
+	s->draining++;
+	/* nothing received: no R to set W from, W stays */
+	if (!x->recv)
+		return DELAY_DRAIN;
+	/*
+	 * W = R (1 - queue / T), at least R * DELAY_DRAIN_LEAST, T the time
+	 * to the next estimate
+	 */
+	t = drain_next(s, x);
+	if (!t || (unsigned __int128)r->bqueue * PPM >=
+		  (unsigned __int128)t * (PPM - DELAY_DRAIN_LEAST))
+		w = (uint64_t)((unsigned __int128)x->recv * DELAY_DRAIN_LEAST / PPM);
+	else
+		w = x->recv - (uint64_t)((unsigned __int128)x->recv * (uint64_t)r->bqueue / t);
+	if (w < a->w)
+		a->w = w;
+	a->d = ap->d_ini;
+	s->last_step = 0;
+	return DELAY_DRAIN;
+}
+
 enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 			    struct aimd *a, const struct aimd_params *ap,
 			    const struct delay_sample *x)
@@ -312,6 +433,9 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	int64_t step;
 
 	delay_read(s, p, x, &r);
+	cmd = drain(s, p, a, ap, x, &r);
+	if (cmd != DELAY_NCMDS)
+		goto drained;
 
 	/*
 	 * a loss is congestion if it comes with a queue that rose: above the
@@ -380,6 +504,7 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 		}
 	}
 
+drained:
 	/*
 	 * a maxDelay that no congestion loss has shown for DELAY_MAX_AGE
 	 * estimates, this one included, is raised to delay-span above the
@@ -407,7 +532,8 @@ enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 	 * the others' queue until the rule steps W up, and a loss, its queue
 	 * counted from the base, is congestion and takes W down (MD)
 	 */
-	compete(s, p, x, &r, w0);
+	if (!s->draining)
+		compete(s, p, x, &r, w0);
 	if (s->competing && s->rtt_min_ns) {
 		int64_t lift = (int64_t)((unsigned __int128)(push_factor(s, p, x) - PPM) *
 					 (uint64_t)((int64_t)(s->rtt_min_ns / 2) + s->push_ns) / PPM);

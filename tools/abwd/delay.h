@@ -95,6 +95,37 @@
  * yield. So, competing, the rule is loss-based AIMD, as the seed says of
  * its real-time mode. A delay below the pushed minDelay brings it back
  * down.
+ *
+ * The drain (delay-drain, ours; BBR's drain and ProbeRTT, Copa's periodic
+ * emptying): the areas step W by delay-step an estimate, and in the top
+ * area hold while the queue falls. A deep buffer that W overfilled (an
+ * increase that overshot, a path that slowed) then drains for seconds,
+ * and every class, priority 1 first, waits behind it. So a queue read
+ * beyond the areas, two spans or more above the base (100 ms at the
+ * defaults), while not competing, starts a drain: W is set under R, the
+ * rate the bottleneck delivered, by the queue's length over the interval
+ * T to the next estimate,
+ *   W = R (1 - queue / T), at least R / 4,
+ * so that the bottleneck, still serving R, empties the queue by then (at
+ * most three quarters of an interval's worth each estimate; BBR drains
+ * at about R / 3, and its ProbeRTT goes down to four packets). It ends
+ * when the queue reads below 0.35 of the areas' span, where they take
+ * over again: W then starts from the most R the drain saw, the rate the
+ * bottleneck served while it emptied (no higher than W before the
+ * drain); or after DELAY_DRAIN_MAX estimates, the same way. The queue
+ * read lags the drain by the queue itself: the requests already queued
+ * when it began come back with the queue they met, so the drain's W
+ * shows only after the queue's length over T, in estimates (the lag; a
+ * queue read still rising meanwhile, the requests sent before the drain
+ * meeting the buffer as it filled, lengthens it; DELAY_DRAIN_MAX and
+ * DELAY_DRAIN_TRY count beyond it). A queue that, DELAY_DRAIN_TRY
+ * estimates beyond the lag, has not come down by a quarter of the most
+ * read is not W's: W returns to where it was, no drain
+ * starts for DELAY_DRAIN_OFF estimates, and in hybrid mode the rule
+ * competes at once (the others hold the queue). W does not grow while
+ * draining, and a loss meanwhile changes nothing more; nor does an
+ * estimate that received nothing (R 0: the requests alone crossed, or
+ * none did), which W is not set from.
  */
 #ifndef _ABWD_DELAY_H
 #define _ABWD_DELAY_H
@@ -124,6 +155,9 @@ enum delay_cmd {
 	DELAY_MD,		/* MD (5): congestion loss */
 	DELAY_DEC_SMALL,	/* - (6): the queue fills below the target */
 	DELAY_INC_SMALL,	/* + (7): the queue empties above the target */
+	DELAY_DRAIN,		/* ours: W under what the bottleneck serves */
+	DELAY_DRAIN_DONE,	/* the queue drained: W from what it served */
+	DELAY_DRAIN_FAIL,	/* the queue did not fall: W back where it was */
 	DELAY_NCMDS,
 };
 
@@ -137,6 +171,7 @@ struct delay_params {
 	uint64_t md;		/* millionths: W divided by this on congestion */
 	uint64_t push;		/* millionths: hybrid's pushing factor */
 	uint32_t filter;	/* the delay read: the least of this many samples */
+	bool drain;		/* a standing queue at the top: drain it (below) */
 };
 
 #define DELAY_FILTER_MAX	16
@@ -149,6 +184,7 @@ struct delay_params {
 	.md = 1100000,				\
 	.push = 1050000,			\
 	.filter = 2,				\
+	.drain = true,				\
 }
 
 /* one estimate's inputs */
@@ -159,6 +195,7 @@ struct delay_sample {
 	uint64_t sent;		/* packets sent in the interval */
 	uint64_t recv;		/* R(t-1), bit/s */
 	uint64_t span_ns;	/* the estimate's span (delta T_r); 0: one round trip */
+	uint64_t next_ns;	/* until the next estimate (the interval); 0: span_ns */
 	bool limited;		/* app-limited (load.h): W does not grow, an MD
 				 * is taken from W and stops at floor */
 	uint64_t floor;		/* bit/s: load_floor(), if limited */
@@ -194,6 +231,15 @@ struct delay_state {
 	uint32_t fraction;	/* the last sample's place, millionths of the span */
 	bool queued;		/* the delay read at 0.2 of the span above the base, or more */
 	bool competing;		/* hybrid: minDelay is being pushed */
+	/* the drain (below) */
+	uint32_t draining;	/* estimates into the drain; 0: not draining */
+	uint32_t drain_off;	/* estimates before another drain may start */
+	uint64_t drain_w;	/* W when it began */
+	uint64_t drain_bw;	/* the most R during it */
+	int64_t drain_q;	/* the most queue read before its W could show */
+	uint32_t drain_lag;	/* estimates before its W shows in the queue read */
+	uint32_t drains;	/* drains begun */
+	uint32_t drains_failed;	/* of which the queue did not fall: not W's */
 };
 
 void delay_init(struct delay_state *s);

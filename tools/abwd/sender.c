@@ -352,6 +352,12 @@ static void write_status(struct sender *s)
 		json_bool(&j, "competing", s->c.delay.mode == DELAY_MODE_LOSS ? s->cmp.on :
 			  s->dly.competing);
 		json_u64(&j, "scavenger_hold_us", s->hold_us);
+		/* the delay rule's drains (delay.h), and those the queue outlasted */
+		if (s->c.delay.mode != DELAY_MODE_LOSS) {
+			json_bool(&j, "draining", s->dly.draining);
+			json_u64(&j, "drains", s->dly.drains);
+			json_u64(&j, "drains_failed", s->dly.drains_failed);
+		}
 	}
 	json_s64(&j, "loss_packets", s->last_l);
 	json_u64(&j, "recv_rate_bytes_per_second", s->last.recv_rate / 8);
@@ -578,6 +584,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		x->sent = e->sent;
 		x->recv = e->recv_rate;
 		x->span_ns = e->dt_ns;
+		x->next_ns = (uint64_t)s->c.interval_us * 1000;
 		x->limited = !load_cut_bound(&s->load);
 		x->floor = load_floor(&s->load, s->aimd.w, e->recv_rate);
 		s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);

@@ -226,6 +226,187 @@ static void test_delay_deep_drain(void)
 }
 
 /*
+ * The drain (delay.h), estimates of 1 s, delay-span 50 ms, base 20 ms:
+ * W's own queue, W at 3 Mbit/s above a 2 Mbit/s bottleneck
+ *   t  delay  queue  R        cmd        W
+ *   2  140    120    2000000  drain      2000000 (1 - 0.12) = 1760000
+ *   3  60     40     2100000  drain      2016000 above W: 1760000 stays
+ *   4  25     5      2000000  drain-end  the most R meanwhile, 2100000
+ * and queues deeper than three quarters of the span: W = R / 4
+ */
+static void test_delay_drain(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state s;
+	struct aimd a;
+	bool none = true;
+	int i;
+
+	p.mode = DELAY_MODE_DELAY;
+	p.filter = 1;
+	aimd_init(&a, &ap);
+	delay_init(&s);
+	dly_x(&s, &p, &a, &ap, 20000, 0, 2000000, 1000 * MS);
+	is_cmd(dly_x(&s, &p, &a, &ap, 119000, 0, 2000000, 1000 * MS), DELAY_DEC_BIG,
+	       "drain: 99 ms of queue, under two spans: the areas (down-3)");
+	a.w = 3000000;
+	is_cmd(dly_x(&s, &p, &a, &ap, 140000, 0, 2000000, 1000 * MS), DELAY_DRAIN,
+	       "drain: t2, 120 ms of queue: drain");
+	is_u64(a.w, 1760000, "drain: t2 W = R (1 - 120 ms / 1 s)");
+	is_cmd(dly_x(&s, &p, &a, &ap, 60000, 0, 2100000, 1000 * MS), DELAY_DRAIN,
+	       "drain: t3, 40 ms (0.8 of the span): still draining");
+	is_u64(a.w, 1760000, "drain: t3 W does not grow while draining");
+	is_cmd(dly_x(&s, &p, &a, &ap, 25000, 0, 2000000, 1000 * MS), DELAY_DRAIN_DONE,
+	       "drain: t4, 5 ms: the queue drained");
+	is_u64(a.w, 2100000, "drain: t4 W from the most R the drain saw");
+	ok(s.drains == 1 && s.drains_failed == 0 && !s.draining, "drain: one drain, done");
+
+	/*
+	 * nothing received in a drain: W stays; W from the interval to the
+	 * next estimate (500 ms), not the span of one that missed some (20 s)
+	 */
+	a.w = 3000000;
+	dly_x(&s, &p, &a, &ap, 140000, 0, 2000000, 1000 * MS);
+	is_cmd(dly_x(&s, &p, &a, &ap, 140000, 0, 0, 1000 * MS), DELAY_DRAIN,
+	       "drain: R 0, still draining");
+	is_u64(a.w, 1760000, "drain: R 0: W stays");
+	{
+		struct delay_sample x = {
+			.owd_ns = OFFSET + 140 * MS, .rtt_ns = 40 * MS, .recv = 2000000,
+			.span_ns = 20000 * MS, .next_ns = 500 * MS,
+		};
+
+		is_cmd(delay_update(&s, &p, &a, &ap, &x), DELAY_DRAIN,
+		       "drain: an estimate of 20 s, the next in 500 ms");
+		is_u64(a.w, 1520000, "drain: W = R (1 - 120 ms / 500 ms)");
+	}
+	dly_x(&s, &p, &a, &ap, 25000, 0, 2000000, 1000 * MS);
+	ok(!s.draining, "drain: ... and done");
+
+	/* deeper than three quarters of the estimate's span: R / 4 */
+	a.w = 3000000;
+	is_cmd(dly_x(&s, &p, &a, &ap, 920000, 3, 2000000, 1000 * MS), DELAY_DRAIN,
+	       "drain: 900 ms of queue, a loss too: drain");
+	is_u64(a.w, 500000, "drain: 900 ms in an estimate of 1 s: W = R / 4");
+	/*
+	 * eight estimates at most, beyond the one the drain's W takes to
+	 * show (900 ms at 1 s): the queue falls, but stays above 0.35 of the
+	 * span
+	 */
+	{
+		static const int64_t q[] = { 900, 480, 240, 120, 60, 30, 25, 22 };
+		bool draining = true;
+
+		for (i = 0; i < 8; i++)
+			draining &= dly_x(&s, &p, &a, &ap, 20000 + q[i] * 1000, 0, 2000000,
+					  1000 * MS) == DELAY_DRAIN;
+		ok(draining && s.draining == 9, "drain: nine estimates into it, 900 ms to 22");
+	}
+	is_cmd(dly_x(&s, &p, &a, &ap, 40000, 0, 2000000, 1000 * MS), DELAY_DRAIN_DONE,
+	       "drain: the tenth ends it, 20 ms standing (0.4 of the span)");
+	is_u64(a.w, 2000000, "drain: ... W from the most R it saw");
+
+	/*
+	 * a queue the drain does not move is not W's (elastic cross
+	 * traffic): once the drain's W can show (300 ms at 1 s: the next
+	 * estimate) and three estimates more, down by less than a quarter:
+	 * W back where it was, and no drain for thirty; in hybrid mode,
+	 * competing at once
+	 */
+	delay_init(&s);
+	a.w = 3000000;
+	dly_x(&s, &p, &a, &ap, 20000, 0, 2000000, 1000 * MS);
+	a.w = 3000000;
+	is_cmd(dly_x(&s, &p, &a, &ap, 320000, 0, 2000000, 1000 * MS), DELAY_DRAIN,
+	       "drain: others' queue, 300 ms: drain");
+	is_u64(a.w, 1400000, "drain: others' queue: W = R (1 - 0.3)");
+	for (i = 0; i < 3; i++)
+		none &= dly_x(&s, &p, &a, &ap, 310000, 0, 2000000, 1000 * MS) == DELAY_DRAIN;
+	ok(none, "drain: ... the next three still draining");
+	is_cmd(dly_x(&s, &p, &a, &ap, 250000, 0, 2000000, 1000 * MS), DELAY_DRAIN_FAIL,
+	       "drain: ... the fourth, 230 ms of the 300 left: not W's");
+	is_u64(a.w, 3000000, "drain: ... W back where it was");
+	for (i = 0; i < 30; i++)
+		none &= dly_x(&s, &p, &a, &ap, 300000, 0, 2000000, 1000 * MS) != DELAY_DRAIN;
+	ok(none && !s.competing, "drain: delay mode: no drain for thirty estimates, not competing");
+	is_cmd(dly_x(&s, &p, &a, &ap, 300000, 0, 2000000, 1000 * MS), DELAY_DRAIN,
+	       "drain: the 31st drains again");
+	ok(s.drains == 2 && s.drains_failed == 1, "drain: two drains, one failed");
+
+	/*
+	 * the queue read lags by the queue: 2 s of it, an estimate every
+	 * 500 ms, the requests already in it come back with it for four
+	 * estimates. The drain waits for them: a fall after, not a failure.
+	 */
+	delay_init(&s);
+	a.w = 4000000;
+	{
+		static const int64_t q[] = { 0, 2000, 2030, 2030, 2035, 2035, 1700, 1000, 300 };
+		bool draining = true;
+
+		for (i = 0; i < 9; i++) {
+			struct delay_sample x = {
+				.owd_ns = OFFSET + (20 + q[i]) * MS, .rtt_ns = 40 * MS,
+				.recv = 1000000, .span_ns = 500 * MS, .next_ns = 500 * MS,
+			};
+			enum delay_cmd c = delay_update(&s, &p, &a, &ap, &x);
+
+			if (i)
+				draining &= c == DELAY_DRAIN;
+		}
+		ok(draining && !s.drains_failed, "drain: 2 s of queue read for four estimates more: still draining");
+		is_u64(a.w, 250000, "drain: ... W = R / 4 throughout");
+		is_cmd(dly_x(&s, &p, &a, &ap, 30000, 0, 1000000, 500 * MS), DELAY_DRAIN_DONE,
+		       "drain: ... then drained");
+	}
+	/*
+	 * begun at 577 ms, the queue read rising to 2035 behind the requests
+	 * sent before (er2bc_estimator's deep-buffer case, 6.12): the lag
+	 * follows the most read (five estimates), and the fall after it is
+	 * W's
+	 */
+	delay_init(&s);
+	a.w = 4000000;
+	{
+		static const int64_t q[] = { 0, 577, 2014, 2031, 2031, 2035, 1675, 1302, 929,
+					     558, 200 };
+		bool draining = true;
+
+		for (i = 0; i < 11; i++) {
+			struct delay_sample x = {
+				.owd_ns = OFFSET + (20 + q[i]) * MS, .rtt_ns = 40 * MS,
+				.recv = 1000000, .span_ns = 500 * MS, .next_ns = 500 * MS,
+			};
+			enum delay_cmd c = delay_update(&s, &p, &a, &ap, &x);
+
+			if (i)
+				draining &= c == DELAY_DRAIN;
+		}
+		ok(draining && !s.drains_failed && s.drain_lag == 5,
+		   "drain: a queue read rising to 2035 ms after it began: the lag five, still draining");
+	}
+
+	p.mode = DELAY_MODE_HYBRID;
+	delay_init(&s);
+	dly_x(&s, &p, &a, &ap, 20000, 0, 2000000, 1000 * MS);
+	a.w = 3000000;
+	for (i = 0; i < 4; i++)
+		dly_x(&s, &p, &a, &ap, 320000, 0, 2000000, 1000 * MS);
+	is_cmd(dly_x(&s, &p, &a, &ap, 320000, 0, 2000000, 1000 * MS), DELAY_DRAIN_FAIL,
+	       "drain: hybrid, the queue not W's");
+	ok(s.competing && a.w == 3000000, "drain: hybrid: competing at once, W back at 3 Mbit/s");
+
+	/* off: the areas alone, as the seed has them */
+	p.mode = DELAY_MODE_DELAY;
+	p.drain = false;
+	delay_init(&s);
+	dly_x(&s, &p, &a, &ap, 20000, 0, 2000000, 1000 * MS);
+	is_cmd(dly_x(&s, &p, &a, &ap, 320000, 0, 2000000, 1000 * MS), DELAY_DEC_BIG,
+	       "drain: delay-drain no: 300 ms of queue, down-3");
+}
+
+/*
  * minDelay is the least of ten buckets of 60 estimates: a delay that
  * rose for good (the clocks' drift, a longer path) becomes the new
  * minimum once the bucket with the old one is overwritten, 600 estimates
@@ -525,12 +706,14 @@ static void test_delay_hybrid(void)
 	 */
 	delay_init(&s);
 	aimd_init(&a, &ap);
+	p.drain = false;	/* (the drain would take it: test_delay_drain()) */
 	dly(&s, &p, &a, &ap, 20000, 0, 0);
 	dly(&s, &p, &a, &ap, 300000, 0, RX);
 	dly(&s, &p, &a, &ap, 360000, 0, RX);
 	for (i = 0; i < 10; i++)
 		dly(&s, &p, &a, &ap, 340000 - i * 10000, 0, RX);
 	ok(!s.competing && s.push_ns == 0, "hybrid: W's own queue, draining: no push");
+	p.drain = true;
 	ok(delay_queued(&s), "hybrid: ... the queue above the base holds scavengers");
 
 	/*
@@ -2335,6 +2518,7 @@ int main(void)
 	test_delay_watch();
 	test_delay_areas_more();
 	test_delay_deep_drain();
+	test_delay_drain();
 	test_delay_base_ages();
 	test_delay_base_reorder();
 	test_aimd_thresholds();
