@@ -219,21 +219,34 @@ tc -netns "$R" qdisc replace dev r1 root tbf rate 2mbit burst 4k limit 30k
 # bottleneck, measured by the router, apart from the estimator
 # (a change of the rate no longer moves W once estimates come: an estimate does)
 ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
-ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 42 9 >/dev/null &
+ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 5 9 >/dev/null &
 flood=$!
 sleep 1
 filled=$(dev_rate "$R" r1 tx 3)
-start=$(now)
-(
-	sleep 15; tc -netns "$R" qdisc change dev r1 root tbf rate 1800kbit burst 4k limit 30k
-	sleep 10; tc -netns "$R" qdisc change dev r1 root tbf rate 2mbit burst 4k limit 30k
-) &
-steps=$!
-ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --w-ini 1mbit --once 35 \
-	--plain yes --status "$work/send.json" -v 2>&1 >/dev/null |
-	while IFS= read -r line; do echo "$EPOCHREALTIME $line"; done >"$work/t.log"
-wait $steps $flood
-res=$(python3 - "$work/t.log" "$start" <<'PY'
+wait $flood
+# steps_run: one run of the steps; its figures, and the check's status. A
+# miss is measured once more (measure_twice): each mean is of five
+# estimates of an AIMD sawtooth 100 kbit/s deep, and the step must move it
+# by half of its 200 kbit/s (6.12 beside a matrix VM, once: the means 1.942
+# -> 1.848, 94 kbit/s)
+steps_run() {
+	local flood steps start res
+	tc -netns "$R" qdisc change dev r1 root tbf rate 2mbit burst 4k limit 30k
+	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 42 9 >/dev/null &
+	flood=$!
+	sleep 1
+	start=$(now)
+	(
+		sleep 15; tc -netns "$R" qdisc change dev r1 root tbf rate 1800kbit burst 4k limit 30k
+		sleep 10; tc -netns "$R" qdisc change dev r1 root tbf rate 2mbit burst 4k limit 30k
+	) &
+	steps=$!
+	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --w-ini 1mbit \
+		--once 35 --plain yes --status "$work/send.json" -v 2>&1 >/dev/null |
+		while IFS= read -r line; do echo "$EPOCHREALTIME $line"; done >"$work/t.log"
+	wait $steps $flood
+	res=$(python3 - "$work/t.log" "$start" <<'PY'
 import re, sys
 units = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9}
 pts = []
@@ -262,13 +275,16 @@ ok = d1 <= 5 and d2 <= 5 and m0 - m1 >= 1e5 and m2 - m1 >= 1e5 and \
 print(f"{0 if ok else 1} down {d1:.2f}s up {d2:.2f}s, mean W {m0 / 1e6:.3f} -> "
       f"{m1 / 1e6:.3f} -> {m2 / 1e6:.3f} Mbit/s for ABW 2 -> 1.8 -> 2, {len(pts)} estimates")
 PY
-)
+	)
+	echo "${res#* }"
+	[ "${res%% *}" = 0 ]
+}
 if within "$filled" 0 1.9e6; then
 	log_test $ksft_skip "ABW steps of 200 kbit/s followed within 5 s" \
 		"machine slow: the flood filled $(printf %.0f "$filled") bit/s of the 2 Mbit/s bottleneck with W unlimited"
 else
-	[ "${res%% *}" = 0 ]
-	log_timing_test $? "ABW steps of 200 kbit/s followed within 5 s" "${res#* }"
+	out=$(measure_twice steps_run)
+	log_timing_test $? "ABW steps of 200 kbit/s followed within 5 s" "$out"
 fi
 
 # --- the qdisc holds what the sender computed (W in bytes/s in both)
@@ -390,7 +406,10 @@ log_timing_test $rc "3% random loss, flows at half the path: W stays above what 
 # the bottleneck serves above W; later increases that overshoot stand
 # until the areas have stepped W back down. Each way in turn, the router
 # counts the time its queue held 100 ms or more (12.5 KB at 1 Mbit/s),
-# sampled every 100 ms for 16 s from the step: less with the drain.
+# sampled every 100 ms for 16 s from the step: with the drain at most 0.9
+# of it without (0.57 to 0.81 in six runs on 6.1 and 6.12), and no drain
+# judged not W's. (r1's queue stands in for the delay of every class, the
+# gateway's priority 1 included: all of them wait behind it.)
 # r1_queue_time SECONDS: seconds of them r1's backlog held 12.5 KB or more
 r1_queue_time() {
 	ip netns exec "$R" python3 - "$1" <<'PY'
@@ -432,8 +451,10 @@ drain_both() {
 	read -r time_yes drains_yes failed_yes n_yes <<<"$(drain_run yes)"
 	read -r time_no _ _ n_no <<<"$(drain_run no)"
 	echo "100 ms of queue or more at r1 for ${time_yes:-?} s of 16 with the drain (drains ${drains_yes:-?}, failed ${failed_yes:-?}), ${time_no:-?} s without"
+	# (no cross traffic: a drain judged not W's is a fault)
 	[ "${n_yes:-0}" = 40 ] && [ "${n_no:-0}" = 40 ] && [ "${drains_yes:-0}" -ge 1 ] &&
-		python3 -c "import sys; sys.exit(not $time_yes < $time_no)"
+		[ "${failed_yes:-1}" = 0 ] &&
+		python3 -c "import sys; sys.exit(not $time_yes <= 0.9 * $time_no)"
 }
 if machine_slow; then
 	log_test $ksft_skip "deep buffer, the path slowing 4 -> 1 Mbit/s: the drain shortens the queue" \

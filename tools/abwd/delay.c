@@ -22,17 +22,18 @@
 #define DELAY_DRAIN_END		3
 
 /*
- * the drain: it starts at a queue of this, millionths of the span (two
- * spans: beyond the areas); W at least R times this (millionths);
+ * the drain: W at least the bottleneck's rate times this (millionths);
  * estimates, beyond those its W takes to show (drain_lag()), by which the
  * queue must have come down by a quarter; the longest drain, beyond the
- * same; the estimates without one after a drain that failed
+ * same; the estimates without one after a drain that failed; the most
+ * estimates the lag can be (a bound: a request is answered within the
+ * timeout, 16 intervals at most)
  */
-#define DELAY_DRAIN_AT		(2 * PPM)
 #define DELAY_DRAIN_LEAST	250000
 #define DELAY_DRAIN_TRY		3
 #define DELAY_DRAIN_MAX		8
 #define DELAY_DRAIN_OFF		30
+#define DELAY_DRAIN_LAG_MAX	64
 
 /* hybrid's push: round trips counted in one estimate, and its most, ppm */
 #define DELAY_PUSH_ROUNDS	1000
@@ -317,15 +318,54 @@ static void compete(struct delay_state *s, const struct delay_params *p,
 	}
 }
 
-/* the drain's end: W from the most R it saw, no higher than before it */
+/*
+ * the rate the bottleneck serves, as the drain knows it: to cut from, the
+ * most R it saw, its first included (never R alone: beside a queue that
+ * is not W's, R follows W down, and a cut from it would compound estimate
+ * after estimate); to end at, the most R after its first (whose interval
+ * may straddle the path's slowing), or the first's while there is none
+ */
+static uint64_t drain_rate(const struct delay_state *s, bool end)
+{
+	if (end)
+		return s->drain_bw ? s->drain_bw : s->drain_r0;
+	return s->drain_bw > s->drain_r0 ? s->drain_bw : s->drain_r0;
+}
+
+/* the drain's end: W from the bottleneck's rate, no higher than before it */
 static enum delay_cmd drain_end(struct delay_state *s, struct aimd *a,
 				const struct aimd_params *ap)
 {
-	a->w = s->drain_bw && s->drain_bw < s->drain_w ? s->drain_bw : s->drain_w;
+	uint64_t bw = drain_rate(s, true);
+
+	a->w = bw && bw < s->drain_w ? bw : s->drain_w;
 	a->d = ap->d_ini;
 	s->last_step = 0;
 	s->draining = 0;
 	return DELAY_DRAIN_DONE;
+}
+
+/*
+ * the queue is not W's: W back where it was, or at the bottleneck's rate
+ * and a fiftieth if lower (a drain misjudged must not put back a W
+ * many times the path's), no drain for DELAY_DRAIN_OFF estimates, and in
+ * hybrid mode competing at once
+ */
+static enum delay_cmd drain_fail(struct delay_state *s, const struct delay_params *p,
+				 struct aimd *a, const struct aimd_params *ap)
+{
+	uint64_t bw = drain_rate(s, false);
+
+	bw += bw / 50;
+	a->w = bw && bw < s->drain_w ? bw : s->drain_w;
+	a->d = ap->d_ini;
+	s->last_step = 0;
+	s->draining = 0;
+	s->drain_off = DELAY_DRAIN_OFF;
+	s->drains_failed++;
+	if (p->mode == DELAY_MODE_HYBRID && s->rtt_min_ns)
+		s->competing = true;
+	return DELAY_DRAIN_FAIL;
 }
 
 /* the time to the next estimate: the interval, or this one's span */
@@ -347,7 +387,7 @@ static uint32_t drain_lag(int64_t queue, uint64_t next)
 	if (!next || queue <= 0)
 		return 0;
 	lag = ((uint64_t)queue + next - 1) / next;
-	return lag < DELAY_DRAIN_MAX ? (uint32_t)lag : DELAY_DRAIN_MAX;
+	return lag < DELAY_DRAIN_LAG_MAX ? (uint32_t)lag : DELAY_DRAIN_LAG_MAX;
 }
 
 /*
@@ -358,7 +398,7 @@ static enum delay_cmd drain(struct delay_state *s, const struct delay_params *p,
 			    struct aimd *a, const struct aimd_params *ap,
 			    const struct delay_sample *x, const struct reading *r)
 {
-	uint64_t t, w;
+	uint64_t t, w, bw;
 
 	if (!p->drain || s->competing) {
 		s->draining = 0;
@@ -369,16 +409,22 @@ static enum delay_cmd drain(struct delay_state *s, const struct delay_params *p,
 			s->drain_off--;
 			return DELAY_NCMDS;
 		}
-		if (r->bf < DELAY_DRAIN_AT || r->bqueue < (int64_t)p->span_min_ns ||
-		    !x->recv)
+		/* two delay-spans above the base: beyond the areas */
+		if (r->bqueue < 2 * (int64_t)p->span_ns || !x->recv)
 			return DELAY_NCMDS;
 		s->drain_w = a->w;
+		s->drain_r0 = x->recv;
 		s->drain_bw = 0;
 		s->drain_q = r->bqueue;
 		s->drain_lag = drain_lag(r->bqueue, drain_next(s, x));
 		s->drains++;
 		s->above = 0;
-	} else if (r->bf < AREA_ABOVE || s->draining >= DELAY_DRAIN_MAX + s->drain_lag) {
+	} else if (r->bf < AREA_ABOVE) {
+		return drain_end(s, a, ap);
+	} else if (s->draining >= DELAY_DRAIN_MAX + s->drain_lag) {
+		/* as long as it may, and still beyond the areas: not W's */
+		if (r->bqueue >= 2 * (int64_t)p->span_ns)
+			return drain_fail(s, p, a, ap);
 		return drain_end(s, a, ap);
 	} else if (s->draining < DELAY_DRAIN_TRY + s->drain_lag) {
 		/* still rising behind the requests queued before: the lag grows */
@@ -389,32 +435,22 @@ static enum delay_cmd drain(struct delay_state *s, const struct delay_params *p,
 	} else if (s->draining == DELAY_DRAIN_TRY + s->drain_lag &&
 		   s->drain_q - r->bqueue < s->drain_q / 4) {
 		/* not W's queue: the others hold it */
-		a->w = s->drain_w;
-		a->d = ap->d_ini;
-		s->last_step = 0;
-		s->draining = 0;
-		s->drain_off = DELAY_DRAIN_OFF;
-		s->drains_failed++;
-		if (p->mode == DELAY_MODE_HYBRID && s->rtt_min_ns)
-			s->competing = true;
-		return DELAY_DRAIN_FAIL;
+		return drain_fail(s, p, a, ap);
 	}
-	if (x->recv > s->drain_bw)
+	if (s->draining && x->recv > s->drain_bw)
 		s->drain_bw = x->recv;
 	s->draining++;
-	/* nothing received: no R to set W from, W stays */
-	if (!x->recv)
-		return DELAY_DRAIN;
+	bw = drain_rate(s, false);
 	/*
-	 * W = R (1 - queue / T), at least R * DELAY_DRAIN_LEAST, T the time
-	 * to the next estimate
+	 * W = bw (1 - queue / T), at least bw * DELAY_DRAIN_LEAST, T the time
+	 * to the next estimate and bw the bottleneck's rate (drain_rate())
 	 */
 	t = drain_next(s, x);
 	if (!t || (unsigned __int128)r->bqueue * PPM >=
 		  (unsigned __int128)t * (PPM - DELAY_DRAIN_LEAST))
-		w = (uint64_t)((unsigned __int128)x->recv * DELAY_DRAIN_LEAST / PPM);
+		w = (uint64_t)((unsigned __int128)bw * DELAY_DRAIN_LEAST / PPM);
 	else
-		w = x->recv - (uint64_t)((unsigned __int128)x->recv * (uint64_t)r->bqueue / t);
+		w = bw - (uint64_t)((unsigned __int128)bw * (uint64_t)r->bqueue / t);
 	if (w < a->w)
 		a->w = w;
 	a->d = ap->d_ini;

@@ -100,32 +100,40 @@
  * emptying): the areas step W by delay-step an estimate, and in the top
  * area hold while the queue falls. A deep buffer that W overfilled (an
  * increase that overshot, a path that slowed) then drains for seconds,
- * and every class, priority 1 first, waits behind it. So a queue read
- * beyond the areas, two spans or more above the base (100 ms at the
- * defaults), while not competing, starts a drain: W is set under R, the
- * rate the bottleneck delivered, by the queue's length over the interval
- * T to the next estimate,
- *   W = R (1 - queue / T), at least R / 4,
- * so that the bottleneck, still serving R, empties the queue by then (at
- * most three quarters of an interval's worth each estimate; BBR drains
- * at about R / 3, and its ProbeRTT goes down to four packets). It ends
- * when the queue reads below 0.35 of the areas' span, where they take
- * over again: W then starts from the most R the drain saw, the rate the
- * bottleneck served while it emptied (no higher than W before the
- * drain); or after DELAY_DRAIN_MAX estimates, the same way. The queue
- * read lags the drain by the queue itself: the requests already queued
- * when it began come back with the queue they met, so the drain's W
- * shows only after the queue's length over T, in estimates (the lag; a
- * queue read still rising meanwhile, the requests sent before the drain
- * meeting the buffer as it filled, lengthens it; DELAY_DRAIN_MAX and
- * DELAY_DRAIN_TRY count beyond it). A queue that, DELAY_DRAIN_TRY
- * estimates beyond the lag, has not come down by a quarter of the most
- * read is not W's: W returns to where it was, no drain
+ * and every class, priority 1 first, waits behind it. So a queue read two
+ * delay-spans or more above the base (100 ms at the defaults; beyond the
+ * areas), while not competing, starts a drain: W is set under bw, the
+ * rate the bottleneck delivers, by the queue's length over the interval T
+ * to the next estimate,
+ *   W = bw (1 - queue / T), at least bw / 4,
+ * so that the bottleneck, still serving bw, empties the queue by then (at
+ * most three quarters of an interval's worth each estimate; BBR drains at
+ * about bw / 3, and its ProbeRTT goes down to four packets). bw is the
+ * most R the drain saw, never this estimate's R alone: beside a queue
+ * that is not W's, R follows W down, and a cut from it would compound.
+ * The drain ends when the queue reads below 0.35 of the areas' span,
+ * where they take over again: W then starts from the most R after the
+ * drain's first estimate (whose interval may straddle the path's
+ * slowing), no higher than W before the drain.
+ * The queue read lags the drain by the queue itself: the requests
+ * already queued when it began come back with the queue they met, so the
+ * drain's W shows only after the queue's length over T, in estimates (the
+ * lag, at most DELAY_DRAIN_LAG_MAX; a queue read still rising meanwhile,
+ * the requests sent before the drain meeting the buffer as it filled,
+ * lengthens it). A queue that, DELAY_DRAIN_TRY estimates beyond the lag,
+ * has not come down by a quarter of the most read, or that still stands
+ * two delay-spans high after DELAY_DRAIN_MAX estimates beyond it (a
+ * window-based flow's queue, which a lower W drains in part), is not W's:
+ * W returns to where it was, or to bw and a fiftieth if lower (a drain
+ * misjudged must not put back a W many times the path's), no drain
  * starts for DELAY_DRAIN_OFF estimates, and in hybrid mode the rule
- * competes at once (the others hold the queue). W does not grow while
- * draining, and a loss meanwhile changes nothing more; nor does an
- * estimate that received nothing (R 0: the requests alone crossed, or
- * none did), which W is not set from.
+ * competes at once (the others hold the queue). A drain that has run
+ * DELAY_DRAIN_MAX estimates beyond the lag below that ends as above.
+ * W does not grow while draining; a loss meanwhile changes nothing more
+ * (nor teaches maxDelay), and an estimate that received nothing sets W
+ * from bw as the others do. The drain applies to app-limited estimates
+ * (load.h) too: with a queue standing at the bottleneck, R is what the
+ * bottleneck serves, not what the flows asked for.
  */
 #ifndef _ABWD_DELAY_H
 #define _ABWD_DELAY_H
@@ -184,7 +192,7 @@ struct delay_params {
 	.md = 1100000,				\
 	.push = 1050000,			\
 	.filter = 2,				\
-	.drain = true,				\
+	.drain = false,				\
 }
 
 /* one estimate's inputs */
@@ -235,8 +243,9 @@ struct delay_state {
 	uint32_t draining;	/* estimates into the drain; 0: not draining */
 	uint32_t drain_off;	/* estimates before another drain may start */
 	uint64_t drain_w;	/* W when it began */
-	uint64_t drain_bw;	/* the most R during it */
-	int64_t drain_q;	/* the most queue read before its W could show */
+	uint64_t drain_r0;	/* R when it began */
+	uint64_t drain_bw;	/* the most R since; 0: none yet */
+	int64_t drain_q;	/* the most queue read up to the fall test */
 	uint32_t drain_lag;	/* estimates before its W shows in the queue read */
 	uint32_t drains;	/* drains begun */
 	uint32_t drains_failed;	/* of which the queue did not fall: not W's */

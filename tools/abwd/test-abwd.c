@@ -243,8 +243,10 @@ static void test_delay_drain(void)
 	bool none = true;
 	int i;
 
+	ok(!p.drain, "drain: off by default (delay-drain = no)");
 	p.mode = DELAY_MODE_DELAY;
 	p.filter = 1;
+	p.drain = true;
 	aimd_init(&a, &ap);
 	delay_init(&s);
 	dly_x(&s, &p, &a, &ap, 20000, 0, 2000000, 1000 * MS);
@@ -270,7 +272,7 @@ static void test_delay_drain(void)
 	dly_x(&s, &p, &a, &ap, 140000, 0, 2000000, 1000 * MS);
 	is_cmd(dly_x(&s, &p, &a, &ap, 140000, 0, 0, 1000 * MS), DELAY_DRAIN,
 	       "drain: R 0, still draining");
-	is_u64(a.w, 1760000, "drain: R 0: W stays");
+	is_u64(a.w, 1760000, "drain: R 0: W from the rate the drain knew, 2 Mbit/s");
 	{
 		struct delay_sample x = {
 			.owd_ns = OFFSET + 140 * MS, .rtt_ns = 40 * MS, .recv = 2000000,
@@ -326,7 +328,7 @@ static void test_delay_drain(void)
 	ok(none, "drain: ... the next three still draining");
 	is_cmd(dly_x(&s, &p, &a, &ap, 250000, 0, 2000000, 1000 * MS), DELAY_DRAIN_FAIL,
 	       "drain: ... the fourth, 230 ms of the 300 left: not W's");
-	is_u64(a.w, 3000000, "drain: ... W back where it was");
+	is_u64(a.w, 2040000, "drain: ... W back, no higher than R and a fiftieth");
 	for (i = 0; i < 30; i++)
 		none &= dly_x(&s, &p, &a, &ap, 300000, 0, 2000000, 1000 * MS) != DELAY_DRAIN;
 	ok(none && !s.competing, "drain: delay mode: no drain for thirty estimates, not competing");
@@ -387,6 +389,60 @@ static void test_delay_drain(void)
 		   "drain: a queue read rising to 2035 ms after it began: the lag five, still draining");
 	}
 
+	/*
+	 * beside a queue that is not W's, R follows W down: the cut is from
+	 * the most R the drain saw, not compounded (2 Mbit/s, 300 ms of
+	 * queue: W 1.4 Mbit/s whatever R reads after)
+	 */
+	delay_init(&s);
+	dly_x(&s, &p, &a, &ap, 20000, 0, 2000000, 1000 * MS);
+	a.w = 3000000;
+	dly_x(&s, &p, &a, &ap, 320000, 0, 2000000, 1000 * MS);
+	dly_x(&s, &p, &a, &ap, 320000, 0, 1400000, 1000 * MS);
+	dly_x(&s, &p, &a, &ap, 320000, 0, 1400000, 1000 * MS);
+	is_u64(a.w, 1400000, "drain: R following W: the cut from the most R, not compounded");
+
+	/*
+	 * a queue that falls by 40 % and then stands beyond the areas (a
+	 * window-based flow's, which a lower W drains in part) until the
+	 * drain has run as long as it may: not W's either
+	 */
+	delay_init(&s);
+	dly_x(&s, &p, &a, &ap, 20000, 0, 2000000, 1000 * MS);
+	a.w = 3000000;
+	for (i = 0; i < 5; i++)
+		dly_x(&s, &p, &a, &ap, 20000 + (i < 2 ? 300000 : 180000), 0, 2000000, 1000 * MS);
+	ok(s.draining == 5 && !s.drains_failed, "drain: a queue down 40 %%: still draining");
+	for (i = 0; i < 4; i++)
+		dly_x(&s, &p, &a, &ap, 200000, 0, 2000000, 1000 * MS);
+	is_cmd(dly_x(&s, &p, &a, &ap, 200000, 0, 2000000, 1000 * MS), DELAY_DRAIN_FAIL,
+	       "drain: ... at its longest (9 estimates), 180 ms still standing: not W's");
+	ok(s.drain_off == 30, "drain: ... and no drain for thirty estimates");
+
+	/*
+	 * 2.9 s of queue, an estimate every 180 ms: the lag is 17 estimates,
+	 * beyond the eight the longest drain may take; the fall after it is W's
+	 */
+	delay_init(&s);
+	a.w = 4000000;
+	{
+		bool draining = true;
+
+		for (i = 0; i < 24; i++) {
+			int64_t q = i == 0 ? 0 : i < 18 ? 2900 : 2900 - (i - 17) * 400;
+			struct delay_sample x = {
+				.owd_ns = OFFSET + (20 + q) * MS, .rtt_ns = 40 * MS,
+				.recv = 1000000, .span_ns = 180 * MS, .next_ns = 180 * MS,
+			};
+			enum delay_cmd c = delay_update(&s, &p, &a, &ap, &x);
+
+			if (i)
+				draining &= c == DELAY_DRAIN;
+		}
+		ok(draining && !s.drains_failed && s.drain_lag == 17,
+		   "drain: 2.9 s at 180 ms: the lag 17, the fall after it still draining");
+	}
+
 	p.mode = DELAY_MODE_HYBRID;
 	delay_init(&s);
 	dly_x(&s, &p, &a, &ap, 20000, 0, 2000000, 1000 * MS);
@@ -395,7 +451,7 @@ static void test_delay_drain(void)
 		dly_x(&s, &p, &a, &ap, 320000, 0, 2000000, 1000 * MS);
 	is_cmd(dly_x(&s, &p, &a, &ap, 320000, 0, 2000000, 1000 * MS), DELAY_DRAIN_FAIL,
 	       "drain: hybrid, the queue not W's");
-	ok(s.competing && a.w == 3000000, "drain: hybrid: competing at once, W back at 3 Mbit/s");
+	ok(s.competing && a.w == 2040000, "drain: hybrid: competing at once, W back at R and a fiftieth");
 
 	/* off: the areas alone, as the seed has them */
 	p.mode = DELAY_MODE_DELAY;
@@ -706,14 +762,13 @@ static void test_delay_hybrid(void)
 	 */
 	delay_init(&s);
 	aimd_init(&a, &ap);
-	p.drain = false;	/* (the drain would take it: test_delay_drain()) */
+	p.drain = false;	/* (the default; the drain would take it: test_delay_drain()) */
 	dly(&s, &p, &a, &ap, 20000, 0, 0);
 	dly(&s, &p, &a, &ap, 300000, 0, RX);
 	dly(&s, &p, &a, &ap, 360000, 0, RX);
 	for (i = 0; i < 10; i++)
 		dly(&s, &p, &a, &ap, 340000 - i * 10000, 0, RX);
 	ok(!s.competing && s.push_ns == 0, "hybrid: W's own queue, draining: no push");
-	p.drain = true;
 	ok(delay_queued(&s), "hybrid: ... the queue above the base holds scavengers");
 
 	/*

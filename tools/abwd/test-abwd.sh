@@ -83,8 +83,8 @@ expect "sender: the delay rule's defaults (seed 003's MD and push)" 0 \
 	"delay-md = 1.100000" "${S[@]}" --mode hybrid
 expect "sender: the delay read is the least of two by default" 0 "delay-filter = 2" "${S[@]}"
 expect "sender: delay-filter 16" 0 "delay-filter = 16" "${S[@]}" --delay-filter 16
-expect "sender: a deep queue drains by default" 0 "^delay-drain = yes$" "${S[@]}"
-expect "sender: delay-drain no" 0 "^delay-drain = no$" "${S[@]}" --delay-drain no
+expect "sender: no drain by default (not yet measured)" 0 "^delay-drain = no$" "${S[@]}"
+expect "sender: delay-drain yes" 0 "^delay-drain = yes$" "${S[@]}" --delay-drain yes
 expect "sender: delay-span in tc's time units" 0 "delay-span = 120ms" "${S[@]}" --delay-span 0.12s
 expect "sender: timeout defaults to at most 16 intervals" 0 "timeout = 1.6s" "${S[@]}" --interval 100ms
 expect "sender: a bare interval is us, as tc's: 500000 is 500ms" 0 "^interval = 500ms$" \
