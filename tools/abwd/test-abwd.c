@@ -226,13 +226,37 @@ static void test_delay_deep_drain(void)
 }
 
 /*
+ * the drain's trace of @n queue reads @q_ms above a base of 20 ms, R
+ * 1 Mbit/s, an estimate every @ms: whether each after the first drained
+ */
+static bool drain_trace(struct delay_state *s, const struct delay_params *p, struct aimd *a,
+			const struct aimd_params *ap, const int64_t *q_ms, int n, int64_t ms)
+{
+	bool draining = true;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct delay_sample x = {
+			.owd_ns = OFFSET + (20 + q_ms[i]) * MS, .rtt_ns = 40 * MS,
+			.recv = 1000000, .span_ns = ms * MS, .next_ns = ms * MS,
+		};
+		enum delay_cmd c = delay_update(s, p, a, ap, &x);
+
+		if (i)
+			draining &= c == DELAY_DRAIN;
+	}
+	return draining;
+}
+
+/*
  * The drain (delay.h), estimates of 1 s, delay-span 50 ms, base 20 ms:
  * W's own queue, W at 3 Mbit/s above a 2 Mbit/s bottleneck
  *   t  delay  queue  R        cmd        W
  *   2  140    120    2000000  drain      2000000 (1 - 0.12) = 1760000
  *   3  60     40     2100000  drain      2016000 above W: 1760000 stays
  *   4  25     5      2000000  drain-end  the most R meanwhile, 2100000
- * and queues deeper than three quarters of the span: W = R / 4
+ * and queues deeper than three quarters of the interval: W = bw / 4, bw
+ * the most R the drain saw
  */
 static void test_delay_drain(void)
 {
@@ -345,19 +369,9 @@ static void test_delay_drain(void)
 	a.w = 4000000;
 	{
 		static const int64_t q[] = { 0, 2000, 2030, 2030, 2035, 2035, 1700, 1000, 300 };
-		bool draining = true;
 
-		for (i = 0; i < 9; i++) {
-			struct delay_sample x = {
-				.owd_ns = OFFSET + (20 + q[i]) * MS, .rtt_ns = 40 * MS,
-				.recv = 1000000, .span_ns = 500 * MS, .next_ns = 500 * MS,
-			};
-			enum delay_cmd c = delay_update(&s, &p, &a, &ap, &x);
-
-			if (i)
-				draining &= c == DELAY_DRAIN;
-		}
-		ok(draining && !s.drains_failed, "drain: 2 s of queue read for four estimates more: still draining");
+		ok(drain_trace(&s, &p, &a, &ap, q, 9, 500) && !s.drains_failed,
+		   "drain: 2 s of queue read for four estimates more: still draining");
 		is_u64(a.w, 250000, "drain: ... W = R / 4 throughout");
 		is_cmd(dly_x(&s, &p, &a, &ap, 30000, 0, 1000000, 500 * MS), DELAY_DRAIN_DONE,
 		       "drain: ... then drained");
@@ -373,19 +387,9 @@ static void test_delay_drain(void)
 	{
 		static const int64_t q[] = { 0, 577, 2014, 2031, 2031, 2035, 1675, 1302, 929,
 					     558, 200 };
-		bool draining = true;
 
-		for (i = 0; i < 11; i++) {
-			struct delay_sample x = {
-				.owd_ns = OFFSET + (20 + q[i]) * MS, .rtt_ns = 40 * MS,
-				.recv = 1000000, .span_ns = 500 * MS, .next_ns = 500 * MS,
-			};
-			enum delay_cmd c = delay_update(&s, &p, &a, &ap, &x);
-
-			if (i)
-				draining &= c == DELAY_DRAIN;
-		}
-		ok(draining && !s.drains_failed && s.drain_lag == 5,
+		ok(drain_trace(&s, &p, &a, &ap, q, 11, 500) && !s.drains_failed &&
+		   s.drain_lag == 5,
 		   "drain: a queue read rising to 2035 ms after it began: the lag five, still draining");
 	}
 
@@ -426,20 +430,12 @@ static void test_delay_drain(void)
 	delay_init(&s);
 	a.w = 4000000;
 	{
-		bool draining = true;
+		int64_t q[24];
 
-		for (i = 0; i < 24; i++) {
-			int64_t q = i == 0 ? 0 : i < 18 ? 2900 : 2900 - (i - 17) * 400;
-			struct delay_sample x = {
-				.owd_ns = OFFSET + (20 + q) * MS, .rtt_ns = 40 * MS,
-				.recv = 1000000, .span_ns = 180 * MS, .next_ns = 180 * MS,
-			};
-			enum delay_cmd c = delay_update(&s, &p, &a, &ap, &x);
-
-			if (i)
-				draining &= c == DELAY_DRAIN;
-		}
-		ok(draining && !s.drains_failed && s.drain_lag == 17,
+		for (i = 0; i < 24; i++)
+			q[i] = i == 0 ? 0 : i < 18 ? 2900 : 2900 - (i - 17) * 400;
+		ok(drain_trace(&s, &p, &a, &ap, q, 24, 180) && !s.drains_failed &&
+		   s.drain_lag == 17,
 		   "drain: 2.9 s at 180 ms: the lag 17, the fall after it still draining");
 	}
 
