@@ -408,9 +408,10 @@ log_timing_test $rc "3% random loss, flows at half the path: W stays above what 
 # the bottleneck serves above W; later increases that overshoot stand
 # until the areas have stepped W back down. Each way in turn, the router
 # counts the time its queue held 100 ms or more (12.5 KB at 1 Mbit/s),
-# sampled every 100 ms for 16 s from the step: with the drain at most 0.9
-# of it without (0.57 to 0.81 in six runs on 6.1 and 6.12), and no drain
-# judged not W's. (r1's queue stands in for the delay of every class, the
+# sampled every 100 ms for 16 s from the step: with the drain at most 0.95
+# of it without (0.57 to 0.81 in eight runs on 6.1 and 6.12, 0.81 with
+# three guests on the two CPUs; a drain that waits for no lag, the bug it
+# had, scored about 1.0 in a model), and no drain judged not W's. (r1's queue stands in for the delay of every class, the
 # gateway's priority 1 included: all of them wait behind it.)
 # r1_queue_time SECONDS: seconds of them r1's backlog held 12.5 KB or more
 r1_queue_time() {
@@ -456,7 +457,7 @@ drain_both() {
 	# (no cross traffic: a drain judged not W's is a fault)
 	[ "${n_yes:-0}" = 40 ] && [ "${n_no:-0}" = 40 ] && [ "${drains_yes:-0}" -ge 1 ] &&
 		[ "${failed_yes:-1}" = 0 ] &&
-		python3 -c "import sys; sys.exit(not $time_yes <= 0.9 * $time_no)"
+		python3 -c "import sys; sys.exit(not $time_yes <= 0.95 * $time_no)"
 }
 if machine_slow; then
 	log_test $ksft_skip "deep buffer, the path slowing 4 -> 1 Mbit/s: the drain shortens the queue" \
