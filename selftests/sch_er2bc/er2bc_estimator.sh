@@ -409,7 +409,7 @@ log_timing_test $rc "3% random loss, flows at half the path: W stays above what 
 # until the areas have stepped W back down. Each way in turn, the router
 # counts the time its queue held 100 ms or more (12.5 KB at 1 Mbit/s),
 # sampled every 100 ms for 16 s from the step: with the drain at most 0.95
-# of it without (0.57 to 0.81 in eight runs on 6.1 and 6.12, 0.81 with
+# of it without (0.57 to 0.81 in seven runs on 6.1 and 6.12, 0.81 with
 # three guests on the two CPUs; a drain that waits for no lag, the bug it
 # had, scored about 1.0 in a model), and no drain judged not W's. (r1's queue stands in for the delay of every class, the
 # gateway's priority 1 included: all of them wait behind it.)
