@@ -51,6 +51,27 @@ static void load_delta(const struct interval *iv, const struct sample *s,
 	e->held_ns = e->has_held ? dh : 0;
 }
 
+/*
+ * B_r's delta credited to the path: never more than the qdisc sent, plus
+ * IV_PAD_BYTES for each packet of it that arrived. Packets moved across
+ * the cut are not credited either: in the interval they arrive in they
+ * cannot be told from traffic the qdisc did not send, and one that gives
+ * them back would let a spoofer past the bottleneck add its own bytes to
+ * R up to the slack every interval. So that traffic raises R by no more
+ * than what the path lost of the qdisc's own; without the qdisc's side of
+ * the counts the bytes are taken as they are.
+ */
+static void credit_bytes(struct iv_estimate *e, uint64_t dbs)
+{
+	uint64_t pkts = e->received < e->sent ? e->received : e->sent;
+	uint64_t cap = dbs + IV_PAD_BYTES * pkts;
+
+	if (e->bytes > cap) {
+		e->uncredited = e->bytes - cap;
+		e->bytes = cap;
+	}
+}
+
 static void rebase(struct interval *iv, const struct sample *s)
 {
 	iv->base = *s;
@@ -82,9 +103,6 @@ enum iv_result interval_feed(struct interval *iv, const struct sample *s,
 		*why |= IV_BACK_BR;
 	if (backwards(dtr))
 		*why |= IV_BACK_TR;
-	if (!*why && dpr > dps &&
-	    dpr - dps > IV_EXCESS_SLACK + (dps >> IV_EXCESS_SHIFT))
-		*why |= IV_EXCESS;
 	if (*why) {
 		rebase(iv, s);
 		return IV_DISCONT;
@@ -94,17 +112,21 @@ enum iv_result interval_feed(struct interval *iv, const struct sample *s,
 
 	e->sent = dps;
 	e->received = dpr;
-	if (dpr > dps)
+	if (dpr > dps) {
 		e->excess = dpr - dps;
-	else
+		e->foreign = e->excess > IV_EXCESS_SLACK + (dps >> IV_EXCESS_SHIFT);
+	} else {
 		e->lost = dps - dpr;
+	}
 	e->bytes = dbr;
 	e->dt_ns = dtr;
-	e->recv_rate = rate_bps(dbr, dtr);
 	us = dtr / 1000;
 	e->interval_us = !us ? 1 : us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 	e->missed = iv->missed;
 	load_delta(iv, s, e);
+	if (e->has_load)
+		credit_bytes(e, s->bs - iv->base.bs);
+	e->recv_rate = rate_bps(e->bytes, dtr);
 	rebase(iv, s);
 	return IV_ESTIMATE;
 }

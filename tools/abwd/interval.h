@@ -29,12 +29,22 @@ struct sample {
 };
 
 /*
- * More received than sent by more than this is no longer stray packets
- * counted at the receiver but counts that do not belong together (a
- * meter or qdisc recreated and counting again): a discontinuity.
+ * More received than sent by more than this is no longer packets moved
+ * across the cut (reordering, GRO at the receiver) but traffic the qdisc
+ * did not send that the meter counted: packets spoofed with the peer's
+ * addresses past the bottleneck, or a path around the qdisc. The estimate
+ * is then foreign: its L cannot be known (the foreign packets hide up to
+ * as many losses), and its bytes are credited only up to what the qdisc
+ * sent.
  */
 #define IV_EXCESS_SLACK		64	/* packets, plus ... */
 #define IV_EXCESS_SHIFT		3	/* ... an eighth of the packets sent */
+/*
+ * What a received packet may count beyond its sent length: the minimum
+ * Ethernet frame's padding (18 bytes on a 42-byte frame) and a VLAN or
+ * 802.1ad tag kept in the frame
+ */
+#define IV_PAD_BYTES		32
 
 struct interval {
 	bool have_base;
@@ -54,7 +64,6 @@ enum iv_discont {
 	IV_BACK_PR = 2,		/* P_r */
 	IV_BACK_BR = 4,		/* B_r */
 	IV_BACK_TR = 8,		/* T_r */
-	IV_EXCESS = 16,		/* P_r grew by far more than P_s */
 };
 
 struct iv_estimate {
@@ -62,9 +71,11 @@ struct iv_estimate {
 	uint64_t received;	/* delta P_r */
 	uint64_t lost;		/* L(t), never below 0 */
 	uint64_t excess;	/* received - sent when L < 0 (then lost = 0) */
-	uint64_t bytes;		/* delta B_r */
+	bool foreign;		/* excess beyond the slack: L unknown */
+	uint64_t bytes;		/* delta B_r, credited (below) */
+	uint64_t uncredited;	/* bytes of delta B_r beyond what the qdisc sent */
 	uint64_t dt_ns;		/* delta T_r */
-	uint64_t recv_rate;	/* R(t-1), bit/s (saturated) */
+	uint64_t recv_rate;	/* R(t-1) from the credited bytes, bit/s (saturated) */
 	uint32_t interval_us;	/* delta T_r in us, at least 1 (saturated) */
 	uint32_t missed;	/* intervals lost inside this one */
 	/* the qdisc's side: only if has_load (its counts went forward) */
@@ -82,8 +93,7 @@ void interval_miss(struct interval *iv);
 
 /*
  * Takes sample @s: the estimate against the baseline in @e (IV_ESTIMATE),
- * or why there is none; @why gets the IV_BACK_* and IV_EXCESS bits of
- * an IV_DISCONT. The sample becomes the baseline unless IV_ZERO_DT.
+ * or why there is none; @why gets the IV_BACK_* bits of an IV_DISCONT. The sample becomes the baseline unless IV_ZERO_DT.
  */
 enum iv_result interval_feed(struct interval *iv, const struct sample *s,
 			     struct iv_estimate *e, unsigned int *why);

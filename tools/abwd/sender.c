@@ -71,6 +71,7 @@ struct sender {
 	/* what the status file shows */
 	uint64_t requests, responses, estimates, timeouts, missed_intervals;
 	uint64_t discontinuities, negative_loss, zero_intervals, no_snapshot;
+	uint64_t foreign, foreign_packets, uncredited_bytes;
 	uint64_t abw_set_failures, decays;
 	uint64_t dropped[WIRE_NVERDICTS];
 	uint32_t est_seq;		/* the last estimate's number */
@@ -96,6 +97,7 @@ struct sender {
 	struct ratelimit rl_snap;	/* probe-get failures */
 	struct ratelimit rl_io;		/* socket errors */
 	struct ratelimit rl_mark;	/* SO_MARK failures */
+	struct ratelimit rl_foreign;	/* foreign estimates (interval.h) */
 };
 
 /*
@@ -380,6 +382,9 @@ static void write_status(struct sender *s)
 	json_u64(&j, "decays", s->decays);
 	json_u64(&j, "discontinuities", s->discontinuities);
 	json_u64(&j, "negative_loss", s->negative_loss);
+	json_u64(&j, "foreign", s->foreign);
+	json_u64(&j, "foreign_packets", s->foreign_packets);
+	json_u64(&j, "uncredited_bytes", s->uncredited_bytes);
 	json_u64(&j, "zero_intervals", s->zero_intervals);
 	json_u64(&j, "no_snapshot", s->no_snapshot);
 	json_u64(&j, "abw_set_failures", s->abw_set_failures);
@@ -478,12 +483,11 @@ static void sample_lost(struct sender *s)
 
 static const char *discont_why(char *buf, size_t len, unsigned int why)
 {
-	snprintf(buf, len, "%s%s%s%s%s",
+	snprintf(buf, len, "%s%s%s%s",
 		 why & IV_BACK_PS ? " P_s" : "",
 		 why & IV_BACK_PR ? " P_r" : "",
 		 why & IV_BACK_BR ? " B_r" : "",
-		 why & IV_BACK_TR ? " T_r" : "",
-		 why & IV_EXCESS ? " received far more than sent" : "");
+		 why & IV_BACK_TR ? " T_r" : "");
 	return buf;
 }
 
@@ -555,7 +559,18 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		log_msg("estimate %u spans %u missed interval%s", s->est_seq + 1,
 			e->missed, e->missed == 1 ? "" : "s");
 	}
-	if (e->excess) {
+	s->uncredited_bytes += e->uncredited;
+	if (e->foreign) {
+		s->foreign++;
+		s->foreign_packets += e->excess;
+		log_limited(&s->rl_foreign,
+			    "estimate %u: the meter received %llu packets more than the qdisc sent "
+			    "(%llu): traffic that did not cross the qdisc reaches it, spoofed with "
+			    "this gateway's addresses or on a path around the qdisc; L is unknown: %s",
+			    s->est_seq + 1, (unsigned long long)e->excess,
+			    (unsigned long long)e->sent, s->c.delay.mode == DELAY_MODE_LOSS || !x ?
+			    "W holds" : "W by the delay rule alone");
+	} else if (e->excess) {
 		s->negative_loss++;
 		log_warn("estimate %u: %llu packets more received than sent (L = -%llu), "
 			 "taken as L = 0", s->est_seq + 1, (unsigned long long)e->excess,
@@ -593,12 +608,15 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		/* the loss rule; beside elastic traffic, competing (compete.h) */
 		bool compete = false;
 
-		if (x && s->c.compete) {
+		if (x && s->c.compete && !e->foreign) {
 			compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
 			compete = compete_update(&s->cmp, s->dly.queue_ns,
 						 (int64_t)s->c.delay.span_min_ns);
 		}
-		if (compete)
+		/* no loss count to go by: W as it was */
+		if (e->foreign)
+			rule = "hold, foreign";
+		else if (compete)
 			rule = compete_branch_name(compete_aimd(&s->cmp, &s->load, &s->aimd,
 								&s->c.aimd, &ls));
 		else

@@ -1722,7 +1722,8 @@ static void test_interval_discont(void)
 
 	/*
 	 * More received than sent: 100 sent, excess up to 64 + 100/8 = 76 is
-	 * stray packets (negative loss), beyond it a discontinuity.
+	 * packets moved across the cut (negative loss), beyond it traffic the
+	 * qdisc did not send (foreign): still an estimate, never a new baseline
 	 */
 	interval_init(&iv);
 	s = smp(1000, 1000, 0, 1000);
@@ -1732,16 +1733,74 @@ static void test_interval_discont(void)
 	ok(r == IV_ESTIMATE, "interval: 3 more received than sent: an estimate");
 	is_u64(e.lost, 0, "interval: negative L is never passed on: L = 0");
 	is_u64(e.excess, 3, "interval: the excess, 3, is reported");
+	ok(!e.foreign, "interval: an excess of 3 is not foreign");
 	s = smp(1200, 1103 + 176, 2000, 3000);
 	r = interval_feed(&iv, &s, &e, &why);
-	ok(r == IV_ESTIMATE && e.excess == 76, "interval: excess 76 of 100 sent: still an estimate");
+	ok(r == IV_ESTIMATE && e.excess == 76 && !e.foreign,
+	   "interval: excess 76 of 100 sent: moved across the cut");
 	s = smp(1300, 1279 + 177, 3000, 4000);
 	r = interval_feed(&iv, &s, &e, &why);
-	ok(r == IV_DISCONT && why == IV_EXCESS, "interval: excess 77 of 100 sent: a discontinuity");
+	ok(r == IV_ESTIMATE && why == 0 && e.excess == 77 && e.foreign && e.lost == 0,
+	   "interval: excess 77 of 100 sent: foreign, an estimate, L = 0");
+	ok(iv.base.pr == 1456, "interval: a foreign estimate moves the baseline on");
 	s = smp(1300, 1456, 3000, 5000);
 	r = interval_feed(&iv, &s, &e, &why);
-	ok(r == IV_ESTIMATE && e.sent == 0 && e.lost == 0,
+	ok(r == IV_ESTIMATE && e.sent == 0 && e.lost == 0 && !e.foreign,
 	   "interval: nothing sent, nothing received: L = 0");
+}
+
+/* a sample with the qdisc's side: B_s and T_s */
+static struct sample smp_sent(uint64_t ps, uint64_t pr, uint64_t br, uint64_t bs, uint64_t t)
+{
+	return (struct sample){ .ps = ps, .pr = pr, .br = br, .tr = t, .bs = bs, .ts = t };
+}
+
+/*
+ * B_r credited no further than the qdisc sent: an off-path spoofer's bytes
+ * raise R only by what the path lost of the qdisc's own (interval.h)
+ */
+static void test_interval_credit(void)
+{
+	struct interval iv;
+	struct iv_estimate e;
+	struct sample s;
+	unsigned int why;
+
+	interval_init(&iv);
+	s = smp_sent(0, 0, 0, 0, 1000000000ULL);
+	interval_feed(&iv, &s, &e, &why);
+	/* 100 packets of 1000 bytes sent, all received as 1010 (framing): as counted */
+	s = smp_sent(100, 100, 101000, 100000, 2000000000ULL);
+	interval_feed(&iv, &s, &e, &why);
+	ok(e.bytes == 101000 && e.uncredited == 0 && e.recv_rate == 808000,
+	   "credit: 10 bytes of framing a packet: B_r as counted, R 808 kbit/s");
+	/* 1000 more of 60-byte padding on 42-byte frames: 32 a packet allowed */
+	s = smp_sent(1100, 1100, 101000 + 60000, 100000 + 42000, 3000000000ULL);
+	interval_feed(&iv, &s, &e, &why);
+	is_u64(e.uncredited, 0, "credit: Ethernet padding of 18 bytes a packet is no excess");
+	/* 100 sent, 90 of them and 10 foreign of 1500 bytes: 10 losses hidden */
+	s = smp_sent(1200, 1200, 161000 + 90000 + 15000, 142000 + 100000, 4000000000ULL);
+	interval_feed(&iv, &s, &e, &why);
+	ok(e.lost == 0 && !e.foreign, "credit: 10 foreign packets hide 10 losses (undetectable)");
+	is_u64(e.bytes, 100000 + 32 * 100, "credit: B_r at most B_s + 32 bytes a packet");
+	is_u64(e.uncredited, 105000 - 103200, "credit: the rest uncredited");
+	/* a flood: 100 sent, 100 received and 1000 foreign of 1500 bytes */
+	s = smp_sent(1300, 2300, 266000 + 100000 + 1500000, 242000 + 100000, 5000000000ULL);
+	interval_feed(&iv, &s, &e, &why);
+	ok(e.foreign && e.excess == 1000 && e.lost == 0, "credit: a flood of 1000 is foreign");
+	ok(e.bytes == 103200 && e.recv_rate == 825600,
+	   "credit: the flood's 12 Mbit/s not in R: 103200 bytes, 825.6 kbit/s");
+	/* 5 more received than sent (moved across the cut, or not): not credited */
+	s = smp_sent(1400, 2405, 1866000 + 105000, 342000 + 100000, 6000000000ULL);
+	interval_feed(&iv, &s, &e, &why);
+	ok(!e.foreign && e.excess == 5 && e.bytes == 103200 && e.uncredited == 1800,
+	   "credit: 5 more received than sent: their bytes not credited");
+	/* no qdisc side (T_s still): bytes as the meter counted them */
+	s = smp_sent(1500, 2505, 1971000 + 200000, 442000 + 100000, 6000000000ULL);
+	s.tr = 7000000000ULL;
+	interval_feed(&iv, &s, &e, &why);
+	ok(!e.has_load && e.bytes == 200000 && !e.uncredited,
+	   "credit: without the qdisc's side, B_r as counted");
 }
 
 static void test_interval_dt(void)
@@ -2585,6 +2644,7 @@ int main(void)
 	test_compete_aimd();
 	test_interval();
 	test_interval_discont();
+	test_interval_credit();
 	test_interval_dt();
 	test_wire_plain();
 	test_wire_auth();
