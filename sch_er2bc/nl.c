@@ -27,6 +27,13 @@ struct genl_family er2bc_nl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	/* every command validated strictly: reserved header bytes too */
 	.resv_start_op	= 0,
+	/*
+	 * no genl_mutex: every handler takes what it needs, RTNL for what
+	 * names a qdisc or changes a meter, RCU and the meter's lock for
+	 * meter-get, which then never waits behind an abw-set waiting for
+	 * RTNL (genl.c, meter.c)
+	 */
+	.parallel_ops	= true,
 	.mcgrps		= er2bc_nl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(er2bc_nl_mcgrps),
 };

@@ -490,15 +490,15 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 	/* every class is placed again below, on the lists of the new sharing */
 	q->sched.weighted = q->share == ER2BC_SHARE_WEIGHTED;
 	if (tb[TCA_ER2BC_CTRL_C])
-		q->params.c = nla_get_u32(tb[TCA_ER2BC_CTRL_C]);
+		WRITE_ONCE(q->params.c, nla_get_u32(tb[TCA_ER2BC_CTRL_C]));
 	if (tb[TCA_ER2BC_CTRL_M])
-		q->params.m = nla_get_u32(tb[TCA_ER2BC_CTRL_M]);
+		WRITE_ONCE(q->params.m, nla_get_u32(tb[TCA_ER2BC_CTRL_M]));
 	if (tb[TCA_ER2BC_CTRL_BLIM])
-		q->params.blim = nla_get_u64(tb[TCA_ER2BC_CTRL_BLIM]);
+		WRITE_ONCE(q->params.blim, nla_get_u64(tb[TCA_ER2BC_CTRL_BLIM]));
 	if (tb[TCA_ER2BC_CTRL_FLOOR])
-		q->params.floor = nla_get_u64(tb[TCA_ER2BC_CTRL_FLOOR]);
+		WRITE_ONCE(q->params.floor, nla_get_u64(tb[TCA_ER2BC_CTRL_FLOOR]));
 	if (tb[TCA_ER2BC_CTRL_CONVERGE])
-		q->params.converge = nla_get_u8(tb[TCA_ER2BC_CTRL_CONVERGE]);
+		WRITE_ONCE(q->params.converge, nla_get_u8(tb[TCA_ER2BC_CTRL_CONVERGE]));
 	if (tb[TCA_ER2BC_CTRL_STALE])
 		WRITE_ONCE(q->stale_ms, nla_get_u32(tb[TCA_ER2BC_CTRL_STALE]));
 	/* the counts go on: a change of port or peers is a change from now on */
@@ -686,12 +686,14 @@ static int er2bc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_ER2BC_DEFAULT, READ_ONCE(q->defcls)) ||
 	    nla_put_u8(skb, TCA_ER2BC_MODE, READ_ONCE(q->mode)) ||
 	    nla_put_u8(skb, TCA_ER2BC_SHARE, READ_ONCE(q->share)) ||
-	    nla_put_u32(skb, TCA_ER2BC_CTRL_C, q->params.c) ||
-	    nla_put_u32(skb, TCA_ER2BC_CTRL_M, q->params.m) ||
-	    nla_put_u64_64bit(skb, TCA_ER2BC_CTRL_BLIM, q->params.blim, TCA_ER2BC_PAD) ||
-	    nla_put_u64_64bit(skb, TCA_ER2BC_CTRL_FLOOR, q->params.floor, TCA_ER2BC_PAD) ||
+	    nla_put_u32(skb, TCA_ER2BC_CTRL_C, READ_ONCE(q->params.c)) ||
+	    nla_put_u32(skb, TCA_ER2BC_CTRL_M, READ_ONCE(q->params.m)) ||
+	    nla_put_u64_64bit(skb, TCA_ER2BC_CTRL_BLIM, READ_ONCE(q->params.blim),
+			      TCA_ER2BC_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_ER2BC_CTRL_FLOOR, READ_ONCE(q->params.floor),
+			      TCA_ER2BC_PAD) ||
 	    nla_put_u32(skb, TCA_ER2BC_CTRL_STALE, READ_ONCE(q->stale_ms)) ||
-	    nla_put_u8(skb, TCA_ER2BC_CTRL_CONVERGE, q->params.converge) ||
+	    nla_put_u8(skb, TCA_ER2BC_CTRL_CONVERGE, READ_ONCE(q->params.converge)) ||
 	    nla_put_u16(skb, TCA_ER2BC_PROBE_PORT, ntohs(READ_ONCE(q->probe_port))) ||
 	    er2bc_dump_peer(skb, &q->peer) ||
 	    nla_put_u32(skb, TCA_ER2BC_PROBE_MARK, READ_ONCE(q->probe_mark)))

@@ -64,7 +64,11 @@ struct er2bc_sched_data {
 	/* the classes in priority order, as guarantees are handed out */
 	struct list_head by_prio[ER2BC_NPRIO];
 
-	/* configuration, as dumped */
+	/*
+	 * configuration, as dumped: written under RTNL and the tree lock with
+	 * WRITE_ONCE(), read by the datapath under the tree lock, dumped with
+	 * READ_ONCE() (the dump takes no tree lock, as fq_dump() in sch_fq)
+	 */
 	u64 ceil;			/* tc's rate: W's ceiling, 0: none */
 	u64 rate;			/* W, the cap in force */
 	u32 burst;
@@ -72,7 +76,7 @@ struct er2bc_sched_data {
 	u8 share;
 	u64 guaranteed;			/* sum of the guarantees in force */
 
-	/* the eR2BC controller; RTNL */
+	/* the eR2BC controller; RTNL (params written as the configuration) */
 	struct er2bc_ctrl_params params;
 	u32 stale_ms;			/* 0: never stale */
 	struct er2bc_ctrl ctrl;

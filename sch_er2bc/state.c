@@ -132,8 +132,8 @@ int er2bc_put_state(struct sk_buff *skb, struct Qdisc *sch, bool event)
 
 	if (nla_put_u32(skb, ER2BC_A_QDISC_IFINDEX, qdisc_dev(sch)->ifindex) ||
 	    nla_put_u32(skb, ER2BC_A_QDISC_HANDLE, sch->handle) ||
-	    nla_put_u8(skb, ER2BC_A_QDISC_MODE, q->mode) ||
-	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_ABW, q->rate, ER2BC_A_QDISC_PAD) ||
+	    nla_put_u8(skb, ER2BC_A_QDISC_MODE, READ_ONCE(q->mode)) ||
+	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_ABW, READ_ONCE(q->rate), ER2BC_A_QDISC_PAD) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_CEIL, READ_ONCE(q->ceil),
 			      ER2BC_A_QDISC_PAD) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_RECV_RATE, q->last.recv, ER2BC_A_QDISC_PAD) ||
@@ -159,14 +159,14 @@ int er2bc_put_state(struct sk_buff *skb, struct Qdisc *sch, bool event)
 	    nla_put_u32(skb, ER2BC_A_QDISC_INTERVAL, q->last.interval) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_LAST_UPDATE, q->last_update,
 			      ER2BC_A_QDISC_PAD) ||
-	    nla_put_u32(skb, ER2BC_A_QDISC_PARAM_C, q->params.c) ||
-	    nla_put_u32(skb, ER2BC_A_QDISC_PARAM_M, q->params.m) ||
-	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_PARAM_BLIM, q->params.blim,
+	    nla_put_u32(skb, ER2BC_A_QDISC_PARAM_C, READ_ONCE(q->params.c)) ||
+	    nla_put_u32(skb, ER2BC_A_QDISC_PARAM_M, READ_ONCE(q->params.m)) ||
+	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_PARAM_BLIM, READ_ONCE(q->params.blim),
 			      ER2BC_A_QDISC_PAD) ||
-	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_PARAM_FLOOR, q->params.floor,
+	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_PARAM_FLOOR, READ_ONCE(q->params.floor),
 			      ER2BC_A_QDISC_PAD) ||
 	    nla_put_u32(skb, ER2BC_A_QDISC_PARAM_STALE, q->stale_ms) ||
-	    nla_put_u8(skb, ER2BC_A_QDISC_PARAM_CONVERGE, q->params.converge))
+	    nla_put_u8(skb, ER2BC_A_QDISC_PARAM_CONVERGE, READ_ONCE(q->params.converge)))
 		return -EMSGSIZE;
 
 	/* the history of s, newest first: the last M values */
