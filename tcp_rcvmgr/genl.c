@@ -176,6 +176,7 @@ int tcp_rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct netlink_ext_ack *extack = info->extack;
 	struct rcvmgr_cfg *cfg, *old;
 	struct nlattr **tb = info->attrs;
+	bool unhooked;
 	u32 clear;
 	int err;
 
@@ -183,6 +184,7 @@ int tcp_rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!cfg)
 		return -ENOMEM;
 	/* the device list is checked against the netns: under RTNL */
+	mutex_lock(&rn->cfg_mutex);
 	rtnl_lock();
 	mutex_lock(&rn->ctl_mutex);
 	old = rcu_dereference_protected(rn->cfg, lockdep_is_held(&rn->ctl_mutex));
@@ -231,7 +233,7 @@ int tcp_rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto err;
 	}
 
-	err = rcvmgr_hooks_set(rn, cfg->n_wan || cfg->n_lan);
+	err = rcvmgr_hooks_set(rn, cfg->n_wan || cfg->n_lan, &unhooked);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "tcp_rcvmgr: cannot register the netfilter hooks");
 		goto err;
@@ -243,6 +245,9 @@ int tcp_rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		mod_delayed_work(system_unbound_wq, &rn->tick, msecs_to_jiffies(cfg->interval_ms));
 	mutex_unlock(&rn->ctl_mutex);
 	rtnl_unlock();
+	if (unhooked)
+		rcvmgr_hooks_gone(rn);
+	mutex_unlock(&rn->cfg_mutex);
 	kfree_rcu(old, rcu);
 	mod_delayed_work(system_unbound_wq, &rn->reassign, 0);
 	return 0;
@@ -250,6 +255,7 @@ int tcp_rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 err:
 	mutex_unlock(&rn->ctl_mutex);
 	rtnl_unlock();
+	mutex_unlock(&rn->cfg_mutex);
 	kfree(cfg);
 	return err;
 }
@@ -540,6 +546,13 @@ static struct genl_family rcvmgr_genl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	/* every command validated strictly: reserved header bytes too */
 	.resv_start_op	= 0,
+	/*
+	 * no genl_mutex: config-set takes cfg_mutex, RTNL and ctl_mutex,
+	 * config-get and stats-get ctl_mutex, conn-get's dump its own walker
+	 * under RCU (rcvmgr.h), so that one slow request holds up no other
+	 * family's
+	 */
+	.parallel_ops	= true,
 };
 
 /* the family, with the commands of @ops (module init, before any request) */

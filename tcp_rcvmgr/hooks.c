@@ -779,6 +779,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	struct rcvmgr_opts o;
 	u32 ack, assigned;
 	bool kick = false, unseen;
+	u8 wscale;
 
 	rcvmgr_sender_key(&key);
 	c = rhashtable_lookup(&rn->table, &key, rcvmgr_rht_params);
@@ -911,6 +912,8 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 	if (field != adv)
 		c->rewritten++;
+	/* for the tracepoint: the scale may change once the lock is let go */
+	wscale = c->wscale;
 	spin_unlock(&c->lock);
 
 	st = this_cpu_ptr(rn->stats);
@@ -927,8 +930,8 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 
 		inet_proto_csum_replace2(&wth->check, skb, wth->window, htons(field), false);
 		wth->window = htons(field);
-		trace_tcp_rcvmgr_window(&key, ack, (u32)adv << c->wscale,
-					(u32)field << c->wscale, assigned);
+		trace_tcp_rcvmgr_window(&key, ack, (u32)adv << wscale,
+					(u32)field << wscale, assigned);
 	}
 	if (kick)
 		rcvmgr_kick(rn);
@@ -1026,12 +1029,17 @@ static const struct nf_hook_ops rcvmgr_nf_ops[] = {
  * The hooks are registered in a namespace only while it is configured (a
  * WAN device or a LAN prefix): the packets of every other namespace, a
  * container's, the host's own, pay nothing for the module. Under
- * ctl_mutex, the configuration not yet published.
+ * ctl_mutex, the configuration not yet published. *@removed: the hooks
+ * went, and the caller calls rcvmgr_hooks_gone() once it has let go of
+ * ctl_mutex and RTNL, still holding cfg_mutex.
  */
-int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on)
+int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, bool *removed)
 {
 	int err;
 
+	lockdep_assert_held(&rn->cfg_mutex);
+	lockdep_assert_held(&rn->ctl_mutex);
+	*removed = false;
 	if (on == rn->hooked)
 		return 0;
 	if (on) {
@@ -1042,13 +1050,23 @@ int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on)
 		return 0;
 	}
 	rcvmgr_hooks_remove(rn);
-	/*
-	 * what the hooks learnt goes with them: it would be stale if they
-	 * came back (once no hook runs on another CPU)
-	 */
+	*removed = true;
+	return 0;
+}
+
+/*
+ * What the hooks learnt goes with them: it would be stale if they came
+ * back. Once no hook runs on another CPU, which takes a grace period: with
+ * cfg_mutex alone held, so that the control work (ctl_mutex) and every
+ * request that needs RTNL go on meanwhile. The control work may run beside
+ * the flush: an entry is unlinked under rn->lock, as a reset's is.
+ */
+void rcvmgr_hooks_gone(struct rcvmgr_net *rn)
+{
+	lockdep_assert_held(&rn->cfg_mutex);
+	lockdep_assert_not_held(&rn->ctl_mutex);
 	synchronize_net();
 	rcvmgr_flush(rn);
-	return 0;
 }
 
 /*

@@ -50,6 +50,7 @@ static int __net_init rcvmgr_net_init(struct net *net)
 	INIT_LIST_HEAD(&rn->conns);
 	spin_lock_init(&rn->lock);
 	mutex_init(&rn->ctl_mutex);
+	mutex_init(&rn->cfg_mutex);
 	INIT_DELAYED_WORK(&rn->tick, rcvmgr_tick);
 	INIT_DELAYED_WORK(&rn->reassign, rcvmgr_reassign_work);
 	INIT_DELAYED_WORK(&rn->probe_done, rcvmgr_probe_done);

@@ -12,6 +12,10 @@
  * last reference frees a connection after a grace period. Windows are
  * written with WRITE_ONCE and read by the datapath with READ_ONCE. The
  * configuration is replaced whole under rn->ctl_mutex and read under RCU.
+ * Configuration changes are serialised by rn->cfg_mutex. Lock order:
+ * cfg_mutex, RTNL, ctl_mutex, rn->lock, a connection's lock. The generic
+ * netlink family runs its requests in parallel (no genl_mutex): each takes
+ * what it needs of these.
  */
 #ifndef _TCP_RCVMGR_H
 #define _TCP_RCVMGR_H
@@ -190,6 +194,11 @@ struct rcvmgr_net {
 	struct list_head *walk_pos;
 	atomic_t count;
 	struct mutex ctl_mutex;		/* the control work and config changes */
+	/*
+	 * config changes, one at a time; taken before RTNL and ctl_mutex,
+	 * and held alone while the hooks' removal waits for a grace period
+	 */
+	struct mutex cfg_mutex;
 	struct delayed_work tick;	/* every interval: budget, assignment, expiry */
 	struct delayed_work reassign;	/* a connection came or changed state */
 	unsigned long reassign_next;	/* jiffies: no reassignment before */
@@ -267,7 +276,8 @@ static inline u64 rcvmgr_idle_ns(const struct rcvmgr_conn *c, u64 now)
 }
 
 /* hooks.c */
-int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on);
+int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, bool *removed);
+void rcvmgr_hooks_gone(struct rcvmgr_net *rn);
 void rcvmgr_hooks_remove(struct rcvmgr_net *rn);
 
 /* control.c */

@@ -89,7 +89,10 @@ int rcvmgr_conn_insert(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u32 max_con
 	return err;
 }
 
-/* every connection, gone (no hook runs, the control work is held off) */
+/*
+ * every connection, gone: no hook runs; the control work may, as entries
+ * are unlinked under rn->lock
+ */
 void rcvmgr_flush(struct rcvmgr_net *rn)
 {
 	struct rcvmgr_conn *c, *tmp;
