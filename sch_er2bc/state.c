@@ -165,7 +165,7 @@ int er2bc_put_state(struct sk_buff *skb, struct Qdisc *sch, bool event)
 			      ER2BC_A_QDISC_PAD) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_QDISC_PARAM_FLOOR, READ_ONCE(q->params.floor),
 			      ER2BC_A_QDISC_PAD) ||
-	    nla_put_u32(skb, ER2BC_A_QDISC_PARAM_STALE, q->stale_ms) ||
+	    nla_put_u32(skb, ER2BC_A_QDISC_PARAM_STALE, READ_ONCE(q->stale_ms)) ||
 	    nla_put_u8(skb, ER2BC_A_QDISC_PARAM_CONVERGE, READ_ONCE(q->params.converge)))
 		return -EMSGSIZE;
 

@@ -5,6 +5,7 @@
  * reference goes.
  */
 #include <linux/rculist.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "table.h"
@@ -30,6 +31,21 @@ void rcvmgr_conn_clear_opening(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 		atomic_dec(&rn->n_opening);
 }
 
+/* @c, still linked, out of the table and the list (rn->lock held) */
+static void __rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
+{
+	lockdep_assert_held(&rn->lock);
+	c->unlinked = true;
+	rhashtable_remove_fast(&rn->table, &c->node, rcvmgr_rht_params);
+	/* the control walk goes on from the entry before, still linked */
+	if (rn->walk_pos == &c->list)
+		rn->walk_pos = c->list.prev;
+	list_del_rcu(&c->list);
+	atomic_dec(&rn->count);
+	atomic64_inc(&rn->freed);
+	rcvmgr_conn_clear_opening(rn, c);
+}
+
 /* @c out of the table; false if another CPU took it out first */
 bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 {
@@ -37,15 +53,7 @@ bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 
 	spin_lock_bh(&rn->lock);
 	if (!c->unlinked) {
-		c->unlinked = true;
-		rhashtable_remove_fast(&rn->table, &c->node, rcvmgr_rht_params);
-		/* the control walk goes on from the entry before, still linked */
-		if (rn->walk_pos == &c->list)
-			rn->walk_pos = c->list.prev;
-		list_del_rcu(&c->list);
-		atomic_dec(&rn->count);
-		atomic64_inc(&rn->freed);
-		rcvmgr_conn_clear_opening(rn, c);
+		__rcvmgr_conn_unlink(rn, c);
 		put = true;
 	}
 	spin_unlock_bh(&rn->lock);
@@ -90,13 +98,24 @@ int rcvmgr_conn_insert(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u32 max_con
 }
 
 /*
- * every connection, gone: no hook runs; the control work may, as entries
- * are unlinked under rn->lock
+ * every connection, gone: no hook runs; the control work may, and its
+ * expiry unlinks entries too, so each is taken from the list's head under
+ * rn->lock (an entry on the list is linked), never from a cursor another
+ * CPU could free
  */
 void rcvmgr_flush(struct rcvmgr_net *rn)
 {
-	struct rcvmgr_conn *c, *tmp;
+	struct rcvmgr_conn *c;
 
-	list_for_each_entry_safe(c, tmp, &rn->conns, list)
-		rcvmgr_conn_unlink(rn, c);
+	for (;;) {
+		spin_lock_bh(&rn->lock);
+		c = list_first_entry_or_null(&rn->conns, struct rcvmgr_conn, list);
+		if (c)
+			__rcvmgr_conn_unlink(rn, c);
+		spin_unlock_bh(&rn->lock);
+		if (!c)
+			return;
+		rcvmgr_conn_put(c);
+		cond_resched();
+	}
 }

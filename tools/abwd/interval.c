@@ -64,12 +64,29 @@ static void load_delta(const struct interval *iv, const struct sample *s,
 static void credit_bytes(struct iv_estimate *e, uint64_t dbs)
 {
 	uint64_t pkts = e->received < e->sent ? e->received : e->sent;
-	uint64_t cap = dbs + IV_PAD_BYTES * pkts;
+	unsigned __int128 c = (unsigned __int128)dbs + (unsigned __int128)IV_PAD_BYTES * pkts;
+	uint64_t cap = c > UINT64_MAX ? UINT64_MAX : (uint64_t)c;
 
 	if (e->bytes > cap) {
 		e->uncredited = e->bytes - cap;
 		e->bytes = cap;
 	}
+}
+
+/*
+ * T_r moved by IV_CLOCK_NS more or less than the sending qdisc's own
+ * clock did between the same two requests: the one-way delay cannot
+ * change by that much, so the samples come from two responders' clocks
+ * (a standby gateway took over, its meter's counts ahead). Only with the
+ * qdisc's side of the counts (T_s went forward).
+ */
+static bool other_clock(const struct interval *iv, const struct sample *s, uint64_t dtr)
+{
+	uint64_t dts = s->ts - iv->base.ts;
+
+	if (!s->ts || !iv->base.ts || !dts || backwards(dts))
+		return false;
+	return dtr > dts ? dtr - dts > IV_CLOCK_NS : dts - dtr > IV_CLOCK_NS;
 }
 
 static void rebase(struct interval *iv, const struct sample *s)
@@ -103,6 +120,8 @@ enum iv_result interval_feed(struct interval *iv, const struct sample *s,
 		*why |= IV_BACK_BR;
 	if (backwards(dtr))
 		*why |= IV_BACK_TR;
+	if (!*why && other_clock(iv, s, dtr))
+		*why |= IV_CLOCK;
 	if (*why) {
 		rebase(iv, s);
 		return IV_DISCONT;

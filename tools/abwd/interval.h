@@ -45,6 +45,8 @@ struct sample {
  * 802.1ad tag kept in the frame
  */
 #define IV_PAD_BYTES		32
+/* T_r and T_s apart by more than this between two samples (interval.c) */
+#define IV_CLOCK_NS		10000000000ULL
 
 struct interval {
 	bool have_base;
@@ -64,6 +66,7 @@ enum iv_discont {
 	IV_BACK_PR = 2,		/* P_r */
 	IV_BACK_BR = 4,		/* B_r */
 	IV_BACK_TR = 8,		/* T_r */
+	IV_CLOCK = 16,		/* T_r against T_s: another responder's clock */
 };
 
 struct iv_estimate {
@@ -93,7 +96,8 @@ void interval_miss(struct interval *iv);
 
 /*
  * Takes sample @s: the estimate against the baseline in @e (IV_ESTIMATE),
- * or why there is none; @why gets the IV_BACK_* bits of an IV_DISCONT. The sample becomes the baseline unless IV_ZERO_DT.
+ * or why there is none; @why gets the IV_BACK_* and IV_CLOCK bits of an
+ * IV_DISCONT. The sample becomes the baseline unless IV_ZERO_DT.
  */
 enum iv_result interval_feed(struct interval *iv, const struct sample *s,
 			     struct iv_estimate *e, unsigned int *why);

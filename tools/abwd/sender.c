@@ -98,6 +98,7 @@ struct sender {
 	struct ratelimit rl_io;		/* socket errors */
 	struct ratelimit rl_mark;	/* SO_MARK failures */
 	struct ratelimit rl_foreign;	/* foreign estimates (interval.h) */
+	struct ratelimit rl_negative;	/* L < 0 within the slack */
 };
 
 /*
@@ -483,11 +484,12 @@ static void sample_lost(struct sender *s)
 
 static const char *discont_why(char *buf, size_t len, unsigned int why)
 {
-	snprintf(buf, len, "%s%s%s%s",
+	snprintf(buf, len, "%s%s%s%s%s",
 		 why & IV_BACK_PS ? " P_s" : "",
 		 why & IV_BACK_PR ? " P_r" : "",
 		 why & IV_BACK_BR ? " B_r" : "",
-		 why & IV_BACK_TR ? " T_r" : "");
+		 why & IV_BACK_TR ? " T_r" : "",
+		 why & IV_CLOCK ? " T_r 10 s or more off T_s: another responder" : "");
 	return buf;
 }
 
@@ -552,6 +554,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 	struct abw_estimate a;
 	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN], sr[FMT_LEN], queue[64], load[80];
 	const char *rule;
+	uint64_t w_before;
 	bool delayed;
 
 	if (e->missed) {
@@ -569,12 +572,13 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			    "this gateway's addresses or on a path around the qdisc; L is unknown: %s",
 			    s->est_seq + 1, (unsigned long long)e->excess,
 			    (unsigned long long)e->sent, s->c.delay.mode == DELAY_MODE_LOSS || !x ?
-			    "W holds" : "W by the delay rule alone");
+			    "W holds" : "the delay rule may cut W, not raise it");
 	} else if (e->excess) {
+		/* (a spoofer just under the slack could ask for one an estimate) */
 		s->negative_loss++;
-		log_warn("estimate %u: %llu packets more received than sent (L = -%llu), "
-			 "taken as L = 0", s->est_seq + 1, (unsigned long long)e->excess,
-			 (unsigned long long)e->excess);
+		log_limited(&s->rl_negative, "estimate %u: %llu packets more received than sent "
+			    "(L = -%llu), taken as L = 0", s->est_seq + 1,
+			    (unsigned long long)e->excess, (unsigned long long)e->excess);
 	}
 	s->last = *e;
 	s->last_l = e->excess ? -(int64_t)e->excess : (int64_t)e->lost;
@@ -602,8 +606,18 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		x->next_ns = (uint64_t)s->c.interval_us * 1000;
 		x->limited = !load_cut_bound(&s->load);
 		x->floor = load_floor(&s->load, s->aimd.w, e->recv_rate);
+		w_before = s->aimd.w;
 		s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
 		rule = delay_cmd_name(s->last_cmd);
+		/*
+		 * L unknown: no queue may mean no congestion or a policer's
+		 * losses the foreign packets hid, so the delay rule cuts W
+		 * but never raises it
+		 */
+		if (e->foreign && s->aimd.w > w_before) {
+			s->aimd.w = w_before;
+			rule = "hold, foreign";
+		}
 	} else {
 		/* the loss rule; beside elastic traffic, competing (compete.h) */
 		bool compete = false;

@@ -1795,9 +1795,27 @@ static void test_interval_credit(void)
 	interval_feed(&iv, &s, &e, &why);
 	ok(!e.foreign && e.excess == 5 && e.bytes == 103200 && e.uncredited == 1800,
 	   "credit: 5 more received than sent: their bytes not credited");
+	/* T_r 10 s and more off T_s: another responder's clock, a new baseline */
+	s = smp_sent(1450, 2455, 1971000 + 50000, 442000 + 50000, 6500000000ULL);
+	s.tr = 6500000000ULL + 10000000001ULL;
+	ok(interval_feed(&iv, &s, &e, &why) == IV_DISCONT && why == IV_CLOCK,
+	   "credit: T_r 10 s + 1 ns ahead of T_s: another clock, a discontinuity");
+	s = smp_sent(1460, 2465, 2021000 + 10000, 492000 + 10000, 7500000000ULL);
+	s.tr = 6500000000ULL + 10000000001ULL + 1000000000ULL - 9999999999ULL;
+	ok(interval_feed(&iv, &s, &e, &why) == IV_DISCONT && why == IV_BACK_TR,
+	   "credit: T_r behind: backwards, whatever T_s did");
+	s = smp_sent(1470, 2475, 2031000 + 10000, 502000 + 10000, 8500000000ULL);
+	s.tr = 6500000000ULL + 10000000001ULL + 1000000000ULL - 9999999999ULL + 10999999999ULL;
+	ok(interval_feed(&iv, &s, &e, &why) == IV_ESTIMATE,
+	   "credit: T_r 10 s - 1 ns ahead of T_s's 1 s: within the bound, an estimate");
+	interval_init(&iv);
+	s = smp_sent(0, 0, 0, 0, 1000000000ULL);
+	interval_feed(&iv, &s, &e, &why);
+	s = smp_sent(100, 100, 100000, 100000, 2000000000ULL);
+	interval_feed(&iv, &s, &e, &why);
 	/* no qdisc side (T_s still): bytes as the meter counted them */
-	s = smp_sent(1500, 2505, 1971000 + 200000, 442000 + 100000, 6000000000ULL);
-	s.tr = 7000000000ULL;
+	s = smp_sent(200, 300, 300000, 200000, 2000000000ULL);
+	s.tr = 3000000000ULL;
 	interval_feed(&iv, &s, &e, &why);
 	ok(!e.has_load && e.bytes == 200000 && !e.uncredited,
 	   "credit: without the qdisc's side, B_r as counted");
