@@ -8,7 +8,8 @@
 # standing queue at a bottleneck (GSO packets that the bottleneck splits),
 # every interval sent exactly what arrived; with netem dropping packets,
 # the lost packets are counted to the packet. Bad configurations are
-# refused with the kernel's message and change nothing.
+# refused with the kernel's message and change nothing. A meter-get answers
+# while an abw-set waits for RTNL (the family runs requests in parallel).
 #
 #   A (er2bc, a0 10.0.1.1) -- (r0) R (r1: bottleneck) -- (b0 10.0.2.2) B (meter)
 source "$(dirname "$0")/../lib.sh"
@@ -78,6 +79,65 @@ log_test $? "meter on B's b0, from 10.0.1.0/24" "$out"
 out=$(raw "$A" send $CMD_METER_GET "$P_IF:u32:$ifa")
 [ $? = 1 ] && [[ "$out" == *"no meter on this device"* ]]
 log_test $? "meter-get of a device without one: ENOENT" "$out"
+
+# --- requests in parallel: the family takes no genl_mutex, so a meter-get
+# never waits behind an abw-set that waits for RTNL. RTNL is held for a
+# while by one request that deletes a group of dummy devices at once
+# (unregister_netdevice_many(), under RTNL throughout); an abw-set goes in
+# behind it, then a meter-get from a process started before (genlraw.py
+# wait). It must answer while the abw-set still waits for RTNL. If the
+# abw-set got RTNL first, the hold was too short to tell: again with twice
+# the devices.
+ctl=$here/../../tools/er2bcctl/er2bcctl
+parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not told apart
+	local n=$1 ns hold abw out rc=1 held=0 queued=0 line t0 t1 t2 w wch=-
+	ns=rtnlhold-$$
+	ip netns add "$ns" || return 1
+	seq 1 "$n" | sed 's/.*/link add d& group 77 type dummy/' | ip -n "$ns" -batch - || return 1
+	coproc MG { ip netns exec "$B" python3 "$here/genlraw.py" wait $CMD_METER_GET "$P_IF:u32:$ifb" 2>&1; }
+	read -r -t 120 line <&"${MG[0]}"
+	t0=$(now)
+	ip -n "$ns" link del group 77 &
+	hold=$!
+	sleep 0.2
+	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null &
+	abw=$!
+	# queued: asleep in the kernel for RTNL (in er2bc_nl_abw_set_doit:
+	# wchan skips the mutex functions and rtnl_lock's are inlined; before,
+	# with genl_mutex held meanwhile), not still starting
+	for _ in $(seq 100); do
+		w=$(cat "/proc/$abw/wchan" 2>/dev/null) || break
+		wch=$w
+		[[ "$w" == *abw_set* || "$w" == *rtnl_lock* ]] && { queued=1; break; }
+		sleep 0.01
+	done
+	echo go >&"${MG[1]}"
+	read -r -t 120 out <&"${MG[0]}" && [ "$out" = ok ] && rc=0
+	t1=$(now)
+	# (the abw-set still asleep for RTNL: the deletion's own process stays
+	# in the kernel after it let RTNL go, for the devices' last references)
+	w=$(cat "/proc/$abw/wchan" 2>/dev/null)
+	[[ "$w" == *abw_set* || "$w" == *rtnl_lock* ]] && held=1
+	wait "$hold" "$abw"
+	t2=$(now)
+	wait "$MG_PID" 2>/dev/null
+	ip netns del "$ns"
+	info="$n devices: abw-set asleep in ${wch:--}, meter-get ${out:-no answer} after $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")s, abw-set queued behind RTNL: $queued, still queued at the answer: $held, the deletion took $(awk "BEGIN { printf \"%.2f\", $t2 - $t0 }")s at most ($line)"
+	[ $rc = 0 ] || return 1
+	[ $held = 1 ] && [ $queued = 1 ] && return 0
+	return 2
+}
+n=1000 tries= rc=2
+[ -x "$ctl" ] || { rc=$ksft_skip tries="er2bcctl is not built (make tools)"; }
+for try in 1 2 3; do
+	[ $rc = 2 ] || break
+	parallel_try $n
+	rc=$?
+	tries+="${tries:+; }$info"
+	n=$((n * 2))
+done
+[ $rc = 2 ] && rc=1
+log_test $rc "a meter-get answers while an abw-set waits for RTNL (no genl_mutex)" "$tries"
 out=$(raw "$A" send $CMD_PROBE_GET "$P_IF:u32:$ifa" "$P_H:u32:0x10000" "$P_KEY:hex:0001ffff")
 [ $? = 1 ] && [[ "$out" == *"no request with this key"* ]]
 log_test $? "probe-get of a request never sent: ENOENT" "$out"

@@ -20,6 +20,10 @@ reserved field of the genl header of the requests it sends.
                                 "before<TAB>DIGEST": many refusals in one
                                 process, which costs seconds on the debug
                                 kernel
+  genlraw.py wait CMD ATTR...   as send, once a line comes on stdin; prints
+                                "ready" first, the family found: a request
+                                sent at a moment of the caller's choosing,
+                                without the seconds Python takes to start
   genlraw.py policy             the family's ops and per-op policies as JSON
                                 (CTRL_CMD_GETFAMILY and CTRL_CMD_GETPOLICY)
   genlraw.py dump CMD ATTR...   dump command CMD; print each reply as JSON:
@@ -202,6 +206,9 @@ def main():
     fid = u(dict(g.family(FAMILY))[CTRL_ATTR_FAMILY_ID])
     if sys.argv[1] == "dump":
         return dump(g, fid, cmd, b"".join(encode(spec) for spec in sys.argv[3:]))
+    if sys.argv[1] == "wait":
+        print("ready", flush=True)
+        sys.stdin.readline()
     refused, res = send(g, fid, cmd, sys.argv[3:])
     print(res)
     if refused:
