@@ -187,10 +187,13 @@ build_kernel() {
 # the suites (those of QUEUE not yet claimed, when given), the guest's
 # exit status in VM/rc
 boot() {
-	local kver=$1 vm=$2 queue=${3:-} out=$report/$1 t0 rc limit=2400 kunit=yes
-	# KASAN, lockdep and kmemleak under TCG: the first debug guest takes
-	# suites until none is left, about the whole run (3685 s of 3809 on
-	# 2026-11-26): 85 minutes, short of CI's 90, bound a hung one
+	local kver=$1 vm=$2 queue=${3:-} out=$report/$1 t0 rc limit=3600 kunit=yes
+	# a Debian kernel's suites beside two other guests: 2401 s were not
+	# enough for either on 2026-12-02 (both stopped in their last suite),
+	# 60 minutes bound a hung one. KASAN, lockdep and kmemleak under TCG:
+	# the first debug guest takes suites until none is left, about the
+	# whole run (3685 s of 3809 on 2026-11-26): 85 minutes, short of CI's
+	# 90, bound a hung one
 	[ "$kver" = debug ] && limit=5100
 	if [ -n "$filter" ] && ! verdict list --kver "$kver" --filter "$filter" | grep '^kunit/' >/dev/null; then
 		kunit=no
@@ -333,9 +336,10 @@ count() {
 # guest took 454 s of CPU in 949 s on 2026-11-28) and a fifth on the debug
 # kernel. So with two CPUs the debug kernel, the longest run, boots beside
 # the others, and those boot side by side too, three guests on two CPUs;
-# then a second debug guest takes the debug suites the first has not
-# reached (a queue both guests share: guest-suite.sh), so that no CPU waits
-# for another. Each guest's output comes when it is done.
+# then, as each of those lanes ends, another debug guest takes the debug
+# suites the first has not reached (a queue the guests share:
+# guest-suite.sh), so that three guests run until the debug suites are
+# done and no CPU waits for another. Each guest's output comes when it is done.
 # ER2BC_CHECK_SERIAL=1 runs every kernel in turn, in one guest each.
 background=
 if [ "$(nproc)" -ge 2 ] && [ -z "${ER2BC_CHECK_SERIAL:-}" ] && [ ${#kernels[@]} -gt 1 ] &&
@@ -379,18 +383,20 @@ others=()
 for kver in "${kernels[@]}"; do
 	[ "$kver" = "$background" ] || others+=("$kver")
 done
-# second_debug: a second debug guest for what the first has not taken
+# more_debug N: debug guest N for what the others have not taken
 # (unclaimed: all of it, if the first has not listed its items yet), in
 # the background; none if nothing is left
-vm2_pid=
-second_debug() {
+more_pids=()
+more_vms=()
+more_debug() {
 	local unclaimed
 	unclaimed=$( { cat "$queue/items" 2>/dev/null || echo '?'; } | while read -r item; do
 		[ -d "$queue/claimed/${item//\//:}" ] || echo "$item"; done)
 	if [ -s "$report/debug/mods" ] && [ -n "$unclaimed" ]; then
-		echo "=== debug: a second guest for what the first has not taken"
-		boot debug "$report/debug/vm2" "$queue" >"$report/debug-vm2.log" 2>&1 &
-		vm2_pid=$!
+		echo "=== debug: guest $1 for what the others have not taken"
+		boot debug "$report/debug/vm$1" "$queue" >"$report/debug-vm$1.log" 2>&1 &
+		more_pids+=($!)
+		more_vms+=("$report/debug/vm$1")
 	fi
 }
 if [ -n "$background" ] && [ ${#others[@]} -gt 1 ]; then
@@ -400,12 +406,15 @@ if [ -n "$background" ] && [ ${#others[@]} -gt 1 ]; then
 		pids+=($!)
 		echo "=== $kver: side by side (log: $report/$kver.log)"
 	done
-	# the first lane done (6.12's goes on with the packages' smoke), the
-	# second debug guest takes its CPU
+	# the first lane done (6.12's goes on with the packages' smoke), a
+	# second debug guest takes its CPU; the second lane done, a third: the
+	# debug suites are the run's longest, and three guests keep two CPUs
+	# busy where two leave a third of them idle (the guests' own idle time)
 	wait -n "${pids[@]}"
-	second_debug
+	more_debug 2
+	wait "${pids[@]}"
+	more_debug 3
 	for i in "${!others[@]}"; do
-		wait "${pids[$i]}"
 		cat "$report/${others[$i]}.log"
 		count "${others[$i]}"
 	done
@@ -414,16 +423,16 @@ else
 		run_kernel "$kver"
 		count "$kver"
 	done
-	[ -n "$background" ] && second_debug
+	[ -n "$background" ] && more_debug 2
 fi
 count_deb
 if [ -n "$background" ]; then
 	vms=("$report/debug/vm")
-	if [ -n "$vm2_pid" ]; then
-		wait "$vm2_pid"
-		cat "$report/debug-vm2.log"
-		vms+=("$report/debug/vm2")
-	fi
+	for i in "${!more_pids[@]}"; do
+		wait "${more_pids[$i]}"
+		cat "$report/debug-$(basename "${more_vms[$i]}").log"
+		vms+=("${more_vms[$i]}")
+	done
 	wait $bg_pid
 	cat "$report/debug.log"
 	[ -s "$report/debug/mods" ] && judge_kernel debug "${vms[@]}"
