@@ -86,21 +86,29 @@ tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit burst 16k &&
 		ip_proto udp dst_port 5002 classid 1:2
 log_test $? "two classes, prio 1 and 2, under W = 5 Mbit/s"
 
-# held_test DESC SENDER_1 CHILD...: CHILD under 1:1, 1:1 fed by SENDER_1
-# (a port spec of udpflood.py), 1:2 greedy; their rates over 8 s
-held_test() {
-	local desc=$1 s1=$2 got rc
-	shift 2
-	tcq qdisc replace dev dummy0 parent 1:1 handle 10: "$@" ||
-		{ log_test 1 "$desc" "cannot add $*"; return; }
-	flood 12 "$s1" 5002 &
+# held_once SENDER_1: 1:1 fed by SENDER_1 (a port spec of udpflood.py),
+# 1:2 greedy; their rates over 8 s, printed, and whether 1:2 got the rest
+held_once() {
+	local got
+	flood 12 "$1" 5002 &
 	sleep 2
 	got=$(ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 8)
 	wait
+	echo "$got" | json_get "'1:1 %.0fk 1:2 %.0fk' % (j.get('1:1', 0) / 1e3, j.get('1:2', 0) / 1e3)"
 	echo "$got" | json_get "j['1:2'] >= 0.9 * (5e6 - 1e5) and j['1:1'] > 0" | grep -qx True
+}
+# held_test DESC SENDER_1 CHILD...: CHILD under 1:1, held_once, a miss
+# measured once more (measure_twice: a Python sender descheduled on a busy
+# host sends less than the rest of W: in one make check the 6.12 guest
+# read 3867k where the 6.1 guest beside it read 4899k)
+held_test() {
+	local desc=$1 s1=$2 out rc
+	shift 2
+	tcq qdisc replace dev dummy0 parent 1:1 handle 10: "$@" ||
+		{ log_test 1 "$desc" "cannot add $*"; return; }
+	out=$(measure_twice held_once "$s1")
 	rc=$?
-	log_timing_test $rc "$desc" \
-		"$(echo "$got" | json_get "'1:1 %.0fk 1:2 %.0fk' % (j.get('1:1', 0) / 1e3, j.get('1:2', 0) / 1e3)")"
+	log_timing_test $rc "$desc" "$out"
 	tcq qdisc del dev dummy0 parent 1:1
 }
 held_test "tbf 100kbit under prio 1: prio 2 gets the rest of W" 5001 \
