@@ -11,8 +11,8 @@
 #    says so, and when it began; compete.h)
 #  - W does not collapse: its mean over the last 10 s is at least 2 Mbit/s
 #    (the paper's rule, before: about 0.5, below priority 1's own rate)
-#  - priority 1 keeps its rate: B receives at least 90 % of what A sent of
-#    it, and A sent at least 90 % of its 1 Mbit/s
+#  - priority 1 keeps its rate: B receives at least 90 % of its 1 Mbit/s
+#    (what A sent of it is counted too, and said)
 # (rates and reaction times: a miss on a slow machine, the debug kernel,
 # is a skip that says so)
 #
@@ -65,8 +65,7 @@ table inet er2bc_elastic {
 	}
 }
 EOF
-# and A's count of what it sent of priority 1: a paced Python sender
-# descheduled on a busy host sends less, which is not the shaper's doing
+# and A's count of what it sent of priority 1, said beside what B got
 ip netns exec "$A" nft -f - <<'EOF'
 table inet er2bc_elastic {
 	counter p1 { }
@@ -136,7 +135,7 @@ elastic_run() {
 # elastic_ok: the three verdicts below, all at once
 elastic_ok() {
 	[ $rc = 0 ] && [ -n "$first" ] && [ "$w_mean" -ge 2000000 ] &&
-		[ "${p1_sent:-0}" -ge 900000 ] && [ $(( ${p1:-0} * 10 )) -ge $(( p1_sent * 9 )) ]
+		[ "${p1:-0}" -ge 900000 ]
 }
 elastic_info() {
 	echo "from estimate ${first:-none}; $competing of 112 estimates by the competing rule, stopped $stops times; competing at the end: $now_on; mean W $w_mean bit/s; priority 1 received ${p1:-?} bit/s of ${p1_sent:-?} sent over the last ${MEASURE} s"
@@ -148,7 +147,7 @@ elastic_info() {
 # priority 1 in three runs, the 6.1 guest beside the second 1020.)
 elastic_run
 again=
-if ! elastic_ok; then
+if ! elastic_ok && ! machine_slow; then
 	again="; first run missed: $(elastic_info)"
 	elastic_run
 fi
@@ -168,8 +167,8 @@ echo "# rules: $(sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*[KMG]\?\)bit D .*(\(
 [ "$w_mean" -ge 2000000 ]
 log_timing_test $? "W does not collapse beside them: its mean over the last ${MEASURE} s is 2 Mbit/s or more" \
 	"mean W $w_mean bit/s$again"
-# (what B received, against what A sent: the sender's own shortfall on a
-# busy host is not the shaper's; A must still have sent 90 % of the rate)
-[ "${p1_sent:-0}" -ge 900000 ] && [ $(( ${p1:-0} * 10 )) -ge $(( p1_sent * 9 )) ]
-log_timing_test $? "priority 1 keeps its rate: B receives 90 % of what A sent, A 90 % of 1 Mbit/s or more" \
+# (what A sent is said beside it: a paced Python sender descheduled on a
+# busy host sends less, which is not the shaper's doing)
+[ "${p1:-0}" -ge 900000 ]
+log_timing_test $? "priority 1 keeps its rate: B receives 90 % of its 1 Mbit/s or more" \
 	"priority 1 received ${p1:-?} bit/s of ${p1_sent:-?} sent over the last ${MEASURE} s$again"

@@ -90,12 +90,25 @@ log_test $? "meter-get of a device without one: ENOENT" "$out"
 # the devices.
 ctl=$here/../../tools/er2bcctl/er2bcctl
 parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not told apart
-	local n=$1 ns hold abw out rc=1 held=0 queued=0 line t0 t1 t2 w wch=-
+	local n=$1 ns hold abw out rc=1 held=0 queued=0 line t0 t1 t2 w wch=- mgr mgw mgp
 	ns=rtnlhold-$$
+	info="$n devices: setting up failed"
 	ip netns add "$ns" || return 1
-	seq 1 "$n" | sed 's/.*/link add d& group 77 type dummy/' | ip -n "$ns" -batch - || return 1
+	if ! seq 1 "$n" | sed 's/.*/link add d& group 77 type dummy/' | ip -n "$ns" -batch -; then
+		ip netns del "$ns"
+		return 1
+	fi
 	coproc MG { ip netns exec "$B" python3 "$here/genlraw.py" wait $CMD_METER_GET "$P_IF:u32:$ifb" 2>&1; }
-	read -r -t 120 line <&"${MG[0]}"
+	# (bash forgets a coproc's descriptors once it exits: copies of them)
+	exec {mgr}<&"${MG[0]}" {mgw}>&"${MG[1]}"
+	mgp=$MG_PID
+	if ! read -r -t 120 line <&"$mgr" || [ "$line" != ready ]; then
+		info="$n devices: genlraw.py did not start: ${line:-nothing}"
+		kill "$mgp" 2>/dev/null
+		exec {mgr}<&- {mgw}>&-
+		ip netns del "$ns"
+		return 2
+	fi
 	t0=$(now)
 	ip -n "$ns" link del group 77 &
 	hold=$!
@@ -106,23 +119,29 @@ parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not tol
 	# wchan skips the mutex functions and rtnl_lock's are inlined; before,
 	# with genl_mutex held meanwhile), not still starting
 	for _ in $(seq 100); do
-		w=$(cat "/proc/$abw/wchan" 2>/dev/null) || break
+		# (wchan ends without a newline: read fails, w is set; gone: empty)
+		w=
+		read -r w 2>/dev/null <"/proc/$abw/wchan"
+		[ -n "$w" ] || break
 		wch=$w
 		[[ "$w" == *abw_set* || "$w" == *rtnl_lock* ]] && { queued=1; break; }
 		sleep 0.01
 	done
-	echo go >&"${MG[1]}"
-	read -r -t 120 out <&"${MG[0]}" && [ "$out" = ok ] && rc=0
+	echo go >&"$mgw"
+	read -r -t 120 out <&"$mgr" && [ "$out" = ok ] && rc=0
 	t1=$(now)
 	# (the abw-set still asleep for RTNL: the deletion's own process stays
 	# in the kernel after it let RTNL go, for the devices' last references)
-	w=$(cat "/proc/$abw/wchan" 2>/dev/null)
+	w=
+	read -r w 2>/dev/null <"/proc/$abw/wchan"
 	[[ "$w" == *abw_set* || "$w" == *rtnl_lock* ]] && held=1
 	wait "$hold" "$abw"
 	t2=$(now)
-	wait "$MG_PID" 2>/dev/null
+	kill "$mgp" 2>/dev/null
+	wait "$mgp" 2>/dev/null
+	exec {mgr}<&- {mgw}>&-
 	ip netns del "$ns"
-	info="$n devices: abw-set asleep in ${wch:--}, meter-get ${out:-no answer} after $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")s, abw-set queued behind RTNL: $queued, still queued at the answer: $held, the deletion took $(awk "BEGIN { printf \"%.2f\", $t2 - $t0 }")s at most ($line)"
+	info="$n devices: abw-set asleep in ${wch:--}, meter-get ${out:-no answer} after $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")s, abw-set queued behind RTNL: $queued, still queued at the answer: $held, the deletion took $(awk "BEGIN { printf \"%.2f\", $t2 - $t0 }")s at most"
 	[ $rc = 0 ] || return 1
 	[ $held = 1 ] && [ $queued = 1 ] && return 0
 	return 2

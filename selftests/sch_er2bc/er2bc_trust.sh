@@ -201,7 +201,8 @@ FLOOD=${ER2BC_TRUST_FLOOD:-10}
 bmac=$(ip netns exec "$B" cat /sys/class/net/b0/address)
 spoof() { ip netns exec "$R" python3 "$here/spoofer.py" --dev r1 --dst-mac "$bmac" \
 	--dst 10.0.2.2 --port $PORT --seconds "$FLOOD" "$@"; }
-# W's least and most over estimates FROM+1..TO
+# W's least and most over estimates FROM+1..TO ("0 0" if there are none:
+# the checks below ask for estimates in every phase)
 range_of() {
 	field_of W "$slog" | awk -v a="$1" -v b="$2" 'NR > a && NR <= b {
 		if (!n++ || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
@@ -210,9 +211,10 @@ range_of() {
 # flood_phases RATE SIZE STATUS: the decoy, the flood, the decoy; sets the
 # estimates of each (q1 fl q2), W's range over the quiet two (wlo whi) and
 # the flood (flo fhi), the foreign estimates in the flood (fo), those of
-# its estimates the delay rule read a queue for (fq), and info
+# its estimates the delay rule read a queue above 0 for (fq), the mean R
+# of the quiet phases and of the flood (rq rf), and info
 flood_phases() {
-	local m0 m1 m2 m3 f0 f1 r
+	local m0 m1 m2 m3 f0 f1 r r1 r2
 	m0=$(logged)
 	spoof --src 10.0.9.1 --rate "$1" --size "$2" >/dev/null 2>&1
 	m1=$(logged) f0=$(json_get "j['foreign']" <"$3")
@@ -228,8 +230,12 @@ flood_phases() {
 	[ "${r#* }" -gt "$whi" ] && whi=${r#* }
 	r=$(range_of "$m1" "$m2")
 	flo=${r% *} fhi=${r#* }
-	fq=$(grep ': sent [0-9]* received [0-9]* L ' "$slog" | sed -n "$((m1 + 1)),${m2}p" | grep -c ' queue ')
-	info="estimates in ${FLOOD}s: before $q1, flooded $fl ($fo foreign, $fq with a queue read), after $q2; W from $flo to $fhi bit/s flooded, $wlo to $whi in the quiet phases; mean R $(mean_of R "$m0" "$m1"), $(mean_of R "$m1" "$m2"), $(mean_of R "$m2" "$m3") bit/s; spoofer $(cat "$work/spoof.json")"
+	# (hybrid mode logs the queue read at every estimate, 0us too)
+	fq=$(grep ': sent [0-9]* received [0-9]* L ' "$slog" | sed -n "$((m1 + 1)),${m2}p" |
+		grep -cE ' queue [1-9][0-9]*us')
+	r1=$(mean_of R "$m0" "$m1") rf=$(mean_of R "$m1" "$m2") r2=$(mean_of R "$m2" "$m3")
+	rq=$(( (r1 + r2) / 2 ))
+	info="estimates in ${FLOOD}s: before $q1, flooded $fl ($fo foreign, $fq with a queue above 0), after $q2; W from $flo to $fhi bit/s flooded, $wlo to $whi in the quiet phases; mean R $r1, $rf, $r2 bit/s; spoofer $(cat "$work/spoof.json")"
 }
 # at least half the estimates of the fewer quiet phase, most of them foreign
 flood_estimates() {
@@ -238,9 +244,13 @@ flood_estimates() {
 }
 # W inside the range the quiet phases had, give or take 5 %: the extremes
 # of 10 s of W's sawtooth (hybrid mode's flooded maximum was 3.2 % above
-# the quiet ones' in a 6.12 run, its mean R 5 % above: losses hidden)
-flood_w_kept() {
-	[ "$fl" -gt 0 ] && [ $((flo * 100)) -ge $((wlo * 95)) ] && [ $((fhi * 100)) -le $((whi * 105)) ]
+# the quiet ones' in a 6.12 run); and the flood's bytes not in R: its
+# mean within 5 % of the quiet phases' (3.5 % above in hybrid mode, losses
+# hidden; without the credit 13.6 against 7.9 Mbit/s)
+flood_kept() {
+	[ "$q1" -gt 0 ] && [ "$q2" -gt 0 ] && [ "$fl" -gt 0 ] && [ "$rq" -gt 0 ] &&
+		[ $((flo * 100)) -ge $((wlo * 95)) ] && [ $((fhi * 100)) -le $((whi * 105)) ] &&
+		[ $((rf * 100)) -le $((rq * 105)) ] && [ $((rf * 100)) -ge $((rq * 95)) ]
 }
 
 # the loss rule (the default): 3,000 datagrams a second of 28 bytes,
@@ -249,11 +259,20 @@ flood_w_kept() {
 # none applied before (the issue's 1,000 a second at T_c = 1 s is about
 # 100 an estimate; at 100 ms it falls within the slack half the time,
 # where it hides losses instead: 63 of 218 estimates foreign in one run)
-flood_phases 3000 28 "$work/send.json"
+# (a miss is measured once more, measure_twice's rule by hand: a Python
+# spoofer descheduled on a busy host sends in bursts, and an estimate
+# with fewer than the slack's worth hides losses instead; four guests on
+# two CPUs once read 79 of 176 foreign, the spoofer at 2,180 a second)
+flood_loss() { flood_phases 3000 28 "$work/send.json"; flood_estimates && flood_kept; }
+if ! flood_loss && ! machine_slow; then
+	first=$info
+	flood_loss
+	info="$info; first try missed: $first"
+fi
 flood_estimates
 log_timing_test $? "a spoofed flood of 3000 small datagrams a second from A's address: estimates go on, foreign" "$info"
-flood_w_kept
-log_timing_test $? "... and the loss rule holds W inside the quiet phases' range" "$info"
+flood_kept
+log_timing_test $? "... and the loss rule holds W inside the quiet phases' range, R their mean" "$info"
 
 # the delay signal survives: the sender in hybrid mode, a flood of
 # full-size datagrams at 8 Mbit/s (the bottleneck's rate, 667 a second:
@@ -265,12 +284,22 @@ slog=$work/send-hybrid.log
 snd=$!
 pids+=($snd)
 sleep 10
-flood_phases 667 1500 "$work/send.json"
-lo=$((q1 < q2 ? q1 : q2))
-[ "$lo" -gt 0 ] && [ $((fl * 2)) -ge "$lo" ] && [ $((fq * 2)) -ge "$fl" ]
+# hybrid mode's estimates at the quiet phases' rate, read with a queue,
+# some of them foreign
+flood_delay_ok() {
+	local lo=$((q1 < q2 ? q1 : q2))
+	[ "$lo" -gt 0 ] && [ $((fl * 2)) -ge "$lo" ] && [ $((fq * 2)) -ge "$fl" ] && [ "$fo" -gt 0 ]
+}
+flood_delay() { flood_phases 667 1500 "$work/send.json"; flood_delay_ok && flood_kept; }
+if ! flood_delay && ! machine_slow; then
+	first=$info
+	flood_delay
+	info="$info; first try missed: $first"
+fi
+flood_delay_ok
 log_timing_test $? "a spoofed flood of 8 Mbit/s: hybrid mode's estimates go on, by the delay signal" "$info"
-flood_w_kept
-log_timing_test $? "... and W stays inside the quiet phases' range" "$info"
+flood_kept
+log_timing_test $? "... and W stays inside the quiet phases' range, R their mean" "$info"
 
 # --- restarts across clock steps: the responder and its meter keep the
 # newest epoch they took; the sender's next one is newer whatever the clock

@@ -183,9 +183,9 @@ build_kernel() {
 	echo "$kver-build $(( $(date +%s) - t0 ))" >>"$out/times"
 }
 
-# boot KVER VM [QUEUE]: boot KVER with the modules build_kernel left, run
-# the suites (those of QUEUE not yet claimed, when given), the guest's
-# exit status in VM/rc
+# boot KVER VM [QUEUE [LIMIT]]: boot KVER with the modules build_kernel
+# left, run the suites (those of QUEUE not yet claimed, when given), the
+# guest's exit status in VM/rc; LIMIT seconds instead of the kernel's
 boot() {
 	local kver=$1 vm=$2 queue=${3:-} out=$report/$1 t0 rc limit=3600 kunit=yes
 	# a Debian kernel's suites beside two other guests: 2401 s were not
@@ -195,6 +195,7 @@ boot() {
 	# whole run (3685 s of 3809 on 2026-11-26): 85 minutes, short of CI's
 	# 90, bound a hung one
 	[ "$kver" = debug ] && limit=5100
+	limit=${4:-$limit}
 	if [ -n "$filter" ] && ! verdict list --kver "$kver" --filter "$filter" | grep '^kunit/' >/dev/null; then
 		kunit=no
 	fi
@@ -370,6 +371,7 @@ if [ -n "$background" ]; then
 		sch_er2bc/er2bc_trust \
 		sch_er2bc/er2bc_errors sch_er2bc/er2bc_classes sch_er2bc/er2bc_basic \
 		sch_er2bc/er2bc_rate tcp_rcvmgr/rcvmgr_hooks kunit >"$queue/order"
+	debug_deadline=$(( $(date +%s) + 5100 ))
 	run_kernel debug "$queue" >"$report/debug.log" 2>&1 &
 	bg_pid=$!
 	echo "=== debug: in the background, beside the others (log: $report/debug.log)"
@@ -385,16 +387,18 @@ for kver in "${kernels[@]}"; do
 done
 # more_debug N: debug guest N for what the others have not taken
 # (unclaimed: all of it, if the first has not listed its items yet), in
-# the background; none if nothing is left
+# the background, bound by the first debug guest's deadline (a late guest
+# gets what is left of its 5100 s, not 5100 s more); none if nothing is
+# left
 more_pids=()
 more_vms=()
 more_debug() {
-	local unclaimed
+	local unclaimed left=$((debug_deadline - $(date +%s)))
 	unclaimed=$( { cat "$queue/items" 2>/dev/null || echo '?'; } | while read -r item; do
 		[ -d "$queue/claimed/${item//\//:}" ] || echo "$item"; done)
-	if [ -s "$report/debug/mods" ] && [ -n "$unclaimed" ]; then
+	if [ -s "$report/debug/mods" ] && [ -n "$unclaimed" ] && [ "$left" -gt 300 ]; then
 		echo "=== debug: guest $1 for what the others have not taken"
-		boot debug "$report/debug/vm$1" "$queue" >"$report/debug-vm$1.log" 2>&1 &
+		boot debug "$report/debug/vm$1" "$queue" "$left" >"$report/debug-vm$1.log" 2>&1 &
 		more_pids+=($!)
 		more_vms+=("$report/debug/vm$1")
 	fi
