@@ -132,11 +132,11 @@ elastic_run() {
 	# the flows end with DUR, after the sender
 	wait "${run[@]}" 2>/dev/null
 }
-# elastic_ok: the three verdicts below, all at once
-elastic_ok() {
-	[ $rc = 0 ] && [ -n "$first" ] && [ "$w_mean" -ge 2000000 ] &&
-		[ "${p1:-0}" -ge 900000 ]
-}
+# the three verdicts below, and all three at once
+competes() { [ $rc = 0 ] && [ -n "$first" ]; }
+w_kept() { [ "$w_mean" -ge 2000000 ]; }
+p1_kept() { [ "${p1:-0}" -ge 900000 ]; }
+elastic_ok() { competes && w_kept && p1_kept; }
 elastic_info() {
 	echo "from estimate ${first:-none}; $competing of 112 estimates by the competing rule, stopped $stops times; competing at the end: $now_on; mean W $w_mean bit/s; priority 1 received ${p1:-?} bit/s of ${p1_sent:-?} sent over the last ${MEASURE} s"
 }
@@ -158,17 +158,17 @@ fi
 # W floored by the load. On 6.12 alone it began at the 11th-19th
 # estimate and competed most of the time after; three guests on two CPUs
 # have begun it as late as the 105th. It must begin within the run.)
-[ $rc = 0 ] && [ -n "$first" ]
+competes
 log_timing_test $? "two CUBIC flows hold the bottleneck's queue: the loss rule competes" \
 	"from estimate ${first:-none}; $competing of 112 estimates by the competing rule, stopped $stops times; competing at the end: $now_on$again"
 # (the rules, estimate by estimate, and W: the trace behind the verdicts)
 echo "# rules: $(sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*[KMG]\?\)bit D .*(\([a-z0-9-]*\)).*/\2:\1/p' \
 	"$work/send.log" | sed 's/^compete-/c/' | tr '\n' ' ')"
-[ "$w_mean" -ge 2000000 ]
+w_kept
 log_timing_test $? "W does not collapse beside them: its mean over the last ${MEASURE} s is 2 Mbit/s or more" \
 	"mean W $w_mean bit/s$again"
 # (what A sent is said beside it: a paced Python sender descheduled on a
 # busy host sends less, which is not the shaper's doing)
-[ "${p1:-0}" -ge 900000 ]
+p1_kept
 log_timing_test $? "priority 1 keeps its rate: B receives 90 % of its 1 Mbit/s or more" \
 	"priority 1 received ${p1:-?} bit/s of ${p1_sent:-?} sent over the last ${MEASURE} s$again"

@@ -242,6 +242,17 @@ flood_estimates() {
 	local lo=$((q1 < q2 ? q1 : q2))
 	[ "$lo" -gt 0 ] && [ $((fl * 2)) -ge "$lo" ] && [ $((fo * 2)) -ge "$fl" ]
 }
+# twice RUN: RUN (phases and their verdict) once more on a miss,
+# measure_twice's rule by hand (info and the phases' figures must come
+# back: no subshell), none on a slow machine, where a miss is a skip
+twice() {
+	local first
+	"$1" && return
+	machine_slow && return
+	first=$info
+	"$1"
+	info="$info; first try missed: $first"
+}
 # W inside the range the quiet phases had, give or take 5 %: the extremes
 # of 10 s of W's sawtooth (hybrid mode's flooded maximum was 3.2 % above
 # the quiet ones' in a 6.12 run); and the flood's bytes not in R: its
@@ -264,11 +275,7 @@ flood_kept() {
 # with fewer than the slack's worth hides losses instead; four guests on
 # two CPUs once read 79 of 176 foreign, the spoofer at 2,180 a second)
 flood_loss() { flood_phases 3000 28 "$work/send.json"; flood_estimates && flood_kept; }
-if ! flood_loss && ! machine_slow; then
-	first=$info
-	flood_loss
-	info="$info; first try missed: $first"
-fi
+twice flood_loss
 flood_estimates
 log_timing_test $? "a spoofed flood of 3000 small datagrams a second from A's address: estimates go on, foreign" "$info"
 flood_kept
@@ -291,11 +298,7 @@ flood_delay_ok() {
 	[ "$lo" -gt 0 ] && [ $((fl * 2)) -ge "$lo" ] && [ $((fq * 2)) -ge "$fl" ] && [ "$fo" -gt 0 ]
 }
 flood_delay() { flood_phases 667 1500 "$work/send.json"; flood_delay_ok && flood_kept; }
-if ! flood_delay && ! machine_slow; then
-	first=$info
-	flood_delay
-	info="$info; first try missed: $first"
-fi
+twice flood_delay
 flood_delay_ok
 log_timing_test $? "a spoofed flood of 8 Mbit/s: hybrid mode's estimates go on, by the delay signal" "$info"
 flood_kept

@@ -183,6 +183,9 @@ build_kernel() {
 	echo "$kver-build $(( $(date +%s) - t0 ))" >>"$out/times"
 }
 
+# the first debug guest's time limit, which the later ones share (boot)
+debug_limit=5100
+
 # boot KVER VM [QUEUE [LIMIT]]: boot KVER with the modules build_kernel
 # left, run the suites (those of QUEUE not yet claimed, when given), the
 # guest's exit status in VM/rc; LIMIT seconds instead of the kernel's
@@ -194,7 +197,7 @@ boot() {
 	# the first debug guest takes suites until none is left, about the
 	# whole run (3685 s of 3809 on 2026-11-26): 85 minutes, short of CI's
 	# 90, bound a hung one
-	[ "$kver" = debug ] && limit=5100
+	[ "$kver" = debug ] && limit=$debug_limit
 	limit=${4:-$limit}
 	if [ -n "$filter" ] && ! verdict list --kver "$kver" --filter "$filter" | grep '^kunit/' >/dev/null; then
 		kunit=no
@@ -340,7 +343,8 @@ count() {
 # then, as each of those lanes ends, another debug guest takes the debug
 # suites the first has not reached (a queue the guests share:
 # guest-suite.sh), so that three guests run until the debug suites are
-# done and no CPU waits for another. Each guest's output comes when it is done.
+# done and no CPU waits for another. Each kernel's output comes when its
+# guests are done (6.1's and 6.12's once both are).
 # ER2BC_CHECK_SERIAL=1 runs every kernel in turn, in one guest each.
 background=
 if [ "$(nproc)" -ge 2 ] && [ -z "${ER2BC_CHECK_SERIAL:-}" ] && [ ${#kernels[@]} -gt 1 ] &&
@@ -371,7 +375,7 @@ if [ -n "$background" ]; then
 		sch_er2bc/er2bc_trust \
 		sch_er2bc/er2bc_errors sch_er2bc/er2bc_classes sch_er2bc/er2bc_basic \
 		sch_er2bc/er2bc_rate tcp_rcvmgr/rcvmgr_hooks kunit >"$queue/order"
-	debug_deadline=$(( $(date +%s) + 5100 ))
+	debug_deadline=$(( $(date +%s) + debug_limit ))
 	run_kernel debug "$queue" >"$report/debug.log" 2>&1 &
 	bg_pid=$!
 	echo "=== debug: in the background, beside the others (log: $report/debug.log)"
@@ -388,8 +392,8 @@ done
 # more_debug N: debug guest N for what the others have not taken
 # (unclaimed: all of it, if the first has not listed its items yet), in
 # the background, bound by the first debug guest's deadline (a late guest
-# gets what is left of its 5100 s, not 5100 s more); none if nothing is
-# left
+# gets what is left of its debug_limit, not all of it again); none if
+# nothing is left
 more_pids=()
 more_vms=()
 more_debug() {
