@@ -59,8 +59,9 @@ check:
 deb:
 	@tools/packaging/deb.sh
 
-# the packages as an operator installs them: in 6.12 and 6.1 guests with
-# their headers, DKMS builds the modules, the README's quick start is
+# the packages as an image builder installs them (dpkg -i in a chroot of
+# the host, DKMS building for each kernel with headers), booted in 6.12
+# and 6.1 guests with their headers: the README's quick start is
 # followed, the packages are removed (tools/packaging/test-deb.sh)
 check-deb: deps
 	@tools/packaging/test-deb.sh $(if $(filter command line environment,$(origin KVER)),$(KVER))

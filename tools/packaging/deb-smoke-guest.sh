@@ -2,18 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside a guest that has the kernel's headers and nothing of er2bc:
-# installs the two Debian packages as an operator would (dpkg -i, DKMS
-# builds the modules for the running kernel), loads the modules, runs a
+# applies the two Debian packages as deb-image.sh installed them into the
+# image (dpkg -i in a chroot, DKMS building for each kernel with headers,
+# this one among them), checks what DKMS built, loads the modules, runs a
 # short smoke (the shipped tc batch example on a device, traffic through
 # its classes, an estimate over generic netlink, the metrics), removes the
 # packages and checks that nothing is left loaded or installed.
 #
-#   deb-smoke-guest.sh DEB_DIR
+#   deb-smoke-guest.sh DEB_DIR IMAGE_DIR
 #
 # TAP on stdout and in $ER2BC_OUT/deb-smoke.tap; exits 1 if a check failed.
 set -u
 
-debs=${1:?usage: deb-smoke-guest.sh DEB_DIR}
+debs=${1:?usage: deb-smoke-guest.sh DEB_DIR IMAGE_DIR}
+image=${2:?usage: deb-smoke-guest.sh DEB_DIR IMAGE_DIR}
 krel=$(uname -r)
 out=${ER2BC_OUT:-/tmp}
 tap=$out/deb-smoke.tap
@@ -39,16 +41,19 @@ ver=${ver%-*}	# DKMS's version is upstream's (VERSION), without a revision
 	! command -v er2bcctl >/dev/null
 t $? "a guest without er2bc: no module, no er2bcctl"
 
-# --- install: DKMS builds for the running kernel in the postinst (man-db's
-# trigger, which would index every man page again under TCG, is off)
-echo "man-db man-db/auto-update boolean false" | debconf-set-selections 2>/dev/null
-rm -f /var/lib/man-db/auto-update
+# --- install: the packages as installed into the image (deb-image.sh:
+# dpkg -i in a chroot of the host's root, DKMS building natively for every
+# kernel with headers), applied to this guest's root: what the install
+# removed, then what it made
 t0=$SECONDS
-log=$(DEBIAN_FRONTEND=noninteractive dpkg -i "$dkms_deb" "$tools_deb" 2>&1)
-rc=$?
-t $rc "dpkg -i er2bc-dkms er2bc-tools: DKMS built the modules in $((SECONDS - t0)) s" \
-	"$(echo "$log" | tail -n 5)"
-[ $rc = 0 ] || echo "$log" | sed 's/^/# /'
+rc=1
+if [ -s "$image/image.tar" ] && [ -f "$image/image.removed" ]; then
+	while IFS= read -r p; do rm -rf "/${p:?}"; done <"$image/image.removed"
+	tar -xpf "$image/image.tar" -C /
+	rc=$?
+fi
+t $rc "dpkg -i er2bc-dkms er2bc-tools in the image: DKMS built the modules in $(cat "$image/seconds" 2>/dev/null) s; applied here in $((SECONDS - t0)) s" \
+	"$(grep -E '^(Building|Setting up)' "$image/dpkg.log" 2>/dev/null)"
 st=$(dkms status er2bc 2>&1)
 [[ $st == *"er2bc/$ver, $krel, "*": installed"* ]]
 t $? "dkms status: installed for $krel" "$st"
