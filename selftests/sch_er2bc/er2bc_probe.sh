@@ -118,7 +118,9 @@ parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not tol
 	# queued: asleep in the kernel for RTNL (in er2bc_nl_abw_set_doit:
 	# wchan skips the mutex functions and rtnl_lock's are inlined; before,
 	# with genl_mutex held meanwhile), not still starting
-	for _ in $(seq 100); do
+	# (while the deletion lasts: er2bcctl under KASAN beside two other
+	# guests took more than the second this used to wait for it)
+	while kill -0 "$hold" 2>/dev/null; do
 		# (wchan ends without a newline: read fails, w is set; gone: empty)
 		w=
 		read -r w 2>/dev/null <"/proc/$abw/wchan"
@@ -146,15 +148,24 @@ parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not tol
 	[ $held = 1 ] && [ $queued = 1 ] && return 0
 	return 2
 }
-n=1000 tries= rc=2
+# On the debug kernel one try, 400 devices: under KASAN and lockdep a
+# deletion of 4,000 (173 s) held a CPU long enough for an RCU stall
+# report, and 1,000 (51 s) did not let the guest's other processes in
+# (meter-get answered as it ended, er2bcctl never reached the kernel):
+# there a hold that cannot tell is a skip, the machine too slow
+n=1000 tries= rc=2 try_max=3
+machine_slow && n=400 try_max=1
 [ -x "$ctl" ] || { rc=$ksft_skip tries="er2bcctl is not built (make tools)"; }
-for try in 1 2 3; do
+for try in $(seq $try_max); do
 	[ $rc = 2 ] || break
 	parallel_try $n
 	rc=$?
 	tries+="${tries:+; }$info"
 	n=$((n * 2))
 done
+if [ $rc = 2 ] && machine_slow; then
+	rc=$ksft_skip tries="machine slow, not told apart: $tries"
+fi
 [ $rc = 2 ] && rc=1
 log_test $rc "a meter-get answers while an abw-set waits for RTNL (no genl_mutex)" "$tries"
 out=$(raw "$A" send $CMD_PROBE_GET "$P_IF:u32:$ifa" "$P_H:u32:0x10000" "$P_KEY:hex:0001ffff")
