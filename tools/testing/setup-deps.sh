@@ -27,6 +27,9 @@ PKGS=(
 	python3-matplotlib				# the experiments' plots (tools/experiments)
 	python3-prometheus-client			# er2bcctl metrics: its tests parse the output
 	python3-docutils				# make lint: the rst documents parse cleanly
+	# make deb and the packages' image (tools/packaging/deb.sh, deb-image.sh):
+	# here, before any guest runs on the host's root, not beside them
+	debhelper dh-dkms dkms lintian
 )
 
 missing=()

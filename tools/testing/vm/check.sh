@@ -108,12 +108,20 @@ if [ -n "$filter" ]; then
 	kernels=("${chosen[@]}")
 fi
 
-# the debug kernel's build (once, about 8 minutes; serial link steps keep
-# one CPU of two busy) goes beside the lint and host stage below: with no
-# guest up yet there is no rate to disturb
+# the debug kernel's build (once, about 12 minutes of two CPUs) starts
+# now, beside the lint and host stage below and then beside the Debian
+# kernels' guests, at the lowest priority: it takes the CPU they leave
+# (half of it: their suites sleep), without taking it from their rates.
+# Its exit status in $report/debug-kernel.rc, for the debug lane
+# put_rc FILE STATUS: STATUS in FILE whole or not at all (read by a poller)
+put_rc() { echo "$2" >"$1.tmp" && mv "$1.tmp" "$1"; }
 dk_pid=
-if [ -z "$filter" ] && [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" debug "* ]]; then
-	stage debug-kernel "$here/kernels.sh" image debug >"$report/debug-kernel.log" 2>&1 &
+rm -f "$report/debug-kernel.rc" "$report/deb.rc" "$report/deb.out"
+if [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" debug "* ]]; then
+	{
+		stage debug-kernel nice -n 19 "$here/kernels.sh" image debug
+		put_rc "$report/debug-kernel.rc" $?
+	} >"$report/debug-kernel.log" 2>&1 &
 	dk_pid=$!
 fi
 # style and static checks, and the tools' own tests on the host (no kernel
@@ -151,15 +159,19 @@ fi
 # both installed (deb-image.sh: DKMS builds natively in a chroot, where in
 # a guest under TCG it took 14-30 minutes of a CPU), for their smoke in a
 # 6.12 guest of its own (test-deb.sh) once the 6.12 suites are done: a
-# full run only; after the host tests, whose timings it would disturb,
-# beside the rest of the debug kernel's build
+# full run only; after the host tests, at the lowest priority as the
+# debug kernel's build (what it needs setup-deps.sh installed before any
+# guest). Its exit status in $report/deb.rc, for the smoke
 deb_build() {
-	"$top/tools/packaging/deb.sh" &&
-		"$top/tools/packaging/deb-image.sh" "$top/build/deb" "$top/build/deb/image"
+	nice -n 19 "$top/tools/packaging/deb.sh" &&
+		nice -n 19 "$top/tools/packaging/deb-image.sh" "$top/build/deb" "$top/build/deb/image"
 }
 deb_pid=
 if [ -z "$filter" ] && [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" 6.12 "* ]]; then
-	stage deb deb_build >"$report/deb-build.log" 2>&1 &
+	{
+		stage deb deb_build
+		put_rc "$report/deb.rc" $?
+	} >"$report/deb-build.log" 2>&1 &
 	deb_pid=$!
 fi
 
@@ -189,8 +201,11 @@ build_kernel() {
 	echo "$kver-build $(( $(date +%s) - t0 ))" >>"$out/times"
 }
 
-# the first debug guest's time limit, which the later ones share (boot)
+# the first debug guest's time limit (boot), when it runs alone; beside
+# the others, the debug guests end by debug_end seconds into the run: CI
+# gives up at 90 minutes, and the verdict and summary need their minute
 debug_limit=5100
+debug_end=4950
 
 # boot KVER VM [QUEUE [LIMIT]]: boot KVER with the modules build_kernel
 # left, run the suites (those of QUEUE not yet claimed, when given), the
@@ -199,10 +214,10 @@ boot() {
 	local kver=$1 vm=$2 queue=${3:-} out=$report/$1 t0 rc limit=3600 kunit=yes
 	# a Debian kernel's suites beside two other guests: 2401 s were not
 	# enough for either on 2026-12-02 (both stopped in their last suite),
-	# 60 minutes bound a hung one. KASAN, lockdep and kmemleak under TCG:
-	# the first debug guest takes suites until none is left, about the
-	# whole run (3685 s of 3809 on 2026-11-26): 85 minutes, short of CI's
-	# 90, bound a hung one
+	# 60 minutes bound a hung one. KASAN, lockdep and kmemleak under TCG,
+	# alone: 85 minutes, short of CI's 90, bound a hung one (beside the
+	# others, the first debug guest takes suites until none is left,
+	# about the whole run, and debug_lane gives the limit)
 	[ "$kver" = debug ] && limit=$debug_limit
 	limit=${4:-$limit}
 	if [ -n "$filter" ] && ! verdict list --kver "$kver" --filter "$filter" | grep '^kunit/' >/dev/null; then
@@ -286,8 +301,11 @@ run_kernel() {
 # headers, a short smoke, the packages removed (test-deb.sh); its TAP in
 # $report/deb.out
 deb_smoke() {
-	local t0
+	local t0 deb_rc
 	t0=$(date +%s)
+	while kill -0 "$deb_pid" 2>/dev/null && [ ! -s "$report/deb.rc" ]; do sleep 5; done
+	deb_rc=$(cat "$report/deb.rc" 2>/dev/null || echo 1)
+	[ "$deb_rc" = 0 ] || tail -n 20 "$report/deb-build.log"
 	if [ "$deb_rc" != 0 ]; then
 		echo "not ok - make deb or the image failed: see $report/deb-build.log" >"$report/deb.out"
 		return
@@ -344,30 +362,61 @@ count() {
 # suites leave idle about half the time on Debian's kernels (their timers,
 # sleeps and the estimator's intervals; `*-cpu` in the time table: the 6.1
 # guest took 454 s of CPU in 949 s on 2026-11-28) and a fifth on the debug
-# kernel. So with two CPUs the debug kernel, the longest run, boots beside
-# the others, and those boot side by side too, three guests on two CPUs;
-# then, as each of those lanes ends, another debug guest takes the debug
-# suites the first has not reached (a queue the guests share:
-# guest-suite.sh), so that three guests run until the debug suites are
-# done and no CPU waits for another. Each kernel's output comes when its
-# guests are done (6.1's and 6.12's once both are).
+# kernel. So with two CPUs the Debian kernels boot side by side as soon as
+# the host stage is done, beside the rest of the debug kernel's build; the
+# debug kernel, the longest run, boots beside them once built, three
+# guests on two CPUs; then, as each of the Debian lanes ends, another
+# debug guest takes the debug suites the first has not reached (a queue
+# the guests share: guest-suite.sh), so that three guests run until the
+# debug suites are done and no CPU waits for another. Each kernel's
+# output comes when its guests are done (6.1's and 6.12's once both are).
 # ER2BC_CHECK_SERIAL=1 runs every kernel in turn, in one guest each.
 background=
 if [ "$(nproc)" -ge 2 ] && [ -z "${ER2BC_CHECK_SERIAL:-}" ] && [ ${#kernels[@]} -gt 1 ] &&
 	[[ " ${kernels[*]} " == *" debug "* ]]; then
 	background=debug
 fi
-if [[ " ${kernels[*]} " == *" debug "* ]] && [ "$setup" = 1 ]; then
-	# the debug kernel itself is built before any guest boots (beside the
-	# lint and host stage when there is one), not beside a guest whose
-	# rates it would disturb
+if [[ " ${kernels[*]} " == *" debug "* ]] && [ "$setup" = 1 ] && [ -z "$background" ]; then
+	# one kernel at a time: the debug kernel before its guest
 	echo "=== debug kernel"
 	if [ -n "$dk_pid" ]; then
 		wait "$dk_pid"
+		[ "$(cat "$report/debug-kernel.rc" 2>/dev/null)" = 0 ]
 	else
 		stage debug-kernel "$here/kernels.sh" image debug >"$report/debug-kernel.log" 2>&1
 	fi || { tail -n 30 "$report/debug-kernel.log"; abort "the debug kernel did not build"; }
 fi
+# debug_lane: the first debug guest, once its kernel and modules are
+# built (the kernel at once if nothing builds it here), until debug_end
+# seconds into the run: the queue's deadline, which the guests that
+# follow it share (more_debug), written once its modules are there
+debug_lane() {
+	local left
+	if [ -n "$dk_pid" ]; then
+		while [ ! -s "$report/debug-kernel.rc" ] && kill -0 "$dk_pid" 2>/dev/null; do sleep 5; done
+		if [ "$(cat "$report/debug-kernel.rc" 2>/dev/null)" != 0 ]; then
+			tail -n 30 "$report/debug-kernel.log"
+			rm -rf "$report/debug"
+			mkdir -p "$report/debug"
+			echo "FAIL debug kernel # it did not build: see $report/debug-kernel.log" \
+				>"$report/debug/results"
+			put_rc "$queue/deadline" none
+			return 1
+		fi
+	fi
+	if ! build_kernel debug; then
+		put_rc "$queue/deadline" none
+		return 1
+	fi
+	put_rc "$queue/deadline" $((t_start + debug_end))
+	left=$((t_start + debug_end - $(date +%s)))
+	if [ "$left" -lt 300 ]; then
+		echo "FAIL guest # the debug kernel was ready with ${left}s left before the run's deadline" \
+			>>"$report/debug/results"
+		return 1
+	fi
+	boot debug "$report/debug/vm" "$queue" "$left"
+}
 queue=$report/debug-queue
 rm -rf "$queue"
 if [ -n "$background" ]; then
@@ -381,15 +430,9 @@ if [ -n "$background" ]; then
 		sch_er2bc/er2bc_trust \
 		sch_er2bc/er2bc_errors sch_er2bc/er2bc_classes sch_er2bc/er2bc_basic \
 		sch_er2bc/er2bc_rate tcp_rcvmgr/rcvmgr_hooks kunit >"$queue/order"
-	debug_deadline=$(( $(date +%s) + debug_limit ))
-	run_kernel debug "$queue" >"$report/debug.log" 2>&1 &
+	debug_lane >"$report/debug.log" 2>&1 &
 	bg_pid=$!
-	echo "=== debug: in the background, beside the others (log: $report/debug.log)"
-fi
-deb_rc=0
-if [ -n "$deb_pid" ]; then
-	wait "$deb_pid" || deb_rc=$?
-	[ "$deb_rc" = 0 ] || tail -n 20 "$report/deb-build.log"
+	echo "=== debug: in the background, beside the others once built (log: $report/debug.log)"
 fi
 others=()
 for kver in "${kernels[@]}"; do
@@ -398,12 +441,17 @@ done
 # more_debug N: debug guest N for what the others have not taken
 # (unclaimed: all of it, if the first has not listed its items yet), in
 # the background, bound by the first debug guest's deadline (a late guest
-# gets what is left of its debug_limit, not all of it again); none if
+# gets what is left until the deadline, not all of it again); none if
 # nothing is left
 more_pids=()
 more_vms=()
 more_debug() {
-	local unclaimed left=$((debug_deadline - $(date +%s)))
+	local unclaimed left deadline
+	# (the first debug guest's modules built, or its lane given up)
+	while [ ! -s "$queue/deadline" ] && kill -0 "$bg_pid" 2>/dev/null; do sleep 5; done
+	deadline=$(cat "$queue/deadline" 2>/dev/null)
+	[[ "$deadline" =~ ^[0-9]+$ ]] || return 0
+	left=$((deadline - $(date +%s)))
 	unclaimed=$( { cat "$queue/items" 2>/dev/null || echo '?'; } | while read -r item; do
 		[ -d "$queue/claimed/${item//\//:}" ] || echo "$item"; done)
 	if [ -s "$report/debug/mods" ] && [ -n "$unclaimed" ] && [ "$left" -gt 300 ]; then
