@@ -43,11 +43,18 @@ tmp=$(mktemp -d /tmp/er2bc-deb-image.XXXXXX)
 trap 'cd /; umount -R -l "$tmp" 2>/dev/null; rmdir "$tmp"' EXIT
 mount -t tmpfs -o size=4g,mode=0755 er2bc-image "$tmp"
 mkdir "$tmp/upper" "$tmp/work" "$tmp/root"
-mount -t overlay er2bc-image -o "lowerdir=/,upperdir=$tmp/upper,workdir=$tmp/work" "$tmp/root"
+# (whole files in the upper layer, renamed directories copied: what is
+# there is what the tar takes)
+mount -t overlay er2bc-image \
+	-o "lowerdir=/,upperdir=$tmp/upper,workdir=$tmp/work,redirect_dir=off,metacopy=off" "$tmp/root"
 r=$tmp/root
 mount -t proc proc "$r/proc"
 mount --rbind /dev "$r/dev"
 mount --rbind /sys "$r/sys"
+# the image's own /tmp and /run, empty, as at boot (the host's are not
+# the image's, and not part of what it takes)
+mount -t tmpfs -o mode=1777 tmp "$r/tmp"
+mount -t tmpfs -o mode=0755 run "$r/run"
 mkdir "$r/tmp/er2bc-debs"
 mount --bind -o ro "$debs" "$r/tmp/er2bc-debs"
 
@@ -60,8 +67,7 @@ chroot "$r" env DEBIAN_FRONTEND=noninteractive autoinstall_all_kernels=1 \
 	>"$out/dpkg.log" 2>&1 || rc=$?
 echo $(( $(date +%s) - t0 )) >"$out/seconds"
 chroot "$r" dkms status er2bc >"$out/dkms-status" 2>/dev/null || true
-umount "$r/tmp/er2bc-debs"
-rmdir "$r/tmp/er2bc-debs"
+umount "$r/tmp/er2bc-debs" "$r/tmp" "$r/run"
 if [ $rc != 0 ]; then
 	tail -n 20 "$out/dpkg.log" >&2
 	echo "deb-image: dpkg -i failed (exit $rc; $out/dpkg.log)" >&2
@@ -89,13 +95,12 @@ for d, dirs, files in os.walk("."):
                 opaque = os.getxattr(p, "trusted.overlay.opaque", follow_symlinks=False)
             except OSError:
                 opaque = b""
-            # (a directory new to the image is opaque too: nothing below)
             if opaque == b"y" and os.path.lexists("/" + p):
                 sys.exit(f"deb-image: the install replaced the directory /{p}; not supported")
         print(p)
 with open(sys.argv[1], "w") as f:
     f.writelines(f"{p}\n" for p in removed)
 PY
-tar --no-recursion -cf "$out/image.tar" -T "$tmp/paths"
+tar --no-recursion --numeric-owner -cf "$out/image.tar" -T "$tmp/paths"
 cd /
 echo "deb-image: $(tar -tf "$out/image.tar" | wc -l) paths, $(wc -l <"$out/image.removed") removed; DKMS: $(tr '\n' ';' <"$out/dkms-status")"

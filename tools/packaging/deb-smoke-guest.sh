@@ -49,7 +49,7 @@ t0=$SECONDS
 rc=1
 if [ -s "$image/image.tar" ] && [ -f "$image/image.removed" ]; then
 	while IFS= read -r p; do rm -rf "/${p:?}"; done <"$image/image.removed"
-	tar -xpf "$image/image.tar" -C /
+	tar -xpf "$image/image.tar" --numeric-owner -C /
 	rc=$?
 fi
 t $rc "dpkg -i er2bc-dkms er2bc-tools in the image: DKMS built the modules in $(cat "$image/seconds" 2>/dev/null) s; applied here in $((SECONDS - t0)) s" \
