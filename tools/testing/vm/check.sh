@@ -88,6 +88,7 @@ if [ "$setup" = 1 ]; then
 	stage tools make -s -C "$top" tools || abort "the tools did not build"
 	# the kernel's own YNL CLI, for the guests' tests of the specs
 	# (selftests/lib.sh, ynl_cli): where it is, in build/ynl
+	mkdir -p "$top/build"
 	"$top/tools/testing/ynl-gen.sh" --cli >"$top/build/ynl" ||
 		abort "the kernel's YNL tools could not be extracted"
 fi
