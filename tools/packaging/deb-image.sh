@@ -103,4 +103,4 @@ with open(sys.argv[1], "w") as f:
 PY
 tar --no-recursion --numeric-owner -cf "$out/image.tar" -T "$tmp/paths"
 cd /
-echo "deb-image: $(tar -tf "$out/image.tar" | wc -l) paths, $(wc -l <"$out/image.removed") removed; DKMS: $(tr '\n' ';' <"$out/dkms-status")"
+echo "deb-image: $(wc -l <"$tmp/paths") paths, $(wc -l <"$out/image.removed") removed; DKMS: $(tr '\n' ';' <"$out/dkms-status")"

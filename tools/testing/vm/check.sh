@@ -116,6 +116,9 @@ fi
 # Its exit status in $report/debug-kernel.rc, for the debug lane
 # put_rc FILE STATUS: STATUS in FILE whole or not at all (read by a poller)
 put_rc() { echo "$2" >"$1.tmp" && mv "$1.tmp" "$1"; }
+# await FILE PID: until FILE has something in it or PID (which writes it)
+# is gone
+await() { while [ ! -s "$1" ] && kill -0 "$2" 2>/dev/null; do sleep 5; done; }
 dk_pid=
 rm -f "$report/debug-kernel.rc" "$report/deb.rc" "$report/deb.out"
 if [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" debug "* ]]; then
@@ -304,10 +307,10 @@ run_kernel() {
 deb_smoke() {
 	local t0 deb_rc
 	t0=$(date +%s)
-	while kill -0 "$deb_pid" 2>/dev/null && [ ! -s "$report/deb.rc" ]; do sleep 5; done
+	await "$report/deb.rc" "$deb_pid"
 	deb_rc=$(cat "$report/deb.rc" 2>/dev/null || echo 1)
-	[ "$deb_rc" = 0 ] || tail -n 20 "$report/deb-build.log"
 	if [ "$deb_rc" != 0 ]; then
+		tail -n 20 "$report/deb-build.log"
 		echo "not ok - make deb or the image failed: see $report/deb-build.log" >"$report/deb.out"
 		return
 	fi
@@ -394,7 +397,7 @@ fi
 debug_lane() {
 	local left
 	if [ -n "$dk_pid" ]; then
-		while [ ! -s "$report/debug-kernel.rc" ] && kill -0 "$dk_pid" 2>/dev/null; do sleep 5; done
+		await "$report/debug-kernel.rc" "$dk_pid"
 		if [ "$(cat "$report/debug-kernel.rc" 2>/dev/null)" != 0 ]; then
 			tail -n 30 "$report/debug-kernel.log"
 			rm -rf "$report/debug"
@@ -453,7 +456,7 @@ more_vms=()
 more_debug() {
 	local unclaimed left deadline
 	# (the first debug guest's modules built, or its lane given up)
-	while [ ! -s "$queue/deadline" ] && kill -0 "$bg_pid" 2>/dev/null; do sleep 5; done
+	await "$queue/deadline" "$bg_pid"
 	deadline=$(cat "$queue/deadline" 2>/dev/null)
 	[[ "$deadline" =~ ^[0-9]+$ ]] || return 0
 	left=$((deadline - $(date +%s)))
