@@ -13,15 +13,25 @@ void load_init(struct load *l)
 	l->bound = true;
 }
 
-uint64_t load_bw(const struct load *l)
+static uint64_t most(const uint64_t *r)
 {
-	uint64_t most = 0;
+	uint64_t m = 0;
 	unsigned int i;
 
 	for (i = 0; i < LOAD_BW_N; i++)
-		if (l->bw[i] > most)
-			most = l->bw[i];
-	return most;
+		if (r[i] > m)
+			m = r[i];
+	return m;
+}
+
+uint64_t load_bw(const struct load *l)
+{
+	return most(l->bw);
+}
+
+uint64_t load_recent(const struct load *l)
+{
+	return most(l->recent);
 }
 
 bool load_update(struct load *l, uint64_t w, const struct load_sample *x)
@@ -37,8 +47,11 @@ bool load_update(struct load *l, uint64_t w, const struct load_sample *x)
 	l->bw[l->cur] = 0;	/* the oldest goes first */
 	/* (an app-limited R counts only if it is as high as bw already) */
 	l->bw[l->cur] = bound || x->recv >= load_bw(l) ? x->recv : 0;
+	l->recent[l->cur] = x->recv;
 	l->was_bound = l->bound;
 	l->bound = bound;
+	l->was_heavy = l->heavy;
+	l->heavy = x->recv < x->sent - x->sent / 8;
 	l->w_prev = w;
 	return bound;
 }
@@ -62,35 +75,57 @@ const char *load_branch_name(enum load_branch b)
 		[LOAD_INCREASE] = "increase",
 		[LOAD_HOLD] = "hold",
 		[LOAD_FLOOR] = "floor",
+		[LOAD_HEADROOM] = "headroom",
 	};
 
 	return (unsigned int)b < sizeof(names) / sizeof(names[0]) && names[b] ? names[b] : "?";
 }
 
+/*
+ * 9/8 of the most R of late: where W belongs while the flows are
+ * app-limited and the path carries them (no two heavy losses in a row);
+ * 0 otherwise, or with nothing of late
+ */
+static uint64_t load_headroom(const struct load *l, const struct aimd_params *p)
+{
+	uint64_t r = load_recent(l);
+
+	if ((l->heavy && l->was_heavy) || !r)
+		return 0;
+	return aimd_clamp(r + r / 8 < r ? UINT64_MAX : r + r / 8, p);
+}
+
 enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct aimd_params *p,
 			   uint64_t lost, const struct load_sample *x)
 {
-	uint64_t w0 = a->w, floor;
-	enum aimd_branch b;
+	uint64_t w0 = a->w, floor, room;
+	enum load_branch b;
 
 	if (l->bound && (lost <= p->theta_l || l->was_bound))
 		return (enum load_branch)aimd_update(a, p, lost, x->recv);
 	/*
-	 * app-limited: W does not grow where the flows did not use it, and
-	 * the increase starts over from D_ini when they press on it again
+	 * app-limited: W does not grow by D where the flows did not use it,
+	 * and the increase starts over from D_ini when they press on it again
 	 */
+	room = load_headroom(l, p);
 	if (lost <= p->theta_l) {
 		a->d = p->d_ini < p->d_max ? p->d_ini : p->d_max;
-		return LOAD_HOLD;
+		b = LOAD_HOLD;
+	} else {
+		b = (enum load_branch)aimd_update(a, p, lost, x->recv);
+		/* (the rule's cut never raises W: (W + R) / 2 with R above W) */
+		if (a->w > w0)
+			a->w = w0;
+		floor = aimd_clamp(load_floor(l, w0, x->recv), p);
+		if (a->w < floor && floor <= w0) {
+			a->w = floor;
+			b = LOAD_FLOOR;
+		}
 	}
-	b = aimd_update(a, p, lost, x->recv);
-	/* (a cut never raises W: (W + R) / 2 with R above W) */
-	if (a->w > w0)
-		a->w = w0;
-	floor = aimd_clamp(load_floor(l, w0, x->recv), p);
-	if (a->w < floor && floor <= w0) {
-		a->w = floor;
-		return LOAD_FLOOR;
+	/* nor does anything leave W below the flows' headroom */
+	if (a->w < room) {
+		b = room > w0 ? LOAD_HEADROOM : LOAD_FLOOR;
+		a->w = room;
 	}
-	return (enum load_branch)b;
+	return b;
 }

@@ -22,10 +22,22 @@
  * lower of the last two W toward the peer (the W of the estimate before
  * still paced the interval's first round trip). Otherwise it is
  * app-limited:
- *  - W does not grow (RFC 7661's rule for a congestion window the sender
- *    does not use; cake-autorate raises its rate only under high load),
- *    and D starts over (from D_ini when the flows press on W again, not
- *    from where it stood);
+ *  - W does not grow by D (RFC 7661's rule for a congestion window the
+ *    sender does not use; cake-autorate raises its rate only under high
+ *    load), and D starts over (from D_ini when the flows press on W
+ *    again, not from where it stood);
+ *  - unless this estimate's loss and the one before's were heavy (R
+ *    below 7/8 of what the qdisc sent), W is no lower than its headroom:
+ *    9/8 of the most R of the last LOAD_BW_N estimates, app-limited or
+ *    not (load_recent()); up to it if it was below ("headroom": what the
+ *    path carried of late, with an eighth over). The flows got through,
+ *    and this interval's R is its losses' and its own noise, not the
+ *    path. With 43 datagrams an interval and 3 % random loss, R + R/8 of
+ *    one interval that lost 4 or 5 was below what the flows asked, and
+ *    so was a first cut from one such R; W did not come back while
+ *    app-limited, the flows pressed on it, and two cap-bound estimates
+ *    in a row gave W to the paper's rule, which ratchets on random loss
+ *    (er2bc_estimator's ratchet case under make check);
  *  - a cut lands no lower than load_floor(): R plus an eighth (above what
  *    the flows sent at a few per cent of random loss, and above the
  *    cap-bound threshold, so that W stays out of their way), and no lower
@@ -63,9 +75,12 @@ struct load {
 	uint64_t w_prev;		/* W before the last update: it paced the
 					 * interval's first round trip */
 	uint64_t bw[LOAD_BW_N];		/* R of the last estimates, 0 if app-limited */
+	uint64_t recent[LOAD_BW_N];	/* R of the last estimates, all of them */
 	uint32_t cur;			/* the newest's index */
 	bool bound;			/* the last estimate was cap-bound */
 	bool was_bound;			/* and the one before */
+	bool heavy;			/* the last estimate's R below 7/8 of S */
+	bool was_heavy;			/* and the one before's */
 };
 
 /* what one estimate tells of the gateway's own load */
@@ -88,6 +103,9 @@ bool load_update(struct load *l, uint64_t w, const struct load_sample *x);
 /* bw: the most R of the last LOAD_BW_N cap-bound estimates; 0: none */
 uint64_t load_bw(const struct load *l);
 
+/* the most R of the last LOAD_BW_N estimates, app-limited or not; 0: none */
+uint64_t load_recent(const struct load *l);
+
 /*
  * The least W a cut may leave in an app-limited estimate (or the first
  * cap-bound one after it: load_cut_bound()), R being @recv:
@@ -102,6 +120,7 @@ enum load_branch {
 	LOAD_INCREASE = AIMD_INCREASE,
 	LOAD_HOLD,		/* app-limited, no loss: W held */
 	LOAD_FLOOR,		/* app-limited, a cut stopped at load_floor() */
+	LOAD_HEADROOM,		/* app-limited, W up to 9/8 of the most R of late */
 };
 
 const char *load_branch_name(enum load_branch b);
@@ -115,8 +134,10 @@ static inline bool load_cut_bound(const struct load *l)
 /*
  * The paper's rule (aimd_update()) for an estimate with @lost packets
  * lost and the load @x: as written when cap-bound (and the estimate
- * before too); app-limited, W holds without a loss (D back to D_ini), and
- * a cut stops at load_floor() and never raises W. @l must have taken @x
+ * before too); app-limited, W holds without a loss (D back to D_ini), a
+ * cut stops at load_floor() and never raises W, and either way W is no
+ * lower than its headroom (9/8 of load_recent(), unless this estimate's
+ * loss and the one before's were heavy). @l must have taken @x
  * (load_update()) already.
  */
 enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct aimd_params *p,
