@@ -341,12 +341,16 @@ fi
 # paper's rule cut W to R - beta at each, below what the flows asked for:
 # they were held back, the next R was lower still, and W ratcheted down.
 # The qdisc now tells how long W held a backlog back (probe-get's held):
-# app-limited, W holds, and a cut stops above what the qdisc sent. What
-# the flows offer is measured first, W unlimited; then over the last 12
-# of 30 estimates (the last 6 s) a0 sends at least 90 % of it (the
-# device's count: the flows are not held back), the mean W is above it,
-# and none of the 12 is cap-bound. (The paper's rule, before: mean W 408
-# kbit/s, a0 sending 407 of the 1000 offered.)
+# app-limited, W holds, and a cut stops above what the qdisc sent (9/8
+# of the most R of late, after a light loss: load.h). What the flows
+# offer is measured first, W unlimited; then over the last 12 of 30
+# estimates (the last 6 s) a0 sends at least 90 % of it (the device's
+# count: the flows are not held back), the mean W is above it, and none
+# of the 12 cuts W by the paper's rule (cap-bound, with a loss). (The
+# paper's rule, before: mean W 408 kbit/s, a0 sending 407 of the 1000
+# offered. The floor of the interval's own R + R/8, before the light
+# loss's: under make check W 765 kbit/s, 12 of 12 cap-bound; an interval
+# that lost 4 of 42 had put W below the flows.)
 # rate_log FILE KEY: the values after KEY in a sender's -v log, bit/s
 rate_log() {
 	sed -n "s/.*estimate [0-9]*: .* $2 \([0-9.]*\)\([KMG]\?bit\).*/\1 \2/p" "$1" |
@@ -361,7 +365,7 @@ loss_setup=$?
 # interval and more, and such estimates read cap-bound (6.1 under make
 # check, once: W 743 kbit/s, 12 of 12 cap-bound)
 ratchet_run() {
-	local flood meas offered rc w_mean s_mean bound limited lossy
+	local flood meas offered rc w_mean s_mean bound cut lossy
 	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
 	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 27 9@1000000 >/dev/null &
 	flood=$!
@@ -381,17 +385,24 @@ ratchet_run() {
 		awk '{ w += $1; n++ } END { if (n == 12) printf "%d", w / n; else print 0 }')
 	s_mean=$(printf %.0f "$(cat "$work/ratchet.rate")")
 	bound=$(grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 | grep -c ', cap-bound$')
-	limited=$(grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 | grep -c ', app-limited$')
+	cut=$(grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 |
+		grep -c '(\(decrease\|halfway\)).*, cap-bound$')
 	lossy=$(losses "$work/ratchet.log" | tail -n 12 | grep -vc '^0$')
 	if [ "$offered" -lt 800000 ]; then
 		echo "machine slow: the paced flows offered $offered of 1000000 bit/s with W unlimited"
 		return $ksft_skip
 	fi
-	echo "offered $offered bit/s; then mean W ${w_mean}, a0 sent ${s_mean} bit/s; cap-bound $bound and app-limited $limited, with a loss $lossy, of the last 12"
+	echo "offered $offered bit/s; then mean W ${w_mean}, a0 sent ${s_mean} bit/s; of the last 12, cap-bound $bound (cut by the paper's rule $cut), with a loss $lossy"
 	# (the path lost packets in at least 4 of the 12: the cuts were put
-	# to the test; and none of the 12 went the paper's way)
+	# to the test; and none of the 12 went the paper's way. A guest that
+	# stalls, an estimate spanning two intervals, sends the flows' backlog
+	# at once, held back by W, and an estimate reads cap-bound: W grows
+	# there, as the paper's rule has it; a cut there is what this counts)
 	[ $rc = 0 ] && [ "$s_mean" -ge $((offered * 9 / 10)) ] && [ "$w_mean" -gt "$offered" ] &&
-		[ "$bound" = 0 ] && [ "$limited" = 12 ] && [ "$lossy" -ge 4 ]
+		[ "$cut" = 0 ] && [ "$lossy" -ge 4 ] && return 0
+	# a miss leaves its estimates in the suite's log, to see where W went
+	sed -n 's/.*\(estimate [0-9]*: .*\)/# ratchet: \1/p' "$work/ratchet.log" >&2
+	return 1
 }
 out=$(measure_twice ratchet_run)
 rc=$?
