@@ -341,8 +341,8 @@ fi
 # paper's rule cut W to R - beta at each, below what the flows asked for:
 # they were held back, the next R was lower still, and W ratcheted down.
 # The qdisc now tells how long W held a backlog back (probe-get's held):
-# app-limited, W holds, and a cut stops above what the qdisc sent (9/8
-# of the most R of late, after a light loss: load.h). What the flows
+# app-limited, W holds, and a cut stops at R + R/8, and no lower than
+# 9/8 of the most R of late (the headroom, load.h). What the flows
 # offer is measured first, W unlimited; then over the last 12 of 30
 # estimates (the last 6 s) a0 sends at least 90 % of it (the device's
 # count: the flows are not held back), the mean W is above it, and none

@@ -13,12 +13,12 @@ void load_init(struct load *l)
 	l->bound = true;
 }
 
-static uint64_t most(const uint64_t *r)
+static uint64_t most(const uint64_t *r, unsigned int n)
 {
 	uint64_t m = 0;
 	unsigned int i;
 
-	for (i = 0; i < LOAD_BW_N; i++)
+	for (i = 0; i < n; i++)
 		if (r[i] > m)
 			m = r[i];
 	return m;
@@ -26,12 +26,24 @@ static uint64_t most(const uint64_t *r)
 
 uint64_t load_bw(const struct load *l)
 {
-	return most(l->bw);
+	return most(l->bw, LOAD_BW_N);
 }
 
 uint64_t load_recent(const struct load *l)
 {
-	return most(l->recent);
+	return most(l->recent, LOAD_RECENT_N);
+}
+
+void load_unknown(struct load *l)
+{
+	l->bound = true;
+	l->was_bound = true;
+}
+
+void load_forget(struct load *l)
+{
+	memset(l->bw, 0, sizeof(l->bw));
+	memset(l->recent, 0, sizeof(l->recent));
 }
 
 bool load_update(struct load *l, uint64_t w, const struct load_sample *x)
@@ -46,12 +58,16 @@ bool load_update(struct load *l, uint64_t w, const struct load_sample *x)
 	l->cur = (l->cur + 1) % LOAD_BW_N;
 	l->bw[l->cur] = 0;	/* the oldest goes first */
 	/* (an app-limited R counts only if it is as high as bw already) */
-	l->bw[l->cur] = bound || x->recv >= load_bw(l) ? x->recv : 0;
-	l->recent[l->cur] = x->recv;
+	/* (a foreign estimate's R is the spoofer's as much as the path's) */
+	l->bw[l->cur] = !x->foreign && (bound || x->recv >= load_bw(l)) ? x->recv : 0;
+	/* (R above S: a late count, not what the path carries) */
+	l->recent_cur = (l->recent_cur + 1) % LOAD_RECENT_N;
+	l->recent[l->recent_cur] = x->foreign ? 0 : x->recv < x->sent ? x->recv : x->sent;
 	l->was_bound = l->bound;
 	l->bound = bound;
 	l->was_heavy = l->heavy;
-	l->heavy = x->recv < x->sent - x->sent / 8;
+	/* (counts, not rates: R and S are timed on two clocks) */
+	l->heavy = x->lost_pkts > x->sent_pkts / 8;
 	l->w_prev = w;
 	return bound;
 }
@@ -82,15 +98,16 @@ const char *load_branch_name(enum load_branch b)
 }
 
 /*
- * 9/8 of the most R of late: where W belongs while the flows are
- * app-limited and the path carries them (no two heavy losses in a row);
- * 0 otherwise, or with nothing of late
+ * 9/8 of the most min(R, S) of late: where W belongs while the flows are
+ * app-limited and the path carries them; 0 after two heavy losses in a
+ * row (the path narrowed below the flows), after a heavy loss in a
+ * cap-bound estimate (R is then the path's), or with nothing of late
  */
 static uint64_t load_headroom(const struct load *l, const struct aimd_params *p)
 {
 	uint64_t r = load_recent(l);
 
-	if ((l->heavy && l->was_heavy) || !r)
+	if ((l->heavy && (l->was_heavy || l->bound)) || !r)
 		return 0;
 	return aimd_clamp(r + r / 8 < r ? UINT64_MAX : r + r / 8, p);
 }
@@ -124,7 +141,7 @@ enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct ai
 	}
 	/* nor does anything leave W below the flows' headroom */
 	if (a->w < room) {
-		b = room > w0 ? LOAD_HEADROOM : LOAD_FLOOR;
+		b = LOAD_HEADROOM;
 		a->w = room;
 	}
 	return b;

@@ -26,34 +26,38 @@
  *    sender does not use; cake-autorate raises its rate only under high
  *    load), and D starts over (from D_ini when the flows press on W
  *    again, not from where it stood);
- *  - unless this estimate's loss and the one before's were heavy (R
- *    below 7/8 of what the qdisc sent), W is no lower than its headroom:
- *    9/8 of the most R of the last LOAD_BW_N estimates, app-limited or
- *    not (load_recent()); up to it if it was below ("headroom": what the
- *    path carried of late, with an eighth over). The flows got through,
+ *  - W is no lower than its headroom, 9/8 of the most min(R, S) of the
+ *    last LOAD_RECENT_N estimates, app-limited or not (load_recent()),
+ *    and goes up to it if it was below ("headroom"), loss or not; not
+ *    after two heavy losses in a row (more than an eighth of the packets:
+ *    paced traffic above a narrower path), nor after a heavy loss in a
+ *    cap-bound estimate (R is then the path's). The flows got through,
  *    and this interval's R is its losses' and its own noise, not the
  *    path. With 43 datagrams an interval and 3 % random loss, R + R/8 of
  *    one interval that lost 4 or 5 was below what the flows asked, and
  *    so was a first cut from one such R; W did not come back while
  *    app-limited, the flows pressed on it, and two cap-bound estimates
  *    in a row gave W to the paper's rule, which ratchets on random loss
- *    (er2bc_estimator's ratchet case under make check);
+ *    (er2bc_estimator's ratchet case under make check). Its costs: an
+ *    app-limited aggregate whose path narrows is followed in up to
+ *    LOAD_RECENT_N estimates, not one; paced traffic above the path by
+ *    up to about a tenth is not held back (its losses look random);
  *  - a cut lands no lower than load_floor(): R plus an eighth (above what
  *    the flows sent at a few per cent of random loss, and above the
  *    cap-bound threshold, so that W stays out of their way), and no lower
  *    than LOAD_CUT of min(W, bw) either, so that one estimate cuts by 30 %
- *    at most (CUBIC's decrease). W never goes up by a cut. (R, not what
- *    the qdisc sent: traffic that does not back off, paced UDP above the
- *    path, loses the difference at the bottleneck; a floor above what it
- *    sends would hold W there for good, never binding, and the
- *    priorities with it.)
+ *    at most (CUBIC's decrease). The rule's cut never raises W (the
+ *    headroom may). (R, not what the qdisc sent: traffic that does not
+ *    back off, paced UDP above the path, loses the difference at the
+ *    bottleneck; a floor above what it sends would hold W there for good,
+ *    never binding, and the priorities with it.)
  * bw is the most R of the last LOAD_BW_N cap-bound estimates (BBR's
  * max filter over ten rounds); an app-limited R enters it only if it is
  * at least as high (tcp_bbr.c: app-limited samples would drag the
  * estimate down).
  * Cap-bound estimates follow the rule as written: R is then the path's.
  * Except the first after an app-limited one: its cut stops at the floor
- * too. A burst the flows sent at once, held back by a W only an eighth
+ * too, and at the headroom unless its loss was heavy. A burst the flows sent at once, held back by a W only an eighth
  * above them, can take half an interval to drain and read cap-bound;
  * cut to R - beta, below what the flows ask, W would bind from then on
  * and the ratchet begin again.
@@ -68,6 +72,8 @@
 
 /* cap-bound estimates bw remembers (BBR: ten rounds) */
 #define LOAD_BW_N	10
+/* estimates the headroom remembers */
+#define LOAD_RECENT_N	4
 /* an app-limited cut, at most: W times this, millionths */
 #define LOAD_CUT	700000
 
@@ -75,11 +81,12 @@ struct load {
 	uint64_t w_prev;		/* W before the last update: it paced the
 					 * interval's first round trip */
 	uint64_t bw[LOAD_BW_N];		/* R of the last estimates, 0 if app-limited */
-	uint64_t recent[LOAD_BW_N];	/* R of the last estimates, all of them */
+	uint64_t recent[LOAD_RECENT_N];	/* min(R, S) of the last estimates, all of them */
+	uint32_t recent_cur;		/* the newest's index */
 	uint32_t cur;			/* the newest's index */
 	bool bound;			/* the last estimate was cap-bound */
 	bool was_bound;			/* and the one before */
-	bool heavy;			/* the last estimate's R below 7/8 of S */
+	bool heavy;			/* the last estimate lost more than 1/8 */
 	bool was_heavy;			/* and the one before's */
 };
 
@@ -90,6 +97,9 @@ struct load_sample {
 	uint64_t dt_ns;		/* the qdisc's time between the two snapshots */
 	uint64_t held_ns;	/* of which W held a backlog back */
 	bool has_held;		/* the module counts held_ns */
+	uint64_t sent_pkts;	/* packets the qdisc sent toward the peer */
+	uint64_t lost_pkts;	/* of which lost (L) */
+	bool foreign;		/* more received than sent: R is not the path's */
 };
 
 void load_init(struct load *l);
@@ -100,10 +110,19 @@ void load_init(struct load *l);
  */
 bool load_update(struct load *l, uint64_t w, const struct load_sample *x);
 
+/*
+ * No load to go by (the qdisc's counts went backwards): the rule as the
+ * paper has it, as if this and the estimate before were cap-bound
+ */
+void load_unknown(struct load *l);
+
+/* W was decayed (the peer quiet): what the path carried before is stale */
+void load_forget(struct load *l);
+
 /* bw: the most R of the last LOAD_BW_N cap-bound estimates; 0: none */
 uint64_t load_bw(const struct load *l);
 
-/* the most R of the last LOAD_BW_N estimates, app-limited or not; 0: none */
+/* the most min(R, S) of the last LOAD_RECENT_N estimates, app-limited or not; 0: none */
 uint64_t load_recent(const struct load *l);
 
 /*
@@ -120,7 +139,7 @@ enum load_branch {
 	LOAD_INCREASE = AIMD_INCREASE,
 	LOAD_HOLD,		/* app-limited, no loss: W held */
 	LOAD_FLOOR,		/* app-limited, a cut stopped at load_floor() */
-	LOAD_HEADROOM,		/* app-limited, W up to 9/8 of the most R of late */
+	LOAD_HEADROOM,		/* W at its headroom: up to it, or a cut stopped there */
 };
 
 const char *load_branch_name(enum load_branch b);

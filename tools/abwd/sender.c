@@ -550,6 +550,9 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		 * held time then says nothing of W; what it sent does)
 		 */
 		.has_held = e->has_held && s->c.apply,
+		.sent_pkts = e->sent,
+		.lost_pkts = e->lost,
+		.foreign = e->foreign,
 	};
 	struct abw_estimate a;
 	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN], sr[FMT_LEN], queue[64], load[80];
@@ -597,7 +600,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 	if (e->has_load)
 		load_update(&s->load, s->aimd.w, &ls);
 	else
-		s->load.bound = true;
+		load_unknown(&s->load);
 	if (delayed) {
 		x->lost = e->lost;
 		x->sent = e->sent;
@@ -707,6 +710,8 @@ static void decay(struct sender *s)
 	if (old <= floor)
 		return;
 	s->aimd.w = old / 2 > floor ? old / 2 : floor;
+	/* (no headroom from before the silence: the return goes on from here) */
+	load_forget(&s->load);
 	s->decays++;
 	if (s->aimd.w == floor)
 		log_warn("no response for %u interval%s in a row: W at w-floor, %s",

@@ -1234,11 +1234,13 @@ static struct sample smp(uint64_t ps, uint64_t pr, uint64_t br, uint64_t tr)
 }
 
 /* one second of a qdisc's load: held all of it (cap-bound) or none */
+/* an estimate over 1 s, packets of 1500 bytes: what was sent and not received was lost */
 static struct load_sample lsm(uint64_t recv, uint64_t sent, bool held)
 {
 	return (struct load_sample){
 		.recv = recv, .sent = sent, .dt_ns = 1000000000ULL,
 		.held_ns = held ? 1000000000ULL : 0, .has_held = true,
+		.sent_pkts = sent / 12000, .lost_pkts = sent > recv ? (sent - recv) / 12000 : 0,
 	};
 }
 
@@ -1387,6 +1389,7 @@ static void test_load_random_loss(void)
 		x = (struct load_sample){
 			.recv = (sent - lost) * pkt * 2, .sent = sent * pkt * 2,
 			.dt_ns = dt, .held_ns = n > cap ? dt : 0, .has_held = true,
+			.sent_pkts = sent, .lost_pkts = lost,
 		};
 		bound += load_update(&l, a.w, &x);
 		load_aimd(&l, &a, &p, lost, &x);
@@ -1394,8 +1397,74 @@ static void test_load_random_loss(void)
 			w_least = a.w;
 	}
 	ok(w_least > 44 * pkt * 2 && !bound,
-	   "load: 3 %% random loss, flows at 992 kbit/s: W never below 1056 (least %" PRIu64 " bit/s), none of 400 cap-bound (%u)",
+	   "load: 3 %% random loss, flows at 992 kbit/s: W never below 1015 (least %" PRIu64 " bit/s), none of 400 cap-bound (%u)",
 	   w_least, bound);
+}
+
+/*
+ * Where the headroom does not hold W up: a heavy loss in a cap-bound
+ * estimate (R is the path's); after a decay (the peer was quiet); a
+ * foreign estimate's R (a spoofer's bytes); and the path narrowing under
+ * an app-limited TCP aggregate (2 % lost at the new path), which W
+ * follows within LOAD_RECENT_N estimates.
+ */
+static void test_load_headroom_limits(void)
+{
+	struct aimd_params p = AIMD_DEFAULTS;
+	enum load_branch b;
+	struct load_sample x;
+	struct aimd a;
+	struct load l;
+	int i, lag = -1;
+
+	aimd_init(&a, &p);
+	load_init(&l);
+	x = lsm(1800000, 1800000, false);
+	load_update(&l, 2000000, &x);
+	a.w = 1500000;
+	x = lsm(1000000, 1500000, true);
+	load_update(&l, a.w, &x);
+	b = load_aimd(&l, &a, &p, 40, &x);
+	ok(b == LOAD_FLOOR && a.w == 1125000,
+	   "load: cap-bound after app-limited, a heavy loss: no headroom, the floor R + R/8 (%s, %" PRIu64 ")",
+	   load_branch_name(b), a.w);
+
+	load_init(&l);
+	x = lsm(2000000, 2000000, false);
+	load_update(&l, 4000000, &x);
+	load_forget(&l);
+	a.w = 250000;
+	x = lsm(240000, 250000, false);
+	load_update(&l, a.w, &x);
+	b = load_aimd(&l, &a, &p, 0, &x);
+	ok(b == LOAD_HEADROOM && a.w == 270000,
+	   "load: after a decay, the R of before is forgotten: W up to 9/8 of R 240 kbit/s only (%" PRIu64 ")",
+	   a.w);
+
+	load_init(&l);
+	a.w = 1000000;
+	x = lsm(900000, 1000000, false);
+	x.foreign = true;
+	load_update(&l, a.w, &x);
+	ok(!load_recent(&l) && !load_bw(&l), "load: a foreign estimate's R enters neither bw nor the headroom");
+
+	load_init(&l);
+	a.w = 4000000;
+	for (i = 0; i < 40; i++) {
+		uint64_t path = i < 20 ? 4000000 : 2000000, s = 3000000, r;
+
+		if (s > path)
+			s = path + path / 50;
+		r = s < path ? s - 12000 : path;
+		x = lsm(r, s, false);
+		load_update(&l, a.w, &x);
+		load_aimd(&l, &a, &p, (s - r) / 12000, &x);
+		if (i >= 20 && lag < 0 && a.w <= path + path / 8)
+			lag = i - 19;
+	}
+	ok(lag >= 1 && lag <= LOAD_RECENT_N,
+	   "load: app-limited TCP, the path 4 -> 2 Mbit/s: W at 9/8 of it within %d estimates (%d)",
+	   LOAD_RECENT_N, lag);
 }
 
 /*
@@ -1504,14 +1573,22 @@ static void test_load_bound(void)
 	ok(load_aimd(&l, &a, &p, 2, &x) == LOAD_DECREASE && a.w == 1600000,
 	   "load: the second in a row: R - beta, as the paper has it");
 	/*
-	 * R above W (a late count after a cut), two heavy losses in a row (no
-	 * headroom): (W + R) / 2 would raise W
+	 * R above S and W (a late count after a cut): (W + R) / 2 would raise
+	 * W, and the headroom takes S, not R: 9/8 of 900 kbit/s
 	 */
 	load_init(&l);
 	a.w = 1000000;
+	x = lsm(1400000, 900000, false);
+	load_update(&l, a.w, &x);
+	b = load_aimd(&l, &a, &p, 1, &x);
+	ok(b == LOAD_HEADROOM && a.w == 1012500,
+	   "load: app-limited, R 1.4 above S 0.9 and W 1 Mbit/s: W to 9/8 of S (%" PRIu64 ")", a.w);
+	/* ... and with no headroom (two heavy losses in a row), W as it was */
+	load_init(&l);
 	x = lsm(1400000, 2000000, false);
 	load_update(&l, a.w, &x);
 	load_update(&l, a.w, &x);
+	a.w = 1000000;
 	load_aimd(&l, &a, &p, 1, &x);
 	ok(a.w == 1000000, "load: app-limited, R above W: a cut does not raise W (%" PRIu64 ")", a.w);
 	/* R 1.3 of late: a light loss's cut stops at 9/8 of it */
@@ -1522,7 +1599,7 @@ static void test_load_bound(void)
 	x = lsm(990000, 1000000, false);
 	load_update(&l, a.w, &x);
 	b = load_aimd(&l, &a, &p, 1, &x);
-	ok(b == LOAD_FLOOR && a.w == 1462500,
+	ok(b == LOAD_HEADROOM && a.w == 1462500,
 	   "load: app-limited, a light loss, R 1.3 Mbit/s of late: the cut stops at 1.4625 (%" PRIu64 ")",
 	   a.w);
 	/*
@@ -1552,8 +1629,9 @@ static void test_load_bound(void)
 	ok(load_aimd(&l, &a, &p, 1, &x) == LOAD_HALFWAY && a.w == 1495000,
 	   "load: app-limited, one loss, (W + R) / 2 = 1.495 above the floor: halfway");
 	/*
-	 * heavy losses (R below 7/8 of S): one alone stops at 9/8 of the R
-	 * of late; two in a row at R + R/8 (the path narrowed below them)
+	 * heavy losses (more than an eighth of the packets): one alone stops
+	 * at 9/8 of the R of late; two in a row at the floor (the path
+	 * narrowed below them): max(R + R/8, 70 % of min(W, bw))
 	 */
 	load_init(&l);
 	a.w = 2400000;
@@ -1563,7 +1641,7 @@ static void test_load_bound(void)
 	x = lsm(1000000, 2000000, false);
 	load_update(&l, a.w, &x);
 	b = load_aimd(&l, &a, &p, 80, &x);
-	ok(b == LOAD_FLOOR && a.w == 2250000,
+	ok(b == LOAD_HEADROOM && a.w == 2250000,
 	   "load: one heavy loss, R 2 Mbit/s of late: the cut stops at 2.25 (%" PRIu64 ")", a.w);
 	load_update(&l, a.w, &x);
 	b = load_aimd(&l, &a, &p, 80, &x);
@@ -2763,6 +2841,7 @@ int main(void)
 	test_load_bound();
 	test_load_unyielding();
 	test_load_random_loss();
+	test_load_headroom_limits();
 	test_delay_limited();
 	test_compete_detect();
 	test_compete_rate();
