@@ -247,11 +247,10 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_count_find);
 
 bool er2bc_replay_newer(const struct er2bc_replay *w, u64 epoch, u16 seq)
 {
-	u16 ahead = seq - w->seq;
-
 	if (!w->have || epoch > w->epoch)
 		return true;
-	return epoch == w->epoch && ahead && ahead < 0x8000;
+	/* ahead by 1 to half the sequence space, as after() judges TCP's */
+	return epoch == w->epoch && (s16)(seq - w->seq) > 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_replay_newer);
 
@@ -320,8 +319,8 @@ int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer)
 		if (nla_type(nla) != ER2BC_A_PROBE_PEER)
 			continue;
 		if (peer->n == ER2BC_PEER_MAX) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla,
-					    "er2bc: at most 4 peer prefixes");
+			NL_SET_ERR_MSG_ATTR(info->extack, nla, "er2bc: at most "
+					    __stringify(ER2BC_PEER_MAX) " peer prefixes");
 			return -E2BIG;
 		}
 		/* checked whole by the command's policy before the handler ran */

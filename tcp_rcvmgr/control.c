@@ -238,13 +238,13 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 	/* the kicks from now on wait for the gap (rcvmgr_kick()) */
 	WRITE_ONCE(rn->reassign_next, jiffies + RCVMGR_REASSIGN_GAP);
 	cfg = rcu_dereference_protected(rn->cfg, lockdep_is_held(&rn->ctl_mutex));
-	max = atomic_read(&rn->count) + 64;
+	max = atomic_read(&rn->count) + RCVMGR_ASSIGN_SLACK;
 	shares = kvcalloc(max, sizeof(*shares), GFP_KERNEL);
 	conns = kvcalloc(max, sizeof(*conns), GFP_KERNEL);
 	if (!shares || !conns) {
-		/* the assignment is not lost: again in 100 ms */
+		/* the assignment is not lost: again a little later */
 		if (!READ_ONCE(rn->exiting))
-			queue_delayed_work(system_unbound_wq, &rn->reassign, HZ / 10);
+			queue_delayed_work(system_unbound_wq, &rn->reassign, RCVMGR_NOMEM_RETRY);
 		if (!interval_end)
 			goto out;
 		/* the interval's vote and expiry still run, on no memory */

@@ -691,7 +691,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		c->data_ns = now;
 		c->bytes += p->payload;
 		if (seg > c->mss)
-			c->mss = min(seg, 65535U);
+			c->mss = min_t(u32, seg, U16_MAX);	/* the MSS option's most */
 	}
 	/*
 	 * Section 5: what the sender keeps in flight, as the receiver's side
@@ -726,7 +726,6 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		if (rcvmgr_carries(c))
 			kick = true;
 		c->state = TCP_RCVMGR_STATE_CLOSING;
-		c->flags |= RCVMGR_F_FIN_DATA;
 	}
 	spin_unlock(&c->lock);
 
@@ -858,8 +857,6 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 	/* after both SYNs: the handshake's last ACK (a download) */
 	c->flags |= RCVMGR_F_ESTABLISHED;
-	if (th->fin)
-		c->flags |= RCVMGR_F_FIN_ACK;
 	/* adopted: a download's priority, from its receiver's packets */
 	if (unlikely(c->flags & RCVMGR_F_PRIO_ACK)) {
 		u32 prio = rcvmgr_priority(cfg, p, skb->mark);

@@ -95,8 +95,6 @@ struct rcvmgr_key {
 #define RCVMGR_F_RCV_SYN	BIT(3)	/* the receiver's SYN or SYN-ACK was seen */
 #define RCVMGR_F_RCV_WS		BIT(4)
 #define RCVMGR_F_RCV_TS		BIT(5)
-#define RCVMGR_F_FIN_DATA	BIT(8)
-#define RCVMGR_F_FIN_ACK	BIT(9)
 #define RCVMGR_F_SND_ACK	BIT(10)	/* snd_ack and snd_wnd hold the sender's */
 #define RCVMGR_F_RCV_OPENED	BIT(11)	/* the receiver's SYN opened it: a download */
 #define RCVMGR_F_ESTABLISHED	BIT(12)	/* an ACK after both SYNs: the handshake's last */
@@ -246,6 +244,15 @@ struct rcvmgr_net {
 #define RCVMGR_OPENING_IDLE_NS	(5 * NSEC_PER_SEC)
 /* reassignments between intervals: at most one per this many jiffies */
 #define RCVMGR_REASSIGN_GAP	msecs_to_jiffies(10)
+/* an assignment that found no memory runs again this many jiffies later */
+#define RCVMGR_NOMEM_RETRY	msecs_to_jiffies(100)
+/*
+ * room for connections that join between the count and the walk (the
+ * walk takes no more than this; the rest wait for the next assignment)
+ */
+#define RCVMGR_ASSIGN_SLACK	64
+/* an Ethernet path's MSS: the budget's steps are whole segments of it */
+#define RCVMGR_SEG_ETH		1460
 
 /* whether a probe (rcvmgr_probe_due()) runs now */
 static inline bool rcvmgr_probing(const struct rcvmgr_net *rn)

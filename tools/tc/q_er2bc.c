@@ -58,6 +58,11 @@ static const char * const state_names[] = {
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* a number macro as a string: limits said in messages as the code has them */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* (usage() says window and history 1-32) */
+_Static_assert(ER2BC_CTRL_HIST_MAX == 32, "usage() names the range of window and history");
 
 /* the names of an enum's values */
 struct names {
@@ -141,6 +146,15 @@ static int bad(const char *what, const char *arg, const char *why)
 	fprintf(stderr, "er2bc: illegal \"%s\" value \"%s\"%s%s\n", what, arg,
 		why ? ": " : "", why ? why : "");
 	return -1;
+}
+
+/* a size above @max bytes (a whole number of MiB) */
+static int too_big(const char *what, const char *arg, unsigned int max)
+{
+	char why[32];
+
+	snprintf(why, sizeof(why), "at most %umb", max >> 20);
+	return bad(what, arg, why);
 }
 
 /* the value named arg, or -1 */
@@ -361,7 +375,7 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (get_size(&burst, *argv))
 				return bad("burst", *argv, "not a size");
 			if (burst > TC_ER2BC_BURST_MAX)
-				return bad("burst", *argv, "at most 512mb");
+				return too_big("burst", *argv, TC_ER2BC_BURST_MAX);
 			have_burst = true;
 		} else if (strcmp(*argv, "default") == 0) {
 			argc--, argv++;
@@ -384,7 +398,7 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 
 			argc--, argv++;
 			if (get_u32(v, *argv, 10) || *v < 1 || *v > ER2BC_CTRL_HIST_MAX)
-				return bad(argv[-1], *argv, "updates, 1-32");
+				return bad(argv[-1], *argv, "updates, 1-" STR(ER2BC_CTRL_HIST_MAX));
 		} else if (is_word(*argv, "loss-headroom", "blim")) {
 			argc--, argv++;
 			if (parse_rate(&blim, argv[-1], *argv))
@@ -431,7 +445,8 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (strcmp(*argv, "none") == 0)
 				continue;
 			if (npeer == TC_ER2BC_PEER_MAX)
-				return bad("peer", *argv, "at most 4 peer prefixes");
+				return bad("peer", *argv,
+					   "at most " STR(TC_ER2BC_PEER_MAX) " peer prefixes");
 			if (parse_prefix(&peer[npeer], *argv))
 				return -1;
 			npeer++;
@@ -545,14 +560,14 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			if (get_size(&burst, *argv))
 				return bad("burst", *argv, "not a size");
 			if (burst > TC_ER2BC_BURST_MAX)
-				return bad("burst", *argv, "at most 512mb");
+				return too_big("burst", *argv, TC_ER2BC_BURST_MAX);
 			have_burst = true;
 		} else if (strcmp(*argv, "cburst") == 0) {
 			argc--, argv++;
 			if (get_size(&cburst, *argv))
 				return bad("cburst", *argv, "not a size");
 			if (cburst > TC_ER2BC_BURST_MAX)
-				return bad("cburst", *argv, "at most 512mb");
+				return too_big("cburst", *argv, TC_ER2BC_BURST_MAX);
 			have_cburst = true;
 		} else {
 			fprintf(stderr, "er2bc: unknown class option \"%s\"\n", *argv);
