@@ -1244,6 +1244,16 @@ static struct load_sample lsm(uint64_t recv, uint64_t sent, bool held)
 	};
 }
 
+/* one estimate of lsm()'s at the W in force: the verdict, then the rule */
+static enum load_branch lstep(struct load *l, struct aimd *a, const struct aimd_params *p,
+			      uint64_t recv, uint64_t sent, bool held, uint64_t lost)
+{
+	struct load_sample x = lsm(recv, sent, held);
+
+	load_update(l, a->w, &x);
+	return load_aimd(l, a, p, lost, &x);
+}
+
 /*
  * The verdict: held back half the interval or more is cap-bound; without a
  * held count, the qdisc's rate against 15/16 of the lower of the last two
@@ -1422,9 +1432,7 @@ static void test_load_headroom_limits(void)
 	x = lsm(1800000, 1800000, false);
 	load_update(&l, 2000000, &x);
 	a.w = 1500000;
-	x = lsm(1000000, 1500000, true);
-	load_update(&l, a.w, &x);
-	b = load_aimd(&l, &a, &p, 40, &x);
+	b = lstep(&l, &a, &p, 1000000, 1500000, true, 40);
 	ok(b == LOAD_FLOOR && a.w == 1125000,
 	   "load: cap-bound after app-limited, a heavy loss: no headroom, the floor R + R/8 (%s, %" PRIu64 ")",
 	   load_branch_name(b), a.w);
@@ -1434,9 +1442,7 @@ static void test_load_headroom_limits(void)
 	load_update(&l, 4000000, &x);
 	load_forget(&l);
 	a.w = 250000;
-	x = lsm(240000, 250000, false);
-	load_update(&l, a.w, &x);
-	b = load_aimd(&l, &a, &p, 0, &x);
+	b = lstep(&l, &a, &p, 240000, 250000, false, 0);
 	ok(b == LOAD_HEADROOM && a.w == 270000,
 	   "load: after a decay, the R of before is forgotten: W up to 9/8 of R 240 kbit/s only (%" PRIu64 ")",
 	   a.w);
@@ -1456,9 +1462,7 @@ static void test_load_headroom_limits(void)
 		if (s > path)
 			s = path + path / 50;
 		r = s < path ? s - 12000 : path;
-		x = lsm(r, s, false);
-		load_update(&l, a.w, &x);
-		load_aimd(&l, &a, &p, (s - r) / 12000, &x);
+		lstep(&l, &a, &p, r, s, false, (s - r) / 12000);
 		if (i >= 20 && lag < 0 && a.w <= path + path / 8)
 			lag = i - 19;
 	}
@@ -1578,9 +1582,7 @@ static void test_load_bound(void)
 	 */
 	load_init(&l);
 	a.w = 1000000;
-	x = lsm(1400000, 900000, false);
-	load_update(&l, a.w, &x);
-	b = load_aimd(&l, &a, &p, 1, &x);
+	b = lstep(&l, &a, &p, 1400000, 900000, false, 1);
 	ok(b == LOAD_HEADROOM && a.w == 1012500,
 	   "load: app-limited, R 1.4 above S 0.9 and W 1 Mbit/s: W to 9/8 of S (%" PRIu64 ")", a.w);
 	/* ... and with no headroom (two heavy losses in a row), W as it was */
@@ -1596,9 +1598,7 @@ static void test_load_bound(void)
 	x = lsm(1300000, 1300000, false);
 	load_update(&l, a.w, &x);
 	a.w = 1500000;
-	x = lsm(990000, 1000000, false);
-	load_update(&l, a.w, &x);
-	b = load_aimd(&l, &a, &p, 1, &x);
+	b = lstep(&l, &a, &p, 990000, 1000000, false, 1);
 	ok(b == LOAD_HEADROOM && a.w == 1462500,
 	   "load: app-limited, a light loss, R 1.3 Mbit/s of late: the cut stops at 1.4625 (%" PRIu64 ")",
 	   a.w);
@@ -1610,23 +1610,18 @@ static void test_load_bound(void)
 	x = lsm(848000, 966000, false);
 	load_update(&l, a.w, &x);
 	a.w = 954000;
-	x = lsm(923900, 992300, false);
-	load_update(&l, a.w, &x);
-	b = load_aimd(&l, &a, &p, 3, &x);
+	b = lstep(&l, &a, &p, 923900, 992300, false, 3);
 	ok(b == LOAD_HEADROOM && a.w == 1039387,
 	   "load: app-limited, W 954 below 9/8 of R 923.9 kbit/s of late: up to it (%s, %" PRIu64 ")",
 	   load_branch_name(b), a.w);
-	x = lsm(900000, 900000, false);
-	load_update(&l, a.w, &x);
-	b = load_aimd(&l, &a, &p, 0, &x);
+	b = lstep(&l, &a, &p, 900000, 900000, false, 0);
 	ok(b == LOAD_HOLD && a.w == 1039387, "load: ... and holds there without a loss (%s)",
 	   load_branch_name(b));
 	/* nothing of late but this R: floor R + R/8, 1.11; halfway above it */
 	load_init(&l);
 	a.w = 2000000;
-	x = lsm(990000, 1000000, false);
-	load_update(&l, a.w, &x);
-	ok(load_aimd(&l, &a, &p, 1, &x) == LOAD_HALFWAY && a.w == 1495000,
+	b = lstep(&l, &a, &p, 990000, 1000000, false, 1);
+	ok(b == LOAD_HALFWAY && a.w == 1495000,
 	   "load: app-limited, one loss, (W + R) / 2 = 1.495 above the floor: halfway");
 	/*
 	 * heavy losses (more than an eighth of the packets): one alone stops
@@ -1635,16 +1630,11 @@ static void test_load_bound(void)
 	 */
 	load_init(&l);
 	a.w = 2400000;
-	x = lsm(2000000, 2000000, false);
-	load_update(&l, a.w, &x);
-	load_aimd(&l, &a, &p, 0, &x);
-	x = lsm(1000000, 2000000, false);
-	load_update(&l, a.w, &x);
-	b = load_aimd(&l, &a, &p, 80, &x);
+	lstep(&l, &a, &p, 2000000, 2000000, false, 0);
+	b = lstep(&l, &a, &p, 1000000, 2000000, false, 80);
 	ok(b == LOAD_HEADROOM && a.w == 2250000,
 	   "load: one heavy loss, R 2 Mbit/s of late: the cut stops at 2.25 (%" PRIu64 ")", a.w);
-	load_update(&l, a.w, &x);
-	b = load_aimd(&l, &a, &p, 80, &x);
+	b = lstep(&l, &a, &p, 1000000, 2000000, false, 80);
 	ok(b == LOAD_FLOOR && a.w == 1400000,
 	   "load: the second heavy loss in a row: at 70 %% of bw 2 Mbit/s, 1.4 (%" PRIu64 ")", a.w);
 }
