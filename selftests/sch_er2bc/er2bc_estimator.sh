@@ -347,11 +347,11 @@ fi
 # estimates (the last 6 s) a0 sends at least 90 % of it (the device's
 # count: the flows are not held back), the mean W is above it, none of
 # the 12 cuts W by the paper's rule (cap-bound, with a loss), and at
-# most 2 of them are cap-bound without W growing. (The
-# paper's rule, before: mean W 408 kbit/s, a0 sending 407 of the 1000
-# offered. The floor of the interval's own R + R/8, before the
-# headroom: under make check W 765 kbit/s, 12 of 12 cap-bound; an interval
-# that lost 4 of 42 had put W below the flows.)
+# most 2 of them are cap-bound without W growing. (The paper's rule,
+# before: mean W 408 kbit/s, a0 sending 407 of the 1000 offered. The
+# floor of the interval's own R + R/8, before the headroom: under make
+# check W 765 kbit/s, 12 of 12 cap-bound; an interval that lost 4 of 42
+# had put W below the flows.)
 # rate_log FILE KEY: the values after KEY in a sender's -v log, bit/s
 rate_log() {
 	sed -n "s/.*estimate [0-9]*: .* $2 \([0-9.]*\)\([KMG]\?bit\).*/\1 \2/p" "$1" |
@@ -385,11 +385,10 @@ ratchet_run() {
 	w_mean=$(rate_log "$work/ratchet.log" W | tail -n 12 |
 		awk '{ w += $1; n++ } END { if (n == 12) printf "%d", w / n; else print 0 }')
 	s_mean=$(printf %.0f "$(cat "$work/ratchet.rate")")
-	bound=$(grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 | grep -c ', cap-bound$')
-	cut=$(grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 |
-		grep -c '(\(decrease\|halfway\)).*, cap-bound$')
-	held=$(grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 |
-		grep ', cap-bound$' | grep -vc '(increase)')
+	grep 'estimate [0-9]*: ' "$work/ratchet.log" | tail -n 12 >"$work/ratchet.last"
+	bound=$(grep -c ', cap-bound$' "$work/ratchet.last")
+	cut=$(grep -c '(\(decrease\|halfway\)).*, cap-bound$' "$work/ratchet.last")
+	held=$(grep ', cap-bound$' "$work/ratchet.last" | grep -vc '(increase)')
 	lossy=$(losses "$work/ratchet.log" | tail -n 12 | grep -vc '^0$')
 	if [ "$offered" -lt 800000 ]; then
 		echo "machine slow: the paced flows offered $offered of 1000000 bit/s with W unlimited"

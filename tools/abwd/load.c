@@ -13,6 +13,12 @@ void load_init(struct load *l)
 	l->bound = true;
 }
 
+/* r and an eighth more (9/8 r), saturating */
+static uint64_t eighth_over(uint64_t r)
+{
+	return r + r / 8 < r ? UINT64_MAX : r + r / 8;
+}
+
 static uint64_t most(const uint64_t *r, unsigned int n)
 {
 	uint64_t m = 0;
@@ -75,7 +81,7 @@ bool load_update(struct load *l, uint64_t w, const struct load_sample *x)
 uint64_t load_floor(const struct load *l, uint64_t w, uint64_t recv)
 {
 	uint64_t bw = load_bw(l), ref = bw && bw < w ? bw : w;
-	uint64_t f = recv + recv / 8 < recv ? UINT64_MAX : recv + recv / 8;
+	uint64_t f = eighth_over(recv);
 	uint64_t g = (uint64_t)((unsigned __int128)ref * LOAD_CUT / PPM);
 
 	if (g > f)
@@ -109,7 +115,7 @@ static uint64_t load_headroom(const struct load *l, const struct aimd_params *p)
 
 	if ((l->heavy && (l->was_heavy || l->bound)) || !r)
 		return 0;
-	return aimd_clamp(r + r / 8 < r ? UINT64_MAX : r + r / 8, p);
+	return aimd_clamp(eighth_over(r), p);
 }
 
 enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct aimd_params *p,

@@ -57,8 +57,9 @@
  * estimate down).
  * Cap-bound estimates follow the rule as written: R is then the path's.
  * Except the first after an app-limited one: its cut stops at the floor
- * too, and at the headroom unless its loss was heavy. A burst the flows sent at once, held back by a W only an eighth
- * above them, can take half an interval to drain and read cap-bound;
+ * too, and at the headroom unless its loss was heavy. A burst the flows
+ * sent at once, held back by a W only an eighth above them, can take
+ * half an interval to drain and read cap-bound;
  * cut to R - beta, below what the flows ask, W would bind from then on
  * and the ratchet begin again.
  */
@@ -155,9 +156,9 @@ static inline bool load_cut_bound(const struct load *l)
  * lost and the load @x: as written when cap-bound (and the estimate
  * before too); app-limited, W holds without a loss (D back to D_ini), a
  * cut stops at load_floor() and never raises W, and either way W is no
- * lower than its headroom (9/8 of load_recent(), unless this estimate's
- * loss and the one before's were heavy). @l must have taken @x
- * (load_update()) already.
+ * lower than its headroom (9/8 of load_recent(); none after two heavy
+ * losses in a row, or a heavy loss in a cap-bound estimate). @l must have
+ * taken @x (load_update()) already.
  */
 enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct aimd_params *p,
 			   uint64_t lost, const struct load_sample *x);
