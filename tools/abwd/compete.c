@@ -11,19 +11,67 @@ void compete_init(struct compete *c)
 	memset(c, 0, sizeof(*c));
 }
 
-bool compete_update(struct compete *c, int64_t queue_ns, int64_t span_min_ns)
+uint32_t compete_drain_len(int64_t most_ns, uint64_t interval_ns, uint64_t rtt_ns)
 {
-	uint32_t i, low = 0;
-	int64_t most;
+	uint64_t most = most_ns > 0 ? (uint64_t)most_ns : 0, n;
 
+	if (!interval_ns || most >= interval_ns * COMPETE_DRAIN_MAX ||
+	    rtt_ns >= interval_ns * COMPETE_DRAIN_MAX)
+		return COMPETE_DRAIN_MAX;
+	/*
+	 * the lag (the queue and a round trip: the requests queued before
+	 * the drain come back with the queue they met), then twice the queue
+	 * (it empties at half the rate), in whole intervals, and one more
+	 */
+	n = 1 + (3 * most + rtt_ns + interval_ns - 1) / interval_ns;
+	return n < 2 ? 2 : n > COMPETE_DRAIN_MAX ? COMPETE_DRAIN_MAX : (uint32_t)n;
+}
+
+/* a drain begins, the test's most @most_ns: is the queue W's own? */
+static enum compete_step drain_begin(struct compete *c, int64_t most_ns, uint64_t interval_ns,
+				     uint64_t rtt_ns)
+{
+	c->draining = true;
+	c->drain_age = 0;
+	c->drain_most = most_ns;
+	c->drain_len = compete_drain_len(most_ns, interval_ns, rtt_ns);
+	c->w_saved = 0;
+	c->drains++;
+	return COMPETE_DRAIN;
+}
+
+enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t span_min_ns,
+				 uint64_t interval_ns, uint64_t rtt_ns)
+{
+	int64_t most, q = queue_ns > 0 ? queue_ns : 0;
+	uint32_t i, low = 0;
+
+	if (c->draining) {
+		c->drain_age++;
+		if (q * 10 < c->drain_most || q < span_min_ns) {
+			/* it drained: W's own queue, or the others have gone */
+			c->draining = false;
+			c->on = false;
+			c->n = 0;	/* the test starts over */
+			return COMPETE_DRAIN_END;
+		}
+		if (c->drain_age < c->drain_len)
+			return COMPETE_DRAIN;
+		/* it outlasted the drain: others hold it */
+		c->draining = false;
+		c->drains_failed++;
+		c->on = true;
+		c->age = 0;
+		return COMPETE_DRAIN_FAIL;
+	}
 	c->cur = (c->cur + 1) % COMPETE_WINDOW;
-	c->q[c->cur] = queue_ns > 0 ? queue_ns : 0;
+	c->q[c->cur] = q;
 	if (c->n < COMPETE_WINDOW)
 		c->n++;
 	if (c->on)
 		c->age++;
 	if (c->n < COMPETE_WINDOW)
-		return c->on;
+		return c->on ? COMPETE_RATE : COMPETE_LOSS;
 	most = c->q[0];
 	for (i = 1; i < COMPETE_WINDOW; i++)
 		if (c->q[i] > most)
@@ -33,15 +81,62 @@ bool compete_update(struct compete *c, int64_t queue_ns, int64_t span_min_ns)
 		if (c->q[i] * 10 < most)
 			low++;
 	/* (one reading low is a sawtooth's dip, or the paper's own cut) */
-	if (!c->on && low <= 1 && most >= span_min_ns) {
-		c->on = true;
-		c->age = 0;
-	} else if (c->on && c->age >= COMPETE_HOLD &&
-		   (low >= COMPETE_WINDOW / 2 || most < span_min_ns)) {
+	if (!c->on && low <= 1 && most >= span_min_ns)
+		return drain_begin(c, most, interval_ns, rtt_ns);
+	if (c->on && c->age >= COMPETE_HOLD &&
+	    (low >= COMPETE_WINDOW / 2 || most < span_min_ns)) {
 		/* drained at half the readings: no sawtooth's dip, a queue gone */
 		c->on = false;
+		return COMPETE_LOSS;
 	}
-	return c->on;
+	/* competing a while: are the others still there? */
+	if (c->on && c->age >= COMPETE_RECHECK)
+		return drain_begin(c, most, interval_ns, rtt_ns);
+	return c->on ? COMPETE_RATE : COMPETE_LOSS;
+}
+
+void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
+		   const struct aimd_params *p, uint64_t recv)
+{
+	uint64_t w;
+
+	switch (step) {
+	case COMPETE_DRAIN:
+		if (c->w_saved)
+			break;	/* W holds while it drains */
+		c->w_saved = a->w;
+		c->r_saved = recv ? recv : a->w;
+		w = c->r_saved < a->w ? c->r_saved : a->w;
+		a->w = aimd_clamp(w / 2, p);
+		break;
+	case COMPETE_DRAIN_END:
+		/* W's own queue: W was above what the bottleneck served */
+		if (c->w_saved)
+			a->w = aimd_clamp(c->r_saved < c->w_saved ? c->r_saved : c->w_saved, p);
+		a->d = p->d_ini;
+		c->w_saved = 0;
+		break;
+	case COMPETE_DRAIN_FAIL:
+		if (c->w_saved)
+			a->w = aimd_clamp(c->w_saved, p);
+		a->d = p->d_ini;
+		c->w_saved = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+const char *compete_step_name(enum compete_step step)
+{
+	static const char *const names[] = {
+		[COMPETE_DRAIN] = "drain",
+		[COMPETE_DRAIN_END] = "drain-end",
+		[COMPETE_DRAIN_FAIL] = "drain-fail",
+	};
+
+	return (unsigned int)step < sizeof(names) / sizeof(names[0]) && names[step] ?
+	       names[step] : "?";
 }
 
 void compete_observe(struct compete *c, uint64_t lost, uint64_t sent, uint64_t rtt_ns)

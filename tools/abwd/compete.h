@@ -42,6 +42,24 @@
  * 400 kbit/s and a bulk backup beside two CUBIC flows). The scheduler then
  * serves priorities 1-3 first out of a W that holds that share, where the
  * paper's W gave it up.
+ *
+ * The drain. Copa's test is sound because Copa empties its own queue
+ * every few round trips; the paper's rule does not (it cuts only beta
+ * below R, and grows W by D into the buffer again), so on a fixed path a
+ * queue of W's own can pass the test. So the test only begins a drain
+ * (Copa's lesson, and BBR's ProbeRTT): W at half of min(R, W) for up to
+ * compete_drain_len() estimates, long enough for a queue of W's own to
+ * empty at half the rate, past the lag of the queue read (the requests
+ * queued before the drain come back with the queue they met). A queue
+ * read under a tenth of the most the test saw, or under the least that
+ * counts, ends it at once: the queue was W's own, W goes back to the R of
+ * the estimate that began it (what the bottleneck served: W was above
+ * it) if that is lower than the W before, and the test starts over
+ * (drain-end). A queue that outlasts the drain is others': W goes back
+ * to where it was and the rule competes (drain-fail). Competing, the
+ * same drain every COMPETE_RECHECK estimates asks whether the others are
+ * still there: a queue held by W's own competing rate passes Copa's test
+ * for ever, and only a drain tells it from theirs.
  */
 #ifndef _ABWD_COMPETE_H
 #define _ABWD_COMPETE_H
@@ -56,6 +74,17 @@
 #define COMPETE_HOLD	20	/* estimates competing, at least */
 #define COMPETE_N	4	/* TCP flows the aggregate is worth */
 #define COMPETE_MSS	1500	/* bytes */
+#define COMPETE_RECHECK	30	/* competing, a drain every so many estimates */
+#define COMPETE_DRAIN_MAX 12	/* estimates a drain lasts, at most */
+
+/* what the test asks of W at one estimate (compete_update()) */
+enum compete_step {
+	COMPETE_LOSS,		/* not competing: the loss rule */
+	COMPETE_RATE,		/* competing: compete_aimd() */
+	COMPETE_DRAIN,		/* a drain begins, or goes on: compete_drain() */
+	COMPETE_DRAIN_END,	/* the queue drained: it was W's own */
+	COMPETE_DRAIN_FAIL,	/* it outlasted the drain: others', competing */
+};
 
 struct compete {
 	int64_t q[COMPETE_WINDOW];	/* the last queues read, ns */
@@ -63,6 +92,14 @@ struct compete {
 	uint32_t cur;			/* the newest's index */
 	uint32_t age;			/* estimates since it began competing */
 	bool on;			/* elastic cross traffic: competing */
+	bool draining;			/* a drain is under way */
+	uint32_t drain_age;		/* its estimates so far */
+	uint32_t drain_len;		/* and at most */
+	int64_t drain_most;		/* the most the test saw when it began, ns */
+	uint64_t w_saved;		/* W when it began, bit/s; 0: not yet set */
+	uint64_t r_saved;		/* the R of the estimate that began it */
+	uint64_t drains;		/* drains begun */
+	uint64_t drains_failed;		/* drains the queue outlasted */
 	bool have;			/* p and srtt hold a sample */
 	uint64_t p_ppm;			/* the aggregate's packets lost, millionths */
 	uint64_t srtt_ns;		/* the requests' RTT */
@@ -71,11 +108,30 @@ struct compete {
 void compete_init(struct compete *c);
 
 /*
- * One estimate's queue read (the delay above the base, ns) into the
- * test, with @span_min_ns the least queue that counts: whether the
- * loss rule competes from now on
+ * One estimate's queue read @queue_ns (the delay above the base) into the
+ * test, with @span_min_ns the least queue that counts, @interval_ns the
+ * interval between estimates and @rtt_ns the request's RTT (0: unknown):
+ * what W does at this estimate
  */
-bool compete_update(struct compete *c, int64_t queue_ns, int64_t span_min_ns);
+enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t span_min_ns,
+				 uint64_t interval_ns, uint64_t rtt_ns);
+
+/*
+ * estimates a drain lasts at most: the queue @most_ns empties at half the
+ * rate in twice its length, read past a lag of the queue and the round
+ * trip @rtt_ns, at an estimate each @interval_ns; 2 to COMPETE_DRAIN_MAX
+ */
+uint32_t compete_drain_len(int64_t most_ns, uint64_t interval_ns, uint64_t rtt_ns);
+
+/*
+ * W (in @a) for @step, a drain's (COMPETE_DRAIN, _END or _FAIL), with
+ * @recv the estimate's R, bit/s
+ */
+void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
+		   const struct aimd_params *p, uint64_t recv);
+
+/* a drain's step as the log names it: drain, drain-end, drain-fail */
+const char *compete_step_name(enum compete_step step);
 
 /*
  * One estimate's @lost of @sent packets and its request's RTT @rtt_ns

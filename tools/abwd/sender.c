@@ -360,6 +360,11 @@ static void write_status(struct sender *s)
 			json_bool(&j, "draining", s->dly.draining);
 			json_u64(&j, "drains", s->dly.drains);
 			json_u64(&j, "drains_failed", s->dly.drains_failed);
+		} else if (s->c.compete) {
+			/* the loss rule's drains before and while competing */
+			json_bool(&j, "draining", s->cmp.draining);
+			json_u64(&j, "drains", s->cmp.drains);
+			json_u64(&j, "drains_failed", s->cmp.drains_failed);
 		}
 	}
 	json_s64(&j, "loss_packets", s->last_l);
@@ -622,23 +627,33 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			rule = "hold, foreign";
 		}
 	} else {
-		/* the loss rule; beside elastic traffic, competing (compete.h) */
-		bool compete = false;
+		/*
+		 * the loss rule; beside elastic traffic, competing, once a
+		 * drain has shown the queue is not W's own (compete.h)
+		 */
+		enum compete_step step = COMPETE_LOSS;
 
 		if (x && s->c.compete && !e->foreign) {
 			compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
-			compete = compete_update(&s->cmp, s->dly.queue_ns,
-						 (int64_t)s->c.delay.span_min_ns);
+			step = compete_update(&s->cmp, s->dly.queue_ns,
+					      (int64_t)s->c.delay.span_min_ns,
+					      (uint64_t)s->c.interval_us * 1000, x->rtt_ns);
 		}
 		/* no loss count to go by: W as it was */
 		if (e->foreign)
 			rule = "hold, foreign";
-		else if (compete)
+		else if (step == COMPETE_RATE)
 			rule = compete_branch_name(compete_aimd(&s->cmp, &s->load, &s->aimd,
 								&s->c.aimd, &ls));
-		else
+		else if (step != COMPETE_LOSS) {
+			compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, e->recv_rate);
+			rule = compete_step_name(step);
+		} else if (s->cmp.draining) {
+			rule = "drain";		/* no queue read: W holds */
+		} else {
 			rule = load_branch_name(load_aimd(&s->load, &s->aimd, &s->c.aimd,
 							  e->lost, &ls));
+		}
 	}
 	s->est_seq++;
 	s->estimates++;

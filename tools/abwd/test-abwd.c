@@ -1675,61 +1675,171 @@ static void test_delay_limited(void)
 	       "delay: cap-bound, no queue: up-3");
 }
 
+/* compete_update() at 250 ms intervals, a 50 ms round trip, 2 ms the least queue */
+static enum compete_step cstep(struct compete *c, int64_t q)
+{
+	return compete_update(c, q, 2 * MS, 250 * MS, 50 * MS);
+}
+
 /*
- * Copa's test, per estimate. A sawtooth of others' loss-based TCP holding
- * the buffer: the queue climbs from 30 to 75 ms and falls back to 35,
- * never to a tenth of its most: competing from the tenth estimate, and
- * not once off over 60. The paper's own rule on a fixed path: the queue
- * empties after each cut (0, with 20 ms at the overshoot): never. Others
- * leaving: the queue empties, and competing ends, not sooner than
- * COMPETE_HOLD estimates after it began.
+ * Copa's test, per estimate, and the drain that tells whose queue it is.
+ * A sawtooth of others' loss-based TCP holding the buffer: the queue
+ * climbs from 30 to 75 ms and falls back to 35, never to a tenth of its
+ * most: the test passes at the tenth estimate, a drain begins, the queue
+ * stands through it (3 estimates: 75 ms of queue and a 50 ms round trip
+ * at 250 ms intervals), competing from the 13th, never the paper's rule
+ * again over 60 estimates; a drain again once competing 30 estimates,
+ * which the queue outlasts too. The paper's own rule on a fixed path: the
+ * queue empties after each cut (0, with 20 ms at the overshoot): never a
+ * drain. Others leaving: the queue empties, and competing ends, not
+ * sooner than COMPETE_HOLD estimates after it began.
  */
 static void test_compete_detect(void)
 {
+	int i, first = -1, loss = 0, last_on = -1, rate = 0;
+	enum compete_step st, seen[60];
 	struct compete c;
-	int i, first = -1, off = 0, last_on = -1;
 
 	compete_init(&c);
 	for (i = 0; i < 60; i++) {
-		int64_t q = (30 + (i % 10) * 5) * MS;
-
-		if (compete_update(&c, q, 2 * MS)) {
-			if (first < 0)
-				first = i;
-		} else if (first >= 0) {
-			off++;
-		}
+		seen[i] = st = cstep(&c, (30 + (i % 10) * 5) * MS);
+		if (st == COMPETE_RATE && first < 0)
+			first = i;
+		if (st == COMPETE_LOSS && i >= 9)
+			loss++;
+		if (st == COMPETE_RATE)
+			rate++;
 	}
-	ok(first == 9 && !off, "compete: a sawtooth that never drains: competing from estimate 10 (%d), never off (%d)",
-	   first + 1, off);
+	ok(seen[8] == COMPETE_LOSS && seen[9] == COMPETE_DRAIN && seen[10] == COMPETE_DRAIN &&
+	   seen[11] == COMPETE_DRAIN && seen[12] == COMPETE_DRAIN_FAIL,
+	   "compete: a sawtooth that never drains: a drain from estimate 10, outlasted at the 13th (%d %d %d %d %d)",
+	   seen[8], seen[9], seen[10], seen[11], seen[12]);
+	ok(first == 13 && !loss, "compete: ... competing from estimate 14 (%d), never the loss rule after the 10th (%d)",
+	   first + 1, loss);
+	ok(seen[42] == COMPETE_DRAIN && seen[45] == COMPETE_DRAIN_FAIL && rate == 60 - 13 - 4,
+	   "compete: ... competing 30 estimates, a drain again, outlasted: %d competing of 60",
+	   rate);
+	is_u64(c.drains, 2, "compete: ... 2 drains");
+	is_u64(c.drains_failed, 2, "compete: ... both outlasted");
 	compete_init(&c);
 	for (i = 0; i < 60; i++)
-		if (compete_update(&c, i % 5 == 4 ? 20 * MS : 0, 2 * MS))
+		if (cstep(&c, i % 5 == 4 ? 20 * MS : 0) != COMPETE_LOSS)
 			break;
-	ok(i == 60, "compete: a queue of W's own, emptied after each cut: never competing");
+	ok(i == 60 && !c.drains, "compete: a queue of W's own, emptied after each cut: never a drain");
 	compete_init(&c);
 	for (i = 0; i < 60; i++)
-		compete_update(&c, i % 2 ? MS : MS / 2, 2 * MS);
-	ok(!c.on, "compete: a queue under delay-span-min: never competing");
+		cstep(&c, i % 2 ? MS : MS / 2);
+	ok(!c.on && !c.drains, "compete: a queue under delay-span-min: never a drain");
 
-	/* the others back off together now and then: one reading near 0 */
+	/*
+	 * the others back off together now and then: one reading near 0;
+	 * a drain that meets it takes the queue for W's own and the test
+	 * starts over, one that does not is outlasted
+	 */
 	compete_init(&c);
-	off = 0;
+	rate = 0;
 	for (i = 0; i < 80; i++)
-		if (!compete_update(&c, i % 15 == 14 ? 0 : (30 + (i % 10) * 5) * MS, 2 * MS) && i > 20)
-			off++;
-	ok(c.on && !off, "compete: a dip to 0 every 15 estimates: competing stays (off %d times)", off);
+		if (cstep(&c, i % 15 == 14 ? 0 : (30 + (i % 10) * 5) * MS) == COMPETE_RATE)
+			rate++;
+	ok(c.on && rate >= 50, "compete: a dip to 0 every 15 estimates: competing at the end, %d of 80 estimates (%llu drains, %llu outlasted)",
+	   rate, (unsigned long long)c.drains, (unsigned long long)c.drains_failed);
+
+	/* (49 ms of queue at the test: a drain of 2, outlasted at the 12th) */
+	compete_init(&c);
+	for (i = 0; i < 15; i++)
+		if (cstep(&c, (40 + i) * MS) == COMPETE_DRAIN_FAIL)
+			first = i;
+	ok(c.on && first == 11, "compete: others hold the queue: competing from the 12th (%d)", first + 1);
+	/* they leave after 15 estimates: the queue empties */
+	for (i = 15; i < 60; i++)
+		if (cstep(&c, 0) == COMPETE_RATE)
+			last_on = i;
+	ok(last_on == 11 + COMPETE_HOLD - 1, "compete: the queue empties: off once COMPETE_HOLD estimates have passed (last on at %d)",
+	   last_on + 1);
+}
+
+/*
+ * A standing queue of W's own (the paper's rule grows W by D into the
+ * buffer and cuts it only beta below R): Copa's test passes, the drain
+ * halves W, the queue falls under a tenth of the most at the third
+ * estimate: drain-end, W back at the R the bottleneck served, and the
+ * test starts over (10 estimates) before it may drain again. Competing,
+ * the others gone while W's own competing rate keeps a queue standing:
+ * the drain every COMPETE_RECHECK estimates empties it, and the rule
+ * stops competing.
+ */
+static void test_compete_drain(void)
+{
+	struct aimd_params p = AIMD_DEFAULTS;
+	enum compete_step st;
+	struct compete c;
+	struct aimd a;
+	int i, n;
+
+	is_u64(compete_drain_len(75 * MS, 250 * MS, 50 * MS), 3,
+	       "compete: drain of 75 ms at 250 ms, 50 ms RTT: 1 + ceil(275 / 250) = 3 estimates");
+	is_u64(compete_drain_len(600 * MS, 250 * MS, 50 * MS), 9,
+	       "compete: 600 ms at 250 ms: 1 + ceil(1850 / 250) = 9");
+	is_u64(compete_drain_len(600 * MS, 1000 * MS, 50 * MS), 3,
+	       "compete: 600 ms at 1 s: 3");
+	is_u64(compete_drain_len(0, 1000 * MS, 0), 2, "compete: no queue: 2 at least");
+	is_u64(compete_drain_len(5000 * MS, 250 * MS, 50 * MS), COMPETE_DRAIN_MAX,
+	       "compete: 5 s at 250 ms: COMPETE_DRAIN_MAX");
+	is_u64(compete_drain_len(INT64_MAX, 1, UINT64_MAX), COMPETE_DRAIN_MAX,
+	       "compete: absurd readings: COMPETE_DRAIN_MAX, no overflow");
+	is_u64(compete_drain_len(10 * MS, 0, 0), COMPETE_DRAIN_MAX, "compete: no interval: the most");
 
 	compete_init(&c);
-	for (i = 0; i < 12; i++)
-		compete_update(&c, (40 + i) * MS, 2 * MS);
-	ok(c.on, "compete: others hold the queue: competing");
-	/* they leave after 12 estimates: the queue empties */
-	for (i = 12; i < 60; i++)
-		if (compete_update(&c, 0, 2 * MS))
-			last_on = i;
-	ok(last_on == 9 + COMPETE_HOLD - 1, "compete: the queue empties: off once COMPETE_HOLD estimates have passed (last on at %d)",
-	   last_on + 1);
+	aimd_init(&a, &p);
+	a.w = 5200000;
+	for (i = 0; i < 9 && cstep(&c, (20 + i % 3) * MS) == COMPETE_LOSS; i++)
+		;
+	is_u64(i, 9, "compete: W's own queue of 20-22 ms, 9 estimates: the loss rule");
+	st = cstep(&c, 22 * MS);
+	ok(st == COMPETE_DRAIN && c.draining, "compete: the test passes at the 10th: a drain");
+	compete_drain(&c, st, &a, &p, 4800000);
+	is_u64(a.w, 2400000, "compete: W at half of min(R 4.8, W 5.2 Mbit/s)");
+	st = cstep(&c, 18 * MS);	/* the lag: requests queued before it */
+	compete_drain(&c, st, &a, &p, 2400000);
+	ok(st == COMPETE_DRAIN && a.w == 2400000, "compete: the queue still read: W holds at 2.4 Mbit/s");
+	st = cstep(&c, MS);
+	ok(st == COMPETE_DRAIN_END && !c.draining && !c.on, "compete: under a tenth of 22 ms: drain-end");
+	compete_drain(&c, st, &a, &p, 2500000);
+	is_u64(a.w, 4800000, "compete: W back at the R that began it, 4.8 Mbit/s");
+	is_u64(a.d, p.d_ini, "compete: D starts over");
+	is_u64(c.drains_failed, 0, "compete: no drain outlasted");
+	for (n = 0; n < 20 && cstep(&c, 22 * MS) == COMPETE_LOSS; n++)
+		;
+	is_u64(n, 9, "compete: the test starts over: the next drain at the 10th reading after");
+
+	/* competing; the others leave, W's own rate keeps 40 ms standing */
+	compete_init(&c);
+	for (i = 0; i < 20 && cstep(&c, (40 + i % 5) * MS) != COMPETE_DRAIN_FAIL; i++)
+		;
+	ok(c.on, "compete: others held the queue: competing");
+	a.w = 3000000;
+	for (n = 0; n < 40 && (st = cstep(&c, 40 * MS)) == COMPETE_RATE; n++)
+		;
+	ok(st == COMPETE_DRAIN && n == COMPETE_RECHECK - 1,
+	   "compete: a drain after COMPETE_RECHECK estimates competing (%d)", n + 1);
+	compete_drain(&c, st, &a, &p, 3000000);
+	is_u64(a.w, 1500000, "compete: W halved");
+	st = cstep(&c, 3 * MS);
+	compete_drain(&c, st, &a, &p, 1500000);
+	ok(st == COMPETE_DRAIN_END && !c.on && a.w == 3000000,
+	   "compete: the queue empties: not competing, W back at 3 Mbit/s");
+	ok(cstep(&c, 2 * MS) == COMPETE_LOSS, "compete: then the loss rule");
+
+	/* the drain's W: never below w-min, no R read */
+	compete_init(&c);
+	a.w = p.w_min + 1000;
+	compete_drain(&c, COMPETE_DRAIN, &a, &p, 0);
+	is_u64(a.w, p.w_min, "compete: a drain from just above w-min: w-min");
+	is_u64(c.r_saved, p.w_min + 1000, "compete: nothing received: R taken as W");
+	compete_drain(&c, COMPETE_DRAIN_FAIL, &a, &p, 0);
+	is_u64(a.w, p.w_min + 1000, "compete: outlasted: W back where it was");
+	ok(!strcmp(compete_step_name(COMPETE_DRAIN_FAIL), "drain-fail") &&
+	   !strcmp(compete_step_name(COMPETE_LOSS), "?"), "compete: the log's names");
 }
 
 /* X = N * 1.22 * MSS * 8 / (RTT * sqrt(p)), p and RTT as EWMAs */
@@ -2834,6 +2944,7 @@ int main(void)
 	test_load_headroom_limits();
 	test_delay_limited();
 	test_compete_detect();
+	test_compete_drain();
 	test_compete_rate();
 	test_compete_aimd();
 	test_interval();

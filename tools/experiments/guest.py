@@ -507,6 +507,19 @@ def stop(procs):
             p.wait()
 
 
+def estimator_args(rule):
+    """the sender's options for a contender's RULE: a mode (loss, delay,
+    hybrid), and +compete for the loss rule beside elastic traffic
+    (compete = yes, er2bc-estimator.rst)"""
+    if not rule:
+        return []
+    mode, _, extra = rule.partition("+")
+    if mode not in ("loss", "delay", "hybrid") or extra not in ("", "compete") or \
+            (extra and mode != "loss"):
+        raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete], delay or hybrid")
+    return ["--mode", mode] + (["--compete", "yes"] if extra else [])
+
+
 def run(a, tb, proto, mode, rule, run_dir):
     """one run of PROTO's flows through GA in MODE, its estimator with
     RULE (None: the estimator's default), on the testbed TB (Testbed)"""
@@ -548,7 +561,7 @@ def run(a, tb, proto, mode, rule, run_dir):
     if mode != "none":
         # htb and cake: the same estimator, counting on GC, W by the driver
         where, dev = ("gc", "gc1") if mode in ("htb", "cake") else ("ga", "ga1")
-        est = ["--mode", rule] if rule else []
+        est = estimator_args(rule)
         if where == "gc":
             est += ["--apply", "no", "--w-max", f"{CAPACITY}bit"]
         procs.append(spawn(where, ABWD, "sender", "--peer", "10.2.1.2", "--dev", dev,
@@ -767,11 +780,11 @@ def main():
         modes = a.modes.split(",") if a.modes else BASELINES if a.matrix else MODES[a.scenario]
         runs = [(m, a.estimator_mode if a.matrix and m != "none" else None) for m in modes]
     bad = [f"{m}:{r}" for m, r in runs
-           if m not in BASELINES or r not in (None, "loss", "delay", "hybrid")
+           if m not in BASELINES or r not in (None, "loss", "loss+compete", "delay", "hybrid")
            or (m == "none") != (r is None) and a.matrix]
     if bad:
         ap.error(f"--contenders: {', '.join(bad)}: MODE one of {', '.join(BASELINES)}, "
-                 "RULE loss, delay or hybrid (none has none)")
+                 "RULE loss, loss+compete, delay or hybrid (none has none)")
     if not a.matrix and (a.impair != "published" or a.seed
                          or {m for m, _ in runs} - set(MODES["dbhpf"])):
         ap.error("--impair, --seed, htb and cake need --matrix")

@@ -20,6 +20,7 @@ mr = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mr)
 sys.path.insert(0, os.path.join(here, "..", "testing"))
 from tap import ok, done  # noqa: E402
+import guest  # noqa: E402
 
 PROBE = 50 * (100 + 28) * 8		# the priority-1 probe: 51.2 kbit/s
 
@@ -137,5 +138,16 @@ with tempfile.TemporaryDirectory() as store:
     stored(store, "cccc", 1, 0.2)
     rows, _ = compare(store, "aaaa", "cccc")
     ok(rows[0]["verdict"] == "too few runs", "compare: one run after: too few runs for a call")
+
+# a contender's rule as the sender's options (guest.py)
+ok(guest.estimator_args("loss+compete") == ["--mode", "loss", "--compete", "yes"]
+   and guest.estimator_args("hybrid") == ["--mode", "hybrid"] and guest.estimator_args(None) == [],
+   "contenders: loss+compete is the loss rule with compete = yes; hybrid as it is; none none")
+for bad in ("delay+compete", "loss+drain", "fast"):
+    try:
+        guest.estimator_args(bad)
+        ok(False, f"contenders: {bad} refused")
+    except ValueError as e:
+        ok(bad in str(e), f"contenders: {bad} refused, named ({e})")
 
 done()
