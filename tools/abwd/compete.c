@@ -127,6 +127,13 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 	}
 }
 
+void compete_abandon(struct compete *c, struct aimd *a, const struct aimd_params *p)
+{
+	if (c->draining && c->w_saved)
+		a->w = aimd_clamp(c->w_saved, p);
+	compete_init(c);
+}
+
 const char *compete_step_name(enum compete_step step)
 {
 	static const char *const names[] = {

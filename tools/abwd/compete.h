@@ -130,6 +130,12 @@ uint32_t compete_drain_len(int64_t most_ns, uint64_t interval_ns, uint64_t rtt_n
 void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 		   const struct aimd_params *p, uint64_t recv);
 
+/*
+ * the test starts over (the rule or its parameters changed): a drain under
+ * way gives W (in @a) back where it was
+ */
+void compete_abandon(struct compete *c, struct aimd *a, const struct aimd_params *p);
+
 /* a drain's step as the log names it: drain, drain-end, drain-fail */
 const char *compete_step_name(enum compete_step step);
 

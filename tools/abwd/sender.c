@@ -648,7 +648,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		else if (step != COMPETE_LOSS) {
 			compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, e->recv_rate);
 			rule = compete_step_name(step);
-		} else if (s->cmp.draining) {
+		} else if (s->c.compete && s->cmp.draining) {
 			rule = "drain";		/* no queue read: W holds */
 		} else {
 			rule = load_branch_name(load_aimd(&s->load, &s->aimd, &s->c.aimd,
@@ -902,11 +902,14 @@ static int reload(const struct daemon *d, struct sender *s)
 	}
 	if (nc.key.len != s->c.key.len || memcmp(nc.key.data, s->c.key.data, nc.key.len))
 		s->npend = 0;
-	/* another rule for W, or its parameters: its delays start over */
-	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay))) {
+	/*
+	 * another rule for W, or its parameters: its delays start over, and
+	 * the loss rule's test (a drain under way gives W back)
+	 */
+	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay)))
 		delay_init(&s->dly);
-		compete_init(&s->cmp);
-	}
+	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay)) || nc.compete != s->c.compete)
+		compete_abandon(&s->cmp, &s->aimd, &nc.aimd);
 	s->c = nc;
 	set_peer_port(s);
 	if (qdisc || !s->attached) {

@@ -1838,6 +1838,18 @@ static void test_compete_drain(void)
 	is_u64(c.r_saved, p.w_min + 1000, "compete: nothing received: R taken as W");
 	compete_drain(&c, COMPETE_DRAIN_FAIL, &a, &p, 0);
 	is_u64(a.w, p.w_min + 1000, "compete: outlasted: W back where it was");
+	/* the rule changed on a reload while a drain is under way */
+	compete_init(&c);
+	a.w = 4000000;
+	for (i = 0; i < 10 && (st = cstep(&c, 20 * MS)) == COMPETE_LOSS; i++)
+		;
+	compete_drain(&c, st, &a, &p, 4000000);
+	ok(c.draining && a.w == 2000000, "compete: a drain under way, W at 2 Mbit/s");
+	compete_abandon(&c, &a, &p);
+	ok(a.w == 4000000 && !c.draining && !c.drains,
+	   "compete: abandoned while draining: W back at 4 Mbit/s, the test starts over");
+	compete_abandon(&c, &a, &p);
+	is_u64(a.w, 4000000, "compete: abandoned with no drain: W as it is");
 	ok(!strcmp(compete_step_name(COMPETE_DRAIN_FAIL), "drain-fail") &&
 	   !strcmp(compete_step_name(COMPETE_LOSS), "?"), "compete: the log's names");
 }
