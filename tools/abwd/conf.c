@@ -479,6 +479,11 @@ static int set_compete(struct config *c, const char *val, const char **why)
 	return parse_yes_no(val, &c->compete, why);
 }
 
+static int set_loss_queue(struct config *c, const char *val, const char **why)
+{
+	return parse_yes_no(val, &c->loss_queue, why);
+}
+
 static int set_rate_limit(struct config *c, const char *val, const char **why)
 {
 	uint32_t v;
@@ -718,6 +723,8 @@ static const struct key_def keys[] = {
 	  "delay, hybrid: a queue two delay-spans deep is drained, W under the bottleneck's rate" },
 	{ "compete", "yes|no",	 S, "no", false, false, set_compete,
 	  "loss: beside elastic traffic, W at TCP's rate for 4 flows (compete.h)" },
+	{ "loss-queue", "yes|no", S, "no", false, false, set_loss_queue,
+	  "loss: a loss cuts W only with a queue (delay-span-min) or when heavy" },
 	{ "apply", "yes|no",	 S, "yes", false, false, set_apply,
 	  "hand W to the qdisc; no: only report it (a shaper driven otherwise)" },
 	{ "decay-after", "N",	 S, "3", false, false, set_decay_after,
@@ -1228,6 +1235,7 @@ void conf_print(FILE *f, const struct config *c)
 		fprintf(f, "delay-filter = %u\n", c->delay.filter);
 		fprintf(f, "delay-drain = %s\n", c->delay.drain ? "yes" : "no");
 		fprintf(f, "compete = %s\n", c->compete ? "yes" : "no");
+		fprintf(f, "loss-queue = %s\n", c->loss_queue ? "yes" : "no");
 		fprintf(f, "apply = %s\n", c->apply ? "yes" : "no");
 		fprintf(f, "decay-after = %u\n", c->decay_after);
 		fprintf(f, "w-floor = %llubit\n", (unsigned long long)c->w_floor);

@@ -118,6 +118,12 @@ static uint64_t load_headroom(const struct load *l, const struct aimd_params *p)
 	return aimd_clamp(eighth_over(r), p);
 }
 
+bool load_random_loss(uint64_t lost, uint64_t sent, uint64_t theta_l, int64_t queue_ns,
+		      int64_t span_min_ns)
+{
+	return lost > theta_l && lost <= sent / 8 && queue_ns < span_min_ns;
+}
+
 enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct aimd_params *p,
 			   uint64_t lost, const struct load_sample *x)
 {

@@ -117,6 +117,16 @@ bool load_update(struct load *l, uint64_t w, const struct load_sample *x);
  */
 void load_unknown(struct load *l);
 
+/*
+ * loss-queue: whether @lost of @sent packets, above theta-l @theta_l, with
+ * the queue read @queue_ns at the bottleneck, are the link's (random) and
+ * not congestion: not heavy (an eighth of the packets or less; a policer
+ * drops without a queue) and with no queue, less than @span_min_ns (TCP
+ * Veno reads its backlog so). The rule then takes L as 0.
+ */
+bool load_random_loss(uint64_t lost, uint64_t sent, uint64_t theta_l, int64_t queue_ns,
+		      int64_t span_min_ns);
+
 /* W was decayed (the peer quiet): what the path carried before is stale */
 void load_forget(struct load *l);
 

@@ -545,6 +545,7 @@ static void abw_set(struct sender *s, const struct abw_estimate *a)
  */
 static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sample *x)
 {
+	char random[48];
 	struct load_sample ls = {
 		.recv = e->recv_rate,
 		.sent = e->sent_rate,
@@ -651,8 +652,24 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		} else if (s->c.compete && s->cmp.draining) {
 			rule = "drain";		/* no queue read: W holds */
 		} else {
+			uint64_t lost = e->lost;
+
+			/*
+			 * loss-queue: a loss that is not heavy, with no queue at
+			 * the bottleneck, is the link's (radio, a lossy WAN), not
+			 * congestion, as TCP Veno reads its backlog: W moves as
+			 * with no loss
+			 */
+			if (s->c.loss_queue && x && s->dly.have &&
+			    load_random_loss(lost, e->sent, s->c.aimd.theta_l, s->dly.queue_ns,
+					     (int64_t)s->c.delay.span_min_ns))
+				lost = 0;
 			rule = load_branch_name(load_aimd(&s->load, &s->aimd, &s->c.aimd,
-							  e->lost, &ls));
+							  lost, &ls));
+			if (lost != e->lost) {
+				snprintf(random, sizeof(random), "%s, random loss", rule);
+				rule = random;
+			}
 		}
 	}
 	s->est_seq++;

@@ -1412,6 +1412,90 @@ static void test_load_random_loss(void)
 }
 
 /*
+ * loss-queue (TCP Veno's reading): a loss is the link's when it is not
+ * heavy and comes with no queue; a fluid model of a greedy aggregate
+ * (cap-bound at W) on a 4 Mbit/s path with a drop-tail buffer of 32
+ * frames and 3 % random loss, 250 ms estimates, 400 of them. The paper's
+ * rule cuts at nearly every estimate (R - beta from an R that already
+ * lost 3 %) and W ends far below the path; with the loss taken as
+ * congestion only over a queue, W climbs until it fills the buffer, is
+ * cut there, and its mean stays within a tenth of the path.
+ */
+static void fluid_random_loss(bool loss_queue, uint64_t *w_mean, unsigned int *random_n)
+{
+	const uint64_t pkt = 1500 * 8, path = 4000000, buf = 32 * pkt, dt = 250000000ULL;
+	struct aimd_params p = AIMD_DEFAULTS;
+	uint64_t q = 0, seed = 7, sum = 0;
+	unsigned int i, k;
+	struct aimd a;
+	struct load l;
+
+	p.w_ini = 2000000;
+	aimd_init(&a, &p);
+	load_init(&l);
+	*random_n = 0;
+	for (i = 0; i < 400; i++) {
+		uint64_t sent = a.w * dt / 1000000000ULL / pkt, lost = 0, in, out, over = 0;
+		int64_t queue_ns;
+		struct load_sample x;
+
+		for (k = 0; k < sent; k++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			lost += (seed >> 33) % 100 < 3;
+		}
+		/* what reaches the buffer, what it serves, what overflows */
+		in = (sent - lost) * pkt;
+		out = path * dt / 1000000000ULL;
+		q += in;
+		if (q > out) {
+			q -= out;
+		} else {
+			out = q;
+			q = 0;
+		}
+		if (q > buf) {
+			over = q - buf;
+			q = buf;
+		}
+		lost += (over + pkt - 1) / pkt;
+		queue_ns = (int64_t)(q * 1000000000ULL / path);
+		x = (struct load_sample){
+			.recv = out * 1000000000ULL / dt, .sent = sent * pkt * 1000000000ULL / dt,
+			.dt_ns = dt, .held_ns = dt, .has_held = true,
+			.sent_pkts = sent, .lost_pkts = lost,
+		};
+		load_update(&l, a.w, &x);
+		if (loss_queue && load_random_loss(lost, sent, p.theta_l, queue_ns, 2 * MS)) {
+			lost = 0;
+			(*random_n)++;
+		}
+		load_aimd(&l, &a, &p, lost, &x);
+		if (i >= 200)
+			sum += a.w;
+	}
+	*w_mean = sum / 200;
+}
+
+static void test_load_random_loss_queue(void)
+{
+	unsigned int n_off, n_on;
+	uint64_t off, on;
+
+	ok(load_random_loss(3, 100, 0, 0, 2 * MS), "loss-queue: 3 of 100 lost, no queue: the link's");
+	ok(!load_random_loss(3, 100, 0, 2 * MS, 2 * MS), "loss-queue: ... over a queue of delay-span-min: congestion");
+	ok(!load_random_loss(13, 100, 0, 0, 2 * MS), "loss-queue: 13 of 100, no queue: heavy, congestion (a policer)");
+	ok(load_random_loss(12, 100, 0, 0, 2 * MS), "loss-queue: 12 of 100: an eighth or less, the link's");
+	ok(!load_random_loss(1, 100, 1, 0, 2 * MS), "loss-queue: within theta-l: no loss to judge");
+	fluid_random_loss(false, &off, &n_off);
+	fluid_random_loss(true, &on, &n_on);
+	ok(off < 2000000, "loss-queue: off, 3 %% random loss on a 4 Mbit/s path: the paper's rule, mean W %" PRIu64 " bit/s, under half the path",
+	   off);
+	ok(on >= 3600000 && on <= 4400000 && n_on > 100,
+	   "loss-queue: on: mean W %" PRIu64 " bit/s, within a tenth of the path; %u estimates' losses the link's",
+	   on, n_on);
+}
+
+/*
  * Where the headroom does not hold W up: a heavy loss in a cap-bound
  * estimate (R is the path's); after a decay (the peer was quiet); a
  * foreign estimate's R (a spoofer's bytes); and the path narrowing under
@@ -2953,6 +3037,7 @@ int main(void)
 	test_load_bound();
 	test_load_unyielding();
 	test_load_random_loss();
+	test_load_random_loss_queue();
 	test_load_headroom_limits();
 	test_delay_limited();
 	test_compete_detect();

@@ -509,15 +509,17 @@ def stop(procs):
 
 def estimator_args(rule):
     """the sender's options for a contender's RULE: a mode (loss, delay,
-    hybrid), and +compete for the loss rule beside elastic traffic
-    (compete = yes, er2bc-estimator.rst)"""
+    hybrid), and for the loss rule +compete (beside elastic traffic) and
+    +queue (a loss cuts only over a queue), in that order
+    (er2bc-estimator.rst)"""
     if not rule:
         return []
-    mode, _, extra = rule.partition("+")
-    if mode not in ("loss", "delay", "hybrid") or extra not in ("", "compete") or \
-            (extra and mode != "loss"):
-        raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete], delay or hybrid")
-    return ["--mode", mode] + (["--compete", "yes"] if extra else [])
+    mode, *extra = rule.split("+")
+    if mode not in ("loss", "delay", "hybrid") or (extra and mode != "loss") or \
+            extra not in ([], ["compete"], ["queue"], ["compete", "queue"]):
+        raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete][+queue], delay or hybrid")
+    return ["--mode", mode] + (["--compete", "yes"] if "compete" in extra else []) + \
+        (["--loss-queue", "yes"] if "queue" in extra else [])
 
 
 def run(a, tb, proto, mode, rule, run_dir):
@@ -780,11 +782,12 @@ def main():
         modes = a.modes.split(",") if a.modes else BASELINES if a.matrix else MODES[a.scenario]
         runs = [(m, a.estimator_mode if a.matrix and m != "none" else None) for m in modes]
     bad = [f"{m}:{r}" for m, r in runs
-           if m not in BASELINES or r not in (None, "loss", "loss+compete", "delay", "hybrid")
+           if m not in BASELINES or r not in (None, "loss", "loss+compete", "loss+queue",
+                                              "loss+compete+queue", "delay", "hybrid")
            or (m == "none") != (r is None) and a.matrix]
     if bad:
         ap.error(f"--contenders: {', '.join(bad)}: MODE one of {', '.join(BASELINES)}, "
-                 "RULE loss, loss+compete, delay or hybrid (none has none)")
+                 "RULE loss[+compete][+queue], delay or hybrid (none has none)")
     if not a.matrix and (a.impair != "published" or a.seed
                          or {m for m, _ in runs} - set(MODES["dbhpf"])):
         ap.error("--impair, --seed, htb and cake need --matrix")

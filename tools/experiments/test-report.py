@@ -143,7 +143,11 @@ with tempfile.TemporaryDirectory() as store:
 ok(guest.estimator_args("loss+compete") == ["--mode", "loss", "--compete", "yes"]
    and guest.estimator_args("hybrid") == ["--mode", "hybrid"] and guest.estimator_args(None) == [],
    "contenders: loss+compete is the loss rule with compete = yes; hybrid as it is; none none")
-for bad in ("delay+compete", "loss+drain", "fast"):
+ok(guest.estimator_args("loss+compete+queue") == ["--mode", "loss", "--compete", "yes",
+                                                  "--loss-queue", "yes"]
+   and guest.estimator_args("loss+queue") == ["--mode", "loss", "--loss-queue", "yes"],
+   "contenders: +queue is loss-queue = yes, alone or after +compete")
+for bad in ("delay+compete", "loss+drain", "fast", "loss+queue+compete", "hybrid+queue"):
     try:
         guest.estimator_args(bad)
         ok(False, f"contenders: {bad} refused")
