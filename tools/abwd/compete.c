@@ -11,33 +11,76 @@ void compete_init(struct compete *c)
 	memset(c, 0, sizeof(*c));
 }
 
-uint32_t compete_drain_len(int64_t most_ns, uint64_t interval_ns, uint64_t rtt_ns)
+uint32_t compete_drain_lag(uint64_t rtt_ns, uint64_t interval_ns)
 {
-	uint64_t most = most_ns > 0 ? (uint64_t)most_ns : 0, n;
+	uint64_t n;
 
-	if (!interval_ns || most >= interval_ns * COMPETE_DRAIN_MAX ||
-	    rtt_ns >= interval_ns * COMPETE_DRAIN_MAX)
+	if (!interval_ns || rtt_ns / interval_ns >= COMPETE_DRAIN_MAX)
 		return COMPETE_DRAIN_MAX;
-	/*
-	 * the lag (the queue and a round trip: the requests queued before
-	 * the drain come back with the queue they met), then twice the queue
-	 * (it empties at half the rate), in whole intervals, and one more
-	 */
-	n = 1 + (3 * most + rtt_ns + interval_ns - 1) / interval_ns;
-	return n < 2 ? 2 : n > COMPETE_DRAIN_MAX ? COMPETE_DRAIN_MAX : (uint32_t)n;
+	n = rtt_ns / interval_ns + 1;
+	return n > COMPETE_DRAIN_MAX ? COMPETE_DRAIN_MAX : (uint32_t)n;
 }
 
-/* a drain begins, the test's most @most_ns: is the queue W's own? */
-static enum compete_step drain_begin(struct compete *c, int64_t most_ns, uint64_t interval_ns,
-				     uint64_t rtt_ns)
+/* a drain begins at the queue @q_ns, the test's most @most_ns */
+static enum compete_step drain_begin(struct compete *c, int64_t q_ns, int64_t most_ns,
+				     uint64_t interval_ns, uint64_t rtt_ns)
 {
 	c->draining = true;
+	c->halve = true;
+	c->fell = false;
 	c->drain_age = 0;
+	c->depth = 1;
+	c->lag = compete_drain_lag(rtt_ns, interval_ns);
 	c->drain_most = most_ns;
-	c->drain_len = compete_drain_len(most_ns, interval_ns, rtt_ns);
+	c->last_q = q_ns;
 	c->w_saved = 0;
 	c->drains++;
 	return COMPETE_DRAIN;
+}
+
+/* the queue was W's own, or the others have gone: the test starts over */
+static enum compete_step drain_end(struct compete *c)
+{
+	c->draining = false;
+	c->on = false;
+	c->n = 0;
+	return COMPETE_DRAIN_END;
+}
+
+/* the queue is others': competing */
+static enum compete_step drain_fail(struct compete *c)
+{
+	c->draining = false;
+	c->drains_failed++;
+	c->on = true;
+	c->age = 0;
+	return COMPETE_DRAIN_FAIL;
+}
+
+/* the drain at the queue read @q (past its lag): whose queue is it? */
+static enum compete_step drain_judge(struct compete *c, int64_t q, int64_t span_min_ns,
+				     uint64_t interval_ns, uint64_t rtt_ns)
+{
+	int64_t fall = c->last_q - q;
+
+	c->last_q = q;
+	if (q * 10 < c->drain_most || q < span_min_ns)
+		return drain_end(c);		/* drained */
+	if (fall >= span_min_ns) {
+		/* still falling: W's own, draining */
+		c->fell = true;
+		return c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
+	}
+	if (c->fell)
+		return drain_fail(c);		/* refilled */
+	/* never fell: R may read above W's share; once deeper */
+	if (c->depth < COMPETE_DRAIN_DEPTH && c->drain_age < COMPETE_DRAIN_MAX) {
+		c->depth++;
+		c->halve = true;
+		c->lag = compete_drain_lag(rtt_ns, interval_ns);
+		return COMPETE_DRAIN;
+	}
+	return drain_fail(c);
 }
 
 enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t span_min_ns,
@@ -48,21 +91,14 @@ enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t sp
 
 	if (c->draining) {
 		c->drain_age++;
-		if (q * 10 < c->drain_most || q < span_min_ns) {
-			/* it drained: W's own queue, or the others have gone */
-			c->draining = false;
-			c->on = false;
-			c->n = 0;	/* the test starts over */
-			return COMPETE_DRAIN_END;
-		}
-		if (c->drain_age < c->drain_len)
+		if (!c->lag)
+			return drain_judge(c, q, span_min_ns, interval_ns, rtt_ns);
+		/* the lag: readings of requests sent before W moved */
+		c->lag--;
+		c->last_q = q;
+		if (c->drain_age < COMPETE_DRAIN_MAX)
 			return COMPETE_DRAIN;
-		/* it outlasted the drain: others hold it */
-		c->draining = false;
-		c->drains_failed++;
-		c->on = true;
-		c->age = 0;
-		return COMPETE_DRAIN_FAIL;
+		return c->fell ? drain_end(c) : drain_fail(c);
 	}
 	c->cur = (c->cur + 1) % COMPETE_WINDOW;
 	c->q[c->cur] = q;
@@ -82,7 +118,7 @@ enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t sp
 			low++;
 	/* (one reading low is a sawtooth's dip, or the paper's own cut) */
 	if (!c->on && low <= 1 && most >= span_min_ns)
-		return drain_begin(c, most, interval_ns, rtt_ns);
+		return drain_begin(c, q, most, interval_ns, rtt_ns);
 	if (c->on && c->age >= COMPETE_HOLD &&
 	    (low >= COMPETE_WINDOW / 2 || most < span_min_ns)) {
 		/* drained at half the readings: no sawtooth's dip, a queue gone */
@@ -91,23 +127,31 @@ enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t sp
 	}
 	/* competing a while: are the others still there? */
 	if (c->on && c->age >= COMPETE_RECHECK)
-		return drain_begin(c, most, interval_ns, rtt_ns);
+		return drain_begin(c, q, most, interval_ns, rtt_ns);
 	return c->on ? COMPETE_RATE : COMPETE_LOSS;
 }
 
 void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 		   const struct aimd_params *p, uint64_t recv)
 {
-	uint64_t w;
+	uint64_t w, cap;
 
 	switch (step) {
 	case COMPETE_DRAIN:
-		if (c->w_saved)
-			break;	/* W holds while it drains */
-		c->w_saved = a->w;
-		c->r_saved = recv ? recv : a->w;
-		w = c->r_saved < a->w ? c->r_saved : a->w;
-		a->w = aimd_clamp(w / 2, p);
+		if (c->halve) {
+			c->halve = false;
+			w = a->w;
+			if (!c->w_saved) {
+				c->w_saved = a->w;
+				c->r_saved = recv ? recv : a->w;
+				c->r_most = 0;
+				if (c->r_saved < w)
+					w = c->r_saved;
+			}
+			a->w = aimd_clamp(w / 2, p);
+		}
+		if (recv > c->r_most)
+			c->r_most = recv;
 		break;
 	case COMPETE_DRAIN_END:
 		/* W's own queue: W was above what the bottleneck served */
@@ -117,14 +161,32 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 		c->w_saved = 0;
 		break;
 	case COMPETE_DRAIN_FAIL:
-		if (c->w_saved)
-			a->w = aimd_clamp(c->w_saved, p);
+		/* back where it was, no higher than the drain's most R and a fiftieth */
+		if (c->w_saved) {
+			cap = c->r_most > c->r_saved ? c->r_most : c->r_saved;
+			cap = cap + cap / 50 < cap ? UINT64_MAX : cap + cap / 50;
+			a->w = aimd_clamp(c->w_saved < cap ? c->w_saved : cap, p);
+		}
 		a->d = p->d_ini;
 		c->w_saved = 0;
 		break;
 	default:
 		break;
 	}
+}
+
+void compete_skip(struct compete *c, struct aimd *a, const struct aimd_params *p)
+{
+	if (!c->draining)
+		return;
+	if (++c->drain_age < COMPETE_DRAIN_MAX)
+		return;
+	/* no reading to end it: W back, nothing decided, the test over */
+	if (c->w_saved)
+		a->w = aimd_clamp(c->w_saved, p);
+	c->w_saved = 0;
+	c->draining = false;
+	c->n = 0;
 }
 
 void compete_abandon(struct compete *c, struct aimd *a, const struct aimd_params *p)

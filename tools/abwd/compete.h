@@ -47,19 +47,29 @@
  * every few round trips; the paper's rule does not (it cuts only beta
  * below R, and grows W by D into the buffer again), so on a fixed path a
  * queue of W's own can pass the test. So the test only begins a drain
- * (Copa's lesson, and BBR's ProbeRTT): W at half of min(R, W) for up to
- * compete_drain_len() estimates, long enough for a queue of W's own to
- * empty at half the rate, past the lag of the queue read (the requests
- * queued before the drain come back with the queue they met). A queue
- * read under a tenth of the most the test saw, or under the least that
- * counts, ends it at once: the queue was W's own, W goes back to the R of
- * the estimate that began it (what the bottleneck served: W was above
- * it) if that is lower than the W before, and the test starts over
- * (drain-end). A queue that outlasts the drain is others': W goes back
- * to where it was and the rule competes (drain-fail). Competing, the
+ * (Copa's lesson, and BBR's ProbeRTT): W at half of min(R, W), and the
+ * queue watched once the lag has passed (the requests sent before the
+ * drain, its RTT's worth, come back with the queue they met). A queue of
+ * W's own falls at every estimate, by what W gave up over the
+ * bottleneck's rate, whatever share inelastic traffic takes of the link;
+ * loss-based flows beside it refill what W freed within a few round
+ * trips. So, past the lag, at each estimate:
+ *  - the queue under a tenth of the test's most, or under the least that
+ *    counts: W's own (drain-end); W goes back to the R of the estimate
+ *    that began it if that is lower than the W before, and the test
+ *    starts over;
+ *  - fallen by the least that counts since the last reading: W's own,
+ *    still draining: W holds (at COMPETE_DRAIN_MAX estimates, drain-end);
+ *  - not fallen, having fallen before: refilled, others' (drain-fail);
+ *  - never fallen: W halves once more (a quarter, at most: R can read
+ *    above W's share where inelastic traffic takes part of the drops),
+ *    and the lag again; never fallen at a quarter: others' (drain-fail).
+ * Others': W goes back to where it was, no higher than the most R of the
+ * drain and a fiftieth (a drain misjudged, or a path that narrowed, must
+ * not put back a W far above it), and the rule competes. Competing, the
  * same drain every COMPETE_RECHECK estimates asks whether the others are
- * still there: a queue held by W's own competing rate passes Copa's test
- * for ever, and only a drain tells it from theirs.
+ * still there: a queue held by the competing rate itself passes Copa's
+ * test for ever, and only a drain tells it from theirs.
  */
 #ifndef _ABWD_COMPETE_H
 #define _ABWD_COMPETE_H
@@ -75,7 +85,8 @@
 #define COMPETE_N	4	/* TCP flows the aggregate is worth */
 #define COMPETE_MSS	1500	/* bytes */
 #define COMPETE_RECHECK	30	/* competing, a drain every so many estimates */
-#define COMPETE_DRAIN_MAX 12	/* estimates a drain lasts, at most */
+#define COMPETE_DRAIN_MAX 40	/* estimates a drain lasts, at most */
+#define COMPETE_DRAIN_DEPTH 2	/* halvings of W a drain takes, at most */
 
 /* what the test asks of W at one estimate (compete_update()) */
 enum compete_step {
@@ -93,11 +104,16 @@ struct compete {
 	uint32_t age;			/* estimates since it began competing */
 	bool on;			/* elastic cross traffic: competing */
 	bool draining;			/* a drain is under way */
+	bool halve;			/* W halves at this estimate (compete_drain()) */
+	bool fell;			/* the queue fell, past the lag */
 	uint32_t drain_age;		/* its estimates so far */
-	uint32_t drain_len;		/* and at most */
+	uint32_t lag;			/* estimates still to wait out */
+	uint32_t depth;			/* halvings of W so far */
 	int64_t drain_most;		/* the most the test saw when it began, ns */
+	int64_t last_q;			/* the last queue read in the drain, ns */
 	uint64_t w_saved;		/* W when it began, bit/s; 0: not yet set */
 	uint64_t r_saved;		/* the R of the estimate that began it */
+	uint64_t r_most;		/* the most R the drain saw */
 	uint64_t drains;		/* drains begun */
 	uint64_t drains_failed;		/* drains the queue outlasted */
 	bool have;			/* p and srtt hold a sample */
@@ -117,11 +133,19 @@ enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t sp
 				 uint64_t interval_ns, uint64_t rtt_ns);
 
 /*
- * estimates a drain lasts at most: the queue @most_ns empties at half the
- * rate in twice its length, read past a lag of the queue and the round
- * trip @rtt_ns, at an estimate each @interval_ns; 2 to COMPETE_DRAIN_MAX
+ * the drain's lag in estimates: the requests of its first @rtt_ns (the
+ * RTT that began it, queue included) were sent before it, at an estimate
+ * each @interval_ns; 1 to COMPETE_DRAIN_MAX
  */
-uint32_t compete_drain_len(int64_t most_ns, uint64_t interval_ns, uint64_t rtt_ns);
+uint32_t compete_drain_lag(uint64_t rtt_ns, uint64_t interval_ns);
+
+/*
+ * An estimate that could not feed the test (foreign, or no delay read)
+ * while a drain is under way: it counts toward the drain's length, W
+ * holds; at COMPETE_DRAIN_MAX the drain gives W back (in @a) and the test
+ * starts over, deciding nothing
+ */
+void compete_skip(struct compete *c, struct aimd *a, const struct aimd_params *p);
 
 /*
  * W (in @a) for @step, a drain's (COMPETE_DRAIN, _END or _FAIL), with

@@ -118,10 +118,53 @@ static uint64_t load_headroom(const struct load *l, const struct aimd_params *p)
 	return aimd_clamp(eighth_over(r), p);
 }
 
-bool load_random_loss(uint64_t lost, uint64_t sent, uint64_t theta_l, int64_t queue_ns,
-		      int64_t span_min_ns)
+void linkloss_init(struct linkloss *k)
 {
-	return lost > theta_l && lost <= sent / 8 && queue_ns < span_min_ns;
+	k->p_ppm = 0;
+	k->have = false;
+}
+
+/* floor(sqrt(@v)) */
+static uint64_t isqrt64(uint64_t v)
+{
+	uint64_t r = 0, bit = 1ULL << 62;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= r + bit) {
+			v -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+bool linkloss_random(struct linkloss *k, uint64_t lost, uint64_t sent, uint64_t theta_l,
+		     int64_t queue_ns, int64_t span_min_ns)
+{
+	uint64_t m, allowed, f;
+	bool random;
+
+	if (queue_ns >= span_min_ns || !sent)
+		return false;
+	/*
+	 * p n in millionths of a packet, sqrt(p n) in thousandths (n bounded
+	 * so that the products stay in 64 bits: no estimate comes near it)
+	 */
+	if (sent > UINT64_MAX / 4000000ULL)
+		sent = UINT64_MAX / 4000000ULL;
+	m = k->have ? k->p_ppm * sent : 0;
+	allowed = m + m / 2 + 3000 * isqrt64(m) + 1000000ULL;
+	random = lost > theta_l && lost <= sent / 8 && lost * 1000000ULL <= allowed;
+	/* the link's rate, from this estimate with no queue */
+	f = (lost < sent / 8 ? lost : sent / 8) * 1000000ULL / sent;
+	k->p_ppm = k->have ? k->p_ppm - k->p_ppm / 8 + f / 8 : f;
+	k->have = true;
+	return random;
 }
 
 enum load_branch load_aimd(const struct load *l, struct aimd *a, const struct aimd_params *p,

@@ -118,14 +118,31 @@ bool load_update(struct load *l, uint64_t w, const struct load_sample *x);
 void load_unknown(struct load *l);
 
 /*
+ * loss-queue: the link's own loss rate, learnt from the estimates read
+ * with no queue at the bottleneck (an EWMA, an eighth; the first as it
+ * is), each estimate's share capped at an eighth
+ */
+struct linkloss {
+	uint64_t p_ppm;		/* millionths */
+	bool have;
+};
+
+void linkloss_init(struct linkloss *k);
+
+/*
  * loss-queue: whether @lost of @sent packets, above theta-l @theta_l, with
  * the queue read @queue_ns at the bottleneck, are the link's (random) and
- * not congestion: not heavy (an eighth of the packets or less; a policer
- * drops without a queue) and with no queue, less than @span_min_ns (TCP
- * Veno reads its backlog so). The rule then takes L as 0.
+ * not congestion (the rule then takes L as 0): not heavy (an eighth of the
+ * packets or less; a policer drops without a queue), with no queue (less
+ * than @span_min_ns: TCP Veno reads its backlog so), and no more than the
+ * link's own rate p loses of them by itself: p n + p n / 2 + 3 sqrt(p n) +
+ * 1 packets at most (three binomial deviations and one packet of room,
+ * and half again of p). A drop-tail buffer shallower than the least queue
+ * that counts drops without one: those losses grow with W where the
+ * link's do not, and past the bound they are congestion. Feeds @k.
  */
-bool load_random_loss(uint64_t lost, uint64_t sent, uint64_t theta_l, int64_t queue_ns,
-		      int64_t span_min_ns);
+bool linkloss_random(struct linkloss *k, uint64_t lost, uint64_t sent, uint64_t theta_l,
+		     int64_t queue_ns, int64_t span_min_ns);
 
 /* W was decayed (the peer quiet): what the path carried before is stale */
 void load_forget(struct load *l);

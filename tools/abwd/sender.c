@@ -59,6 +59,8 @@ struct sender {
 	struct load load;
 	/* the loss rule beside elastic cross traffic (compete.h) */
 	struct compete cmp;
+	/* loss-queue: the link's own loss rate (load.h) */
+	struct linkloss linkloss;
 	bool no_time_logged;		/* a sample without a dequeue time logged */
 	enum delay_cmd last_cmd;
 	uint32_t hold_us;		/* the last scavenger-hold handed over */
@@ -294,6 +296,7 @@ static void restart(struct sender *s)
 	delay_init(&s->dly);
 	load_init(&s->load);
 	compete_init(&s->cmp);
+	linkloss_init(&s->linkloss);
 	s->have_tr = false;
 	s->npend = 0;
 	s->quiet_misses = 0;
@@ -640,16 +643,22 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 					      (int64_t)s->c.delay.span_min_ns,
 					      (uint64_t)s->c.interval_us * 1000, x->rtt_ns);
 		}
-		/* no loss count to go by: W as it was */
-		if (e->foreign)
+		/*
+		 * no loss count to go by: W as it was (a drain under way
+		 * counts it, so that a spoofer cannot hold W at its low)
+		 */
+		if (e->foreign) {
 			rule = "hold, foreign";
-		else if (step == COMPETE_RATE)
+			if (s->c.compete)
+				compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
+		} else if (step == COMPETE_RATE) {
 			rule = compete_branch_name(compete_aimd(&s->cmp, &s->load, &s->aimd,
 								&s->c.aimd, &ls));
-		else if (step != COMPETE_LOSS) {
+		} else if (step != COMPETE_LOSS) {
 			compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, e->recv_rate);
 			rule = compete_step_name(step);
 		} else if (s->c.compete && s->cmp.draining) {
+			compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
 			rule = "drain";		/* no queue read: W holds */
 		} else {
 			uint64_t lost = e->lost;
@@ -661,8 +670,8 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			 * with no loss
 			 */
 			if (s->c.loss_queue && x && s->dly.have &&
-			    load_random_loss(lost, e->sent, s->c.aimd.theta_l, s->dly.queue_ns,
-					     (int64_t)s->c.delay.span_min_ns))
+			    linkloss_random(&s->linkloss, lost, e->sent, s->c.aimd.theta_l,
+					    s->dly.queue_ns, (int64_t)s->c.delay.span_min_ns))
 				lost = 0;
 			rule = load_branch_name(load_aimd(&s->load, &s->aimd, &s->c.aimd,
 							  lost, &ls));
@@ -742,8 +751,12 @@ static void decay(struct sender *s)
 	if (old <= floor)
 		return;
 	s->aimd.w = old / 2 > floor ? old / 2 : floor;
-	/* (no headroom from before the silence: the return goes on from here) */
+	/*
+	 * (no headroom from before the silence, nor a drain's W: the return
+	 * goes on from here)
+	 */
 	load_forget(&s->load);
+	compete_init(&s->cmp);
 	s->decays++;
 	if (s->aimd.w == floor)
 		log_warn("no response for %u interval%s in a row: W at w-floor, %s",
@@ -823,7 +836,7 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		/* a rebooted responder's clock too: the delays start over */
 		delay_init(&s->dly);
 		load_init(&s->load);	/* and a new qdisc's load */
-		compete_init(&s->cmp);
+		compete_abandon(&s->cmp, &s->aimd, &s->c.aimd);
 		log_warn("request %u: counts do not follow on (%s): a new baseline",
 			 r->seq, discont_why(msg, sizeof(msg), why) + 1);
 		break;

@@ -1412,41 +1412,44 @@ static void test_load_random_loss(void)
 }
 
 /*
- * loss-queue (TCP Veno's reading): a loss is the link's when it is not
- * heavy and comes with no queue; a fluid model of a greedy aggregate
- * (cap-bound at W) on a 4 Mbit/s path with a drop-tail buffer of 32
- * frames and 3 % random loss, 250 ms estimates, 400 of them. The paper's
- * rule cuts at nearly every estimate (R - beta from an R that already
- * lost 3 %) and W ends far below the path; with the loss taken as
- * congestion only over a queue, W climbs until it fills the buffer, is
- * cut there, and its mean stays within a tenth of the path.
+ * loss-queue (TCP Veno's reading, bounded by the link's own rate): a
+ * fluid model of a greedy aggregate (cap-bound at W) on a path of @path
+ * bit/s with a drop-tail buffer of @frames and @pct % random loss, 250 ms
+ * estimates, 400 of them; the queue read as the sender reads it, the
+ * least of the last two. Returns W's mean over the last 200 in @w_mean,
+ * the estimates whose losses were taken as the link's in @random_n and
+ * the share of packets the buffer dropped, millionths, in @drop_ppm.
  */
-static void fluid_random_loss(bool loss_queue, uint64_t *w_mean, unsigned int *random_n)
+static void fluid_loss(bool loss_queue, uint64_t path, uint64_t frames, unsigned int pct,
+		       uint64_t *w_mean, unsigned int *random_n, uint64_t *drop_ppm)
 {
-	const uint64_t pkt = 1500 * 8, path = 4000000, buf = 32 * pkt, dt = 250000000ULL;
+	const uint64_t pkt = 1500 * 8, buf = frames * pkt, dt = 250000000ULL;
+	uint64_t q = 0, seed = 7, sum = 0, sent_all = 0, drops = 0;
 	struct aimd_params p = AIMD_DEFAULTS;
-	uint64_t q = 0, seed = 7, sum = 0;
-	unsigned int i, k;
+	int64_t q_last = 0;
+	struct linkloss k;
+	unsigned int i, n;
 	struct aimd a;
 	struct load l;
 
-	p.w_ini = 2000000;
+	p.w_ini = path / 2;
+	p.w_max = path * 4;
 	aimd_init(&a, &p);
 	load_init(&l);
+	linkloss_init(&k);
 	*random_n = 0;
 	for (i = 0; i < 400; i++) {
-		uint64_t sent = a.w * dt / 1000000000ULL / pkt, lost = 0, in, out, over = 0;
-		int64_t queue_ns;
+		uint64_t sent = a.w * dt / 1000000000ULL / pkt, lost = 0, out, over = 0;
+		int64_t q_ns, read;
 		struct load_sample x;
 
-		for (k = 0; k < sent; k++) {
+		for (n = 0; n < sent; n++) {
 			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-			lost += (seed >> 33) % 100 < 3;
+			lost += (seed >> 33) % 100 < pct;
 		}
 		/* what reaches the buffer, what it serves, what overflows */
-		in = (sent - lost) * pkt;
 		out = path * dt / 1000000000ULL;
-		q += in;
+		q += (sent - lost) * pkt;
 		if (q > out) {
 			q -= out;
 		} else {
@@ -1458,14 +1461,18 @@ static void fluid_random_loss(bool loss_queue, uint64_t *w_mean, unsigned int *r
 			q = buf;
 		}
 		lost += (over + pkt - 1) / pkt;
-		queue_ns = (int64_t)(q * 1000000000ULL / path);
+		drops += (over + pkt - 1) / pkt;
+		sent_all += sent;
+		q_ns = (int64_t)(q * 1000000000ULL / path);
+		read = q_ns < q_last ? q_ns : q_last;
+		q_last = q_ns;
 		x = (struct load_sample){
 			.recv = out * 1000000000ULL / dt, .sent = sent * pkt * 1000000000ULL / dt,
 			.dt_ns = dt, .held_ns = dt, .has_held = true,
 			.sent_pkts = sent, .lost_pkts = lost,
 		};
 		load_update(&l, a.w, &x);
-		if (loss_queue && load_random_loss(lost, sent, p.theta_l, queue_ns, 2 * MS)) {
+		if (loss_queue && linkloss_random(&k, lost, sent, p.theta_l, read, 2 * MS)) {
 			lost = 0;
 			(*random_n)++;
 		}
@@ -1474,25 +1481,46 @@ static void fluid_random_loss(bool loss_queue, uint64_t *w_mean, unsigned int *r
 			sum += a.w;
 	}
 	*w_mean = sum / 200;
+	*drop_ppm = sent_all ? drops * 1000000ULL / sent_all : 0;
 }
 
 static void test_load_random_loss_queue(void)
 {
+	uint64_t off, on, drop_off, drop_on;
 	unsigned int n_off, n_on;
-	uint64_t off, on;
+	struct linkloss k;
 
-	ok(load_random_loss(3, 100, 0, 0, 2 * MS), "loss-queue: 3 of 100 lost, no queue: the link's");
-	ok(!load_random_loss(3, 100, 0, 2 * MS, 2 * MS), "loss-queue: ... over a queue of delay-span-min: congestion");
-	ok(!load_random_loss(13, 100, 0, 0, 2 * MS), "loss-queue: 13 of 100, no queue: heavy, congestion (a policer)");
-	ok(load_random_loss(12, 100, 0, 0, 2 * MS), "loss-queue: 12 of 100: an eighth or less, the link's");
-	ok(!load_random_loss(1, 100, 1, 0, 2 * MS), "loss-queue: within theta-l: no loss to judge");
-	fluid_random_loss(false, &off, &n_off);
-	fluid_random_loss(true, &on, &n_on);
-	ok(off < 2000000, "loss-queue: off, 3 %% random loss on a 4 Mbit/s path: the paper's rule, mean W %" PRIu64 " bit/s, under half the path",
+	linkloss_init(&k);
+	ok(linkloss_random(&k, 1, 100, 0, 0, 2 * MS), "loss-queue: nothing learnt yet: 1 packet of room");
+	is_u64(k.p_ppm, 10000, "loss-queue: the link's rate, the first as it is: 1 %");
+	ok(linkloss_random(&k, 3, 100, 0, 0, 2 * MS),
+	   "loss-queue: 3 of 100 at 1 %%: 1.5 + 3 (1) + 1 = 5.5 allowed: the link's");
+	ok(!linkloss_random(&k, 3, 100, 0, 2 * MS, 2 * MS),
+	   "loss-queue: ... over a queue of delay-span-min: congestion");
+	is_u64(k.p_ppm, 12500, "loss-queue: an estimate with a queue teaches nothing (1.25 %)");
+	ok(!linkloss_random(&k, 7, 100, 0, 0, 2 * MS),
+	   "loss-queue: 7 of 100 at 1.25 %%: above 1.9 + 3.4 + 1: congestion (a shallow buffer)");
+	ok(!linkloss_random(&k, 13, 100, 0, 0, 2 * MS), "loss-queue: 13 of 100: heavy, congestion (a policer)");
+	linkloss_init(&k);
+	ok(!linkloss_random(&k, 0, 0, 0, 0, 2 * MS) && !k.have, "loss-queue: nothing sent: nothing learnt");
+	ok(!linkloss_random(&k, 1, 100, 1, 0, 2 * MS), "loss-queue: within theta-l: no loss to judge");
+
+	fluid_loss(false, 4000000, 32, 3, &off, &n_off, &drop_off);
+	fluid_loss(true, 4000000, 32, 3, &on, &n_on, &drop_on);
+	ok(off < 2000000, "loss-queue: off, 3 %% random loss, 4 Mbit/s, 32 frames: the paper's rule, mean W %" PRIu64 " bit/s",
 	   off);
 	ok(on >= 3600000 && on <= 4400000 && n_on > 100,
 	   "loss-queue: on: mean W %" PRIu64 " bit/s, within a tenth of the path; %u estimates' losses the link's",
 	   on, n_on);
+	/* a buffer (16 frames at 100 Mbit/s: 1.9 ms) under the least queue */
+	fluid_loss(false, 100000000, 16, 0, &off, &n_off, &drop_off);
+	fluid_loss(true, 100000000, 16, 0, &on, &n_on, &drop_on);
+	ok(drop_on < 10000, "loss-queue: 100 Mbit/s, 16 frames, no random loss: the buffer drops %" PRIu64 " ppm (%" PRIu64 " off), under 1 %%; mean W %" PRIu64 " bit/s",
+	   drop_on, drop_off, on);
+	fluid_loss(true, 100000000, 16, 1, &on, &n_on, &drop_on);
+	ok(drop_on < 10000 && on >= 80000000,
+	   "loss-queue: ... 1 %% random loss: drops %" PRIu64 " ppm, mean W %" PRIu64 " bit/s, at least 0.8 of the path",
+	   drop_on, on);
 }
 
 /*
@@ -1770,10 +1798,10 @@ static enum compete_step cstep(struct compete *c, int64_t q)
  * A sawtooth of others' loss-based TCP holding the buffer: the queue
  * climbs from 30 to 75 ms and falls back to 35, never to a tenth of its
  * most: the test passes at the tenth estimate, a drain begins, the queue
- * stands through it (3 estimates: 75 ms of queue and a 50 ms round trip
- * at 250 ms intervals), competing from the 13th, never the paper's rule
- * again over 60 estimates; a drain again once competing 30 estimates,
- * which the queue outlasts too. The paper's own rule on a fixed path: the
+ * does not fall past its lag (1 estimate: a 50 ms round trip at 250 ms
+ * intervals), nor after W halves once more: competing from the 15th,
+ * never the paper's rule again over 60 estimates; a drain again once
+ * competing 30 estimates, which the queue outlasts too. The paper's own rule on a fixed path: the
  * queue empties after each cut (0, with 20 ms at the overshoot): never a
  * drain. Others leaving: the queue empties, and competing ends, not
  * sooner than COMPETE_HOLD estimates after it began.
@@ -1795,12 +1823,12 @@ static void test_compete_detect(void)
 			rate++;
 	}
 	ok(seen[8] == COMPETE_LOSS && seen[9] == COMPETE_DRAIN && seen[10] == COMPETE_DRAIN &&
-	   seen[11] == COMPETE_DRAIN && seen[12] == COMPETE_DRAIN_FAIL,
-	   "compete: a sawtooth that never drains: a drain from estimate 10, outlasted at the 13th (%d %d %d %d %d)",
-	   seen[8], seen[9], seen[10], seen[11], seen[12]);
-	ok(first == 13 && !loss, "compete: ... competing from estimate 14 (%d), never the loss rule after the 10th (%d)",
+	   seen[11] == COMPETE_DRAIN && seen[12] == COMPETE_DRAIN && seen[13] == COMPETE_DRAIN_FAIL,
+	   "compete: a sawtooth that never falls in the drain: from estimate 10, halved again at the 12th, outlasted at the 14th (%d %d %d %d %d %d)",
+	   seen[8], seen[9], seen[10], seen[11], seen[12], seen[13]);
+	ok(first == 14 && !loss, "compete: ... competing from estimate 15 (%d), never the loss rule after the 10th (%d)",
 	   first + 1, loss);
-	ok(seen[42] == COMPETE_DRAIN && seen[45] == COMPETE_DRAIN_FAIL && rate == 60 - 13 - 4,
+	ok(seen[43] == COMPETE_DRAIN && seen[47] == COMPETE_DRAIN_FAIL && rate == 60 - 14 - 5,
 	   "compete: ... competing 30 estimates, a drain again, outlasted: %d competing of 60",
 	   rate);
 	is_u64(c.drains, 2, "compete: ... 2 drains");
@@ -1825,32 +1853,77 @@ static void test_compete_detect(void)
 	for (i = 0; i < 80; i++)
 		if (cstep(&c, i % 15 == 14 ? 0 : (30 + (i % 10) * 5) * MS) == COMPETE_RATE)
 			rate++;
-	ok(c.on && rate >= 50, "compete: a dip to 0 every 15 estimates: competing at the end, %d of 80 estimates (%llu drains, %llu outlasted)",
+	ok(c.on && rate >= 55, "compete: a dip to 0 every 15 estimates: competing at the end, %d of 80 estimates (%llu drains, %llu outlasted)",
 	   rate, (unsigned long long)c.drains, (unsigned long long)c.drains_failed);
 
-	/* (49 ms of queue at the test: a drain of 2, outlasted at the 12th) */
+	/* (a rising queue: never falls in the drain, outlasted at the 14th) */
 	compete_init(&c);
 	for (i = 0; i < 15; i++)
 		if (cstep(&c, (40 + i) * MS) == COMPETE_DRAIN_FAIL)
 			first = i;
-	ok(c.on && first == 11, "compete: others hold the queue: competing from the 12th (%d)", first + 1);
+	ok(c.on && first == 13, "compete: others hold the queue: competing from the 14th (%d)", first + 1);
 	/* they leave after 15 estimates: the queue empties */
 	for (i = 15; i < 60; i++)
 		if (cstep(&c, 0) == COMPETE_RATE)
 			last_on = i;
-	ok(last_on == 11 + COMPETE_HOLD - 1, "compete: the queue empties: off once COMPETE_HOLD estimates have passed (last on at %d)",
+	ok(last_on == 13 + COMPETE_HOLD - 1, "compete: the queue empties: off once COMPETE_HOLD estimates have passed (last on at %d)",
 	   last_on + 1);
 }
 
 /*
- * A standing queue of W's own (the paper's rule grows W by D into the
- * buffer and cuts it only beta below R): Copa's test passes, the drain
- * halves W, the queue falls under a tenth of the most at the third
- * estimate: drain-end, W back at the R the bottleneck served, and the
- * test starts over (10 estimates) before it may drain again. Competing,
- * the others gone while W's own competing rate keeps a queue standing:
- * the drain every COMPETE_RECHECK estimates empties it, and the rule
- * stops competing.
+ * The drain in closed loop on a 5 Mbit/s path at 250 ms estimates, W
+ * greedy: inelastic traffic at @cross bit/s beside it (or, @window, a
+ * window-based flow that keeps the queue where it is, as loss-based TCP
+ * refills what W frees), a drop-tail buffer of @buf_ms, the queue at
+ * @q0_ms to begin with, W at @w0. The loss rule leaves W be (a standing
+ * queue); the drain's estimates move it. Returns the verdict, its
+ * estimate in @at, W after it in @w_end.
+ */
+static enum compete_step drain_loop(bool window, uint64_t cross, uint64_t buf_ms, uint64_t q0_ms,
+				    uint64_t w0, int *at, uint64_t *w_end)
+{
+	const uint64_t cap = 5000000, dt_ms = 250, out = cap * dt_ms / 1000;
+	const uint64_t buf = cap * buf_ms / 1000;
+	struct aimd_params p = AIMD_DEFAULTS;
+	uint64_t q = cap * q0_ms / 1000;
+	enum compete_step st;
+	struct compete c;
+	struct aimd a;
+	int i;
+
+	compete_init(&c);
+	aimd_init(&a, &p);
+	a.w = w0;
+	for (i = 0; i < 120; i++) {
+		uint64_t in = (a.w + (window ? 0 : cross)) * dt_ms / 1000, r;
+		int64_t q_ns;
+
+		if (!window) {
+			q = q + in > out ? q + in - out : 0;
+			if (q > buf)
+				q = buf;
+		}
+		/* W's share of what the bottleneck served, full or not */
+		r = q ? (window ? a.w : cap * a.w / (a.w + cross)) : a.w;
+		q_ns = (int64_t)(q * 1000000000ULL / cap);
+		st = compete_update(&c, q_ns, 2 * MS, 250 * MS, 50 * MS + (uint64_t)q_ns);
+		if (st == COMPETE_DRAIN || st == COMPETE_DRAIN_END || st == COMPETE_DRAIN_FAIL)
+			compete_drain(&c, st, &a, &p, r);
+		if (st == COMPETE_DRAIN_END || st == COMPETE_DRAIN_FAIL)
+			break;
+	}
+	*at = i + 1;
+	*w_end = a.w;
+	return i < 120 ? st : COMPETE_LOSS;
+}
+
+/*
+ * Whose queue: W's own beside inelastic traffic falls at each estimate of
+ * the drain, whatever that traffic's share (half the link, and four
+ * fifths with R read above W's share of the free rate, where the first
+ * halving frees nothing); a window-based flow's queue stands. Hand-made
+ * readings for the rest: a fall then a refill; the lag; the longest
+ * drain; W given back, capped; estimates that cannot feed the test.
  */
 static void test_compete_drain(void)
 {
@@ -1858,47 +1931,69 @@ static void test_compete_drain(void)
 	enum compete_step st;
 	struct compete c;
 	struct aimd a;
-	int i, n;
+	uint64_t w;
+	int i, n, at;
 
-	is_u64(compete_drain_len(75 * MS, 250 * MS, 50 * MS), 3,
-	       "compete: drain of 75 ms at 250 ms, 50 ms RTT: 1 + ceil(275 / 250) = 3 estimates");
-	is_u64(compete_drain_len(600 * MS, 250 * MS, 50 * MS), 9,
-	       "compete: 600 ms at 250 ms: 1 + ceil(1850 / 250) = 9");
-	is_u64(compete_drain_len(600 * MS, 1000 * MS, 50 * MS), 3,
-	       "compete: 600 ms at 1 s: 3");
-	is_u64(compete_drain_len(0, 1000 * MS, 0), 2, "compete: no queue: 2 at least");
-	is_u64(compete_drain_len(5000 * MS, 250 * MS, 50 * MS), COMPETE_DRAIN_MAX,
-	       "compete: 5 s at 250 ms: COMPETE_DRAIN_MAX");
-	is_u64(compete_drain_len(INT64_MAX, 1, UINT64_MAX), COMPETE_DRAIN_MAX,
-	       "compete: absurd readings: COMPETE_DRAIN_MAX, no overflow");
-	is_u64(compete_drain_len(10 * MS, 0, 0), COMPETE_DRAIN_MAX, "compete: no interval: the most");
+	is_u64(compete_drain_lag(50 * MS, 250 * MS), 1, "compete: lag of a 50 ms RTT at 250 ms: 1 estimate");
+	is_u64(compete_drain_lag(650 * MS, 250 * MS), 3, "compete: 650 ms (a queue of 600): 3");
+	is_u64(compete_drain_lag(650 * MS, 1000 * MS), 1, "compete: 650 ms at 1 s: 1");
+	is_u64(compete_drain_lag(UINT64_MAX, 1), COMPETE_DRAIN_MAX, "compete: absurd RTT: the most, no overflow");
+	is_u64(compete_drain_lag(10 * MS, 0), COMPETE_DRAIN_MAX, "compete: no interval: the most");
 
+	st = drain_loop(false, 2500000, 614, 400, 2500000, &at, &w);
+	ok(st == COMPETE_DRAIN_END && w == 2500000,
+	   "compete: W's own 400 ms beside CBR at half the link, 256 frames: drain-end at estimate %d, W back at %" PRIu64,
+	   at, w);
+	st = drain_loop(false, 4000000, 614, 614, 2700000, &at, &w);
+	ok(st == COMPETE_DRAIN_END,
+	   "compete: ... CBR at 4 of 5 Mbit/s, W 2.7, R read 2.0 where 1 is free: halved twice, drain-end at %d (%d)",
+	   at, st);
+	st = drain_loop(true, 0, 614, 60, 1700000, &at, &w);
+	ok(st == COMPETE_DRAIN_FAIL && w == 1700000,
+	   "compete: a window-based flow keeps 60 ms: drain-fail at estimate %d, W back at %" PRIu64, at, w);
+
+	/* a fall, then a refill: others' */
+	compete_init(&c);
+	for (i = 0; i < 9; i++)
+		cstep(&c, 40 * MS);
+	ok(cstep(&c, 40 * MS) == COMPETE_DRAIN, "compete: a queue of 40 ms stands: a drain");
+	ok(cstep(&c, 40 * MS) == COMPETE_DRAIN, "compete: ... the lag (50 ms at 250): W holds");
+	ok(cstep(&c, 30 * MS) == COMPETE_DRAIN && c.fell, "compete: ... 10 ms lower: falling");
+	ok(cstep(&c, 31 * MS) == COMPETE_DRAIN_FAIL && c.on, "compete: ... then up again: refilled, others'");
+
+	/* the same fall, on to under a tenth: own */
+	compete_init(&c);
+	for (i = 0; i < 12; i++)
+		cstep(&c, (40 - (i >= 11) * 10) * MS);
+	ok(cstep(&c, 20 * MS) == COMPETE_DRAIN && cstep(&c, 3 * MS) == COMPETE_DRAIN_END && !c.on,
+	   "compete: a queue that falls to under a tenth of its most: drain-end");
+
+	/* W's drain, end and fail */
 	compete_init(&c);
 	aimd_init(&a, &p);
 	a.w = 5200000;
-	for (i = 0; i < 9 && cstep(&c, (20 + i % 3) * MS) == COMPETE_LOSS; i++)
+	for (i = 0; i < 10 && (st = cstep(&c, 22 * MS)) == COMPETE_LOSS; i++)
 		;
-	is_u64(i, 9, "compete: W's own queue of 20-22 ms, 9 estimates: the loss rule");
-	st = cstep(&c, 22 * MS);
-	ok(st == COMPETE_DRAIN && c.draining, "compete: the test passes at the 10th: a drain");
 	compete_drain(&c, st, &a, &p, 4800000);
-	is_u64(a.w, 2400000, "compete: W at half of min(R 4.8, W 5.2 Mbit/s)");
-	st = cstep(&c, 18 * MS);	/* the lag: requests queued before it */
+	ok(st == COMPETE_DRAIN && a.w == 2400000, "compete: a drain: W at half of min(R 4.8, W 5.2 Mbit/s)");
+	st = cstep(&c, 22 * MS);		/* the lag */
 	compete_drain(&c, st, &a, &p, 2400000);
-	ok(st == COMPETE_DRAIN && a.w == 2400000, "compete: the queue still read: W holds at 2.4 Mbit/s");
-	st = cstep(&c, MS);
-	ok(st == COMPETE_DRAIN_END && !c.draining && !c.on, "compete: under a tenth of 22 ms: drain-end");
-	compete_drain(&c, st, &a, &p, 2500000);
-	is_u64(a.w, 4800000, "compete: W back at the R that began it, 4.8 Mbit/s");
+	st = cstep(&c, 22 * MS);		/* no fall: once deeper */
+	compete_drain(&c, st, &a, &p, 2400000);
+	ok(st == COMPETE_DRAIN && a.w == 1200000, "compete: the queue did not fall: W halved again, 1.2 Mbit/s");
+	st = cstep(&c, 22 * MS);		/* the lag again */
+	compete_drain(&c, st, &a, &p, 1200000);
+	st = cstep(&c, 22 * MS);
+	compete_drain(&c, st, &a, &p, 1200000);
+	ok(st == COMPETE_DRAIN_FAIL && a.w == 4896000,
+	   "compete: nor at a quarter: drain-fail, W back no higher than the drain's most R and a fiftieth (%" PRIu64 ")",
+	   a.w);
 	is_u64(a.d, p.d_ini, "compete: D starts over");
-	is_u64(c.drains_failed, 0, "compete: no drain outlasted");
-	for (n = 0; n < 20 && cstep(&c, 22 * MS) == COMPETE_LOSS; n++)
-		;
-	is_u64(n, 9, "compete: the test starts over: the next drain at the 10th reading after");
+	is_u64(c.drains_failed, 1, "compete: one drain outlasted");
 
 	/* competing; the others leave, W's own rate keeps 40 ms standing */
 	compete_init(&c);
-	for (i = 0; i < 20 && cstep(&c, (40 + i % 5) * MS) != COMPETE_DRAIN_FAIL; i++)
+	for (i = 0; i < 30 && cstep(&c, (40 + i % 5) * MS) != COMPETE_DRAIN_FAIL; i++)
 		;
 	ok(c.on, "compete: others held the queue: competing");
 	a.w = 3000000;
@@ -1908,20 +2003,44 @@ static void test_compete_drain(void)
 	   "compete: a drain after COMPETE_RECHECK estimates competing (%d)", n + 1);
 	compete_drain(&c, st, &a, &p, 3000000);
 	is_u64(a.w, 1500000, "compete: W halved");
+	cstep(&c, 40 * MS);
 	st = cstep(&c, 3 * MS);
 	compete_drain(&c, st, &a, &p, 1500000);
 	ok(st == COMPETE_DRAIN_END && !c.on && a.w == 3000000,
 	   "compete: the queue empties: not competing, W back at 3 Mbit/s");
 	ok(cstep(&c, 2 * MS) == COMPETE_LOSS, "compete: then the loss rule");
 
+	/* a queue that falls, slowly, for ever: drain-end at the longest */
+	compete_init(&c);
+	for (i = 0; i < 10; i++)
+		cstep(&c, 500 * MS);
+	for (n = 1, i = 0; i < 60 && (st = cstep(&c, (500 - 3 * i) * MS)) == COMPETE_DRAIN; i++)
+		n++;
+	ok(st == COMPETE_DRAIN_END && n == COMPETE_DRAIN_MAX,
+	   "compete: still falling at COMPETE_DRAIN_MAX estimates: W's own, drain-end (%d)", n);
+
+	/* foreign estimates, or none with a delay: they count, W comes back */
+	compete_init(&c);
+	a.w = 4000000;
+	for (i = 0; i < 10 && (st = cstep(&c, 20 * MS)) == COMPETE_LOSS; i++)
+		;
+	compete_drain(&c, st, &a, &p, 4000000);
+	for (i = 1; i < COMPETE_DRAIN_MAX; i++)
+		compete_skip(&c, &a, &p);
+	ok(c.draining && a.w == 2000000, "compete: estimates that cannot feed the test: W holds at the drain's");
+	compete_skip(&c, &a, &p);
+	ok(!c.draining && a.w == 4000000 && !c.on,
+	   "compete: ... at COMPETE_DRAIN_MAX: W back at 4 Mbit/s, nothing decided");
+
 	/* the drain's W: never below w-min, no R read */
 	compete_init(&c);
 	a.w = p.w_min + 1000;
-	compete_drain(&c, COMPETE_DRAIN, &a, &p, 0);
+	for (i = 0; i < 10 && (st = cstep(&c, 20 * MS)) == COMPETE_LOSS; i++)
+		;
+	compete_drain(&c, st, &a, &p, 0);
 	is_u64(a.w, p.w_min, "compete: a drain from just above w-min: w-min");
 	is_u64(c.r_saved, p.w_min + 1000, "compete: nothing received: R taken as W");
-	compete_drain(&c, COMPETE_DRAIN_FAIL, &a, &p, 0);
-	is_u64(a.w, p.w_min + 1000, "compete: outlasted: W back where it was");
+
 	/* the rule changed on a reload while a drain is under way */
 	compete_init(&c);
 	a.w = 4000000;
