@@ -13,6 +13,8 @@
 #    (the paper's rule, before: about 0.5, below priority 1's own rate)
 #  - priority 1 keeps its rate: B receives at least 90 % of its 1 Mbit/s
 #    (what A sent of it is counted too, and said)
+#  - alone on the path (no CUBIC flows), the rule does not compete against
+#    its own queue: every drain the queue test begins empties it
 # (rates and reaction times: a miss on a slow machine, the debug kernel,
 # is a skip that says so)
 #
@@ -172,3 +174,49 @@ log_timing_test $? "W does not collapse beside them: its mean over the last ${ME
 p1_kept
 log_timing_test $? "priority 1 keeps its rate: B receives 90 % of its 1 Mbit/s or more" \
 	"priority 1 received ${p1:-?} bit/s of ${p1_sent:-?} sent over the last ${MEASURE} s$again"
+
+# --- alone: the same path without the CUBIC flows, the same flows through
+# A. The paper's rule grows W by D into the bottleneck's buffer and cuts
+# it only beta below R, so a queue of W's own can stand through Copa's
+# test; before the drain (8fe48c6) the rule then competed against itself
+# (er2bc-estimator.rst, "Beside elastic traffic"). Now the test begins a
+# drain, the queue empties under it (drain-end), and the rule goes on as
+# the paper has it. Sets rc, w_mean, competing, drains, failed, ends
+alone_run() {
+	local run=()
+
+	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 $DUR 9@1000000 >/dev/null &
+	run+=($!)
+	pids+=($!)
+	ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5203 -t $DUR -C cubic >/dev/null 2>&1 &
+	run+=($!)
+	pids+=($!)
+	sleep 2
+	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 250ms --compete yes \
+		--once 112 --plain yes --status "$work/alone.json" -v 2>"$work/alone.log"
+	rc=$?
+	w_mean=$(sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*\)\([KMG]\?bit\) D .*/\1 \2/p' "$work/alone.log" |
+		tail -n $((MEASURE * 4)) |
+		awk '{ s += $1 * ($2 == "Mbit" ? 1e6 : $2 == "Kbit" ? 1e3 : 1); n++ }
+			END { if (n) printf "%d", s / n; else print 0 }')
+	competing=$(grep -c '(compete-' "$work/alone.log")
+	ends=$(grep -c '(drain-end)' "$work/alone.log")
+	drains=$(json_get "j['drains']" <"$work/alone.json")
+	failed=$(json_get "j['drains_failed']" <"$work/alone.json")
+	wait "${run[@]}" 2>/dev/null
+}
+alone_ok() { [ $rc = 0 ] && [ "$competing" = 0 ] && [ "${failed:-1}" = 0 ]; }
+alone_info() {
+	echo "$drains drains, $ends of them drained, $failed outlasted; $competing of 112 estimates by the competing rule; mean W $w_mean bit/s over the last ${MEASURE} s"
+}
+alone_run
+again=
+if ! alone_ok && ! machine_slow; then
+	again="; first run missed: $(alone_info)"
+	alone_run
+fi
+echo "# rules: $(sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*[KMG]\?\)bit D .*(\([a-z0-9, -]*\)).*/\2:\1/p' \
+	"$work/alone.log" | sed 's/^compete-/c/' | tr ' ' '_' | tr '\n' ' ')"
+alone_ok
+log_timing_test $? "alone on the path, the loss rule does not compete against its own queue: a drain empties it" \
+	"$(alone_info)$again"

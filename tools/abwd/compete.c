@@ -21,6 +21,16 @@ uint32_t compete_drain_lag(uint64_t rtt_ns, uint64_t interval_ns)
 	return n > COMPETE_DRAIN_MAX ? COMPETE_DRAIN_MAX : (uint32_t)n;
 }
 
+uint32_t compete_verify_len(uint64_t interval_ns)
+{
+	uint64_t n;
+
+	if (!interval_ns)
+		return COMPETE_DRAIN_MAX;
+	n = (COMPETE_VERIFY_NS + interval_ns - 1) / interval_ns;
+	return n < 2 ? 2 : n > COMPETE_DRAIN_MAX ? COMPETE_DRAIN_MAX : (uint32_t)n;
+}
+
 /* a drain begins at the queue @q_ns, the test's most @most_ns */
 static enum compete_step drain_begin(struct compete *c, int64_t q_ns, int64_t most_ns,
 				     uint64_t interval_ns, uint64_t rtt_ns)
@@ -28,6 +38,7 @@ static enum compete_step drain_begin(struct compete *c, int64_t q_ns, int64_t mo
 	c->draining = true;
 	c->halve = true;
 	c->fell = false;
+	c->verify = 0;
 	c->drain_age = 0;
 	c->depth = 1;
 	c->lag = compete_drain_lag(rtt_ns, interval_ns);
@@ -64,8 +75,18 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, int64_t span_
 	int64_t fall = c->last_q - q;
 
 	c->last_q = q;
-	if (q * 10 < c->drain_most || q < span_min_ns)
-		return drain_end(c);		/* drained */
+	if (c->verify) {
+		/* emptied, W held low: loss-based flows fill it again */
+		if (q * 2 >= c->drain_most)
+			return drain_fail(c);
+		return --c->verify && c->drain_age < COMPETE_DRAIN_MAX ? COMPETE_DRAIN :
+		       drain_end(c);
+	}
+	if (q * 10 < c->drain_most || q < span_min_ns) {
+		/* emptied: does it fill again while W stays where it is? */
+		c->verify = compete_verify_len(interval_ns);
+		return COMPETE_DRAIN;
+	}
 	if (fall >= span_min_ns) {
 		/* still falling: W's own, draining */
 		c->fell = true;
@@ -140,23 +161,28 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 	case COMPETE_DRAIN:
 		if (c->halve) {
 			c->halve = false;
-			w = a->w;
 			if (!c->w_saved) {
 				c->w_saved = a->w;
 				c->r_saved = recv ? recv : a->w;
 				c->r_most = 0;
-				if (c->r_saved < w)
-					w = c->r_saved;
 			}
-			a->w = aimd_clamp(w / 2, p);
+			/* three quarters of min(R, W), then a quarter of it */
+			w = c->r_saved < c->w_saved ? c->r_saved : c->w_saved;
+			a->w = aimd_clamp(c->depth > 1 ? w / 4 : w - w / 4, p);
 		}
 		if (recv > c->r_most)
 			c->r_most = recv;
 		break;
 	case COMPETE_DRAIN_END:
-		/* W's own queue: W was above what the bottleneck served */
-		if (c->w_saved)
-			a->w = aimd_clamp(c->r_saved < c->w_saved ? c->r_saved : c->w_saved, p);
+		/*
+		 * W's own queue: W was above what the bottleneck served; back
+		 * to the R that began the drain, or, if it had to go to a
+		 * quarter, to half of it (at three quarters it did not fall)
+		 */
+		if (c->w_saved) {
+			w = c->r_saved < c->w_saved ? c->r_saved : c->w_saved;
+			a->w = aimd_clamp(c->depth > 1 ? w / 2 : w, p);
+		}
 		a->d = p->d_ini;
 		c->w_saved = 0;
 		break;

@@ -47,29 +47,33 @@
  * every few round trips; the paper's rule does not (it cuts only beta
  * below R, and grows W by D into the buffer again), so on a fixed path a
  * queue of W's own can pass the test. So the test only begins a drain
- * (Copa's lesson, and BBR's ProbeRTT): W at half of min(R, W), and the
- * queue watched once the lag has passed (the requests sent before the
- * drain, its RTT's worth, come back with the queue they met). A queue of
- * W's own falls at every estimate, by what W gave up over the
- * bottleneck's rate, whatever share inelastic traffic takes of the link;
- * loss-based flows beside it refill what W freed within a few round
- * trips. So, past the lag, at each estimate:
+ * (Copa's lesson, and BBR's ProbeRTT): W at three quarters of min(R, W),
+ * and the queue watched once the lag has passed (the requests sent before
+ * the drain, its RTT's worth, come back with the queue they met). A queue
+ * of W's own falls at every estimate, by what W gave up over the
+ * bottleneck's rate, whatever share inelastic traffic takes of the link,
+ * and once empty stays so while W stays where it is; loss-based flows
+ * beside it fill the buffer again whatever W does. So, past the lag, at
+ * each estimate:
  *  - the queue under a tenth of the test's most, or under the least that
- *    counts: W's own (drain-end); W goes back to the R of the estimate
- *    that began it if that is lower than the W before, and the test
- *    starts over;
- *  - fallen by the least that counts since the last reading: W's own,
- *    still draining: W holds (at COMPETE_DRAIN_MAX estimates, drain-end);
+ *    counts: emptied; W holds COMPETE_VERIFY_NS longer, and a queue back
+ *    at half the most meanwhile is others' (drain-fail), one that stays
+ *    below is W's own (drain-end);
+ *  - fallen by the least that counts since the last reading: still
+ *    draining, W holds (at COMPETE_DRAIN_MAX estimates, W's own);
  *  - not fallen, having fallen before: refilled, others' (drain-fail);
- *  - never fallen: W halves once more (a quarter, at most: R can read
- *    above W's share where inelastic traffic takes part of the drops),
- *    and the lag again; never fallen at a quarter: others' (drain-fail).
- * Others': W goes back to where it was, no higher than the most R of the
- * drain and a fiftieth (a drain misjudged, or a path that narrowed, must
- * not put back a W far above it), and the rule competes. Competing, the
- * same drain every COMPETE_RECHECK estimates asks whether the others are
- * still there: a queue held by the competing rate itself passes Copa's
- * test for ever, and only a drain tells it from theirs.
+ *  - never fallen: W at a quarter of min(R, W) (R can read above W's
+ *    share of the free rate where inelastic traffic takes part of a full
+ *    buffer's drops), and the lag again; never fallen there: others'.
+ * W's own: W goes back to the R of the estimate that began it if that is
+ * lower than the W before (half of it if it had to go to a quarter), and
+ * the test starts over. Others': W goes back to where it was, no higher
+ * than the most R of the drain and a fiftieth (a drain misjudged, or a
+ * path that narrowed, must not put back a W far above it), and the rule
+ * competes. Competing, the same drain every COMPETE_RECHECK estimates
+ * asks whether the others are still there: a queue held by the competing
+ * rate itself passes Copa's test for ever, and only a drain tells it from
+ * theirs.
  */
 #ifndef _ABWD_COMPETE_H
 #define _ABWD_COMPETE_H
@@ -86,7 +90,8 @@
 #define COMPETE_MSS	1500	/* bytes */
 #define COMPETE_RECHECK	30	/* competing, a drain every so many estimates */
 #define COMPETE_DRAIN_MAX 40	/* estimates a drain lasts, at most */
-#define COMPETE_DRAIN_DEPTH 2	/* halvings of W a drain takes, at most */
+#define COMPETE_DRAIN_DEPTH 2	/* steps of W down a drain takes, at most */
+#define COMPETE_VERIFY_NS 2000000000ULL	/* emptied: W held so long, does it fill? */
 
 /* what the test asks of W at one estimate (compete_update()) */
 enum compete_step {
@@ -106,6 +111,7 @@ struct compete {
 	bool draining;			/* a drain is under way */
 	bool halve;			/* W halves at this estimate (compete_drain()) */
 	bool fell;			/* the queue fell, past the lag */
+	uint32_t verify;		/* emptied: estimates left to see it stay so */
 	uint32_t drain_age;		/* its estimates so far */
 	uint32_t lag;			/* estimates still to wait out */
 	uint32_t depth;			/* halvings of W so far */
@@ -138,6 +144,12 @@ enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t sp
  * each @interval_ns; 1 to COMPETE_DRAIN_MAX
  */
 uint32_t compete_drain_lag(uint64_t rtt_ns, uint64_t interval_ns);
+
+/*
+ * estimates an emptied queue is watched, W held, at an estimate each
+ * @interval_ns: COMPETE_VERIFY_NS' worth, 2 to COMPETE_DRAIN_MAX
+ */
+uint32_t compete_verify_len(uint64_t interval_ns);
 
 /*
  * An estimate that could not feed the test (foreign, or no delay read)

@@ -1945,9 +1945,9 @@ static void test_compete_drain(void)
 	   "compete: W's own 400 ms beside CBR at half the link, 256 frames: drain-end at estimate %d, W back at %" PRIu64,
 	   at, w);
 	st = drain_loop(false, 4000000, 614, 614, 2700000, &at, &w);
-	ok(st == COMPETE_DRAIN_END,
-	   "compete: ... CBR at 4 of 5 Mbit/s, W 2.7, R read 2.0 where 1 is free: halved twice, drain-end at %d (%d)",
-	   at, st);
+	ok(st == COMPETE_DRAIN_END && w == 5000000ULL * 2700000 / 6700000 / 2,
+	   "compete: ... CBR at 4 of 5 Mbit/s, W 2.7, R read 2.0 where 1 is free: no fall at 1.5, a fall at 0.5, drain-end at %d (%d), W back at half of R, %" PRIu64,
+	   at, st, w);
 	st = drain_loop(true, 0, 614, 60, 1700000, &at, &w);
 	ok(st == COMPETE_DRAIN_FAIL && w == 1700000,
 	   "compete: a window-based flow keeps 60 ms: drain-fail at estimate %d, W back at %" PRIu64, at, w);
@@ -1961,12 +1961,24 @@ static void test_compete_drain(void)
 	ok(cstep(&c, 30 * MS) == COMPETE_DRAIN && c.fell, "compete: ... 10 ms lower: falling");
 	ok(cstep(&c, 31 * MS) == COMPETE_DRAIN_FAIL && c.on, "compete: ... then up again: refilled, others'");
 
-	/* the same fall, on to under a tenth: own */
+	/* the same fall, on to under a tenth, and it stays there: own */
 	compete_init(&c);
 	for (i = 0; i < 12; i++)
 		cstep(&c, (40 - (i >= 11) * 10) * MS);
-	ok(cstep(&c, 20 * MS) == COMPETE_DRAIN && cstep(&c, 3 * MS) == COMPETE_DRAIN_END && !c.on,
-	   "compete: a queue that falls to under a tenth of its most: drain-end");
+	ok(cstep(&c, 20 * MS) == COMPETE_DRAIN && cstep(&c, 3 * MS) == COMPETE_DRAIN && c.verify == 8,
+	   "compete: a queue that falls to under a tenth of its most: watched 2 s (8 estimates), W held");
+	for (n = 1; n < 20 && (st = cstep(&c, 5 * MS)) == COMPETE_DRAIN; n++)
+		;
+	ok(st == COMPETE_DRAIN_END && n == 8 && !c.on,
+	   "compete: ... it stays under half its most: drain-end at the 8th (%d)", n);
+	/* it fills again while W stays low: loss-based flows, others' */
+	compete_init(&c);
+	for (i = 0; i < 12; i++)
+		cstep(&c, (40 - (i >= 11) * 10) * MS);
+	cstep(&c, 20 * MS);
+	cstep(&c, 3 * MS);
+	ok(cstep(&c, 8 * MS) == COMPETE_DRAIN && cstep(&c, 20 * MS) == COMPETE_DRAIN_FAIL && c.on,
+	   "compete: ... emptied, then back to half its most with W held: drain-fail, competing");
 
 	/* W's drain, end and fail */
 	compete_init(&c);
@@ -1975,12 +1987,12 @@ static void test_compete_drain(void)
 	for (i = 0; i < 10 && (st = cstep(&c, 22 * MS)) == COMPETE_LOSS; i++)
 		;
 	compete_drain(&c, st, &a, &p, 4800000);
-	ok(st == COMPETE_DRAIN && a.w == 2400000, "compete: a drain: W at half of min(R 4.8, W 5.2 Mbit/s)");
+	ok(st == COMPETE_DRAIN && a.w == 3600000, "compete: a drain: W at three quarters of min(R 4.8, W 5.2 Mbit/s)");
 	st = cstep(&c, 22 * MS);		/* the lag */
-	compete_drain(&c, st, &a, &p, 2400000);
+	compete_drain(&c, st, &a, &p, 3600000);
 	st = cstep(&c, 22 * MS);		/* no fall: once deeper */
-	compete_drain(&c, st, &a, &p, 2400000);
-	ok(st == COMPETE_DRAIN && a.w == 1200000, "compete: the queue did not fall: W halved again, 1.2 Mbit/s");
+	compete_drain(&c, st, &a, &p, 3600000);
+	ok(st == COMPETE_DRAIN && a.w == 1200000, "compete: the queue did not fall: W at a quarter, 1.2 Mbit/s");
 	st = cstep(&c, 22 * MS);		/* the lag again */
 	compete_drain(&c, st, &a, &p, 1200000);
 	st = cstep(&c, 22 * MS);
@@ -2002,12 +2014,13 @@ static void test_compete_drain(void)
 	ok(st == COMPETE_DRAIN && n == COMPETE_RECHECK - 1,
 	   "compete: a drain after COMPETE_RECHECK estimates competing (%d)", n + 1);
 	compete_drain(&c, st, &a, &p, 3000000);
-	is_u64(a.w, 1500000, "compete: W halved");
+	is_u64(a.w, 2250000, "compete: W at three quarters");
 	cstep(&c, 40 * MS);
-	st = cstep(&c, 3 * MS);
-	compete_drain(&c, st, &a, &p, 1500000);
+	for (n = 0; n < 20 && (st = cstep(&c, 3 * MS)) == COMPETE_DRAIN; n++)
+		;
+	compete_drain(&c, st, &a, &p, 2250000);
 	ok(st == COMPETE_DRAIN_END && !c.on && a.w == 3000000,
-	   "compete: the queue empties: not competing, W back at 3 Mbit/s");
+	   "compete: the queue empties and stays so: not competing, W back at 3 Mbit/s");
 	ok(cstep(&c, 2 * MS) == COMPETE_LOSS, "compete: then the loss rule");
 
 	/* a queue that falls, slowly, for ever: drain-end at the longest */
@@ -2027,7 +2040,7 @@ static void test_compete_drain(void)
 	compete_drain(&c, st, &a, &p, 4000000);
 	for (i = 1; i < COMPETE_DRAIN_MAX; i++)
 		compete_skip(&c, &a, &p);
-	ok(c.draining && a.w == 2000000, "compete: estimates that cannot feed the test: W holds at the drain's");
+	ok(c.draining && a.w == 3000000, "compete: estimates that cannot feed the test: W holds at the drain's");
 	compete_skip(&c, &a, &p);
 	ok(!c.draining && a.w == 4000000 && !c.on,
 	   "compete: ... at COMPETE_DRAIN_MAX: W back at 4 Mbit/s, nothing decided");
@@ -2047,7 +2060,7 @@ static void test_compete_drain(void)
 	for (i = 0; i < 10 && (st = cstep(&c, 20 * MS)) == COMPETE_LOSS; i++)
 		;
 	compete_drain(&c, st, &a, &p, 4000000);
-	ok(c.draining && a.w == 2000000, "compete: a drain under way, W at 2 Mbit/s");
+	ok(c.draining && a.w == 3000000, "compete: a drain under way, W at 3 Mbit/s");
 	compete_abandon(&c, &a, &p);
 	ok(a.w == 4000000 && !c.draining && !c.drains,
 	   "compete: abandoned while draining: W back at 4 Mbit/s, the test starts over");
