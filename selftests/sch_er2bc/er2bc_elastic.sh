@@ -87,6 +87,26 @@ p1_bytes() {
 		json_get "[x['counter']['bytes'] for x in j['nftables'] if 'counter' in x][0]"
 }
 
+# a_flows: A's flows for DUR seconds, priority 1 paced at its rate and a
+# greedy backup, their pids added to the caller's run and to pids
+a_flows() {
+	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 $DUR 9@1000000 >/dev/null &
+	run+=($!)
+	pids+=($!)
+	ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5203 -t $DUR -C cubic >/dev/null 2>&1 &
+	run+=($!)
+	pids+=($!)
+}
+
+# w_mean_of LOG: W's mean over the sender's last MEASURE seconds of
+# estimates in LOG (4 a second), bit/s
+w_mean_of() {
+	sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*\)\([KMG]\?bit\) D .*/\1 \2/p' "$1" |
+		tail -n $((MEASURE * 4)) |
+		awk '{ s += $1 * ($2 == "Mbit" ? 1e6 : $2 == "Kbit" ? 1e3 : 1); n++ }
+			END { if (n) printf "%d", s / n; else print 0 }'
+}
+
 # elastic_run: the cross traffic, A's flows and the sender for DUR
 # seconds; sets rc, p1, p1_sent, w_mean, competing, first, stops, now_on
 elastic_run() {
@@ -98,13 +118,7 @@ elastic_run() {
 		run+=($!)
 		pids+=($!)
 	done
-	# A's flows: priority 1 paced at its rate, and a greedy backup
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 $DUR 9@1000000 >/dev/null &
-	run+=($!)
-	pids+=($!)
-	ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5203 -t $DUR -C cubic >/dev/null 2>&1 &
-	run+=($!)
-	pids+=($!)
+	a_flows
 	sleep 2
 	(
 		sleep $((30 - MEASURE - 2))
@@ -120,11 +134,7 @@ elastic_run() {
 	wait $meas
 	read -r p1 p1_sent <"$work/p1.rate"
 
-	# W of the last MEASURE seconds' estimates (4 a second), bit/s
-	w_mean=$(sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*\)\([KMG]\?bit\) D .*/\1 \2/p' "$work/send.log" |
-		tail -n $((MEASURE * 4)) |
-		awk '{ s += $1 * ($2 == "Mbit" ? 1e6 : $2 == "Kbit" ? 1e3 : 1); n++ }
-			END { if (n) printf "%d", s / n; else print 0 }')
+	w_mean=$(w_mean_of "$work/send.log")
 	competing=$(grep -c '(compete-' "$work/send.log")
 	first=$(grep -m1 -o 'estimate [0-9]*: .*(compete-' "$work/send.log" | sed 's/estimate \([0-9]*\):.*/\1/')
 	# times it stopped competing once it had begun
@@ -185,27 +195,24 @@ log_timing_test $? "priority 1 keeps its rate: B receives 90 % of its 1 Mbit/s o
 alone_run() {
 	local run=()
 
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 $DUR 9@1000000 >/dev/null &
-	run+=($!)
-	pids+=($!)
-	ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5203 -t $DUR -C cubic >/dev/null 2>&1 &
-	run+=($!)
-	pids+=($!)
+	a_flows
 	sleep 2
 	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 250ms --compete yes \
 		--once 112 --plain yes --status "$work/alone.json" -v 2>"$work/alone.log"
 	rc=$?
-	w_mean=$(sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*\)\([KMG]\?bit\) D .*/\1 \2/p' "$work/alone.log" |
-		tail -n $((MEASURE * 4)) |
-		awk '{ s += $1 * ($2 == "Mbit" ? 1e6 : $2 == "Kbit" ? 1e3 : 1); n++ }
-			END { if (n) printf "%d", s / n; else print 0 }')
+	w_mean=$(w_mean_of "$work/alone.log")
 	competing=$(grep -c '(compete-' "$work/alone.log")
 	ends=$(grep -c '(drain-end)' "$work/alone.log")
-	drains=$(json_get "j['drains']" <"$work/alone.json")
-	failed=$(json_get "j['drains_failed']" <"$work/alone.json")
+	drains=$(json_get "j.get('drains', 'missing')" <"$work/alone.json")
+	failed=$(json_get "j.get('drains_failed', 'missing')" <"$work/alone.json")
 	wait "${run[@]}" 2>/dev/null
 }
-alone_ok() { [ $rc = 0 ] && [ "$competing" = 0 ] && [ "${failed:-1}" = 0 ]; }
+# (a drain at least, none judged others', each ended as own but one the
+# run's end may cut)
+alone_ok() {
+	[ $rc = 0 ] && [ "$competing" = 0 ] && [ "$failed" = 0 ] &&
+		[[ "$drains" =~ ^[0-9]+$ ]] && [ "$drains" -ge 1 ] && [ "$ends" -ge $((drains - 1)) ]
+}
 alone_info() {
 	echo "$drains drains, $ends of them drained, $failed outlasted; $competing of 112 estimates by the competing rule; mean W $w_mean bit/s over the last ${MEASURE} s"
 }

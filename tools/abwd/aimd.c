@@ -2,6 +2,24 @@
 /* The ABW update, eq. 8-11 (aimd.h). */
 #include "aimd.h"
 
+uint64_t aimd_isqrt(uint64_t v)
+{
+	uint64_t r = 0, bit = 1ULL << 62;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= r + bit) {
+			v -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
 uint64_t aimd_clamp(uint64_t w, const struct aimd_params *p)
 {
 	if (p->w_max && w > p->w_max)

@@ -55,6 +55,9 @@ enum aimd_branch {
 /* @w within [w_min, w_max] (w_max 0: no limit) */
 uint64_t aimd_clamp(uint64_t w, const struct aimd_params *p);
 
+/* floor(sqrt(@v)): the rate equations' (compete.h, load.h) */
+uint64_t aimd_isqrt(uint64_t v);
+
 /* W(1) = W_ini, D(1) = D_ini (clamped to [w_min, w_max]) */
 void aimd_init(struct aimd *a, const struct aimd_params *p);
 

@@ -21,27 +21,29 @@ uint32_t compete_drain_lag(uint64_t rtt_ns, uint64_t interval_ns)
 	return n > COMPETE_DRAIN_MAX ? COMPETE_DRAIN_MAX : (uint32_t)n;
 }
 
-uint32_t compete_verify_len(uint64_t interval_ns)
+uint32_t compete_verify_len(uint64_t interval_ns, uint32_t filter)
 {
 	uint64_t n;
 
 	if (!interval_ns)
 		return COMPETE_DRAIN_MAX;
-	n = (COMPETE_VERIFY_NS + interval_ns - 1) / interval_ns;
+	/* (the delay read is the least of the last @filter: a rise shows late) */
+	n = (COMPETE_VERIFY_NS + interval_ns - 1) / interval_ns + (filter ? filter - 1 : 0);
 	return n < 2 ? 2 : n > COMPETE_DRAIN_MAX ? COMPETE_DRAIN_MAX : (uint32_t)n;
 }
 
 /* a drain begins at the queue @q_ns, the test's most @most_ns */
 static enum compete_step drain_begin(struct compete *c, int64_t q_ns, int64_t most_ns,
-				     uint64_t interval_ns, uint64_t rtt_ns)
+				     const struct compete_read *r)
 {
 	c->draining = true;
 	c->halve = true;
 	c->fell = false;
 	c->verify = 0;
 	c->drain_age = 0;
+	c->skipped = 0;
 	c->depth = 1;
-	c->lag = compete_drain_lag(rtt_ns, interval_ns);
+	c->lag = compete_drain_lag(r->rtt_ns, r->interval_ns);
 	c->drain_most = most_ns;
 	c->last_q = q_ns;
 	c->w_saved = 0;
@@ -69,57 +71,61 @@ static enum compete_step drain_fail(struct compete *c)
 }
 
 /* the drain at the queue read @q (past its lag): whose queue is it? */
-static enum compete_step drain_judge(struct compete *c, int64_t q, int64_t span_min_ns,
-				     uint64_t interval_ns, uint64_t rtt_ns)
+static enum compete_step drain_judge(struct compete *c, int64_t q, const struct compete_read *r)
 {
-	int64_t fall = c->last_q - q;
+	int64_t fall = c->last_q - q, tenth = c->drain_most / 10, half = c->drain_most / 2;
 
+	if (tenth < r->span_min_ns)
+		tenth = r->span_min_ns;
+	if (half < r->span_min_ns)
+		half = r->span_min_ns;
 	c->last_q = q;
 	if (c->verify) {
-		/* emptied, W held low: loss-based flows fill it again */
-		if (q * 2 >= c->drain_most)
+		/*
+		 * emptied, W held: loss-based flows fill it again; a queue of
+		 * W's own cannot grow while W stays below its share
+		 */
+		if (q < c->watch_min)
+			c->watch_min = q;
+		if (q >= half || q >= c->watch_min + tenth)
 			return drain_fail(c);
-		return --c->verify && c->drain_age < COMPETE_DRAIN_MAX ? COMPETE_DRAIN :
-		       drain_end(c);
+		return --c->verify ? COMPETE_DRAIN : drain_end(c);
 	}
-	if (q * 10 < c->drain_most || q < span_min_ns) {
+	if (q < tenth) {
 		/* emptied: does it fill again while W stays where it is? */
-		c->verify = compete_verify_len(interval_ns);
+		c->verify = compete_verify_len(r->interval_ns, r->filter);
+		c->watch_min = q;
 		return COMPETE_DRAIN;
 	}
-	if (fall >= span_min_ns) {
+	if (fall >= r->span_min_ns) {
 		/* still falling: W's own, draining */
 		c->fell = true;
-		return c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
+		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
 	}
 	if (c->fell)
 		return drain_fail(c);		/* refilled */
 	/* never fell: R may read above W's share; once deeper */
-	if (c->depth < COMPETE_DRAIN_DEPTH && c->drain_age < COMPETE_DRAIN_MAX) {
+	if (c->depth < COMPETE_DRAIN_DEPTH) {
 		c->depth++;
 		c->halve = true;
-		c->lag = compete_drain_lag(rtt_ns, interval_ns);
+		c->lag = compete_drain_lag(r->rtt_ns, r->interval_ns);
 		return COMPETE_DRAIN;
 	}
 	return drain_fail(c);
 }
 
-enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t span_min_ns,
-				 uint64_t interval_ns, uint64_t rtt_ns)
+enum compete_step compete_update(struct compete *c, const struct compete_read *r)
 {
-	int64_t most, q = queue_ns > 0 ? queue_ns : 0;
+	int64_t most, q = r->queue_ns > 0 ? r->queue_ns : 0;
 	uint32_t i, low = 0;
 
 	if (c->draining) {
-		c->drain_age++;
 		if (!c->lag)
-			return drain_judge(c, q, span_min_ns, interval_ns, rtt_ns);
+			return drain_judge(c, q, r);
 		/* the lag: readings of requests sent before W moved */
 		c->lag--;
 		c->last_q = q;
-		if (c->drain_age < COMPETE_DRAIN_MAX)
-			return COMPETE_DRAIN;
-		return c->fell ? drain_end(c) : drain_fail(c);
+		return COMPETE_DRAIN;
 	}
 	c->cur = (c->cur + 1) % COMPETE_WINDOW;
 	c->q[c->cur] = q;
@@ -138,24 +144,37 @@ enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t sp
 		if (c->q[i] * 10 < most)
 			low++;
 	/* (one reading low is a sawtooth's dip, or the paper's own cut) */
-	if (!c->on && low <= 1 && most >= span_min_ns)
-		return drain_begin(c, q, most, interval_ns, rtt_ns);
+	if (!c->on && low <= 1 && most >= r->span_min_ns)
+		return drain_begin(c, q, most, r);
 	if (c->on && c->age >= COMPETE_HOLD &&
-	    (low >= COMPETE_WINDOW / 2 || most < span_min_ns)) {
+	    (low >= COMPETE_WINDOW / 2 || most < r->span_min_ns)) {
 		/* drained at half the readings: no sawtooth's dip, a queue gone */
 		c->on = false;
 		return COMPETE_LOSS;
 	}
 	/* competing a while: are the others still there? */
 	if (c->on && c->age >= COMPETE_RECHECK)
-		return drain_begin(c, q, most, interval_ns, rtt_ns);
+		return drain_begin(c, q, most, r);
 	return c->on ? COMPETE_RATE : COMPETE_LOSS;
+}
+
+/*
+ * W from before the drain, given back: no higher than the drain's most R
+ * and a fiftieth (a drain misjudged, or a path that narrowed meanwhile,
+ * must not put back a W far above it)
+ */
+static uint64_t drain_restore(const struct compete *c)
+{
+	uint64_t cap = c->r_most > c->r_saved ? c->r_most : c->r_saved;
+
+	cap = cap + cap / 50 < cap ? UINT64_MAX : cap + cap / 50;
+	return c->w_saved < cap ? c->w_saved : cap;
 }
 
 void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 		   const struct aimd_params *p, uint64_t recv)
 {
-	uint64_t w, cap;
+	uint64_t w;
 
 	switch (step) {
 	case COMPETE_DRAIN:
@@ -187,12 +206,8 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 		c->w_saved = 0;
 		break;
 	case COMPETE_DRAIN_FAIL:
-		/* back where it was, no higher than the drain's most R and a fiftieth */
-		if (c->w_saved) {
-			cap = c->r_most > c->r_saved ? c->r_most : c->r_saved;
-			cap = cap + cap / 50 < cap ? UINT64_MAX : cap + cap / 50;
-			a->w = aimd_clamp(c->w_saved < cap ? c->w_saved : cap, p);
-		}
+		if (c->w_saved)
+			a->w = aimd_clamp(drain_restore(c), p);
 		a->d = p->d_ini;
 		c->w_saved = 0;
 		break;
@@ -205,11 +220,16 @@ void compete_skip(struct compete *c, struct aimd *a, const struct aimd_params *p
 {
 	if (!c->draining)
 		return;
-	if (++c->drain_age < COMPETE_DRAIN_MAX)
+	/* (the lag is time: it passes) */
+	if (c->lag) {
+		c->lag--;
+		return;
+	}
+	if (++c->skipped < COMPETE_DRAIN_MAX)
 		return;
 	/* no reading to end it: W back, nothing decided, the test over */
 	if (c->w_saved)
-		a->w = aimd_clamp(c->w_saved, p);
+		a->w = aimd_clamp(drain_restore(c), p);
 	c->w_saved = 0;
 	c->draining = false;
 	c->n = 0;
@@ -218,7 +238,7 @@ void compete_skip(struct compete *c, struct aimd *a, const struct aimd_params *p
 void compete_abandon(struct compete *c, struct aimd *a, const struct aimd_params *p)
 {
 	if (c->draining && c->w_saved)
-		a->w = aimd_clamp(c->w_saved, p);
+		a->w = aimd_clamp(drain_restore(c), p);
 	compete_init(c);
 }
 
@@ -248,25 +268,6 @@ void compete_observe(struct compete *c, uint64_t lost, uint64_t sent, uint64_t r
 		c->srtt_ns = c->srtt_ns ? c->srtt_ns - c->srtt_ns / 8 + rtt_ns / 8 : rtt_ns;
 }
 
-/* floor(sqrt(@v)) */
-static uint64_t isqrt(uint64_t v)
-{
-	uint64_t r = 0, bit = 1ULL << 62;
-
-	while (bit > v)
-		bit >>= 2;
-	while (bit) {
-		if (v >= r + bit) {
-			v -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
 uint64_t compete_rate(const struct compete *c)
 {
 	unsigned __int128 x;
@@ -277,7 +278,7 @@ uint64_t compete_rate(const struct compete *c)
 	 * millionths: sqrt(p) = sqrt(p_ppm) / 1000, 1.22 = 122 / 100; p in
 	 * millionths' hundredths below 1 ppm would read as none: at most
 	 */
-	root = isqrt(c->p_ppm * 100);	/* sqrt(p) * 10000 */
+	root = aimd_isqrt(c->p_ppm * 100);	/* sqrt(p) * 10000 */
 	if (!c->have || !c->srtt_ns || !root)
 		return UINT64_MAX;
 	x = (unsigned __int128)COMPETE_N * 122 * COMPETE_MSS * 8 * 1000000000ULL * 100 /

@@ -57,8 +57,9 @@
  * each estimate:
  *  - the queue under a tenth of the test's most, or under the least that
  *    counts: emptied; W holds COMPETE_VERIFY_NS longer, and a queue back
- *    at half the most meanwhile is others' (drain-fail), one that stays
- *    below is W's own (drain-end);
+ *    at half the most meanwhile, or up by a tenth of it from the least
+ *    read (W's own cannot grow while W stays below its share), is
+ *    others' (drain-fail), one that stays low is W's own (drain-end);
  *  - fallen by the least that counts since the last reading: still
  *    draining, W holds (at COMPETE_DRAIN_MAX estimates, W's own);
  *  - not fallen, having fallen before: refilled, others' (drain-fail);
@@ -112,7 +113,9 @@ struct compete {
 	bool halve;			/* W halves at this estimate (compete_drain()) */
 	bool fell;			/* the queue fell, past the lag */
 	uint32_t verify;		/* emptied: estimates left to see it stay so */
-	uint32_t drain_age;		/* its estimates so far */
+	int64_t watch_min;		/* and the least queue read meanwhile, ns */
+	uint32_t skipped;		/* estimates that could not feed it */
+	uint32_t drain_age;		/* its readings of a falling queue */
 	uint32_t lag;			/* estimates still to wait out */
 	uint32_t depth;			/* halvings of W so far */
 	int64_t drain_most;		/* the most the test saw when it began, ns */
@@ -129,14 +132,17 @@ struct compete {
 
 void compete_init(struct compete *c);
 
-/*
- * One estimate's queue read @queue_ns (the delay above the base) into the
- * test, with @span_min_ns the least queue that counts, @interval_ns the
- * interval between estimates and @rtt_ns the request's RTT (0: unknown):
- * what W does at this estimate
- */
-enum compete_step compete_update(struct compete *c, int64_t queue_ns, int64_t span_min_ns,
-				 uint64_t interval_ns, uint64_t rtt_ns);
+/* one estimate's reading for the test */
+struct compete_read {
+	int64_t queue_ns;	/* the delay above the base */
+	int64_t span_min_ns;	/* the least queue that counts */
+	uint64_t interval_ns;	/* between estimates */
+	uint64_t rtt_ns;	/* the request's RTT, queue included; 0: unknown */
+	uint32_t filter;	/* the delay read is the least of so many samples */
+};
+
+/* one estimate's reading @r into the test: what W does at this estimate */
+enum compete_step compete_update(struct compete *c, const struct compete_read *r);
 
 /*
  * the drain's lag in estimates: the requests of its first @rtt_ns (the
@@ -147,14 +153,16 @@ uint32_t compete_drain_lag(uint64_t rtt_ns, uint64_t interval_ns);
 
 /*
  * estimates an emptied queue is watched, W held, at an estimate each
- * @interval_ns: COMPETE_VERIFY_NS' worth, 2 to COMPETE_DRAIN_MAX
+ * @interval_ns: COMPETE_VERIFY_NS' worth, and @filter - 1 more (the delay
+ * read is the least of the last @filter samples: a rise shows late); 2 to
+ * COMPETE_DRAIN_MAX
  */
-uint32_t compete_verify_len(uint64_t interval_ns);
+uint32_t compete_verify_len(uint64_t interval_ns, uint32_t filter);
 
 /*
  * An estimate that could not feed the test (foreign, or no delay read)
- * while a drain is under way: it counts toward the drain's length, W
- * holds; at COMPETE_DRAIN_MAX the drain gives W back (in @a) and the test
+ * while a drain is under way: the lag passes, W holds; COMPETE_DRAIN_MAX
+ * of them past the lag and the drain gives W back (in @a) and the test
  * starts over, deciding nothing
  */
 void compete_skip(struct compete *c, struct aimd *a, const struct aimd_params *p);

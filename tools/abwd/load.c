@@ -124,25 +124,6 @@ void linkloss_init(struct linkloss *k)
 	k->have = false;
 }
 
-/* floor(sqrt(@v)) */
-static uint64_t isqrt64(uint64_t v)
-{
-	uint64_t r = 0, bit = 1ULL << 62;
-
-	while (bit > v)
-		bit >>= 2;
-	while (bit) {
-		if (v >= r + bit) {
-			v -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
 bool linkloss_random(struct linkloss *k, uint64_t lost, uint64_t sent, uint64_t theta_l,
 		     int64_t queue_ns, int64_t span_min_ns)
 {
@@ -158,7 +139,7 @@ bool linkloss_random(struct linkloss *k, uint64_t lost, uint64_t sent, uint64_t 
 	if (sent > UINT64_MAX / 4000000ULL)
 		sent = UINT64_MAX / 4000000ULL;
 	m = k->have ? k->p_ppm * sent : 0;
-	allowed = m + m / 2 + 3000 * isqrt64(m) + 1000000ULL;
+	allowed = m + m / 2 + 3000 * aimd_isqrt(m) + 1000000ULL;
 	random = lost > theta_l && lost <= sent / 8 && lost * 1000000ULL <= allowed;
 	/* the link's rate, from this estimate with no queue */
 	f = (lost < sent / 8 ? lost : sent / 8) * 1000000ULL / sent;

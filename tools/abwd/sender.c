@@ -638,10 +638,16 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		enum compete_step step = COMPETE_LOSS;
 
 		if (x && s->c.compete && !e->foreign) {
+			struct compete_read cr = {
+				.queue_ns = s->dly.queue_ns,
+				.span_min_ns = (int64_t)s->c.delay.span_min_ns,
+				.interval_ns = (uint64_t)s->c.interval_us * 1000,
+				.rtt_ns = x->rtt_ns,
+				.filter = s->c.delay.filter,
+			};
+
 			compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
-			step = compete_update(&s->cmp, s->dly.queue_ns,
-					      (int64_t)s->c.delay.span_min_ns,
-					      (uint64_t)s->c.interval_us * 1000, x->rtt_ns);
+			step = compete_update(&s->cmp, &cr);
 		}
 		/*
 		 * no loss count to go by: W as it was (a drain under way
@@ -938,7 +944,8 @@ static int reload(const struct daemon *d, struct sender *s)
 	 */
 	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay)))
 		delay_init(&s->dly);
-	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay)) || nc.compete != s->c.compete)
+	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay)) || nc.compete != s->c.compete ||
+	    nc.interval_us != s->c.interval_us)
 		compete_abandon(&s->cmp, &s->aimd, &nc.aimd);
 	s->c = nc;
 	set_peer_port(s);
