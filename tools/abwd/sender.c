@@ -709,9 +709,9 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 	abw_set(s, &a);
 	if (!verbose)
 		return;
-	/* the delay rule's reading, where it moved W */
+	/* the queue read, where it moved W (the delay rule, compete, loss-queue) */
 	queue[0] = '\0';
-	if (delayed)
+	if (delayed || (x && s->dly.have && (s->c.compete || s->c.loss_queue)))
 		snprintf(queue, sizeof(queue), " queue %lldus of %lldus",
 			 (long long)(s->dly.queue_ns / 1000),
 			 (long long)(delay_span(&s->dly, &s->c.delay) / 1000));
