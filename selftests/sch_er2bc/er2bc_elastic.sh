@@ -28,6 +28,9 @@ abwd=$top/tools/abwd/er2bc-abwd
 PORT=4950
 DUR=36		# seconds of traffic; the estimator runs 30 of them
 MEASURE=10	# the last seconds, measured
+ALONE=16	# seconds the estimator runs alone on the path (its first
+		# drain began at the 19th-23rd estimate and took 10-12; before
+		# the drain the rule competed from the 23rd)
 
 require_cmd tc ip python3 iperf3 nft
 [ -x "$abwd" ] || skip_all "er2bc-abwd is not built (make tools)"
@@ -87,13 +90,13 @@ p1_bytes() {
 		json_get "[x['counter']['bytes'] for x in j['nftables'] if 'counter' in x][0]"
 }
 
-# a_flows: A's flows for DUR seconds, priority 1 paced at its rate and a
-# greedy backup, their pids added to the caller's run and to pids
+# a_flows SECONDS: A's flows, priority 1 paced at its rate and a greedy
+# backup, their pids added to the caller's run and to pids
 a_flows() {
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 $DUR 9@1000000 >/dev/null &
+	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 "$1" 9@1000000 >/dev/null &
 	run+=($!)
 	pids+=($!)
-	ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5203 -t $DUR -C cubic >/dev/null 2>&1 &
+	ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5203 -t "$1" -C cubic >/dev/null 2>&1 &
 	run+=($!)
 	pids+=($!)
 }
@@ -118,7 +121,7 @@ elastic_run() {
 		run+=($!)
 		pids+=($!)
 	done
-	a_flows
+	a_flows $DUR
 	sleep 2
 	(
 		sleep $((30 - MEASURE - 2))
@@ -195,10 +198,10 @@ log_timing_test $? "priority 1 keeps its rate: B receives 90 % of its 1 Mbit/s o
 alone_run() {
 	local run=()
 
-	a_flows
+	a_flows $((ALONE + 4))
 	sleep 2
 	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 250ms --compete yes \
-		--once 112 --plain yes --status "$work/alone.json" -v 2>"$work/alone.log"
+		--once $((ALONE * 4)) --plain yes --status "$work/alone.json" -v 2>"$work/alone.log"
 	rc=$?
 	w_mean=$(w_mean_of "$work/alone.log")
 	competing=$(grep -c '(compete-' "$work/alone.log")
@@ -214,7 +217,7 @@ alone_ok() {
 		[[ "$drains" =~ ^[0-9]+$ ]] && [ "$drains" -ge 1 ] && [ "$ends" -ge $((drains - 1)) ]
 }
 alone_info() {
-	echo "$drains drains, $ends of them drained, $failed outlasted; $competing of 112 estimates by the competing rule; mean W $w_mean bit/s over the last ${MEASURE} s"
+	echo "$drains drains, $ends of them drained, $failed outlasted; $competing of $((ALONE * 4)) estimates by the competing rule; mean W $w_mean bit/s over the last ${MEASURE} s"
 }
 alone_run
 again=
