@@ -13,12 +13,9 @@ void compete_init(struct compete *c)
 
 uint32_t compete_drain_lag(uint64_t rtt_ns, uint64_t interval_ns)
 {
-	uint64_t n;
-
 	if (!interval_ns || rtt_ns / interval_ns >= COMPETE_DRAIN_MAX)
 		return COMPETE_DRAIN_MAX;
-	n = rtt_ns / interval_ns + 1;
-	return n > COMPETE_DRAIN_MAX ? COMPETE_DRAIN_MAX : (uint32_t)n;
+	return (uint32_t)(rtt_ns / interval_ns) + 1;
 }
 
 uint32_t compete_verify_len(uint64_t interval_ns, uint32_t filter)
@@ -158,6 +155,12 @@ enum compete_step compete_update(struct compete *c, const struct compete_read *r
 	return c->on ? COMPETE_RATE : COMPETE_LOSS;
 }
 
+/* min(R, W) when the drain began: what its steps are taken from */
+static uint64_t drain_base(const struct compete *c)
+{
+	return c->r_saved < c->w_saved ? c->r_saved : c->w_saved;
+}
+
 /*
  * W from before the drain, given back: no higher than the drain's most R
  * and a fiftieth (a drain misjudged, or a path that narrowed meanwhile,
@@ -186,7 +189,7 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 				c->r_most = 0;
 			}
 			/* three quarters of min(R, W), then a quarter of it */
-			w = c->r_saved < c->w_saved ? c->r_saved : c->w_saved;
+			w = drain_base(c);
 			a->w = aimd_clamp(c->depth > 1 ? w / 4 : w - w / 4, p);
 		}
 		if (recv > c->r_most)
@@ -199,7 +202,7 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 		 * quarter, to half of it (at three quarters it did not fall)
 		 */
 		if (c->w_saved) {
-			w = c->r_saved < c->w_saved ? c->r_saved : c->w_saved;
+			w = drain_base(c);
 			a->w = aimd_clamp(c->depth > 1 ? w / 2 : w, p);
 		}
 		a->d = p->d_ini;

@@ -912,7 +912,7 @@ static int reload(const struct daemon *d, struct sender *s)
 {
 	char why[sizeof(s->waiting)], hint[sizeof(s->waiting)];
 	struct config nc;
-	bool path, family, qdisc;
+	bool path, family, qdisc, rule;
 	int fd = -1, ret = 0;
 
 	if (daemon_reload(d, &nc)) {
@@ -942,10 +942,10 @@ static int reload(const struct daemon *d, struct sender *s)
 	 * another rule for W, or its parameters: its delays start over, and
 	 * the loss rule's test (a drain under way gives W back)
 	 */
-	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay)))
+	rule = memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay));
+	if (rule)
 		delay_init(&s->dly);
-	if (memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay)) || nc.compete != s->c.compete ||
-	    nc.interval_us != s->c.interval_us)
+	if (rule || nc.compete != s->c.compete || nc.interval_us != s->c.interval_us)
 		compete_abandon(&s->cmp, &s->aimd, &nc.aimd);
 	s->c = nc;
 	set_peer_port(s);
