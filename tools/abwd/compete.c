@@ -36,6 +36,7 @@ static enum compete_step drain_begin(struct compete *c, int64_t q_ns, int64_t mo
 	c->draining = true;
 	c->halve = true;
 	c->fell = false;
+	c->risen = 0;
 	c->verify = 0;
 	c->drain_age = 0;
 	c->skipped = 0;
@@ -80,27 +81,41 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 	if (c->verify) {
 		/*
 		 * emptied, W held: loss-based flows fill it again; a queue of
-		 * W's own cannot grow while W stays below its share
+		 * W's own cannot grow while W stays below its share. Their
+		 * refill lasts; one reading up is the path's jitter, or a
+		 * host that held the packets (the watch goes on past it)
 		 */
 		if (q < c->watch_min)
 			c->watch_min = q;
-		if (q >= half || q >= c->watch_min + tenth)
-			return drain_fail(c);
+		if (q >= half || q >= c->watch_min + tenth) {
+			if (++c->risen >= COMPETE_RISEN)
+				return drain_fail(c);
+			if (c->verify == 1)
+				return COMPETE_DRAIN;
+		} else {
+			c->risen = 0;
+		}
 		return --c->verify ? COMPETE_DRAIN : drain_end(c);
 	}
 	if (q < tenth) {
 		/* emptied: does it fill again while W stays where it is? */
 		c->verify = compete_verify_len(r->interval_ns, r->filter);
 		c->watch_min = q;
+		c->risen = 0;
 		return COMPETE_DRAIN;
 	}
 	if (fall >= r->span_min_ns) {
 		/* still falling: W's own, draining */
 		c->fell = true;
+		c->risen = 0;
 		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
 	}
-	if (c->fell)
-		return drain_fail(c);		/* refilled */
+	/* fell, then no more: refilled, if it lasts (as in the watch) */
+	if (c->fell) {
+		if (++c->risen >= COMPETE_RISEN)
+			return drain_fail(c);
+		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
+	}
 	/* never fell: R may read above W's share; once deeper */
 	if (c->depth < COMPETE_DRAIN_DEPTH) {
 		c->depth++;

@@ -58,11 +58,16 @@
  *  - the queue under a tenth of the test's most, or under the least that
  *    counts: emptied; W holds COMPETE_VERIFY_NS longer, and a queue back
  *    at half the most meanwhile, or up by a tenth of it from the least
- *    read (W's own cannot grow while W stays below its share), is
- *    others' (drain-fail), one that stays low is W's own (drain-end);
+ *    read (W's own cannot grow while W stays below its share), at
+ *    COMPETE_RISEN readings in a row, is others' (drain-fail), one that
+ *    stays low is W's own (drain-end);
  *  - fallen by the least that counts since the last reading: still
  *    draining, W holds (at COMPETE_DRAIN_MAX estimates, W's own);
- *  - not fallen, having fallen before: refilled, others' (drain-fail);
+ *  - not fallen, having fallen before, COMPETE_RISEN readings in a row:
+ *    refilled, others' (drain-fail);
+ * (one reading that says others' is not enough: a path's jitter, or a
+ * host that held the packets a while, lasts one; the others' refill
+ * lasts)
  *  - never fallen: W at a quarter of min(R, W) (R can read above W's
  *    share of the free rate where inelastic traffic takes part of a full
  *    buffer's drops), and the lag again; never fallen there: others'.
@@ -93,6 +98,7 @@
 #define COMPETE_DRAIN_MAX 40	/* estimates a drain lasts, at most */
 #define COMPETE_DRAIN_DEPTH 2	/* steps of W down a drain takes, at most */
 #define COMPETE_VERIFY_NS 2000000000ULL	/* emptied: W held so long, does it fill? */
+#define COMPETE_RISEN	2	/* readings in a row that say others' refill */
 
 /* what the test asks of W at one estimate (compete_update()) */
 enum compete_step {
@@ -112,6 +118,7 @@ struct compete {
 	bool draining;			/* a drain is under way */
 	bool halve;			/* W halves at this estimate (compete_drain()) */
 	bool fell;			/* the queue fell, past the lag */
+	uint32_t risen;			/* readings in a row that rose (COMPETE_RISEN) */
 	uint32_t verify;		/* emptied: estimates left to see it stay so */
 	int64_t watch_min;		/* and the least queue read meanwhile, ns */
 	uint32_t skipped;		/* estimates that could not feed it */

@@ -1978,7 +1978,16 @@ static void test_compete_drain(void)
 	ok(cstep(&c, 40 * MS) == COMPETE_DRAIN, "compete: a queue of 40 ms stands: a drain");
 	ok(cstep(&c, 40 * MS) == COMPETE_DRAIN, "compete: ... the lag (50 ms at 250): W holds");
 	ok(cstep(&c, 30 * MS) == COMPETE_DRAIN && c.fell, "compete: ... 10 ms lower: falling");
-	ok(cstep(&c, 31 * MS) == COMPETE_DRAIN_FAIL && c.on, "compete: ... then up again: refilled, others'");
+	ok(cstep(&c, 31 * MS) == COMPETE_DRAIN && !c.on, "compete: ... then up again: one reading, jitter perhaps");
+	ok(cstep(&c, 33 * MS) == COMPETE_DRAIN_FAIL && c.on, "compete: ... and again: refilled, others'");
+
+	/* a fall, one reading that does not, and on down: W's own */
+	compete_init(&c);
+	for (i = 0; i < 11; i++)
+		cstep(&c, 40 * MS);
+	ok(cstep(&c, 30 * MS) == COMPETE_DRAIN && cstep(&c, 31 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 20 * MS) == COMPETE_DRAIN && cstep(&c, 2 * MS) == COMPETE_DRAIN && c.verify,
+	   "compete: 40, 30, 31 (one reading up), 20, 2 ms: still W's own, emptied and watched");
 
 	/* the same fall, on to under a tenth, and it stays there: own */
 	compete_init(&c);
@@ -1996,22 +2005,45 @@ static void test_compete_drain(void)
 		cstep(&c, (40 - (i >= 11) * 10) * MS);
 	cstep(&c, 20 * MS);
 	cstep(&c, 3 * MS);
-	ok(cstep(&c, 6 * MS) == COMPETE_DRAIN && cstep(&c, 20 * MS) == COMPETE_DRAIN_FAIL && c.on,
-	   "compete: ... emptied, then back to half its most with W held: drain-fail, competing");
+	ok(cstep(&c, 6 * MS) == COMPETE_DRAIN && cstep(&c, 20 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 22 * MS) == COMPETE_DRAIN_FAIL && c.on,
+	   "compete: ... emptied, then back to half its most for two readings with W held: drain-fail, competing");
+	/* one reading up in the watch: a host or a path that held the packets */
+	compete_init(&c);
+	for (i = 0; i < 12; i++)
+		cstep(&c, (40 - (i >= 11) * 10) * MS);
+	cstep(&c, 20 * MS);
+	cstep(&c, 3 * MS);
+	for (n = 1; n < 20 && (st = cstep(&c, (n == 3 ? 24 : 3) * MS)) == COMPETE_DRAIN; n++)
+		;
+	ok(st == COMPETE_DRAIN_END && n == 9 && !c.on,
+	   "compete: ... emptied, one reading of 24 ms in the watch, the rest 3: drain-end at the 9th (%d)", n);
+	/* ... and at the watch's last reading: the watch goes one further */
+	compete_init(&c);
+	for (i = 0; i < 12; i++)
+		cstep(&c, (40 - (i >= 11) * 10) * MS);
+	cstep(&c, 20 * MS);
+	cstep(&c, 3 * MS);
+	for (n = 1; n < 20 && (st = cstep(&c, (n >= 9 ? 24 : 3) * MS)) == COMPETE_DRAIN; n++)
+		;
+	ok(st == COMPETE_DRAIN_FAIL && n == 10 && c.on,
+	   "compete: ... up at the watch's 9th reading: watched one more, up again, drain-fail (%d)", n);
 	/* a slow refill (one CUBIC flow at 100 ms): up a tenth of the most from the least */
 	compete_init(&c);
 	for (i = 0; i < 12; i++)
 		cstep(&c, (40 - (i >= 11) * 10) * MS);
 	cstep(&c, 20 * MS);
 	cstep(&c, 3 * MS);
-	ok(cstep(&c, 5 * MS) == COMPETE_DRAIN && cstep(&c, 7 * MS) == COMPETE_DRAIN_FAIL,
-	   "compete: ... emptied to 3 ms, then 5 and 7 (4 ms, a tenth of 40, above the least): drain-fail");
+	ok(cstep(&c, 5 * MS) == COMPETE_DRAIN && cstep(&c, 7 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 9 * MS) == COMPETE_DRAIN_FAIL,
+	   "compete: ... emptied to 3 ms, then 5, 7 and 9 (4 ms, a tenth of 40, above the least, twice): drain-fail");
 	/* a dip of the others' queue at a judged reading, then their refill */
 	compete_init(&c);
 	for (i = 0; i < 11; i++)
 		cstep(&c, 40 * MS);
-	ok(cstep(&c, 0) == COMPETE_DRAIN && cstep(&c, 25 * MS) == COMPETE_DRAIN_FAIL,
-	   "compete: a dip to 0 at a judged reading, 25 ms at the next: others', not W's own");
+	ok(cstep(&c, 0) == COMPETE_DRAIN && cstep(&c, 25 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 30 * MS) == COMPETE_DRAIN_FAIL,
+	   "compete: a dip to 0 at a judged reading, 25 and 30 ms at the next two: others', not W's own");
 
 	/* W's drain, end and fail */
 	compete_init(&c);
