@@ -225,8 +225,10 @@ if ! alone_ok && ! machine_slow; then
 	again="; first run missed: $(alone_info)"
 	alone_run
 fi
-echo "# rules: $(sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*[KMG]\?\)bit D .*(\([a-z0-9, -]*\)).*/\2:\1/p' \
-	"$work/alone.log" | sed 's/^compete-/c/' | tr ' ' '_' | tr '\n' ' ')"
+# (and the queue each estimate read, in ms: what the drain judged by)
+echo "# rules:W@queue: $(sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*[KMG]\?\)bit D .*(\([a-z0-9, -]*\)) queue \([0-9]*\)us.*/\2:\1@\3/p' \
+	"$work/alone.log" | awk -F@ '{ printf "%s@%.1f\n", $1, $2 / 1000 }' |
+	sed 's/^compete-/c/' | tr ' ' '_' | tr '\n' ' ')"
 alone_ok
 log_timing_test $? "alone on the path, the loss rule does not compete against its own queue: a drain empties it" \
 	"$(alone_info)$again"

@@ -29,8 +29,19 @@ top=$(cd "$here/../.." && pwd)
 abwd=$top/tools/abwd/er2bc-abwd
 ctl=$top/tools/er2bcctl/er2bcctl
 PORT=4950
-# each phase of the attack test, in seconds
-PHASE=${ER2BC_TRUST_PHASE:-20}
+# each phase of the attack test, and of the floods, in seconds. On a slow
+# machine (the debug kernel) the attacker and the spoofer cannot keep
+# their rates (the attacker saw 13 of 200 requests, the spoofer sent 624
+# of 30,000 datagrams; 729 s of the debug guests' time in a full run on
+# 2026-12-02) and their timing checks are skips, so the phases run a
+# third as long there: long enough for the meter's and the responder's
+# refusals and the foreign estimates to run under KASAN and lockdep, which
+# the checks that are not timing ask for
+if machine_slow; then
+	PHASE=${ER2BC_TRUST_PHASE:-6} FLOOD=${ER2BC_TRUST_FLOOD:-4}
+else
+	PHASE=${ER2BC_TRUST_PHASE:-20} FLOOD=${ER2BC_TRUST_FLOOD:-10}
+fi
 
 require_cmd tc ip python3 iperf3
 [ -x "$abwd" ] && [ -x "$ctl" ] || skip_all "er2bc-abwd or er2bcctl is not built (make tools)"
@@ -162,7 +173,7 @@ r_kept() {
 }
 r_kept
 rc=$?
-if [ $rc != 0 ]; then
+if [ $rc != 0 ] && ! machine_slow; then
 	first=$info
 	phases
 	r_kept
@@ -197,7 +208,6 @@ log_test $? "forgeries and replays counted: responder and meter" \
 # estimator trusts"). Phases as above, FLOOD seconds each: the same
 # datagrams from outside the peer prefix (which the meter does not count),
 # the flood, the decoy again.
-FLOOD=${ER2BC_TRUST_FLOOD:-10}
 bmac=$(ip netns exec "$B" cat /sys/class/net/b0/address)
 spoof() { ip netns exec "$R" python3 "$here/spoofer.py" --dev r1 --dst-mac "$bmac" \
 	--dst 10.0.2.2 --port $PORT --seconds "$FLOOD" "$@"; }
@@ -208,11 +218,21 @@ range_of() {
 		if (!n++ || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
 		END { printf "%d %d\n", lo, hi }'
 }
+# W's 10th and 90th percentiles over estimates FROM+1..TO (nearest rank)
+pct_of() {
+	field_of W "$slog" | awk -v a="$1" -v b="$2" 'NR > a && NR <= b' | sort -n |
+		awk '{ v[NR] = $1 } END {
+			if (!NR) { print "0 0"; exit }
+			lo = int(NR / 10 + 0.5); hi = int(NR * 9 / 10 + 0.5)
+			if (lo < 1) lo = 1; if (hi < 1) hi = 1
+			printf "%d %d\n", v[lo], v[hi] }'
+}
 # flood_phases RATE SIZE STATUS: the decoy, the flood, the decoy; sets the
 # estimates of each (q1 fl q2), W's range over the quiet two (wlo whi) and
-# the flood (flo fhi), the foreign estimates in the flood (fo), those of
-# its estimates the delay rule read a queue above 0 for (fq), the mean R
-# of the quiet phases and of the flood (rq rf), and info
+# the flood (flo fhi; its 10th and 90th percentiles f10 f90), the foreign
+# estimates in the flood (fo), those of its estimates the delay rule read
+# a queue above 0 for (fq), the mean R of the quiet phases and of the
+# flood (rq rf), and info
 flood_phases() {
 	local m0 m1 m2 m3 f0 f1 r r1 r2
 	m0=$(logged)
@@ -230,12 +250,14 @@ flood_phases() {
 	[ "${r#* }" -gt "$whi" ] && whi=${r#* }
 	r=$(range_of "$m1" "$m2")
 	flo=${r% *} fhi=${r#* }
+	r=$(pct_of "$m1" "$m2")
+	f10=${r% *} f90=${r#* }
 	# (hybrid mode logs the queue read at every estimate, 0us too)
 	fq=$(grep ': sent [0-9]* received [0-9]* L ' "$slog" | sed -n "$((m1 + 1)),${m2}p" |
 		grep -cE ' queue [1-9][0-9]*us')
 	r1=$(mean_of R "$m0" "$m1") rf=$(mean_of R "$m1" "$m2") r2=$(mean_of R "$m2" "$m3")
 	rq=$(( (r1 + r2) / 2 ))
-	info="estimates in ${FLOOD}s: before $q1, flooded $fl ($fo foreign, $fq with a queue above 0), after $q2; W from $flo to $fhi bit/s flooded, $wlo to $whi in the quiet phases; mean R $r1, $rf, $r2 bit/s; spoofer $(cat "$work/spoof.json")"
+	info="estimates in ${FLOOD}s: before $q1, flooded $fl ($fo foreign, $fq with a queue above 0), after $q2; W from $flo to $fhi bit/s flooded (10th-90th percentile $f10 to $f90), $wlo to $whi in the quiet phases; mean R $r1, $rf, $r2 bit/s; spoofer $(cat "$work/spoof.json")"
 }
 # at least half the estimates of the fewer quiet phase, most of them foreign
 flood_estimates() {
@@ -253,14 +275,18 @@ twice() {
 	"$1"
 	info="$info; first try missed: $first"
 }
-# W inside the range the quiet phases had, give or take 5 %: the extremes
-# of 10 s of W's sawtooth (hybrid mode's flooded maximum was 3.2 % above
-# the quiet ones' in a 6.12 run); and the flood's bytes not in R: its
-# mean within 5 % of the quiet phases' (3.5 % above in hybrid mode, losses
-# hidden; without the credit 13.6 against 7.9 Mbit/s)
+# W inside the range the quiet phases had, give or take 5 %: the flood's
+# 10th to 90th percentile of W within the extremes of 20 s of W's quiet
+# sawtooth. (Its own extremes were asked before: with W's law the same in
+# all three phases, the flood's third of the estimates holds the highest
+# of them a third of the time, and two 6.1 runs under CI's load had it
+# 6.3 % above, then its least 17 % below; a W the flood drives away moves
+# the percentiles.) And the flood's bytes not in R: its mean within 5 %
+# of the quiet phases' (3.5 % above in hybrid mode, losses hidden;
+# without the credit 13.6 against 7.9 Mbit/s)
 flood_kept() {
 	[ "$q1" -gt 0 ] && [ "$q2" -gt 0 ] && [ "$fl" -gt 0 ] && [ "$rq" -gt 0 ] &&
-		[ $((flo * 100)) -ge $((wlo * 95)) ] && [ $((fhi * 100)) -le $((whi * 105)) ] &&
+		[ $((f10 * 100)) -ge $((wlo * 95)) ] && [ $((f90 * 100)) -le $((whi * 105)) ] &&
 		[ $((rf * 100)) -le $((rq * 105)) ] && [ $((rf * 100)) -ge $((rq * 95)) ]
 }
 
