@@ -155,16 +155,23 @@ cleanup_all_ns() {
 }
 
 # busywait TIMEOUT_MS COMMAND...: retry until the command succeeds (bash's
-# clock and sleep below: each round forks only what COMMAND forks)
+# clock and sleep below: each round forks only what COMMAND forks). It
+# waits 100 ms between rounds, or as long as the round took if longer: a
+# round that starts processes takes 0.2 s under TCG and up to 1 s on the
+# debug kernel, and polling back to back would spend the CPU the guest's
+# daemons need to get where it waits for them
 busywait() {
-	local timeout_ms=$1 start now
+	local timeout_ms=$1 start now t0 pause ms
 	shift
 	now_ms_to start
 	while true; do
+		now_ms_to t0
 		"$@" && return 0
 		now_ms_to now
 		[ $((now - start)) -ge "$timeout_ms" ] && return 1
-		sleep 0.1
+		pause=$((now - t0 > 100 ? now - t0 : 100))
+		printf -v ms %03d $((pause % 1000))
+		sleep "$((pause / 1000)).$ms"
 	done
 }
 

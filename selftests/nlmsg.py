@@ -2,6 +2,7 @@
 """Netlink for the tests' and the tools' Python: attributes, and a dump
 request read to its end on a socket of the caller's (no process started
 per read, which under TCG costs 0.1-1 s)."""
+import socket
 import struct
 
 NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
@@ -48,3 +49,28 @@ def dump(sock, mtype, body, seq):
                 err = -struct.unpack_from("i", msg)[0]
                 raise OSError(err, f"netlink dump of type {mtype}")
             yield kind, msg
+
+
+RTM_NEWQDISC, RTM_GETQDISC = 36, 38
+TCA_STATS2, TCA_STATS_QUEUE = 7, 3
+
+
+def qdisc_backlog(sock, ifindex, seq, parent=0xFFFFFFFF):
+    """the backlog in bytes of the qdisc at PARENT (the root by default) of
+    IFINDEX, from one RTM_GETQDISC dump on SOCK (NETLINK_ROUTE); None if
+    the device has none there"""
+    tcm = struct.pack("BxxxiIII", socket.AF_UNSPEC, ifindex, 0, 0, 0)
+    got = None
+    for kind, msg in dump(sock, RTM_GETQDISC, tcm, seq):
+        if kind != RTM_NEWQDISC:
+            continue
+        _, index, _, qparent, _ = struct.unpack_from("BxxxiIII", msg)
+        if index != ifindex or qparent != parent:
+            continue
+        for k, v in attrs(msg[20:]):
+            if k != TCA_STATS2:
+                continue
+            for k2, v2 in attrs(v):
+                if k2 == TCA_STATS_QUEUE:
+                    got = struct.unpack_from("IIIII", v2)[1]
+    return got
