@@ -77,7 +77,6 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		tenth = r->span_min_ns;
 	if (half < r->span_min_ns)
 		half = r->span_min_ns;
-	c->last_q = q;
 	if (c->verify) {
 		/*
 		 * emptied, W held: loss-based flows fill it again; a queue of
@@ -106,24 +105,29 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 	}
 	if (fall >= r->span_min_ns) {
 		/* still falling: W's own, draining */
+		c->last_q = q;
 		c->fell = true;
 		c->risen = 0;
 		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
 	}
-	/* fell, then no more: refilled, if it lasts (as in the watch) */
-	if (c->fell) {
-		if (++c->risen >= COMPETE_RISEN)
-			return drain_fail(c);
-		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
-	}
 	/* never fell: R may read above W's share; once deeper */
-	if (c->depth < COMPETE_DRAIN_DEPTH) {
+	if (!c->fell && c->depth < COMPETE_DRAIN_DEPTH) {
 		c->depth++;
 		c->halve = true;
 		c->lag = compete_drain_lag(r->rtt_ns, r->interval_ns);
 		return COMPETE_DRAIN;
 	}
-	return drain_fail(c);
+	/*
+	 * fell, then no more (refilled), or never fell at the deepest step:
+	 * others', when it lasts COMPETE_RISEN readings. A reading let pass
+	 * is not the base of the next one's fall (a queue standing at 30 ms
+	 * that reads 33 must not seem to fall when it reads 30 again), nor
+	 * the drain's last
+	 */
+	if (++c->risen >= COMPETE_RISEN)
+		return drain_fail(c);
+	c->drain_age++;
+	return COMPETE_DRAIN;
 }
 
 enum compete_step compete_update(struct compete *c, const struct compete_read *r)

@@ -67,10 +67,12 @@
  *    refilled, others' (drain-fail);
  * (one reading that says others' is not enough: a path's jitter, or a
  * host that held the packets a while, lasts one; the others' refill
- * lasts)
+ * lasts. The reading let pass is not the base of the next one's fall,
+ * nor the drain's last)
  *  - never fallen: W at a quarter of min(R, W) (R can read above W's
  *    share of the free rate where inelastic traffic takes part of a full
- *    buffer's drops), and the lag again; never fallen there: others'.
+ *    buffer's drops), and the lag again; never fallen there,
+ *    COMPETE_RISEN readings in a row: others'.
  * W's own: W goes back to the R of the estimate that began it if that is
  * lower than the W before (half of it if it had to go to a quarter), and
  * the test starts over. Others': W goes back to where it was, no higher
@@ -118,7 +120,7 @@ struct compete {
 	bool draining;			/* a drain is under way */
 	bool halve;			/* W halves at this estimate (compete_drain()) */
 	bool fell;			/* the queue fell, past the lag */
-	uint32_t risen;			/* readings in a row that rose (COMPETE_RISEN) */
+	uint32_t risen;			/* readings in a row that said others' */
 	uint32_t verify;		/* emptied: estimates left to see it stay so */
 	int64_t watch_min;		/* and the least queue read meanwhile, ns */
 	uint32_t skipped;		/* estimates that could not feed it */

@@ -1837,12 +1837,13 @@ static void test_compete_detect(void)
 			rate++;
 	}
 	ok(seen[8] == COMPETE_LOSS && seen[9] == COMPETE_DRAIN && seen[10] == COMPETE_DRAIN &&
-	   seen[11] == COMPETE_DRAIN && seen[12] == COMPETE_DRAIN && seen[13] == COMPETE_DRAIN_FAIL,
-	   "compete: a sawtooth that never falls in the drain: from estimate 10, at a quarter from the 12th, outlasted at the 14th (%d %d %d %d %d %d)",
-	   seen[8], seen[9], seen[10], seen[11], seen[12], seen[13]);
-	ok(first == 14 && !loss, "compete: ... competing from estimate 15 (%d), never the loss rule after the 10th (%d)",
+	   seen[11] == COMPETE_DRAIN && seen[12] == COMPETE_DRAIN && seen[13] == COMPETE_DRAIN &&
+	   seen[14] == COMPETE_DRAIN_FAIL,
+	   "compete: a sawtooth that never falls in the drain: from estimate 10, at a quarter from the 12th, outlasted at the 15th, its second reading there (%d %d %d %d %d %d %d)",
+	   seen[8], seen[9], seen[10], seen[11], seen[12], seen[13], seen[14]);
+	ok(first == 15 && !loss, "compete: ... competing from estimate 16 (%d), never the loss rule after the 10th (%d)",
 	   first + 1, loss);
-	ok(seen[43] == COMPETE_DRAIN && seen[47] == COMPETE_DRAIN_FAIL && rate == 60 - 14 - 5,
+	ok(seen[44] == COMPETE_DRAIN && seen[49] == COMPETE_DRAIN_FAIL && rate == 60 - 15 - 6,
 	   "compete: ... competing 30 estimates, a drain again, outlasted: %d competing of 60",
 	   rate);
 	is_u64(c.drains, 2, "compete: ... 2 drains");
@@ -1870,17 +1871,17 @@ static void test_compete_detect(void)
 	ok(c.on && rate >= 55, "compete: a dip to 0 every 15 estimates: competing at the end, %d of 80 estimates (%llu drains, %llu outlasted)",
 	   rate, (unsigned long long)c.drains, (unsigned long long)c.drains_failed);
 
-	/* (a rising queue: never falls in the drain, outlasted at the 14th) */
+	/* (a rising queue: never falls in the drain, outlasted at the 15th) */
 	compete_init(&c);
 	for (i = 0; i < 15; i++)
 		if (cstep(&c, (40 + i) * MS) == COMPETE_DRAIN_FAIL)
 			first = i;
-	ok(c.on && first == 13, "compete: others hold the queue: competing from the 14th (%d)", first + 1);
+	ok(c.on && first == 14, "compete: others hold the queue: competing from the 15th (%d)", first + 1);
 	/* they leave after 15 estimates: the queue empties */
 	for (i = 15; i < 60; i++)
 		if (cstep(&c, 0) == COMPETE_RATE)
 			last_on = i;
-	ok(last_on == 13 + COMPETE_HOLD - 1, "compete: the queue empties: off once COMPETE_HOLD estimates have passed (last on at %d)",
+	ok(last_on == 14 + COMPETE_HOLD - 1, "compete: the queue empties: off once COMPETE_HOLD estimates have passed (last on at %d)",
 	   last_on + 1);
 }
 
@@ -1981,6 +1982,32 @@ static void test_compete_drain(void)
 	ok(cstep(&c, 31 * MS) == COMPETE_DRAIN && !c.on, "compete: ... then up again: one reading, jitter perhaps");
 	ok(cstep(&c, 33 * MS) == COMPETE_DRAIN_FAIL && c.on, "compete: ... and again: refilled, others'");
 
+	/* others' queue standing at 30 ms with jitter: 33, 30, 33, ... */
+	compete_init(&c);
+	for (i = 0; i < 11; i++)
+		cstep(&c, 40 * MS);
+	cstep(&c, 30 * MS);
+	ok(cstep(&c, 33 * MS) == COMPETE_DRAIN && cstep(&c, 30 * MS) == COMPETE_DRAIN_FAIL && c.on,
+	   "compete: 40, 30, 33, 30 ms: the 30 after the 33 let pass is no fall, others'");
+	/* a slow refill, a dip every other reading: 30, 31, 29, 32, 30, ... */
+	compete_init(&c);
+	for (i = 0; i < 11; i++)
+		cstep(&c, 40 * MS);
+	cstep(&c, 30 * MS);
+	for (n = 1; n < 40 && (st = cstep(&c, (30 + n / 2 + (n % 2 ? 1 : -1)) * MS)) == COMPETE_DRAIN; n++)
+		;
+	ok(st == COMPETE_DRAIN_FAIL && n == 2, "compete: ... a slow refill with a dip every other reading: others' at the 2nd (%d)", n);
+	/* one reading up at a fall's COMPETE_DRAIN_MAXth: not its end */
+	compete_init(&c);
+	for (i = 0; i < 10; i++)
+		cstep(&c, 900 * MS);
+	cstep(&c, 900 * MS);		/* the lag */
+	for (n = 0; n < COMPETE_DRAIN_MAX - 1; n++)
+		cstep(&c, (880 - 20 * n) * MS);
+	ok(c.draining && c.drain_age == COMPETE_DRAIN_MAX - 1, "compete: a queue falling for %u readings", c.drain_age);
+	ok(cstep(&c, 200 * MS) == COMPETE_DRAIN && cstep(&c, 200 * MS) == COMPETE_DRAIN_FAIL,
+	   "compete: ... then two that do not fall: the first does not end the drain, the second says others'");
+
 	/* a fall, one reading that does not, and on down: W's own */
 	compete_init(&c);
 	for (i = 0; i < 11; i++)
@@ -2060,6 +2087,9 @@ static void test_compete_drain(void)
 	ok(st == COMPETE_DRAIN && a.w == 1200000, "compete: the queue did not fall: W at a quarter, 1.2 Mbit/s");
 	st = cstep(&c, 22 * MS);		/* the lag again */
 	compete_drain(&c, st, &a, &p, 1200000);
+	st = cstep(&c, 22 * MS);		/* no fall: one reading, let pass */
+	compete_drain(&c, st, &a, &p, 1200000);
+	ok(st == COMPETE_DRAIN && a.w == 1200000, "compete: at a quarter, one reading that does not fall: W holds");
 	st = cstep(&c, 22 * MS);
 	compete_drain(&c, st, &a, &p, 1200000);
 	ok(st == COMPETE_DRAIN_FAIL && a.w == 4896000,
