@@ -170,6 +170,8 @@ busywait() {
 		now_ms_to now
 		[ $((now - start)) -ge "$timeout_ms" ] && return 1
 		pause=$((now - t0 > 100 ? now - t0 : 100))
+		# (no further than the timeout)
+		[ $((now - start + pause)) -gt "$timeout_ms" ] && pause=$((timeout_ms - (now - start)))
 		printf -v ms %03d $((pause % 1000))
 		sleep "$((pause / 1000)).$ms"
 	done

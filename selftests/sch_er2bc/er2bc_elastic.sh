@@ -219,16 +219,21 @@ alone_ok() {
 alone_info() {
 	echo "$drains drains, $ends of them drained, $failed outlasted; $competing of $((ALONE * 4)) estimates by the competing rule; mean W $w_mean bit/s over the last ${MEASURE} s"
 }
+# the rule, W and the queue read (ms; "-" where none was) at each estimate
+# of the last alone run: what the drain judged by
+alone_trace() {
+	sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*[KMG]\?\)bit D .*(\([a-z0-9, -]*\))\( queue \([0-9]*\)us\)\?.*/\2:\1@\4/p' \
+		"$work/alone.log" | awk -F@ '{ printf "%s@%s\n", $1, $2 == "" ? "-" : sprintf("%.1f", $2 / 1000) }' |
+		sed 's/^compete-/c/' | tr ' ' '_' | tr '\n' ' '
+}
 alone_run
 again=
 if ! alone_ok && ! machine_slow; then
 	again="; first run missed: $(alone_info)"
+	echo "# first run's rules:W@queue: $(alone_trace)"
 	alone_run
 fi
-# (and the queue each estimate read, in ms: what the drain judged by)
-echo "# rules:W@queue: $(sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*[KMG]\?\)bit D .*(\([a-z0-9, -]*\)) queue \([0-9]*\)us.*/\2:\1@\3/p' \
-	"$work/alone.log" | awk -F@ '{ printf "%s@%.1f\n", $1, $2 / 1000 }' |
-	sed 's/^compete-/c/' | tr ' ' '_' | tr '\n' ' ')"
+echo "# rules:W@queue: $(alone_trace)"
 alone_ok
 log_timing_test $? "alone on the path, the loss rule does not compete against its own queue: a drain empties it" \
 	"$(alone_info)$again"

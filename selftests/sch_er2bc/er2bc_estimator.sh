@@ -429,11 +429,11 @@ log_timing_test $rc "3% random loss, flows at half the path: W stays above what 
 # had, scored about 1.0 in a model), and no drain judged not W's. (r1's queue stands in for the delay of every class, the
 # gateway's priority 1 included: all of them wait behind it.)
 # r1_queue_time SECONDS: seconds of them r1's backlog held 12.5 KB or more
-# (read over rtnetlink, not by a tc started at each sample: that took 0.2 s
-# a sample on Debian's kernels under TCG and 0.7 s on the debug kernel,
-# where 16 s had 20 samples instead of 160)
+# (read over rtnetlink, not by a tc started at each sample: a tc took 0.2 s
+# on Debian's kernels under TCG, so 16 s had about 57 samples, not 160; a
+# read that finds no qdisc is an error, not an empty queue)
 r1_queue_time() {
-	ip netns exec "$R" env PYTHONPATH="$here/.." python3 - "$1" <<'PY'
+	PYTHONPATH="$here/.." ip netns exec "$R" python3 - "$1" <<'PY'
 import socket, sys, time
 from nlmsg import qdisc_backlog
 sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
@@ -441,7 +441,10 @@ dev = socket.if_nametoindex("r1")
 end, n, deep = time.monotonic() + float(sys.argv[1]), 0, 0
 while time.monotonic() < end:
     t = time.monotonic()
-    deep += (qdisc_backlog(sock, dev, n + 1) or 0) >= 12500
+    backlog = qdisc_backlog(sock, dev, n + 1)
+    if backlog is None:
+        sys.exit("r1 has no root qdisc")
+    deep += backlog >= 12500
     n += 1
     time.sleep(max(0, 0.1 - (time.monotonic() - t)))
 print(round(deep * 16 / max(n, 1), 1))
@@ -474,9 +477,10 @@ drain_both() {
 	read -r time_no _ _ n_no <<<"$(drain_run no)"
 	echo "100 ms of queue or more at r1 for ${time_yes:-?} s of 16 with the drain (drains ${drains_yes:-?}, failed ${failed_yes:-?}), ${time_no:-?} s without"
 	# (no cross traffic: a drain judged not W's is a fault)
+	# (and without the drain the queue stood: else the comparison is empty)
 	[ "${n_yes:-0}" = 40 ] && [ "${n_no:-0}" = 40 ] && [ "${drains_yes:-0}" -ge 1 ] &&
 		[ "${failed_yes:-1}" = 0 ] &&
-		python3 -c "import sys; sys.exit(not $time_yes <= 0.95 * $time_no)"
+		python3 -c "import sys; sys.exit(not (0 < $time_no and $time_yes <= 0.95 * $time_no))"
 }
 if machine_slow; then
 	log_test $ksft_skip "deep buffer, the path slowing 4 -> 1 Mbit/s: the drain shortens the queue" \
