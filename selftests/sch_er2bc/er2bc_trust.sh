@@ -44,6 +44,11 @@ else
 	PHASE=${ER2BC_TRUST_PHASE:-20} FLOOD=${ER2BC_TRUST_FLOOD:-10}
 fi
 ATTACK=${ER2BC_TRUST_ATTACK:-20}
+# the bottleneck, Mbit/s. The debug kernel's guest spent its CPU on the
+# bulk download through it (the attack's 18 s of phases took 262 s, its
+# processes 3 s each), so there it is a quarter as fast: its checks of
+# rates are skips there, its refusals and foreign estimates the same
+if machine_slow; then BN=2; else BN=8; fi
 
 require_cmd tc ip python3 iperf3
 [ -x "$abwd" ] && [ -x "$ctl" ] || skip_all "er2bc-abwd or er2bcctl is not built (make tools)"
@@ -71,8 +76,8 @@ log_test $? "two gateways and a router"
 tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
 	probe-port $PORT peer 10.0.2.0/24 &&
 	tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type tcp &&
-	tc -netns "$R" qdisc add dev r1 root tbf rate 8mbit burst 20k limit 100k
-log_test $? "er2bc on A, an 8 Mbit/s bottleneck on r1"
+	tc -netns "$R" qdisc add dev r1 root tbf rate ${BN}mbit burst 20k limit 100k
+log_test $? "er2bc on A, a $BN Mbit/s bottleneck on r1"
 
 printf 'er2bc-selftest-key-0123456789abcdef' >"$work/key" && chmod 600 "$work/key"
 ip netns exec "$B" "$abwd" responder --dev b0 --peer-prefix 10.0.1.0/24 --port $PORT \
@@ -157,7 +162,7 @@ lo=$((b1 < b2 ? b1 : b2))
 log_timing_test $? "under forged bursts and replays, the estimates go on" "$info"
 
 # W follows from each estimate's R and L alone (eq. 8-11), so the attacker
-# moves W only through them. R is the bottleneck's rate (8 Mbit/s)
+# moves W only through them. R is the bottleneck's rate (BN Mbit/s)
 # measured: the attacked phase's mean R within 2 % of the quiet phases'
 # (0.4 % apart in the runs seen; the forged requests, were they counted,
 # would add 2.4 %). W's own mean is no measure: in 20 s it is set by a few
@@ -311,7 +316,7 @@ flood_kept
 log_timing_test $? "... and the loss rule holds W inside the quiet phases' range, R their mean" "$info"
 
 # the delay signal survives: the sender in hybrid mode, a flood of
-# full-size datagrams at 8 Mbit/s (the bottleneck's rate, 667 a second:
+# full-size datagrams at the bottleneck's rate (8 Mbit/s, 667 a second:
 # about 67 an estimate, within the slack at times; then they hide losses,
 # but the delay rule keeps W at the queue's target)
 kill $snd; wait $snd 2>/dev/null
@@ -326,10 +331,10 @@ flood_delay_ok() {
 	local lo=$((q1 < q2 ? q1 : q2))
 	[ "$lo" -gt 0 ] && [ $((fl * 2)) -ge "$lo" ] && [ $((fq * 2)) -ge "$fl" ] && [ "$fo" -gt 0 ]
 }
-flood_delay() { flood_phases 667 1500 "$work/send.json"; flood_delay_ok && flood_kept; }
+flood_delay() { flood_phases $(((BN * 1000000 + 6000) / 12000)) 1500 "$work/send.json"; flood_delay_ok && flood_kept; }
 twice flood_delay
 flood_delay_ok
-log_timing_test $? "a spoofed flood of 8 Mbit/s: hybrid mode's estimates go on, by the delay signal" "$info"
+log_timing_test $? "a spoofed flood of $BN Mbit/s: hybrid mode's estimates go on, by the delay signal" "$info"
 flood_kept
 log_timing_test $? "... and W stays inside the quiet phases' range, R their mean" "$info"
 
