@@ -1945,6 +1945,21 @@ static enum compete_step drain_loop(bool window, uint64_t cross, uint64_t buf_ms
  * readings for the rest: a fall then a refill; the lag; the longest
  * drain; W given back, capped; estimates that cannot feed the test.
  */
+/*
+ * A queue of 40 ms stands, a drain begins, it falls to 30, 20 and 3 ms:
+ * emptied, @c watches it (at 250 ms, 9 readings)
+ */
+static void drain_to_watch(struct compete *c)
+{
+	int i;
+
+	compete_init(c);
+	for (i = 0; i < 12; i++)
+		cstep(c, (40 - (i >= 11) * 10) * MS);
+	cstep(c, 20 * MS);
+	cstep(c, 3 * MS);
+}
+
 static void test_compete_drain(void)
 {
 	struct aimd_params p = AIMD_DEFAULTS;
@@ -2027,40 +2042,24 @@ static void test_compete_drain(void)
 	ok(st == COMPETE_DRAIN_END && n == 9 && !c.on,
 	   "compete: ... it stays low (4-5 ms, jitter): drain-end at the 9th (%d)", n);
 	/* it fills again while W stays low: loss-based flows, others' */
-	compete_init(&c);
-	for (i = 0; i < 12; i++)
-		cstep(&c, (40 - (i >= 11) * 10) * MS);
-	cstep(&c, 20 * MS);
-	cstep(&c, 3 * MS);
+	drain_to_watch(&c);
 	ok(cstep(&c, 6 * MS) == COMPETE_DRAIN && cstep(&c, 20 * MS) == COMPETE_DRAIN &&
 	   cstep(&c, 22 * MS) == COMPETE_DRAIN_FAIL && c.on,
 	   "compete: ... emptied, then back to half its most for two readings with W held: drain-fail, competing");
 	/* one reading up in the watch: a host or a path that held the packets */
-	compete_init(&c);
-	for (i = 0; i < 12; i++)
-		cstep(&c, (40 - (i >= 11) * 10) * MS);
-	cstep(&c, 20 * MS);
-	cstep(&c, 3 * MS);
+	drain_to_watch(&c);
 	for (n = 1; n < 20 && (st = cstep(&c, (n == 3 ? 24 : 3) * MS)) == COMPETE_DRAIN; n++)
 		;
 	ok(st == COMPETE_DRAIN_END && n == 9 && !c.on,
 	   "compete: ... emptied, one reading of 24 ms in the watch, the rest 3: drain-end at the 9th (%d)", n);
 	/* ... and at the watch's last reading: the watch goes one further */
-	compete_init(&c);
-	for (i = 0; i < 12; i++)
-		cstep(&c, (40 - (i >= 11) * 10) * MS);
-	cstep(&c, 20 * MS);
-	cstep(&c, 3 * MS);
+	drain_to_watch(&c);
 	for (n = 1; n < 20 && (st = cstep(&c, (n >= 9 ? 24 : 3) * MS)) == COMPETE_DRAIN; n++)
 		;
 	ok(st == COMPETE_DRAIN_FAIL && n == 10 && c.on,
 	   "compete: ... up at the watch's 9th reading: watched one more, up again, drain-fail (%d)", n);
 	/* a slow refill (one CUBIC flow at 100 ms): up a tenth of the most from the least */
-	compete_init(&c);
-	for (i = 0; i < 12; i++)
-		cstep(&c, (40 - (i >= 11) * 10) * MS);
-	cstep(&c, 20 * MS);
-	cstep(&c, 3 * MS);
+	drain_to_watch(&c);
 	ok(cstep(&c, 5 * MS) == COMPETE_DRAIN && cstep(&c, 7 * MS) == COMPETE_DRAIN &&
 	   cstep(&c, 9 * MS) == COMPETE_DRAIN_FAIL,
 	   "compete: ... emptied to 3 ms, then 5, 7 and 9 (4 ms, a tenth of 40, above the least, twice): drain-fail");
