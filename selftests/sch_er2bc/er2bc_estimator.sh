@@ -100,19 +100,23 @@ ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 100 -w 400K >/dev/null 2>&1 &
 ipf=$!
 sleep 3
 # busy: after 4 s, B's receive rate (and r1's send rate) over 10 s against
-# the bottleneck's 8 Mbit/s, and r1's queue in between
+# the bottleneck's 8 Mbit/s, and r1's queue in between. Each rate is
+# sampled in one process (dev_rate), its clock read beside the counter:
+# read by a cat each, with the clock read after it returned, the window
+# was off by what two process starts took on a busy host (0.2-1 s of 10:
+# 6.12 once read 0.946 beside a bottleneck its r1 kept busy)
 busy() {
-	local rx0 rx1 tx0 tx1 t0 t1 backlog
+	local rx tx backlog
 	sleep 4
-	rx0=$(ip netns exec "$B" cat /sys/class/net/b0/statistics/rx_bytes) t0=$(now)
-	tx0=$(ip netns exec "$R" cat /sys/class/net/r1/statistics/tx_bytes)
+	dev_rate "$R" r1 tx 10 >"$work/busy-tx" &
+	tx=$!
+	dev_rate "$B" b0 rx 10 >"$work/busy-rx" &
+	rx=$!
 	sleep 5
 	backlog=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['backlog']")
-	sleep 5
-	rx1=$(ip netns exec "$B" cat /sys/class/net/b0/statistics/rx_bytes) t1=$(now)
-	tx1=$(ip netns exec "$R" cat /sys/class/net/r1/statistics/tx_bytes)
-	python3 -c "print(round(($rx1 - $rx0) * 8 / ($t1 - $t0) / 8e6, 3), \
-		round(($tx1 - $tx0) * 8 / ($t1 - $t0) / 8e6, 3), $backlog)"
+	wait $tx $rx
+	awk -v b="$backlog" 'NR == FNR { rx = $1; next } { tx = $1 }
+		END { printf "%.3f %.3f %s\n", rx / 8e6, tx / 8e6, b }' "$work/busy-rx" "$work/busy-tx"
 }
 # busy_ok UTIL UTIL_R1 BACKLOG: at least 95 % busy, a queue standing
 busy_ok() { within "$1" 0.95 1.05 && [ "$3" -gt 50000 ]; }

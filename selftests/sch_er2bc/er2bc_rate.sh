@@ -170,11 +170,14 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
 s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 16 << 20)
 s.bind(('10.0.0.2', 7000))
-s.settimeout(3)
+# (the first datagram may take seconds: the flooder is a Python started
+# after this one binds; then 3 s without one ends the run)
+s.settimeout(30)
 with open(sys.argv[1], 'w') as f:
     try:
         while True:
             n, anc, _, _ = s.recvmsg(2048, socket.CMSG_SPACE(16))
+            s.settimeout(3)
             sec, nsec = next(struct.unpack('qq', d[:16]) for l, t, d in anc
                              if l == socket.SOL_SOCKET and t == SO_TIMESTAMPNS)
             f.write('%d.%09d %d\n' % (sec, nsec, len(n) + 42))

@@ -111,16 +111,38 @@ field_of() {
 		printf "%d\n", v * m
 	}'
 }
-# estimates logged so far; the mean R or W (bit/s) of estimates FROM+1..TO;
-# the number of those that decreased W
+# estimates logged so far
 slog=$work/send.log
-logged() { field_of W "$slog" | wc -l; }
-mean_of() {
-	field_of "$1" "$slog" | awk -v a="$2" -v b="$3" '
-		NR > a && NR <= b { s += $1; n++ }
-		END { if (n) printf "%d\n", s / n; else print 0 }'
+logged() { grep -c ': sent [0-9]* received [0-9]* L ' "$slog"; }
+# stats_of FROM TO: of estimates FROM+1..TO, "MEAN_R MEAN_W LEAST_W MOST_W
+# P10_W P90_W DECREASES QUEUED" (bit/s; W's 10th and 90th percentiles by
+# nearest rank; decreases of W; estimates that read a queue above 0; all
+# 0 if there are none), in one process: a process costs seconds on the
+# busy debug kernel, and the phases' figures were 40 of them
+stats_of() {
+	awk -v a="$1" -v b="$2" '
+	function bits(f,   i, v, m) {
+		for (i = 1; i < NF; i++) if ($i == f) v = $(i + 1)
+		m = 1
+		if (v ~ /Kbit$/) m = 1e3; else if (v ~ /Mbit$/) m = 1e6; else if (v ~ /Gbit$/) m = 1e9
+		sub(/[A-Za-z]+$/, "", v)
+		return int(v * m)
+	}
+	!/: sent [0-9]* received [0-9]* L / { next }
+	{ k++ }
+	k > a && k <= b {
+		w[++n] = bits("W"); sr += bits("R"); sw += w[n]
+		br = $0; sub(/.*\(/, "", br); sub(/\).*/, "", br); dec += br == "decrease"
+		fq += / queue [1-9][0-9]*us/
+	}
+	END {
+		if (!n) { print "0 0 0 0 0 0 0 0"; exit }
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && w[j - 1] > w[j]; j--) { t = w[j]; w[j] = w[j - 1]; w[j - 1] = t }
+		printf "%d %d %d %d %d %d %d %d\n", sr / n, sw / n, w[1], w[n],
+			w[int((n + 9) / 10)], w[int((n * 9 + 9) / 10)], dec, fq
+	}' "$slog"
 }
-decreases() { field_of branch "$slog" | awk -v a="$1" -v b="$2" 'NR > a && NR <= b && $1 == "decrease"' | wc -l; }
 # let W climb to the bottleneck first. The quiet phases have the attacker
 # as its own control (--decoy): the same packets at the same times, from
 # outside the peer prefix to a port no one listens on, so that all three
@@ -130,7 +152,7 @@ forger() { ip netns exec "$R" python3 "$here/forger.py" --dev r1 --port $PORT --
 	--replay-ms 5 "$@"; }
 # phases: quiet (PHASE seconds), attacked (ATTACK), quiet; sets what each had
 phases() {
-	local m0 m1 m2 m3 w1 wa w2 d1 da d2 forger
+	local m0 m1 m2 m3 w1 wa w2 d1 da d2 forger x
 	m0=$(logged)
 	forger --seconds "$PHASE" --decoy 10.0.9.1 >/dev/null 2>&1
 	m1=$(logged)
@@ -139,9 +161,9 @@ phases() {
 	forger --seconds "$PHASE" --decoy 10.0.9.1 >/dev/null 2>&1
 	m3=$(logged)
 	b1=$((m1 - m0)) at=$((m2 - m1)) b2=$((m3 - m2))
-	w1=$(mean_of W "$m0" "$m1") wa=$(mean_of W "$m1" "$m2") w2=$(mean_of W "$m2" "$m3")
-	r1=$(mean_of R "$m0" "$m1") ra=$(mean_of R "$m1" "$m2") r2=$(mean_of R "$m2" "$m3")
-	d1=$(decreases "$m0" "$m1") da=$(decreases "$m1" "$m2") d2=$(decreases "$m2" "$m3")
+	read -r r1 w1 x x x x d1 x <<<"$(stats_of "$m0" "$m1")"
+	read -r ra wa x x x x da x <<<"$(stats_of "$m1" "$m2")"
+	read -r r2 w2 x x x x d2 x <<<"$(stats_of "$m2" "$m3")"
 	forger=$(cat "$work/forger.json" "$work/forger.err")
 	info="estimates in ${PHASE}s: before $b1, attacked $at (in ${ATTACK}s), after $b2; mean R $r1, $ra, $r2 bit/s; decreases $d1, $da, $d2; mean W $w1, $wa, $w2 bit/s; attacker $forger"
 }
@@ -219,21 +241,6 @@ log_test $? "forgeries and replays counted: responder and meter" \
 bmac=$(ip netns exec "$B" cat /sys/class/net/b0/address)
 spoof() { ip netns exec "$R" python3 "$here/spoofer.py" --dev r1 --dst-mac "$bmac" \
 	--dst 10.0.2.2 --port $PORT --seconds "$FLOOD" "$@"; }
-# W's least and most over estimates FROM+1..TO ("0 0" if there are none:
-# the checks below ask for estimates in every phase)
-range_of() {
-	field_of W "$slog" | awk -v a="$1" -v b="$2" 'NR > a && NR <= b {
-		if (!n++ || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
-		END { printf "%d %d\n", lo, hi }'
-}
-# W's 10th and 90th percentiles over estimates FROM+1..TO (nearest rank)
-pct_of() {
-	field_of W "$slog" | awk -v a="$1" -v b="$2" 'NR > a && NR <= b' | sort -n |
-		awk '{ v[NR] = $1 } END {
-			if (!NR) { print "0 0"; exit }
-			lo = int((NR + 9) / 10); hi = int((NR * 9 + 9) / 10)
-			printf "%d %d\n", v[lo], v[hi] }'
-}
 # flood_phases RATE SIZE STATUS: the decoy, the flood, the decoy; sets the
 # estimates of each (q1 fl q2), W's range over the quiet two (wlo whi) and
 # the flood (flo fhi; its 10th and 90th percentiles f10 f90), the foreign
@@ -241,7 +248,7 @@ pct_of() {
 # a queue above 0 for (fq), the mean R of the quiet phases and of the
 # flood (rq rf), and info
 flood_phases() {
-	local m0 m1 m2 m3 f0 f1 r r1 r2
+	local m0 m1 m2 m3 f0 f1 r1 r2 lo1 hi1 lo2 hi2 x
 	m0=$(logged)
 	spoof --src 10.0.9.1 --rate "$1" --size "$2" >/dev/null 2>&1
 	m1=$(logged) f0=$(json_get "j['foreign']" <"$3")
@@ -250,19 +257,12 @@ flood_phases() {
 	spoof --src 10.0.9.1 --rate "$1" --size "$2" >/dev/null 2>&1
 	m3=$(logged)
 	q1=$((m1 - m0)) fl=$((m2 - m1)) q2=$((m3 - m2)) fo=$((f1 - f0))
-	r=$(range_of "$m0" "$m1")
-	wlo=${r% *} whi=${r#* }
-	r=$(range_of "$m2" "$m3")
-	[ "${r% *}" -lt "$wlo" ] && wlo=${r% *}
-	[ "${r#* }" -gt "$whi" ] && whi=${r#* }
-	r=$(range_of "$m1" "$m2")
-	flo=${r% *} fhi=${r#* }
-	r=$(pct_of "$m1" "$m2")
-	f10=${r% *} f90=${r#* }
-	# (hybrid mode logs the queue read at every estimate, 0us too)
-	fq=$(grep ': sent [0-9]* received [0-9]* L ' "$slog" | sed -n "$((m1 + 1)),${m2}p" |
-		grep -cE ' queue [1-9][0-9]*us')
-	r1=$(mean_of R "$m0" "$m1") rf=$(mean_of R "$m1" "$m2") r2=$(mean_of R "$m2" "$m3")
+	# (W's range over both quiet phases; hybrid mode logs the queue read at
+	# every estimate, 0us too)
+	read -r r1 x lo1 hi1 x x x x <<<"$(stats_of "$m0" "$m1")"
+	read -r rf x flo fhi f10 f90 x fq <<<"$(stats_of "$m1" "$m2")"
+	read -r r2 x lo2 hi2 x x x x <<<"$(stats_of "$m2" "$m3")"
+	wlo=$((lo1 < lo2 ? lo1 : lo2)) whi=$((hi1 > hi2 ? hi1 : hi2))
 	rq=$(( (r1 + r2) / 2 ))
 	info="estimates in ${FLOOD}s: before $q1, flooded $fl ($fo foreign, $fq with a queue above 0), after $q2; W from $flo to $fhi bit/s flooded (10th-90th percentile $f10 to $f90), $wlo to $whi in the quiet phases; mean R $r1, $rf, $r2 bit/s; spoofer $(cat "$work/spoof.json")"
 }
