@@ -21,7 +21,10 @@ a LAN server, timed at the sender.
         SECONDS; print {"open": N} once they are all quiet
   xfer.py fetch HOST PORT [--count N] [--gap SECONDS] [--limit SECONDS]
                 [--dscp N] [--clamp BYTES] [--sport PORT] [--abort-after SECONDS]
+                [--together]
         connect N times (one after the other, GAP apart) and read to EOF;
+        --together connects all N before reading any, then reads each in
+        turn (N connections open at once, however slow the machine);
         --clamp sets TCP_WINDOW_CLAMP before connecting, which bounds the
         window scale the receiver announces (below 65536: scale 0);
         --sport connects from that port; --abort-after stops reading after
@@ -148,29 +151,53 @@ def idle(args):
     return 0
 
 
+def fetch_socket(args, family):
+    """a socket for one download, its options set, not connected"""
+    s = socket.socket(family, socket.SOCK_STREAM)
+    s.settimeout(args.limit)
+    if args.sport:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", args.sport))
+    if args.clamp:
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_WINDOW_CLAMP, args.clamp)
+    if args.dscp:
+        if family == socket.AF_INET:
+            s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, args.dscp << 2)
+        else:
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, args.dscp << 2)
+    return s
+
+
 def fetch(args):
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     ok = True
+    opened = []
+    if args.together:
+        # all connected before any is read: open at once however slowly
+        # this process runs
+        for i in range(args.count):
+            s = fetch_socket(args, family)
+            t0 = time.monotonic()
+            try:
+                s.connect((args.host, args.port))
+            except OSError as e:
+                print(json.dumps({"error": str(e), "bytes": 0}), flush=True)
+                s.close()
+                return 1
+            opened.append((s, t0, time.monotonic()))
     for i in range(args.count):
-        if i:
+        if i and not args.together:
             time.sleep(args.gap)
-        s = socket.socket(family, socket.SOCK_STREAM)
-        s.settimeout(args.limit)
-        if args.sport:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", args.sport))
-        if args.clamp:
-            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_WINDOW_CLAMP, args.clamp)
-        if args.dscp:
-            if family == socket.AF_INET:
-                s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, args.dscp << 2)
-            else:
-                s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, args.dscp << 2)
-        t0 = time.monotonic()
+        if args.together:
+            s, t0, t1 = opened[i]
+        else:
+            s = fetch_socket(args, family)
+            t0 = t1 = time.monotonic()
         got = 0
         try:
-            s.connect((args.host, args.port))
-            t1 = time.monotonic()
+            if not args.together:
+                s.connect((args.host, args.port))
+                t1 = time.monotonic()
             while True:
                 b = s.recv(CHUNK)
                 if not b:
@@ -223,6 +250,7 @@ def main():
     f.add_argument("--clamp", type=int, default=0)
     f.add_argument("--sport", type=int, default=0)
     f.add_argument("--abort-after", type=float, default=0.0)
+    f.add_argument("--together", action="store_true")
     args = ap.parse_args()
     if args.cmd == "serve":
         serve(args)
