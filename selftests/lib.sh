@@ -155,11 +155,7 @@ cleanup_all_ns() {
 }
 
 # busywait TIMEOUT_MS COMMAND...: retry until the command succeeds (bash's
-# clock and sleep below: each round forks only what COMMAND forks), 100 ms
-# apart. (Waiting as long as the round took, to leave the CPU to what it
-# waits for, makes a wait end up to a round later: in the one full run
-# that had it, 5d7fc06, two checks that follow a wait with a fixed budget
-# missed, er2bc_rate's steps and er2bc_probe's TCP flow; undone, untried)
+# clock and sleep below: each round forks only what COMMAND forks)
 busywait() {
 	local timeout_ms=$1 start now
 	shift

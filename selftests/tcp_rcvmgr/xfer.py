@@ -151,8 +151,10 @@ def idle(args):
     return 0
 
 
-def fetch_socket(args, family):
-    """a socket for one download, its options set, not connected"""
+def fetch_open(args, family):
+    """one download's socket, its options set, connected: (socket, the
+    time connect began, the time it returned, None), or the connect's
+    OSError in place of the second time"""
     s = socket.socket(family, socket.SOCK_STREAM)
     s.settimeout(args.limit)
     if args.sport:
@@ -165,39 +167,28 @@ def fetch_socket(args, family):
             s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, args.dscp << 2)
         else:
             s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, args.dscp << 2)
-    return s
+    t0 = time.monotonic()
+    try:
+        s.connect((args.host, args.port))
+    except OSError as e:
+        return s, t0, e
+    return s, t0, time.monotonic()
 
 
 def fetch(args):
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     ok = True
-    opened = []
-    if args.together:
-        # all connected before any is read: open at once however slowly
-        # this process runs
-        for i in range(args.count):
-            s = fetch_socket(args, family)
-            t0 = time.monotonic()
-            try:
-                s.connect((args.host, args.port))
-            except OSError as e:
-                print(json.dumps({"error": str(e), "bytes": 0}), flush=True)
-                s.close()
-                return 1
-            opened.append((s, t0, time.monotonic()))
+    # --together: all connected before any is read, open at once however
+    # slowly this process runs
+    opened = [fetch_open(args, family) for _ in range(args.count)] if args.together else []
     for i in range(args.count):
-        if i and not args.together:
+        if i and not opened:
             time.sleep(args.gap)
-        if args.together:
-            s, t0, t1 = opened[i]
-        else:
-            s = fetch_socket(args, family)
-            t0 = t1 = time.monotonic()
+        s, t0, t1 = opened[i] if opened else fetch_open(args, family)
         got = 0
         try:
-            if not args.together:
-                s.connect((args.host, args.port))
-                t1 = time.monotonic()
+            if isinstance(t1, OSError):
+                raise t1
             while True:
                 b = s.recv(CHUNK)
                 if not b:
