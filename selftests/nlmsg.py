@@ -52,7 +52,7 @@ def dump(sock, mtype, body, seq):
 
 
 RTM_NEWQDISC, RTM_GETQDISC = 36, 38
-TCA_STATS2, TCA_STATS_QUEUE = 7, 3
+TCA_STATS2, TCA_STATS_BASIC, TCA_STATS_QUEUE = 7, 1, 3
 
 
 def qdisc_backlog(sock, ifindex, seq, parent=0xFFFFFFFF):

@@ -22,11 +22,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from nlmsg import attrs, dump  # noqa: E402
+from nlmsg import TCA_STATS2, TCA_STATS_BASIC, attrs, dump  # noqa: E402
 
 RTM_NEWTCLASS, RTM_GETTCLASS = 40, 42
-TCA_STATS2 = 7
-TCA_STATS_BASIC = 1
 SLOW_DUMP = 0.020
 
 
