@@ -99,36 +99,32 @@ sender=(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0
 snd=$!
 pids+=($snd)
 
-# FIELD of each estimate a sender's LOG has (its -v lines), one a line: R
-# or W in bit/s, or the AIMD branch taken (increase, halfway, decrease)
-field_of() {
-	grep ': sent [0-9]* received [0-9]* L ' "$2" | awk -v f="$1" '{
-		if (f == "branch") { b = $0; sub(/.*\(/, "", b); sub(/\).*/, "", b); print b; next }
+# bits(FIELD): awk, the value after FIELD (R or W) in an estimate's line of
+# a sender's -v log, in bit/s
+bits_awk='function bits(f,   i, v, m) {
 		for (i = 1; i < NF; i++) if ($i == f) v = $(i + 1)
 		m = 1
 		if (v ~ /Kbit$/) m = 1e3; else if (v ~ /Mbit$/) m = 1e6; else if (v ~ /Gbit$/) m = 1e9
 		sub(/[A-Za-z]+$/, "", v)
-		printf "%d\n", v * m
+		return int(v * m)
 	}'
+# an estimate's line in the log
+est_line=': sent [0-9]* received [0-9]* L '
+# FIELD (R or W) of each estimate LOG has, in bit/s, one a line
+field_of() {
+	grep "$est_line" "$2" | awk -v f="$1" "$bits_awk"'{ printf "%d\n", bits(f) }'
 }
 # estimates logged so far
 slog=$work/send.log
-logged() { grep -c ': sent [0-9]* received [0-9]* L ' "$slog"; }
+logged() { grep -c "$est_line" "$slog"; }
 # stats_of FROM TO: of estimates FROM+1..TO, "MEAN_R MEAN_W LEAST_W MOST_W
 # P10_W P90_W DECREASES QUEUED" (bit/s; W's 10th and 90th percentiles by
 # nearest rank; decreases of W; estimates that read a queue above 0; all
 # 0 if there are none), in one process: a process costs seconds on the
 # busy debug kernel, and the phases' figures were 40 of them
 stats_of() {
-	awk -v a="$1" -v b="$2" '
-	function bits(f,   i, v, m) {
-		for (i = 1; i < NF; i++) if ($i == f) v = $(i + 1)
-		m = 1
-		if (v ~ /Kbit$/) m = 1e3; else if (v ~ /Mbit$/) m = 1e6; else if (v ~ /Gbit$/) m = 1e9
-		sub(/[A-Za-z]+$/, "", v)
-		return int(v * m)
-	}
-	!/: sent [0-9]* received [0-9]* L / { next }
+	awk -v a="$1" -v b="$2" -v est="$est_line" "$bits_awk"'
+	$0 !~ est { next }
 	{ k++ }
 	k > a && k <= b {
 		w[++n] = bits("W"); sr += bits("R"); sw += w[n]
@@ -285,11 +281,11 @@ twice() {
 # W inside the range the quiet phases had, give or take 5 %: the flood's
 # 10th to 90th percentile of W (nearest rank: the extremes below 15
 # estimates; a flood has 100 and more) within the extremes of the two
-# quiet phases' sawtooth. (Its own extremes were asked before: with W's law the same in
-# all three phases, the flood's third of the estimates holds the highest
-# of them a third of the time, and two 6.1 runs under CI's load had it
-# 6.3 % above, then its least 17 % below; a W the flood drives away moves
-# the percentiles.) And the flood's bytes not in R: its mean within 5 %
+# quiet phases' sawtooth. (Its own extremes were asked before: with W's
+# law the same in all three phases, the flood's third of the estimates
+# holds the highest of them a third of the time, and two 6.1 runs under
+# CI's load had it 6.3 % above, then its least 17 % below; a W the flood
+# drives away moves the percentiles.) And the flood's bytes not in R: its mean within 5 %
 # of the quiet phases' (3.5 % above in hybrid mode, losses hidden;
 # without the credit 13.6 against 7.9 Mbit/s)
 flood_kept() {
