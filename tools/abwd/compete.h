@@ -65,14 +65,14 @@
  *    draining, W holds (at COMPETE_DRAIN_MAX estimates, W's own);
  *  - not fallen, having fallen before, COMPETE_RISEN readings in a row:
  *    refilled, others' (drain-fail);
- * (one reading that says others' is not enough: a path's jitter, or a
- * host that held the packets a while, lasts one; the others' refill
- * lasts. The reading let pass is not the base of the next one's fall,
- * nor the drain's last)
  *  - never fallen: W at a quarter of min(R, W) (R can read above W's
  *    share of the free rate where inelastic traffic takes part of a full
  *    buffer's drops), and the lag again; never fallen there,
  *    COMPETE_RISEN readings in a row: others'.
+ * (One reading that says others' is not enough: a path's jitter, or a
+ * host that held the packets a while, lasts one; the others' refill
+ * lasts. The reading let pass is not the base of the next one's fall,
+ * nor the drain's last.)
  * W's own: W goes back to the R of the estimate that began it if that is
  * lower than the W before (half of it if it had to go to a quarter), and
  * the test starts over. Others': W goes back to where it was, no higher
