@@ -42,8 +42,12 @@ for name in tools/er2bcctl tools/abwd tools/abwd-fuzz tools-deps harness install
 		pass=$((pass + 1))
 	else
 		echo "# host: $name failed (log: $log)"
+		# (the failed cases with their detail first: a CI log shows
+		# only the tail of what this prints)
+		grep -A 8 '^not ok' "$log" | head -n 40
+		echo "# ... the log's end:"
 		tail -n 20 "$log"
-		echo "FAIL host $name"
+		echo "FAIL host $name$(grep -m 3 "^not ok" "$log" | sed "s/^/; /" | tr -d "\n")"
 		fail=$((fail + 1))
 	fi
 	cat "$log" >>"$report/host.log"
