@@ -60,6 +60,7 @@ struct er2bc_ctrl_class {
 	/* from the class's configuration */
 	u64 rf;			/* R_f */
 	u8 type;		/* enum er2bc_class_type */
+	u8 margin;		/* percent of the demand guaranteed above it */
 
 	/* G(t-1) before an update, G(t) after */
 	u64 g;

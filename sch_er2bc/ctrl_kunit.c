@@ -483,6 +483,74 @@ static void ctrl_udp_sp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, k->sd, 1800001);
 }
 
+/*
+ * A margin: the class asks for its demand and that share above it, within
+ * what the classes before it left of W, taken from the classes after it;
+ * in static mode on its rate; saturated at the top of u64
+ */
+static void ctrl_margin(struct kunit *test)
+{
+	struct ctrl_env *e = env_new(test);
+	struct er2bc_ctrl_class *k = e->k;
+	struct er2bc_fill f;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, er2bc_with_margin(400000, 0), 400000);
+	KUNIT_EXPECT_EQ(test, er2bc_with_margin(400000, 25), 500000);
+	KUNIT_EXPECT_EQ(test, er2bc_with_margin(400000, 100), 800000);
+	/* 3 * 33 / 100 = 0.99: rounded down */
+	KUNIT_EXPECT_EQ(test, er2bc_with_margin(3, 33), 3);
+	/* above ER2BC_MARGIN_MAX is taken as it */
+	KUNIT_EXPECT_EQ(test, er2bc_with_margin(400000, 255), 800000);
+	KUNIT_EXPECT_EQ(test, er2bc_with_margin(U64_MAX / 2 + 1, 100), U64_MAX);
+	KUNIT_EXPECT_EQ(test, er2bc_with_margin(U64_MAX, 1), U64_MAX);
+
+	/*
+	 * Four UDP classes of 400 kbit/s, the first three with a margin of
+	 * 20 %, no loss (s_p = 1: S_d = R_f), W = 1.8 Mbit/s: 480000 three
+	 * times, and the fourth the 360000 left
+	 */
+	for (i = 0; i < 4; i++) {
+		er2bc_ctrl_class_init(&k[i], 400000, ER2BC_TYPE_UDP);
+		k[i].margin = i < 3 ? 20 : 0;
+	}
+	run_update(&e->ctrl, &e->p, k, 4, 1800000, 1800000);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, k[i].sd, 400000, "class %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, k[i].g, 480000, "class %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, k[3].g, 360000);
+
+	/*
+	 * the margin never takes from a class before it: W = 900 kbit/s, a
+	 * fresh controller (the s of the update above would carry over)
+	 */
+	reset(&e->ctrl, &e->p);
+	for (i = 0; i < 4; i++) {
+		er2bc_ctrl_class_init(&k[i], 400000, ER2BC_TYPE_UDP);
+		k[i].margin = i < 3 ? 20 : 0;
+	}
+	run_update(&e->ctrl, &e->p, k, 4, 900000, 900000);
+	KUNIT_EXPECT_EQ(test, k[0].g, 480000);
+	KUNIT_EXPECT_EQ(test, k[1].g, 420000);
+	KUNIT_EXPECT_EQ(test, k[2].g, 0);
+	KUNIT_EXPECT_EQ(test, k[3].g, 0);
+
+	/* static mode: on the rate; a class that no longer fits stops it */
+	er2bc_fill_start(&f, ER2BC_MODE_STATIC, 1000000);
+	for (i = 0; i < 3; i++)
+		er2bc_ctrl_class_init(&k[i], 400000, ER2BC_TYPE_UDP);
+	k[0].margin = 50;
+	KUNIT_EXPECT_EQ(test, er2bc_guarantee_next(&f, &e->p, &k[0], 400000, 0, false), 600000);
+	KUNIT_EXPECT_EQ(test, er2bc_guarantee_next(&f, &e->p, &k[1], 400000, 0, false), 400000);
+	KUNIT_EXPECT_EQ(test, er2bc_guarantee_next(&f, &e->p, &k[2], 400000, 0, false), 0);
+
+	/* and never above the ceil */
+	er2bc_fill_start(&f, ER2BC_MODE_STATIC, 0);
+	KUNIT_EXPECT_EQ(test, er2bc_guarantee_next(&f, &e->p, &k[0], 400000, 500000, false),
+			500000);
+}
+
 /* the history of s wraps, and keeps the last 32 */
 static void ctrl_s_history(struct kunit *test)
 {
@@ -1093,6 +1161,7 @@ static struct kunit_case er2bc_ctrl_cases[] = {
 	KUNIT_CASE(ctrl_tcp_average),
 	KUNIT_CASE(ctrl_delta_window),
 	KUNIT_CASE(ctrl_udp_sp),
+	KUNIT_CASE(ctrl_margin),
 	KUNIT_CASE(ctrl_s_history),
 	KUNIT_CASE(ctrl_s_clamp),
 	KUNIT_CASE(ctrl_first_update),

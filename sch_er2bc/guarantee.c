@@ -4,6 +4,7 @@
  */
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <kunit/visibility.h>
 
@@ -67,6 +68,25 @@ u64 er2bc_fill_next(struct er2bc_fill *f, u64 demand_bps, u64 ceil_bps)
 EXPORT_SYMBOL_IF_KUNIT(er2bc_fill_next);
 
 /**
+ * er2bc_with_margin - a demand and the class's margin on it
+ * @demand_bps: R_f or S_d
+ * @margin: percent of it asked for above it, 0 to ER2BC_MARGIN_MAX
+ *
+ * A class at exactly its rate is short whenever its packets come in
+ * bursts, or the path loses some (cake's voice tin holds a quarter of the
+ * rate for the same reason): the margin is what it asks for above that.
+ *
+ * Return: @demand_bps and @margin percent of it, saturated at U64_MAX.
+ */
+u64 er2bc_with_margin(u64 demand_bps, u8 margin)
+{
+	u64 extra = mul_u64_u32_div(demand_bps, min_t(u32, margin, ER2BC_MARGIN_MAX), 100);
+
+	return extra > U64_MAX - demand_bps ? U64_MAX : demand_bps + extra;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_with_margin);
+
+/**
  * er2bc_guarantee_next - the guarantee of the next class in priority order,
  * as the qdisc hands them out (er2bc_assign())
  * @f: the state of the round, started with er2bc_fill_start()
@@ -77,7 +97,8 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_fill_next);
  * @estimate: an estimate arrived (else a class or the qdisc changed)
  *
  * The mode's rule (er2bc_fill_next()) on the class's rate, or in er2bc
- * mode on its S_d once there is one. In er2bc mode, on an estimate the
+ * mode on its S_d once there is one, either with the class's margin
+ * (er2bc_with_margin()). In er2bc mode, on an estimate the
  * controller then settles it (the floor, and one step of gradual
  * convergence: er2bc_ctrl_settle()); on a change, the floor applies and
  * gradual convergence keeps the guarantee in force, to be stepped down by
@@ -96,7 +117,8 @@ u64 er2bc_guarantee_next(struct er2bc_fill *f, const struct er2bc_ctrl_params *p
 	bool controlled = f->mode == ER2BC_MODE_ER2BC;
 	u64 avail = f->left, g;
 
-	g = er2bc_fill_next(f, controlled && k->sd ? k->sd : rate_bps, ceil_bps);
+	g = er2bc_fill_next(f, er2bc_with_margin(controlled && k->sd ? k->sd : rate_bps,
+						 k->margin), ceil_bps);
 	if (controlled) {
 		g = estimate ? er2bc_ctrl_settle(p, k, g) : er2bc_ctrl_keep(p, k, g);
 		g = min(g, avail);

@@ -79,6 +79,7 @@ static const struct nla_policy er2bc_class_policy[TCA_ER2BC_CLASS_MAX + 1] = {
 	[TCA_ER2BC_CLASS_TYPE]	 = NLA_POLICY_MAX(NLA_U8, ER2BC_TYPE_MAX),
 	[TCA_ER2BC_CLASS_BURST]	 = NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_burst_range),
 	[TCA_ER2BC_CLASS_CBURST] = NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_burst_range),
+	[TCA_ER2BC_CLASS_MARGIN] = NLA_POLICY_MAX(NLA_U8, ER2BC_MARGIN_MAX),
 };
 
 static u32 er2bc_burst_bytes(const struct Qdisc *sch, u64 rate_bps, u32 burst)
@@ -803,7 +804,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	u64 rate, ceil, now;
 	u32 weight, burst, cburst;
 	bool scavenger;
-	u8 prio, type;
+	u8 prio, type, margin;
 	int err;
 
 	if (parentid && parentid != TC_H_ROOT &&
@@ -826,6 +827,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	type = cl ? cl->type : ER2BC_TYPE_TCP;
 	burst = cl ? cl->burst : 0;
 	cburst = cl ? cl->cburst : 0;
+	margin = cl ? cl->ctrl.margin : 0;
 	if (tb[TCA_ER2BC_CLASS_PRIO])
 		prio = nla_get_u8(tb[TCA_ER2BC_CLASS_PRIO]);
 	if (tb[TCA_ER2BC_CLASS_RATE])
@@ -840,6 +842,8 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		burst = nla_get_u32(tb[TCA_ER2BC_CLASS_BURST]);
 	if (tb[TCA_ER2BC_CLASS_CBURST])
 		cburst = nla_get_u32(tb[TCA_ER2BC_CLASS_CBURST]);
+	if (tb[TCA_ER2BC_CLASS_MARGIN])
+		margin = nla_get_u8(tb[TCA_ER2BC_CLASS_MARGIN]);
 
 	if (ceil && ceil < rate) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_CEIL] ?:
@@ -851,6 +855,12 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_RATE] ?:
 				    tb[TCA_ER2BC_CLASS_TYPE],
 				    "er2bc: a scavenger class holds no guarantee: give it rate 0 (rate 0 type scavenger)");
+		return -EINVAL;
+	}
+	if (type == ER2BC_TYPE_SCAVENGER && margin) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_MARGIN] ?:
+				    tb[TCA_ER2BC_CLASS_TYPE],
+				    "er2bc: a scavenger class holds no guarantee to add a margin to: give it margin 0");
 		return -EINVAL;
 	}
 
@@ -906,6 +916,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	/* a new rate or type starts the class's history afresh */
 	if (child || rate != cl->rate || type != cl->type)
 		er2bc_ctrl_class_init(&cl->ctrl, rate, type);
+	cl->ctrl.margin = margin;
 	cl->rate = rate;
 	er2bc_short_set_need(&cl->shortage, rate, now);
 	cl->ceil = ceil;
@@ -1012,7 +1023,8 @@ static int er2bc_dump_class(struct Qdisc *sch, unsigned long arg,
 	    nla_put_u32(skb, TCA_ER2BC_CLASS_WEIGHT, cl->weight) ||
 	    nla_put_u8(skb, TCA_ER2BC_CLASS_TYPE, cl->type) ||
 	    nla_put_u32(skb, TCA_ER2BC_CLASS_BURST, cl->burst) ||
-	    nla_put_u32(skb, TCA_ER2BC_CLASS_CBURST, cl->cburst))
+	    nla_put_u32(skb, TCA_ER2BC_CLASS_CBURST, cl->cburst) ||
+	    nla_put_u8(skb, TCA_ER2BC_CLASS_MARGIN, cl->ctrl.margin))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

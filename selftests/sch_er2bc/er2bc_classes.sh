@@ -130,6 +130,18 @@ tcq qdisc change dev dummy0 root er2bc mode er2bc
 g=$(guarantees)
 [ "$g" = "400 400 200 0 0" ]
 log_test $? "er2bc mode at 1 Mbit/s: eq. 1, the third gets what is left" "$g"
+# a margin of 25 % on the first: 500 kbit/s of the 1 Mbit/s, taken from
+# the classes after it, in either mode; tc shows it
+tcq class change dev dummy0 classid 1:1 er2bc margin 25%
+g=$(guarantees)
+[ "$g" = "500 400 100 0 0" ]
+log_test $? "er2bc mode, a margin of 25 % on the first: 500, the rest from those after it" "$g"
+tcq qdisc change dev dummy0 root er2bc mode static
+g=$(guarantees)
+m=$(tcq class show dev dummy0 classid 1:1 | grep -o 'margin [0-9]*%')
+[ "$g" = "500 400 0 0 0" ] && [ "$m" = "margin 25%" ]
+log_test $? "static mode: the margin on the rate, while it fits; tc shows it" "$g; ${m:-no margin shown}"
+tcq class change dev dummy0 classid 1:1 er2bc margin 0
 tcq qdisc change dev dummy0 root er2bc mode pq
 g=$(guarantees)
 [ "$g" = "0 0 0 0 0" ]

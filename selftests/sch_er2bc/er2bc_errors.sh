@@ -97,6 +97,13 @@ refused 'illegal "weight" value "70000": 1 to 65535' "class weight above 65535" 
 	tcq class change dev dummy0 classid 1:10 er2bc weight 70000
 refused 'illegal "type" value "sctp": tcp, udp or scavenger' "class type unknown" \
 	tcq class change dev dummy0 classid 1:10 er2bc type sctp
+refused 'illegal "margin" value "101%": 0 to 100 percent' "class margin above 100 %" \
+	tcq class change dev dummy0 classid 1:10 er2bc margin 101%
+refused 'illegal "margin" value "ten": 0 to 100 percent' "class margin not a number" \
+	tcq class change dev dummy0 classid 1:10 er2bc margin ten
+refused 'illegal "margin" value "20": a scavenger class holds no guarantee: 0 only' \
+	"class margin on a scavenger" \
+	tcq class change dev dummy0 classid 1:10 er2bc rate 0 type scavenger margin 20
 refused "Error: er2bc: ceil must not be below rate" "class rate above its ceil (kernel)" \
 	tcq class change dev dummy0 classid 1:10 er2bc rate 2mbit
 refused "Error: er2bc: ceil must not be below rate" "new class with ceil below rate (kernel)" \
@@ -141,6 +148,11 @@ refused "Numerical result out of range: integer out of range" "raw: class weight
 	raw class dummy0 1:10 5:u32:0
 refused "Numerical result out of range: integer out of range" "raw: class type 3" \
 	raw class dummy0 1:10 6:u8:3
+refused "Numerical result out of range: integer out of range" "raw: class margin 101" \
+	raw class dummy0 1:10 9:u8:101
+refused "er2bc: a scavenger class holds no guarantee to add a margin to: give it margin 0" \
+	"raw: class margin on a scavenger (kernel)" \
+	raw class dummy0 1:10 3:u64:0 6:u8:2 9:u8:20
 refused "Numerical result out of range: integer out of range" "raw: qdisc burst above 512 MiB" \
 	raw qdisc dummy0 1: 3:u32:600000000
 refused "Numerical result out of range: integer out of range" "raw: qdisc mode 3" \

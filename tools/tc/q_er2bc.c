@@ -128,7 +128,7 @@ static void explain_class(void)
 	fprintf(stderr,
 		"Usage: ... er2bc [ prio 1-%d ] [ rate RATE ] [ ceil RATE | ceil none ]\n"
 		"                 [ weight 1-%d ] [ type tcp|udp|scavenger ]\n"
-		"                 [ burst SIZE ] [ cburst SIZE ]\n"
+		"                 [ burst SIZE ] [ cburst SIZE ] [ margin 0-%d%% ]\n"
 		"  prio    1 is the highest (default: %d, the lowest)\n"
 		"  rate    the necessary rate R_f (default: 0, none)\n"
 		"  ceil    the most the class may send (default: the cap)\n"
@@ -137,8 +137,10 @@ static void explain_class(void)
 		"          no rate, lent to last, and not while the estimator\n"
 		"          sees a queue at the bottleneck\n"
 		"  burst   bytes at the guarantee after idling (default: auto)\n"
-		"  cburst  bytes at the ceil after idling (default: auto)\n",
-		ER2BC_PRIO_MAX, ER2BC_WEIGHT_MAX, ER2BC_PRIO_MAX);
+		"  cburst  bytes at the ceil after idling (default: auto)\n"
+		"  margin  guaranteed above its rate or demand, in percent of it,\n"
+		"          from what the classes after it would get (default: 0)\n",
+		ER2BC_PRIO_MAX, ER2BC_WEIGHT_MAX, ER2BC_MARGIN_MAX, ER2BC_PRIO_MAX);
 }
 
 static int bad(const char *what, const char *arg, const char *why)
@@ -315,7 +317,7 @@ static const char *const qdisc_opts[] = {
 };
 
 static const char *const class_opts[] = {
-	"prio", "rate", "ceil", "weight", "type", "burst", "cburst", NULL,
+	"prio", "rate", "ceil", "weight", "type", "burst", "cburst", "margin", NULL,
 };
 
 static bool is_opt(const char *const *opts, const char *word)
@@ -490,13 +492,36 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	return 0;
 }
 
+/* a class's margin, "20" or "20%": 0 to ER2BC_MARGIN_MAX, or -1, said */
+static int parse_margin(const char *arg)
+{
+	char buf[8];
+	size_t len = strlen(arg);
+	__u32 val;
+
+	if (len && len < sizeof(buf) && arg[len - 1] == '%') {
+		memcpy(buf, arg, len - 1);
+		buf[len - 1] = '\0';
+	} else if (len < sizeof(buf)) {
+		memcpy(buf, arg, len + 1);
+	} else {
+		buf[0] = '\0';
+	}
+	if (!buf[0] || get_u32(&val, buf, 10) || val > ER2BC_MARGIN_MAX) {
+		fprintf(stderr, "er2bc: illegal \"margin\" value \"%s\": 0 to %d percent\n",
+			arg, ER2BC_MARGIN_MAX);
+		return -1;
+	}
+	return val;
+}
+
 static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			    struct nlmsghdr *n, const char *dev)
 {
 	bool have_rate = false, have_ceil = false, have_burst = false;
-	const char *rate_arg = NULL;
+	const char *rate_arg = NULL, *margin_arg = NULL;
 	bool have_cburst = false, have_weight = false;
-	int prio = -1, type = -1;
+	int prio = -1, type = -1, margin = -1;
 	__u32 weight = 0, burst = 0, cburst = 0, val;
 	__u64 rate = 0, ceil = 0;
 	struct rtattr *tail;
@@ -569,6 +594,12 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			if (cburst > TC_ER2BC_BURST_MAX)
 				return too_big("cburst", *argv, TC_ER2BC_BURST_MAX);
 			have_cburst = true;
+		} else if (strcmp(*argv, "margin") == 0) {
+			argc--, argv++;
+			margin = parse_margin(*argv);
+			if (margin < 0)
+				return -1;
+			margin_arg = *argv;
 		} else {
 			fprintf(stderr, "er2bc: unknown class option \"%s\"\n", *argv);
 			explain_class();
@@ -578,6 +609,8 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 
 	if (type == ER2BC_TYPE_SCAVENGER && have_rate && rate)
 		return bad("rate", rate_arg, "a scavenger class holds no guarantee: 0 only");
+	if (type == ER2BC_TYPE_SCAVENGER && margin > 0)
+		return bad("margin", margin_arg, "a scavenger class holds no guarantee: 0 only");
 
 	tail = addattr_nest(n, OPT_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
 	if (prio >= 0)
@@ -594,6 +627,8 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CLASS_BURST, burst);
 	if (have_cburst)
 		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CLASS_CBURST, cburst);
+	if (margin >= 0)
+		addattr8(n, OPT_MAXLEN, TCA_ER2BC_CLASS_MARGIN, margin);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -839,7 +874,7 @@ static int er2bc_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		[TCA_ER2BC_CLASS_PRIO] = 1, [TCA_ER2BC_CLASS_RATE] = 8,
 		[TCA_ER2BC_CLASS_CEIL] = 8, [TCA_ER2BC_CLASS_WEIGHT] = 4,
 		[TCA_ER2BC_CLASS_TYPE] = 1, [TCA_ER2BC_CLASS_BURST] = 4,
-		[TCA_ER2BC_CLASS_CBURST] = 4,
+		[TCA_ER2BC_CLASS_CBURST] = 4, [TCA_ER2BC_CLASS_MARGIN] = 1,
 	};
 	struct rtattr *tb[TCA_ER2BC_CLASS_MAX + 1];
 
@@ -864,6 +899,11 @@ static int er2bc_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_burst_opt("burst", rta_u32(tb[TCA_ER2BC_CLASS_BURST]));
 	if (tb[TCA_ER2BC_CLASS_CBURST])
 		print_burst_opt("cburst", rta_u32(tb[TCA_ER2BC_CLASS_CBURST]));
+	/* (in the text only where there is one: most classes have none) */
+	if (tb[TCA_ER2BC_CLASS_MARGIN])
+		print_color_uint(rta_u8(tb[TCA_ER2BC_CLASS_MARGIN]) ? PRINT_ANY : PRINT_JSON,
+				 TC_COLOR_NONE, "margin_percent", "margin %u%% ",
+				 rta_u8(tb[TCA_ER2BC_CLASS_MARGIN]));
 	return 0;
 }
 

@@ -100,6 +100,7 @@ enum er2bc_class_type {
 #define ER2BC_PRIO_MIN		1	/* the highest priority */
 #define ER2BC_PRIO_MAX		64
 #define ER2BC_WEIGHT_MAX	65535
+#define ER2BC_MARGIN_MAX	100	/* percent */
 
 enum {
 	TCA_ER2BC_CLASS_UNSPEC,
@@ -111,6 +112,9 @@ enum {
 	TCA_ER2BC_CLASS_TYPE,	/* u8: enum er2bc_class_type */
 	TCA_ER2BC_CLASS_BURST,	/* u32: bytes at the guarantee after idling, 0 = auto */
 	TCA_ER2BC_CLASS_CBURST,	/* u32: bytes at the ceil after idling, 0 = auto */
+	TCA_ER2BC_CLASS_MARGIN,	/* u8: guaranteed above the demand, percent of it,
+				 * 0 .. ER2BC_MARGIN_MAX
+				 */
 	__TCA_ER2BC_CLASS_MAX
 };
 
