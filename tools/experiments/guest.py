@@ -50,6 +50,7 @@ import faulthandler
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -298,14 +299,15 @@ def gateway_htb(proto, w):
     sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
 
 
-def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI):
+def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0):
     """GA's uplink ga1: pfifo (no control) or er2bc in static or er2bc
     mode, five classes of 400 kbit/s (class_rate()) at priorities 1-5 (flower filters by
     destination port) and a default class with no rate. With MATRIX also
     htb (gateway_htb()) or cake (diffserv4, the flows' DSCP), both at
     W_INI until the driver moves them, and for er2bc a class for the
     delay probe at priority 1 and a scavenger class for the bulk backup
-    (BULK_PORT)."""
+    (BULK_PORT). MARGIN: the margin of priorities 1-3, percent (er2bc
+    and static)."""
     sh("tc", "qdisc", "del", "dev", "ga1", "root", ns="ga", check=False,
        stderr=subprocess.DEVNULL)
     if mode == "none":
@@ -325,7 +327,8 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI):
              f"{ctl} probe-port {PROBE_PORT} peer 10.2.0.0/16"]
     for i, port in enumerate(PORTS, 1):
         lines.append(f"class add dev ga1 parent 1: classid 1:{i} er2bc prio {i} "
-                     f"rate {class_rate(proto)}bit type {proto}")
+                     f"rate {class_rate(proto)}bit type {proto}"
+                     + (f" margin {margin}" if margin and i <= 3 else ""))
     pc = list(zip(PORTS, range(1, 6)))
     if matrix:
         lines.append(f"class add dev ga1 parent 1: classid 1:6 er2bc prio 1 "
@@ -507,17 +510,29 @@ def stop(procs):
             p.wait()
 
 
+MARGIN = re.compile(r"\+margin([1-9][0-9]?|100)$")
+
+
+def rule_margin(rule):
+    """a contender's RULE and the margin it names for priorities 1-3 (its
+    +marginN, er2bc's classes; 0 for none): (the estimator's rule, N)"""
+    m = MARGIN.search(rule or "")
+    return (rule[:m.start()], int(m.group(1))) if m else (rule, 0)
+
+
 def estimator_args(rule):
     """the sender's options for a contender's RULE: a mode (loss, delay,
     hybrid), and for the loss rule +compete (beside elastic traffic) and
     +queue (a loss cuts only over a queue), in that order
-    (er2bc-estimator.rst)"""
+    (er2bc-estimator.rst); a +marginN after them is the qdisc's"""
+    rule = rule_margin(rule)[0]
     if not rule:
         return []
     mode, *extra = rule.split("+")
     if mode not in ("loss", "delay", "hybrid") or (extra and mode != "loss") or \
             extra not in ([], ["compete"], ["queue"], ["compete", "queue"]):
-        raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete][+queue], delay or hybrid")
+        raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete][+queue], delay "
+                         "or hybrid, then +marginN (1-100) if any")
     return ["--mode", mode] + (["--compete", "yes"] if "compete" in extra else []) + \
         (["--loss-queue", "yes"] if "queue" in extra else [])
 
@@ -531,7 +546,7 @@ def run(a, tb, proto, mode, rule, run_dir):
     dt = 1.0 / k
     flows = cross_flows(a.scenario, a.duration, a.impair, a.seed)
     elastic = IMPAIR[a.impair].get("cross") == "elastic"
-    gateway(mode, proto, a.c, a.m, a.matrix)
+    gateway(mode, proto, a.c, a.m, a.matrix, margin=rule_margin(rule)[1])
     servers = [spawn("d", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL) for p in PORTS]
     if elastic:
@@ -782,12 +797,15 @@ def main():
         modes = a.modes.split(",") if a.modes else BASELINES if a.matrix else MODES[a.scenario]
         runs = [(m, a.estimator_mode if a.matrix and m != "none" else None) for m in modes]
     bad = [f"{m}:{r}" for m, r in runs
-           if m not in BASELINES or r not in (None, "loss", "loss+compete", "loss+queue",
-                                              "loss+compete+queue", "delay", "hybrid")
+           if m not in BASELINES or rule_margin(r)[0] not in (
+               None, "loss", "loss+compete", "loss+queue", "loss+compete+queue", "delay",
+               "hybrid")
+           or rule_margin(r)[1] and m not in ("er2bc", "static")
            or (m == "none") != (r is None) and a.matrix]
     if bad:
         ap.error(f"--contenders: {', '.join(bad)}: MODE one of {', '.join(BASELINES)}, "
-                 "RULE loss[+compete][+queue], delay or hybrid (none has none)")
+                 "RULE loss[+compete][+queue], delay or hybrid (none has none), "
+                 "and for er2bc and static +marginN (1-100 %: priorities 1-3)")
     if not a.matrix and (a.impair != "published" or a.seed
                          or {m for m, _ in runs} - set(MODES["dbhpf"])):
         ap.error("--impair, --seed, htb and cake need --matrix")

@@ -28,7 +28,7 @@
 # minutes a unit.
 # Environment: KVER [6.12]; CELLS, cells to run (e.g. "dbhpf/loss1
 # tracking/deep") [all]; SEEDS [1 2 3 4 5]; CONTENDERS (guest.py's
-# --contenders) [all]; JOBS, VMs side by side [2 with two CPUs or more,
+# --contenders) [all]; PROTOS, the flows' protocols [tcp udp]; JOBS, VMs side by side [2 with two CPUs or more,
 # measured by parallel.sh; else 1]; STORE [the above];
 # REPORT, where the report goes [Documentation/results/matrix]; WORK, the
 # VMs' directories [build/matrix];
@@ -45,6 +45,7 @@ kver=${KVER:-6.12}
 # two units at a time where there are two CPUs (parallel.sh: they hold)
 jobs=${JOBS:-$(($(nproc) >= 2 ? 2 : 1))}
 seeds=${SEEDS:-1 2 3 4 5}
+protos=${PROTOS:-tcp udp}
 store=${STORE:-$top/Documentation/results/matrix/runs}
 report=${REPORT:-$top/Documentation/results/matrix}
 cmd=${EXP_COMMAND:-tools/experiments/matrix.sh${1:+ $1}}
@@ -84,7 +85,7 @@ unit_dur() { echo "${DURATION:-$([ "$1" = dbhpf ] && echo 120 || echo 160)}"; }
 stored() {
 	local d p c
 	d=$store/$sources/$kver/${scale}x-$(unit_dur "$1")s/$1-$2
-	for p in tcp udp; do
+	for p in $protos; do
 		for c in ${contenders//,/ }; do
 			[ -f "$d/$p-${c//:/-}-s$3.json" ] || return 1
 		done
@@ -106,6 +107,7 @@ unit() {
 	"$top/tools/testing/vm/run.sh" -k "$kver" -o "$dir" -t $((scale == 1 ? 7200 : 2400)) -c 1 -- \
 		bash -c "$top/tools/testing/vm/guest-install.sh $mods && python3 $here/guest.py $scen \
 --matrix --impair $imp --scale $scale --duration $dur --seed $seed --contenders $contenders \
+--protos ${protos// /,} \
 --out $dir/runs.json" |
 		sed -u -n "s|^experiments: |matrix: $name seed $seed: |p" >&2 || rc=${PIPESTATUS[0]}
 	# the runs done, whether the VM finished or not (a unit cut short

@@ -147,7 +147,13 @@ ok(guest.estimator_args("loss+compete+queue") == ["--mode", "loss", "--compete",
                                                   "--loss-queue", "yes"]
    and guest.estimator_args("loss+queue") == ["--mode", "loss", "--loss-queue", "yes"],
    "contenders: +queue is loss-queue = yes, alone or after +compete")
-for bad in ("delay+compete", "loss+drain", "fast", "loss+queue+compete", "hybrid+queue"):
+ok(guest.rule_margin("loss+margin20") == ("loss", 20)
+   and guest.rule_margin("loss+compete+margin100") == ("loss+compete", 100)
+   and guest.rule_margin("loss") == ("loss", 0) and guest.rule_margin(None) == (None, 0)
+   and guest.estimator_args("loss+queue+margin5") == ["--mode", "loss", "--loss-queue", "yes"],
+   "contenders: +marginN, last, is the qdisc's margin on priorities 1-3, not the sender's")
+for bad in ("delay+compete", "loss+drain", "fast", "loss+queue+compete", "hybrid+queue",
+            "loss+margin0", "loss+margin101", "loss+margin20+queue"):
     try:
         guest.estimator_args(bad)
         ok(False, f"contenders: {bad} refused")
