@@ -545,7 +545,20 @@ static void ctrl_margin(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, er2bc_guarantee_next(&f, &e->p, &k[1], 400000, 0, false), 400000);
 	KUNIT_EXPECT_EQ(test, er2bc_guarantee_next(&f, &e->p, &k[2], 400000, 0, false), 0);
 
+	/*
+	 * static mode, a rate that fits and a margin that does not: the rate
+	 * and what is left of the margin; the round goes on, full
+	 */
+	er2bc_fill_start(&f, ER2BC_MODE_STATIC, 450000);
+	k[0].margin = 20;
+	KUNIT_EXPECT_EQ(test, er2bc_guarantee_next(&f, &e->p, &k[0], 400000, 0, false), 450000);
+	KUNIT_EXPECT_EQ(test, er2bc_guarantee_next(&f, &e->p, &k[1], 400000, 0, false), 0);
+	/* and a margin on a rate that does not fit is none */
+	er2bc_fill_start(&f, ER2BC_MODE_STATIC, 350000);
+	KUNIT_EXPECT_EQ(test, er2bc_guarantee_next(&f, &e->p, &k[0], 400000, 0, false), 0);
+
 	/* and never above the ceil */
+	k[0].margin = 50;
 	er2bc_fill_start(&f, ER2BC_MODE_STATIC, 0);
 	KUNIT_EXPECT_EQ(test, er2bc_guarantee_next(&f, &e->p, &k[0], 400000, 500000, false),
 			500000);

@@ -97,8 +97,8 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_with_margin);
  * @estimate: an estimate arrived (else a class or the qdisc changed)
  *
  * The mode's rule (er2bc_fill_next()) on the class's rate, or in er2bc
- * mode on its S_d once there is one, either with the class's margin
- * (er2bc_with_margin()). In er2bc mode, on an estimate the
+ * mode on its S_d once there is one; in both, a demand granted whole has
+ * the class's margin (er2bc_with_margin()) added from what is left. In er2bc mode, on an estimate the
  * controller then settles it (the floor, and one step of gradual
  * convergence: er2bc_ctrl_settle()); on a change, the floor applies and
  * gradual convergence keeps the guarantee in force, to be stepped down by
@@ -115,10 +115,25 @@ u64 er2bc_guarantee_next(struct er2bc_fill *f, const struct er2bc_ctrl_params *p
 			 bool estimate)
 {
 	bool controlled = f->mode == ER2BC_MODE_ER2BC;
-	u64 avail = f->left, g;
+	u64 avail = f->left, d, g, extra;
 
-	g = er2bc_fill_next(f, er2bc_with_margin(controlled && k->sd ? k->sd : rate_bps,
-						 k->margin), ceil_bps);
+	d = controlled && k->sd ? k->sd : rate_bps;
+	g = er2bc_fill_next(f, d, ceil_bps);
+	/*
+	 * the margin on a demand granted whole, from what is left: in er2bc
+	 * mode eq. 1 on the demand and its margin; in static mode a margin
+	 * that does not fit whole is cut, and never stops the round
+	 */
+	if (g == d && k->margin) {
+		extra = er2bc_with_margin(d, k->margin) - d;
+		if (ceil_bps)
+			extra = min(extra, ceil_bps - g);
+		if (f->left != U64_MAX) {
+			extra = min(extra, f->left);
+			f->left -= extra;
+		}
+		g += extra;
+	}
 	if (controlled) {
 		g = estimate ? er2bc_ctrl_settle(p, k, g) : er2bc_ctrl_keep(p, k, g);
 		g = min(g, avail);

@@ -79,7 +79,7 @@ static const struct nla_policy er2bc_class_policy[TCA_ER2BC_CLASS_MAX + 1] = {
 	[TCA_ER2BC_CLASS_TYPE]	 = NLA_POLICY_MAX(NLA_U8, ER2BC_TYPE_MAX),
 	[TCA_ER2BC_CLASS_BURST]	 = NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_burst_range),
 	[TCA_ER2BC_CLASS_CBURST] = NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_burst_range),
-	[TCA_ER2BC_CLASS_MARGIN] = NLA_POLICY_MAX(NLA_U8, ER2BC_MARGIN_MAX),
+	[TCA_ER2BC_CLASS_MARGIN] = NLA_POLICY_MAX(NLA_U32, ER2BC_MARGIN_MAX),
 };
 
 static u32 er2bc_burst_bytes(const struct Qdisc *sch, u64 rate_bps, u32 burst)
@@ -843,7 +843,7 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (tb[TCA_ER2BC_CLASS_CBURST])
 		cburst = nla_get_u32(tb[TCA_ER2BC_CLASS_CBURST]);
 	if (tb[TCA_ER2BC_CLASS_MARGIN])
-		margin = nla_get_u8(tb[TCA_ER2BC_CLASS_MARGIN]);
+		margin = nla_get_u32(tb[TCA_ER2BC_CLASS_MARGIN]);
 
 	if (ceil && ceil < rate) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_CEIL] ?:
@@ -1024,7 +1024,7 @@ static int er2bc_dump_class(struct Qdisc *sch, unsigned long arg,
 	    nla_put_u8(skb, TCA_ER2BC_CLASS_TYPE, cl->type) ||
 	    nla_put_u32(skb, TCA_ER2BC_CLASS_BURST, cl->burst) ||
 	    nla_put_u32(skb, TCA_ER2BC_CLASS_CBURST, cl->cburst) ||
-	    nla_put_u8(skb, TCA_ER2BC_CLASS_MARGIN, cl->ctrl.margin))
+	    nla_put_u32(skb, TCA_ER2BC_CLASS_MARGIN, cl->ctrl.margin))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

@@ -141,6 +141,17 @@ g=$(guarantees)
 m=$(tcq class show dev dummy0 classid 1:1 | grep -o 'margin [0-9]*%')
 [ "$g" = "500 400 0 0 0" ] && [ "$m" = "margin 25%" ]
 log_test $? "static mode: the margin on the rate, while it fits; tc shows it" "$g; ${m:-no margin shown}"
+# a change that does not name it keeps it, and a class with one is not
+# made a scavenger (the kernel's refusal names the fix)
+tcq class change dev dummy0 classid 1:1 er2bc weight 1
+g=$(guarantees)
+out=$(tcq class change dev dummy0 classid 1:1 er2bc rate 0 type scavenger 2>&1)
+rc=$?
+[ "$g" = "500 400 0 0 0" ] && [ $rc != 0 ] &&
+	[[ "$out" == *"a scavenger class holds no guarantee to add a margin to: give it margin 0"* ]] &&
+	[ "$(guarantees)" = "500 400 0 0 0" ]
+log_test $? "the margin kept by a change; a class with one refused as a scavenger" \
+	"$g; exit $rc: ${out%%$'\n'*}"
 tcq class change dev dummy0 classid 1:1 er2bc margin 0
 tcq qdisc change dev dummy0 root er2bc mode pq
 g=$(guarantees)

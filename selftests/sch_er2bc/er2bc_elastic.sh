@@ -160,7 +160,8 @@ trace_of() {
 # at each run's end ("headroom*12:2.5M drain*4:2.06M ..."), short enough
 # for a failure's line, which is all a CI log may show of a run
 rules_of() {
-	sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*[KMG]\?\)bit D .*(\([a-z0-9-]*\)).*/\2 \1/p' "$1" |
+	sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*[KMG]\?\)bit D .*(\([a-z0-9, -]*\)).*/\2 \1/p' "$1" |
+		sed 's/, /,/g' |
 		awk '$1 != r { if (n) printf "%s*%d:%s ", r, n, w; r = $1; n = 0 }
 			{ n++; w = $2 } END { if (n) printf "%s*%d:%s", r, n, w }'
 }

@@ -149,10 +149,10 @@ refused "Numerical result out of range: integer out of range" "raw: class weight
 refused "Numerical result out of range: integer out of range" "raw: class type 3" \
 	raw class dummy0 1:10 6:u8:3
 refused "Numerical result out of range: integer out of range" "raw: class margin 101" \
-	raw class dummy0 1:10 9:u8:101
+	raw class dummy0 1:10 9:u32:101
 refused "er2bc: a scavenger class holds no guarantee to add a margin to: give it margin 0" \
 	"raw: class margin on a scavenger (kernel)" \
-	raw class dummy0 1:10 3:u64:0 6:u8:2 9:u8:20
+	raw class dummy0 1:10 3:u64:0 6:u8:2 9:u32:20
 refused "Numerical result out of range: integer out of range" "raw: qdisc burst above 512 MiB" \
 	raw qdisc dummy0 1: 3:u32:600000000
 refused "Numerical result out of range: integer out of range" "raw: qdisc mode 3" \

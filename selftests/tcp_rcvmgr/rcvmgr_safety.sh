@@ -105,6 +105,8 @@ else
 fi
 kill $bulk $idle_pid 2>/dev/null
 wait $bulk $idle_pid 2>/dev/null
+# (a set keeps what it does not name: the default back for what follows)
+rset idle-timeout 120s
 
 # --- the SYN flood
 ip netns exec "$WAN" nft -f - <<-EOF

@@ -628,7 +628,7 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 	if (have_cburst)
 		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CLASS_CBURST, cburst);
 	if (margin >= 0)
-		addattr8(n, OPT_MAXLEN, TCA_ER2BC_CLASS_MARGIN, margin);
+		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CLASS_MARGIN, margin);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -874,7 +874,7 @@ static int er2bc_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		[TCA_ER2BC_CLASS_PRIO] = 1, [TCA_ER2BC_CLASS_RATE] = 8,
 		[TCA_ER2BC_CLASS_CEIL] = 8, [TCA_ER2BC_CLASS_WEIGHT] = 4,
 		[TCA_ER2BC_CLASS_TYPE] = 1, [TCA_ER2BC_CLASS_BURST] = 4,
-		[TCA_ER2BC_CLASS_CBURST] = 4, [TCA_ER2BC_CLASS_MARGIN] = 1,
+		[TCA_ER2BC_CLASS_CBURST] = 4, [TCA_ER2BC_CLASS_MARGIN] = 4,
 	};
 	struct rtattr *tb[TCA_ER2BC_CLASS_MAX + 1];
 
@@ -901,9 +901,9 @@ static int er2bc_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_burst_opt("cburst", rta_u32(tb[TCA_ER2BC_CLASS_CBURST]));
 	/* (in the text only where there is one: most classes have none) */
 	if (tb[TCA_ER2BC_CLASS_MARGIN])
-		print_color_uint(rta_u8(tb[TCA_ER2BC_CLASS_MARGIN]) ? PRINT_ANY : PRINT_JSON,
+		print_color_uint(rta_u32(tb[TCA_ER2BC_CLASS_MARGIN]) ? PRINT_ANY : PRINT_JSON,
 				 TC_COLOR_NONE, "margin_percent", "margin %u%% ",
-				 rta_u8(tb[TCA_ER2BC_CLASS_MARGIN]));
+				 rta_u32(tb[TCA_ER2BC_CLASS_MARGIN]));
 	return 0;
 }
 

@@ -112,7 +112,7 @@ enum {
 	TCA_ER2BC_CLASS_TYPE,	/* u8: enum er2bc_class_type */
 	TCA_ER2BC_CLASS_BURST,	/* u32: bytes at the guarantee after idling, 0 = auto */
 	TCA_ER2BC_CLASS_CBURST,	/* u32: bytes at the ceil after idling, 0 = auto */
-	TCA_ER2BC_CLASS_MARGIN,	/* u8: guaranteed above the demand, percent of it,
+	TCA_ER2BC_CLASS_MARGIN,	/* u32: guaranteed above the demand, percent of it,
 				 * 0 .. ER2BC_MARGIN_MAX
 				 */
 	__TCA_ER2BC_CLASS_MAX
