@@ -28,8 +28,10 @@
 # minutes a unit.
 # Environment: KVER [6.12]; CELLS, cells to run (e.g. "dbhpf/loss1
 # tracking/deep") [all]; SEEDS [1 2 3 4 5]; CONTENDERS (guest.py's
-# --contenders) [all]; PROTOS, the flows' protocols [tcp udp]; JOBS, VMs side by side [2 with two CPUs or more,
-# measured by parallel.sh; else 1]; STORE [the above];
+# --contenders) [all]; PROTOS, the flows' protocols [tcp udp] (a unit
+# counts as stored for the protocols asked for); JOBS, VMs side by side
+# [2 with two CPUs or more, measured by parallel.sh; else 1]; STORE [the
+# above];
 # REPORT, where the report goes [Documentation/results/matrix]; WORK, the
 # VMs' directories [build/matrix];
 # DURATION, scenario seconds a run (a quick try; rows of another length
