@@ -48,6 +48,13 @@ kver=${KVER:-6.12}
 jobs=${JOBS:-$(($(nproc) >= 2 ? 2 : 1))}
 seeds=${SEEDS:-1 2 3 4 5}
 protos=${PROTOS:-tcp udp}
+for p in $protos; do
+	case $p in
+	tcp | udp) ;;
+	*) echo "matrix: PROTOS: \"$p\" is not a protocol: tcp, udp or both" >&2; exit 2 ;;
+	esac
+done
+protos=$(echo $protos)	# (one space between: guest.py's --protos a,b)
 store=${STORE:-$top/Documentation/results/matrix/runs}
 report=${REPORT:-$top/Documentation/results/matrix}
 cmd=${EXP_COMMAND:-tools/experiments/matrix.sh${1:+ $1}}
