@@ -156,14 +156,13 @@ trace_of() {
 		"$1" | awk -F@ '{ printf "%s@%s\n", $1, $2 == "" ? "-" : sprintf("%.1f", $2 / 1000) }' |
 		sed 's/^compete-/c/' | tr ' ' '_' | tr '\n' ' '
 }
-# rules_of LOG: the rules estimate by estimate, run-length coded with W
-# at each run's end ("headroom*12:2.5M drain*4:2.06M ..."), short enough
-# for a failure's line, which is all a CI log may show of a run
+# rules_of LOG: trace_of's rules run-length coded, with W at each run's
+# end ("headroom*12:2.5M drain*4:2.06M ..."), short enough for a
+# failure's line, which is all a CI log may show of a run
 rules_of() {
-	sed -n 's/.*estimate [0-9]*: .* W \([0-9.]*[KMG]\?\)bit D .*(\([a-z0-9, -]*\)).*/\2 \1/p' "$1" |
-		sed 's/, /,/g' |
-		awk '$1 != r { if (n) printf "%s*%d:%s ", r, n, w; r = $1; n = 0 }
-			{ n++; w = $2 } END { if (n) printf "%s*%d:%s", r, n, w }'
+	trace_of "$1" | tr ' ' '\n' |
+		awk -F '[:@]' 'NF && $1 != r { if (n) printf "%s*%d:%s ", r, n, w; r = $1; n = 0 }
+			NF { n++; w = $2 } END { if (n) printf "%s*%d:%s", r, n, w }'
 }
 # the three verdicts below, and all three at once
 competes() { [ $rc = 0 ] && [ -n "$first" ]; }
