@@ -773,6 +773,17 @@ CONTENDERS = ["none", "htb:loss", "cake:loss", "static:loss", "er2bc:loss", "er2
               "er2bc:hybrid"]
 
 
+def rule_known(rule):
+    """whether estimator_args() takes RULE (None, the default, too; an
+    empty one, or a margin alone, is no rule)"""
+    if rule is None:
+        return True
+    try:
+        return bool(rule_margin(rule)[0]) and estimator_args(rule) is not None
+    except ValueError:
+        return False
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("scenario", choices=sorted(MODES))
@@ -797,9 +808,7 @@ def main():
         modes = a.modes.split(",") if a.modes else BASELINES if a.matrix else MODES[a.scenario]
         runs = [(m, a.estimator_mode if a.matrix and m != "none" else None) for m in modes]
     bad = [f"{m}:{r}" for m, r in runs
-           if m not in BASELINES or rule_margin(r)[0] not in (
-               None, "loss", "loss+compete", "loss+queue", "loss+compete+queue", "delay",
-               "hybrid")
+           if m not in BASELINES or not rule_known(r)
            or rule_margin(r)[1] and m not in ("er2bc", "static")
            or (m == "none") != (r is None) and a.matrix]
     if bad:
