@@ -99,11 +99,11 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_with_margin);
  * The mode's rule (er2bc_fill_next()) on the class's rate, or in er2bc
  * mode on its S_d once there is one; in both, a demand granted whole has
  * the class's margin (er2bc_with_margin()) added from what is left. In
- * er2bc mode, on an estimate the controller then settles it (the floor, and one step of gradual
- * convergence: er2bc_ctrl_settle()); on a change, the floor applies and
- * gradual convergence keeps the guarantee in force, to be stepped down by
- * the next estimates, not by the operator's tc commands
- * (er2bc_ctrl_keep()). What either adds is bounded as eq. 1 bounds the
+ * er2bc mode, on an estimate the controller then settles it (the floor,
+ * and one step of gradual convergence: er2bc_ctrl_settle()); on a change,
+ * the floor applies and gradual convergence keeps the guarantee in force,
+ * to be stepped down by the next estimates, not by the operator's tc
+ * commands (er2bc_ctrl_keep()). What either adds is bounded as eq. 1 bounds the
  * rest: never above the class's ceil, nor above what the classes before it
  * left of W, and taken from the classes after it. So the guarantees in
  * force never sum above W.
