@@ -89,6 +89,8 @@ log_test $? "meter-get of a device without one: ENOENT" "$out"
 # abw-set got RTNL first, the hold was too short to tell: again with twice
 # the devices.
 ctl=$here/../../tools/er2bcctl/er2bcctl
+gone() { local p; for p; do ! kill -0 "$p" 2>/dev/null || return 1; done; }
+wchan_of() { local w=gone; read -r w 2>/dev/null <"/proc/$1/wchan"; echo "${w:--}"; }
 parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not told apart
 	local n=$1 ns hold abw out rc=1 held=0 queued=0 line t0 t1 t2 w wch=- mgr mgw mgp
 	ns=rtnlhold-$$
@@ -137,6 +139,15 @@ parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not tol
 	w=
 	read -r w 2>/dev/null <"/proc/$abw/wchan"
 	[[ "$w" == *abw_set* || "$w" == *rtnl_lock* ]] && held=1
+	# (bounded: a deletion or an abw-set that never ends fails this case,
+	# naming where each waits, rather than running into the suite's limit)
+	if ! busywait 240000 gone "$hold" "$abw"; then
+		info="$n devices: still running after 240 s: the deletion in $(wchan_of "$hold"), abw-set in $(wchan_of "$abw"); meter-get ${out:-no answer}"
+		kill "$hold" "$abw" "$mgp" 2>/dev/null
+		exec {mgr}<&- {mgw}>&-
+		ip netns del "$ns"
+		return 1
+	fi
 	wait "$hold" "$abw"
 	t2=$(now)
 	kill "$mgp" 2>/dev/null
@@ -158,8 +169,10 @@ machine_slow && n=400 try_max=1
 [ -x "$ctl" ] || { rc=$ksft_skip tries="er2bcctl is not built (make tools)"; }
 for try in $(seq $try_max); do
 	[ $rc = 2 ] || break
+	echo "# RTNL held by a deletion of $n devices (try $try of at most $try_max)"
 	parallel_try $n
 	rc=$?
+	echo "# ... $info"
 	tries+="${tries:+; }$info"
 	n=$((n * 2))
 done

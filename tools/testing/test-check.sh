@@ -105,6 +105,9 @@ wholeok | wholebad) echo 4 ;;
 *) echo 0 ;;
 esac >"$out/selftests/demo/alpha.rc"
 [ "$FAKE" = norc ] && rm -f "$out/selftests/demo/alpha.rc"
+[ "$FAKE" = timeout ] &&
+	echo "D 880s in rtnl_lock: ip link del group 77 [rtnl_lock,rtnl_dellink]" \
+		>"$out/selftests/demo/alpha.stuck"
 if [ "$FAKE" = unlisted ]; then
 	tap "ok 1 - x" "1..1" >"$out/selftests/demo/beta.log"
 	echo 0 >"$out/selftests/demo/beta.rc"
@@ -170,7 +173,8 @@ expect 1 "the manifest allows no such skip" "a skip the manifest does not allow 
 expect 1 "the manifest allows no such skip" "a skip allowed on debug fails on 6.12" slowskip 6.12
 expect 1 "exit status 2" "a test's odd exit status fails" failexit 6.12
 expect 1 "FAIL demo/alpha: two" "a kselftest's failed check fails" notok 6.12
-expect 1 "timed out" "a kselftest killed by its timeout fails" timeout 6.12
+expect 1 "timed out (settings' timeout) after 1 results; still running: D 880s in rtnl_lock: ip link del" \
+	"a kselftest killed by its timeout fails, naming what it waited in" timeout 6.12
 expect 1 "reported 3 cases, the manifest expects 2" "more cases than the manifest fails" more 6.12
 expect 1 "no exit status" "a kselftest with no exit status recorded fails" norc 6.12
 expect 0 "total: 5 passed, 0 failed, 1 skipped" "a skip whose measurement the manifest allows is a skip" capskip 6.12

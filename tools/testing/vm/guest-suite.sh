@@ -112,16 +112,65 @@ run_kunit() {
 }
 
 # --- kselftests, one directory per module, programs listed in TEST_PROGS
+
+# stuck_snapshot PID FILE: what the process tree under PID waits in, one
+# line per process that has no child (what the others wait for): its
+# state, seconds alive, wchan, command line, and its kernel stack's first
+# frames; then the kernel's blocked tasks (sysrq w) go to the console.
+# verdict.py puts FILE in a timed-out suite's FAIL line: a hang names its
+# place in the log CI keeps.
+stuck_snapshot() {
+	local root=$1 file=$2 pid tree kids p
+	tree=" $root "
+	# (children after parents in pid order, but pids wrap: a few passes)
+	for _ in 1 2 3 4; do
+		while read -r pid p; do
+			[[ "$tree" == *" $p "* && "$tree" != *" $pid "* ]] && tree+="$pid "
+		done < <(ps -e -o pid=,ppid=)
+	done
+	kids=$(ps -e -o ppid= | sort -u | xargs)
+	for pid in $tree; do
+		[[ " $kids " == *" $pid "* ]] && continue
+		[ -d "/proc/$pid" ] || continue
+		printf '%s %ss in %s: %s' "$(ps -o stat= -p "$pid")" "$(ps -o etimes= -p "$pid" | xargs)" \
+			"$(cat "/proc/$pid/wchan" 2>/dev/null || echo -)" \
+			"$(tr '\0' ' ' <"/proc/$pid/cmdline" | cut -c1-100 | sed 's/ *$//')"
+		if [ -r "/proc/$pid/stack" ]; then
+			printf ' [%s]' "$(sed 's/^\[<[0-9a-f]*>\] //; s/+0x.*//' "/proc/$pid/stack" |
+				head -4 | paste -sd, -)"
+		fi
+		echo
+	done >"$file"
+	[ -w /proc/sysrq-trigger ] && echo w >/proc/sysrq-trigger
+}
+
 run_selftest() {
-	local name=$1 dir=$top/selftests/${1%/*} prog=${1#*/}.sh log limit rc start forks
+	local name=$1 dir=$top/selftests/${1%/*} prog=${1#*/}.sh log limit rc start forks wd
 	limit=$(sed -n 's/^timeout=//p' "$dir/settings" 2>/dev/null)
+	limit=$((${limit:-300} * timeout_factor))
 	log=$out/selftests/$name.log
 	mkdir -p "$(dirname "$log")"
+	rm -f "$out/selftests/$name.stuck"
 	echo "# selftests: $name"
 	start=$(date +%s)
 	forks=$(awk '$1 == "processes" { print $2 }' /proc/stat)
-	(cd "$dir" && ER2BC_SUITE=$name ER2BC_CASE_TIMES=$out/case-times timeout $((${limit:-300} * timeout_factor)) "./$prog") 2>&1 | tee "$log" | sed 's/^/# /'
+	# a watchdog 10 s short of the limit: what the suite waits in, if it is
+	# still running (timeout's pid: the subshell's, which execs it)
+	# (killed, it kills its sleep and ends quietly)
+	{
+		trap 'kill $! 2>/dev/null; exit 0' TERM
+		sleep $((limit - 10)) &
+		wait $! && stuck_snapshot "$(cat "$out/selftests/$name.pid")" \
+			"$out/selftests/$name.stuck"
+	} &
+	wd=$!
+	(echo "$BASHPID" >"$out/selftests/$name.pid"; cd "$dir" &&
+		ER2BC_SUITE=$name ER2BC_CASE_TIMES=$out/case-times exec timeout "$limit" "./$prog") 2>&1 |
+		tee "$log" | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
+	kill "$wd" 2>/dev/null
+	wait "$wd" 2>/dev/null
+	rm -f "$out/selftests/$name.pid"
 	echo "$rc" >"$out/selftests/$name.rc"
 	forks=$(( $(awk '$1 == "processes" { print $2 }' /proc/stat) - forks ))
 	echo "# $name: exit $rc after $(( $(date +%s) - start ))s, $forks processes"

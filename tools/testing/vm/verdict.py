@@ -121,8 +121,9 @@ TAP_RESULT = re.compile(r"^(not ok|ok) (\d+) - (.*)$")
 TAP_PLAN = re.compile(r"^1\.\.(\d+)(?:\s*#\s*SKIP\s*(.*))?$")
 
 
-def judge_selftest(v, name, log, rc):
-    """A kselftest's TAP log and exit status."""
+def judge_selftest(v, name, log, rc, stuck=None):
+    """A kselftest's TAP log and exit status; STUCK, what its processes
+    waited in 10 s before its timeout (guest-suite.sh, stuck_snapshot)."""
     if rc is None:
         v.fail(name, "no exit status: the guest stopped while it ran")
         return
@@ -147,7 +148,10 @@ def judge_selftest(v, name, log, rc):
         else:
             v.add("PASS", name, desc, why or None)
     if rc == 124:
-        v.fail(name, "timed out (settings' timeout)")
+        where = "; ".join(line.strip() for line in (stuck or "").splitlines()
+                          if line.strip())
+        v.fail(name, f"timed out (settings' timeout) after {n} results" +
+               (f"; still running: {where}" if where else ""))
     elif plan is None:
         v.fail(name, f"no TAP plan (exit {rc}, {n} results)")
     elif plan == 0 and n == 0 and rc == 4:
@@ -256,7 +260,8 @@ def judge_guest(v, args, suites, wanted, out, rc, which, seen):
                     continue
                 rc = read(os.path.join(sdir, d, f[:-4] + ".rc"))
                 judge_selftest(v, name, read(os.path.join(sdir, d, f)) or "",
-                               int(rc) if rc and rc.strip().lstrip("-").isdigit() else None)
+                               int(rc) if rc and rc.strip().lstrip("-").isdigit() else None,
+                               read(os.path.join(sdir, d, f[:-4] + ".stuck")))
 
 
 def judge(args):
