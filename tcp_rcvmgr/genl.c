@@ -341,6 +341,20 @@ static int rcvmgr_reply(struct genl_info *info, struct sk_buff **msg, void **hdr
 	return 0;
 }
 
+/*
+ * The reads take nothing: without a policy (6.2 and later: no request
+ * attributes in the spec) the core would pass attributes through unread,
+ * and 6.1 parses them against the family's. Refused alike on both.
+ */
+static int rcvmgr_no_attrs(const struct nlmsghdr *nlh, struct netlink_ext_ack *extack)
+{
+	if (nlmsg_len(nlh) > GENL_HDRLEN) {
+		NL_SET_ERR_MSG(extack, "tcp_rcvmgr: this command takes no attributes");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int tcp_rcvmgr_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(genl_info_net(info));
@@ -348,6 +362,9 @@ int tcp_rcvmgr_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
+	err = rcvmgr_no_attrs(info->nlhdr, info->extack);
+	if (err)
+		return err;
 	err = rcvmgr_reply(info, &msg, &hdr);
 	if (err)
 		return err;
@@ -380,6 +397,9 @@ int tcp_rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int cpu, err;
 
+	err = rcvmgr_no_attrs(info->nlhdr, info->extack);
+	if (err)
+		return err;
 	for_each_possible_cpu(cpu) {
 		const struct rcvmgr_pcpu_stats *st = per_cpu_ptr(rn->stats, cpu);
 		u64 a, r, s, u;
@@ -446,7 +466,11 @@ int tcp_rcvmgr_nl_conn_get_start(struct netlink_callback *cb)
 {
 	struct rcvmgr_net *rn = rcvmgr_pernet(sock_net(cb->skb->sk));
 	struct rhashtable_iter *it;
+	int err;
 
+	err = rcvmgr_no_attrs(cb->nlh, cb->extack);
+	if (err)
+		return err;
 	it = kmalloc(sizeof(*it), GFP_KERNEL);
 	if (!it)
 		return -ENOMEM;

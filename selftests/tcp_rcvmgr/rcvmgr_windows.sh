@@ -98,6 +98,11 @@ refused() {
 	shift 2
 	refused_cases+=("$name" "$expect" "2 $*")
 }
+# refused_read NAME CMD ATTR...: the same for read command CMD (config-get
+# 1, stats-get 4), which takes no attributes
+refused_read() {
+	refused_cases+=("$1" "takes no attributes" "${*:2}")
+}
 refused_run() {
 	local i res digest before
 	for ((i = 2; i < ${#refused_cases[@]}; i += 3)); do
@@ -136,7 +141,14 @@ refused "budget-init below budget-min" "budget-init is outside" 10:u32:1000
 refused "spring-interactive above spring-short" "spring-interactive is above" 18:u32:9000
 refused "an initial window of 1 segment" "out of range" 20:u32:1
 refused "an initial window of 1025 segments" "out of range" 20:u32:1025
+# (an attribute config-set knows: 6.1 parses a read's attributes against
+# the family's policy, 6.2 and later not at all; the module refuses them)
+refused_read "config-get with an attribute" 1 2:u8:1
+refused_read "stats-get with an attribute" 4 2:u8:1
 refused_run
+out=$(raw dump 3 2:u8:1 2>&1)
+[ $? = 1 ] && [[ "$out" == *"takes no attributes"* ]]
+log_test $? "refused: a connection dump with an attribute" "$out"
 out=$(ip netns exec "$GW" unshare -U "$ctl" rcvmgr set policy off 2>&1)
 rc=$?
 ctl -j rcvmgr show >"$tmp/cfg2"
