@@ -139,8 +139,12 @@ log_test $? "er2bc mode, a margin of 25 % on the first: 500, the rest from those
 tcq qdisc change dev dummy0 root er2bc mode static
 g=$(guarantees)
 m=$(tcq class show dev dummy0 classid 1:1 | grep -o 'margin [0-9]*%')
-[ "$g" = "500 400 0 0 0" ] && [ "$m" = "margin 25%" ]
-log_test $? "static mode: the margin on the rate, while it fits; tc shows it" "$g; ${m:-no margin shown}"
+# (and er2bcctl's ctrl-get, in its JSON's name for it)
+ctlm=$(ip netns exec "$NS" "$here/../../tools/er2bcctl/er2bcctl" -j show dev dummy0 handle 1: |
+	json_get "[c.get('margin_percent') for c in j['classes']][:2]")
+[ "$g" = "500 400 0 0 0" ] && [ "$m" = "margin 25%" ] && [ "$ctlm" = "[25, 0]" ]
+log_test $? "static mode: the margin on the rate, while it fits; tc and er2bcctl show it" \
+	"$g; ${m:-no margin shown}; er2bcctl: $ctlm"
 # a change that does not name it keeps it, and a class with one is not
 # made a scavenger (the kernel's refusal names the fix)
 tcq class change dev dummy0 classid 1:1 er2bc weight 1

@@ -153,13 +153,13 @@ static void add_result(struct line *l, const struct qdisc_info *q)
 
 /* the table's columns: the header, and each cell as text */
 enum {
-	COL_CLASSID, COL_PRIO, COL_TYPE, COL_RATE, COL_G, COL_SD, COL_RE,
-	COL_DELTA, COL_DELTA_SUM, COLS
+	COL_CLASSID, COL_PRIO, COL_TYPE, COL_RATE, COL_MARGIN, COL_G, COL_SD,
+	COL_RE, COL_DELTA, COL_DELTA_SUM, COLS
 };
 
 static const char *const col_head[COLS] = {
-	"classid", "prio", "type", "rate", "guarantee", "demand", "expected",
-	"shortfall", "shortfall-sum",
+	"classid", "prio", "type", "rate", "margin", "guarantee", "demand",
+	"expected", "shortfall", "shortfall-sum",
 };
 
 static void class_cells(const struct class_info *c, char cell[COLS][FMT_LEN])
@@ -179,6 +179,8 @@ static void class_cells(const struct class_info *c, char cell[COLS][FMT_LEN])
 	}
 	if (CHAS(c, RATE))
 		fmt_rate(cell[COL_RATE], CVAL(c, RATE));
+	if (CHAS(c, MARGIN))
+		snprintf(cell[COL_MARGIN], FMT_LEN, "%" PRIu64 "%%", CVAL(c, MARGIN));
 	if (CHAS(c, GUARANTEE))
 		fmt_rate(cell[COL_G], CVAL(c, GUARANTEE));
 	if (CHAS(c, DEMAND))
@@ -442,6 +444,8 @@ static void json_class(struct json *j, const struct class_info *c)
 		json_str(j, "type", type_name(CVAL(c, TYPE), b));
 	if (CHAS(c, RATE))
 		json_u64(j, "rate_bytes_per_second", CVAL(c, RATE) / 8);
+	if (CHAS(c, MARGIN))
+		json_u64(j, "margin_percent", CVAL(c, MARGIN));
 	if (CHAS(c, GUARANTEE))
 		json_u64(j, "guarantee_bytes_per_second", CVAL(c, GUARANTEE) / 8);
 	if (CHAS(c, DEMAND))

@@ -894,15 +894,15 @@ er2bc 1: dev lo mode er2bc
   window 10  history 10  loss-headroom 50Kbit  floor 0bit  stale 3s  converge gradual
   guaranteed 9Mbit  classes 3  cost 12.3us
 
-classid  prio  type  rate       guarantee  demand   expected   shortfall  shortfall-sum
-1:10     1     tcp   2Mbit      2Mbit      2.1Mbit  1.9Mbit    100Kbit    1Mbit
-1:20     2     tcp   1.235Mbit  1.2Mbit    1.2Mbit  1.435Mbit  -200Kbit   -1.5Mbit
-1:ff     3     udp   400Kbit    400Kbit    400Kbit  -          -          -
+classid  prio  type  rate       margin  guarantee  demand   expected   shortfall  shortfall-sum
+1:10     1     tcp   2Mbit      0%      2Mbit      2.1Mbit  1.9Mbit    100Kbit    1Mbit
+1:20     2     tcp   1.235Mbit  0%      1.2Mbit    1.2Mbit  1.435Mbit  -200Kbit   -1.5Mbit
+1:ff     3     udp   400Kbit    20%     400Kbit    400Kbit  -          -          -
 END
 check_file "show: text" "$tmp/show.txt" "$RENDER" show text
 
 cat >"$tmp/show.json" <<'END'
-{"ifindex":1,"dev":"lo","handle":"1:","mode":"er2bc","cap_bytes_per_second":1250000,"recv_rate_bytes_per_second":1187500,"sent_packets":1000,"lost_packets":12,"seq":42,"interval_us":100000,"scavenger_hold_us":1500000,"recv_ratio_ppm":982000,"recv_ratio_min_ppm":950123,"recv_ratio_history_ppm":[982000,990000,950123],"updates":42,"last_update_ns":5000000000,"estimate_age_us":120500,"stale":false,"window":10,"history":10,"loss_headroom_bytes_per_second":6250,"floor_bytes_per_second":0,"stale_us":3000000,"converge":"gradual","guaranteed_bytes_per_second":1125000,"class_count":3,"cost_ns":12345,"classes":[{"classid":"1:10","prio":1,"type":"tcp","rate_bytes_per_second":250000,"guarantee_bytes_per_second":250000,"demand_bytes_per_second":262500,"expected_bytes_per_second":237500,"shortfall_bytes_per_second":12500,"shortfall_sum_bytes_per_second":125000},{"classid":"1:20","prio":2,"type":"tcp","rate_bytes_per_second":154320,"guarantee_bytes_per_second":150000,"demand_bytes_per_second":150000,"expected_bytes_per_second":179320,"shortfall_bytes_per_second":-25000,"shortfall_sum_bytes_per_second":-187500},{"classid":"1:ff","prio":3,"type":"udp","rate_bytes_per_second":50000,"guarantee_bytes_per_second":50000,"demand_bytes_per_second":50000}]}
+{"ifindex":1,"dev":"lo","handle":"1:","mode":"er2bc","cap_bytes_per_second":1250000,"recv_rate_bytes_per_second":1187500,"sent_packets":1000,"lost_packets":12,"seq":42,"interval_us":100000,"scavenger_hold_us":1500000,"recv_ratio_ppm":982000,"recv_ratio_min_ppm":950123,"recv_ratio_history_ppm":[982000,990000,950123],"updates":42,"last_update_ns":5000000000,"estimate_age_us":120500,"stale":false,"window":10,"history":10,"loss_headroom_bytes_per_second":6250,"floor_bytes_per_second":0,"stale_us":3000000,"converge":"gradual","guaranteed_bytes_per_second":1125000,"class_count":3,"cost_ns":12345,"classes":[{"classid":"1:10","prio":1,"type":"tcp","rate_bytes_per_second":250000,"margin_percent":0,"guarantee_bytes_per_second":250000,"demand_bytes_per_second":262500,"expected_bytes_per_second":237500,"shortfall_bytes_per_second":12500,"shortfall_sum_bytes_per_second":125000},{"classid":"1:20","prio":2,"type":"tcp","rate_bytes_per_second":154320,"margin_percent":0,"guarantee_bytes_per_second":150000,"demand_bytes_per_second":150000,"expected_bytes_per_second":179320,"shortfall_bytes_per_second":-25000,"shortfall_sum_bytes_per_second":-187500},{"classid":"1:ff","prio":3,"type":"udp","rate_bytes_per_second":50000,"margin_percent":20,"guarantee_bytes_per_second":50000,"demand_bytes_per_second":50000}]}
 END
 check_file "show: JSON" "$tmp/show.json" "$RENDER" show json
 
@@ -913,9 +913,9 @@ er2bc dev if999999
   updates 0  last estimate never  stale yes
   stale never
 
-classid  prio  type  rate    guarantee  demand  expected  shortfall  shortfall-sum
-1:1      -     -     -       -          -       -         -          -
-1:2      -     -     64Kbit  -          -       -         -64Kbit    -1bit
+classid  prio  type  rate    margin  guarantee  demand  expected  shortfall  shortfall-sum
+1:1      -     -     -       -       -          -       -         -          -
+1:2      -     -     64Kbit  -       -          -       -         -64Kbit    -1bit
 END
 check_file "show: attributes missing, narrow, broken" "$tmp/sparse.txt" "$RENDER" show-sparse
 
