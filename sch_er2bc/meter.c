@@ -15,16 +15,27 @@
  * RCU (meter-get takes no RTNL: a busy RTNL does not hold up the
  * estimator), and go with their device. A meter outlives the responder
  * that set it: a restarted responder finds its counts where they were.
+ *
+ * The tap sees every frame the device receives, on every CPU that
+ * receives: it takes no lock for them. Its port and peers are one
+ * RCU-managed block, its counts per CPU; only a request, one an
+ * interval, takes the meter's lock, sums the CPUs' counts and keeps the
+ * sum as its snapshot. A packet another CPU counts while a request sums
+ * falls on one side of the cut or the other, as it did when every packet
+ * took the lock: packets on two CPUs have no order to keep (on one CPU,
+ * what came before the request is in its snapshot).
  */
 #include <crypto/algapi.h>
 #include <crypto/hash.h>
 #include <crypto/sha2.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
+#include <linux/percpu.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/stringify.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
@@ -51,6 +62,21 @@ struct er2bc_meter_key {
 /* where keys are freed; drained at module exit */
 static struct workqueue_struct *er2bc_meter_wq;
 
+/* what the tap matches: replaced whole under RTNL, read under RCU */
+struct er2bc_meter_cfg {
+	__be16 port;
+	struct er2bc_peer peer;
+	struct rcu_head rcu;
+};
+
+/* one CPU's counts of what the tap saw: written only by the tap there */
+struct er2bc_meter_pcpu {
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t ignored;
+	struct u64_stats_sync syncp;
+};
+
 struct er2bc_meter {
 	struct list_head list;		/* in the netns's; RTNL, RCU */
 	struct net_device *dev;		/* RTNL */
@@ -59,14 +85,16 @@ struct er2bc_meter {
 	struct packet_type pt;
 	struct rcu_head rcu;
 
-	spinlock_t lock;		/* the configuration and the counts */
+	struct er2bc_meter_cfg __rcu *cfg;	/* RTNL, RCU */
+	struct er2bc_meter_pcpu __percpu *pcpu;
 	bool dead;			/* freed: the tap counts nothing more */
-	__be16 port;
-	struct er2bc_peer peer;
+
+	spinlock_t lock;		/* requests: what follows */
 	struct er2bc_meter_key __rcu *key;	/* NULL: plain mode; lock, RCU */
 	struct er2bc_replay replay;
 	u64 unauth;
 	u64 replayed;
+	/* the snapshots and requests taken; packets and bytes: at the last */
 	struct er2bc_count count;
 };
 
@@ -96,54 +124,96 @@ static void er2bc_meter_gen_next(struct net *net)
 	WRITE_ONCE(mn->gen, mn->gen + 1 ?: 1);
 }
 
+/* this CPU's counts: the tap runs with BHs off, never nested on a CPU */
+static void er2bc_meter_pcpu_add(struct er2bc_meter *m, u32 packets, u64 bytes,
+				 u32 ignored)
+{
+	struct er2bc_meter_pcpu *p = this_cpu_ptr(m->pcpu);
+
+	u64_stats_update_begin(&p->syncp);
+	u64_stats_add(&p->packets, packets);
+	u64_stats_add(&p->bytes, bytes);
+	u64_stats_add(&p->ignored, ignored);
+	u64_stats_update_end(&p->syncp);
+}
+
+/* every CPU's counts, summed: at a request, and for meter-get */
+static void er2bc_meter_sum(const struct er2bc_meter *m, u64 *packets, u64 *bytes,
+			    u64 *ignored)
+{
+	unsigned int start;
+	int cpu;
+
+	*packets = 0;
+	*bytes = 0;
+	*ignored = 0;
+	for_each_possible_cpu(cpu) {
+		const struct er2bc_meter_pcpu *p = per_cpu_ptr(m->pcpu, cpu);
+		u64 pk, by, ig;
+
+		do {
+			start = u64_stats_fetch_begin(&p->syncp);
+			pk = u64_stats_read(&p->packets);
+			by = u64_stats_read(&p->bytes);
+			ig = u64_stats_read(&p->ignored);
+		} while (u64_stats_fetch_retry(&p->syncp, start));
+		*packets += pk;
+		*bytes += by;
+		*ignored += ig;
+	}
+}
+
 /*
  * Every packet the device receives (ignore_outgoing: no clone of what it
- * sends). The skb is shared: read, never changed.
+ * sends), under RCU. The skb is shared: read, never changed.
  */
 static int er2bc_meter_rcv(struct sk_buff *skb, struct net_device *dev,
 			   struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct er2bc_meter *m = container_of(pt, struct er2bc_meter, pt);
 	u8 req[ER2BC_PROBE_KEY_MAX], req_len;
+	const struct er2bc_meter_cfg *cfg;
 	struct er2bc_meter_key *key;
 	enum er2bc_auth auth;
+	u64 ignored;
 
-	spin_lock(&m->lock);
-	if (unlikely(m->dead))
+	if (unlikely(READ_ONCE(m->dead)))
 		goto out;
-	switch (er2bc_probe_classify(skb, m->port, &m->peer, false, req, &req_len)) {
+	cfg = rcu_dereference(m->cfg);
+	switch (er2bc_probe_classify(skb, cfg->port, &cfg->peer, false, req, &req_len)) {
 	case ER2BC_PKT_COUNT:
-		er2bc_count_add(&m->count, er2bc_skb_segs(skb), er2bc_rx_wire_len(skb));
+		er2bc_meter_pcpu_add(m, er2bc_skb_segs(skb), er2bc_rx_wire_len(skb), 0);
 		break;
 	case ER2BC_PKT_PROBE:
 		/*
 		 * With a key, a request that fails its tag or comes again is
 		 * counted nowhere, as the sending qdisc counted it nowhere
 		 * (it cuts only at its own daemon's requests). The HMAC is
-		 * computed without the lock, which every packet the device
-		 * receives takes: a flood of forged requests costs each CPU
-		 * its own HMACs, not the others' wait. The cut is where the
-		 * lock is taken again; packets another CPU counted meanwhile
-		 * were never in order with this one.
+		 * computed before the lock: a flood of forged requests costs
+		 * each CPU its own HMACs, not the others' wait. The cut is
+		 * where the lock is taken; packets another CPU counted
+		 * meanwhile were never in order with this one.
 		 */
 		auth = ER2BC_AUTH_OK;
 		key = rcu_dereference_bh(m->key);
-		if (key) {
-			spin_unlock(&m->lock);
+		if (key)
 			auth = er2bc_probe_tag_ok(key->tfm, req, req_len) ?
 			       ER2BC_AUTH_OK : ER2BC_AUTH_BAD;
-			spin_lock(&m->lock);
-			/* the meter went, or its key changed: not this key's request */
-			if (unlikely(m->dead))
-				goto out;
-			if (rcu_access_pointer(m->key) != key)
-				auth = ER2BC_AUTH_BAD;
-			else if (auth == ER2BC_AUTH_OK)
-				auth = er2bc_replay_take(&m->replay, req);
+		spin_lock(&m->lock);
+		/* the meter went, or its key changed: not this key's request */
+		if (unlikely(m->dead)) {
+			spin_unlock(&m->lock);
+			goto out;
 		}
+		if (rcu_access_pointer(m->key) != key)
+			auth = ER2BC_AUTH_BAD;
+		else if (key && auth == ER2BC_AUTH_OK)
+			auth = er2bc_replay_take(&m->replay, req);
 		switch (auth) {
 		case ER2BC_AUTH_OK:
+			er2bc_meter_sum(m, &m->count.packets, &m->count.bytes, &ignored);
 			er2bc_count_snap(&m->count, req, req_len, ktime_get_ns());
+			spin_unlock(&m->lock);
 			goto out;
 		case ER2BC_AUTH_BAD:
 			m->unauth++;
@@ -152,13 +222,13 @@ static int er2bc_meter_rcv(struct sk_buff *skb, struct net_device *dev,
 			m->replayed++;
 			break;
 		}
+		spin_unlock(&m->lock);
 		fallthrough;
 	case ER2BC_PKT_IGNORE:
-		m->count.ignored += er2bc_skb_segs(skb);
+		er2bc_meter_pcpu_add(m, 0, 0, er2bc_skb_segs(skb));
 		break;
 	}
 out:
-	spin_unlock(&m->lock);
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
 }
@@ -192,13 +262,23 @@ static void er2bc_meter_key_put(struct er2bc_meter_key *key)
 	queue_rcu_work(er2bc_meter_wq, &key->free_work);
 }
 
+/* after the grace period: no tap, no meter-get is in the meter */
+static void er2bc_meter_free_rcu(struct rcu_head *head)
+{
+	struct er2bc_meter *m = container_of(head, struct er2bc_meter, rcu);
+
+	kfree(rcu_dereference_protected(m->cfg, true));
+	free_percpu(m->pcpu);
+	kfree(m);
+}
+
 static void er2bc_meter_free(struct er2bc_meter *m)
 {
 	struct er2bc_meter_key *key;
 
 	ASSERT_RTNL();
 	spin_lock_bh(&m->lock);
-	m->dead = true;
+	WRITE_ONCE(m->dead, true);
 	key = rcu_dereference_protected(m->key, lockdep_is_held(&m->lock));
 	RCU_INIT_POINTER(m->key, NULL);
 	spin_unlock_bh(&m->lock);
@@ -209,11 +289,11 @@ static void er2bc_meter_free(struct er2bc_meter *m)
 	 * No synchronize_net() (an expedited grace period under RTNL, which a
 	 * netns owner could ask for in a loop): the tap may still run on
 	 * another CPU, and meter-get read it, under RCU, until the grace
-	 * period kfree_rcu() waits for.
+	 * period call_rcu() waits for.
 	 */
 	__dev_remove_pack(&m->pt);
 	netdev_put(m->dev, &m->dev_tracker);
-	kfree_rcu(m, rcu);
+	call_rcu(&m->rcu, er2bc_meter_free_rcu);
 }
 
 /* the key of attribute @nla: NULL for none, or an ERR_PTR */
@@ -260,19 +340,38 @@ static struct er2bc_meter_key *er2bc_meter_key_new(const struct nlattr *nla,
 	return key;
 }
 
-/* a meter, configured before its hook sees a packet */
-static struct er2bc_meter *er2bc_meter_new(struct net_device *dev, __be16 port,
-					   const struct er2bc_peer *peer,
+/* what the tap is to match */
+static struct er2bc_meter_cfg *er2bc_meter_cfg_new(__be16 port, const struct er2bc_peer *peer)
+{
+	struct er2bc_meter_cfg *cfg = kzalloc(sizeof(*cfg), GFP_KERNEL_ACCOUNT);
+
+	if (cfg) {
+		cfg->port = port;
+		cfg->peer = *peer;
+	}
+	return cfg;
+}
+
+/* a meter, configured before its hook sees a packet; it takes @cfg */
+static struct er2bc_meter *er2bc_meter_new(struct net_device *dev,
+					   struct er2bc_meter_cfg *cfg,
 					   struct er2bc_meter_key *key)
 {
 	struct er2bc_meter *m;
+	int cpu;
 
 	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return ERR_PTR(-ENOMEM);
+	m->pcpu = alloc_percpu_gfp(struct er2bc_meter_pcpu, GFP_KERNEL_ACCOUNT);
+	if (!m->pcpu) {
+		kfree(m);
+		return ERR_PTR(-ENOMEM);
+	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(m->pcpu, cpu)->syncp);
 	spin_lock_init(&m->lock);
-	m->port = port;
-	m->peer = *peer;
+	RCU_INIT_POINTER(m->cfg, cfg);
 	RCU_INIT_POINTER(m->key, key);
 	m->dev = dev;
 	m->ifindex = dev->ifindex;
@@ -291,11 +390,11 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct nlattr **tb = info->attrs;
+	struct er2bc_meter_cfg *cfg, *old_cfg;
 	struct er2bc_meter_key *key, *old;
 	struct er2bc_peer peer;
 	struct net_device *dev;
 	struct er2bc_meter *m;
-	__be16 port;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, ER2BC_A_PROBE_IFINDEX) ||
@@ -310,6 +409,11 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 	key = er2bc_meter_key_new(tb[ER2BC_A_PROBE_AUTH_KEY], info->extack);
 	if (IS_ERR(key))
 		return PTR_ERR(key);
+	cfg = er2bc_meter_cfg_new(htons(nla_get_u16(tb[ER2BC_A_PROBE_PORT])), &peer);
+	if (!cfg) {
+		er2bc_meter_key_put(key);
+		return -ENOMEM;
+	}
 
 	rtnl_lock();
 	dev = __dev_get_by_index(net, nla_get_u32(tb[ER2BC_A_PROBE_IFINDEX]));
@@ -319,14 +423,15 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENODEV;
 		goto out;
 	}
-	port = htons(nla_get_u16(tb[ER2BC_A_PROBE_PORT]));
 	m = er2bc_meter_find(net, dev->ifindex);
 	if (!m) {
-		m = er2bc_meter_new(dev, port, &peer, key);
-		if (IS_ERR(m))
+		m = er2bc_meter_new(dev, cfg, key);
+		if (IS_ERR(m)) {
 			err = PTR_ERR(m);
-		else
+		} else {
 			key = NULL;
+			cfg = NULL;
+		}
 		goto out;
 	}
 	/*
@@ -335,9 +440,10 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 	 * taken stays if the key is the same (a responder that restarts), and
 	 * starts anew with another.
 	 */
+	old_cfg = rcu_replace_pointer(m->cfg, cfg, lockdep_rtnl_is_held());
+	kfree_rcu(old_cfg, rcu);
+	cfg = NULL;
 	spin_lock_bh(&m->lock);
-	m->port = port;
-	m->peer = peer;
 	old = rcu_dereference_protected(m->key, lockdep_is_held(&m->lock));
 	if (!old || !key || crypto_memneq(old->id, key->id, sizeof(key->id)))
 		m->replay = (struct er2bc_replay){};
@@ -346,6 +452,7 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 	key = old;
 out:
 	rtnl_unlock();
+	kfree(cfg);
 	er2bc_meter_key_put(key);
 	return err;
 }
@@ -378,21 +485,16 @@ static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
 			   const struct nlattr *key, struct netlink_ext_ack *extack)
 {
 	u64 packets, bytes, probes, ignored, time, unauth, replayed;
+	const struct er2bc_meter_cfg *cfg = rcu_dereference(m->cfg);
 	const struct er2bc_snap *s = NULL;
-	struct er2bc_peer peer;
-	__be16 port;
 	bool auth;
 
 	spin_lock_bh(&m->lock);
-	port = m->port;
-	peer = m->peer;
 	auth = !!rcu_access_pointer(m->key);
 	unauth = m->unauth;
 	replayed = m->replayed;
-	packets = m->count.packets;
-	bytes = m->count.bytes;
 	probes = m->count.probes;
-	ignored = m->count.ignored;
+	er2bc_meter_sum(m, &packets, &bytes, &ignored);
 	time = ktime_get_ns();
 	if (key)
 		s = er2bc_count_find(&m->count, nla_data(key), nla_len(key));
@@ -409,8 +511,8 @@ static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
 	}
 
 	if (nla_put_u32(skb, ER2BC_A_PROBE_IFINDEX, m->ifindex) ||
-	    nla_put_u16(skb, ER2BC_A_PROBE_PORT, ntohs(port)) ||
-	    er2bc_nl_put_peer(skb, &peer) ||
+	    nla_put_u16(skb, ER2BC_A_PROBE_PORT, ntohs(cfg->port)) ||
+	    er2bc_nl_put_peer(skb, &cfg->peer) ||
 	    er2bc_nl_put_count(skb, packets, bytes, time, probes, ignored) ||
 	    (auth && nla_put_flag(skb, ER2BC_A_PROBE_AUTH)) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_UNAUTH, unauth, ER2BC_A_PROBE_PAD) ||
