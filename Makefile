@@ -14,6 +14,7 @@
 #   make bench-ctrl [KVER=...]			time to new guarantees: er2bc abw-set beside htb via tc
 #   make bench-estimator [KVER=...]		the ABW estimator: overhead, false losses, tracking, cost
 #   make bench-rcvmgr [KVER=...]		tcp_rcvmgr: scenario 1 (compressed) per policy, hook cost
+#   make bench-meter [KVER=...]		the receiving meter: cost a frame, CPUs that receive (QEMU)
 #   make install [KDIR=] [PREFIX=] [DESTDIR=]	for the running kernel, into /usr/local; no package installed
 #   make deb					Debian packages er2bc-dkms and er2bc-tools, in build/deb
 #
@@ -117,6 +118,11 @@ bench-estimator: deps modules tools
 bench-rcvmgr: deps modules tools
 	@tools/bench/rcvmgr-bench.sh $(KVER)
 
+# the receiving gateway's meter: instructions a received frame (QEMU -icount)
+# and frames a second on 1-4 CPUs; writes Documentation/results/bench-meter.json
+bench-meter: deps modules tools
+	@tools/bench/meter-bench.sh $(KVER)
+
 # for the running kernel (or KDIR) into PREFIX (/usr/local), installing no
 # package; unsigned (Debian's signing key is not on the machine): with
 # Secure Boot, use make deb, whose DKMS signs with the machine-owner key
@@ -131,4 +137,4 @@ clean:
 	$(MAKE) -s -C tools/abwd clean
 	$(MAKE) -s -C tools/testing/vm clean
 
-.PHONY: check-deb all deps modules tools lint check check-host deb demo experiments matrix soak vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr install clean
+.PHONY: check-deb all deps modules tools lint check check-host deb demo experiments matrix soak vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr bench-meter install clean
