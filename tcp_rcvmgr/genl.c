@@ -342,9 +342,10 @@ static int rcvmgr_reply(struct genl_info *info, struct sk_buff **msg, void **hdr
 }
 
 /*
- * The reads take nothing: without a policy (6.2 and later: no request
- * attributes in the spec) the core would pass attributes through unread,
- * and 6.1 parses them against the family's. Refused alike on both.
+ * The reads take nothing: with no policy for them (no request attributes
+ * in the spec) and none for the family, the core passes attributes
+ * through unread. (A dump's start has no extack to fill on 6.1: there
+ * the refusal is a bare EINVAL.)
  */
 static int rcvmgr_no_attrs(const struct nlmsghdr *nlh, struct netlink_ext_ack *extack)
 {

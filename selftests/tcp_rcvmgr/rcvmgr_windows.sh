@@ -141,13 +141,17 @@ refused "budget-init below budget-min" "budget-init is outside" 10:u32:1000
 refused "spring-interactive above spring-short" "spring-interactive is above" 18:u32:9000
 refused "an initial window of 1 segment" "out of range" 20:u32:1
 refused "an initial window of 1025 segments" "out of range" 20:u32:1025
-# (an attribute config-set knows: 6.1 parses a read's attributes against
-# the family's policy, 6.2 and later not at all; the module refuses them)
+# (the core passes a read's attributes through unread: the module refuses
+# them)
 refused_read "config-get with an attribute" 1 2:u8:1
 refused_read "stats-get with an attribute" 4 2:u8:1
 refused_run
+# (a dump's start has no extack on 6.1: a bare EINVAL there)
 out=$(raw dump 3 2:u8:1 2>&1)
-[ $? = 1 ] && [[ "$out" == *"takes no attributes"* ]]
+rc=$?
+bare=0
+[ "$(uname -r | cut -d. -f1-2)" = 6.1 ] && [ "$out" = "Invalid argument: " ] && bare=1
+[ $rc = 1 ] && { [[ "$out" == *"takes no attributes"* ]] || [ $bare = 1 ]; }
 log_test $? "refused: a connection dump with an attribute" "$out"
 out=$(ip netns exec "$GW" unshare -U "$ctl" rcvmgr set policy off 2>&1)
 rc=$?
