@@ -17,7 +17,7 @@
  * that set it: a restarted responder finds its counts where they were.
  *
  * The tap sees every frame the device receives, on every CPU that
- * receives: it takes no lock for them. Its port and peers are one
+ * receives: it takes no lock for them, nor for a request it refuses. Its port and peers are one
  * RCU-managed block, its counts per CPU; only a request, one an
  * interval, takes the meter's lock, sums the CPUs' counts and keeps the
  * sum as its snapshot. A packet another CPU counts while a request sums
@@ -74,7 +74,16 @@ struct er2bc_meter_pcpu {
 	u64_stats_t packets;
 	u64_stats_t bytes;
 	u64_stats_t ignored;
+	u64_stats_t unauth;		/* requests whose tag failed (ignored too) */
 	struct u64_stats_sync syncp;
+};
+
+/* the sums of every CPU's counts */
+struct er2bc_meter_sums {
+	u64 packets;
+	u64 bytes;
+	u64 ignored;
+	u64 unauth;
 };
 
 struct er2bc_meter {
@@ -89,12 +98,14 @@ struct er2bc_meter {
 	struct er2bc_meter_pcpu __percpu *pcpu;
 	bool dead;			/* freed: the tap counts nothing more */
 
-	spinlock_t lock;		/* requests: what follows */
+	spinlock_t lock;		/* requests that verify: what follows */
 	struct er2bc_meter_key __rcu *key;	/* NULL: plain mode; lock, RCU */
 	struct er2bc_replay replay;
-	u64 unauth;
 	u64 replayed;
-	/* the snapshots and requests taken; packets and bytes: at the last */
+	/*
+	 * the snapshots and requests taken; packets and bytes: at the last
+	 * (ignored is unused: the CPUs count it)
+	 */
 	struct er2bc_count count;
 };
 
@@ -126,7 +137,7 @@ static void er2bc_meter_gen_next(struct net *net)
 
 /* this CPU's counts: the tap runs with BHs off, never nested on a CPU */
 static void er2bc_meter_pcpu_add(struct er2bc_meter *m, u32 packets, u64 bytes,
-				 u32 ignored)
+				 u32 ignored, u32 unauth)
 {
 	struct er2bc_meter_pcpu *p = this_cpu_ptr(m->pcpu);
 
@@ -134,32 +145,32 @@ static void er2bc_meter_pcpu_add(struct er2bc_meter *m, u32 packets, u64 bytes,
 	u64_stats_add(&p->packets, packets);
 	u64_stats_add(&p->bytes, bytes);
 	u64_stats_add(&p->ignored, ignored);
+	u64_stats_add(&p->unauth, unauth);
 	u64_stats_update_end(&p->syncp);
 }
 
 /* every CPU's counts, summed: at a request, and for meter-get */
-static void er2bc_meter_sum(const struct er2bc_meter *m, u64 *packets, u64 *bytes,
-			    u64 *ignored)
+static void er2bc_meter_sum(const struct er2bc_meter *m, struct er2bc_meter_sums *sum)
 {
 	unsigned int start;
 	int cpu;
 
-	*packets = 0;
-	*bytes = 0;
-	*ignored = 0;
+	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		const struct er2bc_meter_pcpu *p = per_cpu_ptr(m->pcpu, cpu);
-		u64 pk, by, ig;
+		u64 pk, by, ig, un;
 
 		do {
 			start = u64_stats_fetch_begin(&p->syncp);
 			pk = u64_stats_read(&p->packets);
 			by = u64_stats_read(&p->bytes);
 			ig = u64_stats_read(&p->ignored);
+			un = u64_stats_read(&p->unauth);
 		} while (u64_stats_fetch_retry(&p->syncp, start));
-		*packets += pk;
-		*bytes += by;
-		*ignored += ig;
+		sum->packets += pk;
+		sum->bytes += by;
+		sum->ignored += ig;
+		sum->unauth += un;
 	}
 }
 
@@ -173,32 +184,35 @@ static int er2bc_meter_rcv(struct sk_buff *skb, struct net_device *dev,
 	struct er2bc_meter *m = container_of(pt, struct er2bc_meter, pt);
 	u8 req[ER2BC_PROBE_KEY_MAX], req_len;
 	const struct er2bc_meter_cfg *cfg;
+	struct er2bc_meter_sums sum;
 	struct er2bc_meter_key *key;
 	enum er2bc_auth auth;
-	u64 ignored;
 
 	if (unlikely(READ_ONCE(m->dead)))
 		goto out;
 	cfg = rcu_dereference(m->cfg);
 	switch (er2bc_probe_classify(skb, cfg->port, &cfg->peer, false, req, &req_len)) {
 	case ER2BC_PKT_COUNT:
-		er2bc_meter_pcpu_add(m, er2bc_skb_segs(skb), er2bc_rx_wire_len(skb), 0);
+		er2bc_meter_pcpu_add(m, er2bc_skb_segs(skb), er2bc_rx_wire_len(skb), 0, 0);
 		break;
 	case ER2BC_PKT_PROBE:
 		/*
 		 * With a key, a request that fails its tag or comes again is
 		 * counted nowhere, as the sending qdisc counted it nowhere
 		 * (it cuts only at its own daemon's requests). The HMAC is
-		 * computed before the lock: a flood of forged requests costs
-		 * each CPU its own HMACs, not the others' wait. The cut is
-		 * where the lock is taken; packets another CPU counted
-		 * meanwhile were never in order with this one.
+		 * computed without the lock, and one that fails never takes
+		 * it (what follows turns no refusal into a request): a flood
+		 * of forged requests costs each CPU its own HMACs, not the
+		 * others' wait. The cut is where the lock is taken; packets
+		 * another CPU counted meanwhile were never in order with
+		 * this one.
 		 */
+		key = rcu_dereference(m->key);
+		if (key && !er2bc_probe_tag_ok(key->tfm, req, req_len)) {
+			er2bc_meter_pcpu_add(m, 0, 0, er2bc_skb_segs(skb), 1);
+			break;
+		}
 		auth = ER2BC_AUTH_OK;
-		key = rcu_dereference_bh(m->key);
-		if (key)
-			auth = er2bc_probe_tag_ok(key->tfm, req, req_len) ?
-			       ER2BC_AUTH_OK : ER2BC_AUTH_BAD;
 		spin_lock(&m->lock);
 		/* the meter went, or its key changed: not this key's request */
 		if (unlikely(m->dead)) {
@@ -207,17 +221,20 @@ static int er2bc_meter_rcv(struct sk_buff *skb, struct net_device *dev,
 		}
 		if (rcu_access_pointer(m->key) != key)
 			auth = ER2BC_AUTH_BAD;
-		else if (key && auth == ER2BC_AUTH_OK)
+		else if (key)
 			auth = er2bc_replay_take(&m->replay, req);
 		switch (auth) {
 		case ER2BC_AUTH_OK:
-			er2bc_meter_sum(m, &m->count.packets, &m->count.bytes, &ignored);
+			er2bc_meter_sum(m, &sum);
+			m->count.packets = sum.packets;
+			m->count.bytes = sum.bytes;
 			er2bc_count_snap(&m->count, req, req_len, ktime_get_ns());
 			spin_unlock(&m->lock);
 			goto out;
 		case ER2BC_AUTH_BAD:
-			m->unauth++;
-			break;
+			spin_unlock(&m->lock);
+			er2bc_meter_pcpu_add(m, 0, 0, er2bc_skb_segs(skb), 1);
+			goto out;
 		case ER2BC_AUTH_REPLAYED:
 			m->replayed++;
 			break;
@@ -225,7 +242,7 @@ static int er2bc_meter_rcv(struct sk_buff *skb, struct net_device *dev,
 		spin_unlock(&m->lock);
 		fallthrough;
 	case ER2BC_PKT_IGNORE:
-		er2bc_meter_pcpu_add(m, 0, 0, er2bc_skb_segs(skb));
+		er2bc_meter_pcpu_add(m, 0, 0, er2bc_skb_segs(skb), 0);
 		break;
 	}
 out:
@@ -440,6 +457,11 @@ int er2bc_nl_meter_set_doit(struct sk_buff *skb, struct genl_info *info)
 	 * taken stays if the key is the same (a responder that restarts), and
 	 * starts anew with another.
 	 */
+	/*
+	 * (the port and peers first, then the key: a request that arrives
+	 * between the two is judged by the new match and the old key, and
+	 * refused if the key changed, as a responder restarting expects)
+	 */
 	old_cfg = rcu_replace_pointer(m->cfg, cfg, lockdep_rtnl_is_held());
 	kfree_rcu(old_cfg, rcu);
 	cfg = NULL;
@@ -484,17 +506,19 @@ int er2bc_nl_meter_del_doit(struct sk_buff *skb, struct genl_info *info)
 static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
 			   const struct nlattr *key, struct netlink_ext_ack *extack)
 {
-	u64 packets, bytes, probes, ignored, time, unauth, replayed;
 	const struct er2bc_meter_cfg *cfg = rcu_dereference(m->cfg);
+	u64 packets, bytes, probes, time, replayed;
 	const struct er2bc_snap *s = NULL;
+	struct er2bc_meter_sums sum;
 	bool auth;
 
 	spin_lock_bh(&m->lock);
 	auth = !!rcu_access_pointer(m->key);
-	unauth = m->unauth;
 	replayed = m->replayed;
 	probes = m->count.probes;
-	er2bc_meter_sum(m, &packets, &bytes, &ignored);
+	er2bc_meter_sum(m, &sum);
+	packets = sum.packets;
+	bytes = sum.bytes;
 	time = ktime_get_ns();
 	if (key)
 		s = er2bc_count_find(&m->count, nla_data(key), nla_len(key));
@@ -513,9 +537,9 @@ static int er2bc_meter_put(struct sk_buff *skb, struct er2bc_meter *m,
 	if (nla_put_u32(skb, ER2BC_A_PROBE_IFINDEX, m->ifindex) ||
 	    nla_put_u16(skb, ER2BC_A_PROBE_PORT, ntohs(cfg->port)) ||
 	    er2bc_nl_put_peer(skb, &cfg->peer) ||
-	    er2bc_nl_put_count(skb, packets, bytes, time, probes, ignored) ||
+	    er2bc_nl_put_count(skb, packets, bytes, time, probes, sum.ignored) ||
 	    (auth && nla_put_flag(skb, ER2BC_A_PROBE_AUTH)) ||
-	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_UNAUTH, unauth, ER2BC_A_PROBE_PAD) ||
+	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_UNAUTH, sum.unauth, ER2BC_A_PROBE_PAD) ||
 	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_REPLAYED, replayed, ER2BC_A_PROBE_PAD))
 		return -EMSGSIZE;
 	return 0;
