@@ -194,7 +194,7 @@ static int er2bc_put_class(struct sk_buff *skb, const struct er2bc_class *cl)
 	    nla_put_u64_64bit(skb, ER2BC_A_CLASS_EXPECTED, k->re, ER2BC_A_CLASS_PAD) ||
 	    nla_put_s64(skb, ER2BC_A_CLASS_DELTA, k->delta, ER2BC_A_CLASS_PAD) ||
 	    nla_put_s64(skb, ER2BC_A_CLASS_DELTA_SUM, k->delta_sum, ER2BC_A_CLASS_PAD) ||
-	    nla_put_u8(skb, ER2BC_A_CLASS_MARGIN, k->margin)) {
+	    nla_put_u32(skb, ER2BC_A_CLASS_MARGIN, k->margin)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

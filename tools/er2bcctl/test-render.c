@@ -97,7 +97,7 @@ static void tcp_class(struct nlmsghdr *nlh, uint32_t classid, uint8_t prio, uint
 	CU8(nlh, PRIO, prio);
 	CU8(nlh, TYPE, 0);
 	CU64(nlh, RATE, rf);
-	CU8(nlh, MARGIN, 0);
+	CU32(nlh, MARGIN, 0);
 	CU64(nlh, GUARANTEE, g);
 	CU64(nlh, DEMAND, sd);
 	CU64(nlh, EXPECTED, re);
@@ -164,7 +164,7 @@ static void build_full(struct qdisc_info *qi)
 	CU8(nlh, PRIO, 3);
 	CU8(nlh, TYPE, 1);
 	CU64(nlh, RATE, 400000);
-	CU8(nlh, MARGIN, 20);
+	CU32(nlh, MARGIN, 20);
 	CU64(nlh, GUARANTEE, 400000);
 	CU64(nlh, DEMAND, 400000);
 	mnl_attr_nest_end(nlh, nest);
