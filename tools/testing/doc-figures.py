@@ -69,7 +69,7 @@ CHECKS = [
      [("j['tcp']['static'][0] * 100", "{:.1f}")]),
     ("Documentation/er2bc-estimator.rst",
      r"the qdisc's counting adds (\d+) instructions a packet with one prefix and (\d+) with four "
-     r"\(on (\d+) for the whole transmit path\)\. The meter adds (\d+) \(on (\d+) for transmit",
+     r"\(on (\d+) for the whole transmit path\)\. The meter added (\d+) \(on (\d+) for transmit",
      "bench-estimator.json",
      [("j['hook_extra_ns']['qdisc_counting']", "{:.0f}"),
       ("j['hook_extra_ns']['qdisc_counting_4_prefixes']", "{:.0f}"),
