@@ -342,10 +342,10 @@ static int rcvmgr_reply(struct genl_info *info, struct sk_buff **msg, void **hdr
 }
 
 /*
- * The reads take nothing: with no policy for them (no request attributes
- * in the spec) and none for the family, the core passes attributes
- * through unread. (A dump's start has no extack to fill on 6.1: there
- * the refusal is a bare EINVAL.)
+ * The reads take nothing. 6.1's core refuses what a command without a
+ * policy is sent ("Unknown attribute type"); 6.2 and later pass it
+ * through unread (no request attributes in the spec: no policy). Refused
+ * here alike, whichever kernel.
  */
 static int rcvmgr_no_attrs(const struct nlmsghdr *nlh, struct netlink_ext_ack *extack)
 {
