@@ -430,7 +430,7 @@ first=$(grep -m1 "no response for" "$work/s14.err")
 [ $floor_rc = 0 ] && [ $est_rc = 0 ] && [ "${res%% *}" = 0 ] &&
 	[[ "$first" == *"no response for 3 intervals in a row: W halved to"* ]]
 t "quiet peer: W halves at the 3rd missed interval and each after, stops at w-floor, grows back by AIMD" $? \
-	"${res#* }; $(tail -n 5 "$work/s14.err")"
+	"floor seen $floor_rc, estimates on with decays $decays $est_rc (0: yes), W rule ${res%% *} (0: held): ${res#* }; first: ${first:-none}; $(tail -n 5 "$work/s14.err")"
 
 # --- the qdisc does not count on the daemon's port: the sender says how to
 # fix it and waits (a service restarted every 5 s would say it again and
