@@ -35,6 +35,18 @@ size_t wire_resp_len(bool auth)
 	return auth ? WIRE_ARESP_LEN : WIRE_RESP_LEN;
 }
 
+size_t wire_probe_len(bool auth)
+{
+	return auth ? WIRE_APROBE_LEN : WIRE_PROBE_LEN;
+}
+
+unsigned int wire_bytes_per_probe(bool ipv6, bool auth)
+{
+	unsigned int hdr = ipv6 ? WIRE_IPV6_HDR : WIRE_IPV4_HDR;
+
+	return 2 * (hdr + (unsigned int)wire_probe_len(auth));
+}
+
 unsigned int wire_bytes_per_estimate(bool ipv6, bool auth)
 {
 	unsigned int hdr = ipv6 ? WIRE_IPV6_HDR : WIRE_IPV4_HDR;
@@ -56,9 +68,20 @@ static void put64(uint8_t *p, uint64_t v)
 		p[i] = (uint8_t)v;
 }
 
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
 static uint16_t get16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
 }
 
 static uint64_t get64(const uint8_t *p)
@@ -201,6 +224,82 @@ enum wire_verdict wire_resp_decode(const uint8_t *buf, size_t len,
 	return WIRE_OK;
 }
 
+uint16_t wire_type(const uint8_t *buf, size_t len)
+{
+	return len < 2 ? 0 : get16(buf) & ~WIRE_AUTH;
+}
+
+size_t wire_probe_encode(uint8_t *buf, const struct wire_probe *p,
+			 const struct wire_key *key)
+{
+	bool auth = key->len;
+	size_t len = wire_probe_len(auth);
+
+	memset(buf, 0, len);
+	put16(buf, WIRE_PROBE | (auth ? WIRE_AUTH : 0));
+	put32(buf + 4, p->seq);
+	if (auth) {
+		put64(buf + 8, p->epoch);
+		sign(key, buf, WIRE_APROBE_BODY);
+	}
+	return len;
+}
+
+size_t wire_echo_encode(uint8_t *buf, const struct wire_echo *e,
+			const struct wire_key *key)
+{
+	bool auth = key->len;
+	size_t len = wire_probe_len(auth);
+
+	memset(buf, 0, len);
+	put16(buf, WIRE_ECHO | (auth ? WIRE_AUTH : 0));
+	put32(buf + 4, e->seq);
+	put64(buf + 8, e->time);
+	if (auth) {
+		put64(buf + 16, e->epoch);
+		sign(key, buf, len);
+	}
+	return len;
+}
+
+enum wire_verdict wire_probe_decode(const uint8_t *buf, size_t len,
+				    const struct wire_key *key, struct wire_probe *p)
+{
+	enum wire_verdict v;
+
+	v = check(buf, len, WIRE_PROBE, WIRE_PROBE_LEN, WIRE_APROBE_LEN,
+		  key->len ? WIRE_APROBE_BODY : WIRE_PROBE_BODY, key);
+	/* bytes 2-3 are zero: what a later version may use, now malformed */
+	if (v == WIRE_OK && (buf[2] || buf[3]))
+		v = WIRE_MALFORMED;
+	if (v != WIRE_OK)
+		return v;
+	memset(p, 0, sizeof(*p));
+	p->seq = get32(buf + 4);
+	if (key->len)
+		p->epoch = get64(buf + 8);
+	return WIRE_OK;
+}
+
+enum wire_verdict wire_echo_decode(const uint8_t *buf, size_t len,
+				   const struct wire_key *key, struct wire_echo *e)
+{
+	enum wire_verdict v;
+
+	v = check(buf, len, WIRE_ECHO, WIRE_ECHO_LEN, WIRE_AECHO_LEN,
+		  wire_probe_len(key->len), key);
+	if (v == WIRE_OK && (buf[2] || buf[3]))
+		v = WIRE_MALFORMED;
+	if (v != WIRE_OK)
+		return v;
+	memset(e, 0, sizeof(*e));
+	e->seq = get32(buf + 4);
+	e->time = get64(buf + 8);
+	if (key->len)
+		e->epoch = get64(buf + 16);
+	return WIRE_OK;
+}
+
 bool replay_newer(const struct replay *w, uint64_t epoch, uint16_t seq)
 {
 	uint16_t ahead;
@@ -214,6 +313,25 @@ bool replay_newer(const struct replay *w, uint64_t epoch, uint16_t seq)
 }
 
 void replay_accept(struct replay *w, uint64_t epoch, uint16_t seq)
+{
+	w->have = true;
+	w->epoch = epoch;
+	w->seq = seq;
+}
+
+bool replay32_newer(const struct replay32 *w, uint64_t epoch, uint32_t seq)
+{
+	uint32_t ahead;
+
+	if (!w->have || epoch > w->epoch)
+		return true;
+	if (epoch < w->epoch)
+		return false;
+	ahead = seq - w->seq;
+	return ahead >= 1 && ahead <= 0x7fffffffU;
+}
+
+void replay32_accept(struct replay32 *w, uint64_t epoch, uint32_t seq)
 {
 	w->have = true;
 	w->epoch = epoch;

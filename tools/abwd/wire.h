@@ -14,6 +14,8 @@
 
 #define WIRE_REQUEST		1
 #define WIRE_RESPONSE		2
+#define WIRE_PROBE		3	/* a delay probe (probe-interval) */
+#define WIRE_ECHO		4	/* its echo */
 #define WIRE_AUTH		0x8000	/* flag: an authenticated message */
 
 #define WIRE_TAG_LEN		16
@@ -29,6 +31,19 @@
 #define WIRE_REQ_LEN		WIRE_RESP_LEN
 #define WIRE_AREQ_LEN		WIRE_ARESP_LEN
 #define WIRE_MAX_LEN		WIRE_ARESP_LEN
+
+/*
+ * A delay probe and its echo: the probe's body (type, zeros, seq; epoch
+ * and tag authenticated), then zeros up to its echo's length; the echo
+ * (type, zeros, seq, the responder's receipt time; epoch and tag
+ * authenticated), as large as the probe and no larger.
+ */
+#define WIRE_PROBE_BODY		8	/* type, 0, seq */
+#define WIRE_APROBE_BODY	32	/* type, 0, seq, epoch, tag */
+#define WIRE_ECHO_LEN		16	/* type, 0, seq, time */
+#define WIRE_AECHO_LEN		40	/* type, 0, seq, time, epoch, tag */
+#define WIRE_PROBE_LEN		WIRE_ECHO_LEN
+#define WIRE_APROBE_LEN		WIRE_AECHO_LEN
 
 /* IP and UDP headers a message carries on the wire */
 #define WIRE_IPV4_HDR		(20 + 8)
@@ -56,6 +71,17 @@ struct wire_resp {
 	uint64_t epoch;		/* authenticated mode only: the request's */
 };
 
+struct wire_probe {
+	uint32_t seq;
+	uint64_t epoch;		/* authenticated mode only */
+};
+
+struct wire_echo {
+	uint32_t seq;		/* the probe's */
+	uint64_t time;		/* ns, the responder's CLOCK_MONOTONIC at its receipt */
+	uint64_t epoch;		/* authenticated mode only: the probe's */
+};
+
 /* why a datagram was dropped; WIRE_OK: it was not */
 enum wire_verdict {
 	WIRE_OK,
@@ -76,6 +102,12 @@ const char *wire_verdict_name(enum wire_verdict v);
 size_t wire_req_len(bool auth);
 size_t wire_req_body_len(bool auth);
 size_t wire_resp_len(bool auth);
+
+/* a probe's length (its echo's too), plain (!@auth) or not */
+size_t wire_probe_len(bool auth);
+
+/* a probe and its echo, IP and UDP headers included */
+unsigned int wire_bytes_per_probe(bool ipv6, bool auth);
 
 /* request and response, IP and UDP headers included */
 unsigned int wire_bytes_per_estimate(bool ipv6, bool auth);
@@ -100,6 +132,19 @@ enum wire_verdict wire_req_decode(const uint8_t *buf, size_t len,
 enum wire_verdict wire_resp_decode(const uint8_t *buf, size_t len,
 				   const struct wire_key *key, struct wire_resp *r);
 
+/* the type of a message, its flag cleared; 0 if too short for one */
+uint16_t wire_type(const uint8_t *buf, size_t len);
+
+/* probe and echo, as the request and response above */
+size_t wire_probe_encode(uint8_t *buf, const struct wire_probe *p,
+			 const struct wire_key *key);
+size_t wire_echo_encode(uint8_t *buf, const struct wire_echo *e,
+			const struct wire_key *key);
+enum wire_verdict wire_probe_decode(const uint8_t *buf, size_t len,
+				    const struct wire_key *key, struct wire_probe *p);
+enum wire_verdict wire_echo_decode(const uint8_t *buf, size_t len,
+				   const struct wire_key *key, struct wire_echo *e);
+
 /* HMAC-SHA-256(@key, @data) truncated to WIRE_TAG_LEN bytes */
 void wire_tag(const struct wire_key *key, const uint8_t *data, size_t len,
 	      uint8_t *tag);
@@ -117,5 +162,15 @@ struct replay {
 
 bool replay_newer(const struct replay *w, uint64_t epoch, uint16_t seq);
 void replay_accept(struct replay *w, uint64_t epoch, uint16_t seq);
+
+/* the same for the probes, whose seq is 32 bits: 1..2^31 - 1 ahead */
+struct replay32 {
+	bool have;
+	uint64_t epoch;
+	uint32_t seq;
+};
+
+bool replay32_newer(const struct replay32 *w, uint64_t epoch, uint32_t seq);
+void replay32_accept(struct replay32 *w, uint64_t epoch, uint32_t seq);
 
 #endif /* _ABWD_WIRE_H */

@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: the estimator's wire parser (wire.c) on any datagram.
  * The first byte chooses plain or authenticated mode; the rest is the
- * datagram, decoded as a request and as a response. What decodes must
+ * datagram, decoded as a request, a response, a probe and an echo. What decodes must
  * encode back to the same bytes, and its (epoch, seq) go through a fresh
  * replay window (each input on its own: a crash replays from its input). ASan and UBSan catch the rest.
  */
@@ -22,6 +22,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	struct replay w = { 0 };
+	struct replay32 w32 = { 0 };
+	struct wire_probe probe;
+	struct wire_echo echo;
 	const struct wire_key *key;
 	uint8_t out[WIRE_MAX_LEN];
 	struct wire_resp resp;
@@ -46,5 +49,18 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (n != size || memcmp(out, data, n))
 			abort();
 	}
+	if (wire_probe_decode(data, size, key, &probe) == WIRE_OK) {
+		n = wire_probe_encode(out, &probe, key);
+		if (n != size || memcmp(out, data, n))
+			abort();
+		if (key->len && replay32_newer(&w32, probe.epoch, probe.seq))
+			replay32_accept(&w32, probe.epoch, probe.seq);
+	}
+	if (wire_echo_decode(data, size, key, &echo) == WIRE_OK) {
+		n = wire_echo_encode(out, &echo, key);
+		if (n != size || memcmp(out, data, n))
+			abort();
+	}
+	(void)wire_type(data, size);
 	return 0;
 }
