@@ -39,6 +39,11 @@ void log_pri(int pri, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 /* CLOCK_MONOTONIC and CLOCK_REALTIME, ns */
 uint64_t mono_ns(void);
 uint64_t real_ns(void);
+/*
+ * a CLOCK_REALTIME time (a socket's timestamp) in CLOCK_MONOTONIC, as the
+ * two clocks stand now; 0 if before the monotonic clock's start
+ */
+uint64_t real_to_mono(uint64_t real);
 
 /*
  * At most one message a period for something that may repeat quickly (a

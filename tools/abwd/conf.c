@@ -484,6 +484,28 @@ static int set_loss_queue(struct config *c, const char *val, const char **why)
 	return parse_yes_no(val, &c->loss_queue, why);
 }
 
+/* the probes' budget: 50 a second at most (dense.h) */
+#define PROBE_INTERVAL_MIN_US	20000
+#define PROBE_INTERVAL_MAX_US	1000000
+
+static int set_probe_interval(struct config *c, const char *val, const char **why)
+{
+	uint64_t us;
+
+	if (!strcmp(val, "off")) {
+		c->probe_interval_us = 0;
+		return 0;
+	}
+	if (parse_time(val, 1, &us, why))
+		return -1;
+	if (us < PROBE_INTERVAL_MIN_US || us > PROBE_INTERVAL_MAX_US) {
+		*why = "must be off or 20ms to 1s";
+		return -1;
+	}
+	c->probe_interval_us = us;
+	return 0;
+}
+
 static int set_rate_limit(struct config *c, const char *val, const char **why)
 {
 	uint32_t v;
@@ -725,6 +747,8 @@ static const struct key_def keys[] = {
 	  "loss: beside elastic traffic, W at TCP's rate for 4 flows (compete.h)" },
 	{ "loss-queue", "yes|no", S, "no", false, false, set_loss_queue,
 	  "loss: a loss cuts W only with a queue (delay-span-min) or when heavy" },
+	{ "probe-interval", "TIME|off", S, "off", false, false, set_probe_interval,
+	  "a delay probe this often, the delay rules' signal (20ms to 1s)" },
 	{ "apply", "yes|no",	 S, "yes", false, false, set_apply,
 	  "hand W to the qdisc; no: only report it (a shaper driven otherwise)" },
 	{ "decay-after", "N",	 S, "3", false, false, set_decay_after,
@@ -1236,6 +1260,10 @@ void conf_print(FILE *f, const struct config *c)
 		fprintf(f, "delay-drain = %s\n", c->delay.drain ? "yes" : "no");
 		fprintf(f, "compete = %s\n", c->compete ? "yes" : "no");
 		fprintf(f, "loss-queue = %s\n", c->loss_queue ? "yes" : "no");
+		if (c->probe_interval_us)
+			fprintf(f, "probe-interval = %s\n", fmt_period(b, c->probe_interval_us));
+		else
+			fprintf(f, "probe-interval = off\n");
 		fprintf(f, "apply = %s\n", c->apply ? "yes" : "no");
 		fprintf(f, "decay-after = %u\n", c->decay_after);
 		fprintf(f, "w-floor = %llubit\n", (unsigned long long)c->w_floor);

@@ -58,6 +58,7 @@ struct config {
 	bool apply;			/* hand W to the qdisc (abw-set), or only report it */
 	bool compete;			/* loss mode: compete beside elastic traffic (compete.h) */
 	bool loss_queue;		/* loss mode: a loss cuts only with a queue, or heavy */
+	uint64_t probe_interval_us;	/* delay probes (dense.h) every this; 0: none */
 	uint32_t decay_after;		/* missed intervals before W decays, 0: never */
 	uint64_t w_floor;		/* bit/s: where a decaying W stops */
 	/* responder */

@@ -45,8 +45,16 @@ struct responder {
 	struct nl nl;
 	int fd;
 	struct replay replay;		/* authenticated mode only */
+	struct replay32 probe_replay;	/* the delay probes': authenticated mode only */
+	/*
+	 * the kernel stamps what arrives (sock_rx_stamps()): asked for at
+	 * the first probe; a probe it did not stamp is echoed with the time
+	 * it was read
+	 */
+	bool rx_stamps;
 
 	uint64_t requests, responses, no_snapshot, send_errors, rate_limited;
+	uint64_t probes, echoes, unstamped;
 	struct rl_source rl_src[RL_SOURCES];
 	/* the meter's own refusals, read as the status file is written */
 	uint64_t meter_unauth, meter_replayed;
@@ -200,6 +208,11 @@ static void write_status(struct responder *r)
 	json_u64(&j, "responses", r->responses);
 	json_u64(&j, "no_snapshot", r->no_snapshot);
 	json_u64(&j, "send_errors", r->send_errors);
+	json_obj_open(&j, "probes");
+	json_u64(&j, "received", r->probes);
+	json_u64(&j, "echoed", r->echoes);
+	json_u64(&j, "unstamped", r->unstamped);
+	json_obj_close(&j);
 	json_u64(&j, "rate_limit_per_second", r->c.rate_limit);
 	json_u64(&j, "rate_limited", r->rate_limited);
 	json_dropped(&j, r->dropped);
@@ -278,6 +291,73 @@ static void meter_lost(struct responder *r)
 	log_msg("%s: setting it again", r->waiting);
 }
 
+/*
+ * A delay probe (dense.h): its echo, with the time it arrived in
+ * CLOCK_MONOTONIC, as a response's T_r. Checked as a request is (the
+ * peer prefixes, the tag and its own replay window, plain mode's rate
+ * limit, which it shares with the requests), but no meter is asked: the
+ * probe counts as data at both gateways.
+ */
+static void on_probe(struct responder *r, const uint8_t *buf, ssize_t n,
+		     const struct sockaddr *sa, socklen_t from_len, const struct pktinfo *pi)
+{
+	uint8_t out[WIRE_MAX_LEN];
+	char addr[ADDR_STRLEN];
+	struct wire_probe p;
+	struct wire_echo e;
+	enum wire_verdict v;
+	uint64_t now = mono_ns();
+	size_t len;
+	int ret;
+
+	v = wire_probe_decode(buf, (size_t)n, &r->c.key, &p);
+	if (v == WIRE_OK && !from_peer(&r->c, sa))
+		v = WIRE_UNEXPECTED;
+	else if (v == WIRE_OK && r->c.key.len && !replay32_newer(&r->probe_replay, p.epoch, p.seq))
+		v = WIRE_REPLAYED;
+	if (v != WIRE_OK) {
+		r->dropped[v]++;
+		log_limited(&r->rl_drop[v], "dropped a datagram from %s (%s, %zd bytes, a probe)",
+			    fmt_addr(addr, sizeof(addr), sa), wire_verdict_name(v), n);
+		return;
+	}
+	if (r->c.key.len)
+		replay32_accept(&r->probe_replay, p.epoch, p.seq);
+	r->probes++;
+	if (!r->c.key.len && !rate_ok(r, sa, now)) {
+		r->rate_limited++;
+		log_limited(&r->rl_limit, "no echo to %s: more than %u a second "
+			    "(rate-limit)", fmt_addr(addr, sizeof(addr), sa), r->c.rate_limit);
+		return;
+	}
+	if (!r->rx_stamps) {
+		r->rx_stamps = true;
+		ret = sock_rx_stamps(r->fd);
+		if (ret)
+			log_warn("no receive timestamps (%s): the probes' arrival is the time "
+				 "they are read", strerror(-ret));
+	}
+	e = (struct wire_echo){
+		.seq = p.seq,
+		.time = pi->stamp_ns ? real_to_mono(pi->stamp_ns) : 0,
+		.epoch = p.epoch,
+	};
+	if (!e.time) {
+		r->unstamped++;
+		e.time = now;
+	}
+	len = wire_echo_encode(out, &e, &r->c.key);
+	ret = sock_send(r->fd, out, len, sa, from_len, pi);
+	if (ret) {
+		r->send_errors++;
+		snprintf(r->last_error, sizeof(r->last_error), "echo %u to %s: %s",
+			 p.seq, fmt_addr(addr, sizeof(addr), sa), strerror(-ret));
+		log_limited(&r->rl_io, "%s", r->last_error);
+		return;
+	}
+	r->echoes++;
+}
+
 static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 			const struct sockaddr_storage *from, socklen_t from_len,
 			const struct pktinfo *pi)
@@ -294,6 +374,10 @@ static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 	int ret;
 
 	r->dirty = true;
+	if (n <= WIRE_MAX_LEN && wire_type(buf, (size_t)n) == WIRE_PROBE) {
+		on_probe(r, buf, n, sa, from_len, pi);
+		return;
+	}
 	if (n > WIRE_MAX_LEN)
 		v = WIRE_MALFORMED;
 	else
@@ -419,6 +503,7 @@ static void reload(const struct daemon *d, struct responder *r)
 	if (fd >= 0) {
 		close(r->fd);
 		r->fd = fd;
+		r->rx_stamps = false;	/* a new socket: asked for again */
 	}
 	r->c = nc;
 	if (meter) {

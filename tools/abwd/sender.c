@@ -19,6 +19,7 @@
 #include "json.h"
 #include "epoch.h"
 #include "compete.h"
+#include "dense.h"
 #include "kern.h"
 #include "load.h"
 #include "parse.h"
@@ -50,6 +51,20 @@ struct sender {
 	} pend[ABWD_PENDING_MAX];
 	unsigned int npend;
 	uint64_t next_tick;		/* mono ns: the next request */
+
+	/*
+	 * The delay probes (probe-interval, dense.h): their own socket,
+	 * whose datagrams the kernel stamps as they leave the device, so
+	 * that the counts of stamps (its keys) and probes stay in step.
+	 */
+	int pfd;			/* -1: no probes */
+	struct dense dense;
+	uint32_t probe_seq;		/* the next probe's; probe_key's too */
+	uint64_t next_probe;		/* mono ns */
+	uint64_t probe_since;		/* the last read's newest probe (dense_read()) */
+	struct dense_read dread;	/* the last estimate's read */
+	uint64_t probe_send_errors, probe_reads;
+	bool probe_no_stamps_logged;
 
 	struct interval iv;
 	struct aimd aimd;
@@ -101,6 +116,7 @@ struct sender {
 	struct ratelimit rl_mark;	/* SO_MARK failures */
 	struct ratelimit rl_foreign;	/* foreign estimates (interval.h) */
 	struct ratelimit rl_negative;	/* L < 0 within the slack */
+	struct ratelimit rl_probe;	/* the probes' socket errors */
 };
 
 /*
@@ -398,6 +414,28 @@ static void write_status(struct sender *s)
 	json_u64(&j, "no_snapshot", s->no_snapshot);
 	json_u64(&j, "abw_set_failures", s->abw_set_failures);
 	json_dropped(&j, s->dropped);
+	if (s->c.probe_interval_us) {
+		json_obj_open(&j, "probes");
+		json_u64(&j, "interval_us", s->c.probe_interval_us);
+		json_bool(&j, "on", s->pfd >= 0);
+		json_u64(&j, "sent", s->dense.sent);
+		json_u64(&j, "echoed", s->dense.echoes);
+		json_u64(&j, "unstamped", s->dense.unstamped);
+		json_u64(&j, "mismatched", s->dense.mismatched);
+		json_u64(&j, "unknown", s->dense.unknown);
+		json_u64(&j, "duplicate", s->dense.duplicate);
+		json_u64(&j, "send_errors", s->probe_send_errors);
+		/* estimates whose delay the probes gave, and the last one's */
+		json_u64(&j, "reads", s->probe_reads);
+		json_u64(&j, "read_samples", s->dread.fresh ? s->dread.n : 0);
+		json_u64(&j, "rtt_min_us", s->dense.rtt_min_ns / 1000);
+		/* from the socket to the device: the wait in our own qdisc */
+		json_u64(&j, "qdisc_wait_last_us", s->dense.wait_last_ns / 1000);
+		json_u64(&j, "qdisc_wait_max_us", s->dense.wait_max_ns / 1000);
+		json_u64(&j, "bytes_per_probe", wire_bytes_per_probe(s->c.peer.ss_family == AF_INET6,
+								     s->c.key.len));
+		json_obj_close(&j);
+	}
 	json_u64(&j, "bytes_per_estimate",
 		 wire_bytes_per_estimate(s->c.peer.ss_family == AF_INET6, s->c.key.len));
 	json_str(&j, "last_error", s->last_error);
@@ -471,6 +509,141 @@ static void send_request(struct sender *s, uint64_t now)
 			  strerror(-ret));
 		log_limited(&s->rl_io, "%s", s->last_error);
 	}
+}
+
+static void probes_close(struct sender *s)
+{
+	if (s->pfd >= 0)
+		close(s->pfd);
+	s->pfd = -1;
+}
+
+/*
+ * The probes' socket, if probe-interval asks for probes; without it (no
+ * socket, no transmit timestamps) the requests' delay serves, as before
+ */
+static void probes_open(struct sender *s)
+{
+	uint32_t seq;
+	int fd, ret;
+
+	probes_close(s);
+	if (!s->c.probe_interval_us)
+		return;
+	fd = open_socket(&s->c);
+	if (fd < 0) {
+		log_warn("no delay probes: the requests' delay serves");
+		return;
+	}
+	ret = sock_tx_stamps(fd);
+	if (ret) {
+		log_warn("no delay probes: the socket takes no transmit timestamps (%s); "
+			 "the requests' delay serves", strerror(-ret));
+		close(fd);
+		return;
+	}
+	if (getrandom(&seq, sizeof(seq), GRND_NONBLOCK) != sizeof(seq))
+		seq = (uint32_t)(mono_ns() ^ (uint64_t)getpid());
+	s->pfd = fd;
+	dense_init(&s->dense, seq);
+	s->probe_seq = seq;
+	s->next_probe = mono_ns();
+	s->probe_since = 0;
+	s->probe_no_stamps_logged = false;
+	memset(&s->dread, 0, sizeof(s->dread));
+}
+
+static void send_probe(struct sender *s, uint64_t now)
+{
+	struct wire_probe p = { .seq = s->probe_seq, .epoch = s->epoch };
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t len;
+	int ret;
+
+	len = wire_probe_encode(buf, &p, &s->c.key);
+	ret = sock_send(s->pfd, buf, len, (struct sockaddr *)&s->peer, s->c.peer_len, NULL);
+	/*
+	 * ENOBUFS: the datagram was made (its stamp key taken), then dropped
+	 * on its way out; any other error: it was not, and its seq goes to
+	 * the next probe, so that seq and key stay in step
+	 */
+	if (!ret || ret == -ENOBUFS) {
+		dense_sent(&s->dense, s->probe_seq, now);
+		s->probe_seq++;
+	}
+	if (ret) {
+		s->probe_send_errors++;
+		log_limited(&s->rl_probe, "sending probe %u to %s: %s", p.seq, s->c.peer_str,
+			    strerror(-ret));
+	}
+}
+
+/* the transmit timestamps waiting on the probes' socket */
+static void probe_stamps(struct sender *s)
+{
+	uint64_t real;
+	uint32_t key;
+	int i, ret;
+
+	for (i = 0; i < 256; i++) {
+		ret = sock_read_stamp(s->pfd, &key, &real);
+		if (ret < 0)
+			break;
+		if (ret)
+			dense_stamp(&s->dense, key, real_to_mono(real));
+	}
+}
+
+/* an echo to one of the probes */
+static void probe_datagram(void *ctx, const struct datagram *d)
+{
+	struct sender *s = ctx;
+	enum wire_verdict v;
+	struct wire_echo e;
+	char addr[ADDR_STRLEN];
+
+	if (d->len > WIRE_MAX_LEN)
+		v = WIRE_MALFORMED;
+	else
+		v = wire_echo_decode(d->buf, (size_t)d->len, &s->c.key, &e);
+	if (v == WIRE_OK && !sock_same((struct sockaddr *)&d->from, (struct sockaddr *)&s->peer))
+		v = WIRE_UNEXPECTED;
+	else if (v == WIRE_OK && s->c.key.len && e.epoch != s->epoch)
+		v = WIRE_REPLAYED;
+	if (v != WIRE_OK) {
+		s->dropped[v]++;
+		log_limited(&s->rl_drop[v], "dropped a datagram from %s (%s, %zd bytes, to the "
+			    "probes' socket)", fmt_addr(addr, sizeof(addr),
+							(const struct sockaddr *)&d->from),
+			    wire_verdict_name(v), d->len);
+		return;
+	}
+	(void)dense_echo(&s->dense, e.seq, e.time, mono_ns());
+	if (s->dense.echoes >= 20 && s->dense.unstamped == s->dense.echoes &&
+	    !s->probe_no_stamps_logged) {
+		s->probe_no_stamps_logged = true;
+		log_warn("the probes get no transmit timestamps from dev %s: their delay is "
+			 "unknown, the requests' serves", s->c.dev);
+	}
+}
+
+/*
+ * The delay an estimate reads: with probes, the least of those sent in the
+ * last round trip (dense.h), if one was sent since the last estimate's
+ * read; else the request's own, @owd_ns
+ */
+static int64_t probe_delay(struct sender *s, int64_t owd_ns)
+{
+	uint64_t pi = s->c.probe_interval_us * 1000;
+
+	if (s->pfd < 0)
+		return owd_ns;
+	dense_read(&s->dense, s->probe_since, 2 * pi, s->c.interval_us * 1000, &s->dread);
+	if (!s->dread.fresh)
+		return owd_ns;
+	s->probe_since = s->dread.newest_ns;
+	s->probe_reads++;
+	return s->dread.owd_ns;
 }
 
 /* the awaited request @seq is for; -1: none */
@@ -564,7 +737,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		.foreign = e->foreign,
 	};
 	struct abw_estimate a;
-	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN], sr[FMT_LEN], queue[64], load[80];
+	char w[FMT_LEN], r[FMT_LEN], d[FMT_LEN], sr[FMT_LEN], queue[96], load[80];
 	const char *rule;
 	uint64_t w_before;
 	bool delayed;
@@ -712,9 +885,10 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 	/* the queue read, where it moved W (the delay rule, compete, loss-queue) */
 	queue[0] = '\0';
 	if (delayed || (x && s->dly.have && (s->c.compete || s->c.loss_queue)))
-		snprintf(queue, sizeof(queue), " queue %lldus of %lldus",
+		snprintf(queue, sizeof(queue), " queue %lldus of %lldus%s",
 			 (long long)(s->dly.queue_ns / 1000),
-			 (long long)(delay_span(&s->dly, &s->c.delay) / 1000));
+			 (long long)(delay_span(&s->dly, &s->c.delay) / 1000),
+			 s->pfd < 0 ? "" : s->dread.fresh ? " (probes)" : " (the request's)");
 	/* what the qdisc sent, and whether W held it back (load.h) */
 	load[0] = '\0';
 	if (ls.has_held && e->sent_dt_ns)
@@ -853,7 +1027,7 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		break;
 	case IV_ESTIMATE:
 		/* the request's one-way delay: the clocks' offset cancels in delay.c */
-		x.owd_ns = (int64_t)(r->time - st.time);
+		x.owd_ns = probe_delay(s, (int64_t)(r->time - st.time));
 		x.rtt_ns = mono_ns() - p.sent_ns;
 		apply(s, &e, st.has_time ? &x : NULL);
 		break;
@@ -912,7 +1086,7 @@ static int reload(const struct daemon *d, struct sender *s)
 {
 	char why[sizeof(s->waiting)], hint[sizeof(s->waiting)];
 	struct config nc;
-	bool path, family, qdisc, rule;
+	bool path, family, qdisc, rule, probes;
 	int fd = -1, ret = 0;
 
 	if (daemon_reload(d, &nc)) {
@@ -947,8 +1121,11 @@ static int reload(const struct daemon *d, struct sender *s)
 		delay_init(&s->dly);
 	if (rule || nc.compete != s->c.compete || nc.interval_us != s->c.interval_us)
 		compete_abandon(&s->cmp, &s->aimd, &nc.aimd);
+	probes = family || nc.probe_interval_us != s->c.probe_interval_us;
 	s->c = nc;
 	set_peer_port(s);
+	if (probes)
+		probes_open(s);
 	if (qdisc || !s->attached) {
 		log_msg("reloaded: peer %s port %u, dev %s; the estimation starts over",
 			s->c.peer_str, s->c.port, s->c.dev);
@@ -1034,7 +1211,7 @@ static int try_attach(struct sender *s, uint64_t now)
 int run_sender(const struct daemon *d, struct config *c)
 {
 	struct sender *s;
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	uint64_t now, until, step;
 	int sigfd, ret = EXIT_FAIL;
 	char h[FMT_LEN], t[FMT_LEN];
@@ -1047,6 +1224,7 @@ int run_sender(const struct daemon *d, struct config *c)
 	}
 	s->c = *c;
 	s->fd = -1;
+	s->pfd = -1;
 	set_peer_port(s);
 	if (daemon_kern_open(&s->nl)) {
 		free(s);
@@ -1075,6 +1253,7 @@ int run_sender(const struct daemon *d, struct config *c)
 		close(sigfd);
 		goto out;
 	}
+	probes_open(s);
 	write_status(s);
 	/* up: it waits for its device and qdisc itself, saying so */
 	daemon_notify("READY=1");
@@ -1099,12 +1278,24 @@ int run_sender(const struct daemon *d, struct config *c)
 			if (s->next_tick <= now)
 				s->next_tick = now + step;
 		}
+		/* (a probe is data: none while the qdisc is not there to count it) */
+		if (s->attached && s->pfd >= 0 && now >= s->next_probe) {
+			send_probe(s, now);
+			step = s->c.probe_interval_us * 1000;
+			s->next_probe += step;
+			if (s->next_probe <= now)
+				s->next_probe = now + step;
+		}
 		until = s->attached ? s->next_tick : s->retry;
 		if (s->npend && s->pend[0].deadline < until)
 			until = s->pend[0].deadline;
+		if (s->attached && s->pfd >= 0 && s->next_probe < until)
+			until = s->next_probe;
 		pfd[0] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
-		if (poll(pfd, 2, daemon_poll_ms(now, until)) < 0) {
+		/* (a socket's error queue, its transmit stamps, shows as POLLERR) */
+		pfd[2] = (struct pollfd){ .fd = s->pfd, .events = POLLIN };
+		if (poll(pfd, 3, daemon_poll_ms(now, until)) < 0) {
 			if (errno == EINTR)
 				continue;
 			log_err("poll: %s", strerror(errno));
@@ -1126,6 +1317,12 @@ int run_sender(const struct daemon *d, struct config *c)
 				daemon_notify("READY=1");
 			}
 		}
+		/* the stamps first: the echoes that follow need them */
+		if (s->pfd >= 0 && pfd[2].fd == s->pfd && (pfd[2].revents & POLLERR))
+			probe_stamps(s);
+		if (s->pfd >= 0 && pfd[2].fd == s->pfd && (pfd[2].revents & POLLIN))
+			read_datagrams(s->pfd, probe_datagram, s, s->last_error,
+				       sizeof(s->last_error), &s->rl_probe);
 		if (pfd[0].revents)
 			read_datagrams(s->fd, datagram, s, s->last_error, sizeof(s->last_error),
 				       &s->rl_io);
@@ -1144,6 +1341,7 @@ int run_sender(const struct daemon *d, struct config *c)
 out:
 	if (s->fd >= 0)
 		close(s->fd);
+	probes_close(s);
 	nl_close(&s->nl);
 	explicit_bzero(&s->c.key, sizeof(s->c.key));
 	free(s);

@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <arpa/inet.h>
+#include <linux/errqueue.h>
+#include <linux/net_tstamp.h>
 
 #include "sock.h"
 
@@ -35,11 +38,74 @@ fail:
 	return err;
 }
 
-/* room for either pktinfo */
+/* room for either pktinfo and a receive timestamp */
 union cmsg_buf {
-	char buf[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+	char buf[CMSG_SPACE(sizeof(struct in6_pktinfo)) + CMSG_SPACE(sizeof(struct timespec))];
 	struct cmsghdr align;
 };
+
+int sock_rx_stamps(int fd)
+{
+	int one = 1;
+
+	return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) ? -errno : 0;
+}
+
+int sock_tx_stamps(int fd)
+{
+	int flags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE |
+		    SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY;
+
+	return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)) ? -errno : 0;
+}
+
+static uint64_t ts_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec;
+}
+
+int sock_read_stamp(int fd, uint32_t *key, uint64_t *real_ns)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct scm_timestamping)) +
+			 CMSG_SPACE(sizeof(struct sock_extended_err) +
+				    sizeof(struct sockaddr_in6))];
+		struct cmsghdr align;
+	} cbuf;
+	struct msghdr msg = {
+		.msg_control = cbuf.buf,
+		.msg_controllen = sizeof(cbuf.buf),
+	};
+	const struct sock_extended_err *ee = NULL;
+	struct scm_timestamping tss;
+	bool have_ts = false;
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	do {
+		n = recvmsg(fd, &msg, MSG_ERRQUEUE);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPING &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(tss))) {
+			memcpy(&tss, CMSG_DATA(cm), sizeof(tss));
+			have_ts = true;
+		} else if (((cm->cmsg_level == SOL_IP && cm->cmsg_type == IP_RECVERR) ||
+			    (cm->cmsg_level == SOL_IPV6 && cm->cmsg_type == IPV6_RECVERR)) &&
+			   cm->cmsg_len >= CMSG_LEN(sizeof(*ee))) {
+			ee = (const struct sock_extended_err *)CMSG_DATA(cm);
+		}
+	}
+	if (!have_ts || !ee || ee->ee_errno != ENOMSG ||
+	    ee->ee_origin != SO_EE_ORIGIN_TIMESTAMPING || ee->ee_info != SCM_TSTAMP_SND ||
+	    !ts_ns(&tss.ts[0]))
+		return 0;
+	*key = ee->ee_data;
+	*real_ns = ts_ns(&tss.ts[0]);
+	return 1;
+}
 
 ssize_t sock_recv(int fd, void *buf, size_t cap, struct sockaddr_storage *from,
 		  socklen_t *from_len, struct pktinfo *pi)
@@ -67,6 +133,14 @@ ssize_t sock_recv(int fd, void *buf, size_t cap, struct sockaddr_storage *from,
 		return n;
 	memset(pi, 0, sizeof(*pi));
 	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+			struct timespec ts;
+
+			memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+			pi->stamp_ns = ts_ns(&ts);
+			continue;
+		}
 		if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_PKTINFO &&
 		    cm->cmsg_len >= CMSG_LEN(sizeof(pi->v4))) {
 			memcpy(&pi->v4, CMSG_DATA(cm), sizeof(pi->v4));

@@ -23,6 +23,7 @@ struct pktinfo {
 	enum pktinfo_kind kind;
 	struct in_pktinfo v4;
 	struct in6_pktinfo v6;
+	uint64_t stamp_ns;	/* its receive timestamp, CLOCK_REALTIME; 0: none */
 };
 
 /*
@@ -39,6 +40,27 @@ int sock_open(const struct sockaddr *addr, socklen_t len, bool pktinfo);
  */
 ssize_t sock_recv(int fd, void *buf, size_t cap, struct sockaddr_storage *from,
 		  socklen_t *from_len, struct pktinfo *pi);
+
+/*
+ * The kernel's receive timestamp on each datagram (SO_TIMESTAMPNS; the
+ * pktinfo's stamp_ns). It turns on the host's receive timestamps, a
+ * clock read for every packet received: asked for only when needed.
+ */
+int sock_rx_stamps(int fd);
+
+/*
+ * The kernel's transmit timestamp of each datagram sent, as it leaves the
+ * device, after the qdisc (SOF_TIMESTAMPING_TX_SOFTWARE, keyed by the
+ * count of datagrams sent, from 0): 0 or -errno
+ */
+int sock_tx_stamps(int fd);
+
+/*
+ * One message of the error queue: 1 and a transmit timestamp (@key, and
+ * @real_ns in CLOCK_REALTIME), 0 for anything else, or -errno (-EAGAIN:
+ * none left)
+ */
+int sock_read_stamp(int fd, uint32_t *key, uint64_t *real_ns);
 
 /* one datagram to @to, from the address @pi names (NULL: any); 0 or -errno */
 int sock_send(int fd, const void *buf, size_t len, const struct sockaddr *to,

@@ -24,6 +24,7 @@
 #include "compete.h"
 #include "conf.h"
 #include "delay.h"
+#include "dense.h"
 #include "epoch.h"
 #include "interval.h"
 #include "kern.h"
@@ -2758,6 +2759,193 @@ static void test_replay(void)
 	ok(!replay_newer(&w, 5, 65535), "replay: 0 then 65535 (one back over the wrap): refused");
 }
 
+/* the delay probes and their echoes, plain and authenticated */
+static void test_wire_probe(void)
+{
+	static const uint8_t zeros[24];
+	struct wire_key none = { .len = 0 }, key, other;
+	struct wire_probe pr = { .seq = 0x01020304, .epoch = 0x1122334455667788ULL }, pr2;
+	struct wire_echo ec = { .seq = 0x01020304, .time = 0xa1a2a3a4a5a6a7a8ULL,
+				.epoch = 0x1122334455667788ULL }, ec2;
+	uint8_t buf[WIRE_MAX_LEN], tag[WIRE_TAG_LEN], bad[WIRE_MAX_LEN];
+	struct wire_resp rs;
+	struct wire_req rq;
+	bool all = true;
+	size_t len, i;
+	int bit;
+
+	set_key(&key, "0123456789abcdef0123", 20);
+	set_key(&other, "0123456789abcdef0124", 20);
+
+	memset(buf, 0xff, sizeof(buf));
+	len = wire_probe_encode(buf, &pr, &none);
+	ok(len == 16 && buf[0] == 0 && buf[1] == 3 && !buf[2] && !buf[3] && buf[4] == 1 &&
+	   buf[7] == 4 && !memcmp(buf + 8, zeros, 8),
+	   "wire: plain probe: type 3, 0, seq (32 bits), 8 zeros (16 bytes)");
+	ok(wire_probe_decode(buf, len, &none, &pr2) == WIRE_OK && pr2.seq == pr.seq,
+	   "wire: plain probe round trip");
+	ok(wire_type(buf, len) == WIRE_PROBE, "wire: a probe's type");
+	ok(wire_req_decode(buf, len, &none, &rq) == WIRE_MALFORMED,
+	   "wire: a probe is no request");
+	buf[2] = 1;
+	ok(wire_probe_decode(buf, len, &none, &pr2) == WIRE_MALFORMED,
+	   "wire: plain probe with its bytes 2-3 not zero: malformed");
+	buf[2] = 0;
+	buf[15] = 1;
+	ok(wire_probe_decode(buf, len, &none, &pr2) == WIRE_MALFORMED,
+	   "wire: plain probe with a byte behind its body not zero: malformed");
+	ok(wire_probe_decode(buf, len - 1, &none, &pr2) == WIRE_MALFORMED,
+	   "wire: a probe a byte short: malformed");
+	ok(wire_probe_decode(buf, len, &key, &pr2) == WIRE_UNAUTH,
+	   "wire: a plain probe, authenticated mode: unauthenticated");
+
+	len = wire_echo_encode(buf, &ec, &none);
+	ok(len == 16 && buf[1] == 4 && buf[8] == 0xa1 && buf[15] == 0xa8,
+	   "wire: plain echo: type 4, 0, seq, time (16 bytes: as large as its probe)");
+	ok(wire_echo_decode(buf, len, &none, &ec2) == WIRE_OK && ec2.seq == ec.seq &&
+	   ec2.time == ec.time, "wire: plain echo round trip");
+	ok(wire_resp_decode(buf, len, &none, &rs) == WIRE_MALFORMED,
+	   "wire: an echo is no response");
+
+	len = wire_probe_encode(buf, &pr, &key);
+	ok(len == 40 && buf[0] == 0x80 && buf[1] == 3 && buf[8] == 0x11 && buf[15] == 0x88 &&
+	   !memcmp(buf + 32, zeros, 8),
+	   "wire: authenticated probe: type 0x8003, 0, seq, epoch, tag, 8 zeros (40 bytes)");
+	wire_tag(&key, buf, 16, tag);
+	ok(!memcmp(tag, buf + 16, 16), "wire: probe tag = HMAC-SHA-256 of the 16 bytes before it");
+	ok(wire_probe_decode(buf, len, &key, &pr2) == WIRE_OK && pr2.seq == pr.seq &&
+	   pr2.epoch == pr.epoch, "wire: authenticated probe round trip");
+	ok(wire_probe_decode(buf, len, &other, &pr2) == WIRE_UNAUTH,
+	   "wire: authenticated probe, another key: unauthenticated");
+	for (i = 0; i < len; i++) {
+		for (bit = 0; bit < 8; bit++) {
+			memcpy(bad, buf, len);
+			bad[i] ^= (uint8_t)(1 << bit);
+			if (wire_probe_decode(bad, len, &key, &pr2) == WIRE_OK)
+				all = false;
+		}
+	}
+	ok(all, "wire: authenticated probe with any one bit flipped: refused");
+
+	len = wire_echo_encode(buf, &ec, &key);
+	ok(len == 40 && buf[0] == 0x80 && buf[1] == 4 && buf[16] == 0x11 && buf[23] == 0x88,
+	   "wire: authenticated echo: type 0x8004, 0, seq, time, epoch, tag (40 bytes)");
+	wire_tag(&key, buf, 24, tag);
+	ok(!memcmp(tag, buf + 24, 16), "wire: echo tag = HMAC-SHA-256 of the 24 bytes before it");
+	ok(wire_echo_decode(buf, len, &key, &ec2) == WIRE_OK && ec2.seq == ec.seq &&
+	   ec2.time == ec.time && ec2.epoch == ec.epoch, "wire: authenticated echo round trip");
+	all = true;
+	for (i = 0; i < len; i++) {
+		for (bit = 0; bit < 8; bit++) {
+			memcpy(bad, buf, len);
+			bad[i] ^= (uint8_t)(1 << bit);
+			if (wire_echo_decode(bad, len, &key, &ec2) == WIRE_OK)
+				all = false;
+		}
+	}
+	ok(all, "wire: authenticated echo with any one bit flipped: refused");
+	ok(wire_probe_len(false) <= wire_req_len(false) && wire_probe_len(true) <= wire_req_len(true),
+	   "wire: a probe is shorter than a request: no qdisc or meter takes it for one");
+	ok(wire_type(buf, 1) == 0, "wire: a one-byte datagram has no type");
+}
+
+static void test_replay32(void)
+{
+	struct replay32 w = { 0 };
+
+	ok(replay32_newer(&w, 0, 0), "replay32: the first probe is accepted");
+	replay32_accept(&w, 5, 10);
+	ok(!replay32_newer(&w, 5, 10), "replay32: the same (epoch, seq) again: refused");
+	ok(replay32_newer(&w, 5, 11), "replay32: seq + 1: accepted");
+	ok(replay32_newer(&w, 5, 10 + 0x7fffffffU), "replay32: seq + 2^31 - 1: accepted");
+	ok(!replay32_newer(&w, 5, 10 + 0x80000000U), "replay32: seq + 2^31: refused");
+	ok(!replay32_newer(&w, 5, 9), "replay32: seq - 1: refused");
+	ok(!replay32_newer(&w, 4, 11), "replay32: an older epoch: refused");
+	ok(replay32_newer(&w, 6, 0), "replay32: a newer epoch, any seq: accepted");
+	replay32_accept(&w, 5, 0xffffffffU);
+	ok(replay32_newer(&w, 5, 0), "replay32: 2^32 - 1 then 0 (wrap): accepted");
+	ok(!replay32_newer(&w, 5, 0xfffffffeU), "replay32: 2^32 - 1 then 2^32 - 2: refused");
+}
+
+/* ---- the dense delay signal (dense.h) ---- */
+
+static void test_dense(void)
+{
+	static struct dense d;
+	struct dense_read r;
+	uint64_t t0 = 1000 * MS;
+	int64_t off = OFFSET;
+	uint32_t i, seq0 = 0xfffffff0U;	/* the seqs wrap in the test */
+
+	dense_init(&d, seq0);
+	dense_read(&d, 0, 100 * MS, 250 * MS, &r);
+	ok(!r.fresh && !r.n, "dense: no sample, no read");
+
+	/*
+	 * every 50 ms a probe; it leaves 1 ms after it is handed over (the
+	 * qdisc held it), takes 20 ms one way, its echo 20 ms back
+	 */
+	for (i = 0; i < 10; i++) {
+		uint64_t sent = t0 + i * 50 * MS, tx = sent + MS;
+
+		dense_sent(&d, seq0 + i, sent);
+		dense_stamp(&d, i, tx);
+		ok(dense_echo(&d, seq0 + i, (uint64_t)((int64_t)tx + 20 * MS + off),
+			      tx + 40 * MS), "dense: probe %u echoed: a sample", i);
+	}
+	is_u64(d.rtt_min_ns, 40 * MS, "dense: the least RTT from the transmit stamp: 40 ms");
+	is_u64(d.wait_max_ns, MS, "dense: each probe waited 1 ms in our qdisc: not in its delay");
+	dense_read(&d, t0 + MS, 100 * MS, 250 * MS, &r);
+	ok(r.fresh && r.owd_ns == 20 * MS + off, "dense: the delay read: 20 ms (+ the offset)");
+	is_u64(r.n, 3, "dense: the window, 100 ms (more than the RTT), holds 3 probes");
+	is_u64(r.since, 9, "dense: 9 probes sent after the last estimate's time");
+	dense_read(&d, t0 + 9 * 50 * MS + MS, 100 * MS, 250 * MS, &r);
+	ok(!r.fresh, "dense: no probe sent since: not fresh (the request's delay then)");
+
+	/* a queue builds: 10, 30, 60 ms more; then one probe late alone */
+	for (i = 10; i < 14; i++) {
+		uint64_t sent = t0 + i * 50 * MS, tx = sent + MS;
+		int64_t q = i == 10 ? 10 : i == 11 ? 30 : i == 12 ? 60 : 60;
+
+		dense_sent(&d, seq0 + i, sent);
+		dense_stamp(&d, i, tx);
+		dense_echo(&d, seq0 + i, (uint64_t)((int64_t)tx + (20 + q) * MS + off),
+			   tx + (40 + q) * MS);
+	}
+	dense_read(&d, t0 + 9 * 50 * MS + MS, 100 * MS, 250 * MS, &r);
+	ok(r.fresh && r.owd_ns == 50 * MS + off,
+	   "dense: a queue that stood for the window: its least, 30 ms over the base");
+	dense_sent(&d, seq0 + 14, t0 + 14 * 50 * MS);
+	dense_stamp(&d, 14, t0 + 14 * 50 * MS + MS);
+	dense_echo(&d, seq0 + 14, (uint64_t)((int64_t)(t0 + 14 * 50 * MS + MS) + 300 * MS + off),
+		   t0 + 14 * 50 * MS + 400 * MS);
+	dense_read(&d, t0 + 9 * 50 * MS + MS, 100 * MS, 250 * MS, &r);
+	ok(r.owd_ns == 80 * MS + off, "dense: one probe late alone is not the read");
+	dense_read(&d, t0 + 9 * 50 * MS + MS, 10 * MS, 30 * MS, &r);
+	ok(r.owd_ns == 300 * MS + off && r.n == 1,
+	   "dense: the window at most the interval (30 ms): the late probe alone");
+
+	/* an echo twice, one never sent, one whose stamp never came */
+	ok(!dense_echo(&d, seq0 + 14, 0, 0) && d.duplicate == 1, "dense: an echo twice: counted once");
+	ok(!dense_echo(&d, seq0 + 100, 0, 0) && d.unknown == 1, "dense: an echo of no probe: unknown");
+	dense_sent(&d, seq0 + 15, t0 + 15 * 50 * MS);
+	ok(!dense_echo(&d, seq0 + 15, 0, 0) && d.unstamped == 1,
+	   "dense: no transmit timestamp: no sample (its wait in our qdisc unknown)");
+	/* a stamp before its probe was handed over: the keys out of step */
+	dense_sent(&d, seq0 + 16, t0 + 16 * 50 * MS);
+	dense_stamp(&d, 16, t0 + 15 * 50 * MS);
+	ok(d.mismatched == 1 && !dense_echo(&d, seq0 + 16, 0, 0) && d.unstamped == 2,
+	   "dense: a stamp from before its probe was sent: mismatched, not taken");
+	/* a stamp for a probe long gone from the ring: ignored */
+	dense_stamp(&d, 15 + DENSE_OUT, 1);
+	is_u64(d.stamps, 15, "dense: a stamp for a probe not in the ring is ignored");
+	/* the ring forgets: an echo DENSE_OUT probes late is unknown */
+	for (i = 17; i < 17 + DENSE_OUT; i++)
+		dense_sent(&d, seq0 + i, t0 + i * 50 * MS);
+	ok(!dense_echo(&d, seq0 + 15, 0, 0) && d.unknown == 2,
+	   "dense: an echo older than the ring: unknown");
+}
+
 /* ---- parsers ---- */
 
 static void test_parsers(void)
@@ -2963,6 +3151,25 @@ static void test_conf_times(const char *dir)
 	ok(!conf_load_text(dir, text, &c, msg, sizeof(msg)) &&
 	   c.delay.span_ns == 40000000 && c.delay.span_min_ns == 1500000,
 	   "conf: delay-span = 40000 is 40 ms, delay-span-min = 1500 is 1.5 ms");
+
+	ok(!conf_load_text(dir, head, &c, msg, sizeof(msg)) && !c.probe_interval_us,
+	   "conf: no probes by default");
+	snprintf(text, sizeof(text), "%sprobe-interval = 50ms\n", head);
+	ok(!conf_load_text(dir, text, &c, msg, sizeof(msg)) && c.probe_interval_us == 50000,
+	   "conf: probe-interval = 50ms");
+	snprintf(text, sizeof(text), "%sprobe-interval = off\n", head);
+	ok(!conf_load_text(dir, text, &c, msg, sizeof(msg)) && !c.probe_interval_us,
+	   "conf: probe-interval = off");
+	snprintf(text, sizeof(text), "%sprobe-interval = 10ms\n", head);
+	ok(conf_load_text(dir, text, &c, msg, sizeof(msg)) == EXIT_USAGE &&
+	   strstr(msg, "probe-interval: invalid \"10ms\": must be off or 20ms to 1s"),
+	   "conf: probe-interval = 10ms refused (over the probes' budget), naming the range");
+	snprintf(text, sizeof(text), "%sprobe-interval = 2s\n", head);
+	ok(conf_load_text(dir, text, &c, msg, sizeof(msg)) == EXIT_USAGE,
+	   "conf: probe-interval = 2s refused");
+	snprintf(text, sizeof(text), "%sprobe-interval = 20000\n", head);
+	ok(!conf_load_text(dir, text, &c, msg, sizeof(msg)) && c.probe_interval_us == 20000,
+	   "conf: probe-interval = 20000 is 20 ms (a bare number is us)");
 
 	/* what --check-config prints is a configuration, and the same one */
 	snprintf(text, sizeof(text), "%sinterval = 1234567\ndelay-span = 0.0501s\n", head);
@@ -3283,6 +3490,9 @@ int main(void)
 	test_wire_malformed();
 	test_hmac();
 	test_replay();
+	test_wire_probe();
+	test_replay32();
+	test_dense();
 	test_parsers();
 	test_key_file(dir);
 	test_epoch(dir);

@@ -272,6 +272,54 @@ grep -q "no response to request" "$work/s5.err"
 t "auth: the sender logs the timeout" $? "$(cat "$work/s5.err")"
 stop "$rpid"
 
+# --- delay probes (probe-interval, dense.h): every 20 ms, stamped by the
+# kernel as they leave lo and as they arrive, echoed; the estimates read
+# their delay. Plain, then authenticated ---
+responder probes
+ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/p1.log timeout 10 "$MOCK" "${S[@]}" --port "$port" \
+	--once 6 --probe-interval 20ms --status "$work/p1.json" 2>"$work/p1.err"
+t "probes: --once 6 exits 0" $? "$(cat "$work/p1.err")"
+jqt "probes: sent, echoed, each with its transmit stamp; the estimates read them" \
+	"$work/p1.json" \
+	'.probes.on and .probes.interval_us == 20000 and .probes.sent >= 10
+	 and .probes.echoed >= 10 and .probes.sent - .probes.echoed <= 3
+	 and .probes.unstamped == 0 and .probes.mismatched == 0 and .probes.unknown == 0
+	 and .probes.send_errors == 0 and .probes.reads >= 4 and .probes.read_samples >= 2
+	 and .probes.rtt_min_us > 0 and .probes.rtt_min_us < 20000
+	 and .probes.bytes_per_probe == 88 and .dropped.malformed == 0'
+wait_for 3 jq -e '.probes.echoed >= 10' "$work/probes.json" >/dev/null 2>&1
+jqt "probes: the responder echoed them, stamped as they arrived (the first may not be)" \
+	"$work/probes.json" \
+	'.probes.received >= 10 and .probes.received == .probes.echoed
+	 and .probes.unstamped <= 1 and .requests >= 6 and .dropped.malformed == 0'
+stop "$rpid"
+responder probes-auth --key-file "$work/key"
+ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/p2.log timeout 10 "$MOCK" "${SK[@]}" --port "$port" \
+	--once 4 --probe-interval 20ms --key-file "$work/key" --status "$work/p2.json" \
+	2>"$work/p2.err"
+t "probes, authenticated: --once 4 exits 0" $? "$(cat "$work/p2.err")"
+jqt "probes, authenticated: echoed and read; 136 bytes a probe and its echo" "$work/p2.json" \
+	'.probes.echoed >= 6 and .probes.unstamped == 0 and .probes.reads >= 2
+	 and .probes.bytes_per_probe == 136 and .dropped.unauthenticated == 0'
+# a plain probe to the authenticated responder: no echo, unauthenticated;
+# the same authenticated probe again: replayed
+plainprobe=$(printf '\x00\x03\x00\x00\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00\x00' | base64)
+/usr/bin/python3 - "$port" "$plainprobe" <<'PY'
+import base64, socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(0.5)
+s.sendto(base64.b64decode(sys.argv[2]), ("127.0.0.1", int(sys.argv[1])))
+try:
+    s.recvfrom(100)
+    sys.exit(1)
+except socket.timeout:
+    pass
+PY
+t "probes, authenticated: a plain probe gets no echo" $?
+wait_for 3 jq -e '.dropped.unauthenticated >= 1' "$work/probes-auth.json" >/dev/null 2>&1
+t "probes, authenticated: ... and is counted unauthenticated" $? "$(cat "$work/probes-auth.json")"
+stop "$rpid"
+
 # --- a responder late by 4 intervals, within the timeout: late is as good ---
 responder late
 ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s8.log "$MOCK" "${S[@]}" --port "$port" \

@@ -92,6 +92,14 @@ uint64_t real_ns(void)
 	return clock_ns(CLOCK_REALTIME);
 }
 
+uint64_t real_to_mono(uint64_t real)
+{
+	uint64_t m = mono_ns(), r = real_ns();
+
+	/* the clocks' offset now; a step of the real clock since @real is in it */
+	return real >= r - m ? real - (r - m) : 0;
+}
+
 FILE *status_open(struct status_file *sf, const char *path)
 {
 	int fd;
