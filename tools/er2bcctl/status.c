@@ -122,6 +122,15 @@ void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mo
 			    str(d, "peer"), v, err && *err ? err : "no error recorded");
 	if (!get(d, "estimates") && v < SENDER_MISSES)
 		add_problem(d, "no estimate yet");
+	/* delay probes (probe-interval) that bring no delay */
+	if (get(d, "probes.sent") >= 50 && !get(d, "probes.echoed"))
+		add_problem(d, "none of %" PRIu64 " delay probes echoed: does the responder "
+			    "take them (a release before probes does not), or is something "
+			    "between dropping them?", get(d, "probes.sent"));
+	else if (get(d, "probes.echoed") >= 20 &&
+		 get(d, "probes.unstamped") == get(d, "probes.echoed"))
+		add_problem(d, "the delay probes get no transmit timestamps from dev %s: "
+			    "their delay is unknown, the requests' serves", str(d, "dev"));
 	if (get(d, "abw_set_failures") && jr_bool(&d->doc, "applied", &stale) && !stale)
 		add_problem(d, "its estimates do not reach the qdisc (%s)",
 			    err && *err ? err : "no error recorded");
@@ -175,6 +184,17 @@ static void text_sender(FILE *f, const struct status_daemon *d, uint64_t now_mon
 	if (jr_u64(&d->doc, "rtt_min_us", &v))
 		line_add(&l, "rtt-min %s", fmt_time(b, v));
 	line_print(f, &l, "  ");
+	if (jr_u64(&d->doc, "probes.interval_us", &v)) {
+		line_init(&l, "  ");
+		line_add(&l, "probes every %s", fmt_time(b, v));
+		line_add(&l, "echoed %" PRIu64 " of %" PRIu64, get(d, "probes.echoed"),
+			 get(d, "probes.sent"));
+		line_add(&l, "unstamped %" PRIu64, get(d, "probes.unstamped"));
+		line_add(&l, "reads %" PRIu64, get(d, "probes.reads"));
+		if (jr_u64(&d->doc, "probes.qdisc_wait_max_us", &v))
+			line_add(&l, "qdisc-wait-max %s", fmt_time(b, v));
+		line_print(f, &l, "  ");
+	}
 	print_last_error(f, d);
 	if (!d->have_q)
 		return;
@@ -208,6 +228,9 @@ static void text_responder(FILE *f, const struct status_daemon *d)
 	line_add(&l, "requests %" PRIu64, get(d, "requests"));
 	line_add(&l, "responses %" PRIu64, get(d, "responses"));
 	line_add(&l, "rate-limited %" PRIu64, get(d, "rate_limited"));
+	if (get(d, "probes.received"))
+		line_add(&l, "probes %" PRIu64 " echoed %" PRIu64, get(d, "probes.received"),
+			 get(d, "probes.echoed"));
 	line_add(&l, "dropped unauthenticated %" PRIu64 " replayed %" PRIu64
 		 " malformed %" PRIu64, get(d, "dropped.unauthenticated"),
 		 get(d, "dropped.replayed"), get(d, "dropped.malformed"));

@@ -1021,6 +1021,45 @@ END
 check_file "status: a sender, its qdisc and a responder, all well" "$tmp/status-ok.txt" \
 	"$RENDER" status text "$tmp/sender.json" "$tmp/responder.json"
 
+# a sender with delay probes, each echoed, and a responder that echoes
+# them; then probes that no one echoes, and echoes without transmit stamps
+sed 's/"last_error": ""/"probes": {"interval_us": 50000, "on": true, "sent": 400, "echoed": 398, "unstamped": 0, "reads": 19, "qdisc_wait_max_us": 1200}, "last_error": ""/' \
+	"$tmp/sender.json" >"$tmp/sender-probes.json"
+sed 's/"rate_limited": 1,/"rate_limited": 1, "probes": {"received": 398, "echoed": 398, "unstamped": 1},/' \
+	"$tmp/responder.json" >"$tmp/responder-probes.json"
+cat >"$tmp/status-probes.txt" <<END
+sender $tmp/sender-probes.json (written 1s ago)
+  peer 192.0.2.1 port 4950  dev lo handle 1:  mode loss  interval 1s
+  estimates 20  abw 2.898Mbit  recv-rate 2.998Mbit  responses 20 of 21  timeouts 1  rtt-min 20.5ms
+  probes every 50ms  echoed 398 of 400  unstamped 0  reads 19  qdisc-wait-max 1.2ms
+  qdisc 1: dev lo  mode er2bc  cap 10Mbit  last estimate 400ms ago  stale no  guaranteed 9Mbit  classes 3
+responder $tmp/responder-probes.json (written 2s ago)
+  listen :: port 4950  dev eth0  peer prefixes 1
+  requests 1300  responses 1299  rate-limited 1  probes 398 echoed 398  dropped unauthenticated 0 replayed 0 malformed 0  meter refused unauthenticated 2 replayed 0
+ok
+END
+check_file "status: a sender with delay probes, a responder echoing them" \
+	"$tmp/status-probes.txt" "$RENDER" status text "$tmp/sender-probes.json" \
+	"$tmp/responder-probes.json"
+sed 's/"echoed": 398, "unstamped": 0/"echoed": 0, "unstamped": 0/' "$tmp/sender-probes.json" \
+	>"$tmp/sender-noecho.json"
+out=$("$RENDER" status text "$tmp/sender-noecho.json")
+rc=$?
+if [[ $rc == 1 && $out == *"sender-noecho.json: none of 400 delay probes echoed: does the responder take them"* ]]; then
+	ok "status: probes that no one echoes are a problem"
+else
+	not_ok "status: probes that no one echoes are a problem" "exit $rc" "$out"
+fi
+sed 's/"echoed": 398, "unstamped": 0/"echoed": 398, "unstamped": 398/' \
+	"$tmp/sender-probes.json" >"$tmp/sender-nostamp.json"
+out=$("$RENDER" status text "$tmp/sender-nostamp.json")
+rc=$?
+if [[ $rc == 1 && $out == *"sender-nostamp.json: the delay probes get no transmit timestamps from dev lo"* ]]; then
+	ok "status: probes without transmit timestamps are a problem"
+else
+	not_ok "status: probes without transmit timestamps are a problem" "exit $rc" "$out"
+fi
+
 # the same sender gone quiet, on a device without the qdisc; a responder
 # without requests; a file that is not one
 sed -e "s/\"unix_time_seconds\": $((now - 1))/\"unix_time_seconds\": $((now - 10))/" \

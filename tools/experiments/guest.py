@@ -295,7 +295,9 @@ def gateway_htb(proto, w):
     W, a default class, and the bulk backup's class (8 kbit/s, prio 7);
     the driver (Driver) moves them with W"""
     lines = ["qdisc add dev ga1 root handle 1: htb default 50"] + htb_lines(proto, w, "add")
-    lines += filters(list(zip(PORTS, range(1, 6))) + [(OWD_PORT, 6), (BULK_PORT, 7)])
+    # (the estimator's delay probes, +probe, with the testbed's own)
+    lines += filters(list(zip(PORTS, range(1, 6))) + [(OWD_PORT, 6), (PROBE_PORT, 6),
+                                                      (BULK_PORT, 7)])
     sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
 
 
@@ -334,7 +336,9 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0):
         lines.append(f"class add dev ga1 parent 1: classid 1:6 er2bc prio 1 "
                      f"rate {OWD_CLASS_RATE} type udp")
         lines.append("class add dev ga1 parent 1: classid 1:7 er2bc prio 64 type scavenger")
-        pc += [(OWD_PORT, 6), (BULK_PORT, 7)]
+        # the estimator's delay probes (+probe) in the delay probe's
+        # class too: its requests skip the classes, its probes do not
+        pc += [(OWD_PORT, 6), (PROBE_PORT, 6), (BULK_PORT, 7)]
     lines += filters(pc)
     lines.append("class add dev ga1 parent 1: classid 1:50 er2bc prio 64")
     sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
@@ -520,21 +524,37 @@ def rule_margin(rule):
     return (rule[:m.start()], int(m.group(1))) if m else (rule, 0)
 
 
+# each mode's options, in the order a RULE names them
+RULE_EXTRAS = {
+    "loss": ["compete", "queue", "probe"],
+    "delay": ["drain", "probe"],
+    "hybrid": ["drain", "probe"],
+}
+PROBE_INTERVAL = "50ms"
+
+
 def estimator_args(rule):
     """the sender's options for a contender's RULE: a mode (loss, delay,
-    hybrid), and for the loss rule +compete (beside elastic traffic) and
-    +queue (a loss cuts only over a queue), in that order
-    (er2bc-estimator.rst); a +marginN after them is the qdisc's"""
+    hybrid), for the loss rule +compete (beside elastic traffic) and
+    +queue (a loss cuts only over a queue), for the delay rules +drain
+    (a standing queue drained), then for any +probe (delay probes every
+    50 ms, each read the least over a round trip, so delay-filter 1), in
+    that order (er2bc-estimator.rst); a +marginN after them is the
+    qdisc's"""
     rule = rule_margin(rule)[0]
     if not rule:
         return []
     mode, *extra = rule.split("+")
-    if mode not in ("loss", "delay", "hybrid") or (extra and mode != "loss") or \
-            extra not in ([], ["compete"], ["queue"], ["compete", "queue"]):
-        raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete][+queue], delay "
-                         "or hybrid, then +marginN (1-100) if any")
+    allowed = RULE_EXTRAS.get(mode)
+    if allowed is None or len(set(extra)) != len(extra) or any(e not in allowed for e in extra) \
+            or extra != sorted(extra, key=allowed.index):
+        raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete][+queue][+probe], "
+                         "delay or hybrid [+drain][+probe], then +marginN (1-100) if any")
     return ["--mode", mode] + (["--compete", "yes"] if "compete" in extra else []) + \
-        (["--loss-queue", "yes"] if "queue" in extra else [])
+        (["--loss-queue", "yes"] if "queue" in extra else []) + \
+        (["--delay-drain", "yes"] if "drain" in extra else []) + \
+        (["--probe-interval", PROBE_INTERVAL, "--delay-filter", "1"] if "probe" in extra
+         else [])
 
 
 def run(a, tb, proto, mode, rule, run_dir):

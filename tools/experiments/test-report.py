@@ -152,8 +152,16 @@ ok(guest.rule_margin("loss+margin20") == ("loss", 20)
    and guest.rule_margin("loss") == ("loss", 0) and guest.rule_margin(None) == (None, 0)
    and guest.estimator_args("loss+queue+margin5") == ["--mode", "loss", "--loss-queue", "yes"],
    "contenders: +marginN, last, is the qdisc's margin on priorities 1-3, not the sender's")
+ok(guest.estimator_args("delay+drain+probe") == ["--mode", "delay", "--delay-drain", "yes",
+                                                "--probe-interval", "50ms", "--delay-filter", "1"]
+   and guest.estimator_args("loss+queue+probe") == ["--mode", "loss", "--loss-queue", "yes",
+                                                    "--probe-interval", "50ms", "--delay-filter",
+                                                    "1"]
+   and guest.estimator_args("hybrid+drain") == ["--mode", "hybrid", "--delay-drain", "yes"],
+   "contenders: +drain for the delay rules, +probe for any (delay probes, delay-filter 1)")
 for bad in ("delay+compete", "loss+drain", "fast", "loss+queue+compete", "hybrid+queue",
-            "loss+margin0", "loss+margin101", "loss+margin20+queue"):
+            "loss+margin0", "loss+margin101", "loss+margin20+queue", "delay+probe+drain",
+            "loss+probe+probe"):
     try:
         guest.estimator_args(bad)
         ok(False, f"contenders: {bad} refused")
