@@ -10,6 +10,11 @@ void dense_init(struct dense *d, uint32_t first_seq)
 	d->first_key = first_seq;
 }
 
+void dense_rekey(struct dense *d, uint32_t first_seq)
+{
+	d->first_key = first_seq;
+}
+
 void dense_sent(struct dense *d, uint32_t seq, uint64_t now)
 {
 	d->out[seq % DENSE_OUT] = (struct dense_out){
@@ -20,16 +25,18 @@ void dense_sent(struct dense *d, uint32_t seq, uint64_t now)
 	d->sent++;
 }
 
-void dense_stamp(struct dense *d, uint32_t key, uint64_t tx_ns)
+void dense_stamp(struct dense *d, uint32_t key, uint64_t tx_ns, uint64_t now)
 {
 	uint32_t seq = d->first_key + key;
 	struct dense_out *o = &d->out[seq % DENSE_OUT];
 
-	/* a stamp for a probe the ring no longer holds is no use */
-	if (!o->used || o->seq != seq || !tx_ns)
-		return;
-	/* (the clocks' conversion, real to mono, may err by a few us) */
-	if (tx_ns + 1000000 < o->sent_ns) {
+	/*
+	 * a stamp for a probe not sent (or long gone from the ring), or out
+	 * of its probe's time (the clocks' conversion, real to mono, may err
+	 * by a few us), is not its probe's
+	 */
+	if (!o->used || o->seq != seq || !tx_ns || tx_ns + 1000000 < o->sent_ns ||
+	    tx_ns > now + 1000000) {
 		d->mismatched++;
 		return;
 	}
@@ -58,8 +65,10 @@ bool dense_echo(struct dense *d, uint32_t seq, uint64_t rx_ns, uint64_t now)
 	if (!o->tx_ns) {
 		/* the device gave no transmit timestamp: its wait in the qdisc unknown */
 		d->unstamped++;
+		d->unstamped_run++;
 		return false;
 	}
+	d->unstamped_run = 0;
 	d->cur = (d->cur + 1) % DENSE_SAMPLES;
 	s = &d->smp[d->cur];
 	s->tx_ns = o->tx_ns;
@@ -89,15 +98,16 @@ void dense_read(const struct dense *d, uint64_t since, uint64_t min_window_ns,
 		}
 	}
 	r->newest_ns = newest;
-	if (!d->nsmp || newest <= since)
+	if (!d->nsmp)
 		return;
+	r->any = true;
+	r->fresh = newest > since;
 	window = d->rtt_min_ns;
 	if (window < min_window_ns)
 		window = min_window_ns;
 	if (window > max_window_ns)
 		window = max_window_ns;
 	from = newest > window ? newest - window : 0;
-	r->fresh = true;
 	for (i = 0; i < d->nsmp; i++) {
 		s = &d->smp[(d->cur + DENSE_SAMPLES - i) % DENSE_SAMPLES];
 		if (s->tx_ns > since)

@@ -58,9 +58,16 @@ struct dense {
 
 	/* what the status file shows */
 	uint64_t sent, echoes, unstamped, unknown, duplicate, stamps, mismatched;
+	uint32_t unstamped_run;	/* echoes in a row without a stamp */
 };
 
 void dense_init(struct dense *d, uint32_t first_seq);
+
+/*
+ * the probes' socket was opened again (a send error may have put keys
+ * and seqs out of step): its key 0 is @first_seq, the next probe's
+ */
+void dense_rekey(struct dense *d, uint32_t first_seq);
 
 /* probe @seq handed to the socket at @now */
 void dense_sent(struct dense *d, uint32_t seq, uint64_t now);
@@ -73,7 +80,7 @@ void dense_sent(struct dense *d, uint32_t seq, uint64_t now);
  * its probe was handed over is not its probe's (the two out of step):
  * counted in mismatched, and no use.
  */
-void dense_stamp(struct dense *d, uint32_t key, uint64_t tx_ns);
+void dense_stamp(struct dense *d, uint32_t key, uint64_t tx_ns, uint64_t now);
 
 /*
  * the echo of probe @seq, which arrived at the responder at @rx_ns (its
@@ -83,7 +90,8 @@ bool dense_echo(struct dense *d, uint32_t seq, uint64_t rx_ns, uint64_t now);
 
 /* the delay read at an estimate */
 struct dense_read {
-	bool fresh;		/* a probe sent after @since echoed: the rest holds */
+	bool any;		/* a sample at all: the rest holds */
+	bool fresh;		/* a probe sent after @since echoed */
 	int64_t owd_ns;		/* the least delay of the probes sent in the window */
 	uint64_t rtt_ns;	/* the newest sample's RTT */
 	uint32_t n;		/* samples in the window */
@@ -94,7 +102,9 @@ struct dense_read {
 /*
  * The delay read: the window ends at the newest sample's probe and spans
  * the least RTT, at least @min_window_ns (two probe intervals), at most
- * @max_window_ns (the interval between estimates).
+ * @max_window_ns (the interval between estimates). Read whether or not a
+ * probe came since @since (fresh): the caller decides what a read that
+ * is not fresh is worth.
  */
 void dense_read(const struct dense *d, uint64_t since, uint64_t min_window_ns,
 		uint64_t max_window_ns, struct dense_read *r);

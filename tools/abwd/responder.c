@@ -54,8 +54,10 @@ struct responder {
 	bool rx_stamps;
 
 	uint64_t requests, responses, no_snapshot, send_errors, rate_limited;
-	uint64_t probes, echoes, unstamped;
+	uint64_t probes, echoes, unstamped, probes_limited;
 	struct rl_source rl_src[RL_SOURCES];
+	/* the probes' own: they do not use up the requests' share */
+	struct rl_source rl_probe[RL_SOURCES];
 	/* the meter's own refusals, read as the status file is written */
 	uint64_t meter_unauth, meter_replayed;
 	uint64_t dropped[WIRE_NVERDICTS];
@@ -212,6 +214,7 @@ static void write_status(struct responder *r)
 	json_u64(&j, "received", r->probes);
 	json_u64(&j, "echoed", r->echoes);
 	json_u64(&j, "unstamped", r->unstamped);
+	json_u64(&j, "rate_limited", r->probes_limited);
 	json_obj_close(&j);
 	json_u64(&j, "rate_limit_per_second", r->c.rate_limit);
 	json_u64(&j, "rate_limited", r->rate_limited);
@@ -244,23 +247,24 @@ static bool from_peer(const struct config *c, const struct sockaddr *from)
 	return false;
 }
 
-/* may @from have a response now (rate-limit, per source) */
-static bool rate_ok(struct responder *r, const struct sockaddr *from, uint64_t now)
+/* may @from have one more now, at @rate a second from one source (0: any) */
+static bool rate_ok_in(struct rl_source *src, uint32_t rate, const struct sockaddr *from,
+		       uint64_t now)
 {
-	struct rl_source *e = NULL, *oldest = &r->rl_src[0];
+	struct rl_source *e = NULL, *oldest = &src[0];
 	uint64_t step, burst;
 	uint8_t addr[16] = { 0 };
 	unsigned int i;
 	int af;
 
-	if (!r->c.rate_limit)
+	if (!rate)
 		return true;
 	af = sock_ip(from, addr);
 	for (i = 0; i < RL_SOURCES && !e; i++) {
-		if (r->rl_src[i].family == af && !memcmp(r->rl_src[i].addr, addr, 16))
-			e = &r->rl_src[i];
-		else if (r->rl_src[i].used < oldest->used)
-			oldest = &r->rl_src[i];
+		if (src[i].family == af && !memcmp(src[i].addr, addr, 16))
+			e = &src[i];
+		else if (src[i].used < oldest->used)
+			oldest = &src[i];
 	}
 	if (!e) {
 		e = oldest;
@@ -268,12 +272,31 @@ static bool rate_ok(struct responder *r, const struct sockaddr *from, uint64_t n
 		memcpy(e->addr, addr, 16);
 	}
 	e->used = now;
-	step = 1000000000ULL / r->c.rate_limit;
+	step = 1000000000ULL / rate;
 	burst = RL_BURST * step;
 	if (e->tat > now + burst)
 		return false;
 	e->tat = (e->tat > now ? e->tat : now) + step;
 	return true;
+}
+
+/* may @from have a response now (rate-limit, per source) */
+static bool rate_ok(struct responder *r, const struct sockaddr *from, uint64_t now)
+{
+	return rate_ok_in(r->rl_src, r->c.rate_limit, from, now);
+}
+
+/*
+ * may @from have an echo now: the probes have a share of their own, as
+ * many a second as the shortest probe-interval sends (and rate-limit, if
+ * more), so that probes never use up the requests' share
+ */
+#define RL_PROBES	50
+
+static bool probe_rate_ok(struct responder *r, const struct sockaddr *from, uint64_t now)
+{
+	return rate_ok_in(r->rl_probe, !r->c.rate_limit ? 0 : r->c.rate_limit > RL_PROBES ?
+			  r->c.rate_limit : RL_PROBES, from, now);
 }
 
 /*
@@ -324,10 +347,11 @@ static void on_probe(struct responder *r, const uint8_t *buf, ssize_t n,
 	if (r->c.key.len)
 		replay32_accept(&r->probe_replay, p.epoch, p.seq);
 	r->probes++;
-	if (!r->c.key.len && !rate_ok(r, sa, now)) {
-		r->rate_limited++;
-		log_limited(&r->rl_limit, "no echo to %s: more than %u a second "
-			    "(rate-limit)", fmt_addr(addr, sizeof(addr), sa), r->c.rate_limit);
+	if (!r->c.key.len && !probe_rate_ok(r, sa, now)) {
+		r->probes_limited++;
+		log_limited(&r->rl_limit, "no echo to %s: more than %u probes a second "
+			    "(rate-limit, at least %u for the probes)", fmt_addr(addr, sizeof(addr), sa),
+			    r->c.rate_limit > RL_PROBES ? r->c.rate_limit : RL_PROBES, RL_PROBES);
 		return;
 	}
 	if (!r->rx_stamps) {
@@ -342,6 +366,9 @@ static void on_probe(struct responder *r, const uint8_t *buf, ssize_t n,
 		.time = pi->stamp_ns ? real_to_mono(pi->stamp_ns) : 0,
 		.epoch = p.epoch,
 	};
+	/* a stamp from the future or over a second old: the clock stepped in between */
+	if (e.time > now || now - e.time > 1000000000ULL)
+		e.time = 0;
 	if (!e.time) {
 		r->unstamped++;
 		e.time = now;

@@ -63,8 +63,11 @@ struct sender {
 	uint64_t next_probe;		/* mono ns */
 	uint64_t probe_since;		/* the last read's newest probe (dense_read()) */
 	struct dense_read dread;	/* the last estimate's read */
-	uint64_t probe_send_errors, probe_reads;
+	uint64_t probe_send_errors, probe_reads, probe_reopens;
 	bool probe_no_stamps_logged;
+	bool probe_resync;		/* a send failed: the socket opened again first */
+	bool probe_source;		/* the last estimate's delay was the probes' */
+	bool have_source;		/* an estimate read a delay (probe_source holds) */
 
 	struct interval iv;
 	struct aimd aimd;
@@ -425,9 +428,12 @@ static void write_status(struct sender *s)
 		json_u64(&j, "unknown", s->dense.unknown);
 		json_u64(&j, "duplicate", s->dense.duplicate);
 		json_u64(&j, "send_errors", s->probe_send_errors);
+		json_u64(&j, "reopens", s->probe_reopens);
+		/* the last estimate's delay was the probes' */
+		json_bool(&j, "reading", s->have_source && s->probe_source);
 		/* estimates whose delay the probes gave, and the last one's */
 		json_u64(&j, "reads", s->probe_reads);
-		json_u64(&j, "read_samples", s->dread.fresh ? s->dread.n : 0);
+		json_u64(&j, "read_samples", s->probe_source ? s->dread.n : 0);
 		json_u64(&j, "rtt_min_us", s->dense.rtt_min_ns / 1000);
 		/* from the socket to the device: the wait in our own qdisc */
 		json_u64(&j, "qdisc_wait_last_us", s->dense.wait_last_ns / 1000);
@@ -481,6 +487,8 @@ static void renew_epoch(struct sender *s)
 		log_warn("epoch-file %s: %s", s->c.epoch_file, why);
 	log_warn("%u requests unanswered: a new epoch", (uint16_t)(s->next_seq - s->answered_seq));
 	s->answered_seq = s->next_seq - 1;
+	if (getrandom(&s->probe_seq, sizeof(s->probe_seq), GRND_NONBLOCK) != sizeof(s->probe_seq))
+		s->probe_seq = (uint32_t)(mono_ns() ^ ((uint64_t)getpid() << 16));
 	s->npend = 0;
 }
 
@@ -518,64 +526,93 @@ static void probes_close(struct sender *s)
 	s->pfd = -1;
 }
 
+/* a socket for the probes, stamped as they leave: the fd, or -1 after the message */
+static int probes_socket(struct sender *s)
+{
+	int fd, ret;
+
+	fd = open_socket(&s->c);
+	if (fd < 0)
+		return -1;
+	ret = sock_tx_stamps(fd);
+	if (ret) {
+		log_warn("the probes' socket takes no transmit timestamps (%s)", strerror(-ret));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /*
  * The probes' socket, if probe-interval asks for probes; without it (no
- * socket, no transmit timestamps) the requests' delay serves, as before
+ * socket, no transmit timestamps) the requests' delay serves, as before.
+ * The probes' seq goes on from where it was (it is drawn once, at the
+ * start): under the same epoch, a seq drawn again would be refused as a
+ * replay by an authenticated responder half the time. The samples start
+ * over (a new peer, another path).
  */
 static void probes_open(struct sender *s)
 {
-	uint32_t seq;
-	int fd, ret;
-
 	probes_close(s);
+	dense_init(&s->dense, s->probe_seq);
+	s->probe_since = 0;
+	s->probe_resync = false;
+	s->probe_no_stamps_logged = false;
+	memset(&s->dread, 0, sizeof(s->dread));
 	if (!s->c.probe_interval_us)
 		return;
-	fd = open_socket(&s->c);
-	if (fd < 0) {
+	s->pfd = probes_socket(s);
+	if (s->pfd < 0) {
 		log_warn("no delay probes: the requests' delay serves");
 		return;
 	}
-	ret = sock_tx_stamps(fd);
-	if (ret) {
-		log_warn("no delay probes: the socket takes no transmit timestamps (%s); "
-			 "the requests' delay serves", strerror(-ret));
-		close(fd);
-		return;
-	}
-	if (getrandom(&seq, sizeof(seq), GRND_NONBLOCK) != sizeof(seq))
-		seq = (uint32_t)(mono_ns() ^ (uint64_t)getpid());
-	s->pfd = fd;
-	dense_init(&s->dense, seq);
-	s->probe_seq = seq;
 	s->next_probe = mono_ns();
-	s->probe_since = 0;
-	s->probe_no_stamps_logged = false;
-	memset(&s->dread, 0, sizeof(s->dread));
+}
+
+/*
+ * After a send error, the socket's stamp keys and the probes' seqs may be
+ * out of step (whether the kernel kept the key or gave it back depends on
+ * where the datagram failed, and on the kernel): a new socket, whose key
+ * 0 is the next probe's. The stamps of probes still on their way are lost.
+ */
+static void probes_resync(struct sender *s)
+{
+	int fd = probes_socket(s);
+
+	if (fd < 0)
+		return;		/* tried again at the next probe */
+	close(s->pfd);
+	s->pfd = fd;
+	s->probe_resync = false;
+	s->probe_reopens++;
+	dense_rekey(&s->dense, s->probe_seq);
 }
 
 static void send_probe(struct sender *s, uint64_t now)
 {
-	struct wire_probe p = { .seq = s->probe_seq, .epoch = s->epoch };
+	struct wire_probe p;
 	uint8_t buf[WIRE_MAX_LEN];
 	size_t len;
 	int ret;
 
+	if (s->probe_resync)
+		probes_resync(s);
+	if (s->probe_resync)
+		return;
+	p = (struct wire_probe){ .seq = s->probe_seq, .epoch = s->epoch };
 	len = wire_probe_encode(buf, &p, &s->c.key);
 	ret = sock_send(s->pfd, buf, len, (struct sockaddr *)&s->peer, s->c.peer_len, NULL);
-	/*
-	 * ENOBUFS: the datagram was made (its stamp key taken), then dropped
-	 * on its way out; any other error: it was not, and its seq goes to
-	 * the next probe, so that seq and key stay in step
-	 */
-	if (!ret || ret == -ENOBUFS) {
-		dense_sent(&s->dense, s->probe_seq, now);
-		s->probe_seq++;
-	}
 	if (ret) {
+		/* (the seq is not reused: the responder may have it) */
+		s->probe_seq++;
+		s->probe_resync = true;
 		s->probe_send_errors++;
 		log_limited(&s->rl_probe, "sending probe %u to %s: %s", p.seq, s->c.peer_str,
 			    strerror(-ret));
+		return;
 	}
+	dense_sent(&s->dense, s->probe_seq, now);
+	s->probe_seq++;
 }
 
 /* the transmit timestamps waiting on the probes' socket */
@@ -590,7 +627,7 @@ static void probe_stamps(struct sender *s)
 		if (ret < 0)
 			break;
 		if (ret)
-			dense_stamp(&s->dense, key, real_to_mono(real));
+			dense_stamp(&s->dense, key, real_to_mono(real), mono_ns());
 	}
 }
 
@@ -619,31 +656,58 @@ static void probe_datagram(void *ctx, const struct datagram *d)
 		return;
 	}
 	(void)dense_echo(&s->dense, e.seq, e.time, mono_ns());
-	if (s->dense.echoes >= 20 && s->dense.unstamped == s->dense.echoes &&
-	    !s->probe_no_stamps_logged) {
+	if (s->dense.unstamped_run >= 20 && !s->probe_no_stamps_logged) {
 		s->probe_no_stamps_logged = true;
-		log_warn("the probes get no transmit timestamps from dev %s: their delay is "
-			 "unknown, the requests' serves", s->c.dev);
+		log_warn("the last %u probes echoed had no transmit timestamp from dev %s: "
+			 "their delay is unknown, the requests' serves", s->dense.unstamped_run,
+			 s->c.dev);
+	} else if (!s->dense.unstamped_run && s->probe_no_stamps_logged) {
+		s->probe_no_stamps_logged = false;
+		log_msg("the probes have transmit timestamps again");
 	}
 }
 
 /*
  * The delay an estimate reads: with probes, the least of those sent in the
- * last round trip (dense.h), if one was sent since the last estimate's
- * read; else the request's own, @owd_ns
+ * last round trip (dense.h); if none came since the last estimate's read,
+ * the last one's window still (one source for minDelay: a request's delay
+ * and a probe's are taken at slightly different points, and a base of
+ * both reads their difference as a queue), unless its newest probe left
+ * PROBE_STALE intervals ago: then the request's own, @owd_ns. A change of
+ * source starts the delays over. Sets *@have if there is a delay.
  */
-static int64_t probe_delay(struct sender *s, int64_t owd_ns)
-{
-	uint64_t pi = s->c.probe_interval_us * 1000;
+#define PROBE_STALE	4
 
-	if (s->pfd < 0)
-		return owd_ns;
-	dense_read(&s->dense, s->probe_since, 2 * pi, s->c.interval_us * 1000, &s->dread);
-	if (!s->dread.fresh)
-		return owd_ns;
-	s->probe_since = s->dread.newest_ns;
-	s->probe_reads++;
-	return s->dread.owd_ns;
+static int64_t probe_delay(struct sender *s, int64_t owd_ns, bool *have)
+{
+	uint64_t pi = s->c.probe_interval_us * 1000, iv = s->c.interval_us * 1000;
+	bool probes = false;
+	int64_t d = owd_ns;
+
+	if (s->pfd >= 0) {
+		dense_read(&s->dense, s->probe_since, 2 * pi, iv, &s->dread);
+		probes = s->dread.any && mono_ns() - s->dread.newest_ns < PROBE_STALE * iv;
+	} else {
+		memset(&s->dread, 0, sizeof(s->dread));
+	}
+	if (probes) {
+		if (s->dread.fresh) {
+			s->probe_since = s->dread.newest_ns;
+			s->probe_reads++;
+		}
+		d = s->dread.owd_ns;
+		*have = true;
+	}
+	if (*have && s->have_source && probes != s->probe_source) {
+		log_msg("the delay is now the %s: the delays start over",
+			probes ? "probes'" : "requests' (no probe echoed lately)");
+		delay_init(&s->dly);
+	}
+	if (*have) {
+		s->probe_source = probes;
+		s->have_source = true;
+	}
+	return d;
 }
 
 /* the awaited request @seq is for; -1: none */
@@ -888,7 +952,8 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		snprintf(queue, sizeof(queue), " queue %lldus of %lldus%s",
 			 (long long)(s->dly.queue_ns / 1000),
 			 (long long)(delay_span(&s->dly, &s->c.delay) / 1000),
-			 s->pfd < 0 ? "" : s->dread.fresh ? " (probes)" : " (the request's)");
+			 s->pfd < 0 ? "" : s->probe_source ? (s->dread.fresh ? " (probes)" :
+			 " (probes, the last read)") : " (the request's)");
 	/* what the qdisc sent, and whether W held it back (load.h) */
 	load[0] = '\0';
 	if (ls.has_held && e->sent_dt_ns)
@@ -1027,9 +1092,14 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		break;
 	case IV_ESTIMATE:
 		/* the request's one-way delay: the clocks' offset cancels in delay.c */
-		x.owd_ns = probe_delay(s, (int64_t)(r->time - st.time));
-		x.rtt_ns = mono_ns() - p.sent_ns;
-		apply(s, &e, st.has_time ? &x : NULL);
+		{
+			/* (the probes' delay needs no dequeue time) */
+			bool have = st.has_time;
+
+			x.owd_ns = probe_delay(s, (int64_t)(r->time - st.time), &have);
+			x.rtt_ns = mono_ns() - p.sent_ns;
+			apply(s, &e, have ? &x : NULL);
+		}
 		break;
 	}
 }
@@ -1121,7 +1191,7 @@ static int reload(const struct daemon *d, struct sender *s)
 		delay_init(&s->dly);
 	if (rule || nc.compete != s->c.compete || nc.interval_us != s->c.interval_us)
 		compete_abandon(&s->cmp, &s->aimd, &nc.aimd);
-	probes = family || nc.probe_interval_us != s->c.probe_interval_us;
+	probes = path || family || nc.probe_interval_us != s->c.probe_interval_us;
 	s->c = nc;
 	set_peer_port(s);
 	if (probes)

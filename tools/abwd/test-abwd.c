@@ -2879,7 +2879,7 @@ static void test_dense(void)
 
 	dense_init(&d, seq0);
 	dense_read(&d, 0, 100 * MS, 250 * MS, &r);
-	ok(!r.fresh && !r.n, "dense: no sample, no read");
+	ok(!r.any && !r.fresh && !r.n, "dense: no sample, no read");
 
 	/*
 	 * every 50 ms a probe; it leaves 1 ms after it is handed over (the
@@ -2889,7 +2889,7 @@ static void test_dense(void)
 		uint64_t sent = t0 + i * 50 * MS, tx = sent + MS;
 
 		dense_sent(&d, seq0 + i, sent);
-		dense_stamp(&d, i, tx);
+		dense_stamp(&d, i, tx, tx);
 		ok(dense_echo(&d, seq0 + i, (uint64_t)((int64_t)tx + 20 * MS + off),
 			      tx + 40 * MS), "dense: probe %u echoed: a sample", i);
 	}
@@ -2900,7 +2900,8 @@ static void test_dense(void)
 	is_u64(r.n, 3, "dense: the window, 100 ms (more than the RTT), holds 3 probes");
 	is_u64(r.since, 9, "dense: 9 probes sent after the last estimate's time");
 	dense_read(&d, t0 + 9 * 50 * MS + MS, 100 * MS, 250 * MS, &r);
-	ok(!r.fresh, "dense: no probe sent since: not fresh (the request's delay then)");
+	ok(r.any && !r.fresh && r.owd_ns == 20 * MS + off,
+	   "dense: no probe sent since: not fresh, the last read still there");
 
 	/* a queue builds: 10, 30, 60 ms more; then one probe late alone */
 	for (i = 10; i < 14; i++) {
@@ -2908,7 +2909,7 @@ static void test_dense(void)
 		int64_t q = i == 10 ? 10 : i == 11 ? 30 : i == 12 ? 60 : 60;
 
 		dense_sent(&d, seq0 + i, sent);
-		dense_stamp(&d, i, tx);
+		dense_stamp(&d, i, tx, tx);
 		dense_echo(&d, seq0 + i, (uint64_t)((int64_t)tx + (20 + q) * MS + off),
 			   tx + (40 + q) * MS);
 	}
@@ -2916,7 +2917,7 @@ static void test_dense(void)
 	ok(r.fresh && r.owd_ns == 50 * MS + off,
 	   "dense: a queue that stood for the window: its least, 30 ms over the base");
 	dense_sent(&d, seq0 + 14, t0 + 14 * 50 * MS);
-	dense_stamp(&d, 14, t0 + 14 * 50 * MS + MS);
+	dense_stamp(&d, 14, t0 + 14 * 50 * MS + MS, t0 + 14 * 50 * MS + MS);
 	dense_echo(&d, seq0 + 14, (uint64_t)((int64_t)(t0 + 14 * 50 * MS + MS) + 300 * MS + off),
 		   t0 + 14 * 50 * MS + 400 * MS);
 	dense_read(&d, t0 + 9 * 50 * MS + MS, 100 * MS, 250 * MS, &r);
@@ -2933,17 +2934,35 @@ static void test_dense(void)
 	   "dense: no transmit timestamp: no sample (its wait in our qdisc unknown)");
 	/* a stamp before its probe was handed over: the keys out of step */
 	dense_sent(&d, seq0 + 16, t0 + 16 * 50 * MS);
-	dense_stamp(&d, 16, t0 + 15 * 50 * MS);
+	dense_stamp(&d, 16, t0 + 15 * 50 * MS, t0 + 16 * 50 * MS);
 	ok(d.mismatched == 1 && !dense_echo(&d, seq0 + 16, 0, 0) && d.unstamped == 2,
 	   "dense: a stamp from before its probe was sent: mismatched, not taken");
-	/* a stamp for a probe long gone from the ring: ignored */
-	dense_stamp(&d, 15 + DENSE_OUT, 1);
-	is_u64(d.stamps, 15, "dense: a stamp for a probe not in the ring is ignored");
+	/* a stamp for a probe not sent yet (the keys ahead of the seqs) */
+	dense_stamp(&d, 17, t0 + 17 * 50 * MS, t0 + 17 * 50 * MS);
+	ok(d.mismatched == 2 && d.stamps == 15, "dense: a stamp for a probe not sent: mismatched");
+	/* a stamp later than it is read: not this probe's */
+	dense_sent(&d, seq0 + 17, t0 + 17 * 50 * MS);
+	dense_stamp(&d, 17, t0 + 19 * 50 * MS, t0 + 17 * 50 * MS + MS);
+	ok(d.mismatched == 3 && d.stamps == 15, "dense: a stamp from after it is read: mismatched");
+	/* the socket opened again: its key 0 is the next probe's seq */
+	dense_rekey(&d, seq0 + 18);
+	dense_sent(&d, seq0 + 18, t0 + 18 * 50 * MS);
+	dense_stamp(&d, 0, t0 + 18 * 50 * MS + MS, t0 + 18 * 50 * MS + MS);
+	ok(dense_echo(&d, seq0 + 18, (uint64_t)((int64_t)(t0 + 18 * 50 * MS + MS) + 20 * MS + off),
+		      t0 + 18 * 50 * MS + 41 * MS) && d.stamps == 16,
+	   "dense: rekeyed, key 0 is the next probe's: a sample");
 	/* the ring forgets: an echo DENSE_OUT probes late is unknown */
-	for (i = 17; i < 17 + DENSE_OUT; i++)
+	for (i = 19; i < 19 + DENSE_OUT; i++)
 		dense_sent(&d, seq0 + i, t0 + i * 50 * MS);
 	ok(!dense_echo(&d, seq0 + 15, 0, 0) && d.unknown == 2,
 	   "dense: an echo older than the ring: unknown");
+	{
+		uint64_t m0 = mono_ns(), m = real_to_mono(real_ns()), m1 = mono_ns();
+
+		ok(m >= m0 - MS && m <= m1 + MS,
+		   "real_to_mono: the real clock's now is the monotonic clock's now");
+		ok(real_to_mono(1) == 0, "real_to_mono: a time before the monotonic clock began: 0");
+	}
 }
 
 /* ---- parsers ---- */

@@ -320,6 +320,50 @@ wait_for 3 jq -e '.dropped.unauthenticated >= 1' "$work/probes-auth.json" >/dev/
 t "probes, authenticated: ... and is counted unauthenticated" $? "$(cat "$work/probes-auth.json")"
 stop "$rpid"
 
+# a reload that changes probe-interval, authenticated: the probes go on
+# under the same epoch with the seqs that follow, not refused as replays
+responder probes-hup --key-file "$work/key"
+pconf=$work/probes.conf
+printf 'peer = 127.0.0.1\ndev = lo\nport = %s\ninterval = 100ms\nkey-file = %s\nprobe-interval = 50ms\n' \
+	"$port" "$work/key" >"$pconf"
+ABWD_MOCK_PORT=$port "$MOCK" sender --config "$pconf" --status "$work/p3.json" \
+	2>"$work/p3.err" &
+spid=$!
+pids+=("$spid")
+wait_for 5 jq -e '.probes.echoed >= 5' "$work/p3.json" >/dev/null 2>&1
+sed -i 's/probe-interval = 50ms/probe-interval = 20ms/' "$pconf"
+kill -HUP "$spid"
+wait_for 5 jq -e '.probes.interval_us == 20000 and .probes.echoed >= 25 and .probes.reading' \
+	"$work/p3.json" >/dev/null 2>&1
+t "probes: a reload to 20ms, authenticated: echoed and read again" $? \
+	"$(cat "$work/p3.json" "$work/p3.err")"
+stop "$spid"
+wait_for 3 jq -e '.probes.received >= 25' "$work/probes-hup.json" >/dev/null 2>&1
+jqt "probes: ... not one refused as a replay at the responder" "$work/probes-hup.json" \
+	'.probes.received >= 25 and .dropped.replayed == 0'
+stop "$rpid"
+
+# over IPv6 (::1), and a responder whose rate-limit (5 a second) is below
+# the probes' 50: the requests keep their share, the probes theirs
+port=$((20000 + RANDOM % 40000))
+ABWD_MOCK_LOG=$work/p6r.log "$MOCK" responder --dev lo --listen ::1 --port "$port" --plain yes \
+	--peer-prefix ::1/128 --rate-limit 5 --status "$work/p6r.json" 2>"$work/p6r.err" &
+rpid=$!
+pids+=("$rpid")
+wait_for 2 test -s "$work/p6r.json"
+ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/p6.log timeout 10 "$MOCK" sender --peer ::1 --dev lo \
+	--interval 300ms --plain yes --port "$port" --once 4 --probe-interval 20ms \
+	--status "$work/p6.json" 2>"$work/p6.err"
+t "probes over IPv6, rate-limit 5 at the responder: --once 4 exits 0" $? "$(cat "$work/p6.err")"
+jqt "probes over IPv6: echoed, stamped, read; 128 bytes a probe and its echo; no timeout" \
+	"$work/p6.json" \
+	'.probes.echoed >= 20 and .probes.unstamped == 0 and .probes.mismatched == 0
+	 and .probes.reading and .probes.bytes_per_probe == 128 and .timeouts == 0'
+wait_for 3 jq -e '.probes.received >= 20' "$work/p6r.json" >/dev/null 2>&1
+jqt "probes over IPv6: the responder answered every request, and echoed the probes" \
+	"$work/p6r.json" '.rate_limited == 0 and .requests >= 4 and .probes.echoed >= 20'
+stop "$rpid"
+
 # --- a responder late by 4 intervals, within the timeout: late is as good ---
 responder late
 ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s8.log "$MOCK" "${S[@]}" --port "$port" \

@@ -95,9 +95,12 @@ uint64_t real_ns(void)
 uint64_t real_to_mono(uint64_t real)
 {
 	uint64_t m = mono_ns(), r = real_ns();
+	/* the clocks' offset now, either way; a step of the real clock since @real is in it */
+	int64_t off = (int64_t)(r - m);
 
-	/* the clocks' offset now; a step of the real clock since @real is in it */
-	return real >= r - m ? real - (r - m) : 0;
+	if (off >= 0)
+		return real > (uint64_t)off ? real - (uint64_t)off : 0;
+	return real + (uint64_t)-off;
 }
 
 FILE *status_open(struct status_file *sf, const char *path)

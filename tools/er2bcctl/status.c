@@ -83,7 +83,7 @@ void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mo
 	uint64_t age = age_us(d, now_unix_us), interval = get(d, "interval_us"), v;
 	const char *role = jr_str(&d->doc, "role"), *err = jr_str(&d->doc, "last_error");
 	char a[FMT_LEN], b[FMT_LEN];
-	bool stale;
+	bool stale, on;
 
 	d->nproblems = 0;
 	if (d->error[0]) {
@@ -123,14 +123,18 @@ void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mo
 	if (!get(d, "estimates") && v < SENDER_MISSES)
 		add_problem(d, "no estimate yet");
 	/* delay probes (probe-interval) that bring no delay */
-	if (get(d, "probes.sent") >= 50 && !get(d, "probes.echoed"))
+	if (jr_bool(&d->doc, "probes.on", &on) && !on)
+		add_problem(d, "delay probes configured but not sent (no socket, or no transmit "
+			    "timestamps: see its log)");
+	else if (get(d, "probes.sent") >= 50 && !get(d, "probes.echoed"))
 		add_problem(d, "none of %" PRIu64 " delay probes echoed: does the responder "
 			    "take them (a release before probes does not), or is something "
 			    "between dropping them?", get(d, "probes.sent"));
-	else if (get(d, "probes.echoed") >= 20 &&
-		 get(d, "probes.unstamped") == get(d, "probes.echoed"))
-		add_problem(d, "the delay probes get no transmit timestamps from dev %s: "
-			    "their delay is unknown, the requests' serves", str(d, "dev"));
+	else if (get(d, "probes.sent") >= 50 && jr_bool(&d->doc, "probes.reading", &on) && !on)
+		add_problem(d, "the last estimate did not read the delay probes: none echoed "
+			    "with a transmit timestamp lately (echoed %" PRIu64 " of %" PRIu64
+			    ", unstamped %" PRIu64 "); the requests' delay serves",
+			    get(d, "probes.echoed"), get(d, "probes.sent"), get(d, "probes.unstamped"));
 	if (get(d, "abw_set_failures") && jr_bool(&d->doc, "applied", &stale) && !stale)
 		add_problem(d, "its estimates do not reach the qdisc (%s)",
 			    err && *err ? err : "no error recorded");

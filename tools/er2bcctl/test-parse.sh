@@ -1023,7 +1023,7 @@ check_file "status: a sender, its qdisc and a responder, all well" "$tmp/status-
 
 # a sender with delay probes, each echoed, and a responder that echoes
 # them; then probes that no one echoes, and echoes without transmit stamps
-sed 's/"last_error": ""/"probes": {"interval_us": 50000, "on": true, "sent": 400, "echoed": 398, "unstamped": 0, "reads": 19, "qdisc_wait_max_us": 1200}, "last_error": ""/' \
+sed 's/"last_error": ""/"probes": {"interval_us": 50000, "on": true, "sent": 400, "echoed": 398, "unstamped": 0, "reads": 19, "reading": true, "qdisc_wait_max_us": 1200}, "last_error": ""/' \
 	"$tmp/sender.json" >"$tmp/sender-probes.json"
 sed 's/"rate_limited": 1,/"rate_limited": 1, "probes": {"received": 398, "echoed": 398, "unstamped": 1},/' \
 	"$tmp/responder.json" >"$tmp/responder-probes.json"
@@ -1050,14 +1050,23 @@ if [[ $rc == 1 && $out == *"sender-noecho.json: none of 400 delay probes echoed:
 else
 	not_ok "status: probes that no one echoes are a problem" "exit $rc" "$out"
 fi
-sed 's/"echoed": 398, "unstamped": 0/"echoed": 398, "unstamped": 398/' \
+sed -e 's/"unstamped": 0, "reads": 19, "reading": true/"unstamped": 200, "reads": 19, "reading": false/' \
 	"$tmp/sender-probes.json" >"$tmp/sender-nostamp.json"
 out=$("$RENDER" status text "$tmp/sender-nostamp.json")
 rc=$?
-if [[ $rc == 1 && $out == *"sender-nostamp.json: the delay probes get no transmit timestamps from dev lo"* ]]; then
-	ok "status: probes without transmit timestamps are a problem"
+if [[ $rc == 1 && $out == *"sender-nostamp.json: the last estimate did not read the delay probes: none echoed with a transmit timestamp lately (echoed 398 of 400, unstamped 200)"* ]]; then
+	ok "status: probes that stopped bringing a delay after a good start are a problem"
 else
-	not_ok "status: probes without transmit timestamps are a problem" "exit $rc" "$out"
+	not_ok "status: probes that stopped bringing a delay after a good start are a problem" \
+		"exit $rc" "$out"
+fi
+sed 's/"on": true/"on": false/' "$tmp/sender-probes.json" >"$tmp/sender-nosock.json"
+out=$("$RENDER" status text "$tmp/sender-nosock.json")
+rc=$?
+if [[ $rc == 1 && $out == *"sender-nosock.json: delay probes configured but not sent"* ]]; then
+	ok "status: probes configured but not sent are a problem"
+else
+	not_ok "status: probes configured but not sent are a problem" "exit $rc" "$out"
 fi
 
 # the same sender gone quiet, on a device without the qdisc; a responder
