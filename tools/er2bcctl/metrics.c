@@ -317,20 +317,32 @@ static int walk_rcvmgr(struct metrics *m)
 	return 0;
 }
 
+/* er2bc-abwd's status files read at most */
+#define ABWD_FILES_MAX	16
+
 int do_metrics(int argc, char **argv)
 {
+	static struct status_daemon abwd[ABWD_FILES_MAX];
 	struct walk w = { 0 };
 	struct metrics m = { 0 };
-	struct timespec now;
+	struct timespec now, rt;
 	struct target t = { 0 };
+	const char *dir = NULL;
 	int ret;
 
 	w.m = &m;
 	for (; argc > 0; argc -= 2, argv += 2) {
-		if (strcmp(argv[0], "dev") && strcmp(argv[0], "ifindex"))
+		if (strcmp(argv[0], "dev") && strcmp(argv[0], "ifindex") &&
+		    strcmp(argv[0], "dir"))
 			return usage_err("unknown argument \"%s\" (try " PROG " -h)", argv[0]);
 		if (argc < 2)
 			return usage_err("\"%s\" needs a value", argv[0]);
+		if (!strcmp(argv[0], "dir")) {
+			if (dir)
+				return usage_err("\"dir\" given twice");
+			dir = argv[1];
+			continue;
+		}
 		ret = target_arg(&t, argv[0], argv[1]);
 		if (ret)
 			return ret;
@@ -343,7 +355,14 @@ int do_metrics(int argc, char **argv)
 	/* (tcp_rcvmgr's counters are the namespace's: not a device's) */
 	if (!ret && !w.ifindex)
 		ret = walk_rcvmgr(&m);
+	/* (the daemons' counters are the host's: not a device's) */
+	if (!ret && !w.ifindex) {
+		m.abwd = abwd;
+		m.nabwd = status_read_dir(abwd, ABWD_FILES_MAX, dir);
+	}
 	if (!ret) {
+		clock_gettime(CLOCK_REALTIME, &rt);
+		m.now_unix_us = (uint64_t)rt.tv_sec * 1000000 + (uint64_t)rt.tv_nsec / 1000;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		metrics_print(stdout, &m,
 			      (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec);

@@ -3,7 +3,8 @@
  * er2bcctl metrics: every er2bc qdisc of the network namespace (found in
  * rtnetlink's qdisc dump), its controller's state (ctrl-get), its classes'
  * tc counters (rtnetlink's class dump), and tcp_rcvmgr's counters
- * (stats-get), in the Prometheus text exposition format (version 0.0.4).
+ * (stats-get), and the counters of each er2bc-abwd on the host (its status
+ * file), in the Prometheus text exposition format (version 0.0.4).
  *
  * What is gathered (metrics.c) is printed by metrics_print()
  * (metrics_output.c), which the host tests feed made-up state.
@@ -19,6 +20,7 @@
 
 #include "decode.h"
 #include "rcvmgr.h"
+#include "status.h"
 
 /* what tc's dump says of a qdisc or class (TCA_STATS2) */
 struct tc_counts {
@@ -50,6 +52,10 @@ struct metrics {
 	size_t nqd;
 	bool has_rcvmgr;			/* tcp_rcvmgr is loaded */
 	struct rcvmgr_stats rcvmgr;
+	/* er2bc-abwd's status files, and when they are read (CLOCK_REALTIME) */
+	const struct status_daemon *abwd;
+	size_t nabwd;
+	uint64_t now_unix_us;
 };
 
 /*

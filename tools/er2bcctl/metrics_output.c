@@ -440,6 +440,154 @@ static const struct {
 	  "ACKs passed as written: their data took another path than the gateway." },
 };
 
+/*
+ * er2bc-abwd's counters, by its status file's key (a sender's, a
+ * responder's or both roles'), each sample labelled with the daemon's role
+ * and device
+ */
+static const struct {
+	const char *role;		/* NULL: both */
+	const char *key;
+	const char *name, *type, *help;
+	double scale;
+} ametrics[] = {
+	{ NULL, "requests", "er2bc_abwd_requests_total", "counter",
+	  "Requests sent (a sender) or accepted (a responder).", 1 },
+	{ NULL, "responses", "er2bc_abwd_responses_total", "counter",
+	  "Responses accepted (a sender) or sent (a responder).", 1 },
+	{ NULL, "no_snapshot", "er2bc_abwd_no_snapshot_total", "counter",
+	  "Requests the kernel had no snapshot of.", 1 },
+	{ "sender", "estimates", "er2bc_abwd_estimates_total", "counter",
+	  "Estimates made, each handed to the qdisc.", 1 },
+	{ "sender", "timeouts", "er2bc_abwd_timeouts_total", "counter",
+	  "Requests not answered in time.", 1 },
+	{ "sender", "quiet_intervals", "er2bc_abwd_quiet_intervals", "gauge",
+	  "Requests in a row not answered now.", 1 },
+	{ "sender", "decays", "er2bc_abwd_decays_total", "counter",
+	  "Times W was halved because the peer was quiet.", 1 },
+	{ "sender", "discontinuities", "er2bc_abwd_discontinuities_total", "counter",
+	  "Samples whose counts did not follow on: a new baseline.", 1 },
+	{ "sender", "foreign", "er2bc_abwd_foreign_total", "counter",
+	  "Estimates whose meter counted more than the qdisc sent.", 1 },
+	{ "sender", "abw_set_failures", "er2bc_abwd_abw_set_failures_total", "counter",
+	  "Estimates the qdisc refused.", 1 },
+	{ "sender", "queue_delay_us", "er2bc_abwd_queue_delay_seconds", "gauge",
+	  "The queue the last delay read showed, above the base delay.", 1e-6 },
+	{ "responder", "send_errors", "er2bc_abwd_send_errors_total", "counter",
+	  "Responses that could not be sent.", 1 },
+	{ "responder", "rate_limited", "er2bc_abwd_rate_limited_total", "counter",
+	  "Requests not answered for the rate limit (plain mode).", 1 },
+	{ "sender", "probes.sent", "er2bc_abwd_probes_sent_total", "counter",
+	  "Delay probes sent.", 1 },
+	{ "responder", "probes.received", "er2bc_abwd_probes_received_total", "counter",
+	  "Delay probes accepted.", 1 },
+	{ NULL, "probes.echoed", "er2bc_abwd_probes_echoed_total", "counter",
+	  "Delay probes echoed (a responder) or whose echo came back (a sender).", 1 },
+	{ NULL, "probes.unstamped", "er2bc_abwd_probes_unstamped_total", "counter",
+	  "Echoes without a kernel timestamp.", 1 },
+};
+
+/* the status file's counters by reason: the key's prefix, the metric */
+static const struct {
+	const char *prefix, *name, *help;
+} ametrics_by_reason[] = {
+	{ "dropped.", "er2bc_abwd_dropped_total",
+	  "Datagrams dropped, by reason." },
+	{ "meter_refused.", "er2bc_abwd_meter_refused_total",
+	  "Requests the receiving meter refused, by reason (a responder)." },
+};
+
+static void alabels(FILE *f, const struct status_daemon *d, const char *role)
+{
+	const char *dev = jr_str(&d->doc, "dev");
+
+	fputc('{', f);
+	put_label(f, "role", role, true);
+	put_label(f, "dev", dev ? dev : "", false);
+}
+
+static void print_abwd(FILE *f, const struct metrics *m)
+{
+	const struct status_daemon *d;
+	const char *role, *mode;
+	uint64_t u;
+	size_t i, j, k;
+	bool fam;
+
+	fam = false;
+	for (j = 0; j < m->nabwd; j++) {
+		d = &m->abwd[j];
+		role = jr_str(&d->doc, "role");
+		if (d->error[0] || !role)
+			continue;
+		family(f, "er2bc_abwd_info", "gauge",
+		       "An er2bc-abwd's status file: its role, device and peer (a sender).", &fam);
+		fputs("er2bc_abwd_info", f);
+		alabels(f, d, role);
+		mode = jr_str(&d->doc, "mode");
+		if (mode)
+			put_label(f, "mode", mode, false);
+		if (jr_str(&d->doc, "peer"))
+			put_label(f, "peer", jr_str(&d->doc, "peer"), false);
+		fputc('}', f);
+		put_value(f, 1);
+	}
+	fam = false;
+	for (j = 0; j < m->nabwd; j++) {
+		d = &m->abwd[j];
+		role = jr_str(&d->doc, "role");
+		if (d->error[0] || !role || !jr_u64(&d->doc, "unix_time_seconds", &u))
+			continue;
+		family(f, "er2bc_abwd_status_age_seconds", "gauge",
+		       "How long ago the daemon last wrote its status file.", &fam);
+		fputs("er2bc_abwd_status_age_seconds", f);
+		alabels(f, d, role);
+		fputc('}', f);
+		put_value(f, m->now_unix_us / 1000000 > u ? (double)(m->now_unix_us / 1000000 - u) : 0);
+	}
+	for (i = 0; i < ARRAY_SIZE(ametrics); i++) {
+		fam = false;
+		for (j = 0; j < m->nabwd; j++) {
+			d = &m->abwd[j];
+			role = jr_str(&d->doc, "role");
+			if (d->error[0] || !role ||
+			    (ametrics[i].role && strcmp(role, ametrics[i].role)) ||
+			    !jr_u64(&d->doc, ametrics[i].key, &u))
+				continue;
+			family(f, ametrics[i].name, ametrics[i].type, ametrics[i].help, &fam);
+			fputs(ametrics[i].name, f);
+			alabels(f, d, role);
+			fputc('}', f);
+			put_value(f, (double)u * ametrics[i].scale);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(ametrics_by_reason); i++) {
+		size_t plen = strlen(ametrics_by_reason[i].prefix);
+
+		fam = false;
+		for (j = 0; j < m->nabwd; j++) {
+			d = &m->abwd[j];
+			role = jr_str(&d->doc, "role");
+			if (d->error[0] || !role)
+				continue;
+			for (k = 0; k < d->doc.n; k++) {
+				const struct jr_pair *p = &d->doc.pair[k];
+
+				if (p->type != JR_INT || p->neg ||
+				    strncmp(p->key, ametrics_by_reason[i].prefix, plen))
+					continue;
+				family(f, ametrics_by_reason[i].name, "counter",
+				       ametrics_by_reason[i].help, &fam);
+				fputs(ametrics_by_reason[i].name, f);
+				alabels(f, d, role);
+				put_label(f, "reason", p->key + plen, false);
+				fputc('}', f);
+				put_value(f, (double)p->u);
+			}
+		}
+	}
+}
+
 void metrics_print(FILE *f, const struct metrics *m, uint64_t now_ns)
 {
 	const struct rcvmgr_stats *r = &m->rcvmgr;
@@ -461,6 +609,7 @@ void metrics_print(FILE *f, const struct metrics *m, uint64_t now_ns)
 	}
 	for (i = 0; i < ARRAY_SIZE(cmetrics); i++)
 		print_classes(f, m, i);
+	print_abwd(f, m);
 	if (!m->has_rcvmgr)
 		return;
 	for (i = 0; i < ARRAY_SIZE(rmetrics); i++) {

@@ -428,6 +428,29 @@ static void read_qdisc(struct nl *nl, struct status_daemon *d)
 	d->have_q = true;
 }
 
+size_t status_read_dir(struct status_daemon *d, size_t max, const char *dir)
+{
+	char pattern[4096];
+	glob_t g = { 0 };
+	size_t n = 0, i;
+	char *text;
+
+	snprintf(pattern, sizeof(pattern), "%s/" STATUS_GLOB, dir ? dir : STATUS_DIR);
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		for (i = 0; i < g.gl_pathc && n < max; i++, n++) {
+			memset(&d[n], 0, sizeof(d[n]));
+			snprintf(d[n].file, sizeof(d[n].file), "%s", g.gl_pathv[i]);
+			text = slurp(&d[n], g.gl_pathv[i]);
+			if (text) {
+				status_load(&d[n], g.gl_pathv[i], text);
+				free(text);
+			}
+		}
+	}
+	globfree(&g);
+	return n;
+}
+
 int do_status(int argc, char **argv)
 {
 	static struct status_daemon d[FILES_MAX];

@@ -40,6 +40,12 @@ void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mo
 int status_print(FILE *f, const struct status_daemon *d, size_t n, const char *where,
 		 uint64_t now_unix_us, uint64_t now_mono_ns);
 
+/*
+ * the status files in @dir (NULL: the default, /run/er2bc), at most @max,
+ * into @d: how many were found (those that cannot be read have error set)
+ */
+size_t status_read_dir(struct status_daemon *d, size_t max, const char *dir);
+
 int do_status(int argc, char **argv);
 
 #endif /* _ER2BCCTL_STATUS_H */

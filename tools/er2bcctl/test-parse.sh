@@ -1309,6 +1309,21 @@ mexpect=(
 	'er2bc_cap_bytes_per_second{dev=we"ird\}=1250000'
 	'tcp_rcvmgr_acks_total=9876543210'
 	'tcp_rcvmgr_budget_bytes=1572864'
+	# er2bc-abwd's counters from its status files, by role and device
+	'er2bc_abwd_info{role=sender,dev=eth1,mode=loss,peer=192.0.2.1}=1'
+	'er2bc_abwd_info{role=responder,dev=eth0}=1'
+	'er2bc_abwd_status_age_seconds{role=sender,dev=eth1}=3'
+	'er2bc_abwd_requests_total{role=sender,dev=eth1}=21'
+	'er2bc_abwd_requests_total{role=responder,dev=eth0}=1300'
+	'er2bc_abwd_timeouts_total{role=sender}=1'
+	'er2bc_abwd_decays_total{role=sender}=2'
+	'er2bc_abwd_queue_delay_seconds{role=sender}=0.0015'
+	'er2bc_abwd_rate_limited_total{role=responder}=1'
+	'er2bc_abwd_probes_sent_total{role=sender}=400'
+	'er2bc_abwd_probes_echoed_total{role=sender}=398'
+	'er2bc_abwd_dropped_total{role=sender,reason=malformed}=3'
+	'er2bc_abwd_dropped_total{role=responder,reason=replayed}=4'
+	'er2bc_abwd_meter_refused_total{role=responder,reason=unauthenticated}=2'
 )
 mabsent=(
 	# a class's xstats of the wrong size are not read
@@ -1325,6 +1340,9 @@ mabsent=(
 	# xstats of neither size of a class's
 	'er2bc_class_borrowed_bytes_total{classid=1:ff}'
 	'er2bc_class_borrowed_bytes_total{classid=1:fe}'
+	# a responder has no timeouts; a sender no rate limit
+	'er2bc_abwd_timeouts_total{role=responder}'
+	'er2bc_abwd_rate_limited_total{role=sender}'
 )
 margs=()
 for e in "${mexpect[@]}"; do margs+=(--expect "$e"); done

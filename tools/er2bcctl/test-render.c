@@ -558,6 +558,7 @@ static void metrics(void)
 	struct tc_er2bc_class_xstats cx = { .guarantee = 2000000,
 		.bytes_guaranteed = 1000000, .bytes_borrowed = 250000,
 		.shortage_ns = 12345 * MS };
+	static struct status_daemon abwd[3];
 	struct metrics_qdisc qd[3] = { 0 };
 	struct metrics_class cls[4] = { 0 };
 	struct metrics m = { .qd = qd, .nqd = 3 };
@@ -607,6 +608,25 @@ static void metrics(void)
 	SU64(nlh, MEMORY, 3072);
 	rcvmgr_stats_merge(&m.rcvmgr, nlh);
 	m.has_rcvmgr = true;
+
+	/* a sender with probes and a responder, as their status files say */
+	status_load(&abwd[0], "abwd-sender.json",
+		    "{\"role\": \"sender\", \"peer\": \"192.0.2.1\", \"dev\": \"eth1\", "
+		    "\"mode\": \"loss\", \"unix_time_seconds\": 1795740120, \"estimates\": 20, "
+		    "\"queue_delay_us\": 1500, \"requests\": 21, \"responses\": 20, "
+		    "\"timeouts\": 1, \"quiet_intervals\": 0, \"decays\": 2, "
+		    "\"dropped\": {\"malformed\": 3, \"unauthenticated\": 0}, "
+		    "\"probes\": {\"sent\": 400, \"echoed\": 398, \"unstamped\": 0}}");
+	status_load(&abwd[1], "abwd-responder.json",
+		    "{\"role\": \"responder\", \"dev\": \"eth0\", "
+		    "\"unix_time_seconds\": 1795740123, \"requests\": 1300, \"responses\": 1299, "
+		    "\"rate_limited\": 1, \"dropped\": {\"replayed\": 4}, "
+		    "\"meter_refused\": {\"unauthenticated\": 2, \"replayed\": 0}}");
+	/* a file that is not one: left out */
+	status_load(&abwd[2], "abwd-broken.json", "{\"role\": ");
+	m.abwd = abwd;
+	m.nabwd = 3;
+	m.now_unix_us = 1795740123500000ULL;
 
 	metrics_print(stdout, &m, LAST + 1500 * MS);
 	qdisc_free(&qd[0].ctrl);
