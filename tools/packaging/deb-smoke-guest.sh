@@ -139,8 +139,8 @@ t $? "quick start: two gateways and a 3 Mbit/s bottleneck between them"
 # 3. A: the qdisc from the batch file, as er2bc-tc@eth1 applies it
 mkdir -p /etc/er2bc &&
 	zcat -f $doc/tc-DEV.batch.example* >/etc/er2bc/tc-eth1.batch &&
-	ip netns exec $A tc -batch /etc/er2bc/tc-eth1.batch
-t $? "quick start 3: A's qdisc and classes from /etc/er2bc/tc-eth1.batch"
+	ip netns exec $A er2bc-tc-apply eth1 /etc/er2bc/tc-eth1.batch
+t $? "quick start 3: A's qdisc and classes from /etc/er2bc/tc-eth1.batch (er2bc-tc-apply)"
 # 4. the key both share, readable by the group er2bc
 (umask 027 && head -c 32 /dev/urandom >/etc/er2bc/abwd.key) &&
 	chgrp er2bc /etc/er2bc/abwd.key && [ "$(stat -c %a /etc/er2bc/abwd.key)" = 640 ]

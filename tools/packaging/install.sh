@@ -48,8 +48,9 @@ make -s -C "$top/tools/abwd" install DESTDIR="$destdir" PREFIX="$prefix" \
 make -s -C "$top/tools/tc" install DESTDIR="$destdir" TCDIR="/usr/lib/$multiarch/tc" \
 	PREFIX="$prefix" UNITDIR="$prefix/lib/systemd/system"
 install -D -m 0644 -t "$destdir$prefix/share/man/man8" "$top/Documentation/tc-er2bc.8" \
-	"$top/Documentation/er2bcctl.8" "$top/Documentation/er2bc-abwd.8"
-echo "make install: er2bcctl, er2bc-abwd in $prefix/sbin; q_er2bc.so in /usr/lib/$multiarch/tc"
+	"$top/Documentation/er2bcctl.8" "$top/Documentation/er2bc-abwd.8" \
+	"$top/Documentation/er2bc-tc-apply.8"
+echo "make install: er2bcctl, er2bc-abwd, er2bc-tc-apply in $prefix/sbin; q_er2bc.so in /usr/lib/$multiarch/tc"
 
 if [ -z "$destdir" ] && [ -d /run/systemd/system ]; then
 	systemd-sysusers er2bc.conf

@@ -27,6 +27,7 @@ usr/local/lib/systemd/system/er2bc-rcvmgr.service
 usr/local/lib/systemd/system/er2bc-tc@.service
 usr/local/lib/sysusers.d/er2bc.conf
 usr/local/sbin/er2bc-abwd
+usr/local/sbin/er2bc-tc-apply
 usr/local/sbin/er2bcctl
 usr/local/share/bash-completion/completions/er2bcctl
 usr/local/share/doc/er2bc/abwd-responder.conf.example
@@ -35,6 +36,7 @@ usr/local/share/doc/er2bc/er2bc-estimator.rst
 usr/local/share/doc/er2bc/rcvmgr.batch.example
 usr/local/share/doc/er2bc/tc-DEV.batch.example
 usr/local/share/man/man8/er2bc-abwd.8
+usr/local/share/man/man8/er2bc-tc-apply.8
 usr/local/share/man/man8/er2bcctl.8
 usr/local/share/man/man8/tc-er2bc.8"
 # (modules compressed or not, as the kernel's configuration says)
@@ -42,12 +44,14 @@ got=$(cd "$tmp/root" && find . -type f | sed 's|^\./||; s/\.ko\.[gx]*z*$/.ko/; s
 [ "$got" = "$(echo "$want" | sort)" ]
 t $? "the files, where the system looks for them" "$(diff <(echo "$want" | sort) <(echo "$got") | grep '^[<>]' | xargs)"
 grep -q '^ExecStart=/usr/local/sbin/er2bc-abwd ' "$tmp/root/usr/local/lib/systemd/system/er2bc-abwd@.service" &&
+	grep -q '^ExecStart=/usr/local/sbin/er2bc-tc-apply %I ' "$tmp/root/usr/local/lib/systemd/system/er2bc-tc@.service" &&
 	grep -q '^ExecStart=/usr/local/sbin/er2bcctl -batch ' "$tmp/root/usr/local/lib/systemd/system/er2bc-rcvmgr.service"
 t $? "the units run the binaries under the prefix"
 # (the binaries are in the DESTDIR, not where the units will find them)
 out=$(systemd-analyze verify --man=no "$tmp/root/usr/local/lib/systemd/system/er2bc-tc@.service" \
 	"$tmp/root/usr/local/lib/systemd/system/er2bc-rcvmgr.service" 2>&1 |
-	grep -v "Command /usr/local/sbin/er2bcctl is not executable")
+	grep -v "Command /usr/local/sbin/er2bcctl is not executable" |
+	grep -v "Command /usr/local/sbin/er2bc-tc-apply is not executable")
 [ -z "$out" ]
 t $? "systemd-analyze finds nothing wrong in the boot units" "$out"
 [[ $(stat -c %a "$tmp/root/usr/local/sbin/er2bcctl") == 755 ]]
