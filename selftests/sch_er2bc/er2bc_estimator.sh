@@ -15,6 +15,8 @@
 #    rate (app-limited estimates do not ratchet it down, load.h)
 #  - a path that slows under a deep buffer: with the delay rule's drain the
 #    bottleneck's queue stands at 100 ms or more for less time than without
+#  - delay probes: stamped at both ends by the kernel; a probe's wait in
+#    A's own qdisc is not read as the path's delay, a step in the path's is
 #  - authenticated mode: forged, malformed and replayed datagrams dropped and
 #    counted, estimates going on
 #  - either daemon restarted: the estimates resume, with no discontinuity
@@ -493,6 +495,102 @@ else
 	out=$(measure_twice drain_both)
 	log_timing_test $? "deep buffer, the path slowing 4 -> 1 Mbit/s: the drain shortens the queue" "$out"
 fi
+
+# --- delay probes (probe-interval): each stamped by the kernel as it leaves
+# a0, after A's qdisc, and as it reaches B. A's firewall refuses them for
+# a second (send errors: the stamps stay with their probes). A probe's
+# wait in A's own
+# classes is not the path's delay: a flood from A that keeps about 200 KB
+# queued in the qdisc (its socket's send buffer) under W = 2 Mbit/s makes
+# every probe wait hundreds of ms there, and the delay read stays at the
+# path's; then the path's one-way delay steps from 10 to 50 ms, and the
+# read follows it. The delay rule reads, W is not applied.
+probes_run() {
+	tc -netns "$R" qdisc replace dev r1 root netem delay 10ms limit 10000 || return 1
+	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 2mbit recv 2mbit >/dev/null ||
+		return 1
+	rm -f "$work/send.json"
+	# (the phases' times, wall clock, for the trace: the flood's start and
+	# end, the step; Python starts slowly on the debug kernel)
+	date +%s.%N >"$work/probes.times"
+	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 500ms \
+		--once 36 --mode delay --apply no --probe-interval 20ms --plain yes \
+		--status "$work/send.json" -v 2>"$work/probes.log" &
+	local snd=$!
+	# the status every 100 ms: time, queue read (us), the last probe's wait in the qdisc (us)
+	python3 - "$work/send.json" "$snd" >"$work/probes.trace" <<'PY' &
+import json, os, sys, time
+while True:
+    try:
+        os.kill(int(sys.argv[2]), 0)
+    except OSError:
+        break
+    try:
+        j = json.load(open(sys.argv[1]))
+        p = j.get("probes", {})
+        print(time.time(), j.get("queue_delay_us", -1), p.get("qdisc_wait_last_us", -1),
+              p.get("reads", 0), flush=True)
+    except (OSError, ValueError):
+        pass
+    time.sleep(0.1)
+PY
+	local trace=$!
+	# a second of send errors: A's firewall refuses the probes (EPERM); the
+	# sender opens their socket again and the stamps stay with their probes
+	sleep 1
+	ip netns exec "$A" nft -f - <<-'NFT' || return 1
+		table ip probes {
+			chain out {
+				type filter hook output priority 0;
+				udp dport 4950 udp length 24 drop
+			}
+		}
+	NFT
+	sleep 1
+	ip netns exec "$A" nft delete table ip probes || return 1
+	sleep 1
+	date +%s.%N >>"$work/probes.times"
+	ip netns exec "$A" timeout 5 python3 "$here/udpflood.py" 10.0.2.2 4 9 >/dev/null
+	date +%s.%N >>"$work/probes.times"
+	sleep 1
+	tc -netns "$R" qdisc change dev r1 root netem delay 50ms limit 10000
+	date +%s.%N >>"$work/probes.times"
+	wait $snd
+	local rc=$?
+	wait $trace
+	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	return $rc
+}
+probes_run
+log_test $? "delay probes: 36 estimates with probes every 20 ms" "$(tail -3 "$work/probes.log")"
+out=$(python3 - "$work/send.json" "$work/probes.trace" "$work/probes.times" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+p = j["probes"]
+rows = [list(map(float, l.split())) for l in open(sys.argv[2]) if len(l.split()) == 4]
+_, f0, f1, step = (float(l) for l in open(sys.argv[3]))
+# the flood's first second fills the qdisc; the read lags the step by a
+# round trip and the filter's estimate
+flood = [r for r in rows if f0 + 1.5 <= r[0] <= f1]
+late = [r for r in rows if r[0] >= step + 2]
+waited = max((r[2] for r in flood), default=-1)
+q_flood = max((r[1] for r in flood), default=-1)
+q_late = min((r[1] for r in late), default=-1)
+print(f"sent {p['sent']} echoed {p['echoed']} unstamped {p['unstamped']} mismatched "
+      f"{p['mismatched']} send errors {p['send_errors']} reopens {p['reopens']} reads "
+      f"{p['reads']} of {j['estimates']}, reading {p['reading']}; under the flood "
+      f"({len(flood)} samples) a probe waited up to {waited / 1000:.0f} ms in A's qdisc, the "
+      f"queue read at most {q_flood / 1000:.1f} ms; after the 40 ms step ({len(late)} samples) "
+      f"the read at least {q_late / 1000:.1f} ms")
+ok = (p["unstamped"] <= 2 and p["mismatched"] <= 2 and p["echoed"] >= 0.8 * p["sent"]
+      and p["send_errors"] >= 1 and p["reopens"] >= 1 and p["reading"]
+      and p["reads"] >= j["estimates"] - 4 and len(flood) >= 5 and len(late) >= 5
+      and waited >= 100000 and 0 <= q_flood < 10000 and 30000 <= q_late < 60000)
+sys.exit(0 if ok else 1)
+PY
+)
+log_test $? "delay probes: stamped through send errors; a probe's wait in A's qdisc is not read as the path's; a 40 ms step is" \
+	"$out"
 
 # --- authenticated: both ends restarted with a key
 kill $resp; wait $resp 2>/dev/null
