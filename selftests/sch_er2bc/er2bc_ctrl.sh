@@ -264,7 +264,7 @@ sleep 1.5
 stale=$(ctl -j show dev dummy0 handle 1: | json_get "(j['stale'], j['cap_bytes_per_second'])")
 xst=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['stale']")
 again=$(set_show 5)
-[ "$fresh" = False ] && [ "$stale" = "(True, 1000000)" ] && [ "$xst" = yes ] && [ "$again" = False ]
+[ "$fresh" = False ] && [ "$stale" = "(True, 1000000)" ] && [ "$xst" = True ] && [ "$again" = False ]
 log_test $? "stale after the timeout without an estimate, W kept; cleared by the next" \
 	"fresh $fresh, after 1.5 s $stale (xstats $xst), next estimate $again"
 # the paper's names, C, M and B_lim, as tc took them first; a bare time in us

@@ -849,8 +849,9 @@ static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xst
 	print_nl();
 	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "updates", "updates %llu ", st.updates);
 	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "seq", "seq %u ", st.seq);
-	print_color_string(PRINT_ANY, TC_COLOR_NONE, "stale", "stale %s",
-			   st.stale ? "yes" : "no");
+	/* (a JSON boolean, as er2bcctl -j has it; yes or no in the text) */
+	print_color_bool(PRINT_JSON, TC_COLOR_NONE, "stale", NULL, st.stale);
+	print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "stale %s", st.stale ? "yes" : "no");
 	/* (a module before it has a shorter struct; none before the first) */
 	if (st.updates &&
 	    len >= offsetof(struct tc_er2bc_xstats, estimate_age_ns) + sizeof(st.estimate_age_ns))

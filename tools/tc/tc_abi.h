@@ -46,6 +46,8 @@ int print_color_uint(enum output_type t, int color, const char *key,
 		     const char *fmt, unsigned int value);
 int print_color_string(enum output_type t, int color, const char *key,
 		       const char *fmt, const char *value);
+int print_color_bool(enum output_type t, int color, const char *key,
+		     const char *fmt, bool value);
 int print_color_rate(bool use_iec, enum output_type t, int color,
 		     const char *key, const char *fmt, unsigned long long rate);
 int print_color_size(enum output_type t, int color, const char *key,
