@@ -428,6 +428,39 @@ static void read_qdisc(struct nl *nl, struct status_daemon *d)
 	d->have_q = true;
 }
 
+#ifndef ER2BCCTL_VERSION
+#define ER2BCCTL_VERSION "unknown"
+#endif
+
+void status_versions(struct status_daemon *d, size_t n, const char *module,
+		     const char *loaded)
+{
+	if (!n || !loaded || !strcmp(loaded, ER2BCCTL_VERSION))
+		return;
+	add_problem(d, "%s %s is loaded, these tools are %s: after an upgrade the old module "
+		    "stays until it is loaded again (stop the daemons, modprobe -r %s, start "
+		    "them; or reboot)", module, loaded, ER2BCCTL_VERSION, module);
+}
+
+/* the version of @module loaded, in @buf; NULL if not loaded or it says none */
+static const char *module_version(const char *module, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/version", module);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
 size_t status_read_dir(struct status_daemon *d, size_t max, const char *dir)
 {
 	char pattern[4096];
@@ -516,6 +549,11 @@ int do_status(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		status_judge(&d[i], (uint64_t)rt.tv_sec * 1000000 + (uint64_t)rt.tv_nsec / 1000,
 			     (uint64_t)mono.tv_sec * 1000000000 + (uint64_t)mono.tv_nsec);
+	{
+		char v[64];
+
+		status_versions(d, n, "sch_er2bc", module_version("sch_er2bc", v, sizeof(v)));
+	}
 	ret = status_print(stdout, d, n, n ? NULL : pattern,
 			   (uint64_t)rt.tv_sec * 1000000 + (uint64_t)rt.tv_nsec / 1000,
 			   (uint64_t)mono.tv_sec * 1000000000 + (uint64_t)mono.tv_nsec);

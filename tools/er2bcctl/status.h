@@ -46,6 +46,14 @@ int status_print(FILE *f, const struct status_daemon *d, size_t n, const char *w
  */
 size_t status_read_dir(struct status_daemon *d, size_t max, const char *dir);
 
+/*
+ * the version of @module loaded (its /sys/module/.../version; NULL: not
+ * loaded, or none said) against these tools': a problem on @d[0] if they
+ * differ (an upgrade whose old module is still loaded)
+ */
+void status_versions(struct status_daemon *d, size_t n, const char *module,
+		     const char *loaded);
+
 int do_status(int argc, char **argv);
 
 #endif /* _ER2BCCTL_STATUS_H */

@@ -1069,6 +1069,25 @@ else
 	not_ok "status: probes configured but not sent are a problem" "exit $rc" "$out"
 fi
 
+# the module loaded is of another version than the tools: an upgrade not
+# finished; the same version is no problem
+out=$(TEST_MODULE_VERSION=0.1.9 "$RENDER" status text "$tmp/sender.json" "$tmp/responder.json")
+rc=$?
+if [[ $rc == 1 && $out == *"sender.json: sch_er2bc 0.1.9 is loaded, these tools are $(cat ../../VERSION): after an upgrade the old module stays until it is loaded again"* ]]; then
+	ok "status: a module of another version than the tools is a problem"
+else
+	not_ok "status: a module of another version than the tools is a problem" "exit $rc" "$out"
+fi
+TEST_MODULE_VERSION=$(cat ../../VERSION) "$RENDER" status text "$tmp/sender.json" \
+	"$tmp/responder.json" >"$tmp/out"
+rc=$?
+[[ $rc == 0 ]] && cmp -s "$tmp/out" "$tmp/status-ok.txt"
+if [[ $? == 0 ]]; then
+	ok "status: the module of the tools' version: no problem"
+else
+	not_ok "status: the module of the tools' version: no problem" "exit $rc" "$(cat "$tmp/out")"
+fi
+
 # the same sender gone quiet, on a device without the qdisc; a responder
 # without requests; a file that is not one
 sed -e "s/\"unix_time_seconds\": $((now - 1))/\"unix_time_seconds\": $((now - 10))/" \

@@ -890,6 +890,8 @@ static int status(int argc, char **argv)
 	}
 	for (i = 0; i < (int)n; i++)
 		status_judge(&d[i], STATUS_NOW, LAST + 400 * MS);
+	/* the module's version as the environment says (none: not loaded) */
+	status_versions(d, n, "sch_er2bc", getenv("TEST_MODULE_VERSION"));
 	i = status_print(stdout, d, n, NULL, STATUS_NOW, LAST + 400 * MS);
 	for (len = 0; len < n; len++)
 		qdisc_free(&d[len].q);
