@@ -2516,6 +2516,54 @@ static void test_wire_plain(void)
 	   "wire: no response larger than its request, plain or authenticated");
 }
 
+/* every one of @len * 8 single-bit flips of @buf refused by @decode */
+static bool flips_refused(const uint8_t *buf, size_t len, const struct wire_key *key,
+			  enum wire_verdict (*decode)(const uint8_t *, size_t,
+						      const struct wire_key *))
+{
+	uint8_t bad[WIRE_MAX_LEN];
+	size_t i;
+	int bit;
+
+	for (i = 0; i < len; i++) {
+		for (bit = 0; bit < 8; bit++) {
+			memcpy(bad, buf, len);
+			bad[i] ^= (uint8_t)(1 << bit);
+			if (decode(bad, len, key) == WIRE_OK)
+				return false;
+		}
+	}
+	return true;
+}
+
+static enum wire_verdict dec_req(const uint8_t *b, size_t n, const struct wire_key *k)
+{
+	struct wire_req r;
+
+	return wire_req_decode(b, n, k, &r);
+}
+
+static enum wire_verdict dec_resp(const uint8_t *b, size_t n, const struct wire_key *k)
+{
+	struct wire_resp r;
+
+	return wire_resp_decode(b, n, k, &r);
+}
+
+static enum wire_verdict dec_probe(const uint8_t *b, size_t n, const struct wire_key *k)
+{
+	struct wire_probe r;
+
+	return wire_probe_decode(b, n, k, &r);
+}
+
+static enum wire_verdict dec_echo(const uint8_t *b, size_t n, const struct wire_key *k)
+{
+	struct wire_echo r;
+
+	return wire_echo_decode(b, n, k, &r);
+}
+
 static void test_wire_auth(void)
 {
 	static const uint8_t zeros[24];
@@ -2525,8 +2573,7 @@ static void test_wire_auth(void)
 				.epoch = 0x1122334455667788ULL }, rs2;
 	uint8_t buf[WIRE_MAX_LEN], tag[WIRE_TAG_LEN], bad[WIRE_MAX_LEN];
 	bool all = true;
-	size_t len, i;
-	int bit;
+	size_t len;
 
 	set_key(&key, "0123456789abcdef0123", 20);
 	set_key(&other, "0123456789abcdef0124", 20);
@@ -2546,14 +2593,7 @@ static void test_wire_auth(void)
 	   "wire: authenticated request, another key: unauthenticated");
 
 	/* every single bit flipped: refused */
-	for (i = 0; i < len; i++) {
-		for (bit = 0; bit < 8; bit++) {
-			memcpy(bad, buf, len);
-			bad[i] ^= (uint8_t)(1 << bit);
-			if (wire_req_decode(bad, len, &key, &rq2) == WIRE_OK)
-				all = false;
-		}
-	}
+	all = flips_refused(buf, len, &key, dec_req);
 	ok(all, "wire: authenticated request with any one bit flipped: refused");
 
 	len = wire_resp_encode(buf, &rs, &key);
@@ -2564,15 +2604,7 @@ static void test_wire_auth(void)
 	ok(wire_resp_decode(buf, len, &key, &rs2) == WIRE_OK && rs2.seq == 7 &&
 	   rs2.packets == 1 && rs2.bytes == 2 && rs2.time == 3 && rs2.epoch == rs.epoch,
 	   "wire: authenticated response round trip");
-	all = true;
-	for (i = 0; i < len; i++) {
-		for (bit = 0; bit < 8; bit++) {
-			memcpy(bad, buf, len);
-			bad[i] ^= (uint8_t)(1 << bit);
-			if (wire_resp_decode(bad, len, &key, &rs2) == WIRE_OK)
-				all = false;
-		}
-	}
+	all = flips_refused(buf, len, &key, dec_resp);
 	ok(all, "wire: authenticated response with any one bit flipped: refused");
 	/* a forgery: the counts changed, the tag kept */
 	memcpy(bad, buf, len);
@@ -2767,12 +2799,11 @@ static void test_wire_probe(void)
 	struct wire_probe pr = { .seq = 0x01020304, .epoch = 0x1122334455667788ULL }, pr2;
 	struct wire_echo ec = { .seq = 0x01020304, .time = 0xa1a2a3a4a5a6a7a8ULL,
 				.epoch = 0x1122334455667788ULL }, ec2;
-	uint8_t buf[WIRE_MAX_LEN], tag[WIRE_TAG_LEN], bad[WIRE_MAX_LEN];
+	uint8_t buf[WIRE_MAX_LEN], tag[WIRE_TAG_LEN];
 	struct wire_resp rs;
 	struct wire_req rq;
 	bool all = true;
-	size_t len, i;
-	int bit;
+	size_t len;
 
 	set_key(&key, "0123456789abcdef0123", 20);
 	set_key(&other, "0123456789abcdef0124", 20);
@@ -2817,14 +2848,7 @@ static void test_wire_probe(void)
 	   pr2.epoch == pr.epoch, "wire: authenticated probe round trip");
 	ok(wire_probe_decode(buf, len, &other, &pr2) == WIRE_UNAUTH,
 	   "wire: authenticated probe, another key: unauthenticated");
-	for (i = 0; i < len; i++) {
-		for (bit = 0; bit < 8; bit++) {
-			memcpy(bad, buf, len);
-			bad[i] ^= (uint8_t)(1 << bit);
-			if (wire_probe_decode(bad, len, &key, &pr2) == WIRE_OK)
-				all = false;
-		}
-	}
+	all = flips_refused(buf, len, &key, dec_probe);
 	ok(all, "wire: authenticated probe with any one bit flipped: refused");
 
 	len = wire_echo_encode(buf, &ec, &key);
@@ -2834,15 +2858,7 @@ static void test_wire_probe(void)
 	ok(!memcmp(tag, buf + 24, 16), "wire: echo tag = HMAC-SHA-256 of the 24 bytes before it");
 	ok(wire_echo_decode(buf, len, &key, &ec2) == WIRE_OK && ec2.seq == ec.seq &&
 	   ec2.time == ec.time && ec2.epoch == ec.epoch, "wire: authenticated echo round trip");
-	all = true;
-	for (i = 0; i < len; i++) {
-		for (bit = 0; bit < 8; bit++) {
-			memcpy(bad, buf, len);
-			bad[i] ^= (uint8_t)(1 << bit);
-			if (wire_echo_decode(bad, len, &key, &ec2) == WIRE_OK)
-				all = false;
-		}
-	}
+	all = flips_refused(buf, len, &key, dec_echo);
 	ok(all, "wire: authenticated echo with any one bit flipped: refused");
 	ok(wire_probe_len(false) <= wire_req_len(false) && wire_probe_len(true) <= wire_req_len(true),
 	   "wire: a probe is shorter than a request: no qdisc or meter takes it for one");
