@@ -185,15 +185,18 @@ log_test $? "raw: a valid request is accepted" "$out"
 
 
 # --- a boot file (er2bc-tc@DEV runs er2bc-tc-apply): one tc takes replaces
-# the device's configuration; one with a line tc refuses leaves the
-# running one as it was, shaper and all (before, the unit deleted the root
-# qdisc first and a bad file left the uplink unshaped)
+# the device's configuration, an ingress qdisc included (the file adds it
+# again); one with a line tc refuses leaves the running one as it was,
+# shaper and all (before, the unit deleted the root qdisc first and a bad
+# file left the uplink unshaped)
 apply=$here/../../tools/tc/er2bc-tc-apply
 batches=$(mktemp -d)
 printf '%s\n' "qdisc add dev dummy0 root handle 1: er2bc rate 4mbit default 60" \
 	"class add dev dummy0 parent 1: classid 1:10 er2bc prio 1 rate 400kbit" \
-	"class add dev dummy0 parent 1: classid 1:60 er2bc prio 6" >"$batches/good.batch"
+	"class add dev dummy0 parent 1: classid 1:60 er2bc prio 6" \
+	"qdisc add dev dummy0 ingress" >"$batches/good.batch"
 sed 's/prio 1 rate 400kbit/prio 1 rate 400kbot/' "$batches/good.batch" >"$batches/bad.batch"
+tcq qdisc add dev dummy0 ingress
 out=$(ip netns exec "$NS" "$apply" dummy0 "$batches/good.batch" 2>&1)
 rc=$?
 after=$(config)
@@ -206,7 +209,7 @@ refused 'er2bc-tc-apply: tc refuses' \
 	"er2bc-tc-apply: a file with a line tc refuses leaves the running configuration" \
 	ip netns exec "$NS" "$apply" dummy0 "$batches/bad.batch"
 out=$(ip netns exec "$NS" "$apply" dummy0 "$batches/bad.batch" 2>&1)
-[[ "$out" == *"bad.batch:2"* ]] && ! ip netns list | grep -q er2bc-trial
-log_test $? "er2bc-tc-apply: ... tc's message names the line; no trial namespace left" \
+[[ "$out" == *"bad.batch:2"* ]]
+log_test $? "er2bc-tc-apply: ... tc's message names the line" \
 	"$(echo "$out" | tr '\n' ' ')"
 rm -rf "$batches"

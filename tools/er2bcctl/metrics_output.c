@@ -497,13 +497,19 @@ static const struct {
 	  "Requests the receiving meter refused, by reason (a responder)." },
 };
 
+/*
+ * a daemon's labels: its role and device, and its status file's name (two
+ * files of one role and device, a renamed instance's old one, say, are
+ * two series, not one repeated)
+ */
 static void alabels(FILE *f, const struct status_daemon *d, const char *role)
 {
-	const char *dev = jr_str(&d->doc, "dev");
+	const char *dev = jr_str(&d->doc, "dev"), *base = strrchr(d->file, '/');
 
 	fputc('{', f);
 	put_label(f, "role", role, true);
 	put_label(f, "dev", dev ? dev : "", false);
+	put_label(f, "status_file", base ? base + 1 : d->file, false);
 }
 
 static void print_abwd(FILE *f, const struct metrics *m)

@@ -435,11 +435,14 @@ static void read_qdisc(struct nl *nl, struct status_daemon *d)
 void status_versions(struct status_daemon *d, size_t n, const char *module,
 		     const char *loaded)
 {
-	if (!n || !loaded || !strcmp(loaded, ER2BCCTL_VERSION))
+	/* (a version either side cannot tell is no mismatch) */
+	if (!n || !loaded || !*loaded || !strcmp(loaded, "unknown") ||
+	    !strcmp(ER2BCCTL_VERSION, "unknown") || !strcmp(loaded, ER2BCCTL_VERSION))
 		return;
 	add_problem(d, "%s %s is loaded, these tools are %s: after an upgrade the old module "
-		    "stays until it is loaded again (stop the daemons, modprobe -r %s, start "
-		    "them; or reboot)", module, loaded, ER2BCCTL_VERSION, module);
+		    "stays until it is loaded again (its qdiscs hold it: stop er2bc-abwd@* and "
+		    "er2bc-tc@*, which leaves the uplink unshaped meanwhile, modprobe -r %s, "
+		    "start them again; or reboot)", module, loaded, ER2BCCTL_VERSION, module);
 }
 
 /* the version of @module loaded, in @buf; NULL if not loaded or it says none */
@@ -461,24 +464,36 @@ static const char *module_version(const char *module, char *buf, size_t len)
 	return buf;
 }
 
+/* the files @path[0..n) into @d */
+static void read_files(struct status_daemon *d, char *const *path, size_t n)
+{
+	size_t i;
+	char *text;
+
+	for (i = 0; i < n; i++) {
+		memset(&d[i], 0, sizeof(d[i]));
+		snprintf(d[i].file, sizeof(d[i].file), "%s", path[i]);
+		text = slurp(&d[i], path[i]);
+		if (text) {
+			status_load(&d[i], path[i], text);
+			free(text);
+		}
+	}
+}
+
 size_t status_read_dir(struct status_daemon *d, size_t max, const char *dir)
 {
 	char pattern[4096];
 	glob_t g = { 0 };
-	size_t n = 0, i;
-	char *text;
+	size_t n = 0;
 
 	snprintf(pattern, sizeof(pattern), "%s/" STATUS_GLOB, dir ? dir : STATUS_DIR);
 	if (glob(pattern, 0, NULL, &g) == 0) {
-		for (i = 0; i < g.gl_pathc && n < max; i++, n++) {
-			memset(&d[n], 0, sizeof(d[n]));
-			snprintf(d[n].file, sizeof(d[n].file), "%s", g.gl_pathv[i]);
-			text = slurp(&d[n], g.gl_pathv[i]);
-			if (text) {
-				status_load(&d[n], g.gl_pathv[i], text);
-				free(text);
-			}
-		}
+		n = g.gl_pathc < max ? g.gl_pathc : max;
+		if (g.gl_pathc > max)
+			err_msg("%s: %zu files match %s: the first %zu are read", cmd_name,
+				(size_t)g.gl_pathc, pattern, max);
+		read_files(d, g.gl_pathv, n);
 	}
 	globfree(&g);
 	return n;
@@ -491,7 +506,6 @@ int do_status(int argc, char **argv)
 	bool have_dir = false;
 	struct timespec rt, mono;
 	struct nl own, *nl = NULL;
-	glob_t g = { 0 };
 	size_t n = 0, i;
 	char pattern[4096] = "";
 	int ret;
@@ -515,24 +529,9 @@ int do_status(int argc, char **argv)
 		return usage_err("give \"dir\" or files, not both");
 	if (!n) {
 		snprintf(pattern, sizeof(pattern), "%s/" STATUS_GLOB, dir ? dir : STATUS_DIR);
-		if (glob(pattern, 0, NULL, &g) == 0)
-			for (i = 0; i < g.gl_pathc && n < FILES_MAX; i++)
-				files[n++] = g.gl_pathv[i];
-		if (g.gl_pathc > FILES_MAX)
-			err_msg("%s: %zu files match %s: the first %d are read", cmd_name,
-				(size_t)g.gl_pathc, pattern, FILES_MAX);
-	}
-
-	for (i = 0; i < n; i++) {
-		char *text;
-
-		memset(&d[i], 0, sizeof(d[i]));
-		snprintf(d[i].file, sizeof(d[i].file), "%s", files[i]);
-		text = slurp(&d[i], files[i]);
-		if (text) {
-			status_load(&d[i], files[i], text);
-			free(text);
-		}
+		n = status_read_dir(d, FILES_MAX, dir);
+	} else {
+		read_files(d, (char *const *)files, n);
 	}
 	/* the qdiscs: only if a sender names one (no module: said per sender) */
 	for (i = 0; i < n; i++) {
@@ -561,6 +560,5 @@ int do_status(int argc, char **argv)
 		qdisc_free(&d[i].q);
 	if (nl)
 		family_put(nl);
-	globfree(&g);
 	return ret;
 }

@@ -1329,7 +1329,7 @@ mexpect=(
 	'tcp_rcvmgr_acks_total=9876543210'
 	'tcp_rcvmgr_budget_bytes=1572864'
 	# er2bc-abwd's counters from its status files, by role and device
-	'er2bc_abwd_info{role=sender,dev=eth1,mode=loss,peer=192.0.2.1}=1'
+	'er2bc_abwd_info{role=sender,dev=eth1,status_file=abwd-sender.json,mode=loss,peer=192.0.2.1}=1'
 	'er2bc_abwd_info{role=responder,dev=eth0}=1'
 	'er2bc_abwd_status_age_seconds{role=sender,dev=eth1}=3'
 	'er2bc_abwd_requests_total{role=sender,dev=eth1}=21'
