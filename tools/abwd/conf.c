@@ -745,7 +745,7 @@ static const struct key_def keys[] = {
 	  "delay, hybrid: a queue two delay-spans deep is drained, W under the bottleneck's rate" },
 	{ "compete", "yes|no",	 S, "no", false, false, set_compete,
 	  "loss: beside elastic traffic, W at TCP's rate for 4 flows (compete.h)" },
-	{ "loss-queue", "yes|no", S, "no", false, false, set_loss_queue,
+	{ "loss-queue", "yes|no", S, "yes", false, false, set_loss_queue,
 	  "loss: a loss cuts W only with a queue (delay-span-min) or when heavy" },
 	{ "probe-interval", "TIME|off", S, "off", false, false, set_probe_interval,
 	  "a delay probe this often, the delay rules' signal (20ms to 1s)" },

@@ -226,7 +226,7 @@ t "responder: SIGINT: exit 0" $?
 # --- loss ---
 ABWD_MOCK_LOSS=3 responder loss
 ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s2.log timeout 10 "$MOCK" "${S[@]}" --port "$port" \
-	--once 3 --status "$work/s2.json" 2>"$work/s2.err"
+	--once 3 --loss-queue no --status "$work/s2.json" 2>"$work/s2.err"
 t "loss: --once 3 exits 0" $? "$(cat "$work/s2.err")"
 awk '$1 == "abw-set" && ($6 != 3 || $3 != $4 - 100000) { exit 1 } END { exit NR != 3 }' \
 	"$work/s2.log"
@@ -234,7 +234,7 @@ t "loss: L = 3 > theta-h: W = R - beta exactly, lost 3" $? "$(cat "$work/s2.log"
 jqt "loss: status: L 3, D back to d-ini (50kbit: 6250 B/s)" "$work/s2.json" \
 	'.loss_packets == 3 and .lost_packets == 3 and .increase_bytes_per_second == 6250'
 ABWD_MOCK_PORT=$port ABWD_MOCK_LOG=$work/s3.log timeout 10 "$MOCK" "${S[@]}" --port "$port" \
-	--once 2 --theta-h 5 --w-ini 3mbit --status "$work/s3.json" 2>"$work/s3.err"
+	--once 2 --theta-h 5 --w-ini 3mbit --loss-queue no --status "$work/s3.json" 2>"$work/s3.err"
 awk 'NR == 1 && ($1 != "abw-set" || $3 != 1500000 + int($4 / 2)) { exit 1 }' "$work/s3.log"
 t "loss: theta-h 5: L = 3 is halfway: W = (3 Mbit/s + R) / 2 exactly" $? "$(cat "$work/s3.log")"
 stop "$rpid"

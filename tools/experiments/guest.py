@@ -550,8 +550,10 @@ def estimator_args(rule):
             or extra != sorted(extra, key=allowed.index):
         raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete][+queue][+probe], "
                          "delay or hybrid [+drain][+probe], then +marginN (1-100) if any")
+    # (loss-queue is the estimator's default: the paper's rule, loss
+    # without +queue, says no to it, so that stored runs keep their meaning)
     return ["--mode", mode] + (["--compete", "yes"] if "compete" in extra else []) + \
-        (["--loss-queue", "yes"] if "queue" in extra else []) + \
+        (["--loss-queue", "yes" if "queue" in extra else "no"] if mode == "loss" else []) + \
         (["--delay-drain", "yes"] if "drain" in extra else []) + \
         (["--probe-interval", PROBE_INTERVAL, "--delay-filter", "1"] if "probe" in extra
          else [])
@@ -789,7 +791,8 @@ class Testbed:
 
 # the matrix's contenders: configurations an operator could pick, each
 # judged as itself (mode:estimator rule; pfifo has no estimator)
-CONTENDERS = ["none", "htb:loss", "cake:loss", "static:loss", "er2bc:loss", "er2bc:delay",
+CONTENDERS = ["none", "htb:loss+queue", "cake:loss+queue", "static:loss+queue",
+              "er2bc:loss+queue", "er2bc:loss", "er2bc:delay",
               "er2bc:hybrid"]
 
 

@@ -309,7 +309,7 @@ def aggregate(recs):
 
 # the default configuration, and how close another must come for both to
 # want more runs (issue 38: n >= 10 wherever they are within 5 points)
-DEFAULT, CLOSE, CLOSE_N = "er2bc:loss", 0.05, 10
+DEFAULT, CLOSE, CLOSE_N = "er2bc:loss+queue", 0.05, 10
 
 
 def wants_more(cells):

@@ -62,7 +62,7 @@ py() { /usr/bin/python3 -c "import sys; sys.path.insert(0, '$here'); import gues
 if [ "$realtime" = 1 ]; then
 	scale=1
 	cells=${CELLS:-dbhpf/loss1 dbhpf/loss3 dbhpf/deep dbhpf/elastic}
-	contenders=${CONTENDERS:-none,cake:loss,static:loss,er2bc:loss}
+	contenders=${CONTENDERS:-none,cake:loss+queue,static:loss+queue,er2bc:loss+queue}
 else
 	scale=4
 	cells=${CELLS:-$(for s in dbhpf tracking; do

@@ -140,13 +140,17 @@ with tempfile.TemporaryDirectory() as store:
     ok(rows[0]["verdict"] == "too few runs", "compare: one run after: too few runs for a call")
 
 # a contender's rule as the sender's options (guest.py)
-ok(guest.estimator_args("loss+compete") == ["--mode", "loss", "--compete", "yes"]
+ok(guest.estimator_args("loss+compete") == ["--mode", "loss", "--compete", "yes",
+                                           "--loss-queue", "no"]
    and guest.estimator_args("hybrid") == ["--mode", "hybrid"] and guest.estimator_args(None) == [],
-   "contenders: loss+compete is the loss rule with compete = yes; hybrid as it is; none none")
+   "contenders: loss+compete is the paper's loss rule with compete = yes; hybrid as it is; "
+   "none none")
 ok(guest.estimator_args("loss+compete+queue") == ["--mode", "loss", "--compete", "yes",
                                                   "--loss-queue", "yes"]
-   and guest.estimator_args("loss+queue") == ["--mode", "loss", "--loss-queue", "yes"],
-   "contenders: +queue is loss-queue = yes, alone or after +compete")
+   and guest.estimator_args("loss+queue") == ["--mode", "loss", "--loss-queue", "yes"]
+   and guest.estimator_args("loss") == ["--mode", "loss", "--loss-queue", "no"],
+   "contenders: +queue is loss-queue = yes, alone or after +compete; loss alone, the "
+   "paper's rule, says no to it (the estimator's default)")
 ok(guest.rule_margin("loss+margin20") == ("loss", 20)
    and guest.rule_margin("loss+compete+margin100") == ("loss+compete", 100)
    and guest.rule_margin("loss") == ("loss", 0) and guest.rule_margin(None) == (None, 0)
