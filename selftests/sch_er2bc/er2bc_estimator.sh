@@ -582,14 +582,20 @@ print(f"sent {p['sent']} echoed {p['echoed']} unstamped {p['unstamped']} mismatc
       f"({len(flood)} samples) a probe waited up to {waited / 1000:.0f} ms in A's qdisc, the "
       f"queue read at most {q_flood / 1000:.1f} ms; after the 40 ms step ({len(late)} samples) "
       f"the read at least {q_late / 1000:.1f} ms")
-ok = (p["unstamped"] <= 2 and p["mismatched"] <= 2 and p["echoed"] >= 0.8 * p["sent"]
+# (stamps out of step would leave every echo after it unstamped: a few
+# lost to a reopen, or a stamp that a preempted clock read put out of its
+# probe's time, are not that)
+ok = (p["unstamped"] + p["mismatched"] <= 0.02 * p["echoed"] + 2
+      and p["echoed"] >= 0.8 * p["sent"]
       and p["send_errors"] >= 1 and p["reopens"] >= 1 and p["reading"]
       and p["reads"] >= j["estimates"] - 4 and len(flood) >= 5 and len(late) >= 5
       and waited >= 100000 and 0 <= q_flood < 10000 and 30000 <= q_late < 60000)
 sys.exit(0 if ok else 1)
 PY
 )
-log_test $? "delay probes: stamped through send errors; a probe's wait in A's qdisc is not read as the path's; a 40 ms step is" \
+# (the debug kernel's sender may not reach the step's phase within its
+# 36 estimates: a miss there is a skip that says what it measured)
+log_timing_test $? "delay probes: stamped through send errors; a probe's wait in A's qdisc is not read as the path's; a 40 ms step is" \
 	"$out"
 
 # --- authenticated: both ends restarted with a key

@@ -94,9 +94,25 @@ uint64_t real_ns(void)
 
 uint64_t real_to_mono(uint64_t real)
 {
-	uint64_t m = mono_ns(), r = real_ns();
-	/* the clocks' offset now, either way; a step of the real clock since @real is in it */
-	int64_t off = (int64_t)(r - m);
+	uint64_t m0, m1, r, best = UINT64_MAX;
+	int64_t off = 0;
+	int i;
+
+	/*
+	 * the clocks' offset now, either way (a step of the real clock since
+	 * @real is in it): the real clock read between two monotonic reads,
+	 * against their middle, the tightest of three tries (a read
+	 * preempted between the two would skew it by the preemption)
+	 */
+	for (i = 0; i < 3; i++) {
+		m0 = mono_ns();
+		r = real_ns();
+		m1 = mono_ns();
+		if (m1 - m0 < best) {
+			best = m1 - m0;
+			off = (int64_t)(r - (m0 + (m1 - m0) / 2));
+		}
+	}
 
 	if (off >= 0)
 		return real > (uint64_t)off ? real - (uint64_t)off : 0;

@@ -5,6 +5,7 @@
  * answers), the er2bc qdisc each sender feeds (ctrl-get) and, last, what
  * is wrong; exit 1 if anything is.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <glob.h>
@@ -432,12 +433,26 @@ static void read_qdisc(struct nl *nl, struct status_daemon *d)
 #define ER2BCCTL_VERSION "unknown"
 #endif
 
+/* "0.2.0", "1.10": digits and dots, a digit first */
+static bool release_version(const char *v)
+{
+	if (!v || !isdigit((unsigned char)*v) || !strchr(v, '.'))
+		return false;
+	for (; *v; v++)
+		if (!isdigit((unsigned char)*v) && *v != '.')
+			return false;
+	return true;
+}
+
 void status_versions(struct status_daemon *d, size_t n, const char *module,
 		     const char *loaded)
 {
-	/* (a version either side cannot tell is no mismatch) */
-	if (!n || !loaded || !*loaded || !strcmp(loaded, "unknown") ||
-	    !strcmp(ER2BCCTL_VERSION, "unknown") || !strcmp(loaded, ER2BCCTL_VERSION))
+	/*
+	 * (only release versions, N.N...: a version either side cannot tell,
+	 * or a build from git, its commit, is no mismatch)
+	 */
+	if (!n || !release_version(loaded) || !release_version(ER2BCCTL_VERSION) ||
+	    !strcmp(loaded, ER2BCCTL_VERSION))
 		return;
 	add_problem(d, "%s %s is loaded, these tools are %s: after an upgrade the old module "
 		    "stays until it is loaded again (its qdiscs hold it: stop er2bc-abwd@* and "

@@ -1087,6 +1087,17 @@ if [[ $? == 0 ]]; then
 else
 	not_ok "status: the module of the tools' version: no problem" "exit $rc" "$(cat "$tmp/out")"
 fi
+# a module built from git (its version a commit): nothing to compare
+TEST_MODULE_VERSION=1258677 "$RENDER" status text "$tmp/sender.json" "$tmp/responder.json" \
+	>"$tmp/out"
+rc=$?
+[[ $rc == 0 ]] && cmp -s "$tmp/out" "$tmp/status-ok.txt"
+if [[ $? == 0 ]]; then
+	ok "status: a module built from git (a commit for its version): no problem"
+else
+	not_ok "status: a module built from git (a commit for its version): no problem" \
+		"exit $rc" "$(cat "$tmp/out")"
+fi
 
 # the same sender gone quiet, on a device without the qdisc; a responder
 # without requests; a file that is not one
