@@ -317,7 +317,8 @@ mean_w() {
 	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 24 9 >/dev/null &
 	flood=$!
 	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --w-ini 1mbit \
-		--once 20 --mode "$1" --plain yes --status "$work/send.json" \
+		--once 20 --mode "$1" $([ "$1" = loss ] && echo --loss-queue no) --plain yes \
+		--status "$work/send.json" \
 		-v 2>"$work/$1.log"
 	kill $flood 2>/dev/null
 	wait $flood
