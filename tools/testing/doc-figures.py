@@ -22,6 +22,22 @@ RESULTS = os.path.join(TOP, "Documentation", "results")
 
 # (document, sentence with (group)s, results file, [(expression over j, format)])
 CHECKS = [
+    ("Documentation/evaluation.rst",
+     r"\*\*\+queue\*\* is better than the paper's rule in loss1 UDP and both loss3 cells, with the paired intervals below zero, and not told apart in the 13 others\. Priority 1's p99 one-way delay under 3 % loss: (\d+) \[(\d+), (\d+)\] and (\d+) \[(\d+), (\d+)\] ms \(TCP, UDP\) where the paper's rule has (\d+) \[(\d+), (\d+)\] and (\d+) \[(\d+), (\d+)\] ms",
+     "matrix/report-14e4190452a0.json",
+     [(f"[r for r in j['rows'] if r['impairment'] == 'loss3' and r['proto'] == '{p}']"
+       f"[0]['contenders']['{c}']['p1_owd_p99_ms']{k}", "{:.0f}")
+      for c in ("er2bc:loss+queue", "er2bc:loss") for p in ("tcp", "udp")
+      for k in ("['median']", "['ci95'][0]", "['ci95'][1]")]),
+    ("Documentation/evaluation.rst",
+     r"loss3 TCP\s+78\.4 \[67\.3, 79\.9\]\s+29\.6 \[19\.2, 43\.0\]\s+\*\*(\S+) \[(\S+), (\S+)\]\*\*",
+     "matrix/report-14e4190452a0.json",
+     [("100 * [r for r in j['rows'] if r['impairment'] == 'loss3' and r['proto'] == 'tcp']"
+       "[0]['paired']['er2bc:loss']['median']", "{:+.1f}"),
+      ("100 * [r for r in j['rows'] if r['impairment'] == 'loss3' and r['proto'] == 'tcp']"
+       "[0]['paired']['er2bc:loss']['ci95'][0]", "{:+.1f}"),
+      ("100 * [r for r in j['rows'] if r['impairment'] == 'loss3' and r['proto'] == 'tcp']"
+       "[0]['paired']['er2bc:loss']['ci95'][1]", "{:+.1f}")]),
     ("Documentation/tcp_rcvmgr.rst",
      r"tcp_rcvmgr adds (\d+)\s+instructions per forwarded ACK at 10 connections, (\d+) at 10000 and (\d+)\s+at 100000, where conntrack adds (\d+), (\d+) and (\d+)",
      "bench-rcvmgr.json",
