@@ -66,8 +66,8 @@ t "abw-set: the keywords not given yet" \
 	"ifindex interval lost recv scavenger-hold sent seq" \
 	er2bcctl abw-set dev lo handle 1: abw 5mbit ""
 t "monitor's keywords" "count dev handle ifindex timeout" er2bcctl monitor ""
-t "metrics' keywords" "dev ifindex" er2bcctl metrics ""
-t "metrics: no keyword twice" "ifindex" er2bcctl metrics dev lo ""
+t "metrics' keywords" "dev dir ifindex" er2bcctl metrics ""
+t "metrics: no keyword twice" "dir ifindex" er2bcctl metrics dev lo ""
 t "status' keywords" "dir file" er2bcctl status ""
 t "status: files repeat, dir once" "file" er2bcctl status dir /run ""
 has "dev: the interfaces" lo er2bcctl show dev ""
