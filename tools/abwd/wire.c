@@ -262,16 +262,28 @@ size_t wire_echo_encode(uint8_t *buf, const struct wire_echo *e,
 	return len;
 }
 
+/*
+ * check() for a probe or an echo (both of a probe's length), and their
+ * bytes 2-3 zero: what a later version may use is malformed now
+ */
+static enum wire_verdict probe_check(const uint8_t *buf, size_t len, uint16_t type,
+				     size_t body, const struct wire_key *key)
+{
+	enum wire_verdict v;
+
+	v = check(buf, len, type, WIRE_PROBE_LEN, WIRE_APROBE_LEN, body, key);
+	if (v == WIRE_OK && (buf[2] || buf[3]))
+		v = WIRE_MALFORMED;
+	return v;
+}
+
 enum wire_verdict wire_probe_decode(const uint8_t *buf, size_t len,
 				    const struct wire_key *key, struct wire_probe *p)
 {
 	enum wire_verdict v;
 
-	v = check(buf, len, WIRE_PROBE, WIRE_PROBE_LEN, WIRE_APROBE_LEN,
-		  key->len ? WIRE_APROBE_BODY : WIRE_PROBE_BODY, key);
-	/* bytes 2-3 are zero: what a later version may use, now malformed */
-	if (v == WIRE_OK && (buf[2] || buf[3]))
-		v = WIRE_MALFORMED;
+	v = probe_check(buf, len, WIRE_PROBE, key->len ? WIRE_APROBE_BODY : WIRE_PROBE_BODY,
+			key);
 	if (v != WIRE_OK)
 		return v;
 	memset(p, 0, sizeof(*p));
@@ -286,10 +298,7 @@ enum wire_verdict wire_echo_decode(const uint8_t *buf, size_t len,
 {
 	enum wire_verdict v;
 
-	v = check(buf, len, WIRE_ECHO, WIRE_ECHO_LEN, WIRE_AECHO_LEN,
-		  wire_probe_len(key->len), key);
-	if (v == WIRE_OK && (buf[2] || buf[3]))
-		v = WIRE_MALFORMED;
+	v = probe_check(buf, len, WIRE_ECHO, wire_probe_len(key->len), key);
 	if (v != WIRE_OK)
 		return v;
 	memset(e, 0, sizeof(*e));
