@@ -512,6 +512,12 @@ static void alabels(FILE *f, const struct status_daemon *d, const char *role)
 	put_label(f, "status_file", base ? base + 1 : d->file, false);
 }
 
+/* a daemon's role, NULL if its file could not be read or names none */
+static const char *abwd_role(const struct status_daemon *d)
+{
+	return d->error[0] ? NULL : jr_str(&d->doc, "role");
+}
+
 static void print_abwd(FILE *f, const struct metrics *m)
 {
 	const struct status_daemon *d;
@@ -523,8 +529,8 @@ static void print_abwd(FILE *f, const struct metrics *m)
 	fam = false;
 	for (j = 0; j < m->nabwd; j++) {
 		d = &m->abwd[j];
-		role = jr_str(&d->doc, "role");
-		if (d->error[0] || !role)
+		role = abwd_role(d);
+		if (!role)
 			continue;
 		family(f, "er2bc_abwd_info", "gauge",
 		       "An er2bc-abwd's status file: its role, device and peer (a sender).", &fam);
@@ -541,8 +547,8 @@ static void print_abwd(FILE *f, const struct metrics *m)
 	fam = false;
 	for (j = 0; j < m->nabwd; j++) {
 		d = &m->abwd[j];
-		role = jr_str(&d->doc, "role");
-		if (d->error[0] || !role || !jr_u64(&d->doc, "unix_time_seconds", &u))
+		role = abwd_role(d);
+		if (!role || !jr_u64(&d->doc, "unix_time_seconds", &u))
 			continue;
 		family(f, "er2bc_abwd_status_age_seconds", "gauge",
 		       "How long ago the daemon last wrote its status file.", &fam);
@@ -555,9 +561,8 @@ static void print_abwd(FILE *f, const struct metrics *m)
 		fam = false;
 		for (j = 0; j < m->nabwd; j++) {
 			d = &m->abwd[j];
-			role = jr_str(&d->doc, "role");
-			if (d->error[0] || !role ||
-			    (ametrics[i].role && strcmp(role, ametrics[i].role)) ||
+			role = abwd_role(d);
+			if (!role || (ametrics[i].role && strcmp(role, ametrics[i].role)) ||
 			    !jr_u64(&d->doc, ametrics[i].key, &u))
 				continue;
 			family(f, ametrics[i].name, ametrics[i].type, ametrics[i].help, &fam);
@@ -573,8 +578,8 @@ static void print_abwd(FILE *f, const struct metrics *m)
 		fam = false;
 		for (j = 0; j < m->nabwd; j++) {
 			d = &m->abwd[j];
-			role = jr_str(&d->doc, "role");
-			if (d->error[0] || !role)
+			role = abwd_role(d);
+			if (!role)
 				continue;
 			for (k = 0; k < d->doc.n; k++) {
 				const struct jr_pair *p = &d->doc.pair[k];
