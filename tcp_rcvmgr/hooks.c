@@ -573,41 +573,166 @@ static bool rcvmgr_midstream(const struct rcvmgr_pkt *p)
 	return p->payload && !p->th.syn && !p->th.rst && !p->th.fin;
 }
 
+/*
+ * The entry a segment from the sender belongs to: the one a SYN of its
+ * opens (an upload to a LAN server), the one it is tracked under, or one
+ * built for it first seen after its handshake (managed if conntrack saw
+ * that, else tracked, never rewritten; *@asked: conntrack was asked)
+ */
+static struct rcvmgr_conn *rcvmgr_data_conn(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
+					    struct sk_buff *skb, const struct rcvmgr_pkt *p,
+					    const struct rcvmgr_opts *o, u64 now, bool *asked)
+{
+	struct rcvmgr_conn *c;
+	struct rcvmgr_hs hs;
+
+	c = rhashtable_lookup(&rn->table, &p->key, rcvmgr_rht_params);
+	if (p->th.syn && !p->th.ack)
+		return rcvmgr_conn_fresh(rn, cfg, c, p, skb->mark, now, false);
+	if (c || !rcvmgr_midstream(p))
+		return c;
+	/* both ends send timestamps once they agreed to (RFC 7323) */
+	hs.ts = o->has_ts;
+	*asked = true;
+	return rcvmgr_conn_new(rn, cfg, p, skb->mark, now, false, false,
+			       rcvmgr_ct_handshake(skb, &hs) ? &hs : NULL);
+}
+
+/*
+ * Data on an entry that cannot be managed (first seen mid-stream when
+ * conntrack did not know it, or opened by a SYN whose answer never passed
+ * here): managed from now on if conntrack saw the handshake. Under c->lock;
+ * whether it now asks for a share.
+ */
+static bool rcvmgr_data_adopt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
+			      const struct sk_buff *skb, const struct rcvmgr_pkt *p,
+			      const struct rcvmgr_opts *o)
+{
+	struct rcvmgr_hs hs = { .ts = o->has_ts };
+
+	if (likely(c->state != TCP_RCVMGR_STATE_UNSCALED && (c->flags & RCVMGR_F_SND_SYN)) ||
+	    !rcvmgr_midstream(p) || !rcvmgr_ct_handshake(skb, &hs))
+		return false;
+	rcvmgr_conn_adopt(rn, c, &hs);
+	return true;
+}
+
+/*
+ * What a segment tells of the sender's own end, under c->lock: its SYN's
+ * options; and its receive window, for the receiver's resets, from its
+ * SYN-ACK to this connection's SYN (unscaled), then its ACKs, which only
+ * move it forward
+ */
+static void rcvmgr_data_sender(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
+			       const struct rcvmgr_opts *o)
+{
+	const struct tcphdr *th = &p->th;
+	bool scaled = false, take;
+	u32 a;
+
+	if (th->syn && !(c->flags & RCVMGR_F_SND_SYN)) {
+		c->flags |= RCVMGR_F_SND_SYN;
+		if (o->has_ws) {
+			c->flags |= RCVMGR_F_SND_WS;
+			c->snd_wscale = o->wscale;
+		}
+		if (o->has_ts)
+			c->flags |= RCVMGR_F_SND_TS;
+		rcvmgr_handshake_done(c);
+	}
+	if (!th->ack)
+		return;
+	a = ntohl(th->ack_seq);
+	if (th->syn) {
+		/* its SYN-ACK to the receiver's SYN: a download */
+		take = (c->flags & RCVMGR_F_RCV_OPENED) && a == c->isn + 1;
+	} else {
+		/* after both SYNs: the handshake's last ACK (an upload) */
+		if ((c->flags & RCVMGR_F_HANDSHAKE) == RCVMGR_F_HANDSHAKE)
+			c->flags |= RCVMGR_F_ESTABLISHED;
+		take = !(c->flags & RCVMGR_F_SND_ACK) || !before(a, c->snd_ack);
+		scaled = (c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
+			 (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS);
+	}
+	if (take) {
+		c->snd_ack = a;
+		c->snd_wnd = (u32)ntohs(th->window) << (scaled ? c->snd_wscale : 0);
+		c->flags |= RCVMGR_F_SND_ACK;
+	}
+}
+
+/*
+ * A segment's payload counted, under c->lock, and what the sender keeps in
+ * flight (section 5) as the receiver's side sees it: the data that arrives
+ * in one RTT (the gap between the gateway's highest sequence and ACK is
+ * only the last hop's share). Whether it asks for a share of the budget
+ * (rcvmgr_control()): its first data, or the first after a quiet second.
+ */
+static bool rcvmgr_data_count(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
+			      const struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
+{
+	bool kick = false;
+
+	if (p->payload) {
+		unsigned int seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : p->payload;
+
+		if (c->state != TCP_RCVMGR_STATE_UNSCALED && (!c->bytes || rcvmgr_quiet(c, now)))
+			kick = true;
+		if (!c->bytes)
+			rcvmgr_conn_clear_opening(rn, c);
+		/* its data passes here (again) */
+		c->flags &= ~RCVMGR_F_UNSEEN;
+		c->data_ns = now;
+		c->bytes += p->payload;
+		if (seg > c->mss)
+			c->mss = min_t(u32, seg, U16_MAX);	/* the MSS option's most */
+	}
+	if (c->srtt_us && now - c->round_ns >= (u64)c->srtt_us * NSEC_PER_USEC) {
+		if (c->round_ns)
+			c->flight_max = max_t(u64, c->flight_max,
+					      min_t(u64, c->bytes - c->round_bytes, U32_MAX));
+		c->round_ns = now;
+		c->round_bytes = c->bytes;
+	}
+	return kick;
+}
+
+/*
+ * An RTT sample, under c->lock, if a segment ending at @end answers what
+ * was timed: the handshake (the receiver's SYN out, the SYN-ACK back; or
+ * the SYN-ACK out, the ACK back), the echoed timestamp, or data past an
+ * edge
+ */
+static void rcvmgr_data_rtt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
+			    const struct rcvmgr_pkt *p, const struct rcvmgr_opts *o,
+			    u32 end, u64 now)
+{
+	if (c->hs_ns && p->th.ack) {
+		rcvmgr_rtt_sample(rn, c, now - c->hs_ns);
+		c->hs_ns = 0;
+	} else if (c->ts_ns && o->has_ts && !before(o->tsecr, c->ts_val)) {
+		rcvmgr_rtt_sample(rn, c, now - c->ts_ns);
+		c->ts_ns = 0;
+	} else if (c->edge_ns && after(end, c->edge_seq)) {
+		rcvmgr_rtt_sample(rn, c, now - c->edge_ns);
+		c->edge_ns = 0;
+	}
+}
+
 /* a segment from the sender */
 static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
 {
 	const struct tcphdr *th = &p->th;
+	bool kick = false, asked = false;
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
-	bool kick = false, asked = false;
 	u32 seq, end;
 
 	rcvmgr_parse_opts(skb, p, &o);
-	c = rhashtable_lookup(&rn->table, &p->key, rcvmgr_rht_params);
-	if (th->syn && !th->ack) {
-		/* the sender opens: an upload to a LAN server */
-		c = rcvmgr_conn_fresh(rn, cfg, c, p, skb->mark, now, false);
-		if (!c)
-			return;
-	} else if (!c) {
-		/*
-		 * first seen after its handshake: managed if conntrack saw
-		 * that, else tracked, never rewritten
-		 */
-		struct rcvmgr_hs hs;
-
-		if (!rcvmgr_midstream(p))
-			return;
-		/* both ends send timestamps once they agreed to (RFC 7323) */
-		hs.ts = o.has_ts;
-		c = rcvmgr_conn_new(rn, cfg, p, skb->mark, now, false, false,
-				    rcvmgr_ct_handshake(skb, &hs) ? &hs : NULL);
-		if (!c)
-			return;
-		asked = true;
-	}
-
+	c = rcvmgr_data_conn(rn, cfg, skb, p, &o, now, &asked);
+	if (!c)
+		return;
 	seq = ntohl(th->seq);
 	end = seq + p->payload + th->syn + th->fin;
 
@@ -624,103 +749,12 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		c->snd_nxt = end;
 		c->flags |= RCVMGR_F_SND_NXT;
 	}
-	/*
-	 * data on an entry that cannot be managed (first seen mid-stream when
-	 * conntrack did not know it, or opened by a SYN whose answer never
-	 * passed here): managed from now on if conntrack saw the handshake
-	 * (not asked twice for one segment)
-	 */
-	if (unlikely(c->state == TCP_RCVMGR_STATE_UNSCALED || !(c->flags & RCVMGR_F_SND_SYN)) &&
-	    !asked && rcvmgr_midstream(p)) {
-		struct rcvmgr_hs hs = { .ts = o.has_ts };
-
-		if (rcvmgr_ct_handshake(skb, &hs)) {
-			rcvmgr_conn_adopt(rn, c, &hs);
-			kick = true;
-		}
-	}
-	if (th->syn && !(c->flags & RCVMGR_F_SND_SYN)) {
-		c->flags |= RCVMGR_F_SND_SYN;
-		if (o.has_ws) {
-			c->flags |= RCVMGR_F_SND_WS;
-			c->snd_wscale = o.wscale;
-		}
-		if (o.has_ts)
-			c->flags |= RCVMGR_F_SND_TS;
-		rcvmgr_handshake_done(c);
-	}
-	/*
-	 * the sender's receive window, for the receiver's resets: from its
-	 * SYN-ACK to this connection's SYN (unscaled), then its ACKs, which
-	 * only move it forward
-	 */
-	if (th->ack) {
-		u32 a = ntohl(th->ack_seq);
-		bool scaled = false, take;
-
-		if (th->syn) {
-			/* its SYN-ACK to the receiver's SYN: a download */
-			take = (c->flags & RCVMGR_F_RCV_OPENED) && a == c->isn + 1;
-		} else {
-			/* after both SYNs: the handshake's last ACK (an upload) */
-			if ((c->flags & RCVMGR_F_HANDSHAKE) == RCVMGR_F_HANDSHAKE)
-				c->flags |= RCVMGR_F_ESTABLISHED;
-			take = !(c->flags & RCVMGR_F_SND_ACK) || !before(a, c->snd_ack);
-			scaled = (c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
-				 (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS);
-		}
-		if (take) {
-			c->snd_ack = a;
-			c->snd_wnd = (u32)ntohs(th->window) << (scaled ? c->snd_wscale : 0);
-			c->flags |= RCVMGR_F_SND_ACK;
-		}
-	}
-	if (p->payload) {
-		unsigned int seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : p->payload;
-
-		/*
-		 * its first data, or the first after a quiet second: it takes
-		 * (again) a share of the budget (rcvmgr_control())
-		 */
-		if (c->state != TCP_RCVMGR_STATE_UNSCALED && (!c->bytes || rcvmgr_quiet(c, now)))
-			kick = true;
-		if (!c->bytes)
-			rcvmgr_conn_clear_opening(rn, c);
-		/* its data passes here (again) */
-		c->flags &= ~RCVMGR_F_UNSEEN;
-		c->data_ns = now;
-		c->bytes += p->payload;
-		if (seg > c->mss)
-			c->mss = min_t(u32, seg, U16_MAX);	/* the MSS option's most */
-	}
-	/*
-	 * Section 5: what the sender keeps in flight, as the receiver's side
-	 * sees it: the data that arrives in one RTT (the gap between the
-	 * gateway's highest sequence and ACK is only the last hop's share)
-	 */
-	if (c->srtt_us && now - c->round_ns >= (u64)c->srtt_us * NSEC_PER_USEC) {
-		if (c->round_ns)
-			c->flight_max = max_t(u64, c->flight_max,
-					      min_t(u64, c->bytes - c->round_bytes, U32_MAX));
-		c->round_ns = now;
-		c->round_bytes = c->bytes;
-	}
-
-	/*
-	 * RTT: the handshake (the receiver's SYN out, the SYN-ACK back; or the
-	 * SYN-ACK out, the ACK back), the echoed timestamp, or data past an edge
-	 */
-	if (c->hs_ns && th->ack) {
-		rcvmgr_rtt_sample(rn, c, now - c->hs_ns);
-		c->hs_ns = 0;
-	} else if (c->ts_ns && o.has_ts && !before(o.tsecr, c->ts_val)) {
-		rcvmgr_rtt_sample(rn, c, now - c->ts_ns);
-		c->ts_ns = 0;
-	} else if (c->edge_ns && after(end, c->edge_seq)) {
-		rcvmgr_rtt_sample(rn, c, now - c->edge_ns);
-		c->edge_ns = 0;
-	}
-
+	/* (conntrack not asked twice for one segment) */
+	if (!asked)
+		kick = rcvmgr_data_adopt(rn, c, skb, p, &o);
+	rcvmgr_data_sender(c, p, &o);
+	kick |= rcvmgr_data_count(rn, c, skb, p, now);
+	rcvmgr_data_rtt(rn, c, p, &o, end, now);
 	/* one that had a share gives it back */
 	if ((th->fin || th->rst) && c->state != TCP_RCVMGR_STATE_CLOSING) {
 		if (rcvmgr_carries(c))
@@ -766,6 +800,148 @@ static u32 rcvmgr_assigned(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	return need;
 }
 
+/*
+ * A reset from the receiver: in the sender's window it ends the
+ * connection, ACK flag or not (one answering a segment has none)
+ */
+static void rcvmgr_ack_rst(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
+			   const struct rcvmgr_pkt *p)
+{
+	bool end, kick;
+
+	spin_lock(&c->lock);
+	end = rcvmgr_rst_in_window(ntohl(p->th.seq), c->snd_ack, c->snd_wnd,
+				   rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK));
+	kick = end && rcvmgr_carries(c);
+	spin_unlock(&c->lock);
+	if (end)
+		rcvmgr_conn_unlink(rn, c);
+	if (kick)
+		rcvmgr_kick(rn);
+}
+
+/*
+ * The receiver's SYN or SYN-ACK, under c->lock: its options, once. A SYN's
+ * window is never scaled, and is left as it is. A SYN-ACK's offers the
+ * sender its first right edge (an upload: the sender may fill it at once),
+ * which no rewritten ACK may then pull back.
+ */
+static void rcvmgr_ack_syn(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
+			   const struct rcvmgr_opts *o, u64 now)
+{
+	u32 ack = ntohl(p->th.ack_seq);
+	u16 adv = ntohs(p->th.window);
+
+	if (!(c->flags & RCVMGR_F_RCV_SYN)) {
+		c->flags |= RCVMGR_F_RCV_SYN;
+		if (o->has_ws) {
+			c->flags |= RCVMGR_F_RCV_WS;
+			c->rcv_wscale = o->wscale;
+		}
+		if (o->has_ts)
+			c->flags |= RCVMGR_F_RCV_TS;
+		/* the most the sender may put in a segment */
+		if (o->has_mss && o->mss)
+			c->mss = o->mss;
+		c->hs_ns = now;
+		rcvmgr_handshake_done(c);
+	}
+	if (p->th.ack && ack == c->isn + 1 && !(c->flags & RCVMGR_F_RCV_OPENED)) {
+		if (!c->edge.valid)
+			c->edge.ack = ack;
+		if (!c->edge.valid || after(ack + adv, c->edge.seq)) {
+			c->edge.seq = ack + adv;
+			c->edge.valid = true;
+		}
+		c->advertised = adv;
+	}
+}
+
+/*
+ * An adopted download's priority, from its receiver's packets, under
+ * c->lock: whether its share changes
+ */
+static bool rcvmgr_ack_priority(const struct rcvmgr_cfg *cfg, struct rcvmgr_conn *c,
+				const struct sk_buff *skb, const struct rcvmgr_pkt *p)
+{
+	u32 prio;
+
+	if (likely(!(c->flags & RCVMGR_F_PRIO_ACK)))
+		return false;
+	c->flags &= ~RCVMGR_F_PRIO_ACK;
+	prio = rcvmgr_priority(cfg, p, skb->mark);
+	if (prio == c->priority)
+		return false;
+	c->priority = prio;
+	return rcvmgr_carries(c);
+}
+
+/*
+ * Whether the sender's data takes another path, under c->lock. An ACK past
+ * the sender's highest segment seen here, once no data has passed for a
+ * second, covers data that takes another path (asymmetric routing, a route
+ * change, fragments the hooks do not see): what the module measured of the
+ * connection is stale, and its windows pass as the receiver offers them
+ * until data passes here again. While data still passes, an ACK ahead of
+ * it (a receiver acknowledging what it has not had) is rewritten as any
+ * other.
+ */
+static bool rcvmgr_ack_unseen(struct rcvmgr_conn *c, u32 ack, u64 now)
+{
+	if (!(c->flags & RCVMGR_F_UNSEEN) && rcvmgr_quiet(c, now) &&
+	    (c->flags & RCVMGR_F_SND_NXT) && after(ack, c->snd_nxt)) {
+		c->flags |= RCVMGR_F_UNSEEN;
+		/* their answers take the other path: no RTT sample from them */
+		c->ts_ns = 0;
+		c->edge_ns = 0;
+	}
+	return c->flags & RCVMGR_F_UNSEEN;
+}
+
+/*
+ * An ACK's TSval timed, under c->lock, from its first ACK: one timed at a
+ * later ACK that repeats it would be echoed by data the first one
+ * released, early
+ */
+static void rcvmgr_ack_timestamp(struct rcvmgr_conn *c, const struct rcvmgr_opts *o,
+				 bool unseen, u64 now)
+{
+	if (!(c->flags & RCVMGR_F_TS) || !o->has_ts)
+		return;
+	if (!c->ts_ns && !unseen && o->tsval != c->ts_last) {
+		c->ts_val = o->tsval;
+		c->ts_ns = now;
+	}
+	c->ts_last = o->tsval;
+}
+
+/* the window field an ACK leaves with: @field in place of the receiver's */
+static void rcvmgr_ack_rewrite(struct rcvmgr_net *rn, struct sk_buff *skb,
+			       const struct rcvmgr_pkt *p, const struct rcvmgr_key *key,
+			       u16 field, u8 wscale, u32 assigned, bool unseen)
+{
+	u16 adv = ntohs(p->th.window);
+	struct rcvmgr_pcpu_stats *st;
+	struct tcphdr *wth;
+
+	st = this_cpu_ptr(rn->stats);
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_inc(&st->acks);
+	if (field != adv)
+		u64_stats_inc(&st->rewritten);
+	if (unseen)
+		u64_stats_inc(&st->unseen);
+	u64_stats_update_end(&st->syncp);
+
+	if (field == adv || skb_ensure_writable(skb, p->thoff + sizeof(struct tcphdr)))
+		return;
+	wth = (struct tcphdr *)(skb->data + p->thoff);
+	inet_proto_csum_replace2(&wth->check, skb, wth->window, htons(field), false);
+	wth->window = htons(field);
+	trace_tcp_rcvmgr_window(key, ntohl(p->th.ack_seq), (u32)adv << wscale,
+				(u32)field << wscale, assigned);
+}
+
 /* an ACK from the receiver: the window it offers may be lowered */
 static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		       struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
@@ -773,11 +949,10 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	const struct tcphdr *th = &p->th;
 	u16 field, adv = ntohs(th->window);
 	struct rcvmgr_key key = p->key;
-	struct rcvmgr_pcpu_stats *st;
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
 	u32 ack, assigned;
-	bool kick = false, unseen;
+	bool kick, unseen;
 	u8 wscale;
 
 	rcvmgr_sender_key(&key);
@@ -788,27 +963,11 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 
 		data.key = key;
 		c = rcvmgr_conn_fresh(rn, cfg, c, &data, skb->mark, now, true);
-		if (!c)
-			return;
 	}
 	if (!c)
 		return;
-	/*
-	 * a reset in the sender's window ends it, ACK flag or not (one
-	 * answering a segment has none)
-	 */
 	if (th->rst) {
-		bool end;
-
-		spin_lock(&c->lock);
-		end = rcvmgr_rst_in_window(ntohl(th->seq), c->snd_ack, c->snd_wnd,
-					   rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK));
-		kick = end && rcvmgr_carries(c);
-		spin_unlock(&c->lock);
-		if (end)
-			rcvmgr_conn_unlink(rn, c);
-		if (kick)
-			rcvmgr_kick(rn);
+		rcvmgr_ack_rst(rn, c, p);
 		return;
 	}
 	rcvmgr_parse_opts(skb, p, &o);
@@ -817,35 +976,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	spin_lock(&c->lock);
 	WRITE_ONCE(c->last_ns, now);
 	if (th->syn) {
-		if (!(c->flags & RCVMGR_F_RCV_SYN)) {
-			c->flags |= RCVMGR_F_RCV_SYN;
-			if (o.has_ws) {
-				c->flags |= RCVMGR_F_RCV_WS;
-				c->rcv_wscale = o.wscale;
-			}
-			if (o.has_ts)
-				c->flags |= RCVMGR_F_RCV_TS;
-			/* the most the sender may put in a segment */
-			if (o.has_mss && o.mss)
-				c->mss = o.mss;
-			c->hs_ns = now;
-			rcvmgr_handshake_done(c);
-		}
-		/*
-		 * A SYN's window is never scaled, and is left as it is. A
-		 * SYN-ACK's offers the sender its first right edge (an upload:
-		 * the sender may fill it at once), which no rewritten ACK may
-		 * then pull back
-		 */
-		if (th->ack && ack == c->isn + 1 && !(c->flags & RCVMGR_F_RCV_OPENED)) {
-			if (!c->edge.valid)
-				c->edge.ack = ack;
-			if (!c->edge.valid || after(ack + adv, c->edge.seq)) {
-				c->edge.seq = ack + adv;
-				c->edge.valid = true;
-			}
-			c->advertised = adv;
-		}
+		rcvmgr_ack_syn(c, p, &o, now);
 		spin_unlock(&c->lock);
 		return;
 	}
@@ -857,44 +988,9 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	}
 	/* after both SYNs: the handshake's last ACK (a download) */
 	c->flags |= RCVMGR_F_ESTABLISHED;
-	/* adopted: a download's priority, from its receiver's packets */
-	if (unlikely(c->flags & RCVMGR_F_PRIO_ACK)) {
-		u32 prio = rcvmgr_priority(cfg, p, skb->mark);
-
-		c->flags &= ~RCVMGR_F_PRIO_ACK;
-		if (prio != c->priority) {
-			c->priority = prio;
-			kick = rcvmgr_carries(c);
-		}
-	}
-	/*
-	 * An ACK past the sender's highest segment seen here, once no data
-	 * has passed for a second, covers data that takes another path
-	 * (asymmetric routing, a route change, fragments the hooks do not
-	 * see): what the module measured of the connection is stale, and its
-	 * windows pass as the receiver offers them until data passes here
-	 * again. While data still passes, an ACK ahead of it (a receiver
-	 * acknowledging what it has not had) is rewritten as any other.
-	 */
-	if (!(c->flags & RCVMGR_F_UNSEEN) && rcvmgr_quiet(c, now) &&
-	    (c->flags & RCVMGR_F_SND_NXT) && after(ack, c->snd_nxt)) {
-		c->flags |= RCVMGR_F_UNSEEN;
-		/* their answers take the other path: no RTT sample from them */
-		c->ts_ns = 0;
-		c->edge_ns = 0;
-	}
-	unseen = c->flags & RCVMGR_F_UNSEEN;
-	/*
-	 * time a TSval from its first ACK: one timed at a later ACK that
-	 * repeats it would be echoed by data the first one released, early
-	 */
-	if ((c->flags & RCVMGR_F_TS) && o.has_ts) {
-		if (!c->ts_ns && !unseen && o.tsval != c->ts_last) {
-			c->ts_val = o.tsval;
-			c->ts_ns = now;
-		}
-		c->ts_last = o.tsval;
-	}
+	kick = rcvmgr_ack_priority(cfg, c, skb, p);
+	unseen = rcvmgr_ack_unseen(c, ack, now);
+	rcvmgr_ack_timestamp(c, &o, unseen, now);
 	c->advertised = (u32)adv << c->wscale;
 
 	if (c->state == TCP_RCVMGR_STATE_UNSCALED || unseen)
@@ -913,23 +1009,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	wscale = c->wscale;
 	spin_unlock(&c->lock);
 
-	st = this_cpu_ptr(rn->stats);
-	u64_stats_update_begin(&st->syncp);
-	u64_stats_inc(&st->acks);
-	if (field != adv)
-		u64_stats_inc(&st->rewritten);
-	if (unseen)
-		u64_stats_inc(&st->unseen);
-	u64_stats_update_end(&st->syncp);
-
-	if (field != adv && !skb_ensure_writable(skb, p->thoff + sizeof(struct tcphdr))) {
-		struct tcphdr *wth = (struct tcphdr *)(skb->data + p->thoff);
-
-		inet_proto_csum_replace2(&wth->check, skb, wth->window, htons(field), false);
-		wth->window = htons(field);
-		trace_tcp_rcvmgr_window(&key, ack, (u32)adv << wscale,
-					(u32)field << wscale, assigned);
-	}
+	rcvmgr_ack_rewrite(rn, skb, p, &key, field, wscale, assigned, unseen);
 	if (kick)
 		rcvmgr_kick(rn);
 }
