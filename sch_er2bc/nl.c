@@ -12,6 +12,7 @@
 #include <linux/er2bc_genl.h>
 
 #include "er2bc_compat.h"
+#include "er2bc_netlink.h"
 #include "nl.h"
 #include "nl_gen.h"
 
@@ -52,15 +53,7 @@ void er2bc_nl_unregister(void)
 /* a reply to @info's request, its header put */
 int er2bc_nl_reply(struct genl_info *info, struct sk_buff **msg, void **hdr)
 {
-	*msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!*msg)
-		return -ENOMEM;
-	*hdr = genlmsg_put_reply(*msg, info, &er2bc_nl_family, 0, info->genlhdr->cmd);
-	if (!*hdr) {
-		nlmsg_free(*msg);
-		return -EMSGSIZE;
-	}
-	return 0;
+	return er2bc_genl_reply(&er2bc_nl_family, info, msg, hdr);
 }
 
 /* the header of one message of a dump */

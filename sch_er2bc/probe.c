@@ -23,39 +23,6 @@
 
 #include "probe.h"
 
-bool er2bc_prefix_match(const struct er2bc_prefix *p, u8 family,
-			const struct in6_addr *addr)
-{
-	return p->family == family && ipv6_prefix_equal(&p->addr, addr, p->plen);
-}
-EXPORT_SYMBOL_IF_KUNIT(er2bc_prefix_match);
-
-int er2bc_prefix_set(struct er2bc_prefix *p, u8 family, u8 plen,
-		     const void *addr, unsigned int addr_len)
-{
-	struct in6_addr a = {}, masked;
-
-	if (family == AF_INET) {
-		if (addr_len < 4 || plen > 32)
-			return -EINVAL;
-		memcpy(&a, addr, 4);
-	} else if (family == AF_INET6) {
-		if (addr_len < 16 || plen > 128)
-			return -EINVAL;
-		memcpy(&a, addr, 16);
-	} else {
-		return -EINVAL;
-	}
-	ipv6_addr_prefix(&masked, &a, plen);
-	if (!ipv6_addr_equal(&masked, &a))
-		return -EINVAL;
-	p->family = family;
-	p->plen = plen;
-	p->addr = a;
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(er2bc_prefix_set);
-
 static bool er2bc_peer_match(const struct er2bc_peer *peer, u8 family,
 			     const struct in6_addr *addr)
 {
@@ -312,7 +279,7 @@ int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer)
 {
 	struct nlattr *tb[ER2BC_A_PREFIX_PLEN + 1];
 	const struct nlattr *nla;
-	int rem, err, len;
+	int rem, err;
 
 	peer->n = 0;
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
@@ -332,11 +299,8 @@ int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer)
 					    "er2bc: a peer prefix needs addr and plen");
 			return -EINVAL;
 		}
-		len = nla_len(tb[ER2BC_A_PREFIX_ADDR]);
-		if ((len != 4 && len != 16) ||
-		    er2bc_prefix_set(&peer->p[peer->n], len == 4 ? AF_INET : AF_INET6,
-				     nla_get_u8(tb[ER2BC_A_PREFIX_PLEN]),
-				     nla_data(tb[ER2BC_A_PREFIX_ADDR]), len)) {
+		if (er2bc_prefix_from_nla(&peer->p[peer->n], tb[ER2BC_A_PREFIX_ADDR],
+					  tb[ER2BC_A_PREFIX_PLEN])) {
 			NL_SET_ERR_MSG_ATTR(info->extack, nla,
 					    "er2bc: a peer prefix is 4 or 16 bytes, a length it has, and no host bits");
 			return -EINVAL;
@@ -350,17 +314,10 @@ int er2bc_nl_put_peer(struct sk_buff *skb, const struct er2bc_peer *peer)
 {
 	unsigned int i;
 
-	for (i = 0; i < peer->n; i++) {
-		const struct er2bc_prefix *p = &peer->p[i];
-		struct nlattr *nest = nla_nest_start(skb, ER2BC_A_PROBE_PEER);
-
-		if (!nest ||
-		    nla_put(skb, ER2BC_A_PREFIX_ADDR, p->family == AF_INET ? 4 : 16,
-			    &p->addr) ||
-		    nla_put_u8(skb, ER2BC_A_PREFIX_PLEN, p->plen))
+	for (i = 0; i < peer->n; i++)
+		if (er2bc_prefix_put(skb, ER2BC_A_PROBE_PEER, ER2BC_A_PREFIX_ADDR,
+				     ER2BC_A_PREFIX_PLEN, &peer->p[i]))
 			return -EMSGSIZE;
-		nla_nest_end(skb, nest);
-	}
 	return 0;
 }
 

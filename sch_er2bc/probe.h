@@ -18,6 +18,8 @@
 #include <linux/types.h>
 #include <linux/er2bc_genl.h>
 
+#include "er2bc_netlink.h"
+
 struct genl_info;
 struct netlink_callback;
 struct nlattr;
@@ -45,12 +47,6 @@ struct sk_buff;
 
 /* the snapshots remembered: requests that may still be asked about */
 #define ER2BC_SNAP_RING		16
-
-struct er2bc_prefix {
-	u8 family;			/* AF_INET, AF_INET6 */
-	u8 plen;
-	struct in6_addr addr;		/* IPv4 in s6_addr32[0] */
-};
 
 struct er2bc_peer {
 	u8 n;				/* 0: every IP packet counts */
@@ -126,13 +122,6 @@ enum er2bc_pkt {
 enum er2bc_pkt er2bc_probe_classify(const struct sk_buff *skb, __be16 port,
 				    const struct er2bc_peer *peer, bool to_peer,
 				    u8 *key, u8 *key_len);
-
-bool er2bc_prefix_match(const struct er2bc_prefix *p, u8 family,
-			const struct in6_addr *addr);
-
-/* a prefix from its parts: -EINVAL for a bad family or length, host bits */
-int er2bc_prefix_set(struct er2bc_prefix *p, u8 family, u8 plen,
-		     const void *addr, unsigned int addr_len);
 
 /* the packets an skb will be on the wire, GSO segments each one */
 static inline u32 er2bc_skb_segs(const struct sk_buff *skb)

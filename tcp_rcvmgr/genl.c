@@ -21,15 +21,11 @@
 #include "rcvmgr.h"
 #include "table.h"
 
-static struct genl_family rcvmgr_genl_family;
-
-static int rcvmgr_parse_prefix(struct rcvmgr_prefix *p, const struct nlattr *nla,
+static int rcvmgr_parse_prefix(struct er2bc_prefix *p, const struct nlattr *nla,
 			       struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TCP_RCVMGR_A_PREFIX_PLEN + 1];
-	struct in6_addr a = {};
-	int err, len;
-	u8 plen;
+	int err;
 
 	/* checked whole by config-set's policy before the handler ran */
 	err = nla_parse_nested(tb, TCP_RCVMGR_A_PREFIX_PLEN, nla, NULL, extack);
@@ -39,19 +35,9 @@ static int rcvmgr_parse_prefix(struct rcvmgr_prefix *p, const struct nlattr *nla
 		NL_SET_ERR_MSG_ATTR(extack, nla, "tcp_rcvmgr: a LAN prefix needs addr and plen");
 		return -EINVAL;
 	}
-	len = nla_len(tb[TCP_RCVMGR_A_PREFIX_ADDR]);
-	plen = nla_get_u8(tb[TCP_RCVMGR_A_PREFIX_PLEN]);
-	if ((len != 4 && len != 16) || plen > len * 8) {
+	if (er2bc_prefix_from_nla(p, tb[TCP_RCVMGR_A_PREFIX_ADDR], tb[TCP_RCVMGR_A_PREFIX_PLEN])) {
 		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "tcp_rcvmgr: a LAN prefix is 4 or 16 bytes and a length it has");
-		return -EINVAL;
-	}
-	memcpy(&a, nla_data(tb[TCP_RCVMGR_A_PREFIX_ADDR]), len);
-	p->family = len == 4 ? AF_INET : AF_INET6;
-	p->plen = plen;
-	ipv6_addr_prefix(&p->addr, &a, plen);
-	if (!ipv6_addr_equal(&p->addr, &a)) {
-		NL_SET_ERR_MSG_ATTR(extack, nla, "tcp_rcvmgr: a LAN prefix has no host bits");
+				    "tcp_rcvmgr: a LAN prefix is 4 or 16 bytes, a length it has, and no host bits");
 		return -EINVAL;
 	}
 	return 0;
@@ -260,18 +246,6 @@ err:
 	return err;
 }
 
-static int rcvmgr_put_prefix(struct sk_buff *msg, const struct rcvmgr_prefix *p)
-{
-	struct nlattr *nest = nla_nest_start(msg, TCP_RCVMGR_A_CONFIG_LAN_PREFIX);
-
-	if (!nest ||
-	    nla_put(msg, TCP_RCVMGR_A_PREFIX_ADDR, p->family == AF_INET ? 4 : 16, &p->addr) ||
-	    nla_put_u8(msg, TCP_RCVMGR_A_PREFIX_PLEN, p->plen))
-		return -EMSGSIZE;
-	nla_nest_end(msg, nest);
-	return 0;
-}
-
 static int rcvmgr_put_rule(struct sk_buff *msg, const struct rcvmgr_rule *r)
 {
 	struct nlattr *nest = nla_nest_start(msg, TCP_RCVMGR_A_CONFIG_RULE);
@@ -304,7 +278,8 @@ static int rcvmgr_put_config(struct sk_buff *msg, const struct rcvmgr_cfg *cfg)
 		if (nla_put_u32(msg, TCP_RCVMGR_A_CONFIG_WAN_DEV, cfg->wan[i]))
 			return -EMSGSIZE;
 	for (i = 0; i < cfg->n_lan; i++)
-		if (rcvmgr_put_prefix(msg, &cfg->lan[i]))
+		if (er2bc_prefix_put(msg, TCP_RCVMGR_A_CONFIG_LAN_PREFIX, TCP_RCVMGR_A_PREFIX_ADDR,
+				     TCP_RCVMGR_A_PREFIX_PLEN, &cfg->lan[i]))
 			return -EMSGSIZE;
 	for (i = 0; i < cfg->n_rules; i++)
 		if (rcvmgr_put_rule(msg, &cfg->rules[i]))
@@ -325,19 +300,6 @@ static int rcvmgr_put_config(struct sk_buff *msg, const struct rcvmgr_cfg *cfg)
 	    nla_put_u32(msg, TCP_RCVMGR_A_CONFIG_SPRING_SHORT, cfg->spring_short) ||
 	    nla_put_u32(msg, TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW, cfg->initial_window))
 		return -EMSGSIZE;
-	return 0;
-}
-
-static int rcvmgr_reply(struct genl_info *info, struct sk_buff **msg, void **hdr)
-{
-	*msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!*msg)
-		return -ENOMEM;
-	*hdr = genlmsg_put_reply(*msg, info, &rcvmgr_genl_family, 0, info->genlhdr->cmd);
-	if (!*hdr) {
-		nlmsg_free(*msg);
-		return -EMSGSIZE;
-	}
 	return 0;
 }
 
@@ -366,7 +328,7 @@ int tcp_rcvmgr_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	err = rcvmgr_no_attrs(info->nlhdr, info->extack);
 	if (err)
 		return err;
-	err = rcvmgr_reply(info, &msg, &hdr);
+	err = rcvmgr_nl_reply(info, &msg, &hdr);
 	if (err)
 		return err;
 	mutex_lock(&rn->ctl_mutex);
@@ -428,7 +390,7 @@ int tcp_rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	probes = rn->probes;
 	mutex_unlock(&rn->ctl_mutex);
 
-	err = rcvmgr_reply(info, &msg, &hdr);
+	err = rcvmgr_nl_reply(info, &msg, &hdr);
 	if (err)
 		return err;
 	if (nla_put_u32(msg, TCP_RCVMGR_A_STATS_CONNS, atomic_read(&rn->count)) ||
@@ -503,7 +465,7 @@ static int rcvmgr_put_conn(struct sk_buff *skb, struct netlink_callback *cb,
 	spin_unlock_bh(&c->lock);
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &rcvmgr_genl_family, NLM_F_MULTI, TCP_RCVMGR_CMD_CONN_GET);
+			  &rcvmgr_nl_family, NLM_F_MULTI, TCP_RCVMGR_CMD_CONN_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u8(skb, TCP_RCVMGR_A_CONN_FAMILY, v.key.family) ||
@@ -563,32 +525,3 @@ int tcp_rcvmgr_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *
 		return err;
 	return skb->len;
 }
-
-static struct genl_family rcvmgr_genl_family __ro_after_init = {
-	.name		= TCP_RCVMGR_FAMILY_NAME,
-	.version	= TCP_RCVMGR_FAMILY_VERSION,
-	.netnsok	= true,
-	.module		= THIS_MODULE,
-	/* every command validated strictly: reserved header bytes too */
-	.resv_start_op	= 0,
-	/*
-	 * no genl_mutex: config-set takes cfg_mutex, RTNL and ctl_mutex,
-	 * config-get and stats-get ctl_mutex, conn-get's dump its own walker
-	 * under RCU (rcvmgr.h), so that one slow request holds up no other
-	 * family's
-	 */
-	.parallel_ops	= true,
-};
-
-/* the family, with the commands of @ops (module init, before any request) */
-int __init rcvmgr_genl_register(const struct genl_split_ops *ops, unsigned int n_ops)
-{
-	return er2bc_compat_genl_register(&rcvmgr_genl_family, ops, n_ops);
-}
-
-void rcvmgr_genl_unregister(void)
-{
-	er2bc_compat_genl_unregister(&rcvmgr_genl_family);
-}
-
-MODULE_ALIAS_GENL_FAMILY(TCP_RCVMGR_FAMILY_NAME);

@@ -186,21 +186,13 @@ static void rcvmgr_parse_opts(const struct sk_buff *skb, const struct rcvmgr_pkt
 	rcvmgr_walk_opts(opt, len, o);
 }
 
-static bool rcvmgr_prefix_match(const struct rcvmgr_prefix *pf, const struct rcvmgr_key *k,
-				const struct in6_addr *a)
-{
-	if (pf->family != k->family)
-		return false;
-	return ipv6_prefix_equal(&pf->addr, a, pf->plen);
-}
-
 static bool rcvmgr_lan(const struct rcvmgr_cfg *cfg, const struct rcvmgr_key *k,
 		       const struct in6_addr *a)
 {
 	int i;
 
 	for (i = 0; i < cfg->n_lan; i++)
-		if (rcvmgr_prefix_match(&cfg->lan[i], k, a))
+		if (er2bc_prefix_match(&cfg->lan[i], k->family, a))
 			return true;
 	return false;
 }

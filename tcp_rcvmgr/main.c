@@ -7,7 +7,7 @@
  * This file holds the module and its per-netns state, set up in order and
  * undone in reverse: the connection table (table.c), the control work
  * (control.c) and its configuration, then the generic netlink family
- * (genl.c), which registers the netfilter hooks (hooks.c) in a namespace
+ * (nl.c; its commands genl.c's), which registers the netfilter hooks (hooks.c) in a namespace
  * once it is configured. Documentation/design.rst draws the files.
  */
 #include <linux/kernel.h>
@@ -123,7 +123,7 @@ static int __init rcvmgr_module_init(void)
 	err = register_pernet_subsys(&rcvmgr_net_ops);
 	if (err)
 		goto err_cache;
-	err = rcvmgr_genl_register(tcp_rcvmgr_nl_ops, ARRAY_SIZE(tcp_rcvmgr_nl_ops));
+	err = rcvmgr_nl_register(tcp_rcvmgr_nl_ops, ARRAY_SIZE(tcp_rcvmgr_nl_ops));
 	if (err)
 		goto err_pernet;
 	return 0;
@@ -138,7 +138,7 @@ err_cache:
 
 static void __exit rcvmgr_module_exit(void)
 {
-	rcvmgr_genl_unregister();
+	rcvmgr_nl_unregister();
 	unregister_pernet_subsys(&rcvmgr_net_ops);
 	rcu_barrier();		/* connections freed after a grace period */
 	kmem_cache_destroy(rcvmgr_conn_cache);

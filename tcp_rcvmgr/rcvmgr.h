@@ -31,13 +31,8 @@
 #include <linux/tcp_rcvmgr.h>
 
 #include "er2bc_compat.h"
+#include "er2bc_netlink.h"
 #include "window.h"
-
-struct rcvmgr_prefix {
-	struct in6_addr addr;		/* IPv4 as its first 4 bytes */
-	u8 family;			/* AF_INET or AF_INET6 */
-	u8 plen;
-};
 
 struct rcvmgr_rule {
 	u16 port_min;
@@ -56,7 +51,7 @@ struct rcvmgr_cfg {
 	u8 n_lan;
 	u8 n_rules;
 	int wan[TCP_RCVMGR_DEV_MAX];
-	struct rcvmgr_prefix lan[TCP_RCVMGR_PREFIX_MAX];
+	struct er2bc_prefix lan[TCP_RCVMGR_PREFIX_MAX];
 	struct rcvmgr_rule rules[TCP_RCVMGR_RULE_MAX];
 	u32 interval_ms;
 	u32 max_conns;
@@ -293,8 +288,10 @@ void rcvmgr_reassign_work(struct work_struct *work);
 void rcvmgr_probe_done(struct work_struct *work);
 void rcvmgr_control_start(struct rcvmgr_net *rn);
 
-/* genl.c */
-int rcvmgr_genl_register(const struct genl_split_ops *ops, unsigned int n_ops);
-void rcvmgr_genl_unregister(void);
+/* nl.c: the family */
+extern struct genl_family rcvmgr_nl_family;
+int rcvmgr_nl_register(const struct genl_split_ops *ops, unsigned int n_ops);
+void rcvmgr_nl_unregister(void);
+int rcvmgr_nl_reply(struct genl_info *info, struct sk_buff **msg, void **hdr);
 
 #endif /* _TCP_RCVMGR_H */
