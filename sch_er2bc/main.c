@@ -13,9 +13,9 @@
 #include <linux/er2bc_genl.h>
 
 #include "er2bc_compat.h"
+#include "meter.h"
 #include "nl.h"
 #include "nl_gen.h"
-#include "probe.h"
 #include "qdisc.h"
 
 static int __init er2bc_module_init(void)

@@ -43,6 +43,8 @@
 #include <net/sock.h>
 
 #include "er2bc_compat.h"
+#include "auth.h"
+#include "meter.h"
 #include "nl.h"
 #include "nl_gen.h"
 #include "probe.h"

@@ -23,4 +23,16 @@ void er2bc_nl_unregister(void);
 int er2bc_nl_reply(struct genl_info *info, struct sk_buff **msg, void **hdr);
 void *er2bc_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd);
 
+struct er2bc_peer;
+
+/*
+ * a request's key checked, the peer's nests in and out, a count's
+ * attributes out
+ */
+int er2bc_nl_check_key(const struct nlattr *key, struct netlink_ext_ack *extack);
+int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer);
+int er2bc_nl_put_peer(struct sk_buff *skb, const struct er2bc_peer *peer);
+int er2bc_nl_put_count(struct sk_buff *skb, u64 packets, u64 bytes, u64 time,
+		       u64 probes, u64 ignored);
+
 #endif /* _ER2BC_NL_H */

@@ -1,23 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The ABW estimator's exact counts: which packets count, the cut at a
- * request, the snapshots (probe.h). Used under the lock of their owner: the
+ * request, the snapshots (probe.h); a request's authentication is auth.c's,
+ * the netlink of the counts nl.c's. Used under the lock of their owner: the
  * qdisc's root lock, or a meter's spinlock.
  */
-#include <crypto/algapi.h>
-#include <crypto/hash.h>
-#include <crypto/sha2.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/stringify.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
-#include <net/genetlink.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
-#include <net/netlink.h>
 #include <net/sch_generic.h>
 #include <kunit/visibility.h>
 
@@ -211,124 +206,3 @@ const struct er2bc_snap *er2bc_count_find(const struct er2bc_count *c,
 	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_count_find);
-
-bool er2bc_replay_newer(const struct er2bc_replay *w, u64 epoch, u16 seq)
-{
-	if (!w->have || epoch > w->epoch)
-		return true;
-	/* ahead by 1 to half the sequence space, as after() judges TCP's */
-	return epoch == w->epoch && (s16)(seq - w->seq) > 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(er2bc_replay_newer);
-
-bool er2bc_probe_tag_ok(struct crypto_shash *tfm, const u8 *req, unsigned int len)
-{
-	const unsigned int body = ER2BC_PROBE_AREQ_BODY - ER2BC_PROBE_TAG_LEN;
-	u8 tag[SHA256_DIGEST_SIZE];
-	__be16 type;
-	bool ok;
-
-	/* the wire's layout: type, seq, epoch, tag; copied, as it is unaligned */
-	if (len != ER2BC_PROBE_AREQ_BODY)
-		return false;
-	memcpy(&type, req, sizeof(type));
-	if (type != htons(ER2BC_PROBE_REQUEST | ER2BC_PROBE_AUTH))
-		return false;
-	ok = !crypto_shash_tfm_digest(tfm, req, body, tag) &&
-	     !crypto_memneq(tag, req + body, ER2BC_PROBE_TAG_LEN);
-	memzero_explicit(tag, sizeof(tag));
-	return ok;
-}
-EXPORT_SYMBOL_IF_KUNIT(er2bc_probe_tag_ok);
-
-enum er2bc_auth er2bc_replay_take(struct er2bc_replay *w, const u8 *req)
-{
-	__be16 seq;
-	__be64 epoch;
-
-	memcpy(&seq, req + 2, sizeof(seq));
-	memcpy(&epoch, req + 4, sizeof(epoch));
-	if (!er2bc_replay_newer(w, be64_to_cpu(epoch), ntohs(seq)))
-		return ER2BC_AUTH_REPLAYED;
-	w->have = true;
-	w->epoch = be64_to_cpu(epoch);
-	w->seq = ntohs(seq);
-	return ER2BC_AUTH_OK;
-}
-EXPORT_SYMBOL_IF_KUNIT(er2bc_replay_take);
-
-/*
- * a request's body as a key, if the request has one (the spec's lengths:
- * no policy can say them)
- */
-int er2bc_nl_check_key(const struct nlattr *key, struct netlink_ext_ack *extack)
-{
-	BUILD_BUG_ON(ER2BC_PROBE_KEY_MIN != ER2BC_PROBE_REQ_BODY);
-	if (!key)
-		return 0;
-	if (nla_len(key) < ER2BC_PROBE_KEY_MIN || nla_len(key) > ER2BC_PROBE_KEY_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, key, "er2bc: key is "
-				    __stringify(ER2BC_PROBE_KEY_MIN) " to "
-				    __stringify(ER2BC_PROBE_KEY_MAX) " bytes");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer)
-{
-	struct nlattr *tb[ER2BC_A_PREFIX_PLEN + 1];
-	const struct nlattr *nla;
-	int rem, err;
-
-	peer->n = 0;
-	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(nla) != ER2BC_A_PROBE_PEER)
-			continue;
-		if (peer->n == ER2BC_PEER_MAX) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla, "er2bc: at most "
-					    __stringify(ER2BC_PEER_MAX) " peer prefixes");
-			return -E2BIG;
-		}
-		/* checked whole by the command's policy before the handler ran */
-		err = nla_parse_nested(tb, ER2BC_A_PREFIX_PLEN, nla, NULL, info->extack);
-		if (err)
-			return err;
-		if (!tb[ER2BC_A_PREFIX_ADDR] || !tb[ER2BC_A_PREFIX_PLEN]) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla,
-					    "er2bc: a peer prefix needs addr and plen");
-			return -EINVAL;
-		}
-		if (er2bc_prefix_from_nla(&peer->p[peer->n], tb[ER2BC_A_PREFIX_ADDR],
-					  tb[ER2BC_A_PREFIX_PLEN])) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla,
-					    "er2bc: a peer prefix is 4 or 16 bytes, a length it has, and no host bits");
-			return -EINVAL;
-		}
-		peer->n++;
-	}
-	return 0;
-}
-
-int er2bc_nl_put_peer(struct sk_buff *skb, const struct er2bc_peer *peer)
-{
-	unsigned int i;
-
-	for (i = 0; i < peer->n; i++)
-		if (er2bc_prefix_put(skb, ER2BC_A_PROBE_PEER, ER2BC_A_PREFIX_ADDR,
-				     ER2BC_A_PREFIX_PLEN, &peer->p[i]))
-			return -EMSGSIZE;
-	return 0;
-}
-
-int er2bc_nl_put_count(struct sk_buff *skb, u64 packets, u64 bytes, u64 time,
-		       u64 probes, u64 ignored)
-{
-	if (nla_put_u64_64bit(skb, ER2BC_A_PROBE_PACKETS, packets, ER2BC_A_PROBE_PAD) ||
-	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_BYTES, bytes, ER2BC_A_PROBE_PAD) ||
-	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_TIME, time, ER2BC_A_PROBE_PAD) ||
-	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_PROBES, probes, ER2BC_A_PROBE_PAD) ||
-	    nla_put_u64_64bit(skb, ER2BC_A_PROBE_IGNORED, ignored, ER2BC_A_PROBE_PAD))
-		return -EMSGSIZE;
-	return 0;
-}

@@ -73,38 +73,6 @@ struct er2bc_count {
 	struct er2bc_snap ring[ER2BC_SNAP_RING];
 };
 
-/*
- * A meter with a key takes a request only if it is authenticated, its tag
- * verifies, and its (epoch, seq) is newer than the newest it took: newer
- * epoch, or the same epoch and a seq 1..32767 ahead in 16-bit serial
- * arithmetic (the responder's window, tools/abwd/wire.h). Nothing else can
- * take a snapshot's place, or be one.
- */
-struct er2bc_replay {
-	bool have;
-	u16 seq;
-	u64 epoch;
-};
-
-enum er2bc_auth {
-	ER2BC_AUTH_OK,			/* taken: the window moved to it */
-	ER2BC_AUTH_BAD,			/* plain, wrong size, or a tag that fails */
-	ER2BC_AUTH_REPLAYED,		/* not newer than the newest taken */
-};
-
-struct crypto_shash;
-
-bool er2bc_replay_newer(const struct er2bc_replay *w, u64 epoch, u16 seq);
-
-/*
- * Is @req, @len bytes, an authenticated request whose tag hmac(sha256)
- * @tfm makes? One HMAC of 12 bytes, no allocation: softirq, no lock.
- */
-bool er2bc_probe_tag_ok(struct crypto_shash *tfm, const u8 *req, unsigned int len);
-
-/* a request whose tag is good against window @w, moved if it is newer */
-enum er2bc_auth er2bc_replay_take(struct er2bc_replay *w, const u8 *req);
-
 /* what a packet is to the counts */
 enum er2bc_pkt {
 	ER2BC_PKT_COUNT,		/* counted */
@@ -151,19 +119,5 @@ void er2bc_count_snap(struct er2bc_count *c, const u8 *key, u8 key_len, u64 time
 /* the newest snapshot taken at a request of body @key; NULL: none */
 const struct er2bc_snap *er2bc_count_find(const struct er2bc_count *c,
 					  const u8 *key, unsigned int key_len);
-
-/*
- * netlink: a request's key checked, the peer's nests in and out, a count's
- * attributes out
- */
-int er2bc_nl_check_key(const struct nlattr *key, struct netlink_ext_ack *extack);
-int er2bc_nl_parse_peer(const struct genl_info *info, struct er2bc_peer *peer);
-int er2bc_nl_put_peer(struct sk_buff *skb, const struct er2bc_peer *peer);
-int er2bc_nl_put_count(struct sk_buff *skb, u64 packets, u64 bytes, u64 time,
-		       u64 probes, u64 ignored);
-
-/* meter.c: the receiving gateway's counts */
-int er2bc_meter_init(void);
-void er2bc_meter_exit(void);
 
 #endif /* _ER2BC_PROBE_H */

@@ -15,6 +15,7 @@
 #include <net/ip.h>
 
 #include "er2bc_compat.h"
+#include "auth.h"
 #include "probe.h"
 
 #define PORT	4950
