@@ -18,7 +18,6 @@
 #include "qdisc.h"
 #include "state.h"
 
-#define CREATE_TRACE_POINTS
 #include "trace.h"
 
 /* the qdisc of @dev with @handle, as tc finds it: the root or one hashed below */
