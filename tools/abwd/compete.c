@@ -193,10 +193,24 @@ static uint64_t drain_restore(const struct compete *c)
 	return c->w_saved < cap ? c->w_saved : cap;
 }
 
-void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
-		   const struct aimd_params *p, uint64_t recv)
+uint64_t compete_floor(const uint64_t *level, unsigned int n, uint64_t limit)
 {
-	uint64_t w;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 1; level && i <= n; i++) {
+		if (level[i] > limit - sum)
+			break;
+		sum += level[i];
+	}
+	return sum;
+}
+
+void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
+		   const struct aimd_params *p, uint64_t recv,
+		   const uint64_t *level, unsigned int n)
+{
+	uint64_t w, f;
 
 	switch (step) {
 	case COMPETE_DRAIN:
@@ -207,9 +221,14 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 				c->r_saved = recv ? recv : a->w;
 				c->r_most = 0;
 			}
-			/* three quarters of min(R, W), then a quarter of it */
+			/*
+			 * three quarters of min(R, W), then a quarter of it,
+			 * no lower than the highest priorities ask for
+			 */
 			w = drain_base(c);
-			a->w = aimd_clamp(c->depth > 1 ? w / 4 : w - w / 4, p);
+			f = compete_floor(level, n, w / 2);
+			w = c->depth > 1 ? w / 4 : w - w / 4;
+			a->w = aimd_clamp(w > f ? w : f, p);
 		}
 		if (recv > c->r_most)
 			c->r_most = recv;
@@ -315,6 +334,7 @@ const char *compete_branch_name(enum compete_branch b)
 		[COMPETE_DOWN] = "compete-down",
 		[COMPETE_HOLD_W] = "compete-hold",
 		[COMPETE_FLOOR] = "compete-floor",
+		[COMPETE_PRIORITIES] = "compete-priorities",
 	};
 
 	return (unsigned int)b < sizeof(names) / sizeof(names[0]) ? names[b] : "?";
@@ -322,9 +342,10 @@ const char *compete_branch_name(enum compete_branch b)
 
 enum compete_branch compete_aimd(const struct compete *c, const struct load *l,
 				 struct aimd *a, const struct aimd_params *p,
-				 const struct load_sample *x)
+				 const struct load_sample *x, const uint64_t *level,
+				 unsigned int n)
 {
-	uint64_t w0 = a->w, x_rate = compete_rate(c), w, most;
+	uint64_t w0 = a->w, x_rate = compete_rate(c), w, most, top;
 	enum compete_branch b;
 
 	a->d = p->d_ini;	/* the paper's increase starts over when it resumes */
@@ -350,6 +371,14 @@ enum compete_branch compete_aimd(const struct compete *c, const struct load *l,
 				w = floor;
 				b = COMPETE_FLOOR;
 			}
+		}
+		/* (a cut: never above W) */
+		top = compete_floor(level, n, load_bw(l));
+		if (top > w0)
+			top = w0;
+		if (w < top) {
+			w = top;
+			b = COMPETE_PRIORITIES;
 		}
 	}
 	a->w = aimd_clamp(w, p);

@@ -68,7 +68,14 @@
  *  - never fallen: W at a quarter of min(R, W) (R can read above W's
  *    share of the free rate where inelastic traffic takes part of a full
  *    buffer's drops), and the lag again; never fallen there,
- *    COMPETE_RISEN readings in a row: others'.
+ *    COMPETE_RISEN readings in a row: others'. That quarter is no lower
+ *    than what the qdisc's highest priorities ask for (their classes'
+ *    rates, margins included), as many whole priorities as fit in half of
+ *    min(R, W) (compete_floor()): a drain beside CUBIC comes back every
+ *    COMPETE_RECHECK estimates and lasts several, and at a quarter it
+ *    left priorities 2 and 3 short at every one (the matrix's elastic
+ *    cell, issue 39). Half of min(R, W) still drains a queue of W's own
+ *    at half the rate the path gave it.
  * (One reading that says others' is not enough: a path's jitter, or a
  * host that held the packets a while, lasts one; the others' refill
  * lasts. The reading let pass is not the base of the next one's fall,
@@ -177,11 +184,22 @@ uint32_t compete_verify_len(uint64_t interval_ns, uint32_t filter);
 void compete_skip(struct compete *c, struct aimd *a, const struct aimd_params *p);
 
 /*
+ * The floor of a drain (a sum of @level[1..@n], bit/s): the rates the
+ * qdisc's classes ask for, priority by priority from the highest, as many
+ * whole priorities as fit in @limit; 0 with no @level
+ */
+uint64_t compete_floor(const uint64_t *level, unsigned int n, uint64_t limit);
+
+/*
  * W (in @a) for @step, a drain's (COMPETE_DRAIN, _END or _FAIL), with
- * @recv the estimate's R, bit/s
+ * @recv the estimate's R, bit/s, and @level[1..@n] what the qdisc's
+ * classes ask for at each priority (NULL: not known), which a drain's
+ * deeper step keeps for the highest priorities that fit in half of
+ * min(R, W) (compete_floor())
  */
 void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
-		   const struct aimd_params *p, uint64_t recv);
+		   const struct aimd_params *p, uint64_t recv,
+		   const uint64_t *level, unsigned int n);
 
 /*
  * the test starts over (the rule or its parameters changed): a drain under
@@ -208,16 +226,22 @@ enum compete_branch {
 	COMPETE_DOWN,		/* down to X */
 	COMPETE_HOLD_W,		/* app-limited, X above W: W held */
 	COMPETE_FLOOR,		/* app-limited: a cut stopped at the floor */
+	COMPETE_PRIORITIES,	/* a cut stopped at what the highest priorities ask */
 };
 
 const char *compete_branch_name(enum compete_branch b);
 
 /*
  * The loss rule, competing: W (in @a) toward compete_rate(), the load of
- * the estimate @x as @l took it (load_update())
+ * the estimate @x as @l took it (load_update()). A cut stops at what the
+ * qdisc's highest priorities ask for, @level[1..@n] (NULL: not known), as
+ * many whole priorities as the path carried of late (load_bw()): beside
+ * elastic flows the aggregate keeps its top classes' rates, as their
+ * flows would unshaped, and never more than the path gave it.
  */
 enum compete_branch compete_aimd(const struct compete *c, const struct load *l,
 				 struct aimd *a, const struct aimd_params *p,
-				 const struct load_sample *x);
+				 const struct load_sample *x, const uint64_t *level,
+				 unsigned int n);
 
 #endif /* _ABWD_COMPETE_H */

@@ -210,12 +210,66 @@ int kern_meter_del(struct nl *nl, uint32_t ifindex, struct nl_err *err)
 	return nl_talk(nl, nlh, NULL, NULL, err);
 }
 
+/* one class of a ctrl-get dump */
+struct cap_class {
+	uint64_t rate;
+	uint32_t margin;
+	uint8_t prio;
+	uint8_t type;
+};
+
+static int class_attr(const struct nlattr *a, void *data)
+{
+	struct cap_class *c = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case ER2BC_A_CLASS_RATE:
+		if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+			return MNL_CB_ERROR;
+		c->rate = mnl_attr_get_u64(a);
+		break;
+	case ER2BC_A_CLASS_MARGIN:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			return MNL_CB_ERROR;
+		c->margin = mnl_attr_get_u32(a);
+		break;
+	case ER2BC_A_CLASS_PRIO:
+	case ER2BC_A_CLASS_TYPE:
+		if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+			return MNL_CB_ERROR;
+		*(mnl_attr_get_type(a) == ER2BC_A_CLASS_PRIO ? &c->prio : &c->type) =
+			mnl_attr_get_u8(a);
+		break;
+	default:
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* a class's rate, with its margin, into its priority's level */
+static int cap_class(const struct nlattr *a, struct qdisc_cap *cap)
+{
+	struct cap_class c = { .type = ER2BC_TYPE_SCAVENGER };
+	uint64_t r, m;
+
+	if (mnl_attr_parse_nested(a, class_attr, &c) < 0)
+		return MNL_CB_ERROR;
+	if (c.type == ER2BC_TYPE_SCAVENGER || !c.prio || c.prio > ER2BC_PRIO_MAX)
+		return MNL_CB_OK;
+	m = c.margin > 100 ? 100 : c.margin;
+	r = c.rate + c.rate / 100 * m + c.rate % 100 * m / 100;
+	cap->level[c.prio] = cap->level[c.prio] + r < r ? UINT64_MAX : cap->level[c.prio] + r;
+	return MNL_CB_OK;
+}
+
 static int cap_attr(const struct nlattr *a, void *data)
 {
 	struct qdisc_cap *cap = data;
 	uint64_t *v = NULL;
 
 	switch (mnl_attr_get_type(a)) {
+	case ER2BC_A_QDISC_CLASS:
+		return cap_class(a, cap);
 	case ER2BC_A_QDISC_ABW:
 		v = &cap->w;
 		break;

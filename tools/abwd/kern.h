@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/er2bc.h>
 #include <linux/er2bc_genl.h>
 
 #include "nl.h"
@@ -81,6 +82,11 @@ struct qdisc_cap {
 	uint64_t w;		/* 0: no cap */
 	uint64_t ceil;		/* tc's rate; 0: no ceiling */
 	uint64_t updates;	/* estimates applied */
+	/*
+	 * the rates its classes ask for at each priority (1 the highest),
+	 * their margins included, bit/s; scavengers ask for none
+	 */
+	uint64_t level[ER2BC_PRIO_MAX + 1];
 };
 
 int kern_ctrl_get(struct nl *nl, uint32_t ifindex, uint32_t handle,

@@ -63,6 +63,7 @@ struct sender {
 	uint64_t next_probe;		/* mono ns */
 	uint64_t probe_since;		/* the last read's newest probe (dense_read()) */
 	struct dense_read dread;	/* the last estimate's read */
+	bool levels_warned;		/* qdisc_levels() failed once */
 	uint64_t probe_send_errors, probe_reads, probe_reopens;
 	bool probe_no_stamps_logged;
 	bool probe_resync;		/* a send failed: the socket opened again first */
@@ -668,6 +669,26 @@ static void probe_datagram(void *ctx, const struct datagram *d)
 }
 
 /*
+ * The rates the qdisc's classes ask for, by priority (a ctrl-get): false,
+ * with a warning once, if it cannot say
+ */
+static bool qdisc_levels(struct sender *s, struct qdisc_cap *cap)
+{
+	struct nl_err err;
+	char msg[300];
+	int ret;
+
+	ret = kern_ctrl_get(&s->nl, s->c.ifindex, s->c.handle, cap, &err);
+	if (!ret)
+		return true;
+	if (!s->levels_warned)
+		log_warn("ctrl-get dev %s: %s: a drain cannot keep what the classes ask for",
+			 s->c.dev, kern_strerror(msg, sizeof(msg), &err, ret));
+	s->levels_warned = true;
+	return false;
+}
+
+/*
  * The delay an estimate reads: with probes, the least of those sent in the
  * last round trip (dense.h); if none came since the last estimate's read,
  * the last one's window still (one source for minDelay: a request's delay
@@ -895,10 +916,24 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			if (s->c.compete)
 				compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
 		} else if (step == COMPETE_RATE) {
+			const uint64_t *level = NULL;
+			struct qdisc_cap cap;
+
+			/* (a cut stops at what the highest priorities ask for) */
+			if (compete_rate(&s->cmp) < s->aimd.w && qdisc_levels(s, &cap))
+				level = cap.level;
 			rule = compete_branch_name(compete_aimd(&s->cmp, &s->load, &s->aimd,
-								&s->c.aimd, &ls));
+								&s->c.aimd, &ls, level,
+								ER2BC_PRIO_MAX));
 		} else if (step != COMPETE_LOSS) {
-			compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, e->recv_rate);
+			const uint64_t *level = NULL;
+			struct qdisc_cap cap;
+
+			/* a drain's step down: what the classes ask for, as they are now */
+			if (step == COMPETE_DRAIN && s->cmp.halve && qdisc_levels(s, &cap))
+				level = cap.level;
+			compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, e->recv_rate,
+				      level, ER2BC_PRIO_MAX);
 			rule = compete_step_name(step);
 		} else if (s->c.compete && s->cmp.draining) {
 			compete_skip(&s->cmp, &s->aimd, &s->c.aimd);

@@ -1929,7 +1929,7 @@ static enum compete_step drain_loop(bool window, uint64_t cross, uint64_t buf_ms
 		};
 		st = compete_update(&c, &r);
 		if (st == COMPETE_DRAIN || st == COMPETE_DRAIN_END || st == COMPETE_DRAIN_FAIL)
-			compete_drain(&c, st, &a, &p, got);
+			compete_drain(&c, st, &a, &p, got, NULL, 0);
 		if (st == COMPETE_DRAIN_END || st == COMPETE_DRAIN_FAIL)
 			break;
 	}
@@ -2078,25 +2078,68 @@ static void test_compete_drain(void)
 	a.w = 5200000;
 	for (i = 0; i < 10 && (st = cstep(&c, 22 * MS)) == COMPETE_LOSS; i++)
 		;
-	compete_drain(&c, st, &a, &p, 4800000);
+	compete_drain(&c, st, &a, &p, 4800000, NULL, 0);
 	ok(st == COMPETE_DRAIN && a.w == 3600000, "compete: a drain: W at three quarters of min(R 4.8, W 5.2 Mbit/s)");
 	st = cstep(&c, 22 * MS);		/* the lag */
-	compete_drain(&c, st, &a, &p, 3600000);
+	compete_drain(&c, st, &a, &p, 3600000, NULL, 0);
 	st = cstep(&c, 22 * MS);		/* no fall: once deeper */
-	compete_drain(&c, st, &a, &p, 3600000);
+	compete_drain(&c, st, &a, &p, 3600000, NULL, 0);
 	ok(st == COMPETE_DRAIN && a.w == 1200000, "compete: the queue did not fall: W at a quarter, 1.2 Mbit/s");
 	st = cstep(&c, 22 * MS);		/* the lag again */
-	compete_drain(&c, st, &a, &p, 1200000);
+	compete_drain(&c, st, &a, &p, 1200000, NULL, 0);
 	st = cstep(&c, 22 * MS);		/* no fall: one reading, let pass */
-	compete_drain(&c, st, &a, &p, 1200000);
+	compete_drain(&c, st, &a, &p, 1200000, NULL, 0);
 	ok(st == COMPETE_DRAIN && a.w == 1200000, "compete: at a quarter, one reading that does not fall: W holds");
 	st = cstep(&c, 22 * MS);
-	compete_drain(&c, st, &a, &p, 1200000);
+	compete_drain(&c, st, &a, &p, 1200000, NULL, 0);
 	ok(st == COMPETE_DRAIN_FAIL && a.w == 4896000,
 	   "compete: nor at a quarter: drain-fail, W back no higher than the drain's most R and a fiftieth (%" PRIu64 ")",
 	   a.w);
 	is_u64(a.d, p.d_ini, "compete: D starts over");
 	is_u64(c.drains_failed, 1, "compete: one drain outlasted");
+
+	/*
+	 * the floor: priorities 1-3 ask for 464, 400 and 400 kbit/s, 4 for
+	 * 400, 5 for 2 Mbit/s; the drain's quarter keeps the highest whole
+	 * priorities that fit in half of min(R, W)
+	 */
+	{
+		uint64_t level[6] = { 0, 464000, 400000, 400000, 400000, 2000000 };
+
+		is_u64(compete_floor(level, 5, 1300000), 1264000,
+		       "compete: floor: priorities 1-3 (1.264 Mbit/s) fit in 1.3");
+		is_u64(compete_floor(level, 5, 1263999), 864000,
+		       "compete: ... in a bit less, 1 and 2: whole priorities only");
+		is_u64(compete_floor(level, 5, 400000), 0,
+		       "compete: ... priority 1 does not fit: none, not a lower one's");
+		is_u64(compete_floor(level, 5, UINT64_MAX), 3664000, "compete: ... all of them, no overflow");
+		is_u64(compete_floor(NULL, 5, 1300000), 0, "compete: ... no classes known: none");
+		level[2] = 0;
+		is_u64(compete_floor(level, 5, 1300000), 1264000,
+		       "compete: ... a priority with no class is no step");
+		level[2] = 400000;
+
+		compete_init(&c);
+		aimd_init(&a, &p);
+		a.w = 3000000;
+		for (i = 0; i < 10 && (st = cstep(&c, 22 * MS)) == COMPETE_LOSS; i++)
+			;
+		compete_drain(&c, st, &a, &p, 2800000, level, 5);
+		ok(st == COMPETE_DRAIN && a.w == 2100000,
+		   "compete: floor: the first step, three quarters of min(R 2.8, W 3), is above it");
+		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 2100000, level, 5);	/* the lag */
+		st = cstep(&c, 22 * MS);		/* no fall: once deeper */
+		compete_drain(&c, st, &a, &p, 2100000, level, 5);
+		ok(st == COMPETE_DRAIN && a.w == 1264000,
+		   "compete: ... a quarter (700 kbit/s) would starve priorities 2 and 3: W at their 1.264 Mbit/s (%" PRIu64 ")",
+		   a.w);
+		for (i = 0; i < 4 && (st = cstep(&c, 22 * MS)) == COMPETE_DRAIN; i++)
+			compete_drain(&c, st, &a, &p, 1264000, level, 5);
+		compete_drain(&c, st, &a, &p, 1264000, level, 5);
+		ok(st == COMPETE_DRAIN_FAIL && a.w == 2856000,
+		   "compete: ... the queue stands: others', W back no higher than the drain's most R and a fiftieth (%" PRIu64 ")",
+		   a.w);
+	}
 
 	/* competing; the others leave, W's own rate keeps 40 ms standing */
 	compete_init(&c);
@@ -2108,12 +2151,12 @@ static void test_compete_drain(void)
 		;
 	ok(st == COMPETE_DRAIN && n == COMPETE_RECHECK - 1,
 	   "compete: a drain after COMPETE_RECHECK estimates competing (%d)", n + 1);
-	compete_drain(&c, st, &a, &p, 3000000);
+	compete_drain(&c, st, &a, &p, 3000000, NULL, 0);
 	is_u64(a.w, 2250000, "compete: W at three quarters");
 	cstep(&c, 40 * MS);
 	for (n = 0; n < 20 && (st = cstep(&c, 3 * MS)) == COMPETE_DRAIN; n++)
 		;
-	compete_drain(&c, st, &a, &p, 2250000);
+	compete_drain(&c, st, &a, &p, 2250000, NULL, 0);
 	ok(st == COMPETE_DRAIN_END && !c.on && a.w == 3000000,
 	   "compete: the queue empties and stays so: not competing, W back at 3 Mbit/s");
 	ok(cstep(&c, 2 * MS) == COMPETE_LOSS, "compete: then the loss rule");
@@ -2133,7 +2176,7 @@ static void test_compete_drain(void)
 	a.w = 4000000;
 	for (i = 0; i < 10 && (st = cstep(&c, 20 * MS)) == COMPETE_LOSS; i++)
 		;
-	compete_drain(&c, st, &a, &p, 4000000);
+	compete_drain(&c, st, &a, &p, 4000000, NULL, 0);
 	for (i = 0; i < COMPETE_DRAIN_MAX; i++)
 		compete_skip(&c, &a, &p);
 	ok(c.draining && a.w == 3000000 && !c.lag,
@@ -2147,7 +2190,7 @@ static void test_compete_drain(void)
 	a.w = p.w_min + 1000;
 	for (i = 0; i < 10 && (st = cstep(&c, 20 * MS)) == COMPETE_LOSS; i++)
 		;
-	compete_drain(&c, st, &a, &p, 0);
+	compete_drain(&c, st, &a, &p, 0, NULL, 0);
 	is_u64(a.w, p.w_min, "compete: a drain from just above w-min: w-min");
 	is_u64(c.r_saved, p.w_min + 1000, "compete: nothing received: R taken as W");
 
@@ -2156,7 +2199,7 @@ static void test_compete_drain(void)
 	a.w = 4000000;
 	for (i = 0; i < 10 && (st = cstep(&c, 20 * MS)) == COMPETE_LOSS; i++)
 		;
-	compete_drain(&c, st, &a, &p, 4000000);
+	compete_drain(&c, st, &a, &p, 4000000, NULL, 0);
 	ok(c.draining && a.w == 3000000, "compete: a drain under way, W at 3 Mbit/s");
 	compete_abandon(&c, &a, &p);
 	ok(a.w == 4000000 && !c.draining && !c.drains,
@@ -2211,36 +2254,77 @@ static void test_compete_aimd(void)
 	a.w = 2000000;
 	x = lsm(1900000, 2000000, true);
 	load_update(&l, a.w, &x);
-	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_UP && a.w == 3000000,
+	ok(compete_aimd(&c, &l, &a, &p, &x, NULL, 0) == COMPETE_UP && a.w == 3000000,
 	   "compete: X 5.856, W 2 Mbit/s, cap-bound: up by half, 3 Mbit/s");
 	is_u64(a.d, p.d_ini, "compete: D starts over");
 	x = lsm(1600000, 3000000, true);
 	load_update(&l, a.w, &x);
-	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_UP && a.w == 3200000,
+	ok(compete_aimd(&c, &l, &a, &p, &x, NULL, 0) == COMPETE_UP && a.w == 3200000,
 	   "compete: ... R 1.6: no further than twice R, 3.2 Mbit/s");
 	x = lsm(1500000, 3200000, true);
 	load_update(&l, a.w, &x);
-	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_UP && a.w == 3200000,
+	ok(compete_aimd(&c, &l, &a, &p, &x, NULL, 0) == COMPETE_UP && a.w == 3200000,
 	   "compete: ... R 1.5, twice R below W: W stays");
 	a.w = 8000000;
 	x = lsm(7000000, 8000000, true);
 	load_update(&l, a.w, &x);
-	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_DOWN && a.w == 5856000,
+	ok(compete_aimd(&c, &l, &a, &p, &x, NULL, 0) == COMPETE_DOWN && a.w == 5856000,
 	   "compete: W 8 Mbit/s above X: down to X");
 	a.w = 20000000;
 	load_update(&l, a.w, &x);
-	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_DOWN && a.w == 10000000,
+	ok(compete_aimd(&c, &l, &a, &p, &x, NULL, 0) == COMPETE_DOWN && a.w == 10000000,
 	   "compete: W 20 Mbit/s: down by half at most");
 	a.w = 2000000;
 	x = lsm(1000000, 1000000, false);
 	load_update(&l, a.w, &x);
-	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_HOLD_W && a.w == 2000000,
+	ok(compete_aimd(&c, &l, &a, &p, &x, NULL, 0) == COMPETE_HOLD_W && a.w == 2000000,
 	   "compete: app-limited, X above W: W holds");
 	a.w = 8000000;
 	x = lsm(6000000, 6000000, false);
 	load_update(&l, a.w, &x);
-	ok(compete_aimd(&c, &l, &a, &p, &x) == COMPETE_FLOOR && a.w == 6750000,
+	ok(compete_aimd(&c, &l, &a, &p, &x, NULL, 0) == COMPETE_FLOOR && a.w == 6750000,
 	   "compete: app-limited, R 6 of W 8 Mbit/s, X below: no lower than R + R/8");
+
+	/*
+	 * what the highest priorities ask for: X 1.464 Mbit/s (p 4 %), the
+	 * path carried 3 Mbit/s, priorities 1-3 ask for 1.264 and 4 for 2
+	 */
+	{
+		uint64_t level[5] = { 0, 464000, 400000, 400000, 2000000 };
+		enum compete_branch b;
+
+		compete_init(&c);
+		compete_observe(&c, 4, 100, 200 * MS);
+		load_init(&l);
+		a.w = 2000000;
+		x = lsm(3000000, 3000000, true);
+		load_update(&l, 3000000, &x);
+		x = lsm(1900000, 2000000, true);
+		load_update(&l, a.w, &x);
+		b = compete_aimd(&c, &l, &a, &p, &x, level, 4);
+		ok(b == COMPETE_DOWN && a.w == 1464000,
+		   "compete: priorities: X 1.464 above priorities 1-3's 1.264 Mbit/s: down to X (%" PRIu64 ")",
+		   a.w);
+		compete_observe(&c, 30, 100, 400 * MS);	/* X 803 kbit/s */
+		b = compete_aimd(&c, &l, &a, &p, &x, level, 4);
+		ok(b == COMPETE_PRIORITIES && a.w == 1264000,
+		   "compete: ... X falls to 0.803: W stops at priorities 1-3's 1.264 Mbit/s (%" PRIu64 ")",
+		   a.w);
+		a.w = 1000000;
+		b = compete_aimd(&c, &l, &a, &p, &x, level, 4);
+		ok(b == COMPETE_PRIORITIES && a.w == 1000000,
+		   "compete: ... W 1 Mbit/s, below them already: held, not raised (%" PRIu64 ")", a.w);
+		load_init(&l);
+		x = lsm(900000, 1000000, true);
+		load_update(&l, 1000000, &x);
+		b = compete_aimd(&c, &l, &a, &p, &x, level, 4);
+		ok(b == COMPETE_PRIORITIES && a.w == 864000,
+		   "compete: ... the path carried 0.9 Mbit/s of late: priorities 1-2 only (%" PRIu64 ")",
+		   a.w);
+		b = compete_aimd(&c, &l, &a, &p, &x, NULL, 0);
+		ok(b == COMPETE_DOWN && a.w == compete_rate(&c),
+		   "compete: ... classes not known: down to X (%" PRIu64 ")", a.w);
+	}
 }
 
 static void test_interval(void)
