@@ -84,6 +84,20 @@ void delay_init(struct delay_state *s)
 	memset(s, 0, sizeof(*s));
 }
 
+void delay_restart_from(struct delay_state *s, const struct delay_state *from)
+{
+	delay_init(s);
+	if (!from->have)
+		return;
+	s->have = true;
+	memcpy(s->base, from->base, sizeof(s->base));
+	s->base_n = from->base_n;
+	s->base_cur = from->base_cur;
+	s->base_count = from->base_count;
+	s->prev_ns = from->prev_ns;
+	s->rtt_min_ns = from->rtt_min_ns;
+}
+
 int64_t delay_span(const struct delay_state *s, const struct delay_params *p)
 {
 	/*

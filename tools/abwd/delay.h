@@ -253,6 +253,16 @@ struct delay_state {
 
 void delay_init(struct delay_state *s);
 
+/*
+ * @s starts over keeping only @from's base delay (its buckets, and its
+ * last delay read for the next gradient): a sender whose delay changes
+ * source (probes to requests, or back) reads the new source's first
+ * delay against the base that source had all along, not as a new base.
+ * A first delay read over a standing queue taken for the base would hide
+ * that queue for ten buckets.
+ */
+void delay_restart_from(struct delay_state *s, const struct delay_state *from);
+
 /* maxDelay - minDelay as the areas take it, ns */
 int64_t delay_span(const struct delay_state *s, const struct delay_params *p);
 

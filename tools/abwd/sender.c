@@ -74,6 +74,11 @@ struct sender {
 	struct aimd aimd;
 	/* the delay rule (mode delay or hybrid): its state, its last sample */
 	struct delay_state dly;
+	/*
+	 * each source's delays all along, whichever W reads: its base for
+	 * dly when the source changes (delay_restart_from())
+	 */
+	struct delay_state dly_req, dly_probe;
 	/* whether estimates measured the path or the demand (load.h) */
 	struct load load;
 	/* the loss rule beside elastic cross traffic (compete.h) */
@@ -314,6 +319,8 @@ static void restart(struct sender *s)
 	interval_init(&s->iv);
 	aimd_init(&s->aimd, &s->c.aimd);
 	delay_init(&s->dly);
+	delay_init(&s->dly_req);
+	delay_init(&s->dly_probe);
 	load_init(&s->load);
 	compete_init(&s->cmp);
 	linkloss_init(&s->linkloss);
@@ -694,8 +701,12 @@ static bool qdisc_levels(struct sender *s, struct qdisc_cap *cap)
  * the last one's window still (one source for minDelay: a request's delay
  * and a probe's are taken at slightly different points, and a base of
  * both reads their difference as a queue), unless its newest probe left
- * PROBE_STALE intervals ago: then the request's own, @owd_ns. A change of
- * source starts the delays over. Sets *@have if there is a delay.
+ * PROBE_STALE intervals ago: then the request's own, @owd_ns (if *@have
+ * says there is one). A change of source starts the delays over from the
+ * base the new source had all along: each source's delays are read at
+ * every estimate that has one (dly_req, dly_probe), so that a switch over
+ * a standing queue (probes lost or held at a full bottleneck) does not
+ * take that queue for the base. Sets *@have if there is a delay.
  */
 #define PROBE_STALE	4
 
@@ -711,18 +722,26 @@ static int64_t probe_delay(struct sender *s, int64_t owd_ns, bool *have)
 	} else {
 		memset(&s->dread, 0, sizeof(s->dread));
 	}
+	if (*have) {
+		struct delay_sample x = { .owd_ns = owd_ns };
+
+		delay_watch(&s->dly_req, &s->c.delay, &x);
+	}
 	if (probes) {
 		if (s->dread.fresh) {
+			struct delay_sample x = { .owd_ns = s->dread.owd_ns };
+
 			s->probe_since = s->dread.newest_ns;
 			s->probe_reads++;
+			delay_watch(&s->dly_probe, &s->c.delay, &x);
 		}
 		d = s->dread.owd_ns;
 		*have = true;
 	}
 	if (*have && s->have_source && probes != s->probe_source) {
-		log_msg("the delay is now the %s: the delays start over",
+		log_msg("the delay is now the %s: the delays start over from its base",
 			probes ? "probes'" : "requests' (no probe echoed lately)");
-		delay_init(&s->dly);
+		delay_restart_from(&s->dly, probes ? &s->dly_probe : &s->dly_req);
 	}
 	if (*have) {
 		s->probe_source = probes;
@@ -1115,6 +1134,8 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		s->discontinuities++;
 		/* a rebooted responder's clock too: the delays start over */
 		delay_init(&s->dly);
+		delay_init(&s->dly_req);
+		delay_init(&s->dly_probe);
 		load_init(&s->load);	/* and a new qdisc's load */
 		compete_abandon(&s->cmp, &s->aimd, &s->c.aimd);
 		log_warn("request %u: counts do not follow on (%s): a new baseline",
@@ -1222,8 +1243,11 @@ static int reload(const struct daemon *d, struct sender *s)
 	 * the loss rule's test (a drain under way gives W back)
 	 */
 	rule = memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay));
-	if (rule)
+	if (rule) {
 		delay_init(&s->dly);
+		delay_init(&s->dly_req);
+		delay_init(&s->dly_probe);
+	}
 	if (rule || nc.compete != s->c.compete || nc.interval_us != s->c.interval_us)
 		compete_abandon(&s->cmp, &s->aimd, &nc.aimd);
 	probes = path || family || nc.probe_interval_us != s->c.probe_interval_us;

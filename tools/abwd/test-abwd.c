@@ -523,6 +523,53 @@ static void test_delay_base_reorder(void)
 }
 
 /*
+ * The sender's delay changes source (probes echoed, then none for a while,
+ * or back) while a queue stands: the matrix's deep cell, seed 2, had 494
+ * ms standing when the probes went stale, and the delays started over
+ * from nothing (delay_init()): the first request read, over that queue,
+ * became the base, the queue read 0, and W rose (up-3) for seconds.
+ * delay_restart_from() starts over from the base the new source had all
+ * along.
+ *   the requests' state: 10 x 20 ms, then 5 x 514 ms (a queue stands)
+ *   the rule's state, after the switch, from nothing: 514 reads as no queue
+ *   ... from the requests' base: 494 ms of queue, no up-3
+ */
+static void test_delay_restart_from(void)
+{
+	struct aimd_params ap = AIMD_DEFAULTS;
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_state req, s, none;
+	struct aimd a;
+	enum delay_cmd c;
+	int i;
+
+	p.mode = DELAY_MODE_DELAY;
+	p.filter = 1;
+	aimd_init(&a, &ap);
+	delay_init(&req);
+	for (i = 0; i < 10; i++)
+		dly(&req, &p, &a, &ap, 20000, 0, 0);
+	for (i = 0; i < 5; i++)
+		dly(&req, &p, &a, &ap, 514000, 0, 0);
+	ok(req.queue_ns == 494 * MS, "restart: the requests' own state reads the 494 ms queue");
+
+	delay_init(&s);
+	c = dly(&s, &p, &a, &ap, 514000, 0, 0);
+	ok(s.queue_ns == 0 && c == DELAY_INC_BIG,
+	   "restart: from nothing, the first delay over the queue is the base: queue 0, up-3 (the defect)");
+
+	delay_restart_from(&s, &req);
+	c = dly(&s, &p, &a, &ap, 514000, 0, 0);
+	ok(s.min_ns == OFFSET + 20 * MS && s.queue_ns == 494 * MS && c != DELAY_INC_BIG &&
+	   c != DELAY_INC,
+	   "restart: from the requests' base: minDelay 20 ms, 494 ms of queue read, no rise (%s)",
+	   delay_cmd_name(c));
+	delay_init(&none);
+	delay_restart_from(&s, &none);
+	ok(!s.have, "restart: from a source with no delay yet: nothing kept");
+}
+
+/*
  * The areas before any loss (span 50 ms from minDelay 20 ms), smoothing
  * (half this step, half the last), the MD step on congestion, and the
  * span a congestion loss teaches. Steps are of delay-step = 200 kbit/s;
@@ -3585,6 +3632,7 @@ int main(void)
 	test_delay_drain();
 	test_delay_base_ages();
 	test_delay_base_reorder();
+	test_delay_restart_from();
 	test_aimd_thresholds();
 	test_aimd_clamps();
 	test_aimd_overflow();

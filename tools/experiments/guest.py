@@ -123,6 +123,10 @@ IMPAIR = {
 }
 OWD = os.path.join(TOP, "tools/experiments/owd.py")
 OWD_PORT, OWD_RATE, OWD_CLASS_RATE = 5311, 50, "64kbit"
+# +probe: the estimator's probes share the delay probe's class, which
+# grows by their rate and some (20 a second of 58-byte frames, plain: 9.3
+# kbit/s), so that they do not wait behind its guarantee
+PROBE_CLASS_RATE = "80kbit"
 # TOS bytes by priority: EF, AF41, CS0, CS1, CS1 (cake diffserv4: voice,
 # video, best effort, bulk)
 PRIO_TOS = [0xb8, 0x88, 0x00, 0x20, 0x20]
@@ -301,7 +305,7 @@ def gateway_htb(proto, w):
     sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
 
 
-def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0):
+def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0, probes=False):
     """GA's uplink ga1: pfifo (no control) or er2bc in static or er2bc
     mode, five classes of 400 kbit/s (class_rate()) at priorities 1-5 (flower filters by
     destination port) and a default class with no rate. With MATRIX also
@@ -309,7 +313,8 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0):
     W_INI until the driver moves them, and for er2bc a class for the
     delay probe at priority 1 and a scavenger class for the bulk backup
     (BULK_PORT). MARGIN: the margin of priorities 1-3, percent (er2bc
-    and static)."""
+    and static). PROBES: the estimator sends delay probes (+probe), which
+    share the delay probe's class."""
     sh("tc", "qdisc", "del", "dev", "ga1", "root", ns="ga", check=False,
        stderr=subprocess.DEVNULL)
     if mode == "none":
@@ -334,7 +339,7 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0):
     pc = list(zip(PORTS, range(1, 6)))
     if matrix:
         lines.append(f"class add dev ga1 parent 1: classid 1:6 er2bc prio 1 "
-                     f"rate {OWD_CLASS_RATE} type udp")
+                     f"rate {PROBE_CLASS_RATE if probes else OWD_CLASS_RATE} type udp")
         lines.append("class add dev ga1 parent 1: classid 1:7 er2bc prio 64 type scavenger")
         # the estimator's delay probes (+probe) in the delay probe's
         # class too: its requests skip the classes, its probes do not
@@ -568,7 +573,8 @@ def run(a, tb, proto, mode, rule, run_dir):
     dt = 1.0 / k
     flows = cross_flows(a.scenario, a.duration, a.impair, a.seed)
     elastic = IMPAIR[a.impair].get("cross") == "elastic"
-    gateway(mode, proto, a.c, a.m, a.matrix, margin=rule_margin(rule)[1])
+    gateway(mode, proto, a.c, a.m, a.matrix, margin=rule_margin(rule)[1],
+            probes="probe" in (rule_margin(rule)[0] or "").split("+"))
     servers = [spawn("d", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL) for p in PORTS]
     if elastic:
