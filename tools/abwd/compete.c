@@ -41,6 +41,7 @@ static enum compete_step drain_begin(struct compete *c, int64_t q_ns, int64_t mo
 	c->drain_age = 0;
 	c->skipped = 0;
 	c->depth = 1;
+	c->floored = false;
 	c->lag = compete_drain_lag(r->rtt_ns, r->interval_ns);
 	c->drain_most = most_ns;
 	c->last_q = q_ns;
@@ -110,8 +111,13 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		c->risen = 0;
 		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
 	}
-	/* never fell: R may read above W's share; once deeper */
-	if (!c->fell && c->depth < COMPETE_DRAIN_DEPTH) {
+	/*
+	 * never fell: R may read above W's share; once deeper (and where the
+	 * priorities' floor held that step up, once more, to the quarter
+	 * itself: the floor may lie above what the others leave free)
+	 */
+	if (!c->fell && (c->depth < COMPETE_DRAIN_DEPTH ||
+			 (c->floored && c->depth == COMPETE_DRAIN_DEPTH))) {
 		c->depth++;
 		c->halve = true;
 		c->lag = compete_drain_lag(r->rtt_ns, r->interval_ns);
@@ -223,12 +229,14 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 			}
 			/*
 			 * three quarters of min(R, W), then a quarter of it,
-			 * no lower than the highest priorities ask for
+			 * no lower than the highest priorities ask for, then
+			 * (if that held it up) the quarter itself
 			 */
 			w = drain_base(c);
-			f = compete_floor(level, n, w / 2);
+			f = c->depth > COMPETE_DRAIN_DEPTH ? 0 : compete_floor(level, n, w / 2);
 			w = c->depth > 1 ? w / 4 : w - w / 4;
-			a->w = aimd_clamp(w > f ? w : f, p);
+			c->floored = f > w;
+			a->w = aimd_clamp(c->floored ? f : w, p);
 		}
 		if (recv > c->r_most)
 			c->r_most = recv;
@@ -372,8 +380,15 @@ enum compete_branch compete_aimd(const struct compete *c, const struct load *l,
 				b = COMPETE_FLOOR;
 			}
 		}
-		/* (a cut: never above W) */
-		top = compete_floor(level, n, load_bw(l));
+		/*
+		 * (a cut: never above W; no more than the path carried of
+		 * late, nor than this R and an eighth: a path that narrowed
+		 * is not held to what it carried before)
+		 */
+		most = load_bw(l);
+		if (x->recv <= UINT64_MAX - x->recv / 8 && most > x->recv + x->recv / 8)
+			most = x->recv + x->recv / 8;
+		top = compete_floor(level, n, most);
 		if (top > w0)
 			top = w0;
 		if (w < top) {

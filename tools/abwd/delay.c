@@ -84,18 +84,46 @@ void delay_init(struct delay_state *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void delay_restart_from(struct delay_state *s, const struct delay_state *from)
+/* the least of @s's base delay history */
+static int64_t base_least(const struct delay_state *s)
 {
-	delay_init(s);
-	if (!from->have)
+	int64_t least = s->base[0];
+	uint32_t i;
+
+	for (i = 1; i < s->base_n; i++)
+		if (s->base[i] < least)
+			least = s->base[i];
+	return least;
+}
+
+void delay_rebase(struct delay_state *s, const struct delay_state *from)
+{
+	int64_t old_base = s->min_ns - s->push_ns, base;
+	bool had = s->have;
+
+	if (!from->have) {
+		delay_init(s);
 		return;
-	s->have = true;
+	}
 	memcpy(s->base, from->base, sizeof(s->base));
 	s->base_n = from->base_n;
 	s->base_cur = from->base_cur;
 	s->base_count = from->base_count;
+	memcpy(s->last, from->last, sizeof(s->last));
+	s->last_n = from->last_n;
+	s->last_cur = from->last_cur;
 	s->prev_ns = from->prev_ns;
-	s->rtt_min_ns = from->rtt_min_ns;
+	s->cur_ns = from->cur_ns;
+	s->have = true;
+	base = base_least(s);
+	if (!had) {
+		s->push_ns = 0;
+		s->have_max = false;
+	} else if (s->have_max) {
+		s->max_ns += base - old_base;
+	}
+	s->min_ns = base + s->push_ns;
+	s->queue_ns = s->cur_ns > s->min_ns ? s->cur_ns - s->min_ns : 0;
 }
 
 int64_t delay_span(const struct delay_state *s, const struct delay_params *p)
@@ -117,9 +145,6 @@ int64_t delay_span(const struct delay_state *s, const struct delay_params *p)
 /* @d into the base delay's history; the least base delay */
 static int64_t base_add(struct delay_state *s, int64_t d)
 {
-	int64_t least;
-	uint32_t i;
-
 	if (s->base_count == DELAY_BASE_LEN) {
 		s->base_cur = (s->base_cur + 1) % DELAY_BASE_N;
 		s->base[s->base_cur] = d;
@@ -130,11 +155,7 @@ static int64_t base_add(struct delay_state *s, int64_t d)
 		s->base[s->base_cur] = d;
 	}
 	s->base_count++;
-	least = s->base[0];
-	for (i = 1; i < s->base_n; i++)
-		if (s->base[i] < least)
-			least = s->base[i];
-	return least;
+	return base_least(s);
 }
 
 /* @d into the latest samples; the least of the last delay-filter of them */

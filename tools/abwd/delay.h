@@ -254,14 +254,16 @@ struct delay_state {
 void delay_init(struct delay_state *s);
 
 /*
- * @s starts over keeping only @from's base delay (its buckets, and its
- * last delay read for the next gradient): a sender whose delay changes
- * source (probes to requests, or back) reads the new source's first
- * delay against the base that source had all along, not as a new base.
- * A first delay read over a standing queue taken for the base would hide
- * that queue for ten buckets.
+ * @s reads from now on a source whose own delays @from has read all along
+ * (a sender's probes instead of its requests, or back): @from's base
+ * delay history, latest samples and last read become @s's, and maxDelay,
+ * an absolute delay, moves by the difference between the two bases; the
+ * rest (hybrid's push, a drain under way, the least RTT, the counts) stays
+ * @s's. A first delay of the new source taken for a new base
+ * (delay_init()) would take a queue standing at the switch for the path.
+ * From a @from with no delay yet, @s starts over.
  */
-void delay_restart_from(struct delay_state *s, const struct delay_state *from);
+void delay_rebase(struct delay_state *s, const struct delay_state *from);
 
 /* maxDelay - minDelay as the areas take it, ns */
 int64_t delay_span(const struct delay_state *s, const struct delay_params *p);

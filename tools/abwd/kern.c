@@ -212,33 +212,39 @@ int kern_meter_del(struct nl *nl, uint32_t ifindex, struct nl_err *err)
 
 /* one class of a ctrl-get dump */
 struct cap_class {
-	uint64_t rate;
-	uint32_t margin;
+	uint64_t rate;		/* R_f */
+	uint64_t demand;	/* S_d at the last estimate */
+	uint32_t margin;	/* percent */
 	uint8_t prio;
 	uint8_t type;
+	bool bad;		/* an attribute of another size: the class is left out */
 };
 
 static int class_attr(const struct nlattr *a, void *data)
 {
 	struct cap_class *c = data;
+	uint16_t type = mnl_attr_get_type(a);
 
-	switch (mnl_attr_get_type(a)) {
+	switch (type) {
 	case ER2BC_A_CLASS_RATE:
+	case ER2BC_A_CLASS_DEMAND:
 		if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
-			return MNL_CB_ERROR;
-		c->rate = mnl_attr_get_u64(a);
+			c->bad = true;
+		else
+			*(type == ER2BC_A_CLASS_RATE ? &c->rate : &c->demand) = mnl_attr_get_u64(a);
 		break;
 	case ER2BC_A_CLASS_MARGIN:
 		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
-			return MNL_CB_ERROR;
-		c->margin = mnl_attr_get_u32(a);
+			c->bad = true;
+		else
+			c->margin = mnl_attr_get_u32(a);
 		break;
 	case ER2BC_A_CLASS_PRIO:
 	case ER2BC_A_CLASS_TYPE:
 		if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
-			return MNL_CB_ERROR;
-		*(mnl_attr_get_type(a) == ER2BC_A_CLASS_PRIO ? &c->prio : &c->type) =
-			mnl_attr_get_u8(a);
+			c->bad = true;
+		else
+			*(type == ER2BC_A_CLASS_PRIO ? &c->prio : &c->type) = mnl_attr_get_u8(a);
 		break;
 	default:
 		break;
@@ -246,18 +252,30 @@ static int class_attr(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
-/* a class's rate, with its margin, into its priority's level */
+/* @v plus @m percent of it, saturated */
+static uint64_t with_margin(uint64_t v, uint64_t m)
+{
+	uint64_t more = v / 100 * m + v % 100 * m / 100;
+
+	return v + more < v ? UINT64_MAX : v + more;
+}
+
+/*
+ * What a class asks for, into its priority's level: the more of its rate
+ * and its demand S_d (above R_f for UDP under loss, eq. 6-7), with its
+ * margin, as the kernel guarantees it (guarantee.c); a scavenger asks for
+ * nothing, and a class the dump says oddly is left out
+ */
 static int cap_class(const struct nlattr *a, struct qdisc_cap *cap)
 {
 	struct cap_class c = { .type = ER2BC_TYPE_SCAVENGER };
-	uint64_t r, m;
+	uint64_t r;
 
-	if (mnl_attr_parse_nested(a, class_attr, &c) < 0)
-		return MNL_CB_ERROR;
+	if (mnl_attr_parse_nested(a, class_attr, &c) < 0 || c.bad)
+		return MNL_CB_OK;
 	if (c.type == ER2BC_TYPE_SCAVENGER || !c.prio || c.prio > ER2BC_PRIO_MAX)
 		return MNL_CB_OK;
-	m = c.margin > 100 ? 100 : c.margin;
-	r = c.rate + c.rate / 100 * m + c.rate % 100 * m / 100;
+	r = with_margin(c.demand > c.rate ? c.demand : c.rate, c.margin > 100 ? 100 : c.margin);
 	cap->level[c.prio] = cap->level[c.prio] + r < r ? UINT64_MAX : cap->level[c.prio] + r;
 	return MNL_CB_OK;
 }

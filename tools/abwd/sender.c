@@ -63,7 +63,7 @@ struct sender {
 	uint64_t next_probe;		/* mono ns */
 	uint64_t probe_since;		/* the last read's newest probe (dense_read()) */
 	struct dense_read dread;	/* the last estimate's read */
-	bool levels_warned;		/* qdisc_levels() failed once */
+	bool levels_warned;		/* qdisc_levels() failed, not yet since succeeded */
 	uint64_t probe_send_errors, probe_reads, probe_reopens;
 	bool probe_no_stamps_logged;
 	bool probe_resync;		/* a send failed: the socket opened again first */
@@ -76,7 +76,7 @@ struct sender {
 	struct delay_state dly;
 	/*
 	 * each source's delays all along, whichever W reads: its base for
-	 * dly when the source changes (delay_restart_from())
+	 * dly when the source changes (delay_rebase())
 	 */
 	struct delay_state dly_req, dly_probe;
 	/* whether estimates measured the path or the demand (load.h) */
@@ -321,6 +321,7 @@ static void restart(struct sender *s)
 	delay_init(&s->dly);
 	delay_init(&s->dly_req);
 	delay_init(&s->dly_probe);
+	s->have_source = false;
 	load_init(&s->load);
 	compete_init(&s->cmp);
 	linkloss_init(&s->linkloss);
@@ -686,10 +687,13 @@ static bool qdisc_levels(struct sender *s, struct qdisc_cap *cap)
 	int ret;
 
 	ret = kern_ctrl_get(&s->nl, s->c.ifindex, s->c.handle, cap, &err);
-	if (!ret)
+	if (!ret) {
+		s->levels_warned = false;
 		return true;
+	}
+	/* (once a run of failures: a dump the classes changed under is one) */
 	if (!s->levels_warned)
-		log_warn("ctrl-get dev %s: %s: a drain cannot keep what the classes ask for",
+		log_warn("ctrl-get dev %s: %s: W's cuts do not keep what the classes ask for",
 			 s->c.dev, kern_strerror(msg, sizeof(msg), &err, ret));
 	s->levels_warned = true;
 	return false;
@@ -702,18 +706,18 @@ static bool qdisc_levels(struct sender *s, struct qdisc_cap *cap)
  * and a probe's are taken at slightly different points, and a base of
  * both reads their difference as a queue), unless its newest probe left
  * PROBE_STALE intervals ago: then the request's own, @owd_ns (if *@have
- * says there is one). A change of source starts the delays over from the
- * base the new source had all along: each source's delays are read at
- * every estimate that has one (dly_req, dly_probe), so that a switch over
- * a standing queue (probes lost or held at a full bottleneck) does not
- * take that queue for the base. Sets *@have if there is a delay.
+ * says there is one). A change of source reads on against the base the
+ * new source had all along (delay_rebase()): each source's delays are
+ * read at every estimate that has one (dly_req, dly_probe), so that a
+ * switch over a standing queue (probes lost or held at a full bottleneck)
+ * does not take that queue for the base. Sets *@have if there is a delay.
  */
 #define PROBE_STALE	4
 
 static int64_t probe_delay(struct sender *s, int64_t owd_ns, bool *have)
 {
 	uint64_t pi = s->c.probe_interval_us * 1000, iv = s->c.interval_us * 1000;
-	bool probes = false;
+	bool probes = false, req = *have;
 	int64_t d = owd_ns;
 
 	if (s->pfd >= 0) {
@@ -722,26 +726,29 @@ static int64_t probe_delay(struct sender *s, int64_t owd_ns, bool *have)
 	} else {
 		memset(&s->dread, 0, sizeof(s->dread));
 	}
-	if (*have) {
-		struct delay_sample x = { .owd_ns = owd_ns };
-
-		delay_watch(&s->dly_req, &s->c.delay, &x);
-	}
 	if (probes) {
 		if (s->dread.fresh) {
-			struct delay_sample x = { .owd_ns = s->dread.owd_ns };
-
 			s->probe_since = s->dread.newest_ns;
 			s->probe_reads++;
-			delay_watch(&s->dly_probe, &s->c.delay, &x);
 		}
 		d = s->dread.owd_ns;
 		*have = true;
 	}
 	if (*have && s->have_source && probes != s->probe_source) {
-		log_msg("the delay is now the %s: the delays start over from its base",
+		log_msg("the delay is now the %s: read against that source's base",
 			probes ? "probes'" : "requests' (no probe echoed lately)");
-		delay_restart_from(&s->dly, probes ? &s->dly_probe : &s->dly_req);
+		delay_rebase(&s->dly, probes ? &s->dly_probe : &s->dly_req);
+	}
+	/* each source's own, after a switch took their last read as it was */
+	if (req) {
+		struct delay_sample x = { .owd_ns = owd_ns };
+
+		delay_watch(&s->dly_req, &s->c.delay, &x);
+	}
+	if (probes && s->dread.fresh) {
+		struct delay_sample x = { .owd_ns = s->dread.owd_ns };
+
+		delay_watch(&s->dly_probe, &s->c.delay, &x);
 	}
 	if (*have) {
 		s->probe_source = probes;
@@ -948,8 +955,13 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			const uint64_t *level = NULL;
 			struct qdisc_cap cap;
 
-			/* a drain's step down: what the classes ask for, as they are now */
-			if (step == COMPETE_DRAIN && s->cmp.halve && qdisc_levels(s, &cap))
+			/*
+			 * a drain's step to a quarter: what the classes ask
+			 * for, as they are now (its first step, three quarters,
+			 * is above any floor; its third has none)
+			 */
+			if (step == COMPETE_DRAIN && s->cmp.halve &&
+			    s->cmp.depth == COMPETE_DRAIN_DEPTH && qdisc_levels(s, &cap))
 				level = cap.level;
 			compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, e->recv_rate,
 				      level, ER2BC_PRIO_MAX);
@@ -1136,6 +1148,7 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 		delay_init(&s->dly);
 		delay_init(&s->dly_req);
 		delay_init(&s->dly_probe);
+		s->have_source = false;
 		load_init(&s->load);	/* and a new qdisc's load */
 		compete_abandon(&s->cmp, &s->aimd, &s->c.aimd);
 		log_warn("request %u: counts do not follow on (%s): a new baseline",
@@ -1247,6 +1260,7 @@ static int reload(const struct daemon *d, struct sender *s)
 		delay_init(&s->dly);
 		delay_init(&s->dly_req);
 		delay_init(&s->dly_probe);
+		s->have_source = false;
 	}
 	if (rule || nc.compete != s->c.compete || nc.interval_us != s->c.interval_us)
 		compete_abandon(&s->cmp, &s->aimd, &nc.aimd);

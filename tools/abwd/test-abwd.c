@@ -528,13 +528,17 @@ static void test_delay_base_reorder(void)
  * ms standing when the probes went stale, and the delays started over
  * from nothing (delay_init()): the first request read, over that queue,
  * became the base, the queue read 0, and W rose (up-3) for seconds.
- * delay_restart_from() starts over from the base the new source had all
- * along.
- *   the requests' state: 10 x 20 ms, then 5 x 514 ms (a queue stands)
- *   the rule's state, after the switch, from nothing: 514 reads as no queue
- *   ... from the requests' base: 494 ms of queue, no up-3
+ * delay_rebase() reads on against the base the new source had all along.
+ *   the requests' own state: 10 x 20 ms, then 5 x 514 ms (a queue stands)
+ *   the rule's state, on the probes: base 19 ms, a congestion loss at 69
+ *     ms (maxDelay 69: a span of 50)
+ *   from nothing: 514 reads as no queue, up-3 (the defect)
+ *   rebased: 494 ms of queue, maxDelay 70 (moved with the base), the
+ *     least RTT kept; the next read, 450 ms, falls from the requests' last
+ *     read (514): the queue drains, W holds (read against itself, the
+ *     gradient would be 0 and the top area cut)
  */
-static void test_delay_restart_from(void)
+static void test_delay_rebase(void)
 {
 	struct aimd_params ap = AIMD_DEFAULTS;
 	struct delay_params p = DELAY_DEFAULTS;
@@ -551,22 +555,33 @@ static void test_delay_restart_from(void)
 		dly(&req, &p, &a, &ap, 20000, 0, 0);
 	for (i = 0; i < 5; i++)
 		dly(&req, &p, &a, &ap, 514000, 0, 0);
-	ok(req.queue_ns == 494 * MS, "restart: the requests' own state reads the 494 ms queue");
+	ok(req.queue_ns == 494 * MS, "rebase: the requests' own state reads the 494 ms queue");
 
 	delay_init(&s);
 	c = dly(&s, &p, &a, &ap, 514000, 0, 0);
 	ok(s.queue_ns == 0 && c == DELAY_INC_BIG,
-	   "restart: from nothing, the first delay over the queue is the base: queue 0, up-3 (the defect)");
+	   "rebase: from nothing, the first delay over the queue is the base: queue 0, up-3 (the defect)");
 
-	delay_restart_from(&s, &req);
-	c = dly(&s, &p, &a, &ap, 514000, 0, 0);
-	ok(s.min_ns == OFFSET + 20 * MS && s.queue_ns == 494 * MS && c != DELAY_INC_BIG &&
-	   c != DELAY_INC,
-	   "restart: from the requests' base: minDelay 20 ms, 494 ms of queue read, no rise (%s)",
-	   delay_cmd_name(c));
+	delay_init(&s);
+	for (i = 0; i < 5; i++)
+		dly(&s, &p, &a, &ap, 19000, 0, 0);
+	dly(&s, &p, &a, &ap, 69000, 3, 900000);
+	ok(s.have_max && s.max_ns == OFFSET + 69 * MS && s.rtt_min_ns == 40 * MS,
+	   "rebase: the probes' state: maxDelay 69 ms, the least RTT 40 ms");
+	delay_rebase(&s, &req);
+	ok(s.min_ns == OFFSET + 20 * MS && s.queue_ns == 494 * MS &&
+	   s.max_ns == OFFSET + 70 * MS && s.rtt_min_ns == 40 * MS,
+	   "rebase: on the requests' base: minDelay 20, the queue 494, maxDelay 70 ms, the least RTT kept");
+	c = dly(&s, &p, &a, &ap, 450000, 0, 0);
+	is_cmd(c, DELAY_HOLD,
+	       "rebase: the next read, 450 ms, falls from the requests' last, 514: hold (a gradient of 0 would cut)");
 	delay_init(&none);
-	delay_restart_from(&s, &none);
-	ok(!s.have, "restart: from a source with no delay yet: nothing kept");
+	delay_rebase(&s, &none);
+	ok(!s.have, "rebase: to a source with no delay yet: the delays start over");
+	delay_init(&s);
+	delay_rebase(&s, &req);
+	ok(s.have && s.queue_ns == 494 * MS && !s.have_max,
+	   "rebase: a state with no delay yet takes the source's as it is");
 }
 
 /*
@@ -2180,12 +2195,33 @@ static void test_compete_drain(void)
 		ok(st == COMPETE_DRAIN && a.w == 1264000,
 		   "compete: ... a quarter (700 kbit/s) would starve priorities 2 and 3: W at their 1.264 Mbit/s (%" PRIu64 ")",
 		   a.w);
-		for (i = 0; i < 4 && (st = cstep(&c, 22 * MS)) == COMPETE_DRAIN; i++)
-			compete_drain(&c, st, &a, &p, 1264000, level, 5);
+		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 1264000, level, 5);	/* the lag */
+		st = cstep(&c, 22 * MS);
 		compete_drain(&c, st, &a, &p, 1264000, level, 5);
-		ok(st == COMPETE_DRAIN_FAIL && a.w == 2856000,
-		   "compete: ... the queue stands: others', W back no higher than the drain's most R and a fiftieth (%" PRIu64 ")",
+		ok(st == COMPETE_DRAIN && c.depth == 3 && a.w == 700000,
+		   "compete: ... no fall with the floor (it may lie above what the others leave): once more, the quarter itself, 700 kbit/s (%" PRIu64 ")",
 		   a.w);
+		for (i = 0; i < 6 && (st = cstep(&c, 22 * MS)) == COMPETE_DRAIN; i++)
+			compete_drain(&c, st, &a, &p, 700000, level, 5);
+		compete_drain(&c, st, &a, &p, 700000, level, 5);
+		ok(st == COMPETE_DRAIN_FAIL && a.w == 2856000 && i == 2,
+		   "compete: ... nor there, the lag and two readings: others', W back no higher than the drain's most R and a fiftieth (%" PRIu64 ", %d)",
+		   a.w, i);
+		/* no floor held the quarter up: no third step */
+		compete_init(&c);
+		a.w = 3000000;
+		for (i = 0; i < 10 && (st = cstep(&c, 22 * MS)) == COMPETE_LOSS; i++)
+			;
+		compete_drain(&c, st, &a, &p, 2800000, level, 1);
+		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 2100000, level, 1);
+		st = cstep(&c, 22 * MS);
+		compete_drain(&c, st, &a, &p, 2100000, level, 1);
+		ok(a.w == 700000 && !c.floored,
+		   "compete: ... priority 1 alone (464 kbit/s) under the quarter: the quarter, not floored");
+		for (i = 0; i < 6 && (st = cstep(&c, 22 * MS)) == COMPETE_DRAIN; i++)
+			;
+		ok(st == COMPETE_DRAIN_FAIL && c.depth == 2 && i == 2,
+		   "compete: ... and no third step: others' after the lag and two readings (%d)", i);
 	}
 
 	/* competing; the others leave, W's own rate keeps 40 ms standing */
@@ -2371,6 +2407,22 @@ static void test_compete_aimd(void)
 		b = compete_aimd(&c, &l, &a, &p, &x, NULL, 0);
 		ok(b == COMPETE_DOWN && a.w == compete_rate(&c),
 		   "compete: ... classes not known: down to X (%" PRIu64 ")", a.w);
+		/* the path carried 3 Mbit/s, but this estimate's R is 1 */
+		load_init(&l);
+		x = lsm(3000000, 3000000, true);
+		load_update(&l, 3000000, &x);
+		x = lsm(1000000, 2000000, true);
+		load_update(&l, 2000000, &x);
+		a.w = 2000000;
+		b = compete_aimd(&c, &l, &a, &p, &x, level, 4);
+		ok(b == COMPETE_DOWN && a.w == 1000000,
+		   "compete: ... R 1 Mbit/s now, 3 of late: W 2 down by half at most, 1 Mbit/s, above the floor (%" PRIu64 ")",
+		   a.w);
+		a.w = 1200000;
+		b = compete_aimd(&c, &l, &a, &p, &x, level, 4);
+		ok(b == COMPETE_PRIORITIES && a.w == 864000,
+		   "compete: ... from W 1.2: the floor fits in R + R/8, 1.125: priorities 1-2's 864 kbit/s, not 1-3's (%" PRIu64 ")",
+		   a.w);
 	}
 }
 
@@ -3632,7 +3684,7 @@ int main(void)
 	test_delay_drain();
 	test_delay_base_ages();
 	test_delay_base_reorder();
-	test_delay_restart_from();
+	test_delay_rebase();
 	test_aimd_thresholds();
 	test_aimd_clamps();
 	test_aimd_overflow();
