@@ -1,53 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the netlink code of both modules shares: an IP prefix (a peer's in
- * sch_er2bc, a LAN's in tcp_rcvmgr), checked, matched and put the same way,
- * and the start of a reply to a generic netlink request. Inline: neither
- * module links anything of the other's.
+ * What the netlink code of both modules shares: an IP prefix's attributes
+ * (er2bc_prefix.h) in and out, and the start of a reply to a generic
+ * netlink request. Inline: neither module links anything of the other's.
  */
 #ifndef _ER2BC_NETLINK_H
 #define _ER2BC_NETLINK_H
 
-#include <linux/in6.h>
+#include <linux/errno.h>
 #include <linux/socket.h>
+#include <linux/types.h>
 #include <net/genetlink.h>
-#include <net/ipv6.h>
 #include <net/netlink.h>
 
-struct er2bc_prefix {
-	u8 family;			/* AF_INET, AF_INET6 */
-	u8 plen;
-	struct in6_addr addr;		/* IPv4 in s6_addr32[0] */
-};
-
-static inline bool er2bc_prefix_match(const struct er2bc_prefix *p, u8 family,
-				      const struct in6_addr *addr)
-{
-	return p->family == family && ipv6_prefix_equal(&p->addr, addr, p->plen);
-}
-
-/*
- * A prefix from its parts, the address's first 4 (AF_INET) or 16 (AF_INET6)
- * of the @addr_len bytes at @addr: -EINVAL for another family, too few
- * bytes, a @plen the address does not have, or host bits set
- */
-static inline int er2bc_prefix_set(struct er2bc_prefix *p, u8 family, u8 plen,
-				   const void *addr, unsigned int addr_len)
-{
-	unsigned int len = family == AF_INET ? 4 : 16;
-	struct in6_addr a = {}, masked;
-
-	if ((family != AF_INET && family != AF_INET6) || addr_len < len || plen > len * 8)
-		return -EINVAL;
-	memcpy(&a, addr, len);
-	ipv6_addr_prefix(&masked, &a, plen);
-	if (!ipv6_addr_equal(&masked, &a))
-		return -EINVAL;
-	p->family = family;
-	p->plen = plen;
-	p->addr = a;
-	return 0;
-}
+#include "er2bc_prefix.h"
 
 /* a prefix from an address attribute of 4 or 16 bytes and its length */
 static inline int er2bc_prefix_from_nla(struct er2bc_prefix *p, const struct nlattr *addr,

@@ -18,13 +18,8 @@
 #include <linux/types.h>
 #include <linux/er2bc_genl.h>
 
-#include "er2bc_netlink.h"
+#include "er2bc_prefix.h"
 
-struct genl_info;
-struct netlink_callback;
-struct nlattr;
-struct nla_policy;
-struct netlink_ext_ack;
 struct sk_buff;
 
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tcp_rcvmgr generic netlink family
- * (Documentation/netlink/specs/tcp_rcvmgr.yaml): the configuration of a
+ * The commands of the tcp_rcvmgr generic netlink family (nl.c;
+ * Documentation/netlink/specs/tcp_rcvmgr.yaml): the configuration of a
  * network namespace, its connections, its counters. A configuration change
  * is checked whole and then replaces the configuration in one step; the
  * datapath sees the old or the new one, never a mix.
@@ -11,7 +11,6 @@
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
-#include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 #include <net/sock.h>

@@ -7,8 +7,9 @@
  * This file holds the module and its per-netns state, set up in order and
  * undone in reverse: the connection table (table.c), the control work
  * (control.c) and its configuration, then the generic netlink family
- * (nl.c; its commands genl.c's), which registers the netfilter hooks (hooks.c) in a namespace
- * once it is configured. Documentation/design.rst draws the files.
+ * (nl.c), whose config-set (genl.c) registers the netfilter hooks
+ * (hooks.c) in a namespace once it is configured. Documentation/design.rst
+ * draws the files.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -146,6 +147,7 @@ static void __exit rcvmgr_module_exit(void)
 
 module_init(rcvmgr_module_init);
 module_exit(rcvmgr_module_exit);
+MODULE_ALIAS_GENL_FAMILY(TCP_RCVMGR_FAMILY_NAME);
 MODULE_AUTHOR("The er2bc authors");
 MODULE_DESCRIPTION("Receive-window management of TCP connections crossing a gateway");
 MODULE_LICENSE("GPL");

@@ -7,7 +7,6 @@
  * over at registration (main.c), as sch_er2bc's nl.c does.
  */
 #include <linux/kernel.h>
-#include <linux/module.h>
 #include <net/genetlink.h>
 #include <linux/tcp_rcvmgr.h>
 
@@ -47,5 +46,3 @@ int rcvmgr_nl_reply(struct genl_info *info, struct sk_buff **msg, void **hdr)
 {
 	return er2bc_genl_reply(&rcvmgr_nl_family, info, msg, hdr);
 }
-
-MODULE_ALIAS_GENL_FAMILY(TCP_RCVMGR_FAMILY_NAME);
