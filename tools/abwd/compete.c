@@ -386,8 +386,8 @@ enum compete_branch compete_aimd(const struct compete *c, const struct load *l,
 		 * is not held to what it carried before)
 		 */
 		most = load_bw(l);
-		if (x->recv <= UINT64_MAX - x->recv / 8 && most > x->recv + x->recv / 8)
-			most = x->recv + x->recv / 8;
+		if (most > load_eighth_over(x->recv))
+			most = load_eighth_over(x->recv);
 		top = compete_floor(level, n, most);
 		if (top > w0)
 			top = w0;

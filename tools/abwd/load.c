@@ -13,8 +13,7 @@ void load_init(struct load *l)
 	l->bound = true;
 }
 
-/* r and an eighth more (9/8 r), saturating */
-static uint64_t eighth_over(uint64_t r)
+uint64_t load_eighth_over(uint64_t r)
 {
 	return r + r / 8 < r ? UINT64_MAX : r + r / 8;
 }
@@ -81,7 +80,7 @@ bool load_update(struct load *l, uint64_t w, const struct load_sample *x)
 uint64_t load_floor(const struct load *l, uint64_t w, uint64_t recv)
 {
 	uint64_t bw = load_bw(l), ref = bw && bw < w ? bw : w;
-	uint64_t f = eighth_over(recv);
+	uint64_t f = load_eighth_over(recv);
 	uint64_t g = (uint64_t)((unsigned __int128)ref * LOAD_CUT / PPM);
 
 	if (g > f)
@@ -115,7 +114,7 @@ static uint64_t load_headroom(const struct load *l, const struct aimd_params *p)
 
 	if ((l->heavy && (l->was_heavy || l->bound)) || !r)
 		return 0;
-	return aimd_clamp(eighth_over(r), p);
+	return aimd_clamp(load_eighth_over(r), p);
 }
 
 void linkloss_init(struct linkloss *k)

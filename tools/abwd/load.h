@@ -147,6 +147,9 @@ bool linkloss_random(struct linkloss *k, uint64_t lost, uint64_t sent, uint64_t 
 /* W was decayed (the peer quiet): what the path carried before is stale */
 void load_forget(struct load *l);
 
+/* @r and an eighth more (9/8 r), saturating */
+uint64_t load_eighth_over(uint64_t r);
+
 /* bw: the most R of the last LOAD_BW_N cap-bound estimates; 0: none */
 uint64_t load_bw(const struct load *l);
 

@@ -314,14 +314,20 @@ static void apply_qdisc_cap(struct sender *s)
 		p->w_max ? fmt_rate(b, p->w_max) : "unlimited");
 }
 
-static void restart(struct sender *s)
+/* the delays start over: the rule's, each source's, and which it reads */
+static void delays_init(struct sender *s)
 {
-	interval_init(&s->iv);
-	aimd_init(&s->aimd, &s->c.aimd);
 	delay_init(&s->dly);
 	delay_init(&s->dly_req);
 	delay_init(&s->dly_probe);
 	s->have_source = false;
+}
+
+static void restart(struct sender *s)
+{
+	interval_init(&s->iv);
+	aimd_init(&s->aimd, &s->c.aimd);
+	delays_init(s);
 	load_init(&s->load);
 	compete_init(&s->cmp);
 	linkloss_init(&s->linkloss);
@@ -1145,10 +1151,7 @@ static void on_response(struct sender *s, const struct wire_resp *r)
 	case IV_DISCONT:
 		s->discontinuities++;
 		/* a rebooted responder's clock too: the delays start over */
-		delay_init(&s->dly);
-		delay_init(&s->dly_req);
-		delay_init(&s->dly_probe);
-		s->have_source = false;
+		delays_init(s);
 		load_init(&s->load);	/* and a new qdisc's load */
 		compete_abandon(&s->cmp, &s->aimd, &s->c.aimd);
 		log_warn("request %u: counts do not follow on (%s): a new baseline",
@@ -1256,12 +1259,8 @@ static int reload(const struct daemon *d, struct sender *s)
 	 * the loss rule's test (a drain under way gives W back)
 	 */
 	rule = memcmp(&nc.delay, &s->c.delay, sizeof(nc.delay));
-	if (rule) {
-		delay_init(&s->dly);
-		delay_init(&s->dly_req);
-		delay_init(&s->dly_probe);
-		s->have_source = false;
-	}
+	if (rule)
+		delays_init(s);
 	if (rule || nc.compete != s->c.compete || nc.interval_us != s->c.interval_us)
 		compete_abandon(&s->cmp, &s->aimd, &nc.aimd);
 	probes = path || family || nc.probe_interval_us != s->c.probe_interval_us;
