@@ -793,6 +793,147 @@ static void er2bc_prio_insert(struct er2bc_sched_data *q, struct er2bc_class *cl
 	list_add(&cl->prio_list, head);
 }
 
+/* a class's configuration, as a change leaves it */
+struct er2bc_class_conf {
+	u64 rate;
+	u64 ceil;
+	u32 weight;
+	u32 burst;
+	u32 cburst;
+	u8 prio;
+	u8 type;
+	u8 margin;
+};
+
+/*
+ * @cl's configuration (or a new class's defaults) with what @tb names
+ * changed, checked whole before anything changes
+ */
+static int er2bc_class_conf(const struct er2bc_class *cl, struct nlattr **tb,
+			    struct er2bc_class_conf *c, struct netlink_ext_ack *extack)
+{
+	c->prio = cl ? cl->prio : ER2BC_PRIO_MAX;
+	c->rate = cl ? cl->rate : 0;
+	c->ceil = cl ? cl->ceil : 0;
+	c->weight = cl ? cl->weight : 1;
+	c->type = cl ? cl->type : ER2BC_TYPE_TCP;
+	c->burst = cl ? cl->burst : 0;
+	c->cburst = cl ? cl->cburst : 0;
+	c->margin = cl ? cl->ctrl.margin : 0;
+	if (tb[TCA_ER2BC_CLASS_PRIO])
+		c->prio = nla_get_u8(tb[TCA_ER2BC_CLASS_PRIO]);
+	if (tb[TCA_ER2BC_CLASS_RATE])
+		c->rate = nla_get_u64(tb[TCA_ER2BC_CLASS_RATE]);
+	if (tb[TCA_ER2BC_CLASS_CEIL])
+		c->ceil = nla_get_u64(tb[TCA_ER2BC_CLASS_CEIL]);
+	if (tb[TCA_ER2BC_CLASS_WEIGHT])
+		c->weight = nla_get_u32(tb[TCA_ER2BC_CLASS_WEIGHT]);
+	if (tb[TCA_ER2BC_CLASS_TYPE])
+		c->type = nla_get_u8(tb[TCA_ER2BC_CLASS_TYPE]);
+	if (tb[TCA_ER2BC_CLASS_BURST])
+		c->burst = nla_get_u32(tb[TCA_ER2BC_CLASS_BURST]);
+	if (tb[TCA_ER2BC_CLASS_CBURST])
+		c->cburst = nla_get_u32(tb[TCA_ER2BC_CLASS_CBURST]);
+	if (tb[TCA_ER2BC_CLASS_MARGIN])
+		c->margin = nla_get_u32(tb[TCA_ER2BC_CLASS_MARGIN]);
+
+	if (c->ceil && c->ceil < c->rate) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_CEIL] ?:
+				    tb[TCA_ER2BC_CLASS_RATE],
+				    "er2bc: ceil must not be below rate");
+		return -EINVAL;
+	}
+	if (c->type == ER2BC_TYPE_SCAVENGER && c->rate) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_RATE] ?:
+				    tb[TCA_ER2BC_CLASS_TYPE],
+				    "er2bc: a scavenger class holds no guarantee: give it rate 0 (rate 0 type scavenger)");
+		return -EINVAL;
+	}
+	if (c->type == ER2BC_TYPE_SCAVENGER && c->margin) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_MARGIN] ?:
+				    tb[TCA_ER2BC_CLASS_TYPE],
+				    "er2bc: a scavenger class holds no guarantee to add a margin to: give it margin 0");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* a new class @classid with its child and rate estimator, not yet in the qdisc */
+static struct er2bc_class *er2bc_class_create(struct Qdisc *sch, u32 classid,
+					      struct nlattr *est,
+					      struct netlink_ext_ack *extack)
+{
+	struct er2bc_class *cl;
+	int err;
+
+	if (!TC_H_MIN(classid) || TC_H_MAJ(classid ^ sch->handle)) {
+		NL_SET_ERR_MSG(extack,
+			       "er2bc: classid must be <qdisc major>:<minor>, minor not 0");
+		return ERR_PTR(-EINVAL);
+	}
+	cl = kzalloc(sizeof(*cl), GFP_KERNEL_ACCOUNT);
+	if (!cl)
+		return ERR_PTR(-ENOBUFS);
+	err = er2bc_class_init(sch, cl, classid, extack);
+	if (err)
+		goto free;
+	if (est) {
+		err = gen_new_estimator(&cl->bstats, NULL, &cl->rate_est,
+					NULL, true, est);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "er2bc: cannot create the rate estimator");
+			qdisc_put(cl->qdisc);
+			goto free;
+		}
+	}
+	return cl;
+free:
+	kfree(cl);
+	return ERR_PTR(err);
+}
+
+/* @c into @cl (@new: not yet in the qdisc), under the tree lock */
+static void er2bc_class_apply(struct Qdisc *sch, struct er2bc_class *cl,
+			      const struct er2bc_class_conf *c, bool new)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	u64 now = ktime_get_ns();
+	bool scavenger;
+
+	if (new) {
+		qdisc_class_hash_insert(&q->clhash, &cl->common);
+		/* the default may name a class before it exists */
+		if (q->defcls && TC_H_MIN(cl->common.classid) == q->defcls)
+			q->defcl = cl;
+	}
+	if (new || c->prio != cl->prio) {
+		er2bc_class_gen_bump(q);
+		if (!new)
+			list_del(&cl->prio_list);
+		cl->prio = c->prio;
+		er2bc_prio_insert(q, cl);
+	}
+	/* a new rate or type starts the class's history afresh */
+	if (new || c->rate != cl->rate || c->type != cl->type)
+		er2bc_ctrl_class_init(&cl->ctrl, c->rate, c->type);
+	cl->ctrl.margin = c->margin;
+	cl->rate = c->rate;
+	er2bc_short_set_need(&cl->shortage, c->rate, now);
+	cl->ceil = c->ceil;
+	cl->weight = c->weight;
+	cl->type = c->type;
+	/* (a class that stays where it was keeps its turn in the lending round) */
+	scavenger = c->type == ER2BC_TYPE_SCAVENGER;
+	if (new || c->prio - 1 != cl->node.prio || scavenger != cl->node.scavenger)
+		er2bc_sched_move(&q->sched, &cl->node, c->prio - 1, scavenger, now);
+	cl->burst = c->burst;
+	cl->cburst = c->cburst;
+	cl->node.quantum = er2bc_quantum(sch, c->weight);
+	er2bc_clock_set(&cl->node.c, c->ceil, er2bc_burst_bytes(sch, c->ceil, c->cburst), now);
+	/* every class's guarantee may move: this one's rate or place changed */
+	er2bc_assign(sch, now, false);
+}
+
 static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 			      struct nlattr **tca, unsigned long *arg,
 			      struct netlink_ext_ack *extack)
@@ -800,11 +941,8 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	struct er2bc_sched_data *q = qdisc_priv(sch);
 	struct er2bc_class *cl = (struct er2bc_class *)*arg;
 	struct nlattr *tb[TCA_ER2BC_CLASS_MAX + 1] = {};
-	struct Qdisc *child = NULL;
-	u64 rate, ceil, now;
-	u32 weight, burst, cburst;
-	bool scavenger;
-	u8 prio, type, margin;
+	struct er2bc_class_conf conf;
+	bool new = !cl;
 	int err;
 
 	if (parentid && parentid != TC_H_ROOT &&
@@ -818,77 +956,15 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		if (err < 0)
 			return err;
 	}
-
 	/* the new configuration, whole, before anything changes */
-	prio = cl ? cl->prio : ER2BC_PRIO_MAX;
-	rate = cl ? cl->rate : 0;
-	ceil = cl ? cl->ceil : 0;
-	weight = cl ? cl->weight : 1;
-	type = cl ? cl->type : ER2BC_TYPE_TCP;
-	burst = cl ? cl->burst : 0;
-	cburst = cl ? cl->cburst : 0;
-	margin = cl ? cl->ctrl.margin : 0;
-	if (tb[TCA_ER2BC_CLASS_PRIO])
-		prio = nla_get_u8(tb[TCA_ER2BC_CLASS_PRIO]);
-	if (tb[TCA_ER2BC_CLASS_RATE])
-		rate = nla_get_u64(tb[TCA_ER2BC_CLASS_RATE]);
-	if (tb[TCA_ER2BC_CLASS_CEIL])
-		ceil = nla_get_u64(tb[TCA_ER2BC_CLASS_CEIL]);
-	if (tb[TCA_ER2BC_CLASS_WEIGHT])
-		weight = nla_get_u32(tb[TCA_ER2BC_CLASS_WEIGHT]);
-	if (tb[TCA_ER2BC_CLASS_TYPE])
-		type = nla_get_u8(tb[TCA_ER2BC_CLASS_TYPE]);
-	if (tb[TCA_ER2BC_CLASS_BURST])
-		burst = nla_get_u32(tb[TCA_ER2BC_CLASS_BURST]);
-	if (tb[TCA_ER2BC_CLASS_CBURST])
-		cburst = nla_get_u32(tb[TCA_ER2BC_CLASS_CBURST]);
-	if (tb[TCA_ER2BC_CLASS_MARGIN])
-		margin = nla_get_u32(tb[TCA_ER2BC_CLASS_MARGIN]);
+	err = er2bc_class_conf(cl, tb, &conf, extack);
+	if (err)
+		return err;
 
-	if (ceil && ceil < rate) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_CEIL] ?:
-				    tb[TCA_ER2BC_CLASS_RATE],
-				    "er2bc: ceil must not be below rate");
-		return -EINVAL;
-	}
-	if (type == ER2BC_TYPE_SCAVENGER && rate) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_RATE] ?:
-				    tb[TCA_ER2BC_CLASS_TYPE],
-				    "er2bc: a scavenger class holds no guarantee: give it rate 0 (rate 0 type scavenger)");
-		return -EINVAL;
-	}
-	if (type == ER2BC_TYPE_SCAVENGER && margin) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_MARGIN] ?:
-				    tb[TCA_ER2BC_CLASS_TYPE],
-				    "er2bc: a scavenger class holds no guarantee to add a margin to: give it margin 0");
-		return -EINVAL;
-	}
-
-	if (!cl) {
-		if (!TC_H_MIN(classid) || TC_H_MAJ(classid ^ sch->handle)) {
-			NL_SET_ERR_MSG(extack,
-				       "er2bc: classid must be <qdisc major>:<minor>, minor not 0");
-			return -EINVAL;
-		}
-		cl = kzalloc(sizeof(*cl), GFP_KERNEL_ACCOUNT);
-		if (!cl)
-			return -ENOBUFS;
-		err = er2bc_class_init(sch, cl, classid, extack);
-		if (err) {
-			kfree(cl);
-			return err;
-		}
-		child = cl->qdisc;
-		if (tca[TCA_RATE]) {
-			err = gen_new_estimator(&cl->bstats, NULL, &cl->rate_est,
-						NULL, true, tca[TCA_RATE]);
-			if (err) {
-				NL_SET_ERR_MSG(extack, "er2bc: cannot create the rate estimator");
-				qdisc_put(child);
-				kfree(cl);
-				return err;
-			}
-		}
+	if (new) {
+		cl = er2bc_class_create(sch, classid, tca[TCA_RATE], extack);
+		if (IS_ERR(cl))
+			return PTR_ERR(cl);
 	} else if (tca[TCA_RATE]) {
 		err = gen_replace_estimator(&cl->bstats, NULL, &cl->rate_est,
 					    NULL, true, tca[TCA_RATE]);
@@ -899,44 +975,12 @@ static int er2bc_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	}
 
 	sch_tree_lock(sch);
-	now = ktime_get_ns();
-	if (child) {
-		qdisc_class_hash_insert(&q->clhash, &cl->common);
-		/* the default may name a class before it exists */
-		if (q->defcls && TC_H_MIN(classid) == q->defcls)
-			q->defcl = cl;
-	}
-	if (child || prio != cl->prio) {
-		er2bc_class_gen_bump(q);
-		if (!child)
-			list_del(&cl->prio_list);
-		cl->prio = prio;
-		er2bc_prio_insert(q, cl);
-	}
-	/* a new rate or type starts the class's history afresh */
-	if (child || rate != cl->rate || type != cl->type)
-		er2bc_ctrl_class_init(&cl->ctrl, rate, type);
-	cl->ctrl.margin = margin;
-	cl->rate = rate;
-	er2bc_short_set_need(&cl->shortage, rate, now);
-	cl->ceil = ceil;
-	cl->weight = weight;
-	cl->type = type;
-	/* (a class that stays where it was keeps its turn in the lending round) */
-	scavenger = type == ER2BC_TYPE_SCAVENGER;
-	if (child || prio - 1 != cl->node.prio || scavenger != cl->node.scavenger)
-		er2bc_sched_move(&q->sched, &cl->node, prio - 1, scavenger, now);
-	cl->burst = burst;
-	cl->cburst = cburst;
-	cl->node.quantum = er2bc_quantum(sch, weight);
-	er2bc_clock_set(&cl->node.c, ceil, er2bc_burst_bytes(sch, ceil, cburst), now);
-	/* every class's guarantee may move: this one's rate or place changed */
-	er2bc_assign(sch, now, false);
+	er2bc_class_apply(sch, cl, &conf, new);
 	sch_tree_unlock(sch);
 
-	if (child) {
+	if (new) {
 		qdisc_class_hash_grow(sch, &q->clhash);
-		qdisc_hash_add(child, true);
+		qdisc_hash_add(cl->qdisc, true);
 	}
 	*arg = (unsigned long)cl;
 	er2bc_kick(sch);
