@@ -707,36 +707,67 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
+static int er2bc_put_u64(struct sk_buff *skb, int type, u64 v)
+{
+	return nla_put_u64_64bit(skb, type, v, TCA_ER2BC_STATS_PAD);
+}
+
+/* the scheduler's counts, under the tree lock */
+static int er2bc_put_sched_stats(struct sk_buff *skb, struct er2bc_sched_data *q, u64 now)
+{
+	const struct er2bc_sched *s = &q->sched;
+
+	if (er2bc_put_u64(skb, TCA_ER2BC_STATS_CAP, q->rate) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_GUARANTEED, q->guaranteed) ||
+	    nla_put_u32(skb, TCA_ER2BC_STATS_CLASSES, q->clhash.hashelems) ||
+	    nla_put_u32(skb, TCA_ER2BC_STATS_ACTIVE, s->active) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_UNCLASSIFIED, q->unclassified) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_THROTTLED, s->throttled) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_WAITS, s->waits) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_YIELDED, s->yielded) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_HELD_NS, er2bc_sched_held(s, now)) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_LEND_TURNS, s->lend_turns) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_LEND_ROUNDS, s->lend_rounds) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_PROBE_PACKETS, q->count.packets) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_PROBE_BYTES, q->count.bytes) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_PROBES, q->count.probes) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_PROBE_IGNORED, q->count.ignored))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* the controller's, under RTNL as dumps are */
+static int er2bc_put_ctrl_stats(struct sk_buff *skb, struct er2bc_sched_data *q, u64 now)
+{
+	if (er2bc_put_u64(skb, TCA_ER2BC_STATS_UPDATES, q->ctrl.updates) ||
+	    nla_put_u32(skb, TCA_ER2BC_STATS_SEQ, q->last.seq) ||
+	    nla_put_u8(skb, TCA_ER2BC_STATS_STALE, er2bc_stale(q, now)))
+		return -EMSGSIZE;
+	if (q->last_update && now > q->last_update &&
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_ESTIMATE_AGE_NS, now - q->last_update))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* statistics nested in TCA_STATS_APP, as sch_cake's */
 static int er2bc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
-	struct tc_er2bc_xstats st = {};
-	u64 now;
+	struct nlattr *stats;
+	int err;
 
+	stats = nla_nest_start_noflag(d->skb, TCA_STATS_APP);
+	if (!stats)
+		return -1;
 	sch_tree_lock(sch);
-	st.rate = q->rate;
-	st.guaranteed = q->guaranteed;
-	st.unclassified = q->unclassified;
-	st.throttled = q->sched.throttled;
-	st.waits = q->sched.waits;
-	st.classes = q->clhash.hashelems;
-	st.active = q->sched.active;
-	st.probe_packets = q->count.packets;
-	st.probe_bytes = q->count.bytes;
-	st.probes = q->count.probes;
-	st.probe_ignored = q->count.ignored;
-	st.yielded = q->sched.yielded;
-	st.held_ns = er2bc_sched_held(&q->sched, ktime_get_ns());
+	err = er2bc_put_sched_stats(d->skb, q, ktime_get_ns());
 	sch_tree_unlock(sch);
-	/* the controller's, under RTNL as dumps are */
-	now = ktime_get_ns();
-	st.updates = q->ctrl.updates;
-	st.stale = er2bc_stale(q, now);
-	st.seq = q->last.seq;
-	if (q->last_update && now > q->last_update)
-		st.estimate_age_ns = now - q->last_update;
-
-	return gnet_stats_copy_app(d, &st, sizeof(st));
+	if (err || er2bc_put_ctrl_stats(d->skb, q, ktime_get_ns())) {
+		nla_nest_cancel(d->skb, stats);
+		return -1;
+	}
+	nla_nest_end(d->skb, stats);
+	return 0;
 }
 
 /* Classes */
@@ -1077,33 +1108,53 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
+static int er2bc_put_class_stats(struct sk_buff *skb, struct er2bc_class *cl, u64 now)
+{
+	const struct er2bc_node *n = &cl->node;
+
+	if (er2bc_put_u64(skb, TCA_ER2BC_STATS_GUARANTEE, n->g.bps) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_BYTES_GUARANTEED, n->bytes_guaranteed) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_BYTES_BORROWED, n->bytes_borrowed) ||
+	    nla_put_s32(skb, TCA_ER2BC_STATS_CREDIT, n->credit) ||
+	    nla_put_u32(skb, TCA_ER2BC_STATS_STATE, n->state) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_SHORTAGE_NS,
+			  er2bc_short_read(&cl->shortage, now)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int er2bc_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 				  struct gnet_dump *d)
 {
 	struct er2bc_class *cl = (struct er2bc_class *)arg;
-	struct tc_er2bc_class_xstats xst = {};
 	struct gnet_stats_queue qs = {};
+	struct nlattr *stats;
 	__u32 qlen;
+	int err;
 
 	sch_tree_lock(sch);
 	qdisc_qstats_qlen_backlog(cl->qdisc, &qlen, &qs.backlog);
 	qs.drops = cl->drops;
 	qs.overlimits = cl->node.held;
-	xst.guarantee = cl->node.g.bps;
-	xst.bytes_guaranteed = cl->node.bytes_guaranteed;
-	xst.bytes_borrowed = cl->node.bytes_borrowed;
-	xst.credit = cl->node.credit;
-	xst.state = cl->node.state;
-	xst.shortage_ns = er2bc_short_read(&cl->shortage, ktime_get_ns());
-	/* tc tells a class's statistics from the qdisc's by their size */
-	BUILD_BUG_ON(sizeof(xst) >= offsetof(struct tc_er2bc_xstats, probe_packets));
 	sch_tree_unlock(sch);
 
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
 	    gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
 		return -1;
-	return gnet_stats_copy_app(d, &xst, sizeof(xst));
+
+	stats = nla_nest_start_noflag(d->skb, TCA_STATS_APP);
+	if (!stats)
+		return -1;
+	sch_tree_lock(sch);
+	err = er2bc_put_class_stats(d->skb, cl, ktime_get_ns());
+	sch_tree_unlock(sch);
+	if (err) {
+		nla_nest_cancel(d->skb, stats);
+		return -1;
+	}
+	nla_nest_end(d->skb, stats);
+	return 0;
 }
 
 static void er2bc_walk(struct Qdisc *sch, struct qdisc_walker *arg)

@@ -44,9 +44,11 @@ o=$(cls 1:50 "['options']")
 log_test $? "class defaults: lowest priority, no rate, weight 1" "$o"
 
 [ "$(xstat classes)" = 3 ] && [ "$(xstat guaranteed)" = 175000 ] &&
-	[ "$(xstat cap)" = 625000 ] && [ "$(cls 1:20 "['guarantee']")" = 1000000 ]
-log_test $? "xstats: classes, guarantees in force, cap" \
-	"classes=$(xstat classes) guaranteed=$(xstat guaranteed) cap=$(xstat cap)"
+	[ "$(xstat cap)" = 625000 ] && [ "$(cls 1:20 "['guarantee']")" = 1000000 ] &&
+	[ "$(xstat lend_turns)" = 0 ] && [ "$(xstat lend_rounds)" = 0 ]
+log_test $? "xstats (nested): classes, guarantees in force, cap, no lending yet" \
+	"classes=$(xstat classes) guaranteed=$(xstat guaranteed) cap=$(xstat cap)\
+ lend_turns=$(xstat lend_turns) lend_rounds=$(xstat lend_rounds)"
 
 # default children are hidden from dumps, as HTB's and DRR's are (6.1
 # leaves them without a handle: "pfifo 0:")

@@ -307,6 +307,13 @@ order_test 1 7 "80 priority moves under traffic, then 1:3 first: it takes the ca
 order_test 3 1 "80 priority moves under traffic, then 1:1 first: 1:1 1.6 Mbit/s, 1:3 400 kbit/s" \
 	"j['1:1'] >= 0.9 * 1.6e6 and 0.9 * 4e5 <= j['1:3'] <= 1.1 * 4e5"
 sleep 3
+# the lending under the flood, in the nested statistics tc prints
+lent=$(tcq -s -j qdisc show dev dummy0 |
+	json_get "[q for q in j if q['kind'] == 'er2bc'][0]['lend_turns']")
+borrowed=$(class_stats "$NS" dummy0 | json_get "sum(c['bytes_borrowed'] for c in j.values())")
+[ "${lent:-0}" -gt 0 ] && [ "${borrowed:-0}" -gt 0 ]
+log_test $? "the lending counted: quanta handed out, bytes borrowed" \
+	"lend_turns=$lent bytes_borrowed=$borrowed"
 fq=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'fq_codel'][0]['packets']")
 [ "${fq:-0}" -gt 0 ]
 log_test $? "fq_codel under the class carries its packets" "packets=$fq"

@@ -51,8 +51,7 @@ static int attrs_cb(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
-void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
-		     void *xstats, size_t size, size_t min, size_t max, size_t *xlen)
+const struct nlattr *tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c)
 {
 	const struct nlattr *tb[TCA_STATS_MAX + 1] = { 0 };
 	struct attrs at = { tb, TCA_STATS_MAX };
@@ -61,10 +60,8 @@ void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
 	size_t len;
 
 	memset(c, 0, sizeof(*c));
-	memset(xstats, 0, size);
-	*xlen = 0;
 	if (mnl_attr_parse_nested(stats2, attrs_cb, &at) < 0)
-		return;
+		return NULL;
 	if (tb[TCA_STATS_BASIC]) {
 		len = mnl_attr_get_payload_len(tb[TCA_STATS_BASIC]);
 		memcpy(&b, mnl_attr_get_payload(tb[TCA_STATS_BASIC]),
@@ -86,13 +83,120 @@ void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
 		c->drops = q.drops;
 		c->overlimits = q.overlimits;
 	}
-	if (tb[TCA_STATS_APP]) {
-		len = mnl_attr_get_payload_len(tb[TCA_STATS_APP]);
-		if (len < min || len > max)
-			return;
-		memcpy(xstats, mnl_attr_get_payload(tb[TCA_STATS_APP]), len < size ? len : size);
-		*xlen = len;
+	return tb[TCA_STATS_APP];
+}
+
+/* the nested statistics' attributes these tools read: their sizes */
+static const uint8_t stats_size[TCA_ER2BC_STATS_MAX + 1] = {
+	[TCA_ER2BC_STATS_CAP] = 8, [TCA_ER2BC_STATS_GUARANTEED] = 8,
+	[TCA_ER2BC_STATS_CLASSES] = 4, [TCA_ER2BC_STATS_ACTIVE] = 4,
+	[TCA_ER2BC_STATS_UNCLASSIFIED] = 8, [TCA_ER2BC_STATS_THROTTLED] = 8,
+	[TCA_ER2BC_STATS_WAITS] = 8, [TCA_ER2BC_STATS_YIELDED] = 8,
+	[TCA_ER2BC_STATS_HELD_NS] = 8, [TCA_ER2BC_STATS_LEND_TURNS] = 8,
+	[TCA_ER2BC_STATS_LEND_ROUNDS] = 8, [TCA_ER2BC_STATS_UPDATES] = 8,
+	[TCA_ER2BC_STATS_SEQ] = 4, [TCA_ER2BC_STATS_STALE] = 1,
+	[TCA_ER2BC_STATS_ESTIMATE_AGE_NS] = 8,
+	[TCA_ER2BC_STATS_PROBE_PACKETS] = 8, [TCA_ER2BC_STATS_PROBE_BYTES] = 8,
+	[TCA_ER2BC_STATS_PROBES] = 8, [TCA_ER2BC_STATS_PROBE_IGNORED] = 8,
+	[TCA_ER2BC_STATS_GUARANTEE] = 8, [TCA_ER2BC_STATS_BYTES_GUARANTEED] = 8,
+	[TCA_ER2BC_STATS_BYTES_BORROWED] = 8, [TCA_ER2BC_STATS_CREDIT] = 4,
+	[TCA_ER2BC_STATS_STATE] = 4, [TCA_ER2BC_STATS_SHORTAGE_NS] = 8,
+};
+
+/*
+ * Whether @app holds nested attributes (modules since the nested
+ * statistics) rather than the struct an older module sends: the whole
+ * payload a chain of attributes, those these tools know of their size (a
+ * newer module's others and the pad skipped), @key among them. A struct
+ * does not read so: its first field, a rate, would have to read as a
+ * header that the rest of it follows.
+ */
+static bool stats_nested(const struct nlattr *app, const struct nlattr **tb, uint16_t key)
+{
+	const char *p = mnl_attr_get_payload(app);
+	int len = (int)mnl_attr_get_payload_len(app);
+	const struct nlattr *a;
+
+	memset(tb, 0, sizeof(*tb) * (TCA_ER2BC_STATS_MAX + 1));
+	for (a = (const struct nlattr *)p; mnl_attr_ok(a, len); a = mnl_attr_next(a)) {
+		uint16_t type = mnl_attr_get_type(a);
+
+		len -= (int)MNL_ALIGN(a->nla_len);
+		if (!type)
+			return false;
+		if (type > TCA_ER2BC_STATS_MAX || !stats_size[type])
+			continue;
+		if (mnl_attr_get_payload_len(a) != stats_size[type])
+			return false;
+		tb[type] = a;
 	}
+	return len == 0 && tb[key];
+}
+
+#define U64(tb, t) ((tb)[TCA_ER2BC_STATS_##t] ? mnl_attr_get_u64((tb)[TCA_ER2BC_STATS_##t]) : 0)
+#define U32(tb, t) ((tb)[TCA_ER2BC_STATS_##t] ? mnl_attr_get_u32((tb)[TCA_ER2BC_STATS_##t]) : 0)
+#define U8(tb, t) ((tb)[TCA_ER2BC_STATS_##t] ? mnl_attr_get_u8((tb)[TCA_ER2BC_STATS_##t]) : 0)
+
+void qdisc_xstats_parse(const struct nlattr *app, struct tc_er2bc_xstats *x, size_t *xlen)
+{
+	const struct nlattr *tb[TCA_ER2BC_STATS_MAX + 1];
+	size_t len;
+
+	memset(x, 0, sizeof(*x));
+	*xlen = 0;
+	if (!app)
+		return;
+	if (stats_nested(app, tb, TCA_ER2BC_STATS_CAP)) {
+		*x = (struct tc_er2bc_xstats){
+			.rate = U64(tb, CAP), .guaranteed = U64(tb, GUARANTEED),
+			.unclassified = U64(tb, UNCLASSIFIED), .throttled = U64(tb, THROTTLED),
+			.waits = U64(tb, WAITS), .classes = U32(tb, CLASSES),
+			.active = U32(tb, ACTIVE), .updates = U64(tb, UPDATES),
+			.stale = U8(tb, STALE), .seq = U32(tb, SEQ),
+			.probe_packets = U64(tb, PROBE_PACKETS),
+			.probe_bytes = U64(tb, PROBE_BYTES), .probes = U64(tb, PROBES),
+			.probe_ignored = U64(tb, PROBE_IGNORED), .yielded = U64(tb, YIELDED),
+			.estimate_age_ns = U64(tb, ESTIMATE_AGE_NS), .held_ns = U64(tb, HELD_NS),
+		};
+		*xlen = sizeof(*x);
+		return;
+	}
+	/* a module loaded before an upgrade; every version's has the estimator's counts */
+	len = mnl_attr_get_payload_len(app);
+	if (len < offsetof(struct tc_er2bc_xstats, probe_packets))
+		return;
+	memcpy(x, mnl_attr_get_payload(app), len < sizeof(*x) ? len : sizeof(*x));
+	*xlen = len;
+}
+
+void class_xstats_parse(const struct nlattr *app, struct tc_er2bc_class_xstats *x,
+			size_t *xlen)
+{
+	const struct nlattr *tb[TCA_ER2BC_STATS_MAX + 1];
+	size_t len;
+
+	memset(x, 0, sizeof(*x));
+	*xlen = 0;
+	if (!app)
+		return;
+	if (stats_nested(app, tb, TCA_ER2BC_STATS_GUARANTEE)) {
+		*x = (struct tc_er2bc_class_xstats){
+			.guarantee = U64(tb, GUARANTEE),
+			.bytes_guaranteed = U64(tb, BYTES_GUARANTEED),
+			.bytes_borrowed = U64(tb, BYTES_BORROWED),
+			.credit = (int32_t)U32(tb, CREDIT), .state = U32(tb, STATE),
+			.shortage_ns = U64(tb, SHORTAGE_NS),
+		};
+		*xlen = sizeof(*x);
+		return;
+	}
+	/* a module loaded before an upgrade: shorter than any qdisc's struct */
+	len = mnl_attr_get_payload_len(app);
+	if (len < offsetof(struct tc_er2bc_class_xstats, credit) ||
+	    len >= offsetof(struct tc_er2bc_xstats, probe_packets))
+		return;
+	memcpy(x, mnl_attr_get_payload(app), len < sizeof(*x) ? len : sizeof(*x));
+	*xlen = len;
 }
 
 /* the attributes of an er2bc qdisc's or class's message; NULL if another kind */
@@ -135,11 +239,8 @@ static int qdisc_msg(const struct nlmsghdr *nlh, void *data)
 	q->handle = tcm->tcm_handle;
 	if (!if_indextoname(q->ifindex, q->dev))
 		q->dev[0] = '\0';
-	/* (every version's qdisc xstats have the estimator's counts) */
 	if (tb[TCA_STATS2])
-		tc_counts_parse(tb[TCA_STATS2], &q->tc, &q->x, sizeof(q->x),
-				offsetof(struct tc_er2bc_xstats, probe_packets), SIZE_MAX,
-				&q->xlen);
+		qdisc_xstats_parse(tc_counts_parse(tb[TCA_STATS2], &q->tc), &q->x, &q->xlen);
 	return MNL_CB_OK;
 }
 
@@ -166,11 +267,8 @@ static int class_msg(const struct nlmsghdr *nlh, void *data)
 	c = &cls[q->ncls++];
 	memset(c, 0, sizeof(*c));
 	c->classid = tcm->tcm_handle;
-	/* (a class's are shorter than any qdisc's: tc tells them apart so) */
 	if (tb[TCA_STATS2])
-		tc_counts_parse(tb[TCA_STATS2], &c->tc, &c->x, sizeof(c->x),
-				offsetof(struct tc_er2bc_class_xstats, credit),
-				offsetof(struct tc_er2bc_xstats, probe_packets) - 1, &c->xlen);
+		class_xstats_parse(tc_counts_parse(tb[TCA_STATS2], &c->tc), &c->x, &c->xlen);
 	return MNL_CB_OK;
 }
 

@@ -66,13 +66,20 @@ void metrics_print(FILE *f, const struct metrics *m, uint64_t now_ns);
 void metrics_free(struct metrics *m);
 
 /*
- * A qdisc's or class's TCA_STATS2 (a nest) into @c, and its xstats into
- * @xstats (@size bytes, zeroed first) if they are @min to @max bytes long
- * (a module older or newer than these tools sends fewer or more): their
- * length in *@xlen, else 0.
+ * A qdisc's or class's TCA_STATS2 (a nest) into @c; its TCA_STATS_APP, or
+ * NULL
  */
-void tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c,
-		     void *xstats, size_t size, size_t min, size_t max, size_t *xlen);
+const struct nlattr *tc_counts_parse(const struct nlattr *stats2, struct tc_counts *c);
+
+/*
+ * A qdisc's or a class's statistics (TCA_STATS_APP, or NULL) into @x,
+ * zeroed first: nested attributes, or the struct a module loaded before
+ * an upgrade sends (fewer fields if older still). *@xlen: the bytes of @x
+ * known (every field from nested attributes), 0 if none.
+ */
+void qdisc_xstats_parse(const struct nlattr *app, struct tc_er2bc_xstats *x, size_t *xlen);
+void class_xstats_parse(const struct nlattr *app, struct tc_er2bc_class_xstats *x,
+			size_t *xlen);
 
 /* whether xstats of @xlen bytes hold the field at @off of @size bytes */
 #define XHAS(xlen, type, field) \

@@ -1370,6 +1370,9 @@ mabsent=(
 	# xstats of neither size of a class's
 	'er2bc_class_borrowed_bytes_total{classid=1:ff}'
 	'er2bc_class_borrowed_bytes_total{classid=1:fe}'
+	# a qdisc's nested statistics where a class's belong
+	'er2bc_class_guaranteed_bytes_total{classid=1:fd}'
+	'er2bc_class_shortage_seconds_total{classid=1:fd}'
 	# a responder has no timeouts; a sender no rate limit
 	'er2bc_abwd_timeouts_total{role=responder}'
 	'er2bc_abwd_rate_limited_total{role=sender}'

@@ -506,20 +506,25 @@ static void rcvmgr_stats(void)
 /*
  * rtnetlink's message of an er2bc qdisc or class with its tc counters
  * (TCA_STATS2), through the parser metrics uses: @slen bytes of @src as
- * its xstats, read into @x (@xsize bytes) as a qdisc's (@qdisc) or a
- * class's, their length kept in *@xlen
+ * its xstats (the struct of a module loaded before an upgrade), or with
+ * @slen NESTED_QDISC or NESTED_CLASS @src's fields as this version's
+ * nested attributes, read into @x as a qdisc's (@qdisc) or a class's,
+ * their length kept in *@xlen
  */
+#define NESTED_QDISC ((size_t)-1)
+#define NESTED_CLASS ((size_t)-2)
+
 static void tc_stats(struct tc_counts *c, const void *src, size_t slen, void *x,
-		     size_t xsize, bool qdisc, size_t *xlen, uint64_t bytes,
+		     bool qdisc, size_t *xlen, uint64_t bytes,
 		     uint32_t packets, uint32_t qlen, uint32_t backlog, uint32_t drops,
 		     uint32_t overlimits)
 {
 	struct gnet_stats_basic b = { .bytes = bytes, .packets = packets };
 	struct gnet_stats_queue q = { .qlen = qlen, .backlog = backlog, .drops = drops,
 				      .overlimits = overlimits };
-	size_t qmin = offsetof(struct tc_er2bc_xstats, probe_packets);
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct nlattr *nest;
+	struct nlattr *nest, *app;
+	const struct nlattr *got;
 
 	nlh->nlmsg_type = RTM_NEWQDISC;
 	mnl_nlmsg_put_extra_header(nlh, sizeof(struct tcmsg));
@@ -527,19 +532,58 @@ static void tc_stats(struct tc_counts *c, const void *src, size_t slen, void *x,
 	nest = mnl_attr_nest_start(nlh, TCA_STATS2);
 	mnl_attr_put(nlh, TCA_STATS_BASIC, sizeof(b), &b);
 	mnl_attr_put(nlh, TCA_STATS_QUEUE, sizeof(q), &q);
-	mnl_attr_put(nlh, TCA_STATS_APP, slen, src);
+	if (slen == NESTED_QDISC) {
+		const struct tc_er2bc_xstats *s = src;
+
+		app = mnl_attr_nest_start(nlh, TCA_STATS_APP);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_CAP, s->rate);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_GUARANTEED, s->guaranteed);
+		mnl_attr_put_u32(nlh, TCA_ER2BC_STATS_CLASSES, s->classes);
+		mnl_attr_put_u32(nlh, TCA_ER2BC_STATS_ACTIVE, s->active);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_UNCLASSIFIED, s->unclassified);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_THROTTLED, s->throttled);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_WAITS, s->waits);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_YIELDED, s->yielded);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_HELD_NS, s->held_ns);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_LEND_TURNS, 11);
+		/* (an attribute of a newer module: skipped) */
+		mnl_attr_put_u16(nlh, TCA_ER2BC_STATS_MAX + 1, 7);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_UPDATES, s->updates);
+		mnl_attr_put_u32(nlh, TCA_ER2BC_STATS_SEQ, s->seq);
+		mnl_attr_put_u8(nlh, TCA_ER2BC_STATS_STALE, (uint8_t)s->stale);
+		if (s->estimate_age_ns)
+			mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_ESTIMATE_AGE_NS, s->estimate_age_ns);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_PROBE_PACKETS, s->probe_packets);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_PROBE_BYTES, s->probe_bytes);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_PROBES, s->probes);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_PROBE_IGNORED, s->probe_ignored);
+		mnl_attr_nest_end(nlh, app);
+	} else if (slen == NESTED_CLASS) {
+		const struct tc_er2bc_class_xstats *s = src;
+
+		app = mnl_attr_nest_start(nlh, TCA_STATS_APP);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_GUARANTEE, s->guarantee);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_BYTES_GUARANTEED, s->bytes_guaranteed);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_BYTES_BORROWED, s->bytes_borrowed);
+		mnl_attr_put_u32(nlh, TCA_ER2BC_STATS_CREDIT, (uint32_t)s->credit);
+		mnl_attr_put_u32(nlh, TCA_ER2BC_STATS_STATE, s->state);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_SHORTAGE_NS, s->shortage_ns);
+		mnl_attr_nest_end(nlh, app);
+	} else {
+		mnl_attr_put(nlh, TCA_STATS_APP, slen, src);
+	}
 	mnl_attr_nest_end(nlh, nest);
+	got = tc_counts_parse(nest, c);
 	if (qdisc)
-		tc_counts_parse(nest, c, x, xsize, qmin, SIZE_MAX, xlen);
+		qdisc_xstats_parse(got, x, xlen);
 	else
-		tc_counts_parse(nest, c, x, xsize, offsetof(struct tc_er2bc_class_xstats, credit),
-				qmin - 1, xlen);
+		class_xstats_parse(got, x, xlen);
 }
 
 #define QSTATS(q, src, slen, ...) \
-	tc_stats(&(q)->tc, src, slen, &(q)->x, sizeof((q)->x), true, &(q)->xlen, __VA_ARGS__)
+	tc_stats(&(q)->tc, src, slen, &(q)->x, true, &(q)->xlen, __VA_ARGS__)
 #define CSTATS(c, src, slen, ...) \
-	tc_stats(&(c)->tc, src, slen, &(c)->x, sizeof((c)->x), false, &(c)->xlen, __VA_ARGS__)
+	tc_stats(&(c)->tc, src, slen, &(c)->x, false, &(c)->xlen, __VA_ARGS__)
 
 /*
  * What metrics prints: show's qdisc with its tc counters and classes, one
@@ -560,7 +604,7 @@ static void metrics(void)
 		.shortage_ns = 12345 * MS };
 	static struct status_daemon abwd[3];
 	struct metrics_qdisc qd[3] = { 0 };
-	struct metrics_class cls[4] = { 0 };
+	struct metrics_class cls[5] = { 0 };
 	struct metrics m = { .qd = qd, .nqd = 3 };
 	struct nlmsghdr *nlh;
 
@@ -573,10 +617,10 @@ static void metrics(void)
 	target(nlh, LO, H1);
 	QU64(nlh, CEIL, 12000000);
 	merge(&qd[0].ctrl, nlh, LO, H1);
-	QSTATS(&qd[0], &qx, sizeof(qx), 9876543210ULL, 123456, 17, 25000, 89, 1234);
+	QSTATS(&qd[0], &qx, NESTED_QDISC, 9876543210ULL, 123456, 17, 25000, 89, 1234);
 	cls[0].classid = 0x10010;
-	CSTATS(&cls[0], &cx, sizeof(cx), 1250000, 1000, 2, 3000, 4, 5);
-	/* a module before shortage: a shorter struct, no shortage */
+	CSTATS(&cls[0], &cx, NESTED_CLASS, 1250000, 1000, 2, 3000, 4, 5);
+	/* a module before the nested statistics and shortage: a shorter struct */
 	cls[1].classid = 0x10020;
 	CSTATS(&cls[1], &cx, offsetof(struct tc_er2bc_class_xstats, shortage_ns),
 	       0, 0, 0, 0, 0, 0);
@@ -587,8 +631,11 @@ static void metrics(void)
 	/* nor a qdisc's, sent where a class's belongs */
 	cls[3].classid = 0x100fe;
 	CSTATS(&cls[3], &qx, sizeof(qx), 0, 0, 0, 0, 0, 0);
+	/* nor a qdisc's nested statistics */
+	cls[4].classid = 0x100fd;
+	CSTATS(&cls[4], &qx, NESTED_QDISC, 0, 0, 0, 0, 0, 0);
 	qd[0].cls = cls;
-	qd[0].ncls = 4;
+	qd[0].ncls = 5;
 
 	/* tc's view alone, of a module before scavengers and the estimate's age */
 	qd[1].ifindex = NO_DEV;
@@ -598,7 +645,7 @@ static void metrics(void)
 	/* and of this version's: the estimate's age from tc */
 	qd[2].ifindex = NO_DEV;
 	qd[2].handle = 0x30000;
-	QSTATS(&qd[2], &qx, sizeof(qx), 0, 0, 0, 0, 0, 0);
+	QSTATS(&qd[2], &qx, NESTED_QDISC, 0, 0, 0, 0, 0, 0);
 
 	nlh = rmsg(TCP_RCVMGR_CMD_STATS_GET);
 	SU32(nlh, CONNS, 12);

@@ -815,18 +815,13 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
-static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
+/*
+ * A qdisc's statistics, @len bytes of them known (an older module's struct
+ * has fewer), and the lending's counts if @lend (none in the struct)
+ */
+static int er2bc_print_qstats(const struct tc_er2bc_xstats *x, size_t len, const __u64 *lend)
 {
-	struct tc_er2bc_xstats st = {};
-	size_t len;
-
-	if (!xstats)
-		return 0;
-	/* a module without the estimator's counts has a shorter struct */
-	if (RTA_PAYLOAD(xstats) < offsetof(struct tc_er2bc_xstats, probe_packets))
-		return -1;
-	len = RTA_PAYLOAD(xstats) < sizeof(st) ? RTA_PAYLOAD(xstats) : sizeof(st);
-	memcpy(&st, RTA_DATA(xstats), len);
+	const struct tc_er2bc_xstats st = *x;
 
 	print_nl();
 	print_rate_opt("cap", st.rate, "cap unlimited");
@@ -846,6 +841,13 @@ static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xst
 	/* (the time W held a backlog back: a module before it has no count) */
 	if (len >= offsetof(struct tc_er2bc_xstats, held_ns) + sizeof(st.held_ns))
 		print_duration("held_ns", " held %s", st.held_ns);
+	if (lend) {
+		print_nl();
+		print_color_u64(PRINT_ANY, TC_COLOR_NONE, "lend_turns", "lending turns %llu ",
+				lend[0]);
+		print_color_u64(PRINT_ANY, TC_COLOR_NONE, "lend_rounds", "rounds %llu",
+				lend[1]);
+	}
 	print_nl();
 	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "updates", "updates %llu ", st.updates);
 	print_color_uint(PRINT_ANY, TC_COLOR_NONE, "seq", "seq %u ", st.seq);
@@ -908,13 +910,11 @@ static int er2bc_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
-/* tc hands a class's TCA_XSTATS to print_xstats as well */
-static int er2bc_print_class_xstats(FILE *f, struct rtattr *xstats)
+/* a class's statistics, @len bytes of them known */
+static int er2bc_print_cstats(const struct tc_er2bc_class_xstats *x, size_t len)
 {
-	struct tc_er2bc_class_xstats st = {};
-	size_t len = RTA_PAYLOAD(xstats) < sizeof(st) ? RTA_PAYLOAD(xstats) : sizeof(st);
+	const struct tc_er2bc_class_xstats st = *x;
 
-	memcpy(&st, RTA_DATA(xstats), len);
 	print_nl();
 	print_rate_opt("guarantee", st.guarantee, "guarantee 0bit");
 	print_color_string(PRINT_ANY, TC_COLOR_NONE, "state", "state %s ",
@@ -933,24 +933,142 @@ static int er2bc_print_class_xstats(FILE *f, struct rtattr *xstats)
 	return 0;
 }
 
-static int er2bc_print_any_xstats(struct qdisc_util *qu, FILE *f,
-				  struct rtattr *xstats)
+/* the nested statistics' attributes' sizes; -1: any (the pad) */
+static const int stats_sizes[TCA_ER2BC_STATS_MAX + 1] = {
+	[TCA_ER2BC_STATS_PAD] = -1,
+	[TCA_ER2BC_STATS_CAP] = 8, [TCA_ER2BC_STATS_GUARANTEED] = 8,
+	[TCA_ER2BC_STATS_CLASSES] = 4, [TCA_ER2BC_STATS_ACTIVE] = 4,
+	[TCA_ER2BC_STATS_UNCLASSIFIED] = 8, [TCA_ER2BC_STATS_THROTTLED] = 8,
+	[TCA_ER2BC_STATS_WAITS] = 8, [TCA_ER2BC_STATS_YIELDED] = 8,
+	[TCA_ER2BC_STATS_HELD_NS] = 8, [TCA_ER2BC_STATS_LEND_TURNS] = 8,
+	[TCA_ER2BC_STATS_LEND_ROUNDS] = 8, [TCA_ER2BC_STATS_UPDATES] = 8,
+	[TCA_ER2BC_STATS_SEQ] = 4, [TCA_ER2BC_STATS_STALE] = 1,
+	[TCA_ER2BC_STATS_ESTIMATE_AGE_NS] = 8,
+	[TCA_ER2BC_STATS_PROBE_PACKETS] = 8, [TCA_ER2BC_STATS_PROBE_BYTES] = 8,
+	[TCA_ER2BC_STATS_PROBES] = 8, [TCA_ER2BC_STATS_PROBE_IGNORED] = 8,
+	[TCA_ER2BC_STATS_GUARANTEE] = 8, [TCA_ER2BC_STATS_BYTES_GUARANTEED] = 8,
+	[TCA_ER2BC_STATS_BYTES_BORROWED] = 8, [TCA_ER2BC_STATS_CREDIT] = 4,
+	[TCA_ER2BC_STATS_STATE] = 4, [TCA_ER2BC_STATS_SHORTAGE_NS] = 8,
+};
+
+/*
+ * Whether @xstats are nested attributes (modules since the nested
+ * statistics) rather than the struct an older module sends: the whole
+ * payload a chain of attributes, those this plugin knows of their size
+ * (a newer module's others skipped), one of them the qdisc's cap or the
+ * class's guarantee. A struct does not read so: its first field, a rate,
+ * would have to read as a header that the rest of it follows.
+ */
+static bool stats_nested(struct rtattr **tb, struct rtattr *xstats)
 {
+	int len = RTA_PAYLOAD(xstats);
+	struct rtattr *rta;
+
+	memset(tb, 0, sizeof(*tb) * (TCA_ER2BC_STATS_MAX + 1));
+	for (rta = RTA_DATA(xstats); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
+		unsigned short type = rta->rta_type & NLA_TYPE_MASK;
+
+		if (!type)
+			return false;
+		if (type > TCA_ER2BC_STATS_MAX || stats_sizes[type] < 0)
+			continue;
+		if ((int)RTA_PAYLOAD(rta) != stats_sizes[type])
+			return false;
+		tb[type] = rta;
+	}
+	return !len && (tb[TCA_ER2BC_STATS_CAP] || tb[TCA_ER2BC_STATS_GUARANTEE]);
+}
+
+/* a nested statistic, 0 if absent */
+static __u64 stat_u64(struct rtattr **tb, int type)
+{
+	return tb[type] ? rta_u64(tb[type]) : 0;
+}
+
+static __u32 stat_u32(struct rtattr **tb, int type)
+{
+	return tb[type] ? rta_u32(tb[type]) : 0;
+}
+
+static int print_nested_stats(struct rtattr **tb)
+{
+	if (tb[TCA_ER2BC_STATS_GUARANTEE]) {
+		struct tc_er2bc_class_xstats c = {
+			.guarantee = stat_u64(tb, TCA_ER2BC_STATS_GUARANTEE),
+			.bytes_guaranteed = stat_u64(tb, TCA_ER2BC_STATS_BYTES_GUARANTEED),
+			.bytes_borrowed = stat_u64(tb, TCA_ER2BC_STATS_BYTES_BORROWED),
+			.credit = (__s32)stat_u32(tb, TCA_ER2BC_STATS_CREDIT),
+			.state = stat_u32(tb, TCA_ER2BC_STATS_STATE),
+			.shortage_ns = stat_u64(tb, TCA_ER2BC_STATS_SHORTAGE_NS),
+		};
+
+		return er2bc_print_cstats(&c, sizeof(c));
+	}
+	struct tc_er2bc_xstats q = {
+		.rate = stat_u64(tb, TCA_ER2BC_STATS_CAP),
+		.guaranteed = stat_u64(tb, TCA_ER2BC_STATS_GUARANTEED),
+		.unclassified = stat_u64(tb, TCA_ER2BC_STATS_UNCLASSIFIED),
+		.throttled = stat_u64(tb, TCA_ER2BC_STATS_THROTTLED),
+		.waits = stat_u64(tb, TCA_ER2BC_STATS_WAITS),
+		.classes = stat_u32(tb, TCA_ER2BC_STATS_CLASSES),
+		.active = stat_u32(tb, TCA_ER2BC_STATS_ACTIVE),
+		.updates = stat_u64(tb, TCA_ER2BC_STATS_UPDATES),
+		.stale = tb[TCA_ER2BC_STATS_STALE] && rta_u8(tb[TCA_ER2BC_STATS_STALE]),
+		.seq = stat_u32(tb, TCA_ER2BC_STATS_SEQ),
+		.probe_packets = stat_u64(tb, TCA_ER2BC_STATS_PROBE_PACKETS),
+		.probe_bytes = stat_u64(tb, TCA_ER2BC_STATS_PROBE_BYTES),
+		.probes = stat_u64(tb, TCA_ER2BC_STATS_PROBES),
+		.probe_ignored = stat_u64(tb, TCA_ER2BC_STATS_PROBE_IGNORED),
+		.yielded = stat_u64(tb, TCA_ER2BC_STATS_YIELDED),
+		.estimate_age_ns = stat_u64(tb, TCA_ER2BC_STATS_ESTIMATE_AGE_NS),
+		.held_ns = stat_u64(tb, TCA_ER2BC_STATS_HELD_NS),
+	};
+	__u64 lend[2] = { stat_u64(tb, TCA_ER2BC_STATS_LEND_TURNS),
+			  stat_u64(tb, TCA_ER2BC_STATS_LEND_ROUNDS) };
+
+	return er2bc_print_qstats(&q, sizeof(q), lend);
+}
+
+/* tc hands a class's statistics to print_xstats as well */
+static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
+{
+	struct rtattr *tb[TCA_ER2BC_STATS_MAX + 1];
+	size_t len;
+
+	if (!xstats)
+		return 0;
+	if (stats_nested(tb, xstats))
+		return print_nested_stats(tb);
 	/*
-	 * the two structures differ in size, whichever version sent them: a
-	 * class's is shorter than the part of the qdisc's every version has
+	 * a module loaded before an upgrade: its structs differ in size,
+	 * whichever version sent them (a class's is shorter than the part of
+	 * the qdisc's every version has); a module without the estimator's
+	 * counts has a shorter struct still
 	 */
-	if (xstats && RTA_PAYLOAD(xstats) >= offsetof(struct tc_er2bc_class_xstats, credit) &&
-	    RTA_PAYLOAD(xstats) < offsetof(struct tc_er2bc_xstats, probe_packets))
-		return er2bc_print_class_xstats(f, xstats);
-	return er2bc_print_xstats(qu, f, xstats);
+	len = RTA_PAYLOAD(xstats);
+	if (len >= offsetof(struct tc_er2bc_class_xstats, credit) &&
+	    len < offsetof(struct tc_er2bc_xstats, probe_packets)) {
+		struct tc_er2bc_class_xstats c = {};
+
+		len = len < sizeof(c) ? len : sizeof(c);
+		memcpy(&c, RTA_DATA(xstats), len);
+		return er2bc_print_cstats(&c, len);
+	}
+	if (len >= offsetof(struct tc_er2bc_xstats, probe_packets)) {
+		struct tc_er2bc_xstats q = {};
+
+		len = len < sizeof(q) ? len : sizeof(q);
+		memcpy(&q, RTA_DATA(xstats), len);
+		return er2bc_print_qstats(&q, len, NULL);
+	}
+	return -1;
 }
 
 struct qdisc_util er2bc_qdisc_util = {
 	.id		= "er2bc",
 	.parse_qopt	= er2bc_parse_opt,
 	.print_qopt	= er2bc_print_opt,
-	.print_xstats	= er2bc_print_any_xstats,
+	.print_xstats	= er2bc_print_xstats,
 	.parse_copt	= er2bc_parse_copt,
 	.print_copt	= er2bc_print_copt,
 };

@@ -120,7 +120,56 @@ enum {
 
 #define TCA_ER2BC_CLASS_MAX	(__TCA_ER2BC_CLASS_MAX - 1)
 
-/* qdisc statistics (TCA_STATS_APP); fields are only ever added at the end */
+/*
+ * Statistics (TCA_STATS_APP): nested attributes, as sch_cake's, so that
+ * they grow without breaking anyone. A qdisc's carry TCA_ER2BC_STATS_CAP,
+ * a class's TCA_ER2BC_STATS_GUARANTEE; no attribute is in both. Counts
+ * are u64 unless marked.
+ */
+enum {
+	TCA_ER2BC_STATS_UNSPEC,
+	TCA_ER2BC_STATS_PAD,
+	/* a qdisc's */
+	TCA_ER2BC_STATS_CAP,		/* the cap W in force, bits/s (0: none) */
+	TCA_ER2BC_STATS_GUARANTEED,	/* sum of the guarantees in force, bits/s */
+	TCA_ER2BC_STATS_CLASSES,	/* u32 */
+	TCA_ER2BC_STATS_ACTIVE,		/* u32: classes with packets queued */
+	TCA_ER2BC_STATS_UNCLASSIFIED,	/* packets in no class: sent in the implicit one */
+	TCA_ER2BC_STATS_THROTTLED,	/* dequeues held back by the cap W */
+	TCA_ER2BC_STATS_WAITS,		/* dequeues with backlog but nothing to send */
+	TCA_ER2BC_STATS_YIELDED,	/* dequeues that held scavenger classes back */
+	TCA_ER2BC_STATS_HELD_NS,	/* the cap W held a backlog back, in all */
+	TCA_ER2BC_STATS_LEND_TURNS,	/* lending: quanta handed out one by one */
+	TCA_ER2BC_STATS_LEND_ROUNDS,	/* and whole rounds of them at once */
+	TCA_ER2BC_STATS_UPDATES,	/* ABW estimates applied */
+	TCA_ER2BC_STATS_SEQ,		/* u32: sequence number of the last estimate */
+	TCA_ER2BC_STATS_STALE,		/* u8: 1: no estimate for longer than stale */
+	TCA_ER2BC_STATS_ESTIMATE_AGE_NS, /* since the last estimate (absent: none yet) */
+	/* the estimator's counts, with probe-port set */
+	TCA_ER2BC_STATS_PROBE_PACKETS,	/* packets sent toward the peer, segments counted */
+	TCA_ER2BC_STATS_PROBE_BYTES,
+	TCA_ER2BC_STATS_PROBES,		/* the estimator's requests dequeued */
+	TCA_ER2BC_STATS_PROBE_IGNORED,	/* packets not counted: not IP, not to a peer */
+	/* a class's */
+	TCA_ER2BC_STATS_GUARANTEE,	/* G in force, bits/s */
+	TCA_ER2BC_STATS_BYTES_GUARANTEED, /* bytes sent within the guarantee */
+	TCA_ER2BC_STATS_BYTES_BORROWED,	/* bytes sent on lent capacity */
+	TCA_ER2BC_STATS_CREDIT,		/* s32: bytes left in its lending round */
+	TCA_ER2BC_STATS_STATE,		/* u32: enum er2bc_class_state */
+	/*
+	 * ns it was short of its rate (R_f): backlogged but served below it,
+	 * judged over windows of a second (Documentation/sch_er2bc.rst)
+	 */
+	TCA_ER2BC_STATS_SHORTAGE_NS,
+	__TCA_ER2BC_STATS_MAX
+};
+
+#define TCA_ER2BC_STATS_MAX	(__TCA_ER2BC_STATS_MAX - 1)
+
+/*
+ * What modules before the nested statistics sent in TCA_STATS_APP: the
+ * tools still read it from a module loaded before an upgrade. Frozen.
+ */
 struct tc_er2bc_xstats {
 	__u64	rate;		/* the cap W in force, bits/s (0: none) */
 	__u64	guaranteed;	/* sum of the guarantees in force, bits/s */
@@ -153,10 +202,9 @@ enum er2bc_class_state {
 };
 
 /*
- * class statistics (TCA_STATS_APP); fields are only ever added at the end,
- * and it stays smaller than the part of struct tc_er2bc_xstats every
- * version has (up to probe_packets): tc hands both to one print function,
- * which tells them apart by size
+ * A class's, before the nested statistics; frozen. It is smaller than the
+ * part of struct tc_er2bc_xstats every version had (up to probe_packets):
+ * tc hands both to one print function, which tells them apart by size.
  */
 struct tc_er2bc_class_xstats {
 	__u64	guarantee;	/* G in force, bits/s */
