@@ -3,7 +3,7 @@
 # er2bc: bandwidth control for Linux gateways, as out-of-tree modules.
 #
 #   make [KVER=6.1|6.12|debug] [KDIR=...]	modules for one kernel, and the tools
-#   make check [KVER=...] [T=filter]		build, boot each kernel in QEMU, run the suites
+#   make check [KVER=...] [T=filter[:case]]	build, boot each kernel in QEMU, run the suites
 #   make demo					seed 000's DBHPF scenario, compressed, in the VM: Table 5
 #   make experiments [FULL=1]			every scenario of tools/experiments/scenarios
 #   make matrix [REALTIME=1] [CELLS=...] [SEEDS=...]	every contender under impairments, n seeds (hours, resumable)

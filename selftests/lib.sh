@@ -133,6 +133,27 @@ require_module() {
 	modprobe "$1" 2>/dev/null || skip_all "module $1 cannot be loaded"
 }
 
+# tests_run: the suite's cases, as the kernel's net/forwarding/lib.sh runs
+# them: each function named in ALL_TESTS, or only those in TESTS (names
+# separated by spaces or commas: `make check T=suite:case,case`). A case
+# sets up what it needs (its namespaces, devices and qdiscs) and reports
+# its checks; its namespaces go when it ends, with whatever it left in
+# them. A name in TESTS that is not one of the suite's cases fails.
+tests_run() {
+	# (ALL_TESTS as the kernel's suites write it: a name a line)
+	local -a all=($ALL_TESTS)
+	local t list=${TESTS:-${all[*]}}
+
+	for t in ${list//,/ }; do
+		if [[ " ${all[*]} " != *" $t "* ]]; then
+			log_test $ksft_fail "case $t" "not a case of ${ER2BC_SUITE:-$0}: ${all[*]}"
+			continue
+		fi
+		$t
+		cleanup_all_ns
+	done
+}
+
 # setup_ns NAME...: create namespaces with unique names, stored in $NAME
 setup_ns() {
 	local name ns

@@ -6,10 +6,21 @@
 # in place, and delete cleanly, also as a child of another qdisc.
 source "$(dirname "$0")/../lib.sh"
 
-require_cmd tc ip python3
-tap_begin
-setup_ns NS
-dummy_dev "$NS"
+ALL_TESTS="
+	qdisc_and_classes
+	child_qdisc
+	shortage
+"
+
+# each case's own namespace with dummy0 in it, and an address and a
+# neighbour to send to where it sends
+setup() {
+	setup_ns NS && dummy_dev "$NS"
+}
+setup_addr() {
+	ip -n "$NS" addr add 192.0.2.1/24 dev dummy0 &&
+		ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
+}
 
 tcq() { tc -netns "$NS" "$@"; }
 # (tc's JSON: rates in bytes/s, as it prints htb's; class_stats reads the text)
@@ -17,117 +28,136 @@ opts() { tcq -j qdisc show dev dummy0 | json_get "j[0].get('options', {})$1"; }
 xstat() { tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['$1']"; }
 cls() { class_stats "$NS" dummy0 | json_get "j['$1']$2"; }
 
-# tc asks the kernel for the module ("sch_er2bc", or "net-sch-er2bc" on 6.9+)
-tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit mode static default 50
-log_test $? "qdisc add (module loaded on demand)"
+# options and classes through tc: stored and dumped as set, changed in
+# place, deleted
+qdisc_and_classes() {
+	local kind o q
 
-kind=$(tcq -j qdisc show dev dummy0 | json_get "j[0]['kind']")
-[ "$kind" = er2bc ]
-log_test $? "tc shows kind er2bc" "kind=$kind"
+	setup
+	# tc asks the kernel for the module ("sch_er2bc", or "net-sch-er2bc" on 6.9+)
+	tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit mode static default 50
+	log_test $? "qdisc add (module loaded on demand)"
 
-[ "$(opts "['rate']")" = 625000 ] && [ "$(opts "['burst']")" = 0 ] &&
-	[ "$(opts "['default']")" = 0x50 ] && [ "$(opts "['mode']")" = static ] &&
-	[ "$(opts "['share']")" = prio ]
-log_test $? "qdisc options dumped as set" "$(opts "")"
+	kind=$(tcq -j qdisc show dev dummy0 | json_get "j[0]['kind']")
+	[ "$kind" = er2bc ]
+	log_test $? "tc shows kind er2bc" "kind=$kind"
 
-tcq class add dev dummy0 parent 1: classid 1:10 er2bc prio 1 rate 400kbit type tcp &&
-	tcq class add dev dummy0 parent 1: classid 1:20 er2bc prio 2 rate 1mbit \
-		ceil 2mbit weight 3 type udp burst 6000 cburst 3000 &&
-	tcq class add dev dummy0 parent 1: classid 1:50 er2bc
-log_test $? "class add"
+	[ "$(opts "['rate']")" = 625000 ] && [ "$(opts "['burst']")" = 0 ] &&
+		[ "$(opts "['default']")" = 0x50 ] && [ "$(opts "['mode']")" = static ] &&
+		[ "$(opts "['share']")" = prio ]
+	log_test $? "qdisc options dumped as set" "$(opts "")"
 
-o=$(cls 1:20 "['options']")
-[ "$o" = "prio 2 rate 1Mbit ceil 2Mbit weight 3 type udp burst 6000b cburst 3000b" ]
-log_test $? "class options dumped as set" "$o"
-o=$(cls 1:50 "['options']")
-[ "$o" = "prio 64 rate 0bit weight 1 type tcp burst auto cburst auto" ]
-log_test $? "class defaults: lowest priority, no rate, weight 1" "$o"
+	tcq class add dev dummy0 parent 1: classid 1:10 er2bc prio 1 rate 400kbit type tcp &&
+		tcq class add dev dummy0 parent 1: classid 1:20 er2bc prio 2 rate 1mbit \
+			ceil 2mbit weight 3 type udp burst 6000 cburst 3000 &&
+		tcq class add dev dummy0 parent 1: classid 1:50 er2bc
+	log_test $? "class add"
 
-[ "$(xstat classes)" = 3 ] && [ "$(xstat guaranteed)" = 175000 ] &&
-	[ "$(xstat cap)" = 625000 ] && [ "$(cls 1:20 "['guarantee']")" = 1000000 ] &&
-	[ "$(xstat lend_turns)" = 0 ] && [ "$(xstat lend_rounds)" = 0 ]
-log_test $? "xstats (nested): classes, guarantees in force, cap, no lending yet" \
-	"classes=$(xstat classes) guaranteed=$(xstat guaranteed) cap=$(xstat cap)\
- lend_turns=$(xstat lend_turns) lend_rounds=$(xstat lend_rounds)"
+	o=$(cls 1:20 "['options']")
+	[ "$o" = "prio 2 rate 1Mbit ceil 2Mbit weight 3 type udp burst 6000b cburst 3000b" ]
+	log_test $? "class options dumped as set" "$o"
+	o=$(cls 1:50 "['options']")
+	[ "$o" = "prio 64 rate 0bit weight 1 type tcp burst auto cburst auto" ]
+	log_test $? "class defaults: lowest priority, no rate, weight 1" "$o"
 
-# default children are hidden from dumps, as HTB's and DRR's are (6.1
-# leaves them without a handle: "pfifo 0:")
-q=$(tcq qdisc show dev dummy0 invisible | grep "parent 1:10 ")
-[[ "$q" == "qdisc pfifo "*": parent 1:10 limit 1000p"* ]]
-log_test $? "each class has a pfifo sized from txqueuelen" "$q"
+	[ "$(xstat classes)" = 3 ] && [ "$(xstat guaranteed)" = 175000 ] &&
+		[ "$(xstat cap)" = 625000 ] && [ "$(cls 1:20 "['guarantee']")" = 1000000 ] &&
+		[ "$(xstat lend_turns)" = 0 ] && [ "$(xstat lend_rounds)" = 0 ]
+	log_test $? "xstats (nested): classes, guarantees in force, cap, no lending yet" \
+		"classes=$(xstat classes) guaranteed=$(xstat guaranteed) cap=$(xstat cap)\
+	 lend_turns=$(xstat lend_turns) lend_rounds=$(xstat lend_rounds)"
 
-tcq class change dev dummy0 classid 1:10 er2bc rate 800kbit &&
-	[ "$(cls 1:10 "['options']")" = "prio 1 rate 800Kbit weight 1 type tcp burst auto cburst auto" ] &&
-	[ "$(xstat guaranteed)" = 225000 ]
-log_test $? "class change keeps what it does not name" "$(cls 1:10 "['options']")"
+	# default children are hidden from dumps, as HTB's and DRR's are (6.1
+	# leaves them without a handle: "pfifo 0:")
+	q=$(tcq qdisc show dev dummy0 invisible | grep "parent 1:10 ")
+	[[ "$q" == "qdisc pfifo "*": parent 1:10 limit 1000p"* ]]
+	log_test $? "each class has a pfifo sized from txqueuelen" "$q"
 
-tcq class change dev dummy0 classid 1:20 er2bc ceil none &&
-	[ "$(cls 1:20 "['options']")" = "prio 2 rate 1Mbit weight 3 type udp burst 6000b cburst 3000b" ]
-log_test $? "ceil none takes the ceil away"
+	tcq class change dev dummy0 classid 1:10 er2bc rate 800kbit &&
+		[ "$(cls 1:10 "['options']")" = "prio 1 rate 800Kbit weight 1 type tcp burst auto cburst auto" ] &&
+		[ "$(xstat guaranteed)" = 225000 ]
+	log_test $? "class change keeps what it does not name" "$(cls 1:10 "['options']")"
 
-tcq qdisc change dev dummy0 root er2bc rate 1mbit &&
-	[ "$(cls 1:10 "['guarantee']")" = 800000 ] && [ "$(cls 1:20 "['guarantee']")" = 0 ]
-log_test $? "static mode: a guarantee that no longer fits in W goes" \
-	"1:10 $(cls 1:10 "['guarantee']") 1:20 $(cls 1:20 "['guarantee']")"
+	tcq class change dev dummy0 classid 1:20 er2bc ceil none &&
+		[ "$(cls 1:20 "['options']")" = "prio 2 rate 1Mbit weight 3 type udp burst 6000b cburst 3000b" ]
+	log_test $? "ceil none takes the ceil away"
 
-tcq qdisc change dev dummy0 root er2bc rate 2gbit mode er2bc share weighted &&
-	[ "$(opts "['rate']")" = 250000000 ] && [ "$(opts "['mode']")" = er2bc ] &&
-	[ "$(opts "['share']")" = weighted ] && [ "$(opts "['default']")" = 0x50 ]
-log_test $? "change: a 64-bit rate, mode and share; the default kept" "$(opts "")"
+	tcq qdisc change dev dummy0 root er2bc rate 1mbit &&
+		[ "$(cls 1:10 "['guarantee']")" = 800000 ] && [ "$(cls 1:20 "['guarantee']")" = 0 ]
+	log_test $? "static mode: a guarantee that no longer fits in W goes" \
+		"1:10 $(cls 1:10 "['guarantee']") 1:20 $(cls 1:20 "['guarantee']")"
 
-tcq qdisc change dev dummy0 root er2bc rate unlimited && [ "$(opts "['rate']")" = 0 ]
-log_test $? "rate unlimited"
+	tcq qdisc change dev dummy0 root er2bc rate 2gbit mode er2bc share weighted &&
+		[ "$(opts "['rate']")" = 250000000 ] && [ "$(opts "['mode']")" = er2bc ] &&
+		[ "$(opts "['share']")" = weighted ] && [ "$(opts "['default']")" = 0x50 ]
+	log_test $? "change: a 64-bit rate, mode and share; the default kept" "$(opts "")"
 
-tcq class del dev dummy0 classid 1:20 && ! class_stats "$NS" dummy0 | grep -q '"1:20"' &&
-	[ "$(xstat classes)" = 2 ]
-log_test $? "class delete"
+	tcq qdisc change dev dummy0 root er2bc rate unlimited && [ "$(opts "['rate']")" = 0 ]
+	log_test $? "rate unlimited"
 
-tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
-log_test $? "qdisc del with its classes"
+	tcq class del dev dummy0 classid 1:20 && ! class_stats "$NS" dummy0 | grep -q '"1:20"' &&
+		[ "$(xstat classes)" = 2 ]
+	log_test $? "class delete"
+
+	tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
+	log_test $? "qdisc del with its classes"
+}
 
 # as a child of another qdisc, with the parent asking to peek; all
 # priorities map to the band er2bc sits in
-tcq qdisc add dev dummy0 root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
-	tcq qdisc add dev dummy0 parent 1:1 handle 10: er2bc rate 1mbit default 1 &&
-	tcq class add dev dummy0 parent 10: classid 10:1 er2bc rate 100kbit &&
-	ip -n "$NS" addr add 192.0.2.1/24 dev dummy0 &&
-	ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0 &&
-	ip netns exec "$NS" ping -q -c 3 -i 0.2 -W 1 192.0.2.2 >/dev/null 2>&1
-sent=$(cls 10:1 "['packets']")
-[ "${sent:-0}" -ge 3 ]
-log_test $? "works as a child qdisc" "packets=$sent"
+child_qdisc() {
+	local sent q
 
-# packets waiting at 8 bit/s with the watchdog armed when the qdisc goes
-tcq class change dev dummy0 classid 10:1 er2bc rate 8bit ceil 8bit burst 1 cburst 1 &&
-	tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit burst 1
-ip netns exec "$NS" python3 -c "
+	setup && setup_addr
+	tcq qdisc add dev dummy0 root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+		tcq qdisc add dev dummy0 parent 1:1 handle 10: er2bc rate 1mbit default 1 &&
+		tcq class add dev dummy0 parent 10: classid 10:1 er2bc rate 100kbit &&
+		ip netns exec "$NS" ping -q -c 3 -i 0.2 -W 1 192.0.2.2 >/dev/null 2>&1
+	sent=$(cls 10:1 "['packets']")
+	[ "${sent:-0}" -ge 3 ]
+	log_test $? "works as a child qdisc" "packets=$sent"
+
+	# packets waiting at 8 bit/s with the watchdog armed when the qdisc goes
+	tcq class change dev dummy0 classid 10:1 er2bc rate 8bit ceil 8bit burst 1 cburst 1 &&
+		tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit burst 1
+	ip netns exec "$NS" python3 -c "
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for _ in range(20):
     s.sendto(b'x' * 1000, ('192.0.2.2', 9))"
-q=$(cls 10:1 "['qlen']")
-[ "$q" -ge 15 ]
-log_test $? "packets wait at 8 bit/s" "qlen=$q"
-tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
-log_test $? "delete with packets queued and the watchdog armed"
+	q=$(cls 10:1 "['qlen']")
+	[ "$q" -ge 15 ]
+	log_test $? "packets wait at 8 bit/s" "qlen=$q"
+	tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
+	log_test $? "delete with packets queued and the watchdog armed"
+}
 
 # shortage, the kernel's measure of time below R_f while backlogged: under
 # a 200 kbit/s cap in strict priority, 1:1 (R_f 100 kbit/s, offered 400)
 # takes it all and is never short; 1:2 (R_f 1 Mbit/s, offered 2) gets
 # nothing and is short for as long as it waits. Paced senders: light even
 # on the debug kernel, and 1:2's starvation does not depend on the CPU
-tcq qdisc add dev dummy0 root handle 1: er2bc rate 200kbit mode pq &&
-	tcq class add dev dummy0 parent 1: classid 1:1 er2bc prio 1 rate 100kbit &&
-	tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 2 rate 1mbit &&
-	for i in 1 2; do
-		tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
-			ip_proto udp dst_port 500$i classid 1:$i || break
-	done
-log_test $? "a 200 kbit/s cap, 1:1 needing 100 kbit/s, 1:2 needing 1 Mbit/s"
-sh0=$(cls 1:2 "['shortage_ns']")
-ip netns exec "$NS" python3 "$(dirname "$0")/udpflood.py" 192.0.2.2 4 5001@400000 5002@2000000
-s1=$(cls 1:1 "['shortage_ns']") s2=$(cls 1:2 "['shortage_ns']")
-[ "$sh0" = 0 ] && [ "${s1:-1}" = 0 ] && [ "${s2:-0}" -ge 3000000000 ]
-log_test $? "after 4 s: 1:2 short for as long as it waited, 1:1 not at all" \
-	"shortage before: 1:2 $sh0; after: 1:1 $s1, 1:2 $s2 ns"
-tcq qdisc del dev dummy0 root
+shortage() {
+	local i sh0 s1 s2
+
+	setup && setup_addr
+	tcq qdisc add dev dummy0 root handle 1: er2bc rate 200kbit mode pq &&
+		tcq class add dev dummy0 parent 1: classid 1:1 er2bc prio 1 rate 100kbit &&
+		tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 2 rate 1mbit &&
+		for i in 1 2; do
+			tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+				ip_proto udp dst_port 500$i classid 1:$i || break
+		done
+	log_test $? "a 200 kbit/s cap, 1:1 needing 100 kbit/s, 1:2 needing 1 Mbit/s"
+	sh0=$(cls 1:2 "['shortage_ns']")
+	ip netns exec "$NS" python3 "$(dirname "$0")/udpflood.py" 192.0.2.2 4 5001@400000 5002@2000000
+	s1=$(cls 1:1 "['shortage_ns']") s2=$(cls 1:2 "['shortage_ns']")
+	[ "$sh0" = 0 ] && [ "${s1:-1}" = 0 ] && [ "${s2:-0}" -ge 3000000000 ]
+	log_test $? "after 4 s: 1:2 short for as long as it waited, 1:1 not at all" \
+		"shortage before: 1:2 $sh0; after: 1:1 $s1, 1:2 $s2 ns"
+	tcq qdisc del dev dummy0 root
+}
+
+require_cmd tc ip python3
+tap_begin
+tests_run

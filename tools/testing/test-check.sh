@@ -81,8 +81,9 @@ if [ "$kver" != debug ] && [ -d "$ER2BC_CHECK_REPORT/debug-queue" ]; then
 		sleep 0.1
 	done
 fi
-[[ demo/alpha == *"$filter"* ]] && mine demo/alpha &&
+[[ demo/alpha == *"${filter%%:*}"* ]] && mine demo/alpha &&
 case $FAKE in
+cases)		tap "ok 1 - ${filter#*:}" "1..1" ;;
 shortplan)	tap "ok 1 - one" "ok 2 - two" "1..3" ;;
 fewer)		tap "ok 1 - one" "1..1" ;;
 more)		tap "ok 1 - one" "ok 2 - two" "ok 3 - three" "1..3" ;;
@@ -213,7 +214,39 @@ fi
 expect 1 "no test matches 'nosuchtest'" "a filter that matches nothing fails" good 6.12 debug -T nosuchtest
 expect 0 "total: 6 passed, 0 failed" "a filter that matches one suite runs it alone" good 6.12 -T alpha
 expect 0 "debug: 6 passed, 0 failed" "a filter naming a KUnit suite runs only it" good debug -T kunit/demo
+expect 0 "total: 5 passed, 0 failed" "a filter naming a case: judged by the results it reports" \
+	cases 6.12 -T alpha:two
+expect 1 "reported 1 cases, the manifest expects 2" "... but without a case, fewer results fail" \
+	cases 6.12 -T alpha
 expect 0 "6.12: no test matches 'kunit/demo', not booted" "... and boots no kernel without it" good 6.12 debug -T kunit/demo
+
+# --- selftests/lib.sh's tests_run: the cases of ALL_TESTS, or those of TESTS
+cat >"$work/suite.sh" <<EOF
+#!/bin/bash
+source "$top/selftests/lib.sh"
+ALL_TESTS="
+	one
+	two three
+"
+one() { log_test 0 one; }
+two() { log_test 0 two; }
+three() { log_test 0 three; }
+tap_begin
+tests_run
+EOF
+chmod +x "$work/suite.sh"
+out=$("$work/suite.sh" | grep -v '^TAP' | paste -sd' ' -)
+[ "$out" = "ok 1 - one ok 2 - two ok 3 - three 1..3" ]
+ok $? "tests_run: every case of ALL_TESTS, in order${out:+: $out}"
+out=$(TESTS="three,one" "$work/suite.sh" | grep -v '^TAP' | paste -sd' ' -)
+[ "$out" = "ok 1 - three ok 2 - one 1..2" ]
+ok $? "tests_run: only the cases TESTS names (T=suite:three,one)${out:+: $out}"
+TESTS="two four" "$work/suite.sh" >"$work/out"
+rc=$?
+[ $rc = 1 ] && grep -q "^not ok 2 - case four # not a case of" "$work/out"
+ok $? "tests_run: a case the suite does not have fails (exit $rc)"
+grep -q "^not ok 2 - case four # not a case of .*: one two three$" "$work/out"
+ok $? "tests_run: ... and names the suite's cases on one line ($(grep "case four" "$work/out"))"
 
 # --- the generated netlink code (make lint): a committed table or policy
 # that its spec would not generate fails ynl-gen.sh --check

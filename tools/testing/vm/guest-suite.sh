@@ -19,8 +19,10 @@
 #                                description (selftests/lib.sh)
 #   suite-done                   written last: the script ran to its end
 # FILTER (a substring) restricts the kselftests to those whose name
-# contains it; KUNIT (yes|no, default yes) says whether to load the KUnit
-# modules (the host decides from its manifest which suites a FILTER names).
+# contains it, and FILTER:CASE[,CASE] runs only those cases of them (a
+# suite with ALL_TESTS: selftests/lib.sh, tests_run); KUNIT (yes|no,
+# default yes) says whether to load the KUnit modules (the host decides
+# from its manifest which suites a FILTER names).
 #
 # With $ER2BC_QUEUE (run.sh -q: a directory two guests of one kernel share,
 # check.sh), the KUnit modules and each kselftest are items the guests
@@ -33,6 +35,13 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 mods=$1
 filter=${2:-}
 kunit=${3:-yes}
+# SUITE:CASE[,CASE]: the cases the suites that FILTER names run (TESTS,
+# selftests/lib.sh's tests_run)
+cases=
+if [[ $filter == *:* ]]; then
+	cases=${filter#*:}
+	filter=${filter%%:*}
+fi
 out=$ER2BC_OUT
 rm -rf "$out/kunit" "$out/selftests" "$out/suite-done" "$out/case-times"
 : >"$out/harness"
@@ -165,7 +174,8 @@ run_selftest() {
 	} &
 	wd=$!
 	(echo "$BASHPID" >"$out/selftests/$name.pid"; cd "$dir" &&
-		ER2BC_SUITE=$name ER2BC_CASE_TIMES=$out/case-times exec timeout "$limit" "./$prog") 2>&1 |
+		TESTS=$cases ER2BC_SUITE=$name ER2BC_CASE_TIMES=$out/case-times \
+			exec timeout "$limit" "./$prog") 2>&1 |
 		tee "$log" | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	kill "$wd" 2>/dev/null
