@@ -69,6 +69,25 @@ static enum compete_step drain_fail(struct compete *c)
 	return COMPETE_DRAIN_FAIL;
 }
 
+/*
+ * W a step further down, if the drain has one left (and where the
+ * priorities' floor held the last step up, once more, to the quarter
+ * itself: the floor may lie above what the others leave free); judged
+ * afresh after the lag
+ */
+static bool drain_deeper(struct compete *c, const struct compete_read *r)
+{
+	if (c->depth > COMPETE_DRAIN_DEPTH ||
+	    (c->depth == COMPETE_DRAIN_DEPTH && !c->floored))
+		return false;
+	c->depth++;
+	c->halve = true;
+	c->fell = false;
+	c->risen = 0;
+	c->lag = compete_drain_lag(r->rtt_ns, r->interval_ns);
+	return true;
+}
+
 /* the drain at the queue read @q (past its lag): whose queue is it? */
 static enum compete_step drain_judge(struct compete *c, int64_t q, const struct compete_read *r)
 {
@@ -88,8 +107,13 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		if (q < c->watch_min)
 			c->watch_min = q;
 		if (q >= half || q >= c->watch_min + tenth) {
-			if (++c->risen >= COMPETE_RISEN)
-				return drain_fail(c);
+			/* (or a path that narrowed: below) */
+			if (++c->risen >= COMPETE_RISEN) {
+				if (!drain_deeper(c, r))
+					return drain_fail(c);
+				c->verify = 0;
+				return COMPETE_DRAIN;
+			}
 			if (c->verify == 1)
 				return COMPETE_DRAIN;
 		} else {
@@ -111,29 +135,30 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		c->risen = 0;
 		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
 	}
+	/* never fell: R may read above W's share; once deeper */
+	if (!c->fell && drain_deeper(c, r))
+		return COMPETE_DRAIN;
 	/*
-	 * never fell: R may read above W's share; once deeper (and where the
-	 * priorities' floor held that step up, once more, to the quarter
-	 * itself: the floor may lie above what the others leave free)
+	 * fell, then no more, or never fell at the deepest step: judged when
+	 * it lasts COMPETE_RISEN readings. A reading let pass is not the base
+	 * of the next one's fall (a queue standing at 30 ms that reads 33 must
+	 * not seem to fall when it reads 30 again), nor the drain's last
 	 */
-	if (!c->fell && (c->depth < COMPETE_DRAIN_DEPTH ||
-			 (c->floored && c->depth == COMPETE_DRAIN_DEPTH))) {
-		c->depth++;
-		c->halve = true;
-		c->lag = compete_drain_lag(r->rtt_ns, r->interval_ns);
+	if (++c->risen < COMPETE_RISEN) {
+		c->drain_age++;
 		return COMPETE_DRAIN;
 	}
 	/*
-	 * fell, then no more (refilled), or never fell at the deepest step:
-	 * others', when it lasts COMPETE_RISEN readings. A reading let pass
-	 * is not the base of the next one's fall (a queue standing at 30 ms
-	 * that reads 33 must not seem to fall when it reads 30 again), nor
-	 * the drain's last
+	 * It lasts: refilled, or standing. Others' refill what W frees, but a
+	 * path that narrows while W drains (inelastic traffic that steps up,
+	 * as the DBHPF staircase does every few seconds) leaves W's step above
+	 * what it now frees, and W's own queue stands or grows as well: in the
+	 * matrix's fixed-ABW cells that was taken for others' in most runs. A
+	 * step deeper tells them apart; others' only at the deepest.
 	 */
-	if (++c->risen >= COMPETE_RISEN)
-		return drain_fail(c);
-	c->drain_age++;
-	return COMPETE_DRAIN;
+	if (drain_deeper(c, r))
+		return COMPETE_DRAIN;
+	return drain_fail(c);
 }
 
 enum compete_step compete_update(struct compete *c, const struct compete_read *r)

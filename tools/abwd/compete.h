@@ -58,13 +58,18 @@
  *  - the queue under a tenth of the test's most, or under the least that
  *    counts: emptied; W holds COMPETE_VERIFY_NS longer, and a queue back
  *    at half the most meanwhile, or up by a tenth of it from the least
- *    read (W's own cannot grow while W stays below its share), at
- *    COMPETE_RISEN readings in a row, is others' (drain-fail), one that
- *    stays low is W's own (drain-end);
+ *    read (W's own cannot grow while W stays below its share, unless the
+ *    path narrowed), at COMPETE_RISEN readings in a row, is others' at
+ *    the deepest step (drain-fail), else a step deeper; one that stays
+ *    low is W's own (drain-end);
  *  - fallen by the least that counts since the last reading: still
  *    draining, W holds (at COMPETE_DRAIN_MAX estimates, W's own);
  *  - not fallen, having fallen before, COMPETE_RISEN readings in a row:
- *    refilled, others' (drain-fail);
+ *    refilled, or standing: a step deeper, as below, and others' only
+ *    there (drain-fail). A path that narrows during the drain (inelastic
+ *    traffic stepping up, as DBHPF's staircase does) leaves a step no
+ *    lower than what it now frees, and W's own queue stands or grows
+ *    too; the deeper step empties it, the others refill at it as well;
  *  - never fallen: W at a quarter of min(R, W) (R can read above W's
  *    share of the free rate where inelastic traffic takes part of a full
  *    buffer's drops), and the lag again; never fallen there,

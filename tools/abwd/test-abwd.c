@@ -2058,23 +2058,52 @@ static void test_compete_drain(void)
 	ok(cstep(&c, 40 * MS) == COMPETE_DRAIN, "compete: ... the lag (50 ms at 250): W holds");
 	ok(cstep(&c, 30 * MS) == COMPETE_DRAIN && c.fell, "compete: ... 10 ms lower: falling");
 	ok(cstep(&c, 31 * MS) == COMPETE_DRAIN && !c.on, "compete: ... then up again: one reading, jitter perhaps");
-	ok(cstep(&c, 33 * MS) == COMPETE_DRAIN_FAIL && c.on, "compete: ... and again: refilled, others'");
+	ok(cstep(&c, 33 * MS) == COMPETE_DRAIN && c.depth == 2 && !c.on,
+	   "compete: ... and again: refilled, or the path narrowed: a step deeper");
+	ok(cstep(&c, 33 * MS) == COMPETE_DRAIN && cstep(&c, 33 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 34 * MS) == COMPETE_DRAIN_FAIL && c.on,
+	   "compete: ... the lag, then up at the deepest step at two readings: others'");
 
 	/* others' queue standing at 30 ms with jitter: 33, 30, 33, ... */
 	compete_init(&c);
 	for (i = 0; i < 11; i++)
 		cstep(&c, 40 * MS);
 	cstep(&c, 30 * MS);
-	ok(cstep(&c, 33 * MS) == COMPETE_DRAIN && cstep(&c, 30 * MS) == COMPETE_DRAIN_FAIL && c.on,
-	   "compete: 40, 30, 33, 30 ms: the 30 after the 33 let pass is no fall, others'");
-	/* a slow refill, a dip every other reading: 30, 31, 29, 32, 30, ... */
+	ok(cstep(&c, 33 * MS) == COMPETE_DRAIN && cstep(&c, 30 * MS) == COMPETE_DRAIN &&
+	   c.depth == 2 && !c.on,
+	   "compete: 40, 30, 33, 30 ms: the 30 after the 33 let pass is no fall; it stands: a step deeper");
+	ok(cstep(&c, 30 * MS) == COMPETE_DRAIN && cstep(&c, 33 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 30 * MS) == COMPETE_DRAIN_FAIL && c.on,
+	   "compete: ... the lag, then 33 and 30 at the deepest step: others'");
+	/* a slow refill, a dip every other reading: 30, 31, 30, 32, 31, 33, ... */
 	compete_init(&c);
 	for (i = 0; i < 11; i++)
 		cstep(&c, 40 * MS);
 	cstep(&c, 30 * MS);
 	for (n = 1; n < 40 && (st = cstep(&c, (30 + n / 2 + (n % 2 ? 1 : -1)) * MS)) == COMPETE_DRAIN; n++)
 		;
-	ok(st == COMPETE_DRAIN_FAIL && n == 2, "compete: ... a slow refill with a dip every other reading: others' at the 2nd (%d)", n);
+	ok(st == COMPETE_DRAIN_FAIL && n == 5 && c.depth == 2,
+	   "compete: ... a slow refill with a dip every other reading (under the least that counts): a step deeper at the 2nd, others' at the 5th (%d)",
+	   n);
+	/*
+	 * W's own queue on a path that narrows as the drain begins (the DBHPF
+	 * staircase, seed 2's published cell, as the matrix read it): it
+	 * falls from 30 to 15 ms, then stands at what the narrower path
+	 * leaves W's first step; the deeper step empties it. Before, standing
+	 * counted as a refill: others', and the rule competed on a fixed path
+	 */
+	compete_init(&c);
+	for (i = 0; i < 10; i++)
+		cstep(&c, 33 * MS);
+	cstep(&c, 30 * MS);		/* the lag */
+	ok(cstep(&c, 28 * MS) == COMPETE_DRAIN && cstep(&c, 20 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 15 * MS) == COMPETE_DRAIN && c.fell, "compete: 33, 30, 28, 20, 15 ms: falling");
+	ok(cstep(&c, 15 * MS) == COMPETE_DRAIN && cstep(&c, 14 * MS) == COMPETE_DRAIN &&
+	   c.depth == 2 && !c.on,
+	   "compete: ... 15, 14 (less than the least that counts): standing, not refilled: a step deeper");
+	ok(cstep(&c, 13 * MS) == COMPETE_DRAIN && cstep(&c, 6 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 2 * MS) == COMPETE_DRAIN && c.verify && !c.on,
+	   "compete: ... the lag, then 6 and 2 ms: emptied, watched as W's own");
 	/* one reading up at a fall's COMPETE_DRAIN_MAXth: not its end */
 	compete_init(&c);
 	for (i = 0; i < 10; i++)
@@ -2083,8 +2112,12 @@ static void test_compete_drain(void)
 	for (n = 0; n < COMPETE_DRAIN_MAX - 1; n++)
 		cstep(&c, (880 - 20 * n) * MS);
 	ok(c.draining && c.drain_age == COMPETE_DRAIN_MAX - 1, "compete: a queue falling for %u readings", c.drain_age);
-	ok(cstep(&c, 200 * MS) == COMPETE_DRAIN && cstep(&c, 200 * MS) == COMPETE_DRAIN_FAIL,
-	   "compete: ... then two that do not fall: the first does not end the drain, the second says others'");
+	ok(cstep(&c, 200 * MS) == COMPETE_DRAIN && cstep(&c, 200 * MS) == COMPETE_DRAIN &&
+	   c.depth == 2 && c.draining,
+	   "compete: ... then two that do not fall: the first does not end the drain, the second a step deeper");
+	ok(cstep(&c, 200 * MS) == COMPETE_DRAIN && cstep(&c, 200 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 200 * MS) == COMPETE_DRAIN_FAIL,
+	   "compete: ... the lag, and two more there: others'");
 
 	/* a fall, one reading that does not, and on down: W's own */
 	compete_init(&c);
@@ -2107,8 +2140,11 @@ static void test_compete_drain(void)
 	/* it fills again while W stays low: loss-based flows, others' */
 	drain_to_watch(&c);
 	ok(cstep(&c, 6 * MS) == COMPETE_DRAIN && cstep(&c, 20 * MS) == COMPETE_DRAIN &&
-	   cstep(&c, 22 * MS) == COMPETE_DRAIN_FAIL && c.on,
-	   "compete: ... emptied, then back to half its most for two readings with W held: drain-fail, competing");
+	   cstep(&c, 22 * MS) == COMPETE_DRAIN && c.depth == 2 && !c.verify,
+	   "compete: ... emptied, then back to half its most for two readings with W held: a step deeper");
+	ok(cstep(&c, 22 * MS) == COMPETE_DRAIN && cstep(&c, 22 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 23 * MS) == COMPETE_DRAIN_FAIL && c.on,
+	   "compete: ... the lag, and there too it stands: drain-fail, competing");
 	/* one reading up in the watch: a host or a path that held the packets */
 	drain_to_watch(&c);
 	for (n = 1; n < 20 && (st = cstep(&c, (n == 3 ? 24 : 3) * MS)) == COMPETE_DRAIN; n++)
@@ -2119,20 +2155,27 @@ static void test_compete_drain(void)
 	drain_to_watch(&c);
 	for (n = 1; n < 20 && (st = cstep(&c, (n >= 9 ? 24 : 3) * MS)) == COMPETE_DRAIN; n++)
 		;
-	ok(st == COMPETE_DRAIN_FAIL && n == 10 && c.on,
-	   "compete: ... up at the watch's 9th reading: watched one more, up again, drain-fail (%d)", n);
+	ok(st == COMPETE_DRAIN_FAIL && n == 13 && c.on,
+	   "compete: ... up at the watch's 9th reading: watched one more, up again: a step deeper, the lag, up twice more: drain-fail at the 13th (%d)",
+	   n);
 	/* a slow refill (one CUBIC flow at 100 ms): up a tenth of the most from the least */
 	drain_to_watch(&c);
 	ok(cstep(&c, 5 * MS) == COMPETE_DRAIN && cstep(&c, 7 * MS) == COMPETE_DRAIN &&
-	   cstep(&c, 9 * MS) == COMPETE_DRAIN_FAIL,
-	   "compete: ... emptied to 3 ms, then 5, 7 and 9 (4 ms, a tenth of 40, above the least, twice): drain-fail");
+	   cstep(&c, 9 * MS) == COMPETE_DRAIN && c.depth == 2,
+	   "compete: ... emptied to 3 ms, then 5, 7 and 9 (4 ms, a tenth of 40, above the least, twice): a step deeper");
+	ok(cstep(&c, 11 * MS) == COMPETE_DRAIN && cstep(&c, 13 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 15 * MS) == COMPETE_DRAIN_FAIL,
+	   "compete: ... the lag, and on up, 13 and 15: drain-fail");
 	/* a dip of the others' queue at a judged reading, then their refill */
 	compete_init(&c);
 	for (i = 0; i < 11; i++)
 		cstep(&c, 40 * MS);
 	ok(cstep(&c, 0) == COMPETE_DRAIN && cstep(&c, 25 * MS) == COMPETE_DRAIN &&
-	   cstep(&c, 30 * MS) == COMPETE_DRAIN_FAIL,
-	   "compete: a dip to 0 at a judged reading, 25 and 30 ms at the next two: others', not W's own");
+	   cstep(&c, 30 * MS) == COMPETE_DRAIN && c.depth == 2 && !c.on,
+	   "compete: a dip to 0 at a judged reading, 25 and 30 ms at the next two: not W's own, a step deeper");
+	ok(cstep(&c, 30 * MS) == COMPETE_DRAIN && cstep(&c, 31 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 30 * MS) == COMPETE_DRAIN_FAIL && c.on,
+	   "compete: ... the lag, 31 and 30 there: others'");
 
 	/* W's drain, end and fail */
 	compete_init(&c);
