@@ -244,6 +244,83 @@ static void ctrl_priority_order(struct kunit *test)
 	}
 }
 
+/*
+ * One priority's guarantees as er2bc_assign() hands them out: the classes
+ * that ask no more than an equal share of what is left first, then the
+ * rest, each walk in classid (array) order
+ */
+static void fill_priority(struct er2bc_fill *f, const struct er2bc_ctrl_params *p,
+			  struct er2bc_ctrl_class *k, const u64 *rate, unsigned int n)
+{
+	u64 share = er2bc_fill_small(f, n);
+	unsigned int pass, j;
+
+	for (pass = 0; pass < (share ? 2 : 1); pass++)
+		for (j = 0; j < n; j++)
+			if (!share || er2bc_guarantee_small(f, &k[j], rate[j], 0, share) == !pass)
+				er2bc_guarantee_next(f, p, &k[j], rate[j], 0, false);
+}
+
+/*
+ * Within a priority W cannot hold whole: a small class after a large one
+ * (a voice class beside a video class) is served whole first; before, in
+ * classid order, the large one took all of W and the small one starved
+ */
+static void ctrl_small_first(struct kunit *test)
+{
+	static const u64 rate[3] = { 400000, 64000, 150000 };
+	struct ctrl_env *e = env_new(test);
+	struct er2bc_ctrl_class *k = e->k;
+	struct er2bc_fill f;
+	unsigned int j;
+
+	for (j = 0; j < 3; j++)
+		er2bc_ctrl_class_init(&k[j], rate[j], ER2BC_TYPE_UDP);
+	/* (each round as itself: no guarantee kept from the one before) */
+	e->p.converge = ER2BC_CONVERGE_IMMEDIATE;
+
+	/* W 300 kbit/s, two classes: an equal share is 150k; 64k first */
+	er2bc_fill_start(&f, ER2BC_MODE_ER2BC, 300000);
+	fill_priority(&f, &e->p, k, rate, 2);
+	KUNIT_EXPECT_EQ(test, k[1].g, 64000);
+	KUNIT_EXPECT_EQ(test, k[0].g, 236000);
+	KUNIT_EXPECT_EQ(test, f.left, 0);
+
+	/* three: a share of 100k; only 64k is under it, 150k and 400k by classid */
+	er2bc_fill_start(&f, ER2BC_MODE_ER2BC, 300000);
+	fill_priority(&f, &e->p, k, rate, 3);
+	KUNIT_EXPECT_EQ(test, k[1].g, 64000);
+	KUNIT_EXPECT_EQ(test, k[0].g, 236000);
+	KUNIT_EXPECT_EQ(test, k[2].g, 0);
+
+	/* its margin counts: 64k and 100 % is 128k, above a share of 100k */
+	k[1].margin = 100;
+	er2bc_fill_start(&f, ER2BC_MODE_ER2BC, 300000);
+	fill_priority(&f, &e->p, k, rate, 3);
+	KUNIT_EXPECT_EQ(test, k[0].g, 300000);
+	KUNIT_EXPECT_EQ(test, k[1].g, 0);
+	KUNIT_EXPECT_EQ(test, k[2].g, 0);
+	k[1].margin = 0;
+
+	/* room for all: whole, whatever the order */
+	er2bc_fill_start(&f, ER2BC_MODE_ER2BC, 1000000);
+	fill_priority(&f, &e->p, k, rate, 3);
+	KUNIT_EXPECT_EQ(test, k[0].g, 400000);
+	KUNIT_EXPECT_EQ(test, k[1].g, 64000);
+	KUNIT_EXPECT_EQ(test, k[2].g, 150000);
+
+	/* no cap, and static mode (the paper's method: classid order): none first */
+	er2bc_fill_start(&f, ER2BC_MODE_ER2BC, 0);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_small(&f, 3), 0);
+	er2bc_fill_start(&f, ER2BC_MODE_STATIC, 300000);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_small(&f, 3), 0);
+	fill_priority(&f, &e->p, k, rate, 2);
+	KUNIT_EXPECT_EQ(test, k[0].g, 0);
+	KUNIT_EXPECT_EQ(test, k[1].g, 0);
+	er2bc_fill_start(&f, ER2BC_MODE_ER2BC, 300000);
+	KUNIT_EXPECT_EQ(test, er2bc_fill_small(&f, 0), 0);
+}
+
 /* S_d of a TCP class: Delta > 0, Delta <= 0, and B_lim */
 static void ctrl_tcp_demand(struct kunit *test)
 {
@@ -1170,6 +1247,7 @@ static struct kunit_case er2bc_ctrl_cases[] = {
 	KUNIT_CASE(ctrl_defaults),
 	KUNIT_CASE(ctrl_math_vectors),
 	KUNIT_CASE(ctrl_priority_order),
+	KUNIT_CASE(ctrl_small_first),
 	KUNIT_CASE(ctrl_tcp_demand),
 	KUNIT_CASE(ctrl_tcp_average),
 	KUNIT_CASE(ctrl_delta_window),

@@ -87,6 +87,56 @@ u64 er2bc_with_margin(u64 demand_bps, u8 margin)
 EXPORT_SYMBOL_IF_KUNIT(er2bc_with_margin);
 
 /**
+ * er2bc_fill_small - the share under which a class is served first in its
+ * priority
+ * @f: the state of the round, where the priority begins
+ * @n: the priority's classes
+ *
+ * Eq. 1 orders classes by priority and says nothing of classes of one
+ * priority. Handed out in classid order, a priority that W cannot hold
+ * whole gave all of it to the first class and nothing to a small one
+ * after it: a voice class beside a video class of the same priority
+ * starved, and its queue, fed at its rate, never drained. So in er2bc
+ * mode the classes that ask for no more than an equal share of what is
+ * left (margin included) are served first, whole, then the others by
+ * eq. 1 in classid order: one step of max-min water-filling, in two walks
+ * of the priority, no sort. Static mode keeps the paper's "existing
+ * method", classid order within a priority.
+ *
+ * Return: the share in bits/s; 0: none first (another mode, no cap, no
+ * class)
+ */
+u64 er2bc_fill_small(const struct er2bc_fill *f, unsigned int n)
+{
+	if (f->mode != ER2BC_MODE_ER2BC || f->left == U64_MAX || !n)
+		return 0;
+	return div_u64(f->left, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_fill_small);
+
+/**
+ * er2bc_guarantee_small - whether a class is served first in its priority
+ * @f: the state of the round
+ * @k: the controller's view of the class
+ * @rate_bps: its rate R_f
+ * @ceil_bps: its ceil, 0 for none
+ * @share: er2bc_fill_small() where its priority began
+ *
+ * Return: its demand (er2bc_guarantee_next()'s, within its ceil, with its
+ * margin) is no more than @share
+ */
+bool er2bc_guarantee_small(const struct er2bc_fill *f, const struct er2bc_ctrl_class *k,
+			   u64 rate_bps, u64 ceil_bps, u64 share)
+{
+	u64 d = f->mode == ER2BC_MODE_ER2BC && k->sd ? k->sd : rate_bps;
+
+	if (ceil_bps)
+		d = min(d, ceil_bps);
+	return share && er2bc_with_margin(d, k->margin) <= share;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_guarantee_small);
+
+/**
  * er2bc_guarantee_next - the guarantee of the next class in priority order,
  * as the qdisc hands them out (er2bc_assign())
  * @f: the state of the round, started with er2bc_fill_start()

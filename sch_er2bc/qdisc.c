@@ -102,6 +102,19 @@ static struct er2bc_class *er2bc_find(struct Qdisc *sch, u32 classid)
 	return clc ? container_of(clc, struct er2bc_class, common) : NULL;
 }
 
+/* one class's guarantee, from what @fill has left, in force from @now */
+static u64 er2bc_assign_class(struct Qdisc *sch, struct er2bc_fill *fill,
+			      struct er2bc_class *cl, u64 now, bool estimate)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	u64 g = er2bc_guarantee_next(fill, &q->params, &cl->ctrl, cl->rate, cl->ceil,
+				     estimate);
+
+	er2bc_clock_set(&cl->node.g, g, er2bc_burst_bytes(sch, g, cl->burst), now);
+	er2bc_sched_replace(&q->sched, &cl->node, now);
+	return g;
+}
+
 /**
  * er2bc_assign - give every class its guarantee, in priority order
  * @sch: the qdisc
@@ -111,8 +124,10 @@ static struct er2bc_class *er2bc_find(struct Qdisc *sch, u32 classid)
  * Each mode's rule decides (er2bc_guarantee_next()): static and pq from the
  * classes' rates; er2bc from the demand S_d the controller computed at the
  * last estimate (the rate until there is one), with the controller's floor,
- * and on an estimate its convergence policy, within W. Under the tree
- * lock: packets see the whole new set or none of it.
+ * and on an estimate its convergence policy, within W. Within a priority,
+ * in er2bc mode, the classes that ask no more than an equal share of what
+ * is left go first (er2bc_fill_small()). Under the tree lock: packets see
+ * the whole new set or none of it.
  */
 void er2bc_assign(struct Qdisc *sch, u64 now, bool estimate)
 {
@@ -124,14 +139,20 @@ void er2bc_assign(struct Qdisc *sch, u64 now, bool estimate)
 
 	er2bc_fill_start(&fill, q->mode, q->rate);
 	for (p = 0; p < ER2BC_NPRIO; p++) {
-		list_for_each_entry(cl, &q->by_prio[p], prio_list) {
-			u64 g = er2bc_guarantee_next(&fill, &q->params, &cl->ctrl,
-						     cl->rate, cl->ceil, estimate);
+		unsigned int n = 0, pass;
+		u64 share;
 
-			sum += g;
-			er2bc_clock_set(&cl->node.g, g,
-					er2bc_burst_bytes(sch, g, cl->burst), now);
-			er2bc_sched_replace(&q->sched, &cl->node, now);
+		list_for_each_entry(cl, &q->by_prio[p], prio_list)
+			n++;
+		/* the classes that ask no more than an equal share first, whole */
+		share = er2bc_fill_small(&fill, n);
+		for (pass = 0; pass < (share ? 2 : 1); pass++) {
+			list_for_each_entry(cl, &q->by_prio[p], prio_list) {
+				if (share && er2bc_guarantee_small(&fill, &cl->ctrl, cl->rate,
+								   cl->ceil, share) != !pass)
+					continue;
+				sum += er2bc_assign_class(sch, &fill, cl, now, estimate);
+			}
 		}
 	}
 	/* no guarantee, but the way of lending may have changed */

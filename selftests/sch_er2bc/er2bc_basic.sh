@@ -8,6 +8,7 @@ source "$(dirname "$0")/../lib.sh"
 
 ALL_TESTS="
 	qdisc_and_classes
+	small_first
 	child_qdisc
 	shortage
 "
@@ -101,6 +102,27 @@ qdisc_and_classes() {
 
 	tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
 	log_test $? "qdisc del with its classes"
+}
+
+# within a priority W cannot hold whole, a class that asks for no more
+# than an equal share goes first (er2bc mode): 64 kbit/s beside 400 under
+# a W of 300; static mode keeps classid order, the paper's method
+small_first() {
+	local g1 g2
+
+	setup
+	tcq qdisc add dev dummy0 root handle 1: er2bc rate 300kbit mode er2bc &&
+		tcq class add dev dummy0 parent 1: classid 1:1 er2bc prio 1 rate 400kbit type udp &&
+		tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 1 rate 64kbit type udp
+	g1=$(cls 1:1 "['guarantee']") g2=$(cls 1:2 "['guarantee']")
+	[ "$g1" = 236000 ] && [ "$g2" = 64000 ]
+	log_test $? "er2bc mode: the small class of a priority whole first, the large one the rest" \
+		"1:1 $g1, 1:2 $g2 bit/s"
+	tcq qdisc change dev dummy0 root er2bc mode static
+	g1=$(cls 1:1 "['guarantee']") g2=$(cls 1:2 "['guarantee']")
+	[ "$g1" = 0 ] && [ "$g2" = 0 ]
+	log_test $? "static mode: classid order, the first does not fit and none after it" \
+		"1:1 $g1, 1:2 $g2 bit/s"
 }
 
 # as a child of another qdisc, with the parent asking to peek; all
