@@ -9,6 +9,13 @@
 #   client ---- router (tcp_rcvmgr) ---- server
 source "$(dirname "$0")/../lib.sh"
 
+ALL_TESTS="
+	hooks_follow_config
+	ynl_config
+	transparent
+	unload
+"
+
 require_cmd nft ip iperf3 tcpdump python3 ss
 modinfo tcp_rcvmgr >/dev/null 2>&1 || skip_all "tcp_rcvmgr is not installed"
 ctl=$(cd "$(dirname "$0")/../.." && pwd)/tools/er2bcctl/er2bcctl
@@ -16,18 +23,27 @@ ctl=$(cd "$(dirname "$0")/../.." && pwd)/tools/er2bcctl/er2bcctl
 ctl() { ip netns exec "$RTR" "$ctl" "$@"; }
 tap_begin
 
-setup_ns CLI RTR SRV
-veth_pair "$CLI" eth0 10.1.0.2/24 "$RTR" eth0 10.1.0.1/24
-veth_pair "$RTR" eth1 10.2.0.1/24 "$SRV" eth0 10.2.0.2/24
-ip -n "$CLI" -6 addr add fd00:1::2/64 dev eth0 nodad
-ip -n "$RTR" -6 addr add fd00:1::1/64 dev eth0 nodad
-ip -n "$RTR" -6 addr add fd00:2::1/64 dev eth1 nodad
-ip -n "$SRV" -6 addr add fd00:2::2/64 dev eth0 nodad
-ip -n "$CLI" route add default via 10.1.0.1
-ip -n "$SRV" route add default via 10.2.0.1
-ip -n "$CLI" -6 route add default via fd00:1::1
-ip -n "$SRV" -6 route add default via fd00:2::1
-ip netns exec "$RTR" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+# each case's topology; the module loaded (a case of its own checks that)
+setup() {
+	modprobe tcp_rcvmgr
+	setup_ns CLI RTR SRV
+	veth_pair "$CLI" eth0 10.1.0.2/24 "$RTR" eth0 10.1.0.1/24
+	veth_pair "$RTR" eth1 10.2.0.1/24 "$SRV" eth0 10.2.0.2/24
+	ip -n "$CLI" -6 addr add fd00:1::2/64 dev eth0 nodad
+	ip -n "$RTR" -6 addr add fd00:1::1/64 dev eth0 nodad
+	ip -n "$RTR" -6 addr add fd00:2::1/64 dev eth1 nodad
+	ip -n "$SRV" -6 addr add fd00:2::2/64 dev eth0 nodad
+	ip -n "$CLI" route add default via 10.1.0.1
+	ip -n "$SRV" route add default via 10.2.0.1
+	ip -n "$CLI" -6 route add default via fd00:1::1
+	ip -n "$SRV" -6 route add default via fd00:2::1
+	ip netns exec "$RTR" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+}
+# ... and tcp_rcvmgr configured on the router: a LAN prefix none of the
+# test's addresses is in, so that it hooks and manages nothing
+setup_configured() {
+	setup && ctl rcvmgr set wan eth1 lan 192.0.2.0/24
+}
 
 # hooks NS: "family hook" lines of the hooks tcp_rcvmgr holds in NS
 hooks() {
@@ -37,9 +53,6 @@ hooks() {
 		/\[tcp_rcvmgr\]/ { print fam, hook }' | sort | tr '\n' ' '
 }
 want_hooks="ip forward ip input ip output ip6 forward ip6 input ip6 output "
-
-modprobe tcp_rcvmgr
-log_test $? "module loads"
 
 # Listing hooks needs CONFIG_NETFILTER_NETLINK_HOOK (Debian's 6.1 lacks it):
 # see whether an nftables base chain of our own shows up in the listing
@@ -52,6 +65,7 @@ else
 	can_list=$ksft_skip
 	why="kernel without CONFIG_NETFILTER_NETLINK_HOOK: hooks cannot be listed"
 fi
+cleanup_all_ns
 # check_hooks NS WANT DESC
 check_hooks() {
 	if [ $can_list -ne 0 ]; then
@@ -62,45 +76,57 @@ check_hooks() {
 	log_test $? "$3" "$(hooks "$1")"
 }
 
-check_hooks "$RTR" "" "loaded, not configured: no hooks"
-# a LAN prefix none of the test's addresses is in: hooks, nothing managed
-ctl rcvmgr set wan eth1 lan 192.0.2.0/24
-log_test $? "configured: WAN eth1, LAN 192.0.2.0/24"
-check_hooks "$RTR" "$want_hooks" "configured: hooks on forward, input and output, IPv4 and IPv6"
-setup_ns LATE
-check_hooks "$LATE" "" "no hooks in a namespace created after loading, not configured"
-ctl rcvmgr set wan none lan none
-check_hooks "$RTR" "" "neither WAN devices nor LAN prefixes any more: the hooks are gone"
-ctl rcvmgr set lan 192.0.2.0/24
-check_hooks "$RTR" "$want_hooks" "a LAN prefix alone: the hooks again"
-ctl rcvmgr set wan eth1
+# hooks in a namespace while tcp_rcvmgr is configured there, and only then
+hooks_follow_config() {
+	local late
+
+	modprobe tcp_rcvmgr
+	log_test $? "module loads"
+	setup
+	check_hooks "$RTR" "" "loaded, not configured: no hooks"
+	# a LAN prefix none of the test's addresses is in: hooks, nothing managed
+	ctl rcvmgr set wan eth1 lan 192.0.2.0/24
+	log_test $? "configured: WAN eth1, LAN 192.0.2.0/24"
+	check_hooks "$RTR" "$want_hooks" "configured: hooks on forward, input and output, IPv4 and IPv6"
+	setup_ns LATE
+	check_hooks "$LATE" "" "no hooks in a namespace created after loading, not configured"
+	ctl rcvmgr set wan none lan none
+	check_hooks "$RTR" "" "neither WAN devices nor LAN prefixes any more: the hooks are gone"
+	ctl rcvmgr set lan 192.0.2.0/24
+	check_hooks "$RTR" "$want_hooks" "a LAN prefix alone: the hooks again"
+}
 
 # the kernel's own YNL CLI reads and sets the configuration from the spec
 ynl() { ynl_cli -n "$RTR" tcp_rcvmgr "$@"; }
-cfg=$(ynl --do config-get 2>&1)
-rc=$?
-if [ $rc = "$ksft_skip" ]; then
-	skip_tests "the kernel's ynl CLI is not extracted (make check does it)" \
-		"ynl CLI: config-get from the spec" "ynl CLI: config-set from the spec" \
-		"ynl CLI: stats-get and a conn-get dump from the spec"
-else
-	eth1=$(ip netns exec "$RTR" cat /sys/class/net/eth1/ifindex)
-	got=$(echo "$cfg" | python3 -c "
+ynl_config() {
+	local cfg rc eth1 got st conns
+
+	setup_configured
+	cfg=$(ynl --do config-get 2>&1)
+	rc=$?
+	if [ $rc = "$ksft_skip" ]; then
+		skip_tests "the kernel's ynl CLI is not extracted (make check does it)" \
+			"ynl CLI: config-get from the spec" "ynl CLI: config-set from the spec" \
+			"ynl CLI: stats-get and a conn-get dump from the spec"
+	else
+		eth1=$(ip netns exec "$RTR" cat /sys/class/net/eth1/ifindex)
+		got=$(echo "$cfg" | python3 -c "
 import json, sys
 c = json.load(sys.stdin)
 w = c.get('wan-dev')
 print(w if isinstance(w, int) else (w or [None])[0], c.get('policy'), len(c.get('lan-prefix', [])))" 2>&1)
-	[ "$got" = "$eth1 azuma 1" ] || [ "$got" = "$eth1 1 1" ]
-	log_test $? "ynl CLI: config-get from the spec" "wan-dev policy lan-prefixes: $got (eth1 $eth1)"
-	ynl --do config-set --json '{"policy": "equal"}' >/dev/null 2>&1 &&
-		ctl rcvmgr show | grep -q "policy equal"
-	log_test $? "ynl CLI: config-set from the spec" "$(ctl rcvmgr show | head -n 1)"
-	ctl rcvmgr set policy azuma
-	st=$(ynl --do stats-get 2>&1) && conns=$(ynl --dump conn-get 2>&1) &&
-		echo "$st" | python3 -c "import json, sys; sys.exit(0 if 'conns' in json.load(sys.stdin) else 1)" &&
-		echo "$conns" | python3 -c "import json, sys; sys.exit(0 if isinstance(json.load(sys.stdin), list) else 1)"
-	log_test $? "ynl CLI: stats-get and a conn-get dump from the spec" "$(echo "$st" | head -c 120)"
-fi
+		[ "$got" = "$eth1 azuma 1" ] || [ "$got" = "$eth1 1 1" ]
+		log_test $? "ynl CLI: config-get from the spec" "wan-dev policy lan-prefixes: $got (eth1 $eth1)"
+		ynl --do config-set --json '{"policy": "equal"}' >/dev/null 2>&1 &&
+			ctl rcvmgr show | grep -q "policy equal"
+		log_test $? "ynl CLI: config-set from the spec" "$(ctl rcvmgr show | head -n 1)"
+		ctl rcvmgr set policy azuma
+		st=$(ynl --do stats-get 2>&1) && conns=$(ynl --dump conn-get 2>&1) &&
+			echo "$st" | python3 -c "import json, sys; sys.exit(0 if 'conns' in json.load(sys.stdin) else 1)" &&
+			echo "$conns" | python3 -c "import json, sys; sys.exit(0 if isinstance(json.load(sys.stdin), list) else 1)"
+		log_test $? "ynl CLI: stats-get and a conn-get dump from the spec" "$(echo "$st" | head -c 120)"
+	fi
+}
 
 # Unmanaged connections (none is in the LAN prefix) pass untouched: the
 # windows of the ACKs the server
@@ -117,7 +143,7 @@ capture() {
 	pids+=" $!"
 	busywait 10000 grep -q "listening on" "$3.err"
 }
-transparent() {
+transparent_one() {
 	local addr=$1 dir pids= rc
 	dir=$(mktemp -d)
 	capture "$RTR" eth1 "$dir/in.pcap" && capture "$RTR" eth0 "$dir/out.pcap" &&
@@ -134,25 +160,39 @@ transparent() {
 	rm -rf "$dir"
 	return $rc
 }
-detail=$(transparent 10.2.0.2)
-log_test $? "IPv4 forwarded TCP passes with windows untouched" "$detail"
-detail=$(transparent fd00:2::2)
-log_test $? "IPv6 forwarded TCP passes with windows untouched" "$detail"
+transparent() {
+	local detail
 
-# unload while a connection is transferring: it completes
-ip netns exec "$SRV" iperf3 -s -1 >/dev/null 2>&1 &
-server=$!
-busywait 5000 tcp_listening "$SRV" 5201
-ip netns exec "$CLI" iperf3 -c 10.2.0.2 -t 4 >/dev/null 2>&1 &
-client=$!
-sleep 2
-rmmod tcp_rcvmgr
-unload=$?
-wait $client
-rc=$?
-wait $server
-[ $unload -eq 0 ] && [ $rc -eq 0 ]
-log_test $? "unload during a transfer; the transfer completes" "rmmod=$unload iperf3=$rc"
+	setup_configured
+	detail=$(transparent_one 10.2.0.2)
+	log_test $? "IPv4 forwarded TCP passes with windows untouched" "$detail"
+	detail=$(transparent_one fd00:2::2)
+	log_test $? "IPv6 forwarded TCP passes with windows untouched" "$detail"
+}
 
-check_hooks "$RTR" "" "no hooks left after unload"
-check_hooks "$LATE" "" "no hooks left after unload (namespace created later)"
+# unload while a connection is transferring: it completes, and no hook is
+# left, in the router's namespace nor in one created after the load
+unload() {
+	local server client unload rc
+
+	setup_configured
+	setup_ns LATE
+	ip netns exec "$SRV" iperf3 -s -1 >/dev/null 2>&1 &
+	server=$!
+	busywait 5000 tcp_listening "$SRV" 5201
+	ip netns exec "$CLI" iperf3 -c 10.2.0.2 -t 4 >/dev/null 2>&1 &
+	client=$!
+	sleep 2
+	rmmod tcp_rcvmgr
+	unload=$?
+	wait $client
+	rc=$?
+	wait $server
+	[ $unload -eq 0 ] && [ $rc -eq 0 ]
+	log_test $? "unload during a transfer; the transfer completes" "rmmod=$unload iperf3=$rc"
+
+	check_hooks "$RTR" "" "no hooks left after unload"
+	check_hooks "$LATE" "" "no hooks left after unload (namespace created later)"
+}
+
+tests_run

@@ -683,17 +683,37 @@ static void print_rate_opt(const char *key, __u64 bps, const char *none)
 	}
 }
 
+/*
+ * @bytes as tc prints a size (its sprint_size()): whole Mb or Kb where it
+ * is within 1024 or 16 bytes of one, else bytes. Written here rather than
+ * called: tc's print_color_size() takes a __u32 up to iproute2 6.17 and a
+ * __u64 from 6.18, and the plugin must load in both (tc_abi.h).
+ */
+static void size_text(char *buf, size_t len, __u32 bytes)
+{
+	const __u64 kilo = 1024, mega = kilo * kilo;
+	__u64 m = (bytes + mega / 2) / mega, k = (bytes + kilo / 2) / kilo;
+
+	if (bytes >= mega && (m * mega > bytes ? m * mega - bytes : bytes - m * mega) < 1024)
+		snprintf(buf, len, "%lluMb", (unsigned long long)m);
+	else if (bytes >= kilo && (k * kilo > bytes ? k * kilo - bytes : bytes - k * kilo) < 16)
+		snprintf(buf, len, "%lluKb", (unsigned long long)k);
+	else
+		snprintf(buf, len, "%ub", bytes);
+}
+
 /* a burst: bytes in JSON (0 = derived), human units in text */
 static void print_burst_opt(const char *key, __u32 bytes)
 {
-	char fmt[32];
+	char fmt[32], text[32];
 
 	print_color_uint(PRINT_JSON, TC_COLOR_NONE, key, NULL, bytes);
 	snprintf(fmt, sizeof(fmt), "%s %%s ", key);
 	if (bytes)
-		print_color_size(PRINT_FP, TC_COLOR_NONE, NULL, fmt, bytes);
+		size_text(text, sizeof(text), bytes);
 	else
-		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, "auto");
+		snprintf(text, sizeof(text), "auto");
+	print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, text);
 }
 
 /* the estimator's counting: its port, the peer's prefixes, the mark */

@@ -4,8 +4,16 @@
  *
  * tc (iproute2) dlopens q_<kind>.so and looks up <kind>_qdisc_util; the
  * plugin may call the helpers tc exports. iproute2 installs no headers for
- * this, so the declarations the plugin relies on are stated here, checked
- * against iproute2 6.1 (Debian 12), whose layout they must match.
+ * this, so the declarations the plugin relies on are stated here. They
+ * are the same in iproute2 6.1 (Debian 12) through 6.18, read from each
+ * release's tc/tc_util.h, include/json_print.h, include/color.h,
+ * include/utils.h and include/libnetlink.h (6.15 is Debian 13's and
+ * bookworm-backports'): struct qdisc_util gained only const on its
+ * function pointers' first argument, COLOR_NONE is still the last colour,
+ * and no helper below changed. print_color_size(), which the plugin does
+ * not call, takes a __u64 from 6.18 on. debian/control bounds iproute2 to
+ * the releases checked; a new one is read the same way before the bound
+ * moves.
  */
 #ifndef _ER2BC_TC_ABI_H
 #define _ER2BC_TC_ABI_H
@@ -50,8 +58,6 @@ int print_color_bool(enum output_type t, int color, const char *key,
 		     const char *fmt, bool value);
 int print_color_rate(bool use_iec, enum output_type t, int color,
 		     const char *key, const char *fmt, unsigned long long rate);
-int print_color_size(enum output_type t, int color, const char *key,
-		     const char *fmt, __u32 size);
 int print_color_int(enum output_type t, int color, const char *key,
 		    const char *fmt, int value);
 int print_color_0xhex(enum output_type t, int color, const char *key,
