@@ -22,6 +22,7 @@ tcq() { tc -netns "$NS" "$@"; }
 # classes and a filter; $before, what tc shows of it (a setup that fails
 # is the case's one check)
 setup() {
+	before=
 	setup_ns NS && dummy_dev "$NS" &&
 		tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit default 50 &&
 		tcq class add dev dummy0 parent 1: classid 1:10 er2bc prio 1 rate 400kbit ceil 1mbit &&

@@ -42,6 +42,7 @@ static enum compete_step drain_begin(struct compete *c, int64_t q_ns, int64_t mo
 	c->skipped = 0;
 	c->depth = 1;
 	c->floored = false;
+	c->refilled = false;
 	c->lag = compete_drain_lag(r->rtt_ns, r->interval_ns);
 	c->drain_most = most_ns;
 	c->last_q = q_ns;
@@ -70,20 +71,27 @@ static enum compete_step drain_fail(struct compete *c)
 }
 
 /*
- * W a step further down, if the drain has one left (and where the
- * priorities' floor held the last step up, once more, to the quarter
- * itself: the floor may lie above what the others leave free); judged
- * afresh after the lag
+ * W a step further down, if the drain has one left, judged afresh after
+ * the lag. @never_fell: a queue that did not fall at all at this step may
+ * also take, where the priorities' floor held the last step up, the
+ * quarter itself (the floor may lie above what the others leave free); a
+ * queue that fell and then stood or rose takes the floored step only (and
+ * no drain that took a step for it goes past the floor later), so
+ * that beside loss-based flows W is never put under what the highest
+ * priorities ask for by their refill (issue 39)
  */
-static bool drain_deeper(struct compete *c, const struct compete_read *r)
+static bool drain_deeper(struct compete *c, const struct compete_read *r, bool never_fell)
 {
 	if (c->depth > COMPETE_DRAIN_DEPTH ||
-	    (c->depth == COMPETE_DRAIN_DEPTH && !c->floored))
+	    (c->depth == COMPETE_DRAIN_DEPTH &&
+	     !(c->floored && never_fell && !c->refilled)))
 		return false;
+	c->refilled |= !never_fell;
 	c->depth++;
 	c->halve = true;
 	c->fell = false;
 	c->risen = 0;
+	c->drain_age = 0;
 	c->lag = compete_drain_lag(r->rtt_ns, r->interval_ns);
 	return true;
 }
@@ -107,9 +115,9 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		if (q < c->watch_min)
 			c->watch_min = q;
 		if (q >= half || q >= c->watch_min + tenth) {
-			/* (or a path that narrowed: below) */
+			/* (or a path that narrowed: below; not on a recheck) */
 			if (++c->risen >= COMPETE_RISEN) {
-				if (!drain_deeper(c, r))
+				if (c->on || !drain_deeper(c, r, false))
 					return drain_fail(c);
 				c->verify = 0;
 				return COMPETE_DRAIN;
@@ -136,7 +144,7 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
 	}
 	/* never fell: R may read above W's share; once deeper */
-	if (!c->fell && drain_deeper(c, r))
+	if (!c->fell && drain_deeper(c, r, true))
 		return COMPETE_DRAIN;
 	/*
 	 * fell, then no more, or never fell at the deepest step: judged when
@@ -154,9 +162,11 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 	 * as the DBHPF staircase does every few seconds) leaves W's step above
 	 * what it now frees, and W's own queue stands or grows as well: in the
 	 * matrix's fixed-ABW cells that was taken for others' in most runs. A
-	 * step deeper tells them apart; others' only at the deepest.
+	 * step deeper tells them apart; others' only at the deepest. Not on a
+	 * recheck while competing: the others were there a moment ago, and
+	 * their refill at the first step says they still are.
 	 */
-	if (drain_deeper(c, r))
+	if (!c->on && drain_deeper(c, r, false))
 		return COMPETE_DRAIN;
 	return drain_fail(c);
 }

@@ -140,6 +140,7 @@ struct compete {
 	uint32_t lag;			/* estimates still to wait out */
 	uint32_t depth;			/* steps of W down so far (3/4, then 1/4) */
 	bool floored;			/* the priorities' floor held the last step up */
+	bool refilled;			/* a step taken for a queue that fell, then stood */
 	int64_t drain_most;		/* the most the test saw when it began, ns */
 	int64_t last_q;			/* the last queue read in the drain, ns */
 	uint64_t w_saved;		/* W when it began, bit/s; 0: not yet set */

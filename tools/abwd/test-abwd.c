@@ -2104,6 +2104,53 @@ static void test_compete_drain(void)
 	ok(cstep(&c, 13 * MS) == COMPETE_DRAIN && cstep(&c, 6 * MS) == COMPETE_DRAIN &&
 	   cstep(&c, 2 * MS) == COMPETE_DRAIN && c.verify && !c.on,
 	   "compete: ... the lag, then 6 and 2 ms: emptied, watched as W's own");
+	for (n = 1; n < 20 && (st = cstep(&c, 2 * MS)) == COMPETE_DRAIN; n++)
+		;
+	ok(st == COMPETE_DRAIN_END && !c.on && n == 9,
+	   "compete: ... and it stays empty: drain-end, not competing (%d)", n);
+	/* W at the end of it: half the R that began it, from the deeper step */
+	{
+		struct aimd_params p = AIMD_DEFAULTS;
+		struct aimd a;
+
+		aimd_init(&a, &p);
+		compete_init(&c);
+		a.w = 1360000;
+		for (i = 0; i < 10 && (st = cstep(&c, 33 * MS)) == COMPETE_LOSS; i++)
+			;
+		compete_drain(&c, st, &a, &p, 1200000, NULL, 0);
+		is_u64(a.w, 900000, "compete: the staircase's drain: three quarters of min(R 1.2, W 1.36)");
+		for (i = 0; i < 6; i++) {
+			static const int q[6] = { 30, 28, 20, 15, 15, 14 };
+
+			st = cstep(&c, q[i] * MS);
+			compete_drain(&c, st, &a, &p, 900000, NULL, 0);
+		}
+		ok(st == COMPETE_DRAIN && c.depth == 2 && a.w == 300000,
+		   "compete: ... stands at 15 ms: a quarter, 300 kbit/s (%" PRIu64 ")", a.w);
+		for (n = 0; n < 20; n++) {
+			st = cstep(&c, (n < 2 ? 13 - 6 * n : 2) * MS);
+			compete_drain(&c, st, &a, &p, 300000, NULL, 0);
+			if (st != COMPETE_DRAIN)
+				break;
+		}
+		ok(st == COMPETE_DRAIN_END && a.w == 600000,
+		   "compete: ... empties and stays so: drain-end, W at half the R that began it, 600 kbit/s (%" PRIu64 ")",
+		   a.w);
+	}
+	/* a long fall at the first step does not shorten the deeper one's */
+	compete_init(&c);
+	for (i = 0; i < 10; i++)
+		cstep(&c, 900 * MS);
+	cstep(&c, 900 * MS);		/* the lag */
+	for (n = 0; n < COMPETE_DRAIN_MAX - 1; n++)
+		cstep(&c, (880 - 20 * n) * MS);
+	ok(cstep(&c, 120 * MS) == COMPETE_DRAIN && cstep(&c, 121 * MS) == COMPETE_DRAIN &&
+	   c.depth == 2 && !c.drain_age,
+	   "compete: %u readings falling, then standing: a step deeper, its count of readings afresh",
+	   COMPETE_DRAIN_MAX - 1);
+	ok(cstep(&c, 121 * MS) == COMPETE_DRAIN && cstep(&c, 118 * MS) == COMPETE_DRAIN && c.draining,
+	   "compete: ... the lag, then one fall: still draining, not ended by the first step's count");
 	/* one reading up at a fall's COMPETE_DRAIN_MAXth: not its end */
 	compete_init(&c);
 	for (i = 0; i < 10; i++)
@@ -2265,6 +2312,33 @@ static void test_compete_drain(void)
 			;
 		ok(st == COMPETE_DRAIN_FAIL && c.depth == 2 && i == 2,
 		   "compete: ... and no third step: others' after the lag and two readings (%d)", i);
+
+		/*
+		 * beside loss-based flows: the queue falls at the first step, then
+		 * their refill stands at the floored second; no third step under
+		 * the priorities' floor for a queue that fell (the review's case:
+		 * 2.1, 1.264, then 0.7 Mbit/s at every such drain)
+		 */
+		compete_init(&c);
+		a.w = 3000000;
+		for (i = 0; i < 10 && (st = cstep(&c, 40 * MS)) == COMPETE_LOSS; i++)
+			;
+		compete_drain(&c, st, &a, &p, 2800000, level, 5);
+		compete_drain(&c, cstep(&c, 40 * MS), &a, &p, 2100000, level, 5);	/* the lag */
+		st = cstep(&c, 30 * MS);		/* fell */
+		compete_drain(&c, st, &a, &p, 2100000, level, 5);
+		st = cstep(&c, 35 * MS);
+		compete_drain(&c, st, &a, &p, 2100000, level, 5);
+		st = cstep(&c, 40 * MS);		/* refilled: a step deeper */
+		compete_drain(&c, st, &a, &p, 2100000, level, 5);
+		ok(st == COMPETE_DRAIN && c.depth == 2 && c.floored && a.w == 1264000,
+		   "compete: fell, then refilled: the floored step, 1.264 Mbit/s (%" PRIu64 ")", a.w);
+		for (i = 0; i < 6 && (st = cstep(&c, (38 + 2 * (i % 2)) * MS)) == COMPETE_DRAIN; i++)
+			compete_drain(&c, st, &a, &p, 1264000, level, 5);
+		compete_drain(&c, st, &a, &p, 1264000, level, 5);
+		ok(st == COMPETE_DRAIN_FAIL && c.depth == 2 && i == 2 && a.w >= 1264000,
+		   "compete: ... standing there: others', no third step under the floor (%d, W %" PRIu64 ")",
+		   i, a.w);
 	}
 
 	/* competing; the others leave, W's own rate keeps 40 ms standing */
@@ -2286,6 +2360,22 @@ static void test_compete_drain(void)
 	ok(st == COMPETE_DRAIN_END && !c.on && a.w == 3000000,
 	   "compete: the queue empties and stays so: not competing, W back at 3 Mbit/s");
 	ok(cstep(&c, 2 * MS) == COMPETE_LOSS, "compete: then the loss rule");
+
+	/*
+	 * competing, a recheck: the queue falls, then the others refill it at
+	 * the first step: they are still there, others' at once, no deeper
+	 * step (a fixed path's refill is told apart before competing begins)
+	 */
+	compete_init(&c);
+	for (i = 0; i < 30 && cstep(&c, (40 + i % 5) * MS) != COMPETE_DRAIN_FAIL; i++)
+		;
+	for (n = 0; n < 40 && (st = cstep(&c, 40 * MS)) == COMPETE_RATE; n++)
+		;
+	ok(st == COMPETE_DRAIN && c.on && c.depth == 1, "compete: competing, a recheck's drain");
+	ok(cstep(&c, 40 * MS) == COMPETE_DRAIN && cstep(&c, 30 * MS) == COMPETE_DRAIN &&
+	   cstep(&c, 35 * MS) == COMPETE_DRAIN && cstep(&c, 40 * MS) == COMPETE_DRAIN_FAIL &&
+	   c.on && c.depth == 1,
+	   "compete: ... the lag, a fall, then a refill at two readings: still others', at the first step");
 
 	/* a queue that falls, slowly, for ever: drain-end at the longest */
 	compete_init(&c);

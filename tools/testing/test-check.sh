@@ -83,7 +83,9 @@ if [ "$kver" != debug ] && [ -d "$ER2BC_CHECK_REPORT/debug-queue" ]; then
 fi
 [[ demo/alpha == *"${filter%%:*}"* ]] && mine demo/alpha &&
 case $FAKE in
-cases)		tap "ok 1 - ${filter#*:}" "1..1" ;;
+cases)		[[ $filter == *:* ]] && echo "# tests_run: only ${filter#*:}"
+		tap "ok 1 - ${filter#*:}" "1..1" ;;
+casesnot)	tap "ok 1 - ${filter#*:}" "1..1" ;;
 shortplan)	tap "ok 1 - one" "ok 2 - two" "1..3" ;;
 fewer)		tap "ok 1 - one" "1..1" ;;
 more)		tap "ok 1 - one" "ok 2 - two" "ok 3 - three" "1..3" ;;
@@ -218,6 +220,8 @@ expect 0 "total: 5 passed, 0 failed" "a filter naming a case: judged by the resu
 	cases 6.12 -T alpha:two
 expect 1 "reported 1 cases, the manifest expects 2" "... but without a case, fewer results fail" \
 	cases 6.12 -T alpha
+expect 1 "reported 1 cases, the manifest expects 2" \
+	"... and a suite that did not say it ran only those cases is counted whole" casesnot 6.12 -T alpha:two
 expect 0 "6.12: no test matches 'kunit/demo', not booted" "... and boots no kernel without it" good 6.12 debug -T kunit/demo
 
 # --- selftests/lib.sh's tests_run: the cases of ALL_TESTS, or those of TESTS
@@ -231,22 +235,23 @@ ALL_TESTS="
 one() { log_test 0 one; }
 two() { log_test 0 two; }
 three() { log_test 0 three; }
+ALL_TESTS+=" four"
 tap_begin
 tests_run
 EOF
 chmod +x "$work/suite.sh"
 out=$("$work/suite.sh" | grep -v '^TAP' | paste -sd' ' -)
-[ "$out" = "ok 1 - one ok 2 - two ok 3 - three 1..3" ]
-ok $? "tests_run: every case of ALL_TESTS, in order${out:+: $out}"
+[[ "$out" == "ok 1 - one ok 2 - two ok 3 - three not ok 4 - case four # ALL_TESTS names it, but no function does 1..4" ]]
+ok $? "tests_run: every case of ALL_TESTS, in order; a name without a function fails${out:+: $out}"
 out=$(TESTS="three,one" "$work/suite.sh" | grep -v '^TAP' | paste -sd' ' -)
-[ "$out" = "ok 1 - three ok 2 - one 1..2" ]
+[ "$out" = "# tests_run: only three one ok 1 - three ok 2 - one 1..2" ]
 ok $? "tests_run: only the cases TESTS names (T=suite:three,one)${out:+: $out}"
-TESTS="two four" "$work/suite.sh" >"$work/out"
+TESTS="two five" "$work/suite.sh" >"$work/out"
 rc=$?
-[ $rc = 1 ] && grep -q "^not ok 2 - case four # not a case of" "$work/out"
+[ $rc = 1 ] && grep -q "^not ok 2 - case five # not a case of" "$work/out"
 ok $? "tests_run: a case the suite does not have fails (exit $rc)"
-grep -q "^not ok 2 - case four # not a case of .*: one two three$" "$work/out"
-ok $? "tests_run: ... and names the suite's cases on one line ($(grep "case four" "$work/out"))"
+grep -q "^not ok 2 - case five # not a case of .*: one two three four$" "$work/out"
+ok $? "tests_run: ... and names the suite's cases on one line ($(grep "case five" "$work/out"))"
 
 # --- the generated netlink code (make lint): a committed table or policy
 # that its spec would not generate fails ynl-gen.sh --check
