@@ -69,7 +69,10 @@
  *    there (drain-fail). A path that narrows during the drain (inelastic
  *    traffic stepping up, as DBHPF's staircase does) leaves a step no
  *    lower than what it now frees, and W's own queue stands or grows
- *    too; the deeper step empties it, the others refill at it as well;
+ *    too; the deeper step empties it, the others refill at it as well.
+ *    That step is never past the priorities' floor (only a queue that
+ *    never fell goes to the plain quarter), and a recheck while
+ *    competing judges a refill at the first step others' at once;
  *  - never fallen: W at a quarter of min(R, W) (R can read above W's
  *    share of the free rate where inelastic traffic takes part of a full
  *    buffer's drops), and the lag again; never fallen there,
