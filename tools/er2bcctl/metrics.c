@@ -25,6 +25,7 @@
 #include "nl.h"
 #include "output.h"
 #include "parse.h"
+#include "xstats.h"
 
 #define KIND	"er2bc"
 
@@ -86,56 +87,16 @@ const struct nlattr *tc_counts_parse(const struct nlattr *stats2, struct tc_coun
 	return tb[TCA_STATS_APP];
 }
 
-/* the nested statistics' attributes these tools read: their sizes */
-static const uint8_t stats_size[TCA_ER2BC_STATS_MAX + 1] = {
-	[TCA_ER2BC_STATS_CAP] = 8, [TCA_ER2BC_STATS_GUARANTEED] = 8,
-	[TCA_ER2BC_STATS_CLASSES] = 4, [TCA_ER2BC_STATS_ACTIVE] = 4,
-	[TCA_ER2BC_STATS_UNCLASSIFIED] = 8, [TCA_ER2BC_STATS_THROTTLED] = 8,
-	[TCA_ER2BC_STATS_WAITS] = 8, [TCA_ER2BC_STATS_YIELDED] = 8,
-	[TCA_ER2BC_STATS_HELD_NS] = 8, [TCA_ER2BC_STATS_LEND_TURNS] = 8,
-	[TCA_ER2BC_STATS_LEND_ROUNDS] = 8, [TCA_ER2BC_STATS_UPDATES] = 8,
-	[TCA_ER2BC_STATS_SEQ] = 4, [TCA_ER2BC_STATS_STALE] = 1,
-	[TCA_ER2BC_STATS_ESTIMATE_AGE_NS] = 8,
-	[TCA_ER2BC_STATS_PROBE_PACKETS] = 8, [TCA_ER2BC_STATS_PROBE_BYTES] = 8,
-	[TCA_ER2BC_STATS_PROBES] = 8, [TCA_ER2BC_STATS_PROBE_IGNORED] = 8,
-	[TCA_ER2BC_STATS_GUARANTEE] = 8, [TCA_ER2BC_STATS_BYTES_GUARANTEED] = 8,
-	[TCA_ER2BC_STATS_BYTES_BORROWED] = 8, [TCA_ER2BC_STATS_CREDIT] = 4,
-	[TCA_ER2BC_STATS_STATE] = 4, [TCA_ER2BC_STATS_SHORTAGE_NS] = 8,
-};
+#define U64(tb, t) er2bc_stat_u64((tb)[TCA_ER2BC_STATS_##t])
+#define U32(tb, t) er2bc_stat_u32((tb)[TCA_ER2BC_STATS_##t])
+#define U8(tb, t) er2bc_stat_u8((tb)[TCA_ER2BC_STATS_##t])
 
-/*
- * Whether @app holds nested attributes (modules since the nested
- * statistics) rather than the struct an older module sends: the whole
- * payload a chain of attributes, those these tools know of their size (a
- * newer module's others and the pad skipped), @key among them. A struct
- * does not read so: its first field, a rate, would have to read as a
- * header that the rest of it follows.
- */
+/* @app's nested attributes (xstats.h), @key among them */
 static bool stats_nested(const struct nlattr *app, const struct nlattr **tb, uint16_t key)
 {
-	const char *p = mnl_attr_get_payload(app);
-	int len = (int)mnl_attr_get_payload_len(app);
-	const struct nlattr *a;
-
-	memset(tb, 0, sizeof(*tb) * (TCA_ER2BC_STATS_MAX + 1));
-	for (a = (const struct nlattr *)p; mnl_attr_ok(a, len); a = mnl_attr_next(a)) {
-		uint16_t type = mnl_attr_get_type(a);
-
-		len -= (int)MNL_ALIGN(a->nla_len);
-		if (!type)
-			return false;
-		if (type > TCA_ER2BC_STATS_MAX || !stats_size[type])
-			continue;
-		if (mnl_attr_get_payload_len(a) != stats_size[type])
-			return false;
-		tb[type] = a;
-	}
-	return len == 0 && tb[key];
+	return er2bc_stats_nested(mnl_attr_get_payload(app),
+				  (int)mnl_attr_get_payload_len(app), tb) && tb[key];
 }
-
-#define U64(tb, t) ((tb)[TCA_ER2BC_STATS_##t] ? mnl_attr_get_u64((tb)[TCA_ER2BC_STATS_##t]) : 0)
-#define U32(tb, t) ((tb)[TCA_ER2BC_STATS_##t] ? mnl_attr_get_u32((tb)[TCA_ER2BC_STATS_##t]) : 0)
-#define U8(tb, t) ((tb)[TCA_ER2BC_STATS_##t] ? mnl_attr_get_u8((tb)[TCA_ER2BC_STATS_##t]) : 0)
 
 void qdisc_xstats_parse(const struct nlattr *app, struct tc_er2bc_xstats *x, size_t *xlen)
 {

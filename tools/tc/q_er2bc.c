@@ -25,6 +25,7 @@
 #include <linux/er2bc.h>
 
 #include "tc_abi.h"
+#include "xstats.h"
 
 #define OPT_MAXLEN 1024
 
@@ -953,98 +954,41 @@ static int er2bc_print_cstats(const struct tc_er2bc_class_xstats *x, size_t len)
 	return 0;
 }
 
-/* the nested statistics' attributes' sizes; -1: any (the pad) */
-static const int stats_sizes[TCA_ER2BC_STATS_MAX + 1] = {
-	[TCA_ER2BC_STATS_PAD] = -1,
-	[TCA_ER2BC_STATS_CAP] = 8, [TCA_ER2BC_STATS_GUARANTEED] = 8,
-	[TCA_ER2BC_STATS_CLASSES] = 4, [TCA_ER2BC_STATS_ACTIVE] = 4,
-	[TCA_ER2BC_STATS_UNCLASSIFIED] = 8, [TCA_ER2BC_STATS_THROTTLED] = 8,
-	[TCA_ER2BC_STATS_WAITS] = 8, [TCA_ER2BC_STATS_YIELDED] = 8,
-	[TCA_ER2BC_STATS_HELD_NS] = 8, [TCA_ER2BC_STATS_LEND_TURNS] = 8,
-	[TCA_ER2BC_STATS_LEND_ROUNDS] = 8, [TCA_ER2BC_STATS_UPDATES] = 8,
-	[TCA_ER2BC_STATS_SEQ] = 4, [TCA_ER2BC_STATS_STALE] = 1,
-	[TCA_ER2BC_STATS_ESTIMATE_AGE_NS] = 8,
-	[TCA_ER2BC_STATS_PROBE_PACKETS] = 8, [TCA_ER2BC_STATS_PROBE_BYTES] = 8,
-	[TCA_ER2BC_STATS_PROBES] = 8, [TCA_ER2BC_STATS_PROBE_IGNORED] = 8,
-	[TCA_ER2BC_STATS_GUARANTEE] = 8, [TCA_ER2BC_STATS_BYTES_GUARANTEED] = 8,
-	[TCA_ER2BC_STATS_BYTES_BORROWED] = 8, [TCA_ER2BC_STATS_CREDIT] = 4,
-	[TCA_ER2BC_STATS_STATE] = 4, [TCA_ER2BC_STATS_SHORTAGE_NS] = 8,
-};
-
-/*
- * Whether @xstats are nested attributes (modules since the nested
- * statistics) rather than the struct an older module sends: the whole
- * payload a chain of attributes, those this plugin knows of their size
- * (a newer module's others skipped), one of them the qdisc's cap or the
- * class's guarantee. A struct does not read so: its first field, a rate,
- * would have to read as a header that the rest of it follows.
- */
-static bool stats_nested(struct rtattr **tb, struct rtattr *xstats)
-{
-	int len = RTA_PAYLOAD(xstats);
-	struct rtattr *rta;
-
-	memset(tb, 0, sizeof(*tb) * (TCA_ER2BC_STATS_MAX + 1));
-	for (rta = RTA_DATA(xstats); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
-		unsigned short type = rta->rta_type & NLA_TYPE_MASK;
-
-		if (!type)
-			return false;
-		if (type > TCA_ER2BC_STATS_MAX || stats_sizes[type] < 0)
-			continue;
-		if ((int)RTA_PAYLOAD(rta) != stats_sizes[type])
-			return false;
-		tb[type] = rta;
-	}
-	return !len && (tb[TCA_ER2BC_STATS_CAP] || tb[TCA_ER2BC_STATS_GUARANTEE]);
-}
-
-/* a nested statistic, 0 if absent */
-static __u64 stat_u64(struct rtattr **tb, int type)
-{
-	return tb[type] ? rta_u64(tb[type]) : 0;
-}
-
-static __u32 stat_u32(struct rtattr **tb, int type)
-{
-	return tb[type] ? rta_u32(tb[type]) : 0;
-}
-
-static int print_nested_stats(struct rtattr **tb)
+static int print_nested_stats(const struct nlattr **tb)
 {
 	if (tb[TCA_ER2BC_STATS_GUARANTEE]) {
 		struct tc_er2bc_class_xstats c = {
-			.guarantee = stat_u64(tb, TCA_ER2BC_STATS_GUARANTEE),
-			.bytes_guaranteed = stat_u64(tb, TCA_ER2BC_STATS_BYTES_GUARANTEED),
-			.bytes_borrowed = stat_u64(tb, TCA_ER2BC_STATS_BYTES_BORROWED),
-			.credit = (__s32)stat_u32(tb, TCA_ER2BC_STATS_CREDIT),
-			.state = stat_u32(tb, TCA_ER2BC_STATS_STATE),
-			.shortage_ns = stat_u64(tb, TCA_ER2BC_STATS_SHORTAGE_NS),
+			.guarantee = er2bc_stat_u64(tb[TCA_ER2BC_STATS_GUARANTEE]),
+			.bytes_guaranteed = er2bc_stat_u64(tb[TCA_ER2BC_STATS_BYTES_GUARANTEED]),
+			.bytes_borrowed = er2bc_stat_u64(tb[TCA_ER2BC_STATS_BYTES_BORROWED]),
+			.credit = (__s32)er2bc_stat_u32(tb[TCA_ER2BC_STATS_CREDIT]),
+			.state = er2bc_stat_u32(tb[TCA_ER2BC_STATS_STATE]),
+			.shortage_ns = er2bc_stat_u64(tb[TCA_ER2BC_STATS_SHORTAGE_NS]),
 		};
 
 		return er2bc_print_cstats(&c, sizeof(c));
 	}
 	struct tc_er2bc_xstats q = {
-		.rate = stat_u64(tb, TCA_ER2BC_STATS_CAP),
-		.guaranteed = stat_u64(tb, TCA_ER2BC_STATS_GUARANTEED),
-		.unclassified = stat_u64(tb, TCA_ER2BC_STATS_UNCLASSIFIED),
-		.throttled = stat_u64(tb, TCA_ER2BC_STATS_THROTTLED),
-		.waits = stat_u64(tb, TCA_ER2BC_STATS_WAITS),
-		.classes = stat_u32(tb, TCA_ER2BC_STATS_CLASSES),
-		.active = stat_u32(tb, TCA_ER2BC_STATS_ACTIVE),
-		.updates = stat_u64(tb, TCA_ER2BC_STATS_UPDATES),
-		.stale = tb[TCA_ER2BC_STATS_STALE] && rta_u8(tb[TCA_ER2BC_STATS_STALE]),
-		.seq = stat_u32(tb, TCA_ER2BC_STATS_SEQ),
-		.probe_packets = stat_u64(tb, TCA_ER2BC_STATS_PROBE_PACKETS),
-		.probe_bytes = stat_u64(tb, TCA_ER2BC_STATS_PROBE_BYTES),
-		.probes = stat_u64(tb, TCA_ER2BC_STATS_PROBES),
-		.probe_ignored = stat_u64(tb, TCA_ER2BC_STATS_PROBE_IGNORED),
-		.yielded = stat_u64(tb, TCA_ER2BC_STATS_YIELDED),
-		.estimate_age_ns = stat_u64(tb, TCA_ER2BC_STATS_ESTIMATE_AGE_NS),
-		.held_ns = stat_u64(tb, TCA_ER2BC_STATS_HELD_NS),
+		.rate = er2bc_stat_u64(tb[TCA_ER2BC_STATS_CAP]),
+		.guaranteed = er2bc_stat_u64(tb[TCA_ER2BC_STATS_GUARANTEED]),
+		.unclassified = er2bc_stat_u64(tb[TCA_ER2BC_STATS_UNCLASSIFIED]),
+		.throttled = er2bc_stat_u64(tb[TCA_ER2BC_STATS_THROTTLED]),
+		.waits = er2bc_stat_u64(tb[TCA_ER2BC_STATS_WAITS]),
+		.classes = er2bc_stat_u32(tb[TCA_ER2BC_STATS_CLASSES]),
+		.active = er2bc_stat_u32(tb[TCA_ER2BC_STATS_ACTIVE]),
+		.updates = er2bc_stat_u64(tb[TCA_ER2BC_STATS_UPDATES]),
+		.stale = er2bc_stat_u8(tb[TCA_ER2BC_STATS_STALE]),
+		.seq = er2bc_stat_u32(tb[TCA_ER2BC_STATS_SEQ]),
+		.probe_packets = er2bc_stat_u64(tb[TCA_ER2BC_STATS_PROBE_PACKETS]),
+		.probe_bytes = er2bc_stat_u64(tb[TCA_ER2BC_STATS_PROBE_BYTES]),
+		.probes = er2bc_stat_u64(tb[TCA_ER2BC_STATS_PROBES]),
+		.probe_ignored = er2bc_stat_u64(tb[TCA_ER2BC_STATS_PROBE_IGNORED]),
+		.yielded = er2bc_stat_u64(tb[TCA_ER2BC_STATS_YIELDED]),
+		.estimate_age_ns = er2bc_stat_u64(tb[TCA_ER2BC_STATS_ESTIMATE_AGE_NS]),
+		.held_ns = er2bc_stat_u64(tb[TCA_ER2BC_STATS_HELD_NS]),
 	};
-	__u64 lend[2] = { stat_u64(tb, TCA_ER2BC_STATS_LEND_TURNS),
-			  stat_u64(tb, TCA_ER2BC_STATS_LEND_ROUNDS) };
+	__u64 lend[2] = { er2bc_stat_u64(tb[TCA_ER2BC_STATS_LEND_TURNS]),
+			  er2bc_stat_u64(tb[TCA_ER2BC_STATS_LEND_ROUNDS]) };
 
 	return er2bc_print_qstats(&q, sizeof(q), lend);
 }
@@ -1052,12 +996,14 @@ static int print_nested_stats(struct rtattr **tb)
 /* tc hands a class's statistics to print_xstats as well */
 static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 {
-	struct rtattr *tb[TCA_ER2BC_STATS_MAX + 1];
+	const struct nlattr *tb[TCA_ER2BC_STATS_MAX + 1];
 	size_t len;
 
 	if (!xstats)
 		return 0;
-	if (stats_nested(tb, xstats))
+	/* (this version's modules; see xstats.h) */
+	if (er2bc_stats_nested(RTA_DATA(xstats), RTA_PAYLOAD(xstats), tb) &&
+	    (tb[TCA_ER2BC_STATS_CAP] || tb[TCA_ER2BC_STATS_GUARANTEE]))
 		return print_nested_stats(tb);
 	/*
 	 * a module loaded before an upgrade: its structs differ in size,
