@@ -302,6 +302,22 @@ static void ctrl_small_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, k[2].g, 0);
 	k[1].margin = 0;
 
+	/*
+	 * the margin, then the ceil: 60k with 100 % under a ceil of 64k asks
+	 * for 64k, under the share of 100k (W 200k, two classes): first
+	 */
+	{
+		struct er2bc_fill g;
+
+		er2bc_ctrl_class_init(&k[1], 60000, ER2BC_TYPE_UDP);
+		k[1].margin = 100;
+		er2bc_fill_start(&g, ER2BC_MODE_ER2BC, 200000);
+		KUNIT_EXPECT_EQ(test, er2bc_guarantee_demand(&g, &k[1], 60000, 64000), 64000);
+		KUNIT_EXPECT_TRUE(test, er2bc_guarantee_small(&g, &k[1], 60000, 64000,
+							     er2bc_fill_small(&g, 2)));
+		er2bc_ctrl_class_init(&k[1], rate[1], ER2BC_TYPE_UDP);
+	}
+
 	/* room for all: whole, whatever the order */
 	er2bc_fill_start(&f, ER2BC_MODE_ER2BC, 1000000);
 	fill_priority(&f, &e->p, k, rate, 3);

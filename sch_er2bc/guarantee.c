@@ -90,7 +90,7 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_with_margin);
  * er2bc_fill_small - the share under which a class is served first in its
  * priority
  * @f: the state of the round, where the priority begins
- * @n: the priority's classes
+ * @n: the priority's classes that ask for something
  *
  * Eq. 1 orders classes by priority and says nothing of classes of one
  * priority. Handed out in classid order, a priority that W cannot hold
@@ -115,6 +115,26 @@ u64 er2bc_fill_small(const struct er2bc_fill *f, unsigned int n)
 EXPORT_SYMBOL_IF_KUNIT(er2bc_fill_small);
 
 /**
+ * er2bc_guarantee_demand - what a class asks of the round
+ * @f: the state of the round
+ * @k: the controller's view of the class
+ * @rate_bps: its rate R_f
+ * @ceil_bps: its ceil, 0 for none
+ *
+ * Return: its demand as er2bc_guarantee_next() hands it out (S_d in er2bc
+ * mode once there is one, else R_f), with its margin, within its ceil
+ */
+u64 er2bc_guarantee_demand(const struct er2bc_fill *f, const struct er2bc_ctrl_class *k,
+			   u64 rate_bps, u64 ceil_bps)
+{
+	u64 d = f->mode == ER2BC_MODE_ER2BC && k->sd ? k->sd : rate_bps;
+
+	d = er2bc_with_margin(d, k->margin);
+	return ceil_bps ? min(d, ceil_bps) : d;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_guarantee_demand);
+
+/**
  * er2bc_guarantee_small - whether a class is served first in its priority
  * @f: the state of the round
  * @k: the controller's view of the class
@@ -122,17 +142,16 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_fill_small);
  * @ceil_bps: its ceil, 0 for none
  * @share: er2bc_fill_small() where its priority began
  *
- * Return: its demand (er2bc_guarantee_next()'s, within its ceil, with its
- * margin) is no more than @share
+ * Its demand decides (er2bc_guarantee_demand()); the controller's floor,
+ * and a guarantee that gradual convergence holds, then apply to it as to
+ * any class.
+ *
+ * Return: its demand is no more than @share
  */
 bool er2bc_guarantee_small(const struct er2bc_fill *f, const struct er2bc_ctrl_class *k,
 			   u64 rate_bps, u64 ceil_bps, u64 share)
 {
-	u64 d = f->mode == ER2BC_MODE_ER2BC && k->sd ? k->sd : rate_bps;
-
-	if (ceil_bps)
-		d = min(d, ceil_bps);
-	return share && er2bc_with_margin(d, k->margin) <= share;
+	return share && er2bc_guarantee_demand(f, k, rate_bps, ceil_bps) <= share;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_guarantee_small);
 

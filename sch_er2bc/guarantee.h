@@ -24,6 +24,8 @@ void er2bc_fill_start(struct er2bc_fill *f, enum er2bc_mode mode, u64 cap_bps);
 u64 er2bc_fill_next(struct er2bc_fill *f, u64 demand_bps, u64 ceil_bps);
 u64 er2bc_with_margin(u64 demand_bps, u8 margin);
 u64 er2bc_fill_small(const struct er2bc_fill *f, unsigned int n);
+u64 er2bc_guarantee_demand(const struct er2bc_fill *f, const struct er2bc_ctrl_class *k,
+			   u64 rate_bps, u64 ceil_bps);
 bool er2bc_guarantee_small(const struct er2bc_fill *f, const struct er2bc_ctrl_class *k,
 			   u64 rate_bps, u64 ceil_bps, u64 share);
 u64 er2bc_guarantee_next(struct er2bc_fill *f, const struct er2bc_ctrl_params *p,

@@ -142,8 +142,9 @@ void er2bc_assign(struct Qdisc *sch, u64 now, bool estimate)
 		unsigned int n = 0, pass;
 		u64 share;
 
+		/* (a class that asks for nothing takes no share) */
 		list_for_each_entry(cl, &q->by_prio[p], prio_list)
-			n++;
+			n += !!er2bc_guarantee_demand(&fill, &cl->ctrl, cl->rate, cl->ceil);
 		/* the classes that ask no more than an equal share first, whole */
 		share = er2bc_fill_small(&fill, n);
 		for (pass = 0; pass < (share ? 2 : 1); pass++) {

@@ -23,9 +23,8 @@ ctl=$(cd "$(dirname "$0")/../.." && pwd)/tools/er2bcctl/er2bcctl
 ctl() { ip netns exec "$RTR" "$ctl" "$@"; }
 tap_begin
 
-# each case's topology; the module loaded (a case of its own checks that)
-setup() {
-	modprobe tcp_rcvmgr
+# each case's topology
+topology() {
 	setup_ns CLI RTR SRV
 	veth_pair "$CLI" eth0 10.1.0.2/24 "$RTR" eth0 10.1.0.1/24
 	veth_pair "$RTR" eth1 10.2.0.1/24 "$SRV" eth0 10.2.0.2/24
@@ -39,10 +38,18 @@ setup() {
 	ip -n "$SRV" -6 route add default via fd00:2::1
 	ip netns exec "$RTR" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
 }
-# ... and tcp_rcvmgr configured on the router: a LAN prefix none of the
-# test's addresses is in, so that it hooks and manages nothing
+# ... with tcp_rcvmgr loaded and configured on the router: a LAN prefix
+# none of the test's addresses is in, so that it hooks and manages nothing.
+# A case whose setup fails reports each of its checks failed, by name.
 setup_configured() {
-	setup && ctl rcvmgr set wan eth1 lan 192.0.2.0/24
+	local desc
+
+	modprobe tcp_rcvmgr && topology && ctl rcvmgr set wan eth1 lan 192.0.2.0/24 &&
+		return 0
+	for desc in "$@"; do
+		log_test $ksft_fail "$desc" "setup failed: tcp_rcvmgr not configured"
+	done
+	return 1
 }
 
 # hooks NS: "family hook" lines of the hooks tcp_rcvmgr holds in NS
@@ -77,12 +84,13 @@ check_hooks() {
 }
 
 # hooks in a namespace while tcp_rcvmgr is configured there, and only then
+# (the router's namespace made before the module loads: its per-namespace
+# state is set up for a namespace that exists; LATE's for one made after)
 hooks_follow_config() {
-	local late
-
+	! grep -q "^tcp_rcvmgr " /proc/modules || rmmod tcp_rcvmgr
+	topology
 	modprobe tcp_rcvmgr
 	log_test $? "module loads"
-	setup
 	check_hooks "$RTR" "" "loaded, not configured: no hooks"
 	# a LAN prefix none of the test's addresses is in: hooks, nothing managed
 	ctl rcvmgr set wan eth1 lan 192.0.2.0/24
@@ -101,7 +109,8 @@ ynl() { ynl_cli -n "$RTR" tcp_rcvmgr "$@"; }
 ynl_config() {
 	local cfg rc eth1 got st conns
 
-	setup_configured
+	setup_configured "ynl CLI: config-get from the spec" "ynl CLI: config-set from the spec" \
+		"ynl CLI: stats-get and a conn-get dump from the spec" || return
 	cfg=$(ynl --do config-get 2>&1)
 	rc=$?
 	if [ $rc = "$ksft_skip" ]; then
@@ -163,7 +172,8 @@ transparent_one() {
 transparent() {
 	local detail
 
-	setup_configured
+	setup_configured "IPv4 forwarded TCP passes with windows untouched" \
+		"IPv6 forwarded TCP passes with windows untouched" || return
 	detail=$(transparent_one 10.2.0.2)
 	log_test $? "IPv4 forwarded TCP passes with windows untouched" "$detail"
 	detail=$(transparent_one fd00:2::2)
@@ -175,7 +185,9 @@ transparent() {
 unload() {
 	local server client unload rc
 
-	setup_configured
+	setup_configured "unload during a transfer; the transfer completes" \
+		"no hooks left after unload" \
+		"no hooks left after unload (namespace created later)" || return
 	setup_ns LATE
 	ip netns exec "$SRV" iperf3 -s -1 >/dev/null 2>&1 &
 	server=$!

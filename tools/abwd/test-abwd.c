@@ -2339,6 +2339,25 @@ static void test_compete_drain(void)
 		ok(st == COMPETE_DRAIN_FAIL && c.depth == 2 && i == 2 && a.w >= 1264000,
 		   "compete: ... standing there: others', no third step under the floor (%d, W %" PRIu64 ")",
 		   i, a.w);
+		/* never fell at the first step; at the floored second, fell, then stood */
+		compete_init(&c);
+		a.w = 3000000;
+		for (i = 0; i < 10 && (st = cstep(&c, 22 * MS)) == COMPETE_LOSS; i++)
+			;
+		compete_drain(&c, st, &a, &p, 2800000, level, 5);
+		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 2100000, level, 5);	/* the lag */
+		st = cstep(&c, 22 * MS);		/* no fall: once deeper, floored */
+		compete_drain(&c, st, &a, &p, 2100000, level, 5);
+		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 1264000, level, 5);	/* the lag */
+		st = cstep(&c, 18 * MS);		/* fell */
+		compete_drain(&c, st, &a, &p, 1264000, level, 5);
+		ok(st == COMPETE_DRAIN && c.depth == 2 && c.floored && c.fell && a.w == 1264000,
+		   "compete: never fell at the first step, fell at the floored second (%" PRIu64 ")", a.w);
+		for (i = 0; i < 6 && (st = cstep(&c, 18 * MS)) == COMPETE_DRAIN; i++)
+			compete_drain(&c, st, &a, &p, 1264000, level, 5);
+		ok(st == COMPETE_DRAIN_FAIL && c.depth == 2 && i == 1,
+		   "compete: ... then stood: others' at the second reading, no third step under the floor (%d)",
+		   i);
 	}
 
 	/* competing; the others leave, W's own rate keeps 40 ms standing */

@@ -69,8 +69,6 @@ void close_json_array(enum output_type t, const char *delim);
 /* lib/utils.c, tc/tc_util.c */
 int get_u32(__u32 *val, const char *arg, int base);
 int get_size(unsigned int *size, const char *str);
-int get_rate64(__u64 *rate, const char *str);	/* bytes per second */
-int matches(const char *prefix, const char *string);
 
 /* lib/libnetlink.c */
 int addattr_l(struct nlmsghdr *n, int maxlen, int type, const void *data, int alen);
