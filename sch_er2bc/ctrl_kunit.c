@@ -308,13 +308,15 @@ static void ctrl_small_first(struct kunit *test)
 	 */
 	{
 		struct er2bc_fill g;
+		u64 share;
 
 		er2bc_ctrl_class_init(&k[1], 60000, ER2BC_TYPE_UDP);
 		k[1].margin = 100;
 		er2bc_fill_start(&g, ER2BC_MODE_ER2BC, 200000);
+		share = er2bc_fill_small(&g, 2);
+
 		KUNIT_EXPECT_EQ(test, er2bc_guarantee_demand(&g, &k[1], 60000, 64000), 64000);
-		KUNIT_EXPECT_TRUE(test, er2bc_guarantee_small(&g, &k[1], 60000, 64000,
-							     er2bc_fill_small(&g, 2)));
+		KUNIT_EXPECT_TRUE(test, er2bc_guarantee_small(&g, &k[1], 60000, 64000, share));
 		er2bc_ctrl_class_init(&k[1], rate[1], ER2BC_TYPE_UDP);
 	}
 
