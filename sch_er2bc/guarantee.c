@@ -86,6 +86,16 @@ u64 er2bc_with_margin(u64 demand_bps, u8 margin)
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_with_margin);
 
+/*
+ * what a class asks of the round, before its margin: S_d in er2bc mode
+ * once there is one, else R_f
+ */
+static u64 guarantee_want(const struct er2bc_fill *f, const struct er2bc_ctrl_class *k,
+			  u64 rate_bps)
+{
+	return f->mode == ER2BC_MODE_ER2BC && k->sd ? k->sd : rate_bps;
+}
+
 /**
  * er2bc_fill_small - the share under which a class is served first in its
  * priority
@@ -127,9 +137,8 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_fill_small);
 u64 er2bc_guarantee_demand(const struct er2bc_fill *f, const struct er2bc_ctrl_class *k,
 			   u64 rate_bps, u64 ceil_bps)
 {
-	u64 d = f->mode == ER2BC_MODE_ER2BC && k->sd ? k->sd : rate_bps;
+	u64 d = er2bc_with_margin(guarantee_want(f, k, rate_bps), k->margin);
 
-	d = er2bc_with_margin(d, k->margin);
 	return ceil_bps ? min(d, ceil_bps) : d;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_guarantee_demand);
@@ -186,7 +195,7 @@ u64 er2bc_guarantee_next(struct er2bc_fill *f, const struct er2bc_ctrl_params *p
 	bool controlled = f->mode == ER2BC_MODE_ER2BC;
 	u64 avail = f->left, d, g, extra;
 
-	d = controlled && k->sd ? k->sd : rate_bps;
+	d = guarantee_want(f, k, rate_bps);
 	g = er2bc_fill_next(f, d, ceil_bps);
 	/*
 	 * the margin on a demand granted whole, from what is left: in er2bc

@@ -2023,6 +2023,23 @@ static void drain_to_watch(struct compete *c)
 	cstep(c, 3 * MS);
 }
 
+/*
+ * A queue of 900 ms stands, a drain begins, and past the lag it falls by
+ * 20 ms at each of COMPETE_DRAIN_MAX - 1 readings, to 120 ms: the longest
+ * fall short of its end
+ */
+static void fall_long(struct compete *c)
+{
+	int i;
+
+	compete_init(c);
+	for (i = 0; i < 10; i++)
+		cstep(c, 900 * MS);
+	cstep(c, 900 * MS);		/* the lag */
+	for (i = 0; i < COMPETE_DRAIN_MAX - 1; i++)
+		cstep(c, (880 - 20 * i) * MS);
+}
+
 static void test_compete_drain(void)
 {
 	struct aimd_params p = AIMD_DEFAULTS;
@@ -2139,12 +2156,7 @@ static void test_compete_drain(void)
 		   a.w);
 	}
 	/* a long fall at the first step does not shorten the deeper one's */
-	compete_init(&c);
-	for (i = 0; i < 10; i++)
-		cstep(&c, 900 * MS);
-	cstep(&c, 900 * MS);		/* the lag */
-	for (n = 0; n < COMPETE_DRAIN_MAX - 1; n++)
-		cstep(&c, (880 - 20 * n) * MS);
+	fall_long(&c);
 	ok(cstep(&c, 120 * MS) == COMPETE_DRAIN && cstep(&c, 121 * MS) == COMPETE_DRAIN &&
 	   c.depth == 2 && !c.drain_age,
 	   "compete: %u readings falling, then standing: a step deeper, its count of readings afresh",
@@ -2152,12 +2164,7 @@ static void test_compete_drain(void)
 	ok(cstep(&c, 121 * MS) == COMPETE_DRAIN && cstep(&c, 118 * MS) == COMPETE_DRAIN && c.draining,
 	   "compete: ... the lag, then one fall: still draining, not ended by the first step's count");
 	/* one reading up at a fall's COMPETE_DRAIN_MAXth: not its end */
-	compete_init(&c);
-	for (i = 0; i < 10; i++)
-		cstep(&c, 900 * MS);
-	cstep(&c, 900 * MS);		/* the lag */
-	for (n = 0; n < COMPETE_DRAIN_MAX - 1; n++)
-		cstep(&c, (880 - 20 * n) * MS);
+	fall_long(&c);
 	ok(c.draining && c.drain_age == COMPETE_DRAIN_MAX - 1, "compete: a queue falling for %u readings", c.drain_age);
 	ok(cstep(&c, 200 * MS) == COMPETE_DRAIN && cstep(&c, 200 * MS) == COMPETE_DRAIN &&
 	   c.depth == 2 && c.draining,
