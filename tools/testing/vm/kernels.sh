@@ -37,18 +37,22 @@ krel_of() {
 # stream and unpack it. Booting vmlinux through PVH skips the decompressor,
 # which under TCG saves seconds per boot.
 extract_vmlinux() {
-	local img=$1 out=$2 magic tool off
+	local img=$1 out=$2 magic tool off tmp
+	# a temporary file of its own: guests started side by side on a fresh
+	# machine unpack the same image at once
+	tmp=$(mktemp "$out.XXXXXX")
 	for magic in '\xfd7zXZ\x00:xz' '\x28\xb5\x2f\xfd:zstd' '\x1f\x8b\x08:gzip'; do
 		tool=${magic##*:}
 		for off in $(LC_ALL=C grep -obUaP "${magic%:*}" "$img" | cut -d: -f1); do
-			tail -c +$((off + 1)) "$img" | $tool -dc >"$out.tmp" 2>/dev/null || true
-			if [ "$(head -c 4 "$out.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
-				mv "$out.tmp" "$out"
+			tail -c +$((off + 1)) "$img" | $tool -dc >"$tmp" 2>/dev/null || true
+			if [ "$(head -c 4 "$tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
+				chmod 644 "$tmp"
+				mv "$tmp" "$out"
 				return 0
 			fi
 		done
 	done
-	rm -f "$out.tmp"
+	rm -f "$tmp"
 	die "cannot find vmlinux inside $img"
 }
 
