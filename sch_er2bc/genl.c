@@ -27,7 +27,7 @@
 #include <linux/er2bc.h>
 #include <linux/er2bc_genl.h>
 
-#include "er2bc_compat.h"
+#include <net/er2bc_compat.h>
 #include "nl.h"
 #include "nl_gen.h"
 #include "probe.h"

@@ -12,7 +12,7 @@
 #include <net/pkt_sched.h>
 #include <linux/er2bc_genl.h>
 
-#include "er2bc_compat.h"
+#include <net/er2bc_compat.h>
 #include "meter.h"
 #include "nl.h"
 #include "nl_gen.h"

@@ -42,7 +42,7 @@
 #include <net/netns/generic.h>
 #include <net/sock.h>
 
-#include "er2bc_compat.h"
+#include <net/er2bc_compat.h>
 #include "auth.h"
 #include "meter.h"
 #include "nl.h"

@@ -12,8 +12,8 @@
 #include <net/netlink.h>
 #include <linux/er2bc_genl.h>
 
-#include "er2bc_compat.h"
-#include "er2bc_netlink.h"
+#include <net/er2bc_compat.h>
+#include <net/er2bc_netlink.h>
 #include "nl.h"
 #include "nl_gen.h"
 #include "probe.h"

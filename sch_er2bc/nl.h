@@ -13,7 +13,7 @@
 #include <net/genetlink.h>
 #include <linux/er2bc_genl.h>
 
-#include "er2bc_compat.h"
+#include <net/er2bc_compat.h>
 
 extern struct genl_family er2bc_nl_family;
 

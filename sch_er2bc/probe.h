@@ -18,7 +18,7 @@
 #include <linux/types.h>
 #include <linux/er2bc_genl.h>
 
-#include "er2bc_prefix.h"
+#include <net/er2bc_prefix.h>
 
 struct sk_buff;
 

@@ -14,7 +14,7 @@
 #include <linux/udp.h>
 #include <net/ip.h>
 
-#include "er2bc_compat.h"
+#include <net/er2bc_compat.h>
 #include "auth.h"
 #include "probe.h"
 

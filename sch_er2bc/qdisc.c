@@ -21,7 +21,7 @@
 #include <net/sock.h>
 #include <linux/er2bc.h>
 
-#include "er2bc_compat.h"
+#include <net/er2bc_compat.h>
 #include "guarantee.h"
 #include "qdisc.h"
 

@@ -15,7 +15,7 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
-#include "er2bc_compat.h"
+#include <net/er2bc_compat.h>
 #include "nl_gen.h"
 #include "rcvmgr.h"
 #include "table.h"

@@ -36,7 +36,7 @@
 #include <net/netfilter/nf_conntrack.h>
 #include <net/tcp.h>
 
-#include "er2bc_compat.h"
+#include <net/er2bc_compat.h>
 #include "assign.h"
 #include "rcvmgr.h"
 

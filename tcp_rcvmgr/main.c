@@ -18,7 +18,7 @@
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 
-#include "er2bc_compat.h"
+#include <net/er2bc_compat.h>
 #include "assign.h"
 #include "nl_gen.h"
 #include "rcvmgr.h"

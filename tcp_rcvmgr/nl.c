@@ -10,8 +10,8 @@
 #include <net/genetlink.h>
 #include <linux/tcp_rcvmgr.h>
 
-#include "er2bc_compat.h"
-#include "er2bc_netlink.h"
+#include <net/er2bc_compat.h>
+#include <net/er2bc_netlink.h>
 #include "rcvmgr.h"
 
 struct genl_family rcvmgr_nl_family __ro_after_init = {

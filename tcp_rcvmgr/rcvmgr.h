@@ -30,8 +30,8 @@
 #include <linux/workqueue.h>
 #include <linux/tcp_rcvmgr.h>
 
-#include "er2bc_compat.h"
-#include "er2bc_netlink.h"
+#include <net/er2bc_compat.h>
+#include <net/er2bc_netlink.h>
 #include "window.h"
 
 struct rcvmgr_rule {

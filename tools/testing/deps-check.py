@@ -40,7 +40,9 @@ def modules():
         if not os.path.isfile(kbuild):
             continue
         text = open(kbuild).read().replace("\\\n", " ")
-        mods = re.findall(r"^obj-m\s*[:+]?=\s*(\S+)\.o\s*$", text, re.M)
+        # obj-m (outside a tree) or obj-$(CONFIG_...) (the form a module's
+        # Kbuild has in a kernel tree)
+        mods = re.findall(r"^obj-(?:m|\$\(CONFIG_\w+\))\s*[:+]?=\s*(\S+)\.o\s*$", text, re.M)
         for mod in mods:
             if mod.endswith("_kunit"):
                 continue  # the tests, which call what they test
@@ -144,6 +146,11 @@ def main():
                       + cycle_names(found))
                 print(f"# {calls}")
                 failed += 1
+    if not n:
+        # (a Kbuild this script no longer reads is a failure, not a pass)
+        print("not ok 1 - no module found in the Kbuild files")
+        print("1..1")
+        return 1
     print(f"1..{n}")
     return 1 if failed else 0
 

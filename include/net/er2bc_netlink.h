@@ -13,7 +13,7 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
-#include "er2bc_prefix.h"
+#include <net/er2bc_prefix.h>
 
 /* a prefix from an address attribute of 4 or 16 bytes and its length */
 static inline int er2bc_prefix_from_nla(struct er2bc_prefix *p, const struct nlattr *addr,
