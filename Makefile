@@ -57,6 +57,9 @@ check:
 
 # the Debian packages er2bc-dkms and er2bc-tools (debian/), lintian-clean,
 # in build/deb (tools/packaging/deb.sh)
+intree: deps
+	@tools/intree/series.sh
+
 deb:
 	@tools/packaging/deb.sh
 
@@ -137,4 +140,4 @@ clean:
 	$(MAKE) -s -C tools/abwd clean
 	$(MAKE) -s -C tools/testing/vm clean
 
-.PHONY: check-deb all deps modules tools lint check check-host deb demo experiments matrix soak vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr bench-meter install clean
+.PHONY: check-deb all deps modules tools lint intree check check-host deb demo experiments matrix soak vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr bench-meter install clean

@@ -135,6 +135,11 @@ if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	echo "=== lint and host tests, side by side"
 	stage lint "$top/tools/testing/lint.sh" >"$report/lint.log" 2>&1 &
 	lint_pid=$!
+	# the modules in a kernel tree: W=1 C=1 there, and the series'
+	# checkpatch (tools/intree/series.sh; a prepared tree is cached)
+	stage intree nice -n 10 "$top/tools/intree/series.sh" "$top/build/intree" \
+		>"$report/intree.log" 2>&1 &
+	intree_pid=$!
 	t0=$(date +%s)
 	"$top/tools/testing/host-tests.sh" "$report" >"$report/host.out"
 	cat "$report/host.out"
@@ -155,6 +160,16 @@ if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	else
 		tail -n 40 "$report/lint.log"
 		echo "lint: 0 passed, 1 failed" | tee -a "$report/summary"
+		total_f=$((total_f + 1))
+	fi
+	echo "=== in-tree series (log: $report/intree.log)"
+	if wait $intree_pid; then
+		tail -n 1 "$report/intree.log"
+		echo "intree: 1 passed, 0 failed" | tee -a "$report/summary"
+		total_p=$((total_p + 1))
+	else
+		tail -n 40 "$report/intree.log"
+		echo "intree: 0 passed, 1 failed" | tee -a "$report/summary"
 		total_f=$((total_f + 1))
 	fi
 fi
