@@ -7,12 +7,17 @@
 # in force within 100 ms, with no stall.
 #
 #   sender (er2bc on veth0) ---- receiver
+#
+# Each case with namespaces of its own (make check T=er2bc_rate:CASE).
 source "$(dirname "$0")/../lib.sh"
 
-require_cmd tc ip iperf3 python3 ss
-tap_begin
-setup_ns SND RCV
-veth_pair "$SND" veth0 10.0.0.1/24 "$RCV" veth1 10.0.0.2/24
+ALL_TESTS="
+	unlimited
+	rates
+	fq_codel
+	step
+	release
+"
 
 here=$(cd "$(dirname "$0")" && pwd)
 tcq() { tc -netns "$SND" "$@"; }
@@ -27,27 +32,44 @@ HIGH=1.02
 # below): a rate check needs its rate to be well within it, else it
 # measures the emulated CPU and is skipped visibly (as the kernel's tests
 # do with KSFT_MACHINE_SLOW). Measured without er2bc, so that an er2bc
-# that slows everything down fails rather than passing for a slow machine.
-tcq qdisc add dev veth0 root pfifo limit 50
-cap_tcp=$(iperf3_run "$SND" "$RCV" 10.0.0.2 -t 3 -O 1 |
-	json_get "j['end']['sum_received']['bits_per_second']") || cap_tcp=0
-cap_udp=$(iperf3_run "$SND" "$RCV" 10.0.0.2 -u -b 0 -l 1400 -t 3 |
-	json_get "j['end']['sum_received']['bits_per_second']") || cap_udp=0
-tcq qdisc del dev veth0 root
+# that slows everything down fails rather than passing for a slow machine;
+# once a run, in the first case, before its qdisc.
+cap_tcp= cap_udp=
+calibrate() {
+	[ -z "$cap_tcp" ] || return 0
+	tcq qdisc add dev veth0 root pfifo limit 50
+	cap_tcp=$(iperf3_run "$SND" "$RCV" 10.0.0.2 -t 3 -O 1 |
+		json_get "j['end']['sum_received']['bits_per_second']") || cap_tcp=0
+	cap_udp=$(iperf3_run "$SND" "$RCV" 10.0.0.2 -u -b 0 -l 1400 -t 3 |
+		json_get "j['end']['sum_received']['bits_per_second']") || cap_udp=0
+	tcq qdisc del dev veth0 root
+}
 
-# one class takes everything (default), with a short pfifo so that UDP
-# overload is dropped at the qdisc and the test's control traffic is not
-# stuck behind a second of queue
-tcq qdisc add dev veth0 root handle 1: er2bc rate unlimited default 1 &&
-	tcq class add dev veth0 parent 1: classid 1:1 er2bc prio 1 &&
-	tcq qdisc add dev veth0 parent 1:1 handle 10: pfifo limit 50
-log_test $? "one class, a pfifo grafted under it"
+# setup: the pair of namespaces, and one class that takes everything
+# (default), with a short pfifo so that UDP overload is dropped at the
+# qdisc and the test's control traffic is not stuck behind a second of
+# queue
+setup() {
+	setup_ns SND RCV &&
+		veth_pair "$SND" veth0 10.0.0.1/24 "$RCV" veth1 10.0.0.2/24 || return 1
+	calibrate
+	tcq qdisc add dev veth0 root handle 1: er2bc rate unlimited default 1 &&
+		tcq class add dev veth0 parent 1: classid 1:1 er2bc prio 1 &&
+		tcq qdisc add dev veth0 parent 1:1 handle 10: pfifo limit 50
+}
+
 # unlimited, er2bc carries what pfifo did, within what TCG's noise allows
-bps=$(iperf3_run "$SND" "$RCV" 10.0.0.2 -t 3 -O 1 |
-	json_get "j['end']['sum_received']['bits_per_second']") || bps=0
-within "$bps" 40000000 1e12
-log_test $? "rate unlimited does not shape" \
-	"TCP goodput $(printf %.0f "$bps") bit/s, $(printf %.0f "$cap_tcp") through pfifo"
+unlimited() {
+	local bps
+
+	setup
+	log_test $? "one class, a pfifo grafted under it"
+	bps=$(iperf3_run "$SND" "$RCV" 10.0.0.2 -t 3 -O 1 |
+		json_get "j['end']['sum_received']['bits_per_second']") || bps=0
+	within "$bps" 40000000 1e12
+	log_test $? "rate unlimited does not shape" \
+		"TCP goodput $(printf %.0f "$bps") bit/s, $(printf %.0f "$cap_tcp") through pfifo"
+}
 enough() { within "$1" "$2" 1e12; }
 
 # measure_tcp RATE: TCP's goodput through the cap RATE, within its range
@@ -113,22 +135,29 @@ check_udp() {
 	log_timing_test $rc "$desc" "$out"
 }
 
-for mbit in 10 50; do
-	tcq qdisc change dev veth0 root er2bc rate ${mbit}mbit
-	check_tcp $((mbit * 1000000)) "TCP at $mbit Mbit/s within 2 %"
-	check_udp $((mbit * 1000000)) "UDP at $mbit Mbit/s within 2 %"
-done
+# the cap at 10 and 50 Mbit/s, TCP and UDP
+rates() {
+	local mbit
+
+	setup
+	for mbit in 10 50; do
+		tcq qdisc change dev veth0 root er2bc rate ${mbit}mbit
+		check_tcp $((mbit * 1000000)) "TCP at $mbit Mbit/s within 2 %"
+		check_udp $((mbit * 1000000)) "UDP at $mbit Mbit/s within 2 %"
+	done
+}
 
 # codel's target and interval sized for an emulated machine, whose
 # scheduling delays alone can exceed the default 5 ms: the check is about
 # the class's rate through a grafted child, not about AQM drops
-tcq qdisc del dev veth0 parent 1:1 &&
-	tcq qdisc add dev veth0 parent 1:1 handle 20: fq_codel target 20ms interval 200ms &&
-	tcq qdisc change dev veth0 root er2bc rate 10mbit
-log_test $? "fq_codel grafted in place of the pfifo"
-check_tcp 10000000 "TCP at 10 Mbit/s through a grafted fq_codel"
-tcq qdisc del dev veth0 parent 1:1 &&
-	tcq qdisc add dev veth0 parent 1:1 handle 30: pfifo limit 50
+fq_codel() {
+	setup
+	tcq qdisc del dev veth0 parent 1:1 &&
+		tcq qdisc add dev veth0 parent 1:1 handle 20: fq_codel target 20ms interval 200ms &&
+		tcq qdisc change dev veth0 root er2bc rate 10mbit
+	log_test $? "fq_codel grafted in place of the pfifo"
+	check_tcp 10000000 "TCP at 10 Mbit/s through a grafted fq_codel"
+}
 
 # W moved under load, between 5 and 1 Mbit/s (rates at which the Python
 # sender and receiver keep up on a busy emulated machine). The kernel
@@ -205,7 +234,18 @@ with open(sys.argv[1], 'w') as f:
 # second run decides, with both runs' figures on the line: a stall the
 # shaper makes on every change fails both runs, one it makes once in two
 # changes may pass.
-if enough "$cap_udp" 15000000; then
+step() {
+	local first1 first2
+
+	setup
+	if ! enough "$cap_udp" 15000000; then
+		# both checks by name: the count the harness's manifest expects
+		# does not depend on the machine's speed
+		skip_tests "machine slow: UDP capacity $(printf %.0f "$cap_udp") bit/s" \
+			"cap lowered under load: in force within 100 ms, no stall" \
+			"cap raised under load: in force within 100 ms, no stall"
+		return
+	fi
 	step_run
 	if [ $step_rc1 != 0 ] || [ $step_rc2 != 0 ]; then
 		first1="first run: $step_out1" first2="first run: $step_out2"
@@ -214,21 +254,24 @@ if enough "$cap_udp" 15000000; then
 	fi
 	log_timing_test $step_rc1 "cap lowered under load: in force within 100 ms, no stall" "$step_out1"
 	log_timing_test $step_rc2 "cap raised under load: in force within 100 ms, no stall" "$step_out2"
-else
-	# both checks by name: the count the harness's manifest expects does
-	# not depend on the machine's speed
-	skip_tests "machine slow: UDP capacity $(printf %.0f "$cap_udp") bit/s" \
-		"cap lowered under load: in force within 100 ms, no stall" \
-		"cap raised under load: in force within 100 ms, no stall"
-fi
+}
 
 # A cap raised while packets wait releases them at once: 1400-byte pings at
 # 1 kbit/s owe 11.5 s each; raised to 10 Mbit/s after 0.5 s, the owed time
 # shrinks to about 1 ms, so the second ping returns long before 11 s.
-tcq qdisc change dev veth0 root er2bc rate 1kbit burst 1600
-ip netns exec "$SND" ping -q -c 2 -i 0.2 -s 1400 -w 6 10.0.0.2 >/dev/null &
-ping=$!
-sleep 0.5
-tcq qdisc change dev veth0 root er2bc rate 10mbit
-wait $ping
-log_test $? "raising the cap releases waiting packets at once" "two replies within 6 s"
+release() {
+	local ping
+
+	setup
+	tcq qdisc change dev veth0 root er2bc rate 1kbit burst 1600
+	ip netns exec "$SND" ping -q -c 2 -i 0.2 -s 1400 -w 6 10.0.0.2 >/dev/null &
+	ping=$!
+	sleep 0.5
+	tcq qdisc change dev veth0 root er2bc rate 10mbit
+	wait $ping
+	log_test $? "raising the cap releases waiting packets at once" "two replies within 6 s"
+}
+
+require_cmd tc ip iperf3 python3 ss
+tap_begin
+tests_run
