@@ -3,20 +3,21 @@
 #
 # er2bc's classes with real packets: guarantees, lending by priority and by
 # weight, ceilings, strict priority, classification (flower, u32,
-# skb->priority, the default class, unclassified packets), a grafted
+# skb->priority, the default class, unclassified packets, IPv6), a grafted
 # fq_codel, and changes while traffic flows.
 #
 # Greedy UDP senders (udpflood.py, one socket per class) go out of a dummy
 # device, which takes whatever the qdisc dequeues: what each class gets is
-# read from its byte counter over a 10 s window.
+# read from its byte counter over a 10 s window. Each case in a namespace
+# of its own (make check T=er2bc_classes:CASE).
 source "$(dirname "$0")/../lib.sh"
 
-require_cmd tc ip python3
-tap_begin
-setup_ns NS
-dummy_dev "$NS"
-ip -n "$NS" addr add 192.0.2.1/24 dev dummy0
-ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0
+ALL_TESTS="
+	lending
+	guarantee_modes
+	classification
+	under_traffic
+"
 
 here=$(cd "$(dirname "$0")" && pwd)
 tcq() { tc -netns "$NS" "$@"; }
@@ -54,27 +55,43 @@ EOF
 # CPU and are skipped, visibly, as the kernel's tests do with
 # KSFT_MACHINE_SLOW. What the machine carries is measured through tbf, not
 # er2bc: a broken er2bc must fail the checks, not pass for a slow machine.
-tcq qdisc add dev dummy0 root tbf rate 10mbit burst 16k limit 200k
-flood $((WINDOW + 4)) 5001 5002 5003 5004 5005 &
-sleep 2
-cap=$(dev_rate "$NS" dummy0 tx $WINDOW)
-wait $!
-tcq qdisc del dev dummy0 root
-slow=
-within "$cap" 9700000 1e12 ||
-	slow="machine slow: the senders fill $(printf %.0f "$cap") bit/s of tbf's 10 Mbit/s"
+# Once a run, in the first case that measures rates, before its qdisc.
+probed= slow=
+calibrate() {
+	local cap
 
+	[ -z "$probed" ] || return 0
+	probed=1
+	tcq qdisc add dev dummy0 root tbf rate 10mbit burst 16k limit 200k
+	flood $((WINDOW + 4)) 5001 5002 5003 5004 5005 &
+	sleep 2
+	cap=$(dev_rate "$NS" dummy0 tx $WINDOW)
+	wait $!
+	tcq qdisc del dev dummy0 root
+	within "$cap" 9700000 1e12 ||
+		slow="machine slow: the senders fill $(printf %.0f "$cap") bit/s of tbf's 10 Mbit/s"
+}
+
+# setup [rates]: a namespace of the case's own with dummy0 sending to
+# 192.0.2.2 (with rates: calibrate first), and
 # five classes, prio 1..5, 400 kbit/s each; flower sends port 500N to 1:N.
 # The cap's burst (16 KB, under 0.5 % of any window below) absorbs the late
 # wake-ups of an emulated machine whose softirqs compete with five busy
 # senders; with the default (4 ms at rate) each late wake-up is lost time.
-tcq qdisc add dev dummy0 root handle 1: er2bc rate unlimited burst 16k
-for i in 1 2 3 4 5; do
-	tcq class add dev dummy0 parent 1: classid 1:$i er2bc prio $i rate 400kbit || break
-	tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
-		ip_proto udp dst_port 500$i classid 1:$i || break
-done
-log_test $? "five classes and their flower filters"
+setup() {
+	local i
+
+	setup_ns NS && dummy_dev "$NS" &&
+		ip -n "$NS" addr add 192.0.2.1/24 dev dummy0 &&
+		ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0 || return 1
+	[ "${1:-}" != rates ] || calibrate
+	tcq qdisc add dev dummy0 root handle 1: er2bc rate unlimited burst 16k || return 1
+	for i in 1 2 3 4 5; do
+		tcq class add dev dummy0 parent 1: classid 1:$i er2bc prio $i rate 400kbit || return 1
+		tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+			ip_proto udp dst_port 500$i classid 1:$i || return 1
+	done
+}
 
 # rate_check WANT: the five classes' rates, each within 3 % of WANT's
 rate_check() { expect "$(rates 5001 5002 5003 5004 5005)" "$1" 3; }
@@ -88,85 +105,97 @@ rate_test() {
 	log_timing_test $? "$desc" "$out"
 }
 
-# the cap binds just above the sum of the guarantees: each gets its own,
-# ±3 %, and the 200 kbit/s left goes to priority 1. (Were the cap exactly
-# the sum, any time the emulated machine loses would come out of priority
-# 5; here it comes out of what is lent, as guarantees are served first.)
-tcq qdisc change dev dummy0 root er2bc rate 2200kbit
-rate_test "five greedy classes each get their guarantee" \
-	"1:1=600000 1:2=400000 1:3=400000 1:4=400000 1:5=400000"
+# lending: guarantees first, the spare by priority, by weight, under a
+# ceil; pq's strict priority
+lending() {
+	setup rates
+	log_test $? "five classes and their flower filters"
+	# the cap binds just above the sum of the guarantees: each gets its own,
+	# ±3 %, and the 200 kbit/s left goes to priority 1. (Were the cap exactly
+	# the sum, any time the emulated machine loses would come out of priority
+	# 5; here it comes out of what is lent, as guarantees are served first.)
+	tcq qdisc change dev dummy0 root er2bc rate 2200kbit
+	rate_test "five greedy classes each get their guarantee" \
+		"1:1=600000 1:2=400000 1:3=400000 1:4=400000 1:5=400000"
 
-# 1.5 Mbit/s spare goes to the highest priority (rates kept low enough for
-# Python to keep every queue full on a busy emulated machine)
-tcq qdisc change dev dummy0 root er2bc rate 3500kbit
-rate_test "spare lent by priority" \
-	"1:1=1900000 1:2=400000 1:3=400000 1:4=400000 1:5=400000"
+	# 1.5 Mbit/s spare goes to the highest priority (rates kept low enough for
+	# Python to keep every queue full on a busy emulated machine)
+	tcq qdisc change dev dummy0 root er2bc rate 3500kbit
+	rate_test "spare lent by priority" \
+		"1:1=1900000 1:2=400000 1:3=400000 1:4=400000 1:5=400000"
 
-# share weighted, weights 1..5: the spare in proportion, 100 kbit/s a unit
-for i in 1 2 3 4 5; do tcq class change dev dummy0 classid 1:$i er2bc weight $i; done
-tcq qdisc change dev dummy0 root er2bc share weighted
-rate_test "spare lent by weight" \
-	"1:1=500000 1:2=600000 1:3=700000 1:4=800000 1:5=900000"
+	# share weighted, weights 1..5: the spare in proportion, 100 kbit/s a unit
+	for i in 1 2 3 4 5; do tcq class change dev dummy0 classid 1:$i er2bc weight $i; done
+	tcq qdisc change dev dummy0 root er2bc share weighted
+	rate_test "spare lent by weight" \
+		"1:1=500000 1:2=600000 1:3=700000 1:4=800000 1:5=900000"
 
-# a ceil caps class 1 at 1 Mbit/s; the next priority takes the rest
-tcq qdisc change dev dummy0 root er2bc share prio
-tcq class change dev dummy0 classid 1:1 er2bc ceil 1mbit
-rate_test "ceil respected, the rest lent on" \
-	"1:1=1000000 1:2=1300000 1:3=400000 1:4=400000 1:5=400000"
-tcq class change dev dummy0 classid 1:1 er2bc ceil none
+	# a ceil caps class 1 at 1 Mbit/s; the next priority takes the rest
+	tcq qdisc change dev dummy0 root er2bc share prio
+	tcq class change dev dummy0 classid 1:1 er2bc ceil 1mbit
+	rate_test "ceil respected, the rest lent on" \
+		"1:1=1000000 1:2=1300000 1:3=400000 1:4=400000 1:5=400000"
+	tcq class change dev dummy0 classid 1:1 er2bc ceil none
 
-# pq: no guarantees, strict priority under the cap
-tcq qdisc change dev dummy0 root er2bc rate 2mbit mode pq
-rate_test "pq mode: strict priority under the cap" \
-	"1:1=2000000 1:2=0 1:3=0 1:4=0 1:5=0"
+	# pq: no guarantees, strict priority under the cap
+	tcq qdisc change dev dummy0 root er2bc rate 2mbit mode pq
+	rate_test "pq mode: strict priority under the cap" \
+		"1:1=2000000 1:2=0 1:3=0 1:4=0 1:5=0"
+}
 
-# guarantees in force as the cap shrinks, per mode (read back from tc -s)
+# guarantees in force, read back from tc -s
 guarantees() { stats | json_get "' '.join(str(j['1:%d' % i]['guarantee'] // 1000) for i in range(1, 6))"; }
-tcq qdisc change dev dummy0 root er2bc rate 1mbit mode static
-g=$(guarantees)
-[ "$g" = "400 400 0 0 0" ]
-log_test $? "static mode at 1 Mbit/s: guarantees in priority order while they fit" "$g"
-tcq qdisc change dev dummy0 root er2bc mode er2bc
-g=$(guarantees)
-[ "$g" = "400 400 200 0 0" ]
-log_test $? "er2bc mode at 1 Mbit/s: eq. 1, the third gets what is left" "$g"
-# a margin of 25 % on the first: 500 kbit/s of the 1 Mbit/s, taken from
-# the classes after it, in either mode; tc shows it
-tcq class change dev dummy0 classid 1:1 er2bc margin 25%
-g=$(guarantees)
-[ "$g" = "500 400 100 0 0" ]
-log_test $? "er2bc mode, a margin of 25 % on the first: 500, the rest from those after it" "$g"
-tcq qdisc change dev dummy0 root er2bc mode static
-g=$(guarantees)
-m=$(tcq class show dev dummy0 classid 1:1 | grep -o 'margin [0-9]*%')
-# (and er2bcctl's ctrl-get, in its JSON's name for it, if it is built)
-ctl=$here/../../tools/er2bcctl/er2bcctl
-ctlm="[25, 0]"
-[ -x "$ctl" ] || echo "# er2bcctl is not built (make tools): its margin not read"
-[ -x "$ctl" ] && ctlm=$(ip netns exec "$NS" "$ctl" -j show dev dummy0 handle 1: |
-	json_get "[c.get('margin_percent') for c in j['classes']][:2]")
-[ "$g" = "500 400 0 0 0" ] && [ "$m" = "margin 25%" ] && [ "$ctlm" = "[25, 0]" ]
-log_test $? "static mode: the margin on the rate, while it fits; tc and er2bcctl show it" \
-	"$g; ${m:-no margin shown}; er2bcctl: $ctlm"
-# a change that does not name it keeps it, and a class with one is not
-# made a scavenger (the kernel's refusal names the fix)
-tcq class change dev dummy0 classid 1:1 er2bc weight 1
-g=$(guarantees)
-out=$(tcq class change dev dummy0 classid 1:1 er2bc rate 0 type scavenger 2>&1)
-rc=$?
-[ "$g" = "500 400 0 0 0" ] && [ $rc != 0 ] &&
-	[[ "$out" == *"a scavenger class holds no guarantee to add a margin to: give it margin 0"* ]] &&
-	[ "$(guarantees)" = "500 400 0 0 0" ]
-log_test $? "the margin kept by a change; a class with one refused as a scavenger" \
-	"$g; exit $rc: ${out%%$'\n'*}"
-tcq class change dev dummy0 classid 1:1 er2bc margin 0
-tcq qdisc change dev dummy0 root er2bc mode pq
-g=$(guarantees)
-[ "$g" = "0 0 0 0 0" ]
-log_test $? "pq mode: no guarantees" "$g"
 
-# --- classification, counted packet by packet (no cap)
-tcq qdisc change dev dummy0 root er2bc rate unlimited mode static default 0
+# guarantees in force as the cap shrinks, per mode, and margins
+guarantee_modes() {
+	local g m ctl ctlm out rc
+
+	setup
+	tcq qdisc change dev dummy0 root er2bc rate 1mbit mode static
+	g=$(guarantees)
+	[ "$g" = "400 400 0 0 0" ]
+	log_test $? "static mode at 1 Mbit/s: guarantees in priority order while they fit" "$g"
+	tcq qdisc change dev dummy0 root er2bc mode er2bc
+	g=$(guarantees)
+	[ "$g" = "400 400 200 0 0" ]
+	log_test $? "er2bc mode at 1 Mbit/s: eq. 1, the third gets what is left" "$g"
+	# a margin of 25 % on the first: 500 kbit/s of the 1 Mbit/s, taken from
+	# the classes after it, in either mode; tc shows it
+	tcq class change dev dummy0 classid 1:1 er2bc margin 25%
+	g=$(guarantees)
+	[ "$g" = "500 400 100 0 0" ]
+	log_test $? "er2bc mode, a margin of 25 % on the first: 500, the rest from those after it" "$g"
+	tcq qdisc change dev dummy0 root er2bc mode static
+	g=$(guarantees)
+	m=$(tcq class show dev dummy0 classid 1:1 | grep -o 'margin [0-9]*%')
+	# (and er2bcctl's ctrl-get, in its JSON's name for it, if it is built)
+	ctl=$here/../../tools/er2bcctl/er2bcctl
+	ctlm="[25, 0]"
+	[ -x "$ctl" ] || echo "# er2bcctl is not built (make tools): its margin not read"
+	[ -x "$ctl" ] && ctlm=$(ip netns exec "$NS" "$ctl" -j show dev dummy0 handle 1: |
+		json_get "[c.get('margin_percent') for c in j['classes']][:2]")
+	[ "$g" = "500 400 0 0 0" ] && [ "$m" = "margin 25%" ] && [ "$ctlm" = "[25, 0]" ]
+	log_test $? "static mode: the margin on the rate, while it fits; tc and er2bcctl show it" \
+		"$g; ${m:-no margin shown}; er2bcctl: $ctlm"
+	# a change that does not name it keeps it, and a class with one is not
+	# made a scavenger (the kernel's refusal names the fix)
+	tcq class change dev dummy0 classid 1:1 er2bc weight 1
+	g=$(guarantees)
+	out=$(tcq class change dev dummy0 classid 1:1 er2bc rate 0 type scavenger 2>&1)
+	rc=$?
+	[ "$g" = "500 400 0 0 0" ] && [ $rc != 0 ] &&
+		[[ "$out" == *"a scavenger class holds no guarantee to add a margin to: give it margin 0"* ]] &&
+		[ "$(guarantees)" = "500 400 0 0 0" ]
+	log_test $? "the margin kept by a change; a class with one refused as a scavenger" \
+		"$g; exit $rc: ${out%%$'\n'*}"
+	tcq class change dev dummy0 classid 1:1 er2bc margin 0
+	tcq qdisc change dev dummy0 root er2bc mode pq
+	g=$(guarantees)
+	[ "$g" = "0 0 0 0 0" ]
+	log_test $? "pq mode: no guarantees" "$g"
+}
+
+# classification, counted packet by packet (no cap)
 # send N PORT [SO_PRIORITY]
 send() {
 	ip netns exec "$NS" python3 -c "
@@ -177,50 +206,72 @@ if len(sys.argv) > 3:
 for _ in range(int(sys.argv[1])):
     s.sendto(b'x' * 100, ('192.0.2.2', int(sys.argv[2])))" "$@"
 }
+# send6 N PORT: N datagrams to 2001:db8::2
+send6() {
+	ip netns exec "$NS" python3 -c "
+import socket, sys
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])):
+    s.sendto(b'x' * 100, ('2001:db8::2', int(sys.argv[2])))" "$@"
+}
 pkts() { echo "$1" | json_get "j['$2']['packets']"; }
 # drops and unclassified of the er2bc qdisc, read at one instant
 qd() { tcq -s -j qdisc show dev dummy0 |
 	json_get "' '.join(str([q for q in j if q['kind'] == 'er2bc'][0][k]) for k in ('drops', 'unclassified'))"; }
-
-tcq filter add dev dummy0 parent 1: protocol ip prio 2 u32 \
-	match ip protocol 17 0xff match ip dport 6000 0xffff classid 1:4
-s0=$(stats)
-send 10 5003 && send 7 6000 && send 5 7000 0x10005
-s1=$(stats)
-[ $(($(pkts "$s1" 1:3) - $(pkts "$s0" 1:3))) = 10 ]
-log_test $? "flower filter classifies" "1:3 +$(($(pkts "$s1" 1:3) - $(pkts "$s0" 1:3)))"
-[ $(($(pkts "$s1" 1:4) - $(pkts "$s0" 1:4))) = 7 ]
-log_test $? "u32 filter classifies" "1:4 +$(($(pkts "$s1" 1:4) - $(pkts "$s0" 1:4)))"
-[ $(($(pkts "$s1" 1:5) - $(pkts "$s0" 1:5))) = 5 ]
-log_test $? "skb->priority names a class" "1:5 +$(($(pkts "$s1" 1:5) - $(pkts "$s0" 1:5)))"
-
-# no filter, no priority, no default: sent in the implicit class, at the
-# lowest priority, and counted; in no class of the operator's
 txp() { ip netns exec "$NS" cat /sys/class/net/dummy0/statistics/tx_packets; }
-read -r d0 u0 <<<"$(qd)"
-s0=$(stats)
-t0=$(txp)
-send 4 8000
-read -r d1 u1 <<<"$(qd)"
-s1=$(stats)
-t1=$(txp)
-[ $((d1 - d0)) = 0 ] && [ $((u1 - u0)) = 4 ] && [ $((t1 - t0)) = 4 ] &&
-	[ "$(echo "$s0" | json_get "sum(c['packets'] for c in j.values())")" = \
-	  "$(echo "$s1" | json_get "sum(c['packets'] for c in j.values())")" ]
-log_test $? "unclassified packets sent and counted, in no class" \
-	"drops +$((d1 - d0)), unclassified +$((u1 - u0)), sent +$((t1 - t0))"
 
-tcq qdisc change dev dummy0 root er2bc default 2
-s0=$(stats)
-send 6 8000
-s1=$(stats)
-[ $(($(pkts "$s1" 1:2) - $(pkts "$s0" 1:2))) = 6 ]
-log_test $? "the default class takes the rest" "1:2 +$(($(pkts "$s1" 1:2) - $(pkts "$s0" 1:2)))"
+classification() {
+	local s0 s1 d0 d1 u0 u1 t0 t1 rc
 
-# --- a grafted fq_codel, and changes while traffic flows
-tcq qdisc change dev dummy0 root er2bc rate 5mbit default 0
-tcq qdisc add dev dummy0 parent 1:3 handle 30: fq_codel
-log_test $? "fq_codel grafted under a class"
+	setup
+	tcq qdisc change dev dummy0 root er2bc rate unlimited mode static default 0
+	tcq filter add dev dummy0 parent 1: protocol ip prio 2 u32 \
+		match ip protocol 17 0xff match ip dport 6000 0xffff classid 1:4
+	s0=$(stats)
+	send 10 5003 && send 7 6000 && send 5 7000 0x10005
+	s1=$(stats)
+	[ $(($(pkts "$s1" 1:3) - $(pkts "$s0" 1:3))) = 10 ]
+	log_test $? "flower filter classifies" "1:3 +$(($(pkts "$s1" 1:3) - $(pkts "$s0" 1:3)))"
+	[ $(($(pkts "$s1" 1:4) - $(pkts "$s0" 1:4))) = 7 ]
+	log_test $? "u32 filter classifies" "1:4 +$(($(pkts "$s1" 1:4) - $(pkts "$s0" 1:4)))"
+	[ $(($(pkts "$s1" 1:5) - $(pkts "$s0" 1:5))) = 5 ]
+	log_test $? "skb->priority names a class" "1:5 +$(($(pkts "$s1" 1:5) - $(pkts "$s0" 1:5)))"
+
+	# no filter, no priority, no default: sent in the implicit class, at the
+	# lowest priority, and counted; in no class of the operator's
+	read -r d0 u0 <<<"$(qd)"
+	s0=$(stats)
+	t0=$(txp)
+	send 4 8000
+	read -r d1 u1 <<<"$(qd)"
+	s1=$(stats)
+	t1=$(txp)
+	[ $((d1 - d0)) = 0 ] && [ $((u1 - u0)) = 4 ] && [ $((t1 - t0)) = 4 ] &&
+		[ "$(echo "$s0" | json_get "sum(c['packets'] for c in j.values())")" = \
+		  "$(echo "$s1" | json_get "sum(c['packets'] for c in j.values())")" ]
+	log_test $? "unclassified packets sent and counted, in no class" \
+		"drops +$((d1 - d0)), unclassified +$((u1 - u0)), sent +$((t1 - t0))"
+
+	tcq qdisc change dev dummy0 root er2bc default 2
+	s0=$(stats)
+	send 6 8000
+	s1=$(stats)
+	[ $(($(pkts "$s1" 1:2) - $(pkts "$s0" 1:2))) = 6 ]
+	log_test $? "the default class takes the rest" "1:2 +$(($(pkts "$s1" 1:2) - $(pkts "$s0" 1:2)))"
+
+	# IPv6 needs filters of its own (protocol ipv6, at a priority of their
+	# own, as the shipped batch has them): a class only IPv6 reaches
+	ip -n "$NS" addr add 2001:db8::1/64 dev dummy0 nodad &&
+		ip -n "$NS" neigh add 2001:db8::2 lladdr 02:00:00:00:00:02 dev dummy0 &&
+		tcq filter add dev dummy0 parent 1: protocol ipv6 prio 3 flower \
+			ip_proto udp dst_port 5004 classid 1:4
+	rc=$?
+	s0=$(stats)
+	send6 8 5004
+	s1=$(stats)
+	[ $rc = 0 ] && [ $(($(pkts "$s1" 1:4) - $(pkts "$s0" 1:4))) = 8 ]
+	log_test $? "an IPv6 flower filter classifies" "1:4 +$(($(pkts "$s1" 1:4) - $(pkts "$s0" 1:4)))"
+}
 
 # floods until killed: the steps below take a time the machine decides
 # (tc under load), and a flood that ended early would leave the classes
@@ -231,40 +282,7 @@ flood_until_killed() {
 	flooder=$!
 }
 flooding() { kill -0 $flooder 2>/dev/null; }
-flood_until_killed 5001 5002 5003 5004 5005
-sleep 2
-ok=0
-tcq class add dev dummy0 parent 1: classid 1:6 er2bc prio 6 rate 100kbit || ok=1
-tcq class change dev dummy0 classid 1:2 er2bc rate 800kbit prio 1 || ok=1
-tcq filter del dev dummy0 parent 1: prio 1 || ok=1
-tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
-	ip_proto udp dst_port 5001 classid 1:1 || ok=1
-tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
-	ip_proto udp dst_port 5003 classid 1:3 || ok=1
-tcq class del dev dummy0 classid 1:5 || ok=1
-log_test $ok "class add, change, filter and class delete under traffic"
-# While no filter named them, every port's packets went to the default,
-# the unclassified class, which has no guarantee: behind greedy classes
-# they wait there for good, and hold their sockets' send buffers (one
-# socket a port). On a slow machine the filters came back late enough for
-# port 5003's buffer to fill, and 1:3 got nothing more to send (CI: 1:1 at
-# the whole cap, 1:3 at 0 in both orders below; 83 packets through 1:3's
-# fq_codel in all). The moves get a flood of their own, on fresh sockets,
-# to the two classes they move.
-kill $flooder
-wait $flooder 2>/dev/null
-flood_until_killed 5001 5003
-sleep 1
-# backlogged classes moved between priorities, back and forth, in one tc
-# run so that the moves come while they send; each must leave nothing of
-# itself at the priority it left, which the rates after the moves show.
-# Under a 2 Mbit/s cap, with 1:2 (prio 1, 800k), 1:4 (prio 4, 400k) and 1:6
-# (prio 6, 100k) idle, static mode guarantees 400 kbit/s to each of 1:1
-# and 1:3 while 1:1 has priority 1 and lends it the other 1.2 Mbit/s;
-# with 1:1 at priority 7 it no longer fits (2.1 Mbit/s in priority order)
-# and 1:3, at priority 1, takes the whole cap. A class left behind at its
-# old priority would share the spare there.
-tcq qdisc change dev dummy0 root er2bc rate 2mbit
+
 # moves PRIO_1_3 PRIO_1_1: 80 moves, then 1:3 and 1:1 at these priorities
 moves() {
 	local batch i ok
@@ -282,6 +300,7 @@ moves() {
 	rm -f "$batch"
 	return $ok
 }
+
 # order_test PRIO_1_3 PRIO_1_1 DESC CONDITION: the moves, then the classes'
 # rates over 5 s, {classid: bit/s} as j, must meet the Python CONDITION
 order_test() {
@@ -302,33 +321,82 @@ order_test() {
 			sed 's/^/# /'
 	fi
 }
-order_test 1 7 "80 priority moves under traffic, then 1:3 first: it takes the cap, 1:1 nothing" \
-	"j['1:3'] >= 0.9 * 2e6 and j['1:1'] <= 0.1 * 2e6"
-order_test 3 1 "80 priority moves under traffic, then 1:1 first: 1:1 1.6 Mbit/s, 1:3 400 kbit/s" \
-	"j['1:1'] >= 0.9 * 1.6e6 and 0.9 * 4e5 <= j['1:3'] <= 1.1 * 4e5"
-sleep 3
-# the lending under the flood, in the nested statistics tc prints
-lent=$(tcq -s -j qdisc show dev dummy0 |
-	json_get "[q for q in j if q['kind'] == 'er2bc'][0]['lend_turns']")
-# (the fq_codel grafted under 1:3 shows its flows as classes of its own)
-borrowed=$(class_stats "$NS" dummy0 |
-	json_get "sum(c['bytes_borrowed'] for c in j.values() if c['kind'] == 'er2bc')")
-[ "${lent:-0}" -gt 0 ] && [ "${borrowed:-0}" -gt 0 ]
-log_test $? "the lending counted: quanta handed out, bytes borrowed" \
-	"lend_turns=$lent bytes_borrowed=$borrowed"
-fq=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'fq_codel'][0]['packets']")
-[ "${fq:-0}" -gt 0 ]
-log_test $? "fq_codel under the class carries its packets" "packets=$fq"
-tcq qdisc del dev dummy0 parent 1:3 &&
-	tcq qdisc show dev dummy0 invisible | grep -q "^qdisc pfifo .* parent 1:3 "
-log_test $? "deleting the grafted qdisc restores a pfifo under traffic"
-sleep 1
-if flooding; then
-	tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
-	log_test $? "qdisc delete under traffic"
-else
-	log_test 1 "qdisc delete under traffic" "the flood ended before the delete"
-fi
-kill $flooder
-# (killed: its status is not the test's)
-wait $flooder 2>/dev/null || true
+
+# a grafted fq_codel, and changes while traffic flows
+under_traffic() {
+	local ok lent borrowed fq
+
+	setup rates
+	tcq qdisc change dev dummy0 root er2bc rate 5mbit mode static default 0
+	tcq qdisc add dev dummy0 parent 1:3 handle 30: fq_codel
+	log_test $? "fq_codel grafted under a class"
+
+	flood_until_killed 5001 5002 5003 5004 5005
+	sleep 2
+	ok=0
+	tcq class add dev dummy0 parent 1: classid 1:6 er2bc prio 6 rate 100kbit || ok=1
+	tcq class change dev dummy0 classid 1:2 er2bc rate 800kbit prio 1 || ok=1
+	tcq filter del dev dummy0 parent 1: prio 1 || ok=1
+	tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+		ip_proto udp dst_port 5001 classid 1:1 || ok=1
+	tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
+		ip_proto udp dst_port 5003 classid 1:3 || ok=1
+	tcq class del dev dummy0 classid 1:5 || ok=1
+	log_test $ok "class add, change, filter and class delete under traffic"
+	# While no filter named them, every port's packets went to the default,
+	# the unclassified class, which has no guarantee: behind greedy classes
+	# they wait there for good, and hold their sockets' send buffers (one
+	# socket a port). On a slow machine the filters came back late enough for
+	# port 5003's buffer to fill, and 1:3 got nothing more to send (CI: 1:1 at
+	# the whole cap, 1:3 at 0 in both orders below; 83 packets through 1:3's
+	# fq_codel in all). The moves get a flood of their own, on fresh sockets,
+	# to the two classes they move.
+	kill $flooder
+	wait $flooder 2>/dev/null
+	flood_until_killed 5001 5003
+	sleep 1
+	# backlogged classes moved between priorities, back and forth, in one tc
+	# run so that the moves come while they send; each must leave nothing of
+	# itself at the priority it left, which the rates after the moves show.
+	# Under a 2 Mbit/s cap, with 1:2 (prio 1, 800k), 1:4 (prio 4, 400k) and 1:6
+	# (prio 6, 100k) idle, static mode guarantees 400 kbit/s to each of 1:1
+	# and 1:3 while 1:1 has priority 1 and lends it the other 1.2 Mbit/s;
+	# with 1:1 at priority 7 it no longer fits (2.1 Mbit/s in priority order)
+	# and 1:3, at priority 1, takes the whole cap. A class left behind at its
+	# old priority would share the spare there.
+	tcq qdisc change dev dummy0 root er2bc rate 2mbit
+	order_test 1 7 "80 priority moves under traffic, then 1:3 first: it takes the cap, 1:1 nothing" \
+		"j['1:3'] >= 0.9 * 2e6 and j['1:1'] <= 0.1 * 2e6"
+	order_test 3 1 "80 priority moves under traffic, then 1:1 first: 1:1 1.6 Mbit/s, 1:3 400 kbit/s" \
+		"j['1:1'] >= 0.9 * 1.6e6 and 0.9 * 4e5 <= j['1:3'] <= 1.1 * 4e5"
+	sleep 3
+	# the lending under the flood, in the nested statistics tc prints
+	lent=$(tcq -s -j qdisc show dev dummy0 |
+		json_get "[q for q in j if q['kind'] == 'er2bc'][0]['lend_turns']")
+	# (the fq_codel grafted under 1:3 shows its flows as classes of its own)
+	borrowed=$(class_stats "$NS" dummy0 |
+		json_get "sum(c['bytes_borrowed'] for c in j.values() if c['kind'] == 'er2bc')")
+	[ "${lent:-0}" -gt 0 ] && [ "${borrowed:-0}" -gt 0 ]
+	log_test $? "the lending counted: quanta handed out, bytes borrowed" \
+		"lend_turns=$lent bytes_borrowed=$borrowed"
+	fq=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'fq_codel'][0]['packets']")
+	[ "${fq:-0}" -gt 0 ]
+	log_test $? "fq_codel under the class carries its packets" "packets=$fq"
+	tcq qdisc del dev dummy0 parent 1:3 &&
+		tcq qdisc show dev dummy0 invisible | grep -q "^qdisc pfifo .* parent 1:3 "
+	log_test $? "deleting the grafted qdisc restores a pfifo under traffic"
+	sleep 1
+	if flooding; then
+		tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
+		log_test $? "qdisc delete under traffic"
+	else
+		log_test 1 "qdisc delete under traffic" "the flood ended before the delete"
+	fi
+	kill $flooder
+	# (killed: its status is not the test's)
+	wait $flooder 2>/dev/null || true
+}
+
+require_cmd tc ip python3
+tap_begin
+tests_run

@@ -76,7 +76,7 @@ batch=/usr/share/doc/er2bc-tools/tc-DEV.batch.example
 [ -f "$batch" ] || batch=$batch.gz
 zcat -f "$batch" >/tmp/tc-eth1.batch
 out_tc=$(tc -batch /tmp/tc-eth1.batch 2>&1)
-t $? "tc -batch tc-DEV.batch.example: the qdisc, 7 classes, 6 filters" "$out_tc"
+t $? "tc -batch tc-DEV.batch.example: the qdisc, 7 classes, 12 filters (6 IPv4, 6 IPv6)" "$out_tc"
 python3 - <<'EOF'
 import socket, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
