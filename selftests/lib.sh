@@ -160,6 +160,11 @@ tests_run() {
 	done
 }
 
+# setup_failed [DETAIL]: in a case whose setup failed, a failed check named
+# after the case; the case then returns, and the verdict finds its count
+# short
+setup_failed() { log_test $ksft_fail "${FUNCNAME[1]}: setup" "$*"; }
+
 # setup_ns NAME...: create namespaces with unique names, stored in $NAME
 setup_ns() {
 	local name ns

@@ -103,7 +103,7 @@ EOF
 refused() {
 	local out rc cls
 
-	setup
+	setup || { setup_failed; return; }
 	out=$(tcq class change dev dummy0 classid 1:2 er2bc type scavenger rate 100kbit 2>&1)
 	rc=$?
 	[ $rc -ne 0 ] && [[ $out == *'illegal "rate" value "100kbit": a scavenger class holds no guarantee'* ]]
@@ -132,7 +132,7 @@ cls2() { class_stats "$NS" dummy0 | json_get "'%d %d' % (j['1:2']['packets'], j[
 hold_burst() {
 	local p0 p1 p2 q1 q2 y0 y1
 
-	setup scavenger
+	setup scavenger || { setup_failed; return; }
 	read -r p0 _ <<<"$(cls2)"
 	y0=$(yielded)
 	ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 1 scavenger-hold 60s
@@ -156,7 +156,7 @@ for _ in range(40):
 
 # lent to last: a scavenger at priority 1 gets what 1:1 at its ceil leaves
 lent() {
-	setup scavenger rates
+	setup scavenger rates || { setup_failed; return; }
 	rate_test "a scavenger at priority 1 gets what 1:1 at its ceil leaves" "1:1=1000000 1:2=1000000"
 }
 
@@ -168,7 +168,7 @@ hold_left() { ctl -j show dev dummy0 handle 1: | json_get "j.get('scavenger_hold
 hold() {
 	local h
 
-	setup scavenger rates
+	setup scavenger rates || { setup_failed; return; }
 	ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 11 scavenger-hold 60s
 	h=$(hold_left)
 	within "$h" 50000000 60000000
@@ -186,7 +186,7 @@ hold() {
 er2bc_mode() {
 	local g
 
-	setup scavenger
+	setup scavenger || { setup_failed; return; }
 	tcq qdisc change dev dummy0 root er2bc mode er2bc &&
 		ctl abw-set dev dummy0 handle 1: abw 2mbit recv 0 seq 13 &&
 		ctl abw-set dev dummy0 handle 1: abw 2mbit recv 0 seq 14
@@ -198,7 +198,7 @@ er2bc_mode() {
 
 # back to a class with a rate: it is guaranteed again, at priority 1
 back_to_rate() {
-	setup scavenger
+	setup scavenger || { setup_failed; return; }
 	tcq class change dev dummy0 classid 1:2 er2bc type tcp rate 300kbit &&
 		[[ $(tcq -s class show dev dummy0 classid 1:2) == *'guarantee 300Kbit'* ]]
 	log_test $? "a scavenger made a tcp class with a rate is guaranteed again"
