@@ -10,6 +10,7 @@
 #   make soak [KVER=] [HOURS=] [MINUTES=] [WORKLOAD=]  guests looping the workloads where guests died: deaths per guest-hour
 #   make vm-shell [KVER=...]			interactive guest with the modules installed
 #   make lint					checkpatch and sparse
+#   make intree					the modules in a 6.12 tree, and a series of it
 #   make bench-qdisc				per-packet cost beside htb and pfifo (QEMU -icount)
 #   make bench-ctrl [KVER=...]			time to new guarantees: er2bc abw-set beside htb via tc
 #   make bench-estimator [KVER=...]		the ABW estimator: overhead, false losses, tracking, cost
@@ -55,11 +56,13 @@ lint: deps tools
 check:
 	@$(VM)/check.sh $(if $(T),-T "$(T)") $(CHECK_KERNELS)
 
-# the Debian packages er2bc-dkms and er2bc-tools (debian/), lintian-clean,
-# in build/deb (tools/packaging/deb.sh)
+# the modules in a 6.12 tree: built there W=1 C=1, and a patch series of
+# it that checkpatch --strict takes, in build/intree (tools/intree/series.sh)
 intree: deps
 	@tools/intree/series.sh
 
+# the Debian packages er2bc-dkms and er2bc-tools (debian/), lintian-clean,
+# in build/deb (tools/packaging/deb.sh)
 deb:
 	@tools/packaging/deb.sh
 

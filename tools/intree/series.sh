@@ -37,14 +37,19 @@ tarball=/usr/src/linux-source-6.12.tar.xz
 [ -f "$tarball" ] || die "linux-source-6.12 is not installed (run tools/testing/setup-deps.sh)"
 command -v unifdef >/dev/null || die "unifdef is not installed (run tools/testing/setup-deps.sh)"
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-# the tree's preparation below, by name: a change to it renames this
-prep="defconfig +KUNIT +HEADERS_INSTALL +UAPI_HEADER_TEST +NETFILTER +NET_SCHED"
-key=$(echo "$prep" | sha256sum | cut -c1-12)
-tree=$ER2BC_CACHE/intree/$srcver-$key
-
 # the files the series edits, as the tree has them
 edited=(net/sched/Kconfig net/sched/Makefile net/ipv4/Kconfig net/ipv4/Makefile MAINTAINERS)
+# the tree is keyed by the source package and by what prepares it (the
+# block between the two "prep" marks, and the edited files)
+key=$( (sed -n '/^# prep begins/,/^# prep ends/p' "$0"; echo "${edited[*]}") | sha256sum | cut -c1-12)
+tree=$ER2BC_CACHE/intree/$srcver-$key
 
+# one run at a time on the cached tree (checkouts side by side share it)
+mkdir -p "$ER2BC_CACHE"
+exec 9>"$ER2BC_CACHE/intree.lock"
+flock 9
+
+# prep begins
 if [ ! -f "$tree/.done" ]; then
 	log "preparing a 6.12 tree in $tree (once, about 2 minutes)"
 	rm -rf "$ER2BC_CACHE/intree"
@@ -59,11 +64,13 @@ if [ ! -f "$tree/.done" ]; then
 	# once the Kconfig that declares them is in place, below
 	"$tree/linux/scripts/config" --file "$tree/linux/.config" -e KUNIT -e HEADERS_INSTALL \
 		-e UAPI_HEADER_TEST -e NETFILTER -e NET_SCHED
-	make -s -C "$tree/linux" olddefconfig >/dev/null
+	KCONFIG_WERROR=1 make -s -C "$tree/linux" olddefconfig >/dev/null
 	make -s -C "$tree/linux" -j"$(nproc)" modules_prepare >"$tree/prepare.log" 2>&1 ||
 		{ tail -n 30 "$tree/prepare.log" >&2; die "modules_prepare failed in $tree/linux"; }
+	: >"$tree/placed.list"
 	touch "$tree/.done"
 fi
+# prep ends
 linux=$tree/linux
 
 # the repository of the touched files: the tree's own first
@@ -71,8 +78,10 @@ repo=$out/git
 rm -rf "$repo" "$out/series"
 mkdir -p "$repo"
 git -C "$repo" init -q
-git -C "$repo" config user.name "${GIT_AUTHOR_NAME:-er2bc developers}"
-git -C "$repo" config user.email "${GIT_AUTHOR_EMAIL:-er2bc@example.org}"
+# (author and sign-off: the checkout's git identity, else a placeholder
+# that a series sent for real must replace with a person's)
+git -C "$repo" config user.name "${GIT_AUTHOR_NAME:-$(git -C "$top" config user.name || echo "er2bc developers")}"
+git -C "$repo" config user.email "${GIT_AUTHOR_EMAIL:-$(git -C "$top" config user.email || echo er2bc@example.org)}"
 (cd "$tree/orig" && cp --parents "${edited[@]}" "$repo/")
 git -C "$repo" add -A
 git -C "$repo" commit -q -m "Linux 6.12 (Debian linux-source-6.12 $srcver)"
@@ -90,13 +99,14 @@ put() {
 	cp "$top/$1" "$repo/$2"
 }
 
-# insert FILE BEFORE-REGEX LINE: LINE before the first line matching
-# BEFORE-REGEX (at the end if none does)
+# insert FILE BEFORE LINE: LINE before the first line that begins with
+# the fixed string BEFORE; the tree lacking it is an error
 insert() {
-	awk -v re="$2" -v line="$3" '
-		!done && $0 ~ re { print line; done = 1 }
+	BEFORE=$2 LINE=$3 awk '
+		!done && index($0, ENVIRON["BEFORE"]) == 1 { print ENVIRON["LINE"]; done = 1 }
 		{ print }
-		END { if (!done) print line }' "$repo/$1" >"$repo/$1.new"
+		END { exit !done }' "$repo/$1" >"$repo/$1.new" ||
+		die "intree: no line of $1 begins with \"$2\""
 	mv "$repo/$1.new" "$repo/$1"
 }
 
@@ -106,30 +116,44 @@ for f in "$top"/include/uapi/linux/*.h; do
 done
 put include/net/er2bc_netlink.h include/net/er2bc_netlink.h
 put include/net/er2bc_prefix.h include/net/er2bc_prefix.h
-# the compatibility header, reduced to what this tree has (the probes of
-# the top-level Kbuild, run against the tree's headers)
-probe() { grep -qsE "$2" "$linux/include/$1" && echo "-D$3" || echo "-U$3"; }
-defs=("$(probe net/genetlink.h '^struct genl_split_ops [{]' ER2BC_HAVE_GENL_SPLIT_OPS)"
-      "$(probe net/genetlink.h '^genl_info_dump.struct netlink_callback' ER2BC_HAVE_GENL_INFO_DUMP)"
-      "$(probe net/netlink.h 'const struct netlink_range_validation +[*]range;' ER2BC_HAVE_NLA_RANGE_CONST)")
+# the compatibility header, reduced to what this tree has: the top-level
+# Kbuild's probes (read from it, so that a new one is not forgotten here)
+# and the two macros it tests for itself, run against the tree's headers
+probe() {
+	[ -f "$linux/include/$1" ] || die "intree: the tree has no include/$1"
+	if grep -qE "$2" "$linux/include/$1"; then echo "-D$3"; else echo "-U$3"; fi
+}
+defs=()
+while IFS=$'\t' read -r hdr re name; do
+	defs+=("$(probe "$hdr" "$re" "$name")")
+done < <(sed -n 's/^subdir-ccflags-y += $(call er2bc_probe,\([^,]*\),\(.*\),\(ER2BC_HAVE_[A-Z_]*\))$/\1\t\2\t\3/p' "$top/Kbuild")
+[ ${#defs[@]} -gt 0 ] || die "intree: no feature probe read from the top-level Kbuild"
+defs+=("$(probe net/pkt_sched.h '#define MODULE_ALIAS_NET_SCH' MODULE_ALIAS_NET_SCH)"
+       "$(probe net/genetlink.h 'GENL_MCAST_CAP_NET_ADMIN' GENL_MCAST_CAP_NET_ADMIN)")
 # (unifdef: exit 1 when it changed something, 2 on trouble)
 unifdef "${defs[@]}" -o "$repo/include/net/er2bc_compat.h" "$top/include/net/er2bc_compat.h" || [ $? = 1 ]
+if grep -nE '^#\s*(if|ifdef|ifndef|elif).*(ER2BC_HAVE_|MODULE_ALIAS_NET_SCH|GENL_MCAST_CAP_NET_ADMIN)' \
+	"$repo/include/net/er2bc_compat.h" >&2; then
+	die "intree: the compatibility header keeps a branch this tree does not need"
+fi
 for f in er2bc tcp_rcvmgr; do
 	put "Documentation/netlink/specs/$f.yaml" "Documentation/netlink/specs/$f.yaml"
 done
 # who looks after them: the entry, then each module's patch adds its
 # directory
-entry='ER2BC BANDWIDTH CONTROL (SCH_ER2BC, TCP_RCVMGR)
-M:	er2bc developers <er2bc@example.org>
+entry="ER2BC BANDWIDTH CONTROL (SCH_ER2BC, TCP_RCVMGR)
+M:	$(git -C "$repo" config user.name) <$(git -C "$repo" config user.email)>
 L:	netdev@vger.kernel.org
+L:	netfilter-devel@vger.kernel.org
 S:	Maintained
 F:	Documentation/netlink/specs/er2bc.yaml
 F:	Documentation/netlink/specs/tcp_rcvmgr.yaml
 F:	include/net/er2bc_*.h
 F:	include/uapi/linux/er2bc*.h
 F:	include/uapi/linux/tcp_rcvmgr.h
-'
-insert MAINTAINERS '^ERRSEQ ERROR TRACKING INFRASTRUCTURE$' "$entry"
+"
+# (in order: "ER2BC" sorts before "EROFS", '2' before 'O')
+insert MAINTAINERS 'EROFS FILE SYSTEM' "$entry"
 # maintain DIR: DIR among the entry's files, in order
 maintain() {
 	awk -v f="F:	$1" '
@@ -150,9 +174,9 @@ form are in include/net/er2bc_prefix.h and er2bc_netlink.h."
 for f in "$top"/sch_er2bc/*.[ch] "$top"/sch_er2bc/Kbuild "$top"/sch_er2bc/Kconfig; do
 	put "sch_er2bc/${f##*/}" "net/sched/sch_er2bc/${f##*/}"
 done
-insert net/sched/Kconfig '^config NET_SCH_FQ$' 'source "net/sched/sch_er2bc/Kconfig"
+insert net/sched/Kconfig 'config NET_SCH_FQ' 'source "net/sched/sch_er2bc/Kconfig"
 '
-insert net/sched/Makefile '^obj-\$\(CONFIG_NET_SCH_FQ\)' 'obj-$(CONFIG_NET_SCH_ER2BC)	+= sch_er2bc/'
+insert net/sched/Makefile 'obj-$(CONFIG_NET_SCH_FQ)' 'obj-$(CONFIG_NET_SCH_ER2BC)	+= sch_er2bc/'
 maintain net/sched/sch_er2bc/
 commit "net/sched: sch_er2bc: guaranteed rates under an estimated available bandwidth" \
 "A classful qdisc for a gateway's uplink toward a peer site over a
@@ -169,11 +193,11 @@ probe's tags."
 for f in "$top"/tcp_rcvmgr/*.[ch] "$top"/tcp_rcvmgr/Kbuild "$top"/tcp_rcvmgr/Kconfig; do
 	put "tcp_rcvmgr/${f##*/}" "net/ipv4/tcp_rcvmgr/${f##*/}"
 done
-insert net/ipv4/Kconfig '^config TCP_MD5SIG$' 'source "net/ipv4/tcp_rcvmgr/Kconfig"
+insert net/ipv4/Kconfig 'config TCP_MD5SIG' 'source "net/ipv4/tcp_rcvmgr/Kconfig"
 '
-insert net/ipv4/Makefile '^obj-\$\(CONFIG_TCP_AO\)' 'obj-$(CONFIG_TCP_RCVMGR) += tcp_rcvmgr/'
+insert net/ipv4/Makefile 'obj-$(CONFIG_TCP_AO)' 'obj-$(CONFIG_TCP_RCVMGR) += tcp_rcvmgr/'
 maintain net/ipv4/tcp_rcvmgr/
-commit "tcp_rcvmgr: receive windows set by a gateway, short transfers first" \
+commit "net: tcp_rcvmgr: receive windows set by a gateway, short transfers first" \
 "Netfilter hooks on a gateway that rewrite the receive window each LAN
 receiver advertises toward the WAN, so that an access link is shared
 by priority and short transfers finish first; configured over the
@@ -182,16 +206,35 @@ move back; resets are judged against the window, as RFC 5961 asks of
 an endpoint. KUnit suites cover the window arithmetic and the
 assignment."
 
-git -C "$repo" format-patch -q -o "$out/series" "$base"
-ls "$out/series"/*.patch >"$out/series.list"
+rm -rf "$out/checkpatch"
+mkdir -p "$out/checkpatch"
+git -C "$repo" format-patch -q --cover-letter --subject-prefix="PATCH net-next" \
+	-o "$out/series" "$base"
+# the cover letter: what the series is, from the project's README
+cover=$(ls "$out/series"/0000-*.patch)
+sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/er2bc: bandwidth control for gateways over a path of changing capacity/' \
+	-e '/\*\*\* BLURB HERE \*\*\*/{
+r '"$here"'/cover.txt
+d
+}' "$cover"
+ls "$out/series"/0*.patch | grep -v '/0000-' >"$out/series.list"
 
-# the tree with the series' files, built with W=1 and C=1
+# the tree with the series' files (those of the run before removed first),
+# built with W=1 and C=1
 fail=0
+(cd "$linux" && xargs -r rm -f <"$tree/placed.list")
 rm -rf "$linux/net/sched/sch_er2bc" "$linux/net/ipv4/tcp_rcvmgr"
+(cd "$tree/orig" && cp --parents "${edited[@]}" "$linux/")
 (cd "$repo" && git ls-files -z | xargs -0 cp --parents -t "$linux")
+(cd "$repo" && git ls-files | grep -vxF -f <(printf '%s\n' "${edited[@]}")) >"$tree/placed.list"
 "$linux/scripts/config" --file "$linux/.config" -m NET_SCH_ER2BC -m NET_SCH_ER2BC_KUNIT_TEST \
 	-m TCP_RCVMGR -m TCP_RCVMGR_KUNIT_TEST
-make -s -C "$linux" olddefconfig >/dev/null
+# (a Kconfig warning, an unmet dependency or an unknown symbol, fails it)
+if ! KCONFIG_WERROR=1 make -s -C "$linux" olddefconfig >"$out/kconfig.log" 2>&1; then
+	cat "$out/kconfig.log" >&2
+	echo "intree: olddefconfig warned with the series' Kconfig" >&2
+	fail=1
+fi
 for s in NET_SCH_ER2BC NET_SCH_ER2BC_KUNIT_TEST TCP_RCVMGR TCP_RCVMGR_KUNIT_TEST; do
 	grep -qx "CONFIG_$s=m" "$linux/.config" || { echo "intree: CONFIG_$s is not m after olddefconfig" >&2; fail=1; }
 done
@@ -211,32 +254,31 @@ for o in net/sched/sch_er2bc/sch_er2bc.o net/sched/sch_er2bc/sch_er2bc_kunit.o \
 	[ -s "$linux/$o" ] || { echo "intree: $o was not built" >&2; fail=1; }
 done
 
-# checkpatch --strict, the tree's own, on each patch. What the kernel's
-# YNL generator writes (nl_gen.[ch], as the kernel's own *-nl-gen.c) has
-# policy lines past 100 columns; those are shown, not counted: the
-# generator, not the patch, would have to change
-for p in $(cat "$out/series.list"); do
-	pfail=0
+# checkpatch --strict, the tree's own, on each patch (its output in
+# OUT/checkpatch). What the kernel's YNL generator writes (nl_gen.[ch], as
+# the kernel's own *-nl-gen.c) has policy lines past 100 columns; those
+# are listed, not counted: the generator, not the patch, would have to
+# change
+while read -r p; do
+	pfail=0 c=$out/checkpatch/${p##*/}
 	(cd "$linux" && ./scripts/checkpatch.pl --strict --show-types --ignore LONG_LINE "$p") \
-		>"$p.checkpatch" 2>&1 || { cat "$p.checkpatch" >&2; pfail=1; }
+		>"$c.txt" 2>&1 || { cat "$c.txt" >&2; pfail=1; }
 	(cd "$linux" && ./scripts/checkpatch.pl --strict --show-types --types LONG_LINE "$p") \
-		>"$p.long" 2>&1 || true
-	sed -n 's/^#[0-9]*: FILE: //p' "$p.long" | sed 's/:$//' | while read -r at; do
+		>"$c.long" 2>&1 || true
+	while read -r at; do
 		case $at in
 		*/nl_gen.[ch]:*) echo "intree: generated, past 100 columns: $at" ;;
-		*) echo "intree: past 100 columns: $at" >&2; echo x ;;
+		*) echo "intree: past 100 columns: $at" >&2; pfail=1 ;;
 		esac
-	done >"$p.long.verdict" 2>&1
-	grep -v '^x$' "$p.long.verdict" || true
-	if grep -qx x "$p.long.verdict"; then pfail=1; fi
+	done < <(sed -n 's/^#[0-9]*: FILE: \(.*\):$/\1/p' "$c.long")
 	if [ "$pfail" = 1 ]; then
 		echo "intree: checkpatch --strict: ${p##*/}" >&2
 		fail=1
 	fi
-done
+done <"$out/series.list"
 
 n=$(wc -l <"$out/series.list")
 if [ "$fail" = 0 ]; then
-	echo "intree: $n patches in $out/series; built in $linux with W=1 C=1, no warning; checkpatch --strict clean"
+	echo "intree: $n patches and a cover letter in $out/series; built in $linux with W=1 C=1, no warning; checkpatch --strict clean"
 fi
 exit $fail
