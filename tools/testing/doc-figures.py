@@ -235,6 +235,41 @@ def versus(j):
     return worse, better, len(e) - worse - better, len(e)
 
 
+# the real-time cells beside their compressed runs (evaluation.rst,
+# "The real-time cells, measured"): per cell and protocol, each
+# contender's median and interval at 1 s and at 4x
+RT = "matrix/report-4a681aa581fe.json"
+RT_NAMES = (("pfifo", "none"), ("cake", "cake:loss+queue"), ("static", "static:loss+queue"),
+            ("default", "er2bc:loss+queue"))
+
+
+def rt_row(imp, proto, scale, c, k):
+    return (f"100 * [r for r in j['rows'] if r['impairment'] == '{imp}' and r['proto'] == '{proto}'"
+            f" and r['scale'] == {scale}][0]['contenders']['{c}']['p13']{k}")
+
+
+for imp, proto in (("elastic", "tcp"), ("elastic", "udp"), ("loss1", "tcp"), ("loss1", "udp")):
+    CHECKS.append((
+        "Documentation/evaluation.rst",
+        rf"{imp} {proto.upper()} " + " ".join(
+            rf"{name} (\S+) \[(\S+), (\S+)\] (\S+) \[(\S+), (\S+)\]" for name, _ in RT_NAMES),
+        RT,
+        [(rt_row(imp, proto, scale, c, k), "{:.1f}")
+         for _, c in RT_NAMES for scale in (1.0, 4.0)
+         for k in ("['median']", "['ci95'][0]", "['ci95'][1]")]))
+CHECKS.append((
+    "Documentation/evaluation.rst",
+    r"at 1 s pfifo (\S+) \[(\S+), (\S+)\], cake (\S+) \[(\S+), (\S+)\], static (\S+) \[(\S+), "
+    r"(\S+)\], the default (\S+) \[(\S+), (\S+)\]; compressed pfifo (\S+) \[(\S+), (\S+)\], "
+    r"cake (\S+) \[(\S+), (\S+)\], static (\S+) \[(\S+), (\S+)\], the default (\S+) "
+    r"\[(\S+), (\S+)\]\.",
+    RT,
+    [(f"100 * [o for o in j['overall'] if o['scale'] == {scale}][0]['contenders']['{c}']{k}",
+      "{:.1f}")
+     for scale in (1.0, 4.0) for _, c in RT_NAMES
+     for k in ("['mean_of_medians']", "['ci95'][0]", "['ci95'][1]")]))
+
+
 def main():
     n = failed = 0
     for doc, sentence, res, values in CHECKS:
