@@ -152,26 +152,22 @@ if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	host_p=${host_p:-0} host_f=${host_f:-1}
 	total_p=$((total_p + host_p))
 	total_f=$((total_f + host_f))
-	echo "=== lint (log: $report/lint.log)"
-	if wait $lint_pid; then
-		cat "$report/lint.log"
-		echo "lint: 1 passed, 0 failed" | tee -a "$report/summary"
-		total_p=$((total_p + 1))
-	else
-		tail -n 40 "$report/lint.log"
-		echo "lint: 0 passed, 1 failed" | tee -a "$report/summary"
-		total_f=$((total_f + 1))
-	fi
-	echo "=== in-tree series (log: $report/intree.log)"
-	if wait $intree_pid; then
-		tail -n 1 "$report/intree.log"
-		echo "intree: 1 passed, 0 failed" | tee -a "$report/summary"
-		total_p=$((total_p + 1))
-	else
-		tail -n 40 "$report/intree.log"
-		echo "intree: 0 passed, 1 failed" | tee -a "$report/summary"
-		total_f=$((total_f + 1))
-	fi
+	# side_stage NAME PID LOG LINES: the verdict of a stage run beside the
+	# host tests, its log's last LINES lines shown (40 on a failure)
+	side_stage() {
+		echo "=== $1 (log: $3)"
+		if wait "$2"; then
+			tail -n "$4" "$3"
+			echo "$1: 1 passed, 0 failed" | tee -a "$report/summary"
+			total_p=$((total_p + 1))
+		else
+			tail -n 40 "$3"
+			echo "$1: 0 passed, 1 failed" | tee -a "$report/summary"
+			total_f=$((total_f + 1))
+		fi
+	}
+	side_stage lint $lint_pid "$report/lint.log" 1000
+	side_stage intree $intree_pid "$report/intree.log" 1
 fi
 
 # the Debian packages (make deb, lintian) and an image of this host with
