@@ -162,6 +162,26 @@ maintain() {
 		{ print }' "$repo/MAINTAINERS" >"$repo/MAINTAINERS.new"
 	mv "$repo/MAINTAINERS.new" "$repo/MAINTAINERS"
 }
+# place_module SRC DIR SYM KCONFIG_BEFORE MAKEFILE_BEFORE MAKEFILE_LINE:
+# the project's SRC/ as DIR/ (a directory of net/), its Kconfig sourced
+# from DIR's parent before the line beginning with KCONFIG_BEFORE, and
+# MAKEFILE_LINE in the parent's Makefile before MAKEFILE_BEFORE; DIR in
+# the MAINTAINERS entry. The module's directory and Kconfig symbol (and
+# its KUnit suite's, SYM_KUNIT_TEST) go to dirs and syms for the build
+dirs=() syms=()
+place_module() {
+	local f parent=${2%/*}
+
+	for f in "$top/$1"/*.[ch] "$top/$1/Kbuild" "$top/$1/Kconfig"; do
+		put "$1/${f##*/}" "$2/${f##*/}"
+	done
+	insert "$parent/Kconfig" "$4" "source \"$2/Kconfig\"
+"
+	insert "$parent/Makefile" "$5" "$6"
+	maintain "$2/"
+	dirs+=("$2") syms+=("$3" "$3_KUNIT_TEST")
+}
+
 commit "net: er2bc: UAPI headers, netlink specs and shared prefix helpers" \
 "The generic netlink families of sch_er2bc (\"er2bc\": ABW estimates,
 the receiving gateway's meter, the controller's parameters) and of
@@ -171,13 +191,8 @@ take IP prefixes the same way: their struct, check, match and netlink
 form are in include/net/er2bc_prefix.h and er2bc_netlink.h."
 
 # 2: the qdisc
-for f in "$top"/sch_er2bc/*.[ch] "$top"/sch_er2bc/Kbuild "$top"/sch_er2bc/Kconfig; do
-	put "sch_er2bc/${f##*/}" "net/sched/sch_er2bc/${f##*/}"
-done
-insert net/sched/Kconfig 'config NET_SCH_FQ' 'source "net/sched/sch_er2bc/Kconfig"
-'
-insert net/sched/Makefile 'obj-$(CONFIG_NET_SCH_FQ)' 'obj-$(CONFIG_NET_SCH_ER2BC)	+= sch_er2bc/'
-maintain net/sched/sch_er2bc/
+place_module sch_er2bc net/sched/sch_er2bc NET_SCH_ER2BC 'config NET_SCH_FQ' \
+	'obj-$(CONFIG_NET_SCH_FQ)' 'obj-$(CONFIG_NET_SCH_ER2BC)	+= sch_er2bc/'
 commit "net/sched: sch_er2bc: guaranteed rates under an estimated available bandwidth" \
 "A classful qdisc for a gateway's uplink toward a peer site over a
 path whose available bandwidth (ABW) changes. Classes get HTB-style
@@ -190,13 +205,8 @@ window. KUnit suites cover the arithmetic, the scheduler and the
 probe's tags."
 
 # 3: the receive-window manager
-for f in "$top"/tcp_rcvmgr/*.[ch] "$top"/tcp_rcvmgr/Kbuild "$top"/tcp_rcvmgr/Kconfig; do
-	put "tcp_rcvmgr/${f##*/}" "net/ipv4/tcp_rcvmgr/${f##*/}"
-done
-insert net/ipv4/Kconfig 'config TCP_MD5SIG' 'source "net/ipv4/tcp_rcvmgr/Kconfig"
-'
-insert net/ipv4/Makefile 'obj-$(CONFIG_TCP_AO)' 'obj-$(CONFIG_TCP_RCVMGR) += tcp_rcvmgr/'
-maintain net/ipv4/tcp_rcvmgr/
+place_module tcp_rcvmgr net/ipv4/tcp_rcvmgr TCP_RCVMGR 'config TCP_MD5SIG' \
+	'obj-$(CONFIG_TCP_AO)' 'obj-$(CONFIG_TCP_RCVMGR) += tcp_rcvmgr/'
 commit "net: tcp_rcvmgr: receive windows set by a gateway, short transfers first" \
 "Netfilter hooks on a gateway that rewrite the receive window each LAN
 receiver advertises toward the WAN, so that an access link is shared
@@ -210,7 +220,7 @@ rm -rf "$out/checkpatch"
 mkdir -p "$out/checkpatch"
 git -C "$repo" format-patch -q --cover-letter --subject-prefix="PATCH net-next" \
 	-o "$out/series" "$base"
-# the cover letter: what the series is, from the project's README
+# the cover letter: what the series is (cover.txt)
 cover=$(ls "$out/series"/0000-*.patch)
 sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/er2bc: bandwidth control for gateways over a path of changing capacity/' \
 	-e '/\*\*\* BLURB HERE \*\*\*/{
@@ -223,22 +233,23 @@ ls "$out/series"/0*.patch | grep -v '/0000-' >"$out/series.list"
 # built with W=1 and C=1
 fail=0
 (cd "$linux" && xargs -r rm -f <"$tree/placed.list")
-rm -rf "$linux/net/sched/sch_er2bc" "$linux/net/ipv4/tcp_rcvmgr"
+# (the modules' directories whole: last run's objects must not pass for
+# this run's below)
+for d in "${dirs[@]}"; do rm -rf "${linux:?}/$d"; done
 (cd "$tree/orig" && cp --parents "${edited[@]}" "$linux/")
 (cd "$repo" && git ls-files -z | xargs -0 cp --parents -t "$linux")
 (cd "$repo" && git ls-files | grep -vxF -f <(printf '%s\n' "${edited[@]}")) >"$tree/placed.list"
-"$linux/scripts/config" --file "$linux/.config" -m NET_SCH_ER2BC -m NET_SCH_ER2BC_KUNIT_TEST \
-	-m TCP_RCVMGR -m TCP_RCVMGR_KUNIT_TEST
+"$linux/scripts/config" --file "$linux/.config" $(printf -- '-m %s ' "${syms[@]}")
 # (a Kconfig warning, an unmet dependency or an unknown symbol, fails it)
 if ! KCONFIG_WERROR=1 make -s -C "$linux" olddefconfig >"$out/kconfig.log" 2>&1; then
 	cat "$out/kconfig.log" >&2
 	echo "intree: olddefconfig warned with the series' Kconfig" >&2
 	fail=1
 fi
-for s in NET_SCH_ER2BC NET_SCH_ER2BC_KUNIT_TEST TCP_RCVMGR TCP_RCVMGR_KUNIT_TEST; do
+for s in "${syms[@]}"; do
 	grep -qx "CONFIG_$s=m" "$linux/.config" || { echo "intree: CONFIG_$s is not m after olddefconfig" >&2; fail=1; }
 done
-if ! { make -C "$linux" -j"$(nproc)" W=1 C=1 net/sched/sch_er2bc/ net/ipv4/tcp_rcvmgr/ &&
+if ! { make -C "$linux" -j"$(nproc)" W=1 C=1 $(printf '%s/ ' "${dirs[@]}") &&
 	make -C "$linux" -j"$(nproc)" headers && make -C "$linux" -j"$(nproc)" usr/include/; } \
 	>"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
@@ -249,9 +260,11 @@ elif grep -E 'warning:|error:' "$out/build.log" | grep -q .; then
 	echo "intree: the build in the tree warned (log: $out/build.log)" >&2
 	fail=1
 fi
-for o in net/sched/sch_er2bc/sch_er2bc.o net/sched/sch_er2bc/sch_er2bc_kunit.o \
-	 net/ipv4/tcp_rcvmgr/tcp_rcvmgr.o net/ipv4/tcp_rcvmgr/tcp_rcvmgr_kunit.o; do
-	[ -s "$linux/$o" ] || { echo "intree: $o was not built" >&2; fail=1; }
+# (each module and its KUnit suite, named as the directory is)
+for d in "${dirs[@]}"; do
+	for o in "$d/${d##*/}.o" "$d/${d##*/}_kunit.o"; do
+		[ -s "$linux/$o" ] || { echo "intree: $o was not built" >&2; fail=1; }
+	done
 done
 
 # checkpatch --strict, the tree's own, on each patch (its output in
