@@ -33,12 +33,15 @@ TOOLS = ("lib", "er2bcctl", "abwd")
 TOOL_SKIP = re.compile(r"^(test-.*|kern-mock|fuzz-.*)\.o$")
 
 
+def kbuild_dirs():
+    """the repository's directories that have a Kbuild of their own"""
+    return [d for d in sorted(os.listdir(TOP)) if os.path.isfile(os.path.join(TOP, d, "Kbuild"))]
+
+
 def modules():
     """(directory, module, [object names]) from each module's Kbuild"""
-    for d in sorted(os.listdir(TOP)):
+    for d in kbuild_dirs():
         kbuild = os.path.join(TOP, d, "Kbuild")
-        if not os.path.isfile(kbuild):
-            continue
         text = open(kbuild).read().replace("\\\n", " ")
         # obj-m (outside a tree) or obj-$(CONFIG_...) (the form a module's
         # Kbuild has in a kernel tree)
@@ -146,7 +149,7 @@ def main():
                       + cycle_names(found))
                 print(f"# {calls}")
                 failed += 1
-    kbuilds = sum(os.path.isfile(os.path.join(TOP, d, "Kbuild")) for d in os.listdir(TOP))
+    kbuilds = len(kbuild_dirs())
     if n < kbuilds:
         # (a Kbuild this script no longer reads is a failure, not a pass)
         n += 1
