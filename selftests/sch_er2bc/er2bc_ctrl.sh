@@ -139,7 +139,7 @@ else
 		--expect 'er2bc_cap_bytes_per_second{dev=dummy0}=1000000' \
 		--expect 'er2bc_cap_ceiling_bytes_per_second{dev=dummy0}=1250000' \
 		--expect 'er2bc_recv_rate_bytes_per_second{dev=dummy0}=500000' \
-		--expect 'er2bc_estimates_total{dev=dummy0}=3' \
+		--expect 'er2bc_updates_total{dev=dummy0}=3' \
 		--min 'er2bc_stale{dev=dummy0}=0' \
 		--expect 'er2bc_classes{dev=dummy0}=3' \
 		--expect 'er2bc_class_info{dev=dummy0,classid=1:2,prio=2,type=udp}=1' \

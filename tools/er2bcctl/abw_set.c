@@ -50,8 +50,8 @@ static int parse_args(struct estimate *e, int argc, char **argv)
 		val = argv[1];
 		if (strcmp(key, "dev") && strcmp(key, "ifindex") && strcmp(key, "handle") &&
 		    strcmp(key, "abw") && strcmp(key, "recv") && strcmp(key, "sent") &&
-		    strcmp(key, "lost") && strcmp(key, "seq") && strcmp(key, "interval") &&
-		    strcmp(key, "scavenger-hold"))
+		    strcmp(key, "lost") && strcmp(key, "seq") && strcmp(key, "span") &&
+		    strcmp(key, "interval") && strcmp(key, "scavenger-hold"))
 			return usage_err("unknown argument \"%s\" (try " PROG " -h)", key);
 		if (argc < 2)
 			return usage_err("\"%s\" needs a value", key);
@@ -90,6 +90,7 @@ static int parse_args(struct estimate *e, int argc, char **argv)
 				return usage_bad(key, val, "too long (at most 60s)");
 			e->hold = (uint32_t)us;
 		} else {
+			/* span; interval, its name before, still taken */
 			if (once(&e->has_interval, key))
 				return EXIT_USAGE;
 			if (parse_time(val, 1, &us, &why))

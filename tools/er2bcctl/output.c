@@ -229,13 +229,13 @@ static void show_table(FILE *f, const struct qdisc_info *q)
 	free(cells);
 }
 
-bool last_update_ago(const struct qdisc_info *q, uint64_t now_ns, uint64_t *us)
+bool last_update_ago(const struct qdisc_info *q, uint64_t now_ns, uint64_t *ns)
 {
 	uint64_t last = VAL(q, LAST_UPDATE);
 
 	if (!HAS(q, LAST_UPDATE) || !last || (HAS(q, UPDATES) && !VAL(q, UPDATES)))
 		return false;
-	*us = now_ns > last ? (now_ns - last) / 1000 : 0;
+	*ns = now_ns > last ? now_ns - last : 0;
 	return true;
 }
 
@@ -269,8 +269,9 @@ static void show_text(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 		line_add(&l, "sent %" PRIu64, VAL(q, SENT));
 	if (HAS(q, LOST))
 		line_add(&l, "lost %" PRIu64, VAL(q, LOST));
+	/* (the estimate's interval: the status file's span, not its T_c) */
 	if (HAS(q, INTERVAL))
-		line_add(&l, "interval %s", fmt_time(b, VAL(q, INTERVAL)));
+		line_add(&l, "span %s", fmt_time(b, VAL(q, INTERVAL)));
 	if (HAS(q, SCAVENGER_HOLD) && VAL(q, SCAVENGER_HOLD))
 		line_add(&l, "scavenger-hold %s", fmt_time(b, VAL(q, SCAVENGER_HOLD)));
 	line_print(f, &l, "  ");
@@ -293,7 +294,7 @@ static void show_text(FILE *f, const struct qdisc_info *q, uint64_t now_ns)
 	if (HAS(q, UPDATES))
 		line_add(&l, "updates %" PRIu64, VAL(q, UPDATES));
 	if (last_update_ago(q, now_ns, &ago))
-		line_add(&l, "last estimate %s ago", fmt_time(b, ago / 1000 * 1000));
+		line_add(&l, "last estimate %s ago", fmt_time(b, ago / 1000000 * 1000));
 	else if (HAS(q, LAST_UPDATE))
 		line_add(&l, "last estimate never");
 	if (HAS(q, STALE))
@@ -376,7 +377,7 @@ void qdisc_json(struct json *j, const struct qdisc_info *q, const uint64_t *now_
 		{ ER2BC_A_QDISC_SENT,		"sent_packets", AS_IS },
 		{ ER2BC_A_QDISC_LOST,		"lost_packets", AS_IS },
 		{ ER2BC_A_QDISC_SEQ,		"seq", AS_IS },
-		{ ER2BC_A_QDISC_INTERVAL,	"interval_us", AS_IS },
+		{ ER2BC_A_QDISC_INTERVAL,	"span_us", AS_IS },
 		{ ER2BC_A_QDISC_SCAVENGER_HOLD,	"scavenger_hold_us", AS_IS },
 		{ ER2BC_A_QDISC_RATIO,		"recv_ratio_ppm", AS_IS },
 		{ ER2BC_A_QDISC_RATIO_MIN,	"recv_ratio_min_ppm", AS_IS },
@@ -416,7 +417,7 @@ void qdisc_json(struct json *j, const struct qdisc_info *q, const uint64_t *now_
 	}
 	JSON_MEMBERS(j, q, updates);
 	if (now_ns && last_update_ago(q, *now_ns, &ago))
-		json_u64(j, "estimate_age_us", ago);
+		json_u64(j, "estimate_age_ns", ago);
 	if (HAS(q, STALE))
 		json_bool(j, "stale", VAL(q, STALE));
 	JSON_MEMBERS(j, q, params);

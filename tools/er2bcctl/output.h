@@ -46,10 +46,10 @@ const char *converge_name(uint64_t converge, char *buf);
 void show_print(FILE *f, const struct qdisc_info *q, uint64_t now_ns);
 
 /*
- * how long ago @q's last estimate was applied, in us, at @now_ns
- * (CLOCK_MONOTONIC): false if none was
+ * how long ago @q's last estimate was applied, in ns (as tc -j's
+ * estimate_age_ns), at @now_ns (CLOCK_MONOTONIC): false if none was
  */
-bool last_update_ago(const struct qdisc_info *q, uint64_t now_ns, uint64_t *us);
+bool last_update_ago(const struct qdisc_info *q, uint64_t now_ns, uint64_t *ns);
 
 struct json;
 /*

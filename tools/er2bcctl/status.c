@@ -148,7 +148,7 @@ void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mo
 		if (last_update_ago(&d->q, now_mono_ns, &v))
 			add_problem(d, "qdisc %s on %s is stale: the last estimate came %s ago",
 				    str(d, "handle"), str(d, "dev"),
-				    fmt_time(a, v / 1000000 * 1000000));
+				    fmt_time(a, v / 1000000000 * 1000000));
 		else
 			add_problem(d, "qdisc %s on %s is stale: no estimate yet",
 				    str(d, "handle"), str(d, "dev"));
@@ -210,7 +210,7 @@ static void text_sender(FILE *f, const struct status_daemon *d, uint64_t now_mon
 	if (q->has[ER2BC_A_QDISC_ABW])
 		line_add(&l, "cap %s", fmt_rate(b, q->v[ER2BC_A_QDISC_ABW]));
 	if (last_update_ago(q, now_mono_ns, &v))
-		line_add(&l, "last estimate %s ago", fmt_time(b, v / 1000 * 1000));
+		line_add(&l, "last estimate %s ago", fmt_time(b, v / 1000000 * 1000));
 	if (q->has[ER2BC_A_QDISC_STALE])
 		line_add(&l, "stale %s", q->v[ER2BC_A_QDISC_STALE] ? "yes" : "no");
 	if (q->has[ER2BC_A_QDISC_GUARANTEED])
@@ -245,6 +245,78 @@ static void text_responder(FILE *f, const struct status_daemon *d)
 	print_last_error(f, d);
 }
 
+/* the objects that a key "a.b.c" (as the reader flattens them) is in: "a.b." */
+static size_t parent_len(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+
+	return dot ? (size_t)(dot - key) + 1 : 0;
+}
+
+/* how many objects "a.b." names */
+static size_t depth_of(const char *path)
+{
+	size_t n = 0;
+
+	for (; *path; path++)
+		n += *path == '.';
+	return n;
+}
+
+/*
+ * The file's members as they are, each object nested as the file nests it
+ * (the reader hands them over flattened, "probes.sent", an object's
+ * members one after the other); arrays and nulls left out
+ */
+static void json_file(struct json *j, const struct jr_doc *doc)
+{
+	char open[JR_KEY_LEN] = "";	/* the objects open now, "a.b." */
+	size_t i, k, common, plen;
+
+	for (i = 0; i < doc->n; i++) {
+		const struct jr_pair *p = &doc->pair[i];
+		const char *leaf;
+
+		if (p->type == JR_NULL)
+			continue;
+		/* close those this member is not in, open those it is in */
+		plen = parent_len(p->key);
+		for (k = common = 0; open[k] && k < plen && open[k] == p->key[k]; k++)
+			if (open[k] == '.')
+				common = k + 1;
+		for (k = depth_of(open + common); k > 0; k--)
+			json_obj_close(j);
+		while (common < plen) {
+			const char *name = p->key + common, *dot = strchr(name, '.');
+			char obj[JR_KEY_LEN];
+
+			snprintf(obj, sizeof(obj), "%.*s", (int)(dot - name), name);
+			json_obj_open(j, obj);
+			common = (size_t)(dot - p->key) + 1;
+		}
+		snprintf(open, sizeof(open), "%.*s", (int)plen, p->key);
+		leaf = p->key + plen;
+		switch (p->type) {
+		case JR_INT:
+			if (p->neg)
+				json_s64(j, leaf, (int64_t)(0 - p->u));
+			else
+				json_u64(j, leaf, p->u);
+			break;
+		case JR_STR:
+			json_str(j, leaf, p->str);
+			break;
+		case JR_BOOL:
+			json_bool(j, leaf, p->b);
+			break;
+		case JR_NULL:
+			break;
+		}
+	}
+	for (k = depth_of(open); k > 0; k--)
+		json_obj_close(j);
+}
+
 static void json_daemon(struct json *j, const struct status_daemon *d, uint64_t now_unix_us,
 			uint64_t now_mono_ns)
 {
@@ -257,29 +329,10 @@ static void json_daemon(struct json *j, const struct status_daemon *d, uint64_t 
 
 		if (role)
 			json_str(j, "role", role);
-		json_u64(j, "written_us_ago", age_us(d, now_unix_us));
-		/* the file's members as they are, nested ones flattened */
+		/* (metrics' er2bc_abwd_status_age_seconds, the text's "written ... ago") */
+		json_u64(j, "status_age_us", age_us(d, now_unix_us));
 		json_obj_open(j, "status");
-		for (i = 0; i < d->doc.n; i++) {
-			const struct jr_pair *p = &d->doc.pair[i];
-
-			switch (p->type) {
-			case JR_INT:
-				if (p->neg)
-					json_s64(j, p->key, (int64_t)(0 - p->u));
-				else
-					json_u64(j, p->key, p->u);
-				break;
-			case JR_STR:
-				json_str(j, p->key, p->str);
-				break;
-			case JR_BOOL:
-				json_bool(j, p->key, p->b);
-				break;
-			case JR_NULL:
-				break;
-			}
-		}
+		json_file(j, &d->doc);
 		json_obj_close(j);
 		if (d->have_q) {
 			json_obj_open(j, "qdisc");

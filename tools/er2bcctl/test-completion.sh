@@ -63,7 +63,7 @@ t "after -j, the commands still" "abw-set" er2bcctl -j ab
 t "rcvmgr's subcommands" "conns set show stats" er2bcctl rcvmgr ""
 t "show's keywords" "dev handle ifindex" er2bcctl show ""
 t "abw-set: the keywords not given yet" \
-	"ifindex interval lost recv scavenger-hold sent seq" \
+	"ifindex lost recv scavenger-hold sent seq span" \
 	er2bcctl abw-set dev lo handle 1: abw 5mbit ""
 t "monitor's keywords" "count dev handle ifindex timeout" er2bcctl monitor ""
 t "metrics' keywords" "dev dir ifindex" er2bcctl metrics ""

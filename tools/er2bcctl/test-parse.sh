@@ -68,6 +68,30 @@ check_file() {
 	fi
 }
 
+# renamed NAME JSON EXPR OLD:NEW:VALUE...: in the object EXPR (Python, on
+# the document j) of the JSON text, each OLD key gone and NEW there, VALUE
+renamed() {
+	local name=$1 json=$2 expr=$3 out
+	shift 3
+	if out=$(python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+o = eval(sys.argv[2])
+bad = []
+for r in sys.argv[3:]:
+    old, new, want = r.split(":")
+    if old in o:
+        bad.append(f"{old} still there")
+    if new not in o or o[new] != json.loads(want):
+        bad.append(f"{new}: {o.get(new)!r}, wanted {want}")
+print("; ".join(bad))
+sys.exit(1 if bad else 0)' "$json" "$expr" "$@"); then
+		ok "$name"
+	else
+		not_ok "$name" "$out"
+	fi
+}
+
 for f in "$BIN" "$RENDER"; do
 	if [[ ! -x $f ]]; then
 		echo "Bail out! $f is not built (make -C tools/er2bcctl check)"
@@ -361,6 +385,15 @@ usage "abw-set: interval unit" 'abw-set: invalid interval "5min": unknown unit "
 	abw-set "${A[@]}" abw 5mbit recv 4mbit interval 5min
 usage "abw-set: interval too long" 'abw-set: invalid interval "4295s": too long (at most 4294s)' \
 	abw-set "${A[@]}" abw 5mbit recv 4mbit interval 4295s
+# span, show's name of the estimate's interval; interval, its name before
+usage "abw-set: span 0" 'abw-set: invalid span "0ms": must be more than 0us' \
+	abw-set "${A[@]}" abw 5mbit recv 4mbit span 0ms
+usage "abw-set: span too long" 'abw-set: invalid span "4295s": too long (at most 4294s)' \
+	abw-set "${A[@]}" abw 5mbit recv 4mbit span 4295s
+usage "abw-set: span twice" 'abw-set: "span" given twice' \
+	abw-set "${A[@]}" abw 5mbit recv 4mbit span 1s span 2s
+usage "abw-set: span and interval, the same" 'abw-set: "interval" given twice' \
+	abw-set "${A[@]}" abw 5mbit recv 4mbit span 1s interval 1s
 usage "abw-set: scavenger-hold too long" \
 	'abw-set: invalid scavenger-hold "61s": too long (at most 60s)' \
 	abw-set "${A[@]}" abw 5mbit recv 4mbit scavenger-hold 61s
@@ -813,12 +846,14 @@ fi
 echo "# the family missing (sch_er2bc not loaded): exit 1"
 NOFAM='er2bcctl: generic netlink family er2bc not found (is sch_er2bc loaded?)'
 if [[ -e /sys/module/sch_er2bc ]]; then
-	for c in abw-set show monitor; do
+	for c in abw-set "abw-set span" show monitor; do
 		skip "$c: family not found" "sch_er2bc is loaded"
 	done
 else
 	check "abw-set: family not found" 1 "" "$NOFAM" \
 		"$BIN" abw-set dev lo handle 1: abw 5mbit recv 4mbit sent 100 lost 1 seq 1 interval 100ms
+	check "abw-set span parses: family not found" 1 "" "$NOFAM" \
+		"$BIN" abw-set dev lo handle 1: abw 5mbit recv 4mbit sent 100 lost 1 seq 1 span 100ms
 	check "abw-set (ifindex): family not found" 1 "" "$NOFAM" \
 		"$BIN" abw-set ifindex 1 handle 0x10000 abw 5mbit recv 0
 	check "abw-set scavenger-hold 60s parses: family not found" 1 "" "$NOFAM" \
@@ -888,7 +923,7 @@ fi
 echo "# made-up kernel messages, decoded and printed (test-render)"
 cat >"$tmp/show.txt" <<'END'
 er2bc 1: dev lo mode er2bc
-  cap 10Mbit  recv-rate 9.5Mbit  seq 42  sent 1000  lost 12  interval 100ms  scavenger-hold 1.5s
+  cap 10Mbit  recv-rate 9.5Mbit  seq 42  sent 1000  lost 12  span 100ms  scavenger-hold 1.5s
   recv-ratio 0.982  recv-ratio-min 0.950  recv-ratio-history 0.982 0.990 0.950
   updates 42  last estimate 120ms ago  stale no
   window 10  history 10  loss-headroom 50Kbit  floor 0bit  stale 3s  converge gradual
@@ -902,9 +937,12 @@ END
 check_file "show: text" "$tmp/show.txt" "$RENDER" show text
 
 cat >"$tmp/show.json" <<'END'
-{"ifindex":1,"dev":"lo","handle":"1:","mode":"er2bc","cap_bytes_per_second":1250000,"recv_rate_bytes_per_second":1187500,"sent_packets":1000,"lost_packets":12,"seq":42,"interval_us":100000,"scavenger_hold_us":1500000,"recv_ratio_ppm":982000,"recv_ratio_min_ppm":950123,"recv_ratio_history_ppm":[982000,990000,950123],"updates":42,"last_update_ns":5000000000,"estimate_age_us":120500,"stale":false,"window":10,"history":10,"loss_headroom_bytes_per_second":6250,"floor_bytes_per_second":0,"stale_us":3000000,"converge":"gradual","guaranteed_bytes_per_second":1125000,"class_count":3,"cost_ns":12345,"classes":[{"classid":"1:10","prio":1,"type":"tcp","rate_bytes_per_second":250000,"margin_percent":0,"guarantee_bytes_per_second":250000,"demand_bytes_per_second":262500,"expected_bytes_per_second":237500,"shortfall_bytes_per_second":12500,"shortfall_sum_bytes_per_second":125000},{"classid":"1:20","prio":2,"type":"tcp","rate_bytes_per_second":154320,"margin_percent":0,"guarantee_bytes_per_second":150000,"demand_bytes_per_second":150000,"expected_bytes_per_second":179320,"shortfall_bytes_per_second":-25000,"shortfall_sum_bytes_per_second":-187500},{"classid":"1:ff","prio":3,"type":"udp","rate_bytes_per_second":50000,"margin_percent":20,"guarantee_bytes_per_second":50000,"demand_bytes_per_second":50000}]}
+{"ifindex":1,"dev":"lo","handle":"1:","mode":"er2bc","cap_bytes_per_second":1250000,"recv_rate_bytes_per_second":1187500,"sent_packets":1000,"lost_packets":12,"seq":42,"span_us":100000,"scavenger_hold_us":1500000,"recv_ratio_ppm":982000,"recv_ratio_min_ppm":950123,"recv_ratio_history_ppm":[982000,990000,950123],"updates":42,"last_update_ns":5000000000,"estimate_age_ns":120500000,"stale":false,"window":10,"history":10,"loss_headroom_bytes_per_second":6250,"floor_bytes_per_second":0,"stale_us":3000000,"converge":"gradual","guaranteed_bytes_per_second":1125000,"class_count":3,"cost_ns":12345,"classes":[{"classid":"1:10","prio":1,"type":"tcp","rate_bytes_per_second":250000,"margin_percent":0,"guarantee_bytes_per_second":250000,"demand_bytes_per_second":262500,"expected_bytes_per_second":237500,"shortfall_bytes_per_second":12500,"shortfall_sum_bytes_per_second":125000},{"classid":"1:20","prio":2,"type":"tcp","rate_bytes_per_second":154320,"margin_percent":0,"guarantee_bytes_per_second":150000,"demand_bytes_per_second":150000,"expected_bytes_per_second":179320,"shortfall_bytes_per_second":-25000,"shortfall_sum_bytes_per_second":-187500},{"classid":"1:ff","prio":3,"type":"udp","rate_bytes_per_second":50000,"margin_percent":20,"guarantee_bytes_per_second":50000,"demand_bytes_per_second":50000}]}
 END
 check_file "show: JSON" "$tmp/show.json" "$RENDER" show json
+renamed "show: JSON, the keys renamed: the estimate's span and age (tc -j's estimate_age_ns)" \
+	"$("$RENDER" show json)" j interval_us:span_us:100000 \
+	estimate_age_us:estimate_age_ns:120500000
 
 cat >"$tmp/sparse.txt" <<'END'
 er2bc dev if999999
@@ -1158,12 +1196,57 @@ import json, sys
 j = json.loads(sys.argv[1])
 s, r = j["daemons"]
 sys.exit(0 if not j["ok"] and s["role"] == "sender" and s["problems"] == []
-         and s["status"]["abw_bytes_per_second"] == 362290 and s["status"]["dropped.malformed"] == 0
-         and s["qdisc"]["cap_bytes_per_second"] == 1250000 and s["qdisc"]["estimate_age_us"] == 400000
-         and s["written_us_ago"] == 1000000 and len(r["problems"]) == 1 else 1)' "$out"; then
+         and s["status"]["abw_bytes_per_second"] == 362290 and s["status"]["dropped"] == {"malformed": 0}
+         and s["qdisc"]["cap_bytes_per_second"] == 1250000 and s["qdisc"]["estimate_age_ns"] == 400000000
+         and s["status_age_us"] == 1000000 and len(r["problems"]) == 1 else 1)' "$out"; then
 	ok "status: JSON, the files as they are and the problems"
 else
 	not_ok "status: JSON, the files as they are and the problems" "exit $rc" "$out"
+fi
+# the file's objects nested as the file nests them, not "outer.inner";
+# the keys renamed in 0.2.0 (the status file's age, the estimate's age and
+# span) under their new names alone
+out=$("$RENDER" status json "$tmp/sender-probes.json" "$tmp/responder-probes.json")
+if python3 -c '
+import json, sys
+s, r = json.loads(sys.argv[1])["daemons"]
+old = {"written_us_ago", "estimate_age_us", "interval_us"}
+def keys(o):
+    for k, v in o.items():
+        yield k
+        if isinstance(v, dict):
+            yield from keys(v)
+p = s["status"]["probes"]
+sys.exit(0 if p["interval_us"] == 50000 and p["sent"] == 400 and p["on"] is True
+         and p["qdisc_wait_max_us"] == 1200 and s["status"]["interval_us"] == 1000000
+         and r["status"]["meter_refused"] == {"unauthenticated": 2, "replayed": 0}
+         and r["status"]["probes"]["received"] > 0 and not any("." in k for k in keys(s))
+         and s["status_age_us"] == 1000000 and r["status_age_us"] == 2000000
+         and s["qdisc"]["span_us"] == 100000 and s["qdisc"]["estimate_age_ns"] == 400000000
+         and not old & set(s) and not old & set(s["qdisc"]) and not old & set(r) else 1)' "$out"; then
+	ok "status: JSON, the file's objects nested; status_age_us, span_us, estimate_age_ns"
+else
+	not_ok "status: JSON, the file's objects nested; status_age_us, span_us, estimate_age_ns" "$out"
+fi
+renamed "status: JSON, the status file's age renamed (metrics' status_age)" \
+	"$("$RENDER" status json "$tmp/sender.json")" 'j["daemons"][0]' \
+	written_us_ago:status_age_us:1000000
+# objects in objects, one after another, one empty (left out: no member)
+cat >"$tmp/nested.json" <<END
+{"role": "responder", "a": {"b": {"c": 1, "d": {"e": "x"}}, "f": -2}, "g": {"h": true},
+ "i": {}, "j": [1, {"k": 1}], "l": {"m": {"n": {"o": 3}}}, "unix_time_seconds": $((now - 2)),
+ "p": 4}
+END
+out=$("$RENDER" status json "$tmp/nested.json")
+if python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])["daemons"][0]["status"]
+sys.exit(0 if d == {"role": "responder", "a": {"b": {"c": 1, "d": {"e": "x"}}, "f": -2},
+                    "g": {"h": True}, "l": {"m": {"n": {"o": 3}}},
+                    "unix_time_seconds": int(sys.argv[2]) - 2, "p": 4} else 1)' "$out" "$now"; then
+	ok "status: JSON, objects in objects nested back as the file has them"
+else
+	not_ok "status: JSON, objects in objects nested back as the file has them" "$out"
 fi
 
 cat >"$tmp/rcvmgr-config.txt" <<'END'
@@ -1314,8 +1397,8 @@ mexpect=(
 	'er2bc_cap_ceiling_bytes_per_second{dev=lo}=1500000'
 	'er2bc_recv_rate_bytes_per_second{dev=lo}=1187500'
 	'er2bc_estimate_age_seconds{dev=lo}=1.5'
-	'er2bc_estimate_interval_seconds{dev=lo}=0.1'
-	'er2bc_estimates_total{dev=lo}=42'
+	'er2bc_estimate_span_seconds{dev=lo}=0.1'
+	'er2bc_updates_total{dev=lo}=42'
 	'er2bc_stale_timeout_seconds{dev=lo}=3'
 	'er2bc_recv_ratio_min{dev=lo}=0.950123'
 	'er2bc_scavenger_hold_seconds{dev=lo}=1.5'
@@ -1373,6 +1456,10 @@ mabsent=(
 	# a qdisc's nested statistics where a class's belong
 	'er2bc_class_guaranteed_bytes_total{classid=1:fd}'
 	'er2bc_class_shortage_seconds_total{classid=1:fd}'
+	# the names before 0.2.0's vocabulary: er2bc_estimate_span_seconds and
+	# er2bc_updates_total now, as show and tc name them
+	'er2bc_estimate_interval_seconds'
+	'er2bc_estimates_total'
 	# a responder has no timeouts; a sender no rate limit
 	'er2bc_abwd_timeouts_total{role=responder}'
 	'er2bc_abwd_rate_limited_total{role=sender}'
