@@ -63,7 +63,7 @@ conn_field() {
 	[[ $dump =~ \"$1\":[[:space:]]*$2,[^}]*\"$3\":[[:space:]]*([0-9]+) ]] &&
 		echo "${BASH_REMATCH[1]}"
 }
-window_of() { conn_field sport "$1" window; }
+window_of() { conn_field sport "$1" window_bytes; }
 
 # --- idle connections: 30 that each received 10 KB and stay open, quiet;
 # a download beside them gets the whole of a fixed 64 KB budget under
@@ -100,7 +100,7 @@ else
 	out=$(ctl metrics | /usr/bin/python3 "$top/tools/er2bcctl/metrics-check.py" \
 		--min "tcp_rcvmgr_connections=31" --min "tcp_rcvmgr_acks_total=1" \
 		--min "tcp_rcvmgr_connections_created_total=31" \
-		--expect "tcp_rcvmgr_budget_bytes=$(json_num "$tmp/stats" budget)" 2>&1)
+		--expect "tcp_rcvmgr_budget_bytes=$(json_num "$tmp/stats" budget_bytes)" 2>&1)
 	log_test $? "metrics: tcp_rcvmgr's counters, parsed by prometheus_client" "$out"
 fi
 kill $bulk $idle_pid 2>/dev/null

@@ -85,8 +85,8 @@ rset policy equal wan eth0 lan 10.3.0.0/24 lan fd00:3::/64 budget-init 32k \
 	budget-min 32k budget-max 32k interval 1s initial-window 4
 log_test $? "configure: equal shares of a fixed 32 KB budget, WAN eth0"
 ctl -j rcvmgr show >"$tmp/cfg"
-got=$(json_get "(j['policy'], [d['dev'] for d in j['wan_dev']], len(j['lan_prefix']), j['budget_init'], j['interval'], j['initial_window'])" <"$tmp/cfg")
-[ "$got" = "('equal', ['eth0'], 2, 32768, 1000, 4)" ]
+got=$(json_get "(j['policy'], [d['dev'] for d in j['wan_dev']], len(j['lan_prefix']), j['budget_init_bytes'], j['interval_us'], j['initial_window_segments'])" <"$tmp/cfg")
+[ "$got" = "('equal', ['eth0'], 2, 32768, 1000000, 4)" ]
 log_test $? "the configuration reads back" "$got"
 
 # refused NAME EXPECT ATTR...: config-set (2) with ATTRs fails with a
@@ -335,7 +335,7 @@ rcv_defaults
 kill $f1 2>/dev/null
 wait $f1 2>/dev/null
 log_test $rc "a connection reopened on the same ports after an unseen end: a new entry, its own window scale" \
-	"first at scale 14: $([ $first = 0 ] && echo yes || echo no); $(json_get "[(c['dport'], c['wscale'], c['rtt_samples'], c['age']) for c in j if c['dport'] == $reopen_port]" <"$tmp/conns")"
+	"first at scale 14: $([ $first = 0 ] && echo yes || echo no); $(json_get "[(c['dport'], c['wscale'], c['rtt_samples'], c['age_us']) for c in j if c['dport'] == $reopen_port]" <"$tmp/conns")"
 
 # --- resets (RFC 5961 section 3.2): one far outside the window, from
 # either end's address (a blind guess from off the path), leaves the
@@ -358,7 +358,7 @@ resets() {
 long 5007 --sport $rport &
 f1=$!
 busywait $conns_wait client_with $rport
-age=$(json_get "[c['age'] for c in j if c['dport'] == $rport][0]" <"$tmp/conns")
+age=$(json_get "[c['age_us'] for c in j if c['dport'] == $rport][0]" <"$tmp/conns")
 out=$(ip netns exec "$SND" python3 "$here/rst.py" eth0 10.1.0.2 5007 10.3.0.2 "$rport" \
 	--offset $((1 << 30)) 2>&1 &&
 	ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 \
@@ -367,7 +367,7 @@ rc=$?
 crossed=$(resets)
 read_conns
 # the same entry: older than before, still managed
-got=$(json_get "[(c['state'], c['age'] > $age) for c in j if c['dport'] == $rport]" <"$tmp/conns")
+got=$(json_get "[(c['state'], c['age_us'] > $age) for c in j if c['dport'] == $rport]" <"$tmp/conns")
 [ $rc = 0 ] && [ "$crossed" = 2 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ True\)\]$ ]]
 log_test $? "resets far outside the window from either end: the connection stays, managed" \
 	"$got, $crossed resets crossed; $(echo $out)"
@@ -518,11 +518,11 @@ rtt_test() {
 	local desc=$1 ports got
 	shift
 	ports=$(IFS=,; echo "$*,")
-	got=$(json_get "[(c['sport'], c['rtt'], c['rtt_samples']) for c in j if c['sport'] in ($ports)]" <"$tmp/conns")
-	if ! json_get "len([c for c in j if c['sport'] in ($ports) and c['rtt'] >= $RTT_LO and c['rtt_samples'] > 1]) == $#" <"$tmp/conns" | grep -q True; then
+	got=$(json_get "[(c['sport'], c['rtt_us'], c['rtt_samples']) for c in j if c['sport'] in ($ports)]" <"$tmp/conns")
+	if ! json_get "len([c for c in j if c['sport'] in ($ports) and c['rtt_us'] >= $RTT_LO and c['rtt_samples'] > 1]) == $#" <"$tmp/conns" | grep -q True; then
 		log_test 1 "$desc" "port, rtt us, samples: $got"
 	else
-		json_get "all(c['rtt'] <= $RTT_HI for c in j if c['sport'] in ($ports))" <"$tmp/conns" | grep -q True
+		json_get "all(c['rtt_us'] <= $RTT_HI for c in j if c['sport'] in ($ports))" <"$tmp/conns" | grep -q True
 		log_timing_test $? "$desc" "port, rtt us, samples: $got"
 	fi
 }
@@ -578,8 +578,8 @@ while True:
     if i >= len(text):
         break
     dump, i = dec.raw_decode(text, i)
-    r += [c["window"] / c["threshold"] for c in dump
-          if c["sport"] == 5007 and c["state"] == "persistent" and c["threshold"]]
+    r += [c["window_bytes"] / c["threshold_bytes"] for c in dump
+          if c["sport"] == 5007 and c["state"] == "persistent" and c["threshold_bytes"]]
 full = sum(x >= 0.75 for x in r)
 print("ok" if len(r) >= 12 and full >= 0.8 * len(r) else "short",
       f"{full} of {len(r)} windows at 3/4 of the share or more, lowest {min(r, default=0):.2f}")
@@ -630,14 +630,14 @@ else
 	if len(conns) != 2:
 	    print("none", "none", f"{len(conns)} downloads in the table, not 2")
 	    sys.exit()
-	first, late = sorted(conns, key=lambda c: -c["age"])
+	first, late = sorted(conns, key=lambda c: -c["age_us"])
 	# the same path: within a quarter of each other (without the probe, the
 	# late one kept the queue it began behind: 88 ms against 41)
-	learnt = late["rtt_min"] <= first["rtt_min"] * 1.25 and probes >= 1
+	learnt = late["rtt_min_us"] <= first["rtt_min_us"] * 1.25 and probes >= 1
 	print("ok" if learnt else "no", "ok" if down >= 4 else "no",
-	      f"least RTT {first['rtt_min'] / 1000:.1f} ms, the late one's",
-	      f"{late['rtt_min'] / 1000:.1f} ms; {probes} probes, B down {down} times,",
-	      f"B now {a['budget']}")
+	      f"least RTT {first['rtt_min_us'] / 1000:.1f} ms, the late one's",
+	      f"{late['rtt_min_us'] / 1000:.1f} ms; {probes} probes, B down {down} times,",
+	      f"B now {a['budget_bytes']}")
 	PY
 	)
 	read -r learnt came_down detail <<<"$res"
@@ -699,9 +699,9 @@ else
 	import json, sys
 	b, a = (json.load(open(f)) for f in sys.argv[1:3])
 	d = {k: a[k] - b[k] for k in ("intervals", "budget_up", "budget_down")}
-	ok = d["intervals"] >= 5 and d["budget_down"] >= 3 and a["budget"] < 32768
+	ok = d["intervals"] >= 5 and d["budget_down"] >= 3 and a["budget_bytes"] < 32768
 	print(ok, "intervals %(intervals)d, up %(budget_up)d, down %(budget_down)d," % d,
-	      "B at the end %d" % a["budget"])
+	      "B at the end %d" % a["budget_bytes"])
 	EOF
 	)
 	[ "${got%% *}" = True ]

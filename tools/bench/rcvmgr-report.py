@@ -120,9 +120,14 @@ def main():
         if r.get("options"):
             pol[p]["options"] = r["options"]
         st = r.get("rcvmgr_stats") or {}
-        for k in ("budget", "budget_up", "budget_down", "probes", "intervals", "rewritten"):
+        # er2bcctl -j rcvmgr stats' keys (B: budget_bytes, "budget" in runs
+        # before it named its unit), each under the report's own name
+        for k, name in (("budget_bytes", "budget"), ("budget", "budget"),
+                        ("budget_up", "budget_up"), ("budget_down", "budget_down"),
+                        ("probes", "probes"), ("intervals", "intervals"),
+                        ("rewritten", "rewritten")):
             if k in st:
-                pol[p]["rcvmgr_" + k] = st[k]
+                pol[p].setdefault("rcvmgr_" + name, st[k])
     if pol:
         res.update(pol)
     # the issue's goal: the median short transfer at least 80 % below plain

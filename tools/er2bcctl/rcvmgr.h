@@ -8,7 +8,8 @@
  * The messages decoded (rcvmgr_decode.c): every attribute may be missing,
  * has[] says; integers are read whatever their width. Printed
  * (rcvmgr_output.c): text for people, sizes and times in units; JSON with
- * the spec's names, dashes made underscores, numbers as on the wire.
+ * the spec's names, dashes made underscores, each quantity's unit added
+ * (interval_us, link_rate_bytes_per_second, budget_bytes) as show's keys.
  */
 #ifndef _ER2BCCTL_RCVMGR_H
 #define _ER2BCCTL_RCVMGR_H

@@ -2,8 +2,11 @@
 /*
  * What rcvmgr show, conns and stats print (rcvmgr.h): text with sizes,
  * rates and times in units, the configuration in rcvmgr set's words; or
- * JSON, its keys the spec's attribute names with dashes made underscores,
- * its numbers raw, as on the wire (times in the spec's units: ms or us).
+ * JSON, its keys the spec's attribute names with dashes made underscores
+ * and, for a quantity, its unit added as show's keys have it: times in us
+ * (_us; the spec's ms times times 1000), rates in bytes/s
+ * (_bytes_per_second, the spec's bit/s divided by 8), sizes _bytes,
+ * _percent, _permille, _segments; counts as they are.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -194,17 +197,77 @@ static void config_text(FILE *f, const struct rcvmgr_config *c)
 	}
 }
 
-/* members of @names's attributes, in the order of their types, from @first */
+/* a quantity's JSON key, and what turns the wire's value into its unit */
+enum conv { AS_IS, MS_TO_US, BITS_TO_BYTES };
+
+struct jkey {
+	const char *key;	/* NULL: the spec's name, the value as it is */
+	enum conv conv;
+};
+
+static const struct jkey config_keys[TCP_RCVMGR_A_CONFIG_MAX + 1] = {
+	[TCP_RCVMGR_A_CONFIG_INTERVAL]		= { "interval_us", MS_TO_US },
+	[TCP_RCVMGR_A_CONFIG_IDLE_TIMEOUT]	= { "idle_timeout_us", MS_TO_US },
+	[TCP_RCVMGR_A_CONFIG_BUDGET_INIT]	= { "budget_init_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONFIG_BUDGET_MIN]	= { "budget_min_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONFIG_BUDGET_MAX]	= { "budget_max_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONFIG_BUDGET_STEP]	= { "budget_step_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONFIG_BUDGET_DECREASE]	= { "budget_decrease_permille", AS_IS },
+	[TCP_RCVMGR_A_CONFIG_RTT_TOLERANCE]	= { "rtt_tolerance_percent", AS_IS },
+	[TCP_RCVMGR_A_CONFIG_LINK_RATE]		= { "link_rate_bytes_per_second", BITS_TO_BYTES },
+	[TCP_RCVMGR_A_CONFIG_SPRING_QUEUE]	= { "spring_queue_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONFIG_SPRING_INTERACTIVE] = { "spring_interactive_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONFIG_SPRING_SHORT]	= { "spring_short_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONFIG_INITIAL_WINDOW]	= { "initial_window_segments", AS_IS },
+};
+
+static const struct jkey conn_keys[TCP_RCVMGR_A_CONN_MAX + 1] = {
+	[TCP_RCVMGR_A_CONN_RTT]			= { "rtt_us", AS_IS },
+	[TCP_RCVMGR_A_CONN_RTT_MIN]		= { "rtt_min_us", AS_IS },
+	[TCP_RCVMGR_A_CONN_MSS]			= { "mss_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONN_WINDOW]		= { "window_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONN_THRESHOLD]		= { "threshold_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONN_ADVERTISED]		= { "advertised_bytes", AS_IS },
+	[TCP_RCVMGR_A_CONN_AGE]			= { "age_us", MS_TO_US },
+};
+
+static const struct jkey stats_keys[TCP_RCVMGR_A_STATS_MAX + 1] = {
+	[TCP_RCVMGR_A_STATS_BUDGET]		= { "budget_bytes", AS_IS },
+	[TCP_RCVMGR_A_STATS_MEMORY]		= { "memory_bytes", AS_IS },
+};
+
+static uint64_t convert(uint64_t v, enum conv conv)
+{
+	switch (conv) {
+	case MS_TO_US:
+		return v > UINT64_MAX / 1000 ? UINT64_MAX : v * 1000;
+	case BITS_TO_BYTES:
+		return v / 8;
+	case AS_IS:
+		break;
+	}
+	return v;
+}
+
+/*
+ * members of @names's attributes, in the order of their types, from @first;
+ * the keys and units of @keys (NULL: the spec's names, the values as sent)
+ */
 static void json_scalars(struct json *j, const uint64_t *v, const bool *has,
 			 unsigned int first, unsigned int max,
-			 const char *(*name)(unsigned int type))
+			 const char *(*name)(unsigned int type), const struct jkey *keys)
 {
 	char key[64];
 	unsigned int t;
 
-	for (t = first; t <= max; t++)
-		if (has[t] && name(t))
+	for (t = first; t <= max; t++) {
+		if (!has[t] || !name(t))
+			continue;
+		if (keys && keys[t].key)
+			json_u64(j, keys[t].key, convert(v[t], keys[t].conv));
+		else
 			json_u64(j, json_key(key, sizeof(key), name(t)), v[t]);
+	}
 }
 
 static void config_json(FILE *f, const struct rcvmgr_config *c)
@@ -245,14 +308,14 @@ static void config_json(FILE *f, const struct rcvmgr_config *c)
 	for (i = 0; i < c->nrules; i++) {
 		json_obj_open(&j, NULL);
 		json_scalars(&j, c->rules[i].v, c->rules[i].has, 1, TCP_RCVMGR_A_RULE_MAX,
-			     rcvmgr_rule_attr_name);
+			     rcvmgr_rule_attr_name, NULL);
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
 
 	/* the scalars after the lists (clear is for requests; replies have none) */
 	json_scalars(&j, c->v, c->has, TCP_RCVMGR_A_CONFIG_INTERVAL, TCP_RCVMGR_A_CONFIG_MAX,
-		     rcvmgr_config_attr_name);
+		     rcvmgr_config_attr_name, config_keys);
 	json_obj_close(&j);
 	json_end(&j);
 }
@@ -344,11 +407,11 @@ static void conn_json(struct json *j, const struct rcvmgr_conn *c)
 	if (NHAS(c, DADDR))
 		json_str(j, "daddr", fmt_addr(b, c->daddr, c->dlen));
 	json_scalars(j, c->v, c->has, TCP_RCVMGR_A_CONN_SPORT, TCP_RCVMGR_A_CONN_DPORT,
-		     rcvmgr_conn_attr_name);
+		     rcvmgr_conn_attr_name, conn_keys);
 	if (NHAS(c, STATE))
 		json_str(j, "state", rcvmgr_state_name(NVAL(c, STATE), b));
 	json_scalars(j, c->v, c->has, TCP_RCVMGR_A_CONN_PRIORITY, TCP_RCVMGR_A_CONN_MAX,
-		     rcvmgr_conn_attr_name);
+		     rcvmgr_conn_attr_name, conn_keys);
 	json_obj_close(j);
 }
 
@@ -428,7 +491,8 @@ void rcvmgr_stats_print(FILE *f, const struct rcvmgr_stats *s)
 	if (out.json) {
 		json_init(&j, f, out.pretty);
 		json_obj_open(&j, NULL);
-		json_scalars(&j, s->v, s->has, 1, TCP_RCVMGR_A_STATS_MAX, rcvmgr_stats_attr_name);
+		json_scalars(&j, s->v, s->has, 1, TCP_RCVMGR_A_STATS_MAX, rcvmgr_stats_attr_name,
+			     stats_keys);
 		json_obj_close(&j);
 		json_end(&j);
 		return;

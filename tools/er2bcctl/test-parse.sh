@@ -1262,7 +1262,7 @@ END
 check_file "rcvmgr show: text" "$tmp/rcvmgr-config.txt" "$RENDER" rcvmgr-config text
 
 cat >"$tmp/rcvmgr-config.json" <<'END'
-{"policy":"azuma","wan_dev":[{"ifindex":1,"dev":"lo"},{"ifindex":999999}],"lan_prefix":[{"addr":"192.168.0.0","plen":16}],"rule":[{"port_min":80,"port_max":443,"dscp":46,"priority":100},{"port_min":22,"port_max":22,"mark":16,"mark_mask":240,"priority":1}],"interval":100,"max_conns":65536,"idle_timeout":120000,"budget_init":65536,"budget_min":16384,"budget_max":16777216,"budget_step":1460,"budget_decrease":100,"rtt_tolerance":20,"link_rate":100000000,"spring_queue":65536,"spring_interactive":2048,"spring_short":102400,"initial_window":10}
+{"policy":"azuma","wan_dev":[{"ifindex":1,"dev":"lo"},{"ifindex":999999}],"lan_prefix":[{"addr":"192.168.0.0","plen":16}],"rule":[{"port_min":80,"port_max":443,"dscp":46,"priority":100},{"port_min":22,"port_max":22,"mark":16,"mark_mask":240,"priority":1}],"interval_us":100000,"max_conns":65536,"idle_timeout_us":120000000,"budget_init_bytes":65536,"budget_min_bytes":16384,"budget_max_bytes":16777216,"budget_step_bytes":1460,"budget_decrease_permille":100,"rtt_tolerance_percent":20,"link_rate_bytes_per_second":12500000,"spring_queue_bytes":65536,"spring_interactive_bytes":2048,"spring_short_bytes":102400,"initial_window_segments":10}
 END
 check_file "rcvmgr show: JSON" "$tmp/rcvmgr-config.json" "$RENDER" rcvmgr-config json
 
@@ -1294,8 +1294,8 @@ END
 check_file "rcvmgr show: empty lists, then lists merged; odd widths" "$tmp/rcvmgr-sparse.txt" \
 	"$RENDER" rcvmgr-config-sparse text
 cat >"$tmp/rcvmgr-sparse.json" <<'END'
-{"policy":"9","wan_dev":[],"lan_prefix":[],"rule":[],"interval":1500,"idle_timeout":90000}
-{"policy":"9","wan_dev":[],"lan_prefix":[{"addr":"2001:db8::1"},{"addr":"fd00::","plen":8}],"rule":[{"mark":51966,"priority":1000},{"port_min":1024,"mark":1,"mark_mask":4294967295}],"interval":1500,"idle_timeout":90000}
+{"policy":"9","wan_dev":[],"lan_prefix":[],"rule":[],"interval_us":1500000,"idle_timeout_us":90000000}
+{"policy":"9","wan_dev":[],"lan_prefix":[{"addr":"2001:db8::1"},{"addr":"fd00::","plen":8}],"rule":[{"mark":51966,"priority":1000},{"port_min":1024,"mark":1,"mark_mask":4294967295}],"interval_us":1500000,"idle_timeout_us":90000000}
 END
 check_file "rcvmgr show: empty lists, JSON" "$tmp/rcvmgr-sparse.json" \
 	"$RENDER" rcvmgr-config-sparse json
@@ -1308,7 +1308,7 @@ END
 check_file "rcvmgr conns: text, IPv4 and IPv6" "$tmp/rcvmgr-conns.txt" "$RENDER" rcvmgr-conns text
 
 cat >"$tmp/rcvmgr-conns.json" <<'END'
-[{"family":"inet","saddr":"198.51.100.7","daddr":"192.168.1.20","sport":443,"dport":51234,"state":"persistent","priority":100,"bytes":1234567,"rtt":23456,"rtt_min":20049,"rtt_samples":312,"mss":1448,"wscale":7,"window":65536,"threshold":32768,"advertised":262144,"rewritten":1234,"age":12345},{"family":"inet6","saddr":"2001:db8::1","daddr":"fd00::20","sport":80,"dport":40000,"state":"initial","priority":1,"bytes":900,"rtt":50,"rtt_min":0,"rtt_samples":1,"mss":1428,"wscale":14,"window":14280,"threshold":1048576,"advertised":4294967295,"rewritten":0,"age":3723000},{"family":"99","state":"7","mss":536}]
+[{"family":"inet","saddr":"198.51.100.7","daddr":"192.168.1.20","sport":443,"dport":51234,"state":"persistent","priority":100,"bytes":1234567,"rtt_us":23456,"rtt_min_us":20049,"rtt_samples":312,"mss_bytes":1448,"wscale":7,"window_bytes":65536,"threshold_bytes":32768,"advertised_bytes":262144,"rewritten":1234,"age_us":12345000},{"family":"inet6","saddr":"2001:db8::1","daddr":"fd00::20","sport":80,"dport":40000,"state":"initial","priority":1,"bytes":900,"rtt_us":50,"rtt_min_us":0,"rtt_samples":1,"mss_bytes":1428,"wscale":14,"window_bytes":14280,"threshold_bytes":1048576,"advertised_bytes":4294967295,"rewritten":0,"age_us":3723000000},{"family":"99","state":"7","mss_bytes":536}]
 END
 check_file "rcvmgr conns: JSON, one array" "$tmp/rcvmgr-conns.json" "$RENDER" rcvmgr-conns json
 check "rcvmgr conns: none, text" 0 "" "" "$RENDER" rcvmgr-conns-none text
@@ -1322,21 +1322,37 @@ acks 9876543210  rewritten 123456  rtt-samples 234567  unseen 17
 END
 check_file "rcvmgr stats: text" "$tmp/rcvmgr-stats.txt" "$RENDER" rcvmgr-stats text
 cat >"$tmp/rcvmgr-stats.json" <<'END'
-{"conns":12,"initial":3,"persistent":8,"budget":1572864,"intervals":36000,"budget_up":20000,"budget_down":1500,"created":4000,"freed":3988,"full":0,"unscaled":2,"acks":9876543210,"rewritten":123456,"rtt_samples":234567,"memory":3072,"adopted":5,"probes":40,"unseen":17}
+{"conns":12,"initial":3,"persistent":8,"budget_bytes":1572864,"intervals":36000,"budget_up":20000,"budget_down":1500,"created":4000,"freed":3988,"full":0,"unscaled":2,"acks":9876543210,"rewritten":123456,"rtt_samples":234567,"memory_bytes":3072,"adopted":5,"probes":40,"unseen":17}
 END
-check_file "rcvmgr stats: JSON, the spec's names" "$tmp/rcvmgr-stats.json" "$RENDER" rcvmgr-stats json
+check_file "rcvmgr stats: JSON, the spec's names with their units" "$tmp/rcvmgr-stats.json" "$RENDER" rcvmgr-stats json
+# each key that gained its unit, and the value in that unit (ms made us,
+# bit/s made bytes/s)
+renamed "rcvmgr show: JSON, the keys renamed, in their units" \
+	"$("$RENDER" rcvmgr-config json)" j interval:interval_us:100000 \
+	idle_timeout:idle_timeout_us:120000000 budget_init:budget_init_bytes:65536 \
+	budget_min:budget_min_bytes:16384 budget_max:budget_max_bytes:16777216 \
+	budget_step:budget_step_bytes:1460 budget_decrease:budget_decrease_permille:100 \
+	rtt_tolerance:rtt_tolerance_percent:20 link_rate:link_rate_bytes_per_second:12500000 \
+	spring_queue:spring_queue_bytes:65536 spring_interactive:spring_interactive_bytes:2048 \
+	spring_short:spring_short_bytes:102400 initial_window:initial_window_segments:10
+renamed "rcvmgr conns: JSON, the keys renamed, in their units" \
+	"$("$RENDER" rcvmgr-conns json)" 'j[1]' rtt:rtt_us:50 rtt_min:rtt_min_us:0 \
+	mss:mss_bytes:1428 window:window_bytes:14280 threshold:threshold_bytes:1048576 \
+	advertised:advertised_bytes:4294967295 age:age_us:3723000000
+renamed "rcvmgr stats: JSON, the keys renamed" "$("$RENDER" rcvmgr-stats json)" j \
+	budget:budget_bytes:1572864 memory:memory_bytes:3072
 
 if command -v jq >/dev/null; then
 	for how in json pretty; do
 		if "$RENDER" rcvmgr-config $how | jq -e '.policy == "azuma" and
 		    (.wan_dev | length) == 2 and .wan_dev[0].dev == "lo" and
 		    (.wan_dev[1] | has("dev") | not) and .lan_prefix[0].plen == 16 and
-		    .rule[1].mark_mask == 240 and .interval == 100 and
-		    .link_rate == 100000000' >/dev/null &&
+		    .rule[1].mark_mask == 240 and .interval_us == 100000 and
+		    .link_rate_bytes_per_second == 12500000' >/dev/null &&
 		   "$RENDER" rcvmgr-conns $how | jq -e 'length == 3 and .[0].sport == 443 and
 		    .[1].saddr == "2001:db8::1" and .[1].family == "inet6" and
-		    .[0].rtt_min == 20049 and .[1].age == 3723000' >/dev/null &&
-		   "$RENDER" rcvmgr-stats $how | jq -e '.budget_up == 20000 and
+		    .[0].rtt_min_us == 20049 and .[1].age_us == 3723000000' >/dev/null &&
+		   "$RENDER" rcvmgr-stats $how | jq -e '.budget_bytes == 1572864 and .budget_up == 20000 and
 		    .rtt_samples == 234567 and .adopted == 5 and .probes == 40 and .unseen == 17 and (keys | length) == 18' >/dev/null &&
 		   [[ $("$RENDER" rcvmgr-conns-none $how | jq -c .) == "[]" ]]; then
 			ok "rcvmgr: $how parses (jq)"
