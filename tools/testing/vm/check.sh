@@ -119,27 +119,58 @@ put_rc() { echo "$2" >"$1.tmp" && mv "$1.tmp" "$1"; }
 # await FILE PID: until FILE has something in it or PID (which writes it)
 # is gone
 await() { while [ ! -s "$1" ] && kill -0 "$2" 2>/dev/null; do sleep 5; done; }
-dk_pid=
-rm -f "$report/debug-kernel.rc" "$report/deb.rc" "$report/deb.out"
+# a full run: the stages that do not depend on the kernels (lint, the
+# host tests, the in-tree build, the packages) run too; not for the KCSAN
+# kernel alone (make check-kcsan), whose guest is the run
+full=0
+[ -z "$filter" ] && [ "$setup" = 1 ] && [ "${kernels[*]}" != kcsan ] && full=1
+# intree: the modules in a kernel tree, W=1 C=1 there, and the series'
+# checkpatch (tools/intree/series.sh; a prepared tree is cached), about
+# 5 minutes of a CPU on a fresh machine. After the debug kernel's build,
+# at its priority, where there is one: ahead of it, even at nice 10, it
+# put off the debug guests, the run's longest lane, by as much. Its exit
+# status in $report/intree.rc, judged at the end of the run
+intree() {
+	stage intree nice -n 19 "$top/tools/intree/series.sh" "$top/build/intree" \
+		>"$report/intree.log" 2>&1
+	put_rc "$report/intree.rc" $?
+}
+dk_pid= intree_pid=
+rm -f "$report/debug-kernel.rc" "$report/deb.rc" "$report/deb.out" "$report/intree.rc"
 if [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" debug "* ]]; then
 	{
 		stage debug-kernel nice -n 19 "$here/kernels.sh" image debug
 		put_rc "$report/debug-kernel.rc" $?
+		[ $full = 1 ] && intree
 	} >"$report/debug-kernel.log" 2>&1 &
 	dk_pid=$!
+	intree_pid=$dk_pid
+elif [ $full = 1 ]; then
+	intree &
+	intree_pid=$!
 fi
+# side_verdict NAME OK LOG LINES: the verdict of a stage run beside the
+# others (OK 1 if it passed), its log's last LINES lines shown (40 on a
+# failure)
+side_verdict() {
+	echo "=== $1 (log: $3)"
+	if [ "$2" = 1 ]; then
+		tail -n "$4" "$3"
+		echo "$1: 1 passed, 0 failed" | tee -a "$report/summary"
+		total_p=$((total_p + 1))
+	else
+		tail -n 40 "$3"
+		echo "$1: 0 passed, 1 failed" | tee -a "$report/summary"
+		total_f=$((total_f + 1))
+	fi
+}
 # style and static checks, and the tools' own tests on the host (no kernel
 # needed), once for all kernels (a full run only); lint beside the host
 # tests, each mostly one CPU's work
-if [ -z "$filter" ] && [ "$setup" = 1 ]; then
+if [ $full = 1 ]; then
 	echo "=== lint and host tests, side by side"
 	stage lint "$top/tools/testing/lint.sh" >"$report/lint.log" 2>&1 &
 	lint_pid=$!
-	# the modules in a kernel tree: W=1 C=1 there, and the series'
-	# checkpatch (tools/intree/series.sh; a prepared tree is cached)
-	stage intree nice -n 10 "$top/tools/intree/series.sh" "$top/build/intree" \
-		>"$report/intree.log" 2>&1 &
-	intree_pid=$!
 	t0=$(date +%s)
 	"$top/tools/testing/host-tests.sh" "$report" >"$report/host.out"
 	cat "$report/host.out"
@@ -152,22 +183,9 @@ if [ -z "$filter" ] && [ "$setup" = 1 ]; then
 	host_p=${host_p:-0} host_f=${host_f:-1}
 	total_p=$((total_p + host_p))
 	total_f=$((total_f + host_f))
-	# side_stage NAME PID LOG LINES: the verdict of a stage run beside the
-	# host tests, its log's last LINES lines shown (40 on a failure)
-	side_stage() {
-		echo "=== $1 (log: $3)"
-		if wait "$2"; then
-			tail -n "$4" "$3"
-			echo "$1: 1 passed, 0 failed" | tee -a "$report/summary"
-			total_p=$((total_p + 1))
-		else
-			tail -n 40 "$3"
-			echo "$1: 0 passed, 1 failed" | tee -a "$report/summary"
-			total_f=$((total_f + 1))
-		fi
-	}
-	side_stage lint $lint_pid "$report/lint.log" 1000
-	side_stage intree $intree_pid "$report/intree.log" 1
+	lint_ok=0
+	wait $lint_pid && lint_ok=1
+	side_verdict lint $lint_ok "$report/lint.log" 1000
 fi
 
 # the Debian packages (make deb, lintian) and an image of this host with
@@ -182,7 +200,7 @@ deb_build() {
 		nice -n 19 "$top/tools/packaging/deb-image.sh" "$top/build/deb" "$top/build/deb/image"
 }
 deb_pid=
-if [ -z "$filter" ] && [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" 6.12 "* ]]; then
+if [ $full = 1 ] && [[ " ${kernels[*]} " == *" 6.12 "* ]]; then
 	{
 		stage deb deb_build
 		put_rc "$report/deb.rc" $?
@@ -521,6 +539,11 @@ if [ -n "$background" ]; then
 	count debug
 fi
 
+if [ $full = 1 ]; then
+	await "$report/intree.rc" "$intree_pid"
+	side_verdict intree "$([ "$(cat "$report/intree.rc" 2>/dev/null)" = 0 ] && echo 1)" \
+		"$report/intree.log" 1
+fi
 print_times
 echo "=== summary (logs under $report)"
 cat "$report/summary"
