@@ -4,6 +4,7 @@
 #
 #   make [KVER=6.1|6.12|debug] [KDIR=...]	modules for one kernel, and the tools
 #   make check [KVER=...] [T=filter[:case]]	build, boot each kernel in QEMU, run the suites
+#   make check-kcsan [T=...]			the KCSAN kernel: the suites of the packet paths, meter, controllers
 #   make demo					seed 000's DBHPF scenario, compressed, in the VM: Table 5
 #   make experiments [FULL=1]			every scenario of tools/experiments/scenarios
 #   make matrix [REALTIME=1] [CELLS=...] [SEEDS=...]	every contender under impairments, n seeds (hours, resumable)
@@ -55,6 +56,11 @@ lint: deps tools
 # installs what it needs and builds the tools itself, timing each stage
 check:
 	@$(VM)/check.sh $(if $(T),-T "$(T)") $(CHECK_KERNELS)
+
+# the KCSAN kernel (built once, about 15 minutes) and the suites the
+# manifest gives it; not part of make check
+check-kcsan:
+	@$(VM)/check.sh $(if $(T),-T "$(T)") kcsan
 
 # the modules in a 6.12 tree: built there W=1 C=1, and a patch series of
 # it that checkpatch --strict takes, in build/intree (tools/intree/series.sh)
@@ -143,4 +149,4 @@ clean:
 	$(MAKE) -s -C tools/abwd clean
 	$(MAKE) -s -C tools/testing/vm clean
 
-.PHONY: check-deb all deps modules tools lint intree check check-host deb demo experiments matrix soak vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr bench-meter install clean
+.PHONY: check-deb check-kcsan all deps modules tools lint intree check check-host deb demo experiments matrix soak vm-shell bench-qdisc bench-ctrl bench-estimator bench-rcvmgr bench-meter install clean

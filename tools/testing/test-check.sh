@@ -276,7 +276,30 @@ sabotaged sch_er2bc/nl_gen.c 's/GENL_UNS_ADMIN_PERM | //' \
 sabotaged tcp_rcvmgr/nl_gen.c 's/NLA_POLICY_MIN(NLA_U32, 1000)/NLA_POLICY_MIN(NLA_U32, 1)/' \
 	"a bound loosened in a generated policy"
 
+# --- like: a kernel that runs another's suites, as it runs them
+cat >"$work/like" <<'EOF2'
+suite all     harness 4
+suite all     one/alpha  3
+suite debug   one/beta   2
+suite debug   two/gamma  5
+skip  debug   one/beta   'b*'  'machine slow*'
+like  kcsan   debug  one/*
+EOF2
+python3 "$verdict" list --kver kcsan --manifest "$work/like" >"$work/like.out" 2>&1 &&
+	[ "$(tr '\n' ' ' <"$work/like.out")" = "one/alpha one/beta " ]
+ok $? "like: the other kernel's suites the glob matches, not those it does not, nor all's harness"
+python3 "$verdict" list --kver 6.1 --manifest "$work/like" >"$work/like.out" 2>&1 &&
+	[ "$(tr '\n' ' ' <"$work/like.out")" = "one/alpha " ]
+ok $? "like: the kernels it does not name are unchanged"
+echo "like  kcsan  debug  three/*" >>"$work/like"
+python3 "$verdict" list --kver kcsan --manifest "$work/like" >"$work/like.out" 2>&1
+[ $? = 1 ] && grep -q "no suite of debug matches 'three/\*'" "$work/like.out"
+ok $? "like: a glob that matches nothing is an error"
+
 # --- the real manifest: it parses, and lists what the tree has
+python3 "$verdict" list --kver kcsan >"$work/list.kcsan" 2>"$work/err" &&
+	grep -qx tcp_rcvmgr/rcvmgr_hooks "$work/list.kcsan"
+ok $? "the manifest parses for kcsan, and gives it the hooks' suite"
 for k in 6.1 6.12 debug; do
 	python3 "$verdict" list --kver $k >"$work/list.$k" 2>"$work/err"
 	ok $? "the manifest parses for $k"

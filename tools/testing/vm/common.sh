@@ -6,6 +6,9 @@ mkdir -p "$ER2BC_CACHE" 2>/dev/null || ER2BC_CACHE=${XDG_CACHE_HOME:-$HOME/.cach
 mkdir -p "$ER2BC_CACHE"
 
 log() { echo "vm: $*" >&2; }
+# own_kernel KVER: KVER is one of the kernels the project builds
+# (build-debug-kernel.sh), with everything a guest needs built in
+own_kernel() { [ "$1" = debug ] || [ "$1" = kcsan ]; }
 die() { echo "vm: error: $*" >&2; exit 1; }
 
 # What a guest must never print. A warning or worse anywhere in the log

@@ -74,17 +74,20 @@ else
 fi
 dest=/lib/modules/$krel/updates/er2bc
 
-# KASAN and lockdep under TCG leave the emulated CPU short of the tests'
-# traffic: their rate and timing checks report a miss as skipped there
-# (selftests/lib.sh, machine_slow)
+# KASAN (or KCSAN) and lockdep under TCG leave the emulated CPU short of
+# the tests' traffic: their rate and timing checks report a miss as
+# skipped there (selftests/lib.sh, machine_slow)
 timeout_factor=1
-if grep -qw kasan_report /proc/kallsyms; then
+sanitizer=
+grep -qw kasan_report /proc/kallsyms && sanitizer=KASAN
+grep -qw __kcsan_check_access /proc/kallsyms && sanitizer=KCSAN
+if [ -n "$sanitizer" ]; then
 	export KSFT_MACHINE_SLOW=yes
 	# and each suite's timeout (settings) doubled: a process costs five
 	# times what it does on Debian's kernels (0.45 s for /bin/true), and
 	# the longest suites took 700-730 s of their 900 there
 	timeout_factor=2
-	echo "# KASAN kernel: KSFT_MACHINE_SLOW=yes, suite timeouts doubled"
+	echo "# $sanitizer kernel: KSFT_MACHINE_SLOW=yes, suite timeouts doubled"
 fi
 
 kmemleak=/sys/kernel/debug/kmemleak

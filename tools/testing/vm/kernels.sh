@@ -9,22 +9,24 @@
 #
 # KVER is 6.1 or 6.12 (Debian's packages, newest installed ABI; the suffix
 # moves with security updates so it is discovered, never written down), or
-# debug (the project's debug kernel, built on first use).
+# one of the project's own kernels, built on first use
+# (build-debug-kernel.sh): debug, or kcsan.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 
-debug_dir() { "$here/build-debug-kernel.sh"; }
+# own_dir KVER: the build directory of one of the project's kernels
+own_dir() { "$here/build-debug-kernel.sh" "$1"; }
 
 krel_of() {
 	local kver=$1 k
-	if [ "$kver" = debug ]; then
-		cat "$(debug_dir)/include/config/kernel.release"
+	if own_kernel "$kver"; then
+		cat "$(own_dir "$kver")/include/config/kernel.release"
 		return
 	fi
 	case "$kver" in
-	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12 or debug)" ;;
+	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12, debug or kcsan)" ;;
 	esac
 	k=$(cd /lib/modules && ls -d "$kver".[0-9]* 2>/dev/null |
 		while read -r d; do [ -e "$d/build/Makefile" ] && [ -e "/boot/vmlinuz-$d" ] && echo "$d"; done |
@@ -58,8 +60,8 @@ extract_vmlinux() {
 
 image_of() {
 	local kver=$1 krel out
-	if [ "$kver" = debug ]; then
-		echo "$(debug_dir)/vmlinux"
+	if own_kernel "$kver"; then
+		echo "$(own_dir "$kver")/vmlinux"
 		return
 	fi
 	krel=$(krel_of "$kver")
@@ -73,7 +75,7 @@ image_of() {
 
 case "${1:-}" in
 krel)	krel_of "$2" ;;
-kdir)	if [ "$2" = debug ]; then debug_dir; else echo "/lib/modules/$(krel_of "$2")/build"; fi ;;
+kdir)	if own_kernel "$2"; then own_dir "$2"; else echo "/lib/modules/$(krel_of "$2")/build"; fi ;;
 image)	image_of "$2" ;;
-*)	echo "usage: $0 krel|kdir|image 6.1|6.12|debug" >&2; exit 2 ;;
+*)	echo "usage: $0 krel|kdir|image 6.1|6.12|debug|kcsan" >&2; exit 2 ;;
 esac

@@ -27,8 +27,8 @@ done
 install -m 0755 "$here/initramfs-init" "$tmp/init"
 : >"$tmp/modules/order"
 
-# The debug kernel has all it needs built in; Debian's have modules.
-if [ "$kver" != debug ]; then
+# The project's kernels have all they need built in; Debian's have modules.
+if ! own_kernel "$kver"; then
 	modprobe -a -S "$krel" --show-depends virtio_pci 9pnet_virtio 9p overlay |
 	while read -r kind path _; do
 		[ "$kind" = insmod ] || continue

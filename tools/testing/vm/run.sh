@@ -6,7 +6,7 @@
 #   run.sh [-k KVER] [-o OUT] [-t SECONDS] [-c CPUS] [-x QEMU_ARGS]
 #          [-q QUEUE] [-i] [-- COMMAND ...]
 #
-#   -k  6.1, 6.12 (default) or debug
+#   -k  6.1, 6.12 (default), debug or kcsan
 #   -o  output directory shared writable with the guest (default: a new
 #       one under build/vm); it keeps console.log, the exit status and
 #       whatever the command writes to $ER2BC_OUT
@@ -63,7 +63,7 @@ initrd=$("$here/mkinitramfs.sh" "$kver")
 qemu_cmd() {
 	local accel=$1 mem=2G cmdline
 
-	[ "$kver" = debug ] && mem=4G
+	own_kernel "$kver" && mem=4G
 	# panic=-1 reboot=t: a panic triple-faults at once, and -no-reboot
 	# turns that into QEMU's exit
 	cmdline="console=ttyS0 loglevel=5 panic=-1 reboot=t oops=panic panic_on_warn=1"

@@ -26,10 +26,14 @@ cases of the suites SUITE names (selftests/lib.sh, tests_run): a suite
 that says it ran only those is judged by the results they report rather
 than the manifest's count; one without cases runs whole and is counted.
 
-The manifest (tools/testing/manifest) has two kinds of lines:
+The manifest (tools/testing/manifest) has three kinds of lines:
   suite KERNELS NAME CASES          NAME must report exactly CASES results
   skip  KERNELS NAME CASE REASON    a skip allowed, CASE and REASON globs
-KERNELS is a comma-separated list of 6.1, 6.12, debug, or `all`. REASON
+  like  KERNEL AS NAME...           KERNEL runs the suites of AS that the
+                                    globs NAME match, with AS's counts and
+                                    skips
+KERNELS is a comma-separated list of 6.1, 6.12, debug, kcsan, or `all`:
+the kernels of make check (6.1, 6.12 and debug; not kcsan). REASON
 matches what the test printed after `# SKIP`. CASE `ALL` (and only it)
 allows the whole program to skip (`1..0 # SKIP REASON`, exit 4).
 
@@ -53,13 +57,18 @@ HARNESS = "harness"
 CASES_ONLY = "# tests_run: only "
 
 
+# what `all` means: the kernels make check boots (kcsan, make check-kcsan,
+# has its suites from a `like` line)
+ALL = {"6.1", "6.12", "debug"}
+
+
 def kernels_of(field):
-    return None if field == "all" else set(field.split(","))
+    return ALL if field == "all" else set(field.split(","))
 
 
 def read_manifest(path, kver):
     """{suite: cases} and [(name, case, reason)] for kver."""
-    suites, skips = {}, []
+    suites, skips, likes = {}, [], []
     with open(path) as f:
         for n, line in enumerate(f, 1):
             words = shlex.split(line, comments=True)
@@ -70,18 +79,32 @@ def read_manifest(path, kver):
                 ks, name, cases = words[1:]
                 if not cases.isdigit():
                     sys.exit(f"{where}: the case count '{cases}' is not a number")
-                k = kernels_of(ks)
-                if k is None or kver in k:
+                if kver in kernels_of(ks):
                     if name in suites:
                         sys.exit(f"{where}: {name} listed twice for {kver}")
                     suites[name] = int(cases)
             elif words[0] == "skip" and len(words) == 5:
-                k = kernels_of(words[1])
-                if k is None or kver in k:
+                if kver in kernels_of(words[1]):
                     skips.append(tuple(words[2:]))
+            elif words[0] == "like" and len(words) >= 4:
+                if words[1] == kver:
+                    likes.append((where, words[2], words[3:]))
             else:
-                sys.exit(f"{where}: expected 'suite KERNELS NAME CASES' or "
-                         f"'skip KERNELS NAME CASE REASON'")
+                sys.exit(f"{where}: expected 'suite KERNELS NAME CASES', "
+                         f"'skip KERNELS NAME CASE REASON' or 'like KERNEL AS NAME...'")
+    for where, like, globs in likes:
+        if like == kver:
+            sys.exit(f"{where}: {kver} cannot run like itself")
+        theirs, their_skips = read_manifest(path, like)
+        for g in globs:
+            names = [s for s in theirs if s != HARNESS and fnmatch.fnmatchcase(s, g)]
+            if not names:
+                sys.exit(f"{where}: no suite of {like} matches '{g}'")
+            for name in names:
+                if name in suites:
+                    sys.exit(f"{where}: {name} listed twice for {kver}")
+                suites[name] = theirs[name]
+                skips += [sk for sk in their_skips if fnmatch.fnmatchcase(name, sk[0])]
     return suites, skips
 
 
