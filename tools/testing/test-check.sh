@@ -42,6 +42,8 @@ suite debug kunit/demo  2
 skip  debug demo/alpha  *  'machine slow*'
 skip  all   demo/alpha  ALL  'whole program allowed*'
 skip  all   demo/alpha  two  'capacity [1-9]* bit/s'
+suite kcsan harness     2
+like  kcsan debug  demo/*
 EOF
 # run -k KVER -o OUT ... -- guest-suite.sh MODS FILTER KUNIT, as run.sh is
 # called; FAKE says how this guest goes wrong
@@ -129,6 +131,15 @@ elif [ "$kver" = debug ] && [ "$kunit" = yes ] && [ "$FAKE" != nokunit ]; then
 fi
 [ "$FAKE" = warn ] && echo "[    3.141592] WARNING: CPU: 0 PID: 1 at fake.c:1 fake+0x0/0x1" >"$out/console.log"
 [ "$FAKE" = timeout ] && printf '[   42.000000] fake: last words\r\n' >"$out/console.log"
+# KCSAN's report, in the kernel's own code or (kcsanours) with a frame in a module
+if [ "$FAKE" = kcsan ] || [ "$FAKE" = kcsanours ]; then
+	frame=" p9_client_rpc+0x17d/0x580"
+	[ "$FAKE" = kcsanours ] && frame=" er2bc_enqueue+0x1c/0x400 [sch_er2bc]"
+	printf '[   65.231995] %s\r\n' "==================" "BUG: KCSAN: data-race in fake_a / fake_b" \
+		"" "read to 0xffff8881014ded44 of 2 bytes by task 386 on cpu 0:" \
+		" virtqueue_kick_prepare+0x157/0x210" "$frame" "" "value changed: 0x2691 -> 0x2693" \
+		"==================" >"$out/console.log"
+fi
 [ "$FAKE" = accel ] && echo tcg >"$out/accel"
 case $FAKE in timeout) exit 125 ;; nodone) exit 0 ;; esac
 echo fake >"$out/suite-done"
@@ -192,6 +203,11 @@ expect 1 "not in the manifest" "a test the manifest does not list fails" unliste
 expect 1 "FAIL kunit/demo: case_two" "a KUnit failure fails" kunitfail debug
 expect 1 "kunit/demo # did not run" "a KUnit suite whose module was not built fails" nokunit debug
 expect 1 "FAIL guest log free of warnings" "a WARNING in the guest's log fails" warn 6.12
+expect 0 "KCSAN, in the kernel, not judged: BUG: KCSAN: data-race in fake_a / fake_b" \
+	"KCSAN: a data race in the kernel's own code is listed, not judged" kcsan kcsan
+expect 1 "FAIL no data race in the modules (KCSAN)" \
+	"KCSAN: a data race with a frame in a module fails" kcsanours kcsan
+expect 1 "FAIL guest log free of warnings" "a KCSAN report on another kernel is a BUG like any" kcsan 6.12
 expect 1 "6.12: guest log (vm/console.log): WARNING: CPU: 0 PID: 1 at fake.c:1" \
 	"... and the summary repeats the report, with the log it is in" warn 6.12
 expect 1 "6.12: vm did not finish; its console's last lines:" \

@@ -25,6 +25,26 @@ kernel_lines() {
 	tr -d '\r' | grep -E '^\[ *[0-9]+\.[0-9]+\]'
 }
 
+# KCSAN's reports (the KCSAN kernel, make check-kcsan), from a guest's
+# kernel lines on stdin (kernel_lines): a report is the modules' if a
+# frame of its stacks is in one of them ([sch_er2bc], [tcp_rcvmgr]);
+# else it is the kernel's own, as the races virtio's device memory shows
+# ("race at unknown origin") are
+# kcsan_reports: one line a report, "ours" or "elsewhere", a tab, its title
+kcsan_reports() {
+	sed 's/^\[ *[0-9.]*\] //' | awk '
+		/BUG: KCSAN:/ { on = 1; ours = 0; title = $0; next }
+		on && /\[(sch_er2bc|tcp_rcvmgr)\]/ { ours = 1 }
+		on && /^=+$/ { print (ours ? "ours" : "elsewhere") "\t" title; on = 0 }'
+}
+# no_kcsan: the kernel lines on stdin but KCSAN's reports
+no_kcsan() {
+	awk '
+		/BUG: KCSAN:/ { on = 1; next }
+		on && /\] =+$/ { on = 0; next }
+		!on'
+}
+
 # fault_lines: of a guest's log on stdin, the first report the log scan
 # fails on, its RIP and the first callers of its trace, at most 10 lines
 fault_lines() {
