@@ -269,6 +269,46 @@ CHECKS.append((
      for scale in (1.0, 4.0) for _, c in RT_NAMES
      for k in ("['mean_of_medians']", "['ci95'][0]", "['ci95'][1]")]))
 
+# compete at 1 s beside CUBIC (evaluation.rst, "The real-time cells,
+# measured"): its medians and intervals, the default's, pfifo's; the
+# default less compete, paired; priority 1's p99
+RTC = "matrix/report-4a681aa581fe-compete.json"
+
+
+def rtc(proto, c, what):
+    return (f"[r for r in j['rows'] if r['impairment'] == 'elastic' and r['proto'] == '{proto}'"
+            f" and r['scale'] == 1.0][0]['contenders']['{c}']{what}")
+
+
+def rtc_paired(proto, k):
+    return (f"100 * [r for r in j['rows'] if r['impairment'] == 'elastic' and r['proto'] == "
+            f"'{proto}' and r['scale'] == 1.0][0]['paired']['er2bc:loss+compete+queue']{k}")
+
+
+CC = "er2bc:loss+compete+queue"
+CHECKS.append((
+    "Documentation/evaluation.rst",
+    r"Priorities 1-3 short, TCP (\S+) \[(\S+), (\S+)\] and UDP (\S+) \[(\S+), (\S+)\], where "
+    r"the default is (\S+) and (\S+) and pfifo (\S+) and (\S+)\. Paired by seed, the default "
+    r"less ``compete``: TCP (\S+) \[(\S+), (\S+)\], UDP (\S+) \[(\S+), (\S+)\]:",
+    RTC,
+    [("100 * " + rtc(p, CC, "['p13']" + k), "{:.1f}") for p in ("tcp", "udp")
+     for k in ("['median']", "['ci95'][0]", "['ci95'][1]")] +
+    [("100 * " + rtc(p, c, "['p13']['median']"), "{:.1f}")
+     for c in ("er2bc:loss+queue", "none") for p in ("tcp", "udp")] +
+    [(rtc_paired(p, k), "{:+.1f}") for p in ("tcp", "udp")
+     for k in ("['median']", "['ci95'][0]", "['ci95'][1]")]))
+CHECKS.append((
+    "Documentation/evaluation.rst",
+    r"priority 1's p99 one-way delay, (\S+) ms \[(\S+), (\S+)\] \(TCP\) and (\S+) \[(\S+), "
+    r"(\S+)\] \(UDP\), a tenth to a twenty-fifth of the default's (\S+) and (\S+) but 30 to 55 "
+    r"times pfifo's (\S+) and (\S+);",
+    RTC,
+    [(rtc(p, CC, "['p1_owd_p99_ms']" + k), "{:.0f}") for p in ("tcp", "udp")
+     for k in ("['median']", "['ci95'][0]", "['ci95'][1]")] +
+    [(rtc(p, c, "['p1_owd_p99_ms']['median']"), "{:.0f}")
+     for c in ("er2bc:loss+queue", "none") for p in ("tcp", "udp")]))
+
 
 def main():
     n = failed = 0
