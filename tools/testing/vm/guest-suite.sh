@@ -5,7 +5,7 @@
 # the guest's overlay, run the KUnit suites (kernels with KUnit) and the
 # kselftests, unload the modules, scan for leaks (kernels with kmemleak).
 #
-#   guest-suite.sh MODULE_DIR [FILTER [KUNIT]]
+#   guest-suite.sh MODULE_DIR [FILTER [KUNIT [ONLY]]]
 #
 # It judges nothing: it records what ran, and the host (verdict.py) decides.
 # Under $ER2BC_OUT:
@@ -22,7 +22,11 @@
 # contains it, and FILTER:CASE[,CASE] runs only those cases of them (a
 # suite with ALL_TESTS: selftests/lib.sh, tests_run); KUNIT (yes|no,
 # default yes) says whether to load the KUnit modules (the host decides
-# from its manifest which suites a FILTER names).
+# from its manifest which suites a FILTER names). ONLY, a file (the host's:
+# the root is shared) of kselftest names one a line, restricts them to
+# those: a kernel that runs only some suites (the KCSAN kernel, whose
+# suites the manifest lists); without it every kselftest of the tree runs,
+# so that one the manifest does not list fails the run.
 #
 # With $ER2BC_QUEUE (run.sh -q: a directory two guests of one kernel share,
 # check.sh), the KUnit modules and each kselftest are items the guests
@@ -35,6 +39,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 mods=$1
 filter=${2:-}
 kunit=${3:-yes}
+only=${4:-}
 # SUITE:CASE[,CASE]: the cases the suites that FILTER names run (TESTS,
 # selftests/lib.sh's tests_run)
 cases=
@@ -48,7 +53,10 @@ rm -rf "$out/kunit" "$out/selftests" "$out/suite-done" "$out/case-times"
 krel=$(uname -r)
 
 harness() { echo "$1 $2" >>"$out/harness"; echo "# $1 $2"; }
-wanted() { [ -z "$filter" ] || [[ "$1" == *"$filter"* ]]; }
+wanted() {
+	{ [ -z "$filter" ] || [[ "$1" == *"$filter"* ]]; } &&
+		{ [ -z "$only" ] || grep -qFx -- "$1" "$only"; }
+}
 
 if "$top/tools/testing/vm/guest-install.sh" "$mods"; then
 	harness PASS "install modules"
