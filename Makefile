@@ -60,7 +60,8 @@ check:
 # the KCSAN kernel (built once, about 15 minutes) and the suites the
 # manifest gives it; not part of make check
 check-kcsan:
-	@$(VM)/check.sh $(if $(T),-T "$(T)") kcsan
+	@ER2BC_CHECK_REPORT=$${ER2BC_CHECK_REPORT:-$(CURDIR)/build/check-kcsan} \
+		$(VM)/check.sh $(if $(T),-T "$(T)") kcsan
 
 # the modules in a 6.12 tree: built there W=1 C=1, and a patch series of
 # it that checkpatch --strict takes, in build/intree (tools/intree/series.sh)

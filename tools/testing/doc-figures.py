@@ -302,7 +302,7 @@ CHECKS.append((
     "Documentation/evaluation.rst",
     r"priority 1's p99 one-way delay, (\S+) ms \[(\S+), (\S+)\] \(TCP\) and (\S+) \[(\S+), "
     r"(\S+)\] \(UDP\), a tenth to a twenty-fifth of the default's (\S+) and (\S+) but 30 to 55 "
-    r"times pfifo's (\S+) and (\S+);",
+    r"times pfifo's (\S+) and (\S+) \(medians;",
     RTC,
     [(rtc(p, CC, "['p1_owd_p99_ms']" + k), "{:.0f}") for p in ("tcp", "udp")
      for k in ("['median']", "['ci95'][0]", "['ci95'][1]")] +

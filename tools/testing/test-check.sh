@@ -205,6 +205,8 @@ expect 1 "kunit/demo # did not run" "a KUnit suite whose module was not built fa
 expect 1 "FAIL guest log free of warnings" "a WARNING in the guest's log fails" warn 6.12
 expect 0 "KCSAN, in the kernel, not judged: BUG: KCSAN: data-race in fake_a / fake_b" \
 	"KCSAN: a data race in the kernel's own code is listed, not judged" kcsan kcsan
+! grep -q "guest log.*BUG: KCSAN" "$work/out"
+ok $? "KCSAN: ... and the summary names no fault for it"
 expect 1 "FAIL no data race in the modules (KCSAN)" \
 	"KCSAN: a data race with a frame in a module fails" kcsanours kcsan
 expect 1 "FAIL guest log free of warnings" "a KCSAN report on another kernel is a BUG like any" kcsan 6.12
@@ -311,6 +313,10 @@ echo "like  kcsan  debug  three/*" >>"$work/like"
 python3 "$verdict" list --kver kcsan --manifest "$work/like" >"$work/like.out" 2>&1
 [ $? = 1 ] && grep -q "no suite of debug matches 'three/\*'" "$work/like.out"
 ok $? "like: a glob that matches nothing is an error"
+printf '%s\n' "like a b one/*" "like b a one/*" >"$work/like"
+python3 "$verdict" list --kver a --manifest "$work/like" >"$work/like.out" 2>&1
+[ $? = 1 ] && grep -q "a loop of like lines" "$work/like.out"
+ok $? "like: a loop of like lines is an error"
 
 # --- the real manifest: it parses, and lists what the tree has
 python3 "$verdict" list --kver kcsan >"$work/list.kcsan" 2>"$work/err" &&

@@ -41,6 +41,12 @@ done
 
 total_p=0 total_f=0 total_s=0 all_ran=1
 t_start=$(date +%s)
+# the first debug guest's time limit (boot), when it runs alone; beside
+# the others, the debug guests end by debug_end seconds into the run: CI
+# gives up at 90 minutes (5,400 s), and the verdict and summary need
+# seconds (CI's run of stop 43 ended 1 s after the deadline): 150 s left
+debug_limit=5100
+debug_end=5250
 report=${ER2BC_CHECK_REPORT:-$top/build/check}
 mkdir -p "$report"
 : >"$report/summary"
@@ -130,9 +136,11 @@ full=0
 # at its priority, where there is one: ahead of it, even at nice 10, it
 # put off the debug guests, the run's longest lane, by as much. Its exit
 # status in $report/intree.rc, judged at the end of the run
+# (bounded by the debug guests' deadline, debug_end above, so that it
+# cannot hold the run past CI's limit)
 intree() {
-	stage intree nice -n 19 "$top/tools/intree/series.sh" "$top/build/intree" \
-		>"$report/intree.log" 2>&1
+	stage intree timeout $((t_start + debug_end - $(date +%s))) \
+		nice -n 19 "$top/tools/intree/series.sh" "$top/build/intree" >"$report/intree.log" 2>&1
 	put_rc "$report/intree.rc" $?
 }
 dk_pid= intree_pid=
@@ -234,12 +242,6 @@ build_kernel() {
 	echo "$kver-build $(( $(date +%s) - t0 ))" >>"$out/times"
 }
 
-# the first debug guest's time limit (boot), when it runs alone; beside
-# the others, the debug guests end by debug_end seconds into the run: CI
-# gives up at 90 minutes (5,400 s), and the verdict and summary need
-# seconds (CI's run of stop 43 ended 1 s after the deadline): 150 s left
-debug_limit=5100
-debug_end=5250
 
 # boot KVER VM [QUEUE [LIMIT]]: boot KVER with the modules build_kernel
 # left, run the suites (those of QUEUE not yet claimed, when given), the
@@ -267,7 +269,7 @@ boot() {
 	fi
 	t0=$(date +%s)
 	"$run_vm" -k "$kver" -o "$vm" -t "$limit" ${queue:+-q "$queue"} -- \
-		"$here/guest-suite.sh" "$(cat "$out/mods")" "$filter" "$kunit" $only
+		"$here/guest-suite.sh" "$(cat "$out/mods")" "$filter" "$kunit" ${only:+"$only"}
 	rc=$?
 	echo $rc >"$vm/rc"
 	echo "$kver-$(basename "$vm") $(( $(date +%s) - t0 ))" >>"$out/times"
@@ -283,16 +285,22 @@ guest_rc() {
 	cat "$1/rc" 2>/dev/null || echo 125
 }
 
-# fault_report VM...: for the summary, since CI shows only the end of the
+# fault_report KVER VM...: for the summary, since CI shows only the end of the
 # output: the first report in the guests' logs, from the first log that
 # has one, and the log it came from; else, for each guest that did not
 # finish, where its console ended
 fault_report() {
-	local vm log lines
+	local kver=$1 vm log lines
+	shift
 	for vm in "$@"; do
 		for log in "$vm/console.log" "$vm/dmesg.txt"; do
 			[ -s "$log" ] || continue
-			lines=$(fault_lines <"$log")
+			# (the KCSAN kernel's data races are judged apart)
+			if [ "$kver" = kcsan ]; then
+				lines=$(kernel_lines <"$log" | no_kcsan | fault_lines)
+			else
+				lines=$(fault_lines <"$log")
+			fi
 			if [ -n "$lines" ]; then
 				echo "$lines" | sed "s|^|guest log ($(basename "$vm")/$(basename "$log")): |"
 				return
@@ -342,7 +350,7 @@ judge_kernel() {
 	else
 		echo "PASS guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"
 	fi
-	fault_report "$@" >"$report/$kver/fault"
+	fault_report "$kver" "$@" >"$report/$kver/fault"
 	grep -E '^(FAIL|SKIP)' "$res" | sed 's/^/# /'
 }
 
@@ -440,7 +448,8 @@ if [[ " ${kernels[*]} " == *" debug "* ]] && [ "$setup" = 1 ] && [ -z "$backgrou
 	# one kernel at a time: the debug kernel before its guest
 	echo "=== debug kernel"
 	if [ -n "$dk_pid" ]; then
-		wait "$dk_pid"
+		# (its rc, not the job: the job goes on with intree)
+		await "$report/debug-kernel.rc" "$dk_pid"
 		[ "$(cat "$report/debug-kernel.rc" 2>/dev/null)" = 0 ]
 	else
 		stage debug-kernel "$here/kernels.sh" image debug >"$report/debug-kernel.log" 2>&1

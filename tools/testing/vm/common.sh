@@ -27,21 +27,24 @@ kernel_lines() {
 
 # KCSAN's reports (the KCSAN kernel, make check-kcsan), from a guest's
 # kernel lines on stdin (kernel_lines): a report is the modules' if a
-# frame of its stacks is in one of them ([sch_er2bc], [tcp_rcvmgr]);
+# frame of its stacks is in one of them ([sch_er2bc], [tcp_rcvmgr] or
+# their KUnit modules);
 # else it is the kernel's own, as the races virtio's device memory shows
 # ("race at unknown origin") are
 # kcsan_reports: one line a report, "ours" or "elsewhere", a tab, its title
 kcsan_reports() {
 	sed 's/^\[ *[0-9.]*\] //' | awk '
 		/BUG: KCSAN:/ { on = 1; ours = 0; title = $0; next }
-		on && /\[(sch_er2bc|tcp_rcvmgr)\]/ { ours = 1 }
+		on && /\[(sch_er2bc|tcp_rcvmgr)(_kunit)?\]/ { ours = 1 }
 		on && /^=+$/ { print (ours ? "ours" : "elsewhere") "\t" title; on = 0 }'
 }
-# no_kcsan: the kernel lines on stdin but KCSAN's reports
+# no_kcsan: the kernel lines on stdin but KCSAN's reports (one that
+# lost its closing line ends at the next report or after 100 lines, so
+# that what follows it is still scanned)
 no_kcsan() {
 	awk '
-		/BUG: KCSAN:/ { on = 1; next }
-		on && /\] =+$/ { on = 0; next }
+		/BUG: KCSAN:/ { on = 1; n = 0; next }
+		on && (/\] =+$/ || ++n > 100) { on = 0; next }
 		!on'
 }
 

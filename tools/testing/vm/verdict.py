@@ -66,8 +66,9 @@ def kernels_of(field):
     return ALL if field == "all" else set(field.split(","))
 
 
-def read_manifest(path, kver):
-    """{suite: cases} and [(name, case, reason)] for kver."""
+def read_manifest(path, kver, seen=()):
+    """{suite: cases} and [(name, case, reason)] for kver (seen: the
+    kernels whose `like` led here)."""
     suites, skips, likes = {}, [], []
     with open(path) as f:
         for n, line in enumerate(f, 1):
@@ -87,15 +88,17 @@ def read_manifest(path, kver):
                 if kver in kernels_of(words[1]):
                     skips.append(tuple(words[2:]))
             elif words[0] == "like" and len(words) >= 4:
+                if words[1] == "all" or "," in words[1]:
+                    sys.exit(f"{where}: like names one kernel, not '{words[1]}'")
                 if words[1] == kver:
                     likes.append((where, words[2], words[3:]))
             else:
                 sys.exit(f"{where}: expected 'suite KERNELS NAME CASES', "
                          f"'skip KERNELS NAME CASE REASON' or 'like KERNEL AS NAME...'")
     for where, like, globs in likes:
-        if like == kver:
-            sys.exit(f"{where}: {kver} cannot run like itself")
-        theirs, their_skips = read_manifest(path, like)
+        if like == kver or like in seen:
+            sys.exit(f"{where}: {kver} cannot run like {like}: a loop of like lines")
+        theirs, their_skips = read_manifest(path, like, seen + (kver,))
         for g in globs:
             names = [s for s in theirs if s != HARNESS and fnmatch.fnmatchcase(s, g)]
             if not names:
