@@ -57,8 +57,11 @@ shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
 filter=${3:-}
 kunit=${4:-yes}
+only=${5:-}
 mkdir -p "$out"
 : >"$out/console.log"
+# (the suites the host asked this guest to run, if it named them)
+[ -n "$only" ] && cp "$only" "$out/only"
 case $FAKE in exit127) exit 127 ;; noresults) exit 0 ;; esac
 mkdir -p "$out/selftests/demo" "$out/kunit"
 printf 'PASS install modules\nPASS modules unload\n' >"$out/harness"
@@ -207,6 +210,11 @@ expect 0 "KCSAN, in the kernel, not judged: BUG: KCSAN: data-race in fake_a / fa
 	"KCSAN: a data race in the kernel's own code is listed, not judged" kcsan kcsan
 ! grep -q "guest log.*BUG: KCSAN" "$work/out"
 ok $? "KCSAN: ... and the summary names no fault for it"
+[ "$(cat "$work/report/kcsan/vm/only" 2>/dev/null)" = demo/alpha ]
+ok $? "KCSAN: the guest is given the suites the manifest lists for it, and only those"
+expect 0 "total: 6 passed, 0 failed" "6.12: ... (a guest run again)" good 6.12
+[ ! -e "$work/report/6.12/vm/only" ]
+ok $? "6.12: the guest is given no list: it runs every suite, and one not listed fails"
 expect 1 "FAIL no data race in the modules (KCSAN)" \
 	"KCSAN: a data race with a frame in a module fails" kcsanours kcsan
 expect 1 "FAIL guest log free of warnings" "a KCSAN report on another kernel is a BUG like any" kcsan 6.12
