@@ -134,15 +134,17 @@ elif [ "$kver" = debug ] && [ "$kunit" = yes ] && [ "$FAKE" != nokunit ]; then
 fi
 [ "$FAKE" = warn ] && echo "[    3.141592] WARNING: CPU: 0 PID: 1 at fake.c:1 fake+0x0/0x1" >"$out/console.log"
 [ "$FAKE" = timeout ] && printf '[   42.000000] fake: last words\r\n' >"$out/console.log"
-# KCSAN's report, in the kernel's own code or (kcsanours) with a frame in a module
-if [ "$FAKE" = kcsan ] || [ "$FAKE" = kcsanours ]; then
-	frame=" p9_client_rpc+0x17d/0x580"
-	[ "$FAKE" = kcsanours ] && frame=" er2bc_enqueue+0x1c/0x400 [sch_er2bc]"
+# KCSAN's report, in the kernel's own code or (kcsanours) with a frame in
+# a module; kcsanopen: the module's, its closing line lost, other lines after
+case $FAKE in kcsan | kcsanours | kcsanopen)
+	frame=" p9_client_rpc+0x17d/0x580" end="=================="
+	[ "$FAKE" != kcsan ] && frame=" er2bc_enqueue+0x1c/0x400 [sch_er2bc]"
+	[ "$FAKE" = kcsanopen ] && end="fake: the log goes on"
 	printf '[   65.231995] %s\r\n' "==================" "BUG: KCSAN: data-race in fake_a / fake_b" \
 		"" "read to 0xffff8881014ded44 of 2 bytes by task 386 on cpu 0:" \
 		" virtqueue_kick_prepare+0x157/0x210" "$frame" "" "value changed: 0x2691 -> 0x2693" \
-		"==================" >"$out/console.log"
-fi
+		"$end" >"$out/console.log"
+esac
 [ "$FAKE" = accel ] && echo tcg >"$out/accel"
 case $FAKE in timeout) exit 125 ;; nodone) exit 0 ;; esac
 echo fake >"$out/suite-done"
@@ -217,6 +219,8 @@ expect 0 "total: 6 passed, 0 failed" "6.12: ... (a guest run again)" good 6.12
 ok $? "6.12: the guest is given no list: it runs every suite, and one not listed fails"
 expect 1 "FAIL no data race in the modules (KCSAN)" \
 	"KCSAN: a data race with a frame in a module fails" kcsanours kcsan
+expect 1 "FAIL no data race in the modules (KCSAN)" \
+	"KCSAN: ... also when the report lost its closing line" kcsanopen kcsan
 expect 1 "FAIL guest log free of warnings" "a KCSAN report on another kernel is a BUG like any" kcsan 6.12
 expect 1 "6.12: guest log (vm/console.log): WARNING: CPU: 0 PID: 1 at fake.c:1" \
 	"... and the summary repeats the report, with the log it is in" warn 6.12

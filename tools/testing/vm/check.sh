@@ -285,6 +285,17 @@ guest_rc() {
 	cat "$1/rc" 2>/dev/null || echo 125
 }
 
+# scanned KVER: of a guest's log on stdin, the kernel's lines the log
+# scan reads: on the KCSAN kernel, not its data races, which are judged
+# apart (judge_kernel)
+scanned() {
+	if [ "$1" = kcsan ]; then
+		kernel_lines | kcsan_split rest
+	else
+		kernel_lines
+	fi
+}
+
 # fault_report KVER VM...: for the summary, since CI shows only the end of the
 # output: the first report in the guests' logs, from the first log that
 # has one, and the log it came from; else, for each guest that did not
@@ -295,12 +306,7 @@ fault_report() {
 	for vm in "$@"; do
 		for log in "$vm/console.log" "$vm/dmesg.txt"; do
 			[ -s "$log" ] || continue
-			# (the KCSAN kernel's data races are judged apart)
-			if [ "$kver" = kcsan ]; then
-				lines=$(kernel_lines <"$log" | no_kcsan | fault_lines)
-			else
-				lines=$(fault_lines <"$log")
-			fi
+			lines=$(scanned "$kver" <"$log" | fault_lines)
 			if [ -n "$lines" ]; then
 				echo "$lines" | sed "s|^|guest log ($(basename "$vm")/$(basename "$log")): |"
 				return
@@ -330,7 +336,7 @@ judge_kernel() {
 	# are listed (kcsan-elsewhere), not judged, and neither is scanned
 	# below (KCSAN's title is a BUG:)
 	if [ "$kver" = kcsan ]; then
-		kcsan_reports <"$report/$kver/kernel.log" | sort -u >"$report/$kver/kcsan"
+		kcsan_split reports <"$report/$kver/kernel.log" | sort -u >"$report/$kver/kcsan"
 		grep $'^elsewhere\t' "$report/$kver/kcsan" | cut -f2 >"$report/$kver/kcsan-elsewhere"
 		sed 's/^/# KCSAN, in the kernel, not judged: /' "$report/$kver/kcsan-elsewhere"
 		hits=$(grep $'^ours\t' "$report/$kver/kcsan" | cut -f2)
@@ -340,10 +346,8 @@ judge_kernel() {
 		else
 			echo "PASS no data race in the modules (KCSAN)" >>"$res"
 		fi
-		no_kcsan <"$report/$kver/kernel.log" >"$report/$kver/kernel.log.tmp"
-		mv "$report/$kver/kernel.log.tmp" "$report/$kver/kernel.log"
 	fi
-	hits=$(grep -E "$bad_log" "$report/$kver/kernel.log" | head -n 20)
+	hits=$(scanned "$kver" <"$report/$kver/kernel.log" | grep -E "$bad_log" | head -n 20)
 	if [ -n "$hits" ]; then
 		echo "$hits" | sed 's/^/# guest log: /'
 		echo "FAIL guest log free of warnings, BUGs, lockdep and KASAN reports" >>"$res"

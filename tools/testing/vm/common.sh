@@ -25,27 +25,29 @@ kernel_lines() {
 	tr -d '\r' | grep -E '^\[ *[0-9]+\.[0-9]+\]'
 }
 
-# KCSAN's reports (the KCSAN kernel, make check-kcsan), from a guest's
-# kernel lines on stdin (kernel_lines): a report is the modules' if a
-# frame of its stacks is in one of them ([sch_er2bc], [tcp_rcvmgr] or
-# their KUnit modules);
-# else it is the kernel's own, as the races virtio's device memory shows
-# ("race at unknown origin") are
-# kcsan_reports: one line a report, "ours" or "elsewhere", a tab, its title
-kcsan_reports() {
-	sed 's/^\[ *[0-9.]*\] //' | awk '
-		/BUG: KCSAN:/ { on = 1; ours = 0; title = $0; next }
-		on && /\[(sch_er2bc|tcp_rcvmgr)(_kunit)?\]/ { ours = 1 }
-		on && /^=+$/ { print (ours ? "ours" : "elsewhere") "\t" title; on = 0 }'
-}
-# no_kcsan: the kernel lines on stdin but KCSAN's reports (one that
-# lost its closing line ends at the next report or after 100 lines, so
-# that what follows it is still scanned)
-no_kcsan() {
-	awk '
-		/BUG: KCSAN:/ { on = 1; n = 0; next }
-		on && (/\] =+$/ || ++n > 100) { on = 0; next }
-		!on'
+# kcsan_split reports|rest: of a guest's kernel lines on stdin
+# (kernel_lines), KCSAN's reports (the KCSAN kernel, make check-kcsan), one
+# line each: "ours" or "elsewhere", a tab, its title; or the rest, the
+# lines outside them. A report is the modules' if a frame of its stacks is
+# in one of them ([sch_er2bc], [tcp_rcvmgr] or their KUnit modules), else
+# the kernel's own, as the races virtio's device memory shows ("race at
+# unknown origin") are. It ends at its closing line of "=", or, one that
+# lost it, at the next report or after 100 lines: both views end it
+# alike, so that no report is neither judged nor scanned
+kcsan_split() {
+	awk -v mode="$1" '
+		function end() {
+			if (on && mode == "reports")
+				print (ours ? "ours" : "elsewhere") "\t" title
+			on = 0
+		}
+		{ l = $0; sub(/^\[ *[0-9.]+\] /, "", l) }
+		l ~ /BUG: KCSAN:/ { end(); on = 1; ours = 0; n = 0; title = l; next }
+		on && l ~ /\[(sch_er2bc|tcp_rcvmgr)(_kunit)?\]/ { ours = 1 }
+		on && l ~ /^=+$/ { end(); next }
+		on && ++n > 100 { end() }
+		!on && mode == "rest"
+		END { end() }'
 }
 
 # fault_lines: of a guest's log on stdin, the first report the log scan
