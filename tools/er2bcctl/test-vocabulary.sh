@@ -11,6 +11,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 doc=$here/../../Documentation/status.rst
 n=0 failed=0
 
+# check DESCRIPTION [WHY]: one TAP line, not ok when WHY says what is wrong
+check() {
+	n=$((n + 1))
+	if [ -n "${2:-}" ]; then
+		echo "not ok $n - $1: $2"
+		failed=$((failed + 1))
+	else
+		echo "ok $n - $1"
+	fi
+}
+
 metric='(er2bc|tcp_rcvmgr)_[a-z0-9_]*[a-z0-9]'
 code=$(grep -ohE "\"$metric\"" $(ls "$here"/*.c | grep -v '/test-') | tr -d '"' | sort -u)
 # (the section from its title on; a name in double back-quotes, its
@@ -18,29 +29,13 @@ code=$(grep -ohE "\"$metric\"" $(ls "$here"/*.c | grep -v '/test-') | tr -d '"' 
 words=$(awk '/^Vocabulary$/ { on = 1 } on' "$doc" |
 	grep -oE "\`\`$metric(\`\`|\\{)" | sed 's/^``//; s/``$//; s/{$//' | sort -u)
 
-n=$((n + 1))
-if [ "$(echo "$code" | wc -l)" -lt 40 ] || [ "$(echo "$words" | wc -l)" -lt 40 ]; then
-	echo "not ok $n - the metric names were read from the code and from status.rst" \
-		"($(echo "$code" | wc -l) and $(echo "$words" | wc -l))"
-	failed=$((failed + 1))
-else
-	echo "ok $n - the metric names were read from the code and from status.rst"
-fi
-n=$((n + 1))
+ncode=$(echo "$code" | wc -l) nwords=$(echo "$words" | wc -l)
+check "the metric names were read from the code and from status.rst" \
+	"$([ "$ncode" -lt 40 ] || [ "$nwords" -lt 40 ] && echo "only $ncode and $nwords")"
 missing=$(comm -23 <(echo "$code") <(echo "$words") | tr '\n' ' ')
-if [ -n "$missing" ]; then
-	echo "not ok $n - every metric er2bcctl prints is in status.rst's vocabulary: missing $missing"
-	failed=$((failed + 1))
-else
-	echo "ok $n - every metric er2bcctl prints is in status.rst's vocabulary"
-fi
-n=$((n + 1))
+check "every metric er2bcctl prints is in status.rst's vocabulary" "${missing:+missing $missing}"
 extra=$(comm -13 <(echo "$code") <(echo "$words") | tr '\n' ' ')
-if [ -n "$extra" ]; then
-	echo "not ok $n - every metric status.rst's vocabulary names is one er2bcctl prints: not printed $extra"
-	failed=$((failed + 1))
-else
-	echo "ok $n - every metric status.rst's vocabulary names is one er2bcctl prints"
-fi
+check "every metric status.rst's vocabulary names is one er2bcctl prints" \
+	"${extra:+not printed $extra}"
 echo "1..$n"
 [ $failed = 0 ]
