@@ -48,6 +48,13 @@ static struct netlink_range_validation er2bc_stale_range = {
 	.max = 3600 * MSEC_PER_SEC,
 };
 
+/* (er2bc_class_conf()'s message names the most) */
+static_assert(TC_ER2BC_LATENCY_MAX == 60 * USEC_PER_SEC);
+
+static struct netlink_range_validation er2bc_latency_range = {
+	.max = TC_ER2BC_LATENCY_MAX,
+};
+
 static struct netlink_range_validation er2bc_weight_range = {
 	.min = 1,
 	.max = ER2BC_WEIGHT_MAX,
@@ -69,6 +76,7 @@ static const struct nla_policy er2bc_policy[TCA_ER2BC_MAX + 1] = {
 	[TCA_ER2BC_PEER]	= { .type = NLA_BINARY,
 				    .len = TC_ER2BC_PEER_MAX * sizeof(struct tc_er2bc_prefix) },
 	[TCA_ER2BC_PROBE_MARK]	= { .type = NLA_U32 },
+	[TCA_ER2BC_LATENCY]	= NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_latency_range),
 };
 
 static const struct nla_policy er2bc_class_policy[TCA_ER2BC_CLASS_MAX + 1] = {
@@ -80,6 +88,8 @@ static const struct nla_policy er2bc_class_policy[TCA_ER2BC_CLASS_MAX + 1] = {
 	[TCA_ER2BC_CLASS_BURST]	 = NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_burst_range),
 	[TCA_ER2BC_CLASS_CBURST] = NLA_POLICY_FULL_RANGE(NLA_U32, &er2bc_burst_range),
 	[TCA_ER2BC_CLASS_MARGIN] = NLA_POLICY_MAX(NLA_U32, ER2BC_MARGIN_MAX),
+	/* (the range, and TC_ER2BC_LATENCY_QDISC: er2bc_class_conf()) */
+	[TCA_ER2BC_CLASS_LATENCY] = { .type = NLA_U32 },
 };
 
 static u32 er2bc_burst_bytes(const struct Qdisc *sch, u64 rate_bps, u32 burst)
@@ -102,6 +112,22 @@ static struct er2bc_class *er2bc_find(struct Qdisc *sch, u32 classid)
 	return clc ? container_of(clc, struct er2bc_class, common) : NULL;
 }
 
+/*
+ * a class's latency bound, with its guarantee, ceil and W as they are now:
+ * never slower than its guarantee, never faster than its ceil or W
+ */
+static void er2bc_class_bound(struct Qdisc *sch, struct er2bc_class *cl)
+{
+	struct er2bc_sched_data *q = qdisc_priv(sch);
+	u32 us = cl->latency_us == TC_ER2BC_LATENCY_QDISC ? q->latency_us : cl->latency_us;
+	u64 cap = q->rate;
+
+	if (cl->ceil && (!cap || cl->ceil < cap))
+		cap = cl->ceil;
+	er2bc_latency_set(&cl->lat, (u64)us * NSEC_PER_USEC, cl->node.g.bps, cap,
+			  psched_mtu(qdisc_dev(sch)));
+}
+
 /* one class's guarantee, from what @fill has left, in force from @now */
 static u64 er2bc_assign_class(struct Qdisc *sch, struct er2bc_fill *fill,
 			      struct er2bc_class *cl, u64 now, bool estimate)
@@ -112,6 +138,7 @@ static u64 er2bc_assign_class(struct Qdisc *sch, struct er2bc_fill *fill,
 
 	er2bc_clock_set(&cl->node.g, g, er2bc_burst_bytes(sch, g, cl->burst), now);
 	er2bc_sched_replace(&q->sched, &cl->node, now);
+	er2bc_class_bound(sch, cl);
 	return g;
 }
 
@@ -126,8 +153,9 @@ static u64 er2bc_assign_class(struct Qdisc *sch, struct er2bc_fill *fill,
  * last estimate (the rate until there is one), with the controller's floor,
  * and on an estimate its convergence policy, within W. Within a priority,
  * in er2bc mode, the classes that ask no more than an equal share of what
- * is left go first (er2bc_fill_small()). Under the tree lock: packets see
- * the whole new set or none of it.
+ * is left go first (er2bc_fill_small()). Each class's latency bound
+ * follows its guarantee and W. Under the tree lock: packets see the whole
+ * new set or none of it.
  */
 void er2bc_assign(struct Qdisc *sch, u64 now, bool estimate)
 {
@@ -156,8 +184,9 @@ void er2bc_assign(struct Qdisc *sch, u64 now, bool estimate)
 			}
 		}
 	}
-	/* no guarantee, but the way of lending may have changed */
+	/* no guarantee, but the way of lending and W may have changed */
 	er2bc_sched_replace(&q->sched, &q->implicit.node, now);
+	er2bc_class_bound(sch, &q->implicit);
 	WRITE_ONCE(q->guaranteed, sum);
 }
 
@@ -327,6 +356,12 @@ static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return err;
 	}
 
+	/* (what the child holds: it may drop or reorder as it will) */
+	if (unlikely(er2bc_latency_full(&cl->lat, cl->qdisc->qstats.backlog))) {
+		cl->lat.drops++;
+		cl->drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
 	err = qdisc_enqueue(skb, cl->qdisc, to_free);
 	if (unlikely(err != NET_XMIT_SUCCESS)) {
 		if (net_xmit_drop_count(err)) {
@@ -420,6 +455,7 @@ static struct sk_buff *er2bc_dequeue(struct Qdisc *sch)
 		er2bc_sched_charge(&q->sched, n, qdisc_pkt_len(skb), now,
 				   cl->qdisc->q.qlen);
 		er2bc_short_sent(&cl->shortage, qdisc_pkt_len(skb), now, cl->qdisc->q.qlen);
+		er2bc_latency_sent(&cl->lat, qdisc_pkt_len(skb), now, cl->qdisc->q.qlen);
 		bstats_update(&cl->bstats, skb);
 		qdisc_bstats_update(sch, skb);
 		qdisc_qstats_backlog_dec(sch, skb);
@@ -531,6 +567,9 @@ static int er2bc_configure(struct Qdisc *sch, struct nlattr *opt,
 		q->peer = peer;
 	if (tb[TCA_ER2BC_PROBE_MARK])
 		WRITE_ONCE(q->probe_mark, nla_get_u32(tb[TCA_ER2BC_PROBE_MARK]));
+	/* (every class's bound follows, in er2bc_assign()) */
+	if (tb[TCA_ER2BC_LATENCY])
+		WRITE_ONCE(q->latency_us, nla_get_u32(tb[TCA_ER2BC_LATENCY]));
 	er2bc_assign(sch, now, false);
 	sch_tree_unlock(sch);
 	return 0;
@@ -567,6 +606,8 @@ static int er2bc_class_init(struct Qdisc *sch, struct er2bc_class *cl, u32 class
 	INIT_LIST_HEAD(&cl->prio_list);
 	gnet_stats_basic_sync_init(&cl->bstats);
 	er2bc_short_init(&cl->shortage, 0, ktime_get_ns());
+	er2bc_latency_init(&cl->lat);
+	cl->latency_us = TC_ER2BC_LATENCY_QDISC;
 	cl->common.classid = classid;
 	cl->qdisc = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops, classid,
 				      extack);
@@ -607,6 +648,7 @@ static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 	er2bc_sched_init(&q->sched);
 	er2bc_ctrl_params_default(&q->params);
 	er2bc_ctrl_init(&q->ctrl);
+	q->latency_us = TC_ER2BC_LATENCY_DEFAULT;
 	for (p = 0; p < ER2BC_NPRIO; p++)
 		INIT_LIST_HEAD(&q->by_prio[p]);
 
@@ -630,6 +672,7 @@ static int er2bc_init(struct Qdisc *sch, struct nlattr *opt,
 static void er2bc_class_idle(struct er2bc_sched_data *q, struct er2bc_class *cl)
 {
 	er2bc_sched_deactivate(&q->sched, &cl->node);
+	er2bc_latency_idle(&cl->lat);
 	if (cl->shortage.busy_since)
 		er2bc_short_idle(&cl->shortage, ktime_get_ns());
 }
@@ -719,7 +762,8 @@ static int er2bc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u8(skb, TCA_ER2BC_CTRL_CONVERGE, READ_ONCE(q->params.converge)) ||
 	    nla_put_u16(skb, TCA_ER2BC_PROBE_PORT, ntohs(READ_ONCE(q->probe_port))) ||
 	    er2bc_dump_peer(skb, &q->peer) ||
-	    nla_put_u32(skb, TCA_ER2BC_PROBE_MARK, READ_ONCE(q->probe_mark)))
+	    nla_put_u32(skb, TCA_ER2BC_PROBE_MARK, READ_ONCE(q->probe_mark)) ||
+	    nla_put_u32(skb, TCA_ER2BC_LATENCY, READ_ONCE(q->latency_us)))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);
@@ -853,6 +897,7 @@ struct er2bc_class_conf {
 	u32 weight;
 	u32 burst;
 	u32 cburst;
+	u32 latency_us;
 	u8 prio;
 	u8 type;
 	u8 margin;
@@ -873,6 +918,7 @@ static int er2bc_class_conf(const struct er2bc_class *cl, struct nlattr **tb,
 	c->burst = cl ? cl->burst : 0;
 	c->cburst = cl ? cl->cburst : 0;
 	c->margin = cl ? cl->ctrl.margin : 0;
+	c->latency_us = cl ? cl->latency_us : TC_ER2BC_LATENCY_QDISC;
 	if (tb[TCA_ER2BC_CLASS_PRIO])
 		c->prio = nla_get_u8(tb[TCA_ER2BC_CLASS_PRIO]);
 	if (tb[TCA_ER2BC_CLASS_RATE])
@@ -889,6 +935,14 @@ static int er2bc_class_conf(const struct er2bc_class *cl, struct nlattr **tb,
 		c->cburst = nla_get_u32(tb[TCA_ER2BC_CLASS_CBURST]);
 	if (tb[TCA_ER2BC_CLASS_MARGIN])
 		c->margin = nla_get_u32(tb[TCA_ER2BC_CLASS_MARGIN]);
+	if (tb[TCA_ER2BC_CLASS_LATENCY])
+		c->latency_us = nla_get_u32(tb[TCA_ER2BC_CLASS_LATENCY]);
+
+	if (c->latency_us > TC_ER2BC_LATENCY_MAX && c->latency_us != TC_ER2BC_LATENCY_QDISC) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_LATENCY],
+				    "er2bc: latency is at most 60s (60000000 us), or 0xffffffff for the qdisc's");
+		return -ERANGE;
+	}
 
 	if (c->ceil && c->ceil < c->rate) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ER2BC_CLASS_CEIL] ?:
@@ -975,6 +1029,8 @@ static void er2bc_class_apply(struct Qdisc *sch, struct er2bc_class *cl,
 	cl->ceil = c->ceil;
 	cl->weight = c->weight;
 	cl->type = c->type;
+	/* (its bound follows in er2bc_assign()) */
+	cl->latency_us = c->latency_us;
 	/* (a class that stays where it was keeps its turn in the lending round) */
 	scavenger = c->type == ER2BC_TYPE_SCAVENGER;
 	if (new || c->prio - 1 != cl->node.prio || scavenger != cl->node.scavenger)
@@ -1121,7 +1177,10 @@ static int er2bc_dump_class(struct Qdisc *sch, unsigned long arg,
 	    nla_put_u8(skb, TCA_ER2BC_CLASS_TYPE, cl->type) ||
 	    nla_put_u32(skb, TCA_ER2BC_CLASS_BURST, cl->burst) ||
 	    nla_put_u32(skb, TCA_ER2BC_CLASS_CBURST, cl->cburst) ||
-	    nla_put_u32(skb, TCA_ER2BC_CLASS_MARGIN, cl->ctrl.margin))
+	    nla_put_u32(skb, TCA_ER2BC_CLASS_MARGIN, cl->ctrl.margin) ||
+	    /* (only its own: absent, the qdisc's) */
+	    (cl->latency_us != TC_ER2BC_LATENCY_QDISC &&
+	     nla_put_u32(skb, TCA_ER2BC_CLASS_LATENCY, cl->latency_us)))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -1133,6 +1192,7 @@ nla_put_failure:
 static int er2bc_put_class_stats(struct sk_buff *skb, struct er2bc_class *cl, u64 now)
 {
 	const struct er2bc_node *n = &cl->node;
+	const struct er2bc_latency *l = &cl->lat;
 
 	if (er2bc_put_u64(skb, TCA_ER2BC_STATS_GUARANTEE, n->g.bps) ||
 	    er2bc_put_u64(skb, TCA_ER2BC_STATS_BYTES_GUARANTEED, n->bytes_guaranteed) ||
@@ -1140,7 +1200,11 @@ static int er2bc_put_class_stats(struct sk_buff *skb, struct er2bc_class *cl, u6
 	    nla_put_s32(skb, TCA_ER2BC_STATS_CREDIT, n->credit) ||
 	    nla_put_u32(skb, TCA_ER2BC_STATS_STATE, n->state) ||
 	    er2bc_put_u64(skb, TCA_ER2BC_STATS_SHORTAGE_NS,
-			  er2bc_short_read(&cl->shortage, now)))
+			  er2bc_short_read(&cl->shortage, now)) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_SERVICE_RATE, l->rate_bps) ||
+	    nla_put_u32(skb, TCA_ER2BC_STATS_BACKLOG_LIMIT,
+			l->limit == U32_MAX ? 0 : l->limit) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_LATENCY_DROPS, l->drops))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -21,6 +21,7 @@
 struct er2bc_class {
 	struct er2bc_node node;		/* the scheduler's: hot */
 	struct Qdisc *qdisc;		/* the child */
+	struct er2bc_latency lat;	/* its queue's bound: hot */
 	struct Qdisc_class_common common;
 	struct list_head prio_list;	/* in by_prio[], classid order */
 
@@ -32,6 +33,7 @@ struct er2bc_class {
 	u32 cburst;
 	u8 prio;			/* 1 = highest */
 	u8 type;			/* enum er2bc_class_type */
+	u32 latency_us;			/* TC_ER2BC_LATENCY_QDISC: the qdisc's */
 	u32 filter_cnt;
 
 	/* the controller's view of the class; RTNL */
@@ -39,7 +41,7 @@ struct er2bc_class {
 
 	struct gnet_stats_basic_sync bstats;
 	struct er2bc_short shortage;	/* time below R_f while backlogged */
-	u32 drops;			/* refused by the child */
+	u32 drops;			/* refused by the child, or over its bound */
 	struct net_rate_estimator __rcu *rate_est;
 };
 
@@ -74,6 +76,7 @@ struct er2bc_sched_data {
 	u32 burst;
 	u8 mode;
 	u8 share;
+	u32 latency_us;			/* the classes' bound, 0: none */
 	u64 guaranteed;			/* sum of the guarantees in force */
 
 	/* the eR2BC controller; RTNL (params written as the configuration) */

@@ -781,3 +781,89 @@ u64 er2bc_short_read(struct er2bc_short *sh, u64 now)
 	return sh->total_ns;
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_short_read);
+
+/* the bound in force, from the rate measured and the limits on it */
+static void latency_limit(struct er2bc_latency *l)
+{
+	u64 bps = l->rate_bps ?: l->cap_bps, bytes;
+
+	bps = max(bps, l->floor_bps);
+	if (l->cap_bps)
+		bps = min(bps, l->cap_bps);
+	if (!l->target_ns || !bps) {
+		l->limit = U32_MAX;
+		return;
+	}
+	bytes = mul_u64_u64_div_u64(bps, l->target_ns, 8 * NSEC_PER_SEC);
+	l->limit = clamp_t(u64, bytes, l->min_bytes, U32_MAX);
+}
+
+/**
+ * er2bc_latency_init - a class's latency bound, unbounded, nothing measured
+ * @l: the class's
+ */
+void er2bc_latency_init(struct er2bc_latency *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->limit = U32_MAX;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_latency_init);
+
+/**
+ * er2bc_latency_set - the bound and what the class's rate lies within
+ * @l: the class's
+ * @target_ns: the longest a packet may wait; 0: unbounded
+ * @floor_bps: its guarantee in force
+ * @cap_bps: its ceil or W, the lower; 0: neither
+ * @min_bytes: the least the bound may be
+ */
+void er2bc_latency_set(struct er2bc_latency *l, u64 target_ns, u64 floor_bps,
+		       u64 cap_bps, u32 min_bytes)
+{
+	l->target_ns = target_ns;
+	l->floor_bps = floor_bps;
+	l->cap_bps = cap_bps;
+	l->min_bytes = max(min_bytes, 1U);
+	latency_limit(l);
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_latency_set);
+
+/**
+ * er2bc_latency_sent - the class sent a packet
+ * @l: the class's
+ * @len: its length
+ * @now: when
+ * @backlogged: the class has more queued
+ *
+ * A span begins at a packet that leaves the class backlogged, and ends at
+ * the first packet ER2BC_LATENCY_SPAN_NS or more after it: the bytes sent
+ * after its start, over its length, are a sample of the rate. A span in
+ * which the class empties is dropped: it was served as fast as it asked.
+ */
+void er2bc_latency_sent(struct er2bc_latency *l, u32 len, u64 now, bool backlogged)
+{
+	u64 elapsed, sample;
+
+	if (!l->span_start || now < l->span_start) {
+		l->span_start = backlogged ? max(now, 1ULL) : 0;
+		l->span_bytes = 0;
+		return;
+	}
+	l->span_bytes += len;
+	elapsed = now - l->span_start;
+	if (elapsed < ER2BC_LATENCY_SPAN_NS) {
+		if (!backlogged)
+			l->span_start = 0;
+		return;
+	}
+	/* bytes over at least 16 ms: far from 2^64 bits */
+	sample = mul_u64_u64_div_u64(l->span_bytes, 8 * NSEC_PER_SEC, elapsed);
+	if (l->rate_bps)
+		l->rate_bps += div_s64((s64)(sample - l->rate_bps), ER2BC_LATENCY_GAIN);
+	else
+		l->rate_bps = max(sample, 1ULL);
+	latency_limit(l);
+	l->span_start = backlogged ? now : 0;
+	l->span_bytes = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_latency_sent);

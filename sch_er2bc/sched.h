@@ -158,6 +158,54 @@ void er2bc_short_sent(struct er2bc_short *sh, u32 len, u64 now, bool backlogged)
 void er2bc_short_idle(struct er2bc_short *sh, u64 now);
 u64 er2bc_short_read(struct er2bc_short *sh, u64 now);
 
+/*
+ * A class's latency bound: the longest a packet may wait in its queue, at
+ * the rate the class is served. That rate is measured over spans of at
+ * least ER2BC_LATENCY_SPAN_NS while the class stays backlogged (what
+ * leaves a backlogged queue is what it is served, as PIE's departure rate,
+ * RFC 8033), smoothed by 1/ER2BC_LATENCY_GAIN, and held within the class's
+ * guarantee (it is served at least that) and its ceil or W (at most that),
+ * which move at once when the guarantees do. The bound in bytes, the rate
+ * times the time, is computed when the rate or the limits change, never
+ * per packet: the qdisc drops a packet that finds the class holding that
+ * much or more (a bfifo whose size follows the rate: no timestamp in the
+ * skb, which the child owns). A class never measured is taken to be served
+ * at its ceil or W; one served nothing for a while keeps its last rate
+ * until it sends again. The bound is never below min_bytes (a packet of
+ * the device's MTU), so a queue holding nothing takes any packet.
+ */
+#define ER2BC_LATENCY_SPAN_NS	(16 * NSEC_PER_MSEC)
+#define ER2BC_LATENCY_GAIN	4
+
+struct er2bc_latency {
+	u32 limit;			/* bytes it may hold; U32_MAX: unbounded */
+	u32 min_bytes;
+	u64 target_ns;			/* 0: unbounded */
+	u64 floor_bps;			/* its guarantee */
+	u64 cap_bps;			/* its ceil or W, the lower; 0: none */
+	u64 rate_bps;			/* as measured; 0: not yet */
+	u64 span_start;			/* the span being measured began; 0: none */
+	u64 span_bytes;			/* sent in it since */
+	u64 drops;			/* packets that found it full */
+};
+
+void er2bc_latency_init(struct er2bc_latency *l);
+void er2bc_latency_set(struct er2bc_latency *l, u64 target_ns, u64 floor_bps,
+		       u64 cap_bps, u32 min_bytes);
+void er2bc_latency_sent(struct er2bc_latency *l, u32 len, u64 now, bool backlogged);
+
+/* a class that holds @backlog bytes takes no more */
+static inline bool er2bc_latency_full(const struct er2bc_latency *l, u32 backlog)
+{
+	return backlog >= l->limit;
+}
+
+/* the class has nothing queued any more: the span so far says nothing */
+static inline void er2bc_latency_idle(struct er2bc_latency *l)
+{
+	l->span_start = 0;
+}
+
 void er2bc_sched_init(struct er2bc_sched *s);
 void er2bc_node_init(struct er2bc_node *n);
 

@@ -819,6 +819,119 @@ static void short_edges(struct kunit *test)
 			100000 * NSEC_PER_SEC);
 }
 
+/*
+ * The latency bound (er2bc_latency_*): a class sending PKT-byte packets
+ * from @start for @ns, one every @gap_ns, backlogged after each
+ */
+#define TARGET	(100 * NSEC_PER_MSEC)
+
+static u64 latency_feed(struct er2bc_latency *l, u64 start, u64 ns, u64 gap_ns)
+{
+	u64 t;
+
+	for (t = start; t < start + ns; t += gap_ns)
+		er2bc_latency_sent(l, PKT, t, true);
+	return t - gap_ns;
+}
+
+/* nothing measured: the bound at the ceil or W, within the floor; none */
+static void latency_unmeasured(struct kunit *test)
+{
+	struct er2bc_latency l;
+
+	er2bc_latency_init(&l);
+	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
+	KUNIT_EXPECT_FALSE(test, er2bc_latency_full(&l, U32_MAX - 1));
+	/* 10 Mbit/s for 100 ms: 125000 bytes */
+	er2bc_latency_set(&l, TARGET, 0, 10000000, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, 125000);
+	KUNIT_EXPECT_FALSE(test, er2bc_latency_full(&l, 124999));
+	KUNIT_EXPECT_TRUE(test, er2bc_latency_full(&l, 125000));
+	/* unbounded: no target, or no rate known and no cap */
+	er2bc_latency_set(&l, 0, 0, 10000000, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
+	er2bc_latency_set(&l, TARGET, 0, 0, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
+	/* no cap, a guarantee of 2 Mbit/s: 25000 */
+	er2bc_latency_set(&l, TARGET, 2000000, 0, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, 25000);
+	/* 10 ms at 400 kbit/s is 500 bytes: an MTU's packet still goes in */
+	er2bc_latency_set(&l, 10 * NSEC_PER_MSEC, 0, 400000, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, MTU);
+	KUNIT_EXPECT_FALSE(test, er2bc_latency_full(&l, 0));
+	/* 60 s at 1 Tbit/s is past 2^32 bytes: unbounded, not wrapped */
+	er2bc_latency_set(&l, 60 * NSEC_PER_SEC, 0, 1000000000000ULL, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
+}
+
+/*
+ * backlogged, a PKT every 10 ms: 1.2 Mbit/s, 15000 bytes in 100 ms from
+ * the first span on (20 ms: the first packet at 16 ms or later); then a
+ * PKT every 5 ms, 2.4 Mbit/s: a quarter of the way there each span
+ */
+static void latency_measures(struct kunit *test)
+{
+	struct er2bc_latency l;
+	u64 t = 1000 * NSEC_PER_SEC;
+
+	er2bc_latency_init(&l);
+	er2bc_latency_set(&l, TARGET, 0, 10000000, MTU);
+	er2bc_latency_sent(&l, PKT, t, true);
+	er2bc_latency_sent(&l, PKT, t + 10 * NSEC_PER_MSEC, true);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 0);
+	KUNIT_EXPECT_EQ(test, l.limit, 125000);
+	er2bc_latency_sent(&l, PKT, t + 20 * NSEC_PER_MSEC, true);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 1200000);
+	KUNIT_EXPECT_EQ(test, l.limit, 15000);
+	t = latency_feed(&l, t + 30 * NSEC_PER_MSEC, NSEC_PER_SEC, 10 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 1200000);
+	KUNIT_EXPECT_EQ(test, l.limit, 15000);
+	/* (the span from t ends 4 packets later, 20 ms: 1.2 + 1.2 / 4) */
+	latency_feed(&l, t + 5 * NSEC_PER_MSEC, 20 * NSEC_PER_MSEC, 5 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 1500000);
+	KUNIT_EXPECT_EQ(test, l.limit, 18750);
+	/* its guarantee above the rate measured, its cap below it */
+	er2bc_latency_set(&l, TARGET, 2000000, 10000000, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, 25000);
+	er2bc_latency_set(&l, TARGET, 0, 800000, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, 10000);
+}
+
+/*
+ * a class that empties is served as fast as it asks: no sample, in a span
+ * or across an idle time; one backlogged but starved for a second, then
+ * sent: a sample of 12 kbit/s, a quarter of the way down
+ */
+static void latency_idle_and_starved(struct kunit *test)
+{
+	struct er2bc_latency l;
+	u64 t = 1000 * NSEC_PER_SEC, i;
+
+	er2bc_latency_init(&l);
+	er2bc_latency_set(&l, TARGET, 0, 10000000, MTU);
+	for (i = 0; i < 100; i++)
+		er2bc_latency_sent(&l, PKT, t + i * 10 * NSEC_PER_MSEC, false);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 0);
+	KUNIT_EXPECT_EQ(test, l.span_start, 0);
+	/* a span begun, the class emptied by a drop (idle), sent 1 s later */
+	er2bc_latency_sent(&l, PKT, t, true);
+	er2bc_latency_idle(&l);
+	er2bc_latency_sent(&l, PKT, t + NSEC_PER_SEC, true);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 0);
+	/* measured at 1.2 Mbit/s (its last packet ends a span), then starved */
+	er2bc_latency_idle(&l);
+	t = latency_feed(&l, t + 2 * NSEC_PER_SEC, 990 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, l.span_start, t);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 1200000);
+	er2bc_latency_sent(&l, PKT, t + NSEC_PER_SEC, true);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 903000);
+	KUNIT_EXPECT_EQ(test, l.limit, 11287);
+	/* a clock behind the span's start begins another, no wrap */
+	er2bc_latency_sent(&l, PKT, t, true);
+	KUNIT_EXPECT_EQ(test, l.span_start, t);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 903000);
+}
+
 static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(sched_guarantees_by_priority),
 	KUNIT_CASE(sched_lends_by_priority),
@@ -843,6 +956,9 @@ static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(short_half_rate),
 	KUNIT_CASE(short_starved),
 	KUNIT_CASE(short_edges),
+	KUNIT_CASE(latency_unmeasured),
+	KUNIT_CASE(latency_measures),
+	KUNIT_CASE(latency_idle_and_starved),
 	{}
 };
 

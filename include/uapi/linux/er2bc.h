@@ -52,10 +52,22 @@ enum {
 	TCA_ER2BC_PROBE_PORT,	/* u16: UDP port of its requests, 0 = no counting */
 	TCA_ER2BC_PEER,		/* struct tc_er2bc_prefix[0 .. TC_ER2BC_PEER_MAX] */
 	TCA_ER2BC_PROBE_MARK,	/* u32: the requests' skb mark, 0 = any */
+	/*
+	 * u32: the longest a packet may wait in a class's queue, in us at the
+	 * rate the class is served (its guarantee, or more when it borrows):
+	 * a packet that finds more queued is dropped. 0 = unbounded; by
+	 * default TC_ER2BC_LATENCY_DEFAULT. A class may have its own.
+	 */
+	TCA_ER2BC_LATENCY,
 	__TCA_ER2BC_MAX
 };
 
 #define TCA_ER2BC_MAX	(__TCA_ER2BC_MAX - 1)
+
+/* latency bounds, us: the default, the most, and a class's "the qdisc's" */
+#define TC_ER2BC_LATENCY_DEFAULT	100000U
+#define TC_ER2BC_LATENCY_MAX		60000000U
+#define TC_ER2BC_LATENCY_QDISC		0xffffffffU
 
 /* the most a burst (qdisc burst, class burst and cburst) may be, bytes */
 #define TC_ER2BC_BURST_MAX	(1U << 29)
@@ -115,6 +127,9 @@ enum {
 	TCA_ER2BC_CLASS_MARGIN,	/* u32: guaranteed above the demand, percent of it,
 				 * 0 .. ER2BC_MARGIN_MAX
 				 */
+	TCA_ER2BC_CLASS_LATENCY, /* u32: its own TCA_ER2BC_LATENCY, us, 0 = unbounded,
+				  * TC_ER2BC_LATENCY_QDISC = the qdisc's (default)
+				  */
 	__TCA_ER2BC_CLASS_MAX
 };
 
@@ -161,6 +176,10 @@ enum {
 	 * judged over windows of a second (Documentation/sch_er2bc.rst)
 	 */
 	TCA_ER2BC_STATS_SHORTAGE_NS,
+	/* its latency bound (TCA_ER2BC_LATENCY) */
+	TCA_ER2BC_STATS_SERVICE_RATE,	/* served while backlogged, bits/s (0: not yet) */
+	TCA_ER2BC_STATS_BACKLOG_LIMIT,	/* u32: bytes it may hold, 0: unbounded */
+	TCA_ER2BC_STATS_LATENCY_DROPS,	/* packets dropped as its queue was full */
 	__TCA_ER2BC_STATS_MAX
 };
 
