@@ -305,7 +305,8 @@ def gateway_htb(proto, w):
     sh("tc", "-batch", "-", ns="ga", input="\n".join(lines) + "\n", text=True)
 
 
-def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0, probes=False):
+def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0, probes=False,
+            latency=None):
     """GA's uplink ga1: pfifo (no control) or er2bc in static or er2bc
     mode, five classes of 400 kbit/s (class_rate()) at priorities 1-5 (flower filters by
     destination port) and a default class with no rate. With MATRIX also
@@ -314,7 +315,8 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0, probes=False
     delay probe at priority 1 and a scavenger class for the bulk backup
     (BULK_PORT). MARGIN: the margin of priorities 1-3, percent (er2bc
     and static). PROBES: the estimator sends delay probes (+probe), which
-    share the delay probe's class."""
+    share the delay probe's class. LATENCY: the classes' latency bound, ms
+    (0: unlimited; None: the qdisc's default, er2bc and static)."""
     sh("tc", "qdisc", "del", "dev", "ga1", "root", ns="ga", check=False,
        stderr=subprocess.DEVNULL)
     if mode == "none":
@@ -330,8 +332,10 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0, probes=False
     ctl = f" window {c} history {m} loss-headroom 50kbit" if mode == "er2bc" else ""
     # the rate is the line's, W's ceiling; W itself starts at the paper's
     # W_ini, 1 Mbit/s, with the first estimate (the sender's --w-ini)
+    lat = "" if latency is None else \
+        f" latency {latency}ms" if latency else " latency unlimited"
     lines = [f"qdisc add dev ga1 root handle 1: er2bc rate {CAPACITY}bit mode {mode} default 50"
-             f"{ctl} probe-port {PROBE_PORT} peer 10.2.0.0/16"]
+             f"{ctl}{lat} probe-port {PROBE_PORT} peer 10.2.0.0/16"]
     for i, port in enumerate(PORTS, 1):
         lines.append(f"class add dev ga1 parent 1: classid 1:{i} er2bc prio {i} "
                      f"rate {class_rate(proto)}bit type {proto}"
@@ -519,14 +523,28 @@ def stop(procs):
             p.wait()
 
 
-MARGIN = re.compile(r"\+margin([1-9][0-9]?|100)$")
+QDISC_OPTS = re.compile(r"(\+margin([1-9][0-9]?|100))?(\+latency(0|[1-9][0-9]{0,4}))?$")
+
+
+def rule_qdisc(rule):
+    """a contender's RULE and what it names for the qdisc after the
+    estimator's options: the margin of priorities 1-3 (+marginN, percent;
+    0 for none) and the classes' latency bound (+latencyMS, ms, 0 for
+    unlimited, at most 60000; None for the qdisc's default), in that
+    order: (the estimator's rule, N, MS)"""
+    m = QDISC_OPTS.search(rule or "")
+    if not m or not m.group(0):
+        return (rule, 0, None)
+    lat = int(m.group(4)) if m.group(3) else None
+    if lat is not None and lat > 60000:
+        raise ValueError(f"+latency{lat}: at most 60000 ms")
+    return (rule[:m.start()], int(m.group(2)) if m.group(1) else 0, lat)
 
 
 def rule_margin(rule):
     """a contender's RULE and the margin it names for priorities 1-3 (its
     +marginN, er2bc's classes; 0 for none): (the estimator's rule, N)"""
-    m = MARGIN.search(rule or "")
-    return (rule[:m.start()], int(m.group(1))) if m else (rule, 0)
+    return rule_qdisc(rule)[:2]
 
 
 # each mode's options, in the order a RULE names them
@@ -544,8 +562,8 @@ def estimator_args(rule):
     +queue (a loss cuts only over a queue), for the delay rules +drain
     (a standing queue drained), then for any +probe (delay probes every
     50 ms, each read the least over a round trip, so delay-filter 1), in
-    that order (er2bc-estimator.rst); a +marginN after them is the
-    qdisc's"""
+    that order (er2bc-estimator.rst); a +marginN and a +latencyMS after
+    them are the qdisc's"""
     rule = rule_margin(rule)[0]
     if not rule:
         return []
@@ -554,7 +572,8 @@ def estimator_args(rule):
     if allowed is None or len(set(extra)) != len(extra) or any(e not in allowed for e in extra) \
             or extra != sorted(extra, key=allowed.index):
         raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete][+queue][+probe], "
-                         "delay or hybrid [+drain][+probe], then +marginN (1-100) if any")
+                         "delay or hybrid [+drain][+probe], then +marginN (1-100) "
+                         "and +latencyMS if any")
     # (loss-queue is the estimator's default: the paper's rule, loss
     # without +queue, says no to it, so that stored runs keep their meaning)
     return ["--mode", mode] + (["--compete", "yes"] if "compete" in extra else []) + \
@@ -574,7 +593,8 @@ def run(a, tb, proto, mode, rule, run_dir):
     flows = cross_flows(a.scenario, a.duration, a.impair, a.seed)
     elastic = IMPAIR[a.impair].get("cross") == "elastic"
     gateway(mode, proto, a.c, a.m, a.matrix, margin=rule_margin(rule)[1],
-            probes="probe" in (rule_margin(rule)[0] or "").split("+"))
+            probes="probe" in (rule_margin(rule)[0] or "").split("+"),
+            latency=rule_qdisc(rule)[2])
     servers = [spawn("d", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL) for p in PORTS]
     if elastic:
@@ -838,12 +858,14 @@ def main():
         runs = [(m, a.estimator_mode if a.matrix and m != "none" else None) for m in modes]
     bad = [f"{m}:{r}" for m, r in runs
            if m not in BASELINES or not rule_known(r)
-           or rule_margin(r)[1] and m not in ("er2bc", "static")
+           or (rule_margin(r)[1] or rule_qdisc(r)[2] is not None)
+           and m not in ("er2bc", "static")
            or (m == "none") != (r is None) and a.matrix]
     if bad:
         ap.error(f"--contenders: {', '.join(bad)}: MODE one of {', '.join(BASELINES)}, "
                  "RULE loss[+compete][+queue], delay or hybrid (none has none), "
-                 "and for er2bc and static +marginN (1-100 %: priorities 1-3)")
+                 "and for er2bc and static +marginN (1-100 %: priorities 1-3) "
+                 "and +latencyMS (0: unlimited)")
     if not a.matrix and (a.impair != "published" or a.seed
                          or {m for m, _ in runs} - set(MODES["dbhpf"])):
         ap.error("--impair, --seed, htb and cake need --matrix")

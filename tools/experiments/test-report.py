@@ -156,6 +156,15 @@ ok(guest.rule_margin("loss+margin20") == ("loss", 20)
    and guest.rule_margin("loss") == ("loss", 0) and guest.rule_margin(None) == (None, 0)
    and guest.estimator_args("loss+queue+margin5") == ["--mode", "loss", "--loss-queue", "yes"],
    "contenders: +marginN, last, is the qdisc's margin on priorities 1-3, not the sender's")
+ok(guest.rule_qdisc("loss+queue+latency0") == ("loss+queue", 0, 0)
+   and guest.rule_qdisc("loss+margin20+latency25") == ("loss", 20, 25)
+   and guest.rule_qdisc("loss+queue") == ("loss+queue", 0, None)
+   and guest.rule_margin("loss+queue+latency0") == ("loss+queue", 0)
+   and guest.estimator_args("loss+queue+latency0") == ["--mode", "loss", "--loss-queue", "yes"]
+   and guest.rule_known("loss+latency100") and not guest.rule_known("loss+latency60001")
+   and not guest.rule_known("loss+latency25+margin20"),
+   "contenders: +latencyMS, after any +marginN, is the classes' latency bound (0: "
+   "unlimited), not the sender's; above 60 s, or before the margin, it is refused")
 ok(guest.estimator_args("delay+drain+probe") == ["--mode", "delay", "--delay-drain", "yes",
                                                 "--probe-interval", "50ms", "--delay-filter", "1"]
    and guest.estimator_args("loss+queue+probe") == ["--mode", "loss", "--loss-queue", "yes",
