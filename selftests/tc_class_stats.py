@@ -4,14 +4,16 @@
 on stdin; print the classes as JSON: {"1:10": {"bytes": .., "packets": ..,
 "drops": .., "overlimits": .., "backlog": .., "qlen": .., "guarantee": bps,
 "state": .., "bytes_guaranteed": .., "bytes_borrowed": .., "shortage_ns": ..
-(to tc's precision: whole ms, or tenths of a second), "leaf": "8001" or
-None, "options": "prio 1 rate ..."}}.
+(to tc's precision: whole ms, or tenths of a second), "service_rate": bps
+(0: not measured), "backlog_limit": bytes (0: unbounded), "latency_drops":
+.., "leaf": "8001" or None, "options": "prio 1 rate ..."}}.
 """
 import json
 import re
 import sys
 
 UNITS = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9, "Tbit": 1e12}
+SIZES = {"b": 1, "Kb": 1024, "Mb": 1024 * 1024}
 
 
 def rate(text):
@@ -19,6 +21,13 @@ def rate(text):
     if not m:
         raise ValueError(f"not a rate: {text}")
     return int(round(float(m.group(1)) * UNITS[m.group(2)]))
+
+
+def size(text):
+    m = re.fullmatch(r"([0-9]+)([KM]?b)", text)
+    if not m:
+        raise ValueError(f"not a size: {text}")
+    return int(m.group(1)) * SIZES[m.group(2)]
 
 
 def parse(lines):
@@ -55,6 +64,11 @@ def parse(lines):
         if m:
             cur.update(shortage_ns=int(round(float(m.group(1)) *
                                              (1e6 if m.group(2) == "ms" else 1e9))))
+        m = re.search(r"service-rate (\S+) backlog-limit (\S+) latency drops (\d+)", line)
+        if m:
+            cur.update(service_rate=0 if m.group(1) == "unmeasured" else rate(m.group(1)),
+                       backlog_limit=0 if m.group(2) == "unlimited" else size(m.group(2)),
+                       latency_drops=int(m.group(3)))
     dumps.append(classes)
     return dumps
 

@@ -142,8 +142,10 @@ child_qdisc() {
 	log_test $? "works as a child qdisc" "packets=$sent"
 
 	# packets waiting at 8 bit/s with the watchdog armed when the qdisc goes
+	# (no latency bound: at 8 bit/s it would keep one packet)
 	tcq class change dev dummy0 classid 10:1 er2bc rate 8bit ceil 8bit burst 1 cburst 1 &&
-		tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit burst 1
+		tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit burst 1 \
+			latency unlimited
 	ip netns exec "$NS" python3 -c "
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

@@ -93,6 +93,15 @@ qdisc_options() {
 		tcq qdisc change dev dummy0 root er2bc probe-mark 0
 	refused 'illegal "probe-mark" value "0x100000000"' "qdisc probe-mark beyond 32 bits" \
 		tcq qdisc change dev dummy0 root er2bc probe-mark 0x100000000
+	refused 'illegal "latency" value "61s": at most 60s' "qdisc latency above 60 s" \
+		tcq qdisc change dev dummy0 root er2bc latency 61s
+	refused 'illegal "latency" value "0": use "latency unlimited" for no bound' "qdisc latency 0" \
+		tcq qdisc change dev dummy0 root er2bc latency 0
+	refused 'illegal "latency" value "1.5us": a whole number of microseconds' \
+		"qdisc latency below a microsecond's precision" \
+		tcq qdisc change dev dummy0 root er2bc latency 1.5us
+	refused 'illegal "latency" value "soon": a time (e.g. 500ms, 3s)' "qdisc latency not a time" \
+		tcq qdisc change dev dummy0 root er2bc latency soon
 }
 
 class_options() {
@@ -119,6 +128,10 @@ class_options() {
 	refused 'illegal "margin" value "20": a scavenger class holds no guarantee: 0 only' \
 		"class margin on a scavenger" \
 		tcq class change dev dummy0 classid 1:10 er2bc rate 0 type scavenger margin 20
+	refused 'illegal "latency" value "2min": a time (e.g. 500ms, 3s)' "class latency not a time" \
+		tcq class change dev dummy0 classid 1:10 er2bc latency 2min
+	refused 'illegal "latency" value "60.5s": at most 60s' "class latency above 60 s" \
+		tcq class change dev dummy0 classid 1:10 er2bc latency 60.5s
 	refused "Error: er2bc: ceil must not be below rate" "class rate above its ceil (kernel)" \
 		tcq class change dev dummy0 classid 1:10 er2bc rate 2mbit
 	refused "Error: er2bc: ceil must not be below rate" "new class with ceil below rate (kernel)" \
@@ -192,6 +205,11 @@ raw_policy() {
 		raw qdisc dummy0 1: 3:u32:600000000
 	refused "Numerical result out of range: integer out of range" "raw: qdisc mode 3" \
 		raw qdisc dummy0 1: 5:u8:3
+	refused "Numerical result out of range: integer out of range" "raw: qdisc latency above 60 s" \
+		raw qdisc dummy0 1: 16:u32:60000001
+	refused "er2bc: latency is at most 60s (60000000 us), or 0xffffffff for the qdisc's" \
+		"raw: class latency above 60 s (kernel)" \
+		raw class dummy0 1:10 10:u32:60000001
 	refused "Invalid argument: invalid attribute length" "raw: class prio sent as u32" \
 		raw class dummy0 1:10 2:u32:1
 	refused "Invalid argument: invalid attribute length" "raw: qdisc rate sent as u32" \

@@ -505,9 +505,12 @@ fi
 # queued in the qdisc (its socket's send buffer) under W = 2 Mbit/s makes
 # every probe wait hundreds of ms there, and the delay read stays at the
 # path's; then the path's one-way delay steps from 10 to 50 ms, and the
-# read follows it. The delay rule reads, W is not applied.
+# read follows it. The delay rule reads, W is not applied. (A's classes
+# have no latency bound meanwhile: the default 100 ms would drop probes
+# beside the flood, and keep their wait near 100 ms.)
 probes_run() {
 	tc -netns "$R" qdisc replace dev r1 root netem delay 10ms limit 10000 || return 1
+	tc -netns "$A" qdisc change dev a0 root er2bc latency unlimited || return 1
 	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 2mbit recv 2mbit >/dev/null ||
 		return 1
 	rm -f "$work/send.json"
@@ -560,6 +563,7 @@ PY
 	local rc=$?
 	wait $trace
 	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	tc -netns "$A" qdisc change dev a0 root er2bc latency 100ms
 	return $rc
 }
 probes_run

@@ -90,7 +90,7 @@ static void explain_qdisc(void)
 		"                 [ default MINOR ] [ mode static|pq|er2bc ]\n"
 		"                 [ share prio|weighted ] [ window 1-32 ]\n"
 		"                 [ history 1-32 ] [ loss-headroom RATE ] [ floor RATE ]\n"
-		"                 [ stale TIME|never ]\n"
+		"                 [ stale TIME|never ] [ latency TIME|unlimited ]\n"
 		"                 [ converge immediate|gradual ]\n"
 		"                 [ probe-port PORT|off ] [ peer PREFIX|none ]...\n"
 		"                 [ probe-mark MARK|none ]\n"
@@ -103,6 +103,9 @@ static void explain_qdisc(void)
 		"           implicit class at the lowest priority)\n"
 		"  mode     how guarantees follow from rates (default: static)\n"
 		"  share    how unused capacity is lent (default: prio)\n"
+		"  latency  the longest a packet waits in a class's queue, at the\n"
+		"           rate the class is served; a packet that finds more\n"
+		"           queued is dropped (default: 100ms, at most 60s)\n"
 		"  The eR2BC controller (mode er2bc), fed ABW estimates over netlink:\n"
 		"  window   updates a class's shortfalls are summed over (C,\n"
 		"           default: 10)\n"
@@ -130,6 +133,7 @@ static void explain_class(void)
 		"Usage: ... er2bc [ prio 1-%d ] [ rate RATE ] [ ceil RATE | ceil none ]\n"
 		"                 [ weight 1-%d ] [ type tcp|udp|scavenger ]\n"
 		"                 [ burst SIZE ] [ cburst SIZE ] [ margin 0-%d%% ]\n"
+		"                 [ latency TIME|unlimited|qdisc ]\n"
 		"  prio    1 is the highest (default: %d, the lowest)\n"
 		"  rate    the necessary rate R_f (default: 0, none)\n"
 		"  ceil    the most the class may send (default: the cap)\n"
@@ -140,7 +144,9 @@ static void explain_class(void)
 		"  burst   bytes at the guarantee after idling (default: auto)\n"
 		"  cburst  bytes at the ceil after idling (default: auto)\n"
 		"  margin  guaranteed above its rate or demand, in percent of it,\n"
-		"          from what the classes after it would get (default: 0)\n",
+		"          from what the classes after it would get (default: 0)\n"
+		"  latency the class's own bound on its queue (default: the\n"
+		"          qdisc's)\n",
 		ER2BC_PRIO_MAX, ER2BC_WEIGHT_MAX, ER2BC_MARGIN_MAX, ER2BC_PRIO_MAX);
 }
 
@@ -171,14 +177,16 @@ static int lookup(const struct names *t, const char *arg)
 	return -1;
 }
 
-#define NS_IN_MS	0.000001	/* a nanosecond, in ms */
+#define NS_IN_US	0.001		/* a nanosecond, in us */
+#define NS_IN_MS	0.000001	/* and in ms */
 
 /*
- * A time in ms, as tc(8)'s get_time() reads times: "500ms", "1.5s",
- * "250000us", a bare number in microseconds, units in any case; a whole
- * number of milliseconds, at most 1 hour
+ * A time in us, as tc(8)'s get_time() reads times: "500ms", "1.5s",
+ * "250000us", a bare number in microseconds, units in any case; at most
+ * @max_us (named by @max_text), to the nanosecond a double gives
  */
-static int parse_ms(__u32 *ms, const char *what, const char *arg)
+static int parse_time(double *us, const char *what, const char *arg, double max_us,
+		      const char *max_text)
 {
 	static const struct {
 		const char *name;
@@ -201,13 +209,42 @@ static int parse_ms(__u32 *ms, const char *what, const char *arg)
 	if (end == arg || i == ARRAY_SIZE(units))
 		return bad(what, arg, "a time (e.g. 500ms, 3s)");
 	v *= units[i].us;
-	if (!(v <= 3600.0 * 1000000))
-		return bad(what, arg, "at most 1 hour");
+	if (!(v <= max_us))
+		return bad(what, arg, max_text);
+	*us = v;
+	return 0;
+}
+
+/* a whole number of milliseconds, at most 1 hour */
+static int parse_ms(__u32 *ms, const char *what, const char *arg)
+{
+	double v;
+
+	if (parse_time(&v, what, arg, 3600.0 * 1000000, "at most 1 hour"))
+		return -1;
 	/* (to a nanosecond: 0.7ms is 700.0000000000001 us in doubles) */
 	v /= 1000;
 	if (v - (double)(__u32)(v + NS_IN_MS) > NS_IN_MS)
 		return bad(what, arg, "a whole number of milliseconds");
 	*ms = (__u32)(v + NS_IN_MS);
+	return 0;
+}
+
+/* (the text below names the most) */
+_Static_assert(TC_ER2BC_LATENCY_MAX == 60000000, "latency's range is named in messages");
+
+/* a latency bound: a whole number of microseconds, at most 60 s */
+static int parse_latency(__u32 *us, const char *arg)
+{
+	double v;
+
+	if (parse_time(&v, "latency", arg, TC_ER2BC_LATENCY_MAX, "at most 60s"))
+		return -1;
+	if (v - (double)(__u32)(v + NS_IN_US) > NS_IN_US)
+		return bad("latency", arg, "a whole number of microseconds");
+	*us = (__u32)(v + NS_IN_US);
+	if (!*us)
+		return bad("latency", arg, "use \"latency unlimited\" for no bound");
 	return 0;
 }
 
@@ -314,11 +351,12 @@ static int parse_prefix(struct tc_er2bc_prefix *p, const char *arg)
 static const char *const qdisc_opts[] = {
 	"rate", "burst", "default", "mode", "share", "window", "history",
 	"loss-headroom", "floor", "stale", "converge", "probe-port", "probe-mark",
-	"peer", "c", "m", "blim", NULL,
+	"peer", "c", "m", "blim", "latency", NULL,
 };
 
 static const char *const class_opts[] = {
-	"prio", "rate", "ceil", "weight", "type", "burst", "cburst", "margin", NULL,
+	"prio", "rate", "ceil", "weight", "type", "burst", "cburst", "margin",
+	"latency", NULL,
 };
 
 static bool is_opt(const char *const *opts, const char *word)
@@ -340,9 +378,9 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 {
 	bool have_rate = false, have_burst = false, have_def = false;
 	bool have_blim = false, have_floor = false, have_stale = false;
-	bool have_mark = false;
+	bool have_mark = false, have_latency = false;
 	int mode = -1, share = -1, converge = -1;
-	__u32 burst = 0, def = 0, c = 0, m = 0, stale = 0, mark = 0;
+	__u32 burst = 0, def = 0, c = 0, m = 0, stale = 0, mark = 0, latency = 0;
 	__u64 rate = 0, blim = 0, floor = 0;
 	struct tc_er2bc_prefix peer[TC_ER2BC_PEER_MAX];
 	int port = -1, npeer = -1;
@@ -419,6 +457,13 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			else if (parse_ms(&stale, "stale", *argv))
 				return -1;
 			have_stale = true;
+		} else if (strcmp(*argv, "latency") == 0) {
+			argc--, argv++;
+			if (strcmp(*argv, "unlimited") == 0)
+				latency = 0;
+			else if (parse_latency(&latency, *argv))
+				return -1;
+			have_latency = true;
 		} else if (strcmp(*argv, "converge") == 0) {
 			argc--, argv++;
 			converge = lookup(&converges, *argv);
@@ -489,6 +534,8 @@ static int er2bc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr_l(n, OPT_MAXLEN, TCA_ER2BC_PEER, peer, npeer * sizeof(peer[0]));
 	if (have_mark)
 		addattr32(n, OPT_MAXLEN, TCA_ER2BC_PROBE_MARK, mark);
+	if (have_latency)
+		addattr32(n, OPT_MAXLEN, TCA_ER2BC_LATENCY, latency);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -521,9 +568,9 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 {
 	bool have_rate = false, have_ceil = false, have_burst = false;
 	const char *rate_arg = NULL, *margin_arg = NULL;
-	bool have_cburst = false, have_weight = false;
+	bool have_cburst = false, have_weight = false, have_latency = false;
 	int prio = -1, type = -1, margin = -1;
-	__u32 weight = 0, burst = 0, cburst = 0, val;
+	__u32 weight = 0, burst = 0, cburst = 0, latency = 0, val;
 	__u64 rate = 0, ceil = 0;
 	struct rtattr *tail;
 
@@ -601,6 +648,15 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			if (margin < 0)
 				return -1;
 			margin_arg = *argv;
+		} else if (strcmp(*argv, "latency") == 0) {
+			argc--, argv++;
+			if (strcmp(*argv, "unlimited") == 0)
+				latency = 0;
+			else if (strcmp(*argv, "qdisc") == 0)
+				latency = TC_ER2BC_LATENCY_QDISC;
+			else if (parse_latency(&latency, *argv))
+				return -1;
+			have_latency = true;
 		} else {
 			fprintf(stderr, "er2bc: unknown class option \"%s\"\n", *argv);
 			explain_class();
@@ -630,6 +686,8 @@ static int er2bc_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CLASS_CBURST, cburst);
 	if (margin >= 0)
 		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CLASS_MARGIN, margin);
+	if (have_latency)
+		addattr32(n, OPT_MAXLEN, TCA_ER2BC_CLASS_LATENCY, latency);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -768,6 +826,27 @@ static void print_duration(const char *key, const char *fmt, __u64 ns)
 	print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, fmt, b);
 }
 
+/*
+ * A latency bound in us: raw under "latency_us" in JSON (0: unbounded); in
+ * text exact, in the largest of s, ms and us that says it whole, as it is
+ * given back to tc
+ */
+static void print_latency(__u32 us)
+{
+	char b[32];
+
+	print_color_uint(PRINT_JSON, TC_COLOR_NONE, "latency_us", NULL, us);
+	if (!us)
+		snprintf(b, sizeof(b), "unlimited");
+	else if (us % 1000)
+		snprintf(b, sizeof(b), "%uus", us);
+	else if (us % 1000000)
+		snprintf(b, sizeof(b), "%ums", us / 1000);
+	else
+		snprintf(b, sizeof(b), "%us", us / 1000000);
+	print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "latency %s ", b);
+}
+
 static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	static const int sizes[TCA_ER2BC_MAX + 1] = {
@@ -777,7 +856,7 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		[TCA_ER2BC_CTRL_M] = 4, [TCA_ER2BC_CTRL_BLIM] = 8,
 		[TCA_ER2BC_CTRL_FLOOR] = 8, [TCA_ER2BC_CTRL_STALE] = 4,
 		[TCA_ER2BC_CTRL_CONVERGE] = 1, [TCA_ER2BC_PROBE_PORT] = 2,
-		[TCA_ER2BC_PROBE_MARK] = 4,
+		[TCA_ER2BC_PROBE_MARK] = 4, [TCA_ER2BC_LATENCY] = 4,
 	};
 	struct rtattr *tb[TCA_ER2BC_MAX + 1];
 
@@ -798,6 +877,8 @@ static int er2bc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_ER2BC_SHARE])
 		print_color_string(PRINT_ANY, TC_COLOR_NONE, "share", "share %s ",
 				   name_of(&shares, rta_u8(tb[TCA_ER2BC_SHARE])));
+	if (tb[TCA_ER2BC_LATENCY])
+		print_latency(rta_u32(tb[TCA_ER2BC_LATENCY]));
 	if (!tb[TCA_ER2BC_CTRL_C])
 		return 0;
 	/* the controller's parameters, on a line of their own */
@@ -899,6 +980,7 @@ static int er2bc_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		[TCA_ER2BC_CLASS_CEIL] = 8, [TCA_ER2BC_CLASS_WEIGHT] = 4,
 		[TCA_ER2BC_CLASS_TYPE] = 1, [TCA_ER2BC_CLASS_BURST] = 4,
 		[TCA_ER2BC_CLASS_CBURST] = 4, [TCA_ER2BC_CLASS_MARGIN] = 4,
+		[TCA_ER2BC_CLASS_LATENCY] = 4,
 	};
 	struct rtattr *tb[TCA_ER2BC_CLASS_MAX + 1];
 
@@ -928,11 +1010,22 @@ static int er2bc_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_color_uint(rta_u32(tb[TCA_ER2BC_CLASS_MARGIN]) ? PRINT_ANY : PRINT_JSON,
 				 TC_COLOR_NONE, "margin_percent", "margin %u%% ",
 				 rta_u32(tb[TCA_ER2BC_CLASS_MARGIN]));
+	/* (only a class's own: without one, it has the qdisc's) */
+	if (tb[TCA_ER2BC_CLASS_LATENCY])
+		print_latency(rta_u32(tb[TCA_ER2BC_CLASS_LATENCY]));
 	return 0;
 }
 
-/* a class's statistics, @len bytes of them known */
-static int er2bc_print_cstats(const struct tc_er2bc_class_xstats *x, size_t len)
+/* a class's latency bound in force (a module before it has none) */
+struct er2bc_bound_stats {
+	__u64 service_rate;		/* bits/s, 0: not measured yet */
+	__u32 backlog_limit;		/* bytes, 0: unbounded */
+	__u64 drops;
+};
+
+/* a class's statistics, @len bytes of them known, and its bound's if @b */
+static int er2bc_print_cstats(const struct tc_er2bc_class_xstats *x, size_t len,
+			      const struct er2bc_bound_stats *b)
 {
 	const struct tc_er2bc_class_xstats st = *x;
 
@@ -951,6 +1044,21 @@ static int er2bc_print_cstats(const struct tc_er2bc_class_xstats *x, size_t len)
 		print_nl();
 		print_duration("shortage_ns", "shortage %s", st.shortage_ns);
 	}
+	if (!b)
+		return 0;
+	print_nl();
+	print_rate_opt("service-rate", b->service_rate, "service-rate unmeasured");
+	print_color_uint(PRINT_JSON, TC_COLOR_NONE, "backlog_limit", NULL, b->backlog_limit);
+	if (b->backlog_limit) {
+		char text[32];
+
+		size_text(text, sizeof(text), b->backlog_limit);
+		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "backlog-limit %s ", text);
+	} else {
+		print_color_string(PRINT_FP, TC_COLOR_NONE, NULL, "%s ", "backlog-limit unlimited");
+	}
+	print_color_u64(PRINT_ANY, TC_COLOR_NONE, "latency_drops", "latency drops %llu",
+			b->drops);
 	return 0;
 }
 
@@ -965,8 +1073,14 @@ static int print_nested_stats(const struct nlattr **tb)
 			.state = er2bc_stat_u32(tb[TCA_ER2BC_STATS_STATE]),
 			.shortage_ns = er2bc_stat_u64(tb[TCA_ER2BC_STATS_SHORTAGE_NS]),
 		};
+		struct er2bc_bound_stats b = {
+			.service_rate = er2bc_stat_u64(tb[TCA_ER2BC_STATS_SERVICE_RATE]),
+			.backlog_limit = er2bc_stat_u32(tb[TCA_ER2BC_STATS_BACKLOG_LIMIT]),
+			.drops = er2bc_stat_u64(tb[TCA_ER2BC_STATS_LATENCY_DROPS]),
+		};
 
-		return er2bc_print_cstats(&c, sizeof(c));
+		return er2bc_print_cstats(&c, sizeof(c),
+					  tb[TCA_ER2BC_STATS_BACKLOG_LIMIT] ? &b : NULL);
 	}
 	struct tc_er2bc_xstats q = {
 		.rate = er2bc_stat_u64(tb[TCA_ER2BC_STATS_CAP]),
@@ -1018,7 +1132,7 @@ static int er2bc_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xst
 
 		len = len < sizeof(c) ? len : sizeof(c);
 		memcpy(&c, RTA_DATA(xstats), len);
-		return er2bc_print_cstats(&c, len);
+		return er2bc_print_cstats(&c, len, NULL);
 	}
 	if (len >= offsetof(struct tc_er2bc_xstats, probe_packets)) {
 		struct tc_er2bc_xstats q = {};
