@@ -131,12 +131,13 @@ void qdisc_xstats_parse(const struct nlattr *app, struct tc_er2bc_xstats *x, siz
 }
 
 void class_xstats_parse(const struct nlattr *app, struct tc_er2bc_class_xstats *x,
-			size_t *xlen)
+			size_t *xlen, struct class_bound *b)
 {
 	const struct nlattr *tb[TCA_ER2BC_STATS_MAX + 1];
 	size_t len;
 
 	memset(x, 0, sizeof(*x));
+	memset(b, 0, sizeof(*b));
 	*xlen = 0;
 	if (!app)
 		return;
@@ -149,6 +150,12 @@ void class_xstats_parse(const struct nlattr *app, struct tc_er2bc_class_xstats *
 			.shortage_ns = U64(tb, SHORTAGE_NS),
 		};
 		*xlen = sizeof(*x);
+		if (tb[TCA_ER2BC_STATS_BACKLOG_LIMIT])
+			*b = (struct class_bound){
+				.has = true, .service_rate = U64(tb, SERVICE_RATE),
+				.backlog_limit = U32(tb, BACKLOG_LIMIT),
+				.latency_drops = U64(tb, LATENCY_DROPS),
+			};
 		return;
 	}
 	/* a module loaded before an upgrade: shorter than any qdisc's struct */
@@ -229,7 +236,8 @@ static int class_msg(const struct nlmsghdr *nlh, void *data)
 	memset(c, 0, sizeof(*c));
 	c->classid = tcm->tcm_handle;
 	if (tb[TCA_STATS2])
-		class_xstats_parse(tc_counts_parse(tb[TCA_STATS2], &c->tc), &c->x, &c->xlen);
+		class_xstats_parse(tc_counts_parse(tb[TCA_STATS2], &c->tc), &c->x, &c->xlen,
+				   &c->bound);
 	return MNL_CB_OK;
 }
 

@@ -29,11 +29,20 @@ struct tc_counts {
 	uint32_t qlen, backlog, drops, overlimits;
 };
 
+/* a class's latency bound, as its nested statistics have it */
+struct class_bound {
+	bool has;				/* a module before the bound: none */
+	uint64_t service_rate;			/* bit/s; 0: not measured yet */
+	uint32_t backlog_limit;			/* bytes; 0: unbounded */
+	uint64_t latency_drops;
+};
+
 struct metrics_class {
 	uint32_t classid;
 	struct tc_counts tc;
 	size_t xlen;				/* the xstats' bytes sent; 0: none */
 	struct tc_er2bc_class_xstats x;
+	struct class_bound bound;
 };
 
 struct metrics_qdisc {
@@ -75,11 +84,12 @@ const struct nlattr *tc_counts_parse(const struct nlattr *stats2, struct tc_coun
  * A qdisc's or a class's statistics (TCA_STATS_APP, or NULL) into @x,
  * zeroed first: nested attributes, or the struct a module loaded before
  * an upgrade sends (fewer fields if older still). *@xlen: the bytes of @x
- * known (every field from nested attributes), 0 if none.
+ * known (every field from nested attributes), 0 if none. A class's latency
+ * bound, which no struct has, into @b (zeroed first).
  */
 void qdisc_xstats_parse(const struct nlattr *app, struct tc_er2bc_xstats *x, size_t *xlen);
 void class_xstats_parse(const struct nlattr *app, struct tc_er2bc_class_xstats *x,
-			size_t *xlen);
+			size_t *xlen, struct class_bound *b);
 
 /* whether xstats of @xlen bytes hold the field at @off of @size bytes */
 #define XHAS(xlen, type, field) \

@@ -269,7 +269,7 @@ static void qlabels(FILE *f, const struct metrics_qdisc *m, enum qid id)
 enum cid {
 	C_INFO, C_RATE, C_GUARANTEE, C_DEMAND, C_BYTES, C_PACKETS, C_DROPS,
 	C_OVERLIMITS, C_BACKLOG, C_QLEN, C_BYTES_GUARANTEED, C_BYTES_BORROWED,
-	C_SHORTAGE,
+	C_SHORTAGE, C_SERVICE_RATE, C_BACKLOG_LIMIT, C_LATENCY_DROPS,
 };
 
 static const struct {
@@ -303,6 +303,12 @@ static const struct {
 	  "Bytes the class sent on capacity lent to it." },
 	{ C_SHORTAGE, true, "er2bc_class_shortage_seconds_total", "counter",
 	  "Time the class was backlogged but served below its necessary rate R_f." },
+	{ C_SERVICE_RATE, true, "er2bc_class_service_rate_bytes_per_second", "gauge",
+	  "The rate the class was served at while backlogged (its latency bound's)." },
+	{ C_BACKLOG_LIMIT, true, "er2bc_class_backlog_limit_bytes", "gauge",
+	  "Bytes the class may hold: its latency bound in force (absent: unbounded)." },
+	{ C_LATENCY_DROPS, true, "er2bc_class_latency_dropped_packets_total", "counter",
+	  "Packets dropped because the class held its backlog limit." },
 };
 
 static struct val ctrl_cval(const struct class_info *c, enum cid id)
@@ -347,6 +353,14 @@ static struct val tc_cval(const struct metrics_class *c, enum cid id)
 	case C_SHORTAGE:
 		return XHAS(c->xlen, struct tc_er2bc_class_xstats, shortage_ns) ?
 		       some((double)c->x.shortage_ns / 1e9) : none;
+	case C_SERVICE_RATE:
+		return c->bound.has && c->bound.service_rate ?
+		       some((double)c->bound.service_rate / 8) : none;
+	case C_BACKLOG_LIMIT:
+		return c->bound.has && c->bound.backlog_limit ?
+		       some(c->bound.backlog_limit) : none;
+	case C_LATENCY_DROPS:
+		return c->bound.has ? some((double)c->bound.latency_drops) : none;
 	default:
 		return none;
 	}

@@ -1430,6 +1430,10 @@ mexpect=(
 	'er2bc_class_borrowed_bytes_total{classid=1:10}=250000'
 	'er2bc_class_sent_bytes_total{classid=1:ff}=7'
 	'er2bc_class_shortage_seconds_total{classid=1:10}=12.345'
+	# its latency bound
+	'er2bc_class_service_rate_bytes_per_second{classid=1:10}=125000'
+	'er2bc_class_backlog_limit_bytes{classid=1:10}=12500'
+	'er2bc_class_latency_dropped_packets_total{classid=1:10}=6'
 	# the estimate's age from tc when the controller's state is missing
 	'er2bc_estimate_age_seconds{dev=if999999,handle=3:}=2.5'
 	# a device name with a quote and a backslash, escaped and read back
@@ -1460,8 +1464,10 @@ mabsent=(
 	'er2bc_class_guaranteed_bytes_total{classid=1:fe}'
 	# the other qdisc's class in the made-up dump is not mixed in
 	'er2bc_class_info{classid=2:10}'
-	# an older module's class: no shortage said to be 0
+	# an older module's class: no shortage said to be 0, no latency bound
 	'er2bc_class_shortage_seconds_total{classid=1:20}'
+	'er2bc_class_latency_dropped_packets_total{classid=1:20}'
+	'er2bc_class_backlog_limit_bytes{classid=1:20}'
 	# an older module's qdisc: no scavengers' count, no estimate's age
 	'er2bc_yielded_total{handle=2:}'
 	'er2bc_estimate_age_seconds{handle=2:}'

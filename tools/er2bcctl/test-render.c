@@ -515,7 +515,7 @@ static void rcvmgr_stats(void)
 #define NESTED_CLASS ((size_t)-2)
 
 static void tc_stats(struct tc_counts *c, const void *src, size_t slen, void *x,
-		     bool qdisc, size_t *xlen, uint64_t bytes,
+		     bool qdisc, size_t *xlen, struct class_bound *bound, uint64_t bytes,
 		     uint32_t packets, uint32_t qlen, uint32_t backlog, uint32_t drops,
 		     uint32_t overlimits)
 {
@@ -568,6 +568,10 @@ static void tc_stats(struct tc_counts *c, const void *src, size_t slen, void *x,
 		mnl_attr_put_u32(nlh, TCA_ER2BC_STATS_CREDIT, (uint32_t)s->credit);
 		mnl_attr_put_u32(nlh, TCA_ER2BC_STATS_STATE, s->state);
 		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_SHORTAGE_NS, s->shortage_ns);
+		/* its latency bound: 1 Mbit/s served, 12500 bytes, 6 drops */
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_SERVICE_RATE, 1000000);
+		mnl_attr_put_u32(nlh, TCA_ER2BC_STATS_BACKLOG_LIMIT, 12500);
+		mnl_attr_put_u64(nlh, TCA_ER2BC_STATS_LATENCY_DROPS, 6);
 		mnl_attr_nest_end(nlh, app);
 	} else {
 		mnl_attr_put(nlh, TCA_STATS_APP, slen, src);
@@ -577,13 +581,13 @@ static void tc_stats(struct tc_counts *c, const void *src, size_t slen, void *x,
 	if (qdisc)
 		qdisc_xstats_parse(got, x, xlen);
 	else
-		class_xstats_parse(got, x, xlen);
+		class_xstats_parse(got, x, xlen, bound);
 }
 
 #define QSTATS(q, src, slen, ...) \
-	tc_stats(&(q)->tc, src, slen, &(q)->x, true, &(q)->xlen, __VA_ARGS__)
+	tc_stats(&(q)->tc, src, slen, &(q)->x, true, &(q)->xlen, NULL, __VA_ARGS__)
 #define CSTATS(c, src, slen, ...) \
-	tc_stats(&(c)->tc, src, slen, &(c)->x, false, &(c)->xlen, __VA_ARGS__)
+	tc_stats(&(c)->tc, src, slen, &(c)->x, false, &(c)->xlen, &(c)->bound, __VA_ARGS__)
 
 /*
  * What metrics prints: show's qdisc with its tc counters and classes, one
