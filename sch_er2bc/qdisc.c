@@ -113,14 +113,28 @@ static struct er2bc_class *er2bc_find(struct Qdisc *sch, u32 classid)
 }
 
 /*
+ * whether a class's child is a fifo, whose backlog is only what waits to
+ * be sent: another child may hold packets back on purpose (netem's delay
+ * line, tbf) or manage its queue itself (fq_codel, cake)
+ */
+static bool er2bc_child_fifo(const struct Qdisc *child)
+{
+	return child->ops == &pfifo_qdisc_ops || child->ops == &bfifo_qdisc_ops;
+}
+
+/*
  * a class's latency bound, with its guarantee, ceil and W as they are now:
- * never slower than its guarantee, never faster than its ceil or W
+ * never slower than its guarantee, never faster than its ceil or W. Its
+ * own, over any child; the qdisc's, over a fifo child only.
  */
 static void er2bc_class_bound(struct Qdisc *sch, struct er2bc_class *cl)
 {
 	struct er2bc_sched_data *q = qdisc_priv(sch);
-	u32 us = cl->latency_us == TC_ER2BC_LATENCY_QDISC ? q->latency_us : cl->latency_us;
+	u32 us = cl->latency_us;
 	u64 cap = q->rate;
+
+	if (us == TC_ER2BC_LATENCY_QDISC)
+		us = er2bc_child_fifo(cl->qdisc) ? q->latency_us : 0;
 
 	if (cl->ceil && (!cap || cl->ceil < cap))
 		cap = cl->ceil;
@@ -633,6 +647,7 @@ static int er2bc_implicit_init(struct Qdisc *sch, struct netlink_ext_ack *extack
 	cl->weight = 1;
 	cl->type = ER2BC_TYPE_UDP;
 	cl->node.quantum = er2bc_quantum(sch, cl->weight);
+	er2bc_class_bound(sch, cl);
 	return 0;
 }
 
@@ -862,6 +877,11 @@ static int er2bc_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 	}
 	/* the old child's packets are purged: qlen_notify idles the class */
 	*old = qdisc_replace(sch, new, &cl->qdisc);
+	/* the new child's rate is measured afresh, and a fifo's bounded */
+	sch_tree_lock(sch);
+	er2bc_latency_init(&cl->lat);
+	er2bc_class_bound(sch, cl);
+	sch_tree_unlock(sch);
 	return 0;
 }
 

@@ -782,18 +782,28 @@ u64 er2bc_short_read(struct er2bc_short *sh, u64 now)
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_short_read);
 
-/* the bound in force, from the rate measured and the limits on it */
+/*
+ * the bound in force, from the rate measured and the limits on it; none
+ * before a measurement without a ceil or W (the device's rate is unknown,
+ * and a guarantee is only the least it is served)
+ */
 static void latency_limit(struct er2bc_latency *l)
 {
 	u64 bps = l->rate_bps ?: l->cap_bps, bytes;
 
-	bps = max(bps, l->floor_bps);
-	if (l->cap_bps)
-		bps = min(bps, l->cap_bps);
 	if (!l->target_ns || !bps) {
 		l->limit = U32_MAX;
 		return;
 	}
+	bps = max(bps, l->floor_bps);
+	if (l->cap_bps)
+		bps = min(bps, l->cap_bps);
+	/*
+	 * (at 2^56 bit/s a microsecond is past 2^32 bytes already; below it,
+	 * 60 s of it is far from 2^64: a rate of 2^64 - 1 would overflow the
+	 * quotient, which x86's divide turns into a fault)
+	 */
+	bps = min_t(u64, bps, BIT_ULL(56));
 	bytes = mul_u64_u64_div_u64(bps, l->target_ns, 8 * NSEC_PER_SEC);
 	l->limit = clamp_t(u64, bytes, l->min_bytes, U32_MAX);
 }
@@ -837,13 +847,20 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_latency_set);
  *
  * A span begins at a packet that leaves the class backlogged, and ends at
  * the first packet ER2BC_LATENCY_SPAN_NS or more after it: the bytes sent
- * after its start, over its length, are a sample of the rate. A span in
- * which the class empties is dropped: it was served as fast as it asked.
+ * after its start, over its length, are a sample of the rate (the class
+ * was backlogged throughout, that last packet's departure included). A
+ * span in which the class empties sooner is dropped: it was served as
+ * fast as it asked. The first sample, and the first after a measurement
+ * is forgotten, is taken whole; the others by 1/ER2BC_LATENCY_GAIN.
  */
 void er2bc_latency_sent(struct er2bc_latency *l, u32 len, u64 now, bool backlogged)
 {
 	u64 elapsed, sample;
 
+	if (!backlogged && l->rate_bps && now > l->sampled_at + ER2BC_LATENCY_FORGET_NS) {
+		l->rate_bps = 0;
+		latency_limit(l);
+	}
 	if (!l->span_start || now < l->span_start) {
 		l->span_start = backlogged ? max(now, 1ULL) : 0;
 		l->span_bytes = 0;
@@ -862,6 +879,7 @@ void er2bc_latency_sent(struct er2bc_latency *l, u32 len, u64 now, bool backlogg
 		l->rate_bps += div_s64((s64)(sample - l->rate_bps), ER2BC_LATENCY_GAIN);
 	else
 		l->rate_bps = max(sample, 1ULL);
+	l->sampled_at = now;
 	latency_limit(l);
 	l->span_start = backlogged ? now : 0;
 	l->span_bytes = 0;

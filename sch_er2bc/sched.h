@@ -170,12 +170,17 @@ u64 er2bc_short_read(struct er2bc_short *sh, u64 now);
  * per packet: the qdisc drops a packet that finds the class holding that
  * much or more (a bfifo whose size follows the rate: no timestamp in the
  * skb, which the child owns). A class never measured is taken to be served
- * at its ceil or W; one served nothing for a while keeps its last rate
- * until it sends again. The bound is never below min_bytes (a packet of
- * the device's MTU), so a queue holding nothing takes any packet.
+ * at its ceil or W, and is unbounded without either. A measurement older
+ * than ER2BC_LATENCY_FORGET_NS is forgotten when the class empties (it was
+ * served as fast as it asked: a class held to a packet by a low rate
+ * measured once is never backlogged again to measure a higher one); a
+ * class served nothing for a while keeps its last rate until it sends
+ * again. The bound is never below min_bytes (a packet of the device's
+ * MTU), so a queue holding nothing takes any packet.
  */
 #define ER2BC_LATENCY_SPAN_NS	(16 * NSEC_PER_MSEC)
 #define ER2BC_LATENCY_GAIN	4
+#define ER2BC_LATENCY_FORGET_NS	NSEC_PER_SEC
 
 struct er2bc_latency {
 	u32 limit;			/* bytes it may hold; U32_MAX: unbounded */
@@ -183,7 +188,8 @@ struct er2bc_latency {
 	u64 target_ns;			/* 0: unbounded */
 	u64 floor_bps;			/* its guarantee */
 	u64 cap_bps;			/* its ceil or W, the lower; 0: none */
-	u64 rate_bps;			/* as measured; 0: not yet */
+	u64 rate_bps;			/* as measured; 0: not yet, or forgotten */
+	u64 sampled_at;			/* when it was */
 	u64 span_start;			/* the span being measured began; 0: none */
 	u64 span_bytes;			/* sent in it since */
 	u64 drops;			/* packets that found it full */

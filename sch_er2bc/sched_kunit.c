@@ -852,15 +852,24 @@ static void latency_unmeasured(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
 	er2bc_latency_set(&l, TARGET, 0, 0, MTU);
 	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
-	/* no cap, a guarantee of 2 Mbit/s: 25000 */
+	/*
+	 * nothing measured and no cap: unbounded, whatever the guarantee (the
+	 * least it is served: a class that a line-rate device drains at once
+	 * is not held to 100 ms at its guarantee)
+	 */
 	er2bc_latency_set(&l, TARGET, 2000000, 0, MTU);
-	KUNIT_EXPECT_EQ(test, l.limit, 25000);
+	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
 	/* 10 ms at 400 kbit/s is 500 bytes: an MTU's packet still goes in */
 	er2bc_latency_set(&l, 10 * NSEC_PER_MSEC, 0, 400000, MTU);
 	KUNIT_EXPECT_EQ(test, l.limit, MTU);
 	KUNIT_EXPECT_FALSE(test, er2bc_latency_full(&l, 0));
 	/* 60 s at 1 Tbit/s is past 2^32 bytes: unbounded, not wrapped */
 	er2bc_latency_set(&l, 60 * NSEC_PER_SEC, 0, 1000000000000ULL, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
+	/* a cap of 2^64 - 1 bit/s for 60 s: no overflow (x86 would fault) */
+	er2bc_latency_set(&l, 60 * NSEC_PER_SEC, U64_MAX, U64_MAX, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
+	er2bc_latency_set(&l, 1000, 0, U64_MAX, MTU);
 	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
 }
 
@@ -895,6 +904,49 @@ static void latency_measures(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.limit, 25000);
 	er2bc_latency_set(&l, TARGET, 0, 800000, MTU);
 	KUNIT_EXPECT_EQ(test, l.limit, 10000);
+	/* measured, no cap: its own rate, and its guarantee below it */
+	er2bc_latency_set(&l, TARGET, 2000000, 0, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, 25000);
+	er2bc_latency_set(&l, TARGET, 0, 0, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, 18750);
+}
+
+/*
+ * held to a packet: measured at 80 kbit/s (1000 bytes in 100 ms, so the
+ * MTU), the class can never be backlogged to measure more. A packet that
+ * empties it 500 ms later ends a span, a sample of 24 kbit/s: 66 kbit/s.
+ * Emptied within a second of that sample it keeps it; emptied later, the
+ * measurement is forgotten and the cap's 10 Mbit/s is the bound; the next
+ * span's sample is taken whole.
+ */
+static void latency_forgets(struct kunit *test)
+{
+	struct er2bc_latency l;
+	u64 t = 1000 * NSEC_PER_SEC;
+
+	er2bc_latency_init(&l);
+	er2bc_latency_set(&l, TARGET, 0, 10000000, MTU);
+	/* a PKT every 150 ms, backlogged: 80 kbit/s */
+	er2bc_latency_sent(&l, PKT, t, true);
+	er2bc_latency_sent(&l, PKT, t + 150 * NSEC_PER_MSEC, true);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 80000);
+	KUNIT_EXPECT_EQ(test, l.limit, MTU);
+	t += 150 * NSEC_PER_MSEC;
+	er2bc_latency_sent(&l, PKT, t + 500 * NSEC_PER_MSEC, false);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 66000);
+	KUNIT_EXPECT_EQ(test, l.limit, MTU);
+	KUNIT_EXPECT_EQ(test, l.span_start, 0);
+	er2bc_latency_sent(&l, PKT, t + 1500 * NSEC_PER_MSEC, false);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 66000);
+	er2bc_latency_sent(&l, PKT, t + 1501 * NSEC_PER_MSEC, false);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 0);
+	KUNIT_EXPECT_EQ(test, l.limit, 125000);
+	/* then backlogged at 2.4 Mbit/s: the first sample whole */
+	t += 2 * NSEC_PER_SEC;
+	er2bc_latency_sent(&l, PKT, t, true);
+	latency_feed(&l, t + 5 * NSEC_PER_MSEC, 20 * NSEC_PER_MSEC, 5 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 2400000);
+	KUNIT_EXPECT_EQ(test, l.limit, 30000);
 }
 
 /*
@@ -959,6 +1011,7 @@ static struct kunit_case er2bc_sched_cases[] = {
 	KUNIT_CASE(latency_unmeasured),
 	KUNIT_CASE(latency_measures),
 	KUNIT_CASE(latency_idle_and_starved),
+	KUNIT_CASE(latency_forgets),
 	{}
 };
 

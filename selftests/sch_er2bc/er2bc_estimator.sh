@@ -563,11 +563,12 @@ PY
 	local rc=$?
 	wait $trace
 	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
-	tc -netns "$A" qdisc change dev a0 root er2bc latency 100ms
 	return $rc
 }
 probes_run
-log_test $? "delay probes: 36 estimates with probes every 20 ms" "$(tail -3 "$work/probes.log")"
+rc=$?
+tc -netns "$A" qdisc change dev a0 root er2bc latency 100ms
+log_test $rc "delay probes: 36 estimates with probes every 20 ms" "$(tail -3 "$work/probes.log")"
 out=$(python3 - "$work/send.json" "$work/probes.trace" "$work/probes.times" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
