@@ -506,6 +506,7 @@ if [ -n "$background" ]; then
 		sch_er2bc/er2bc_probe tcp_rcvmgr/rcvmgr_safety sch_er2bc/er2bc_classes \
 		tcp_rcvmgr/rcvmgr_hooks sch_er2bc/er2bc_basic sch_er2bc/er2bc_scavenger \
 		sch_er2bc/er2bc_rate sch_er2bc/er2bc_errors sch_er2bc/er2bc_elastic \
+		sch_er2bc/er2bc_latency \
 		kunit >"$queue/order"
 	debug_lane >"$report/debug.log" 2>&1 &
 	bg_pid=$!
