@@ -138,8 +138,7 @@ static void er2bc_class_bound(struct Qdisc *sch, struct er2bc_class *cl)
 
 	if (cl->ceil && (!cap || cl->ceil < cap))
 		cap = cl->ceil;
-	er2bc_latency_set(&cl->lat, (u64)us * NSEC_PER_USEC, cl->node.g.bps, cap,
-			  psched_mtu(qdisc_dev(sch)));
+	er2bc_latency_set(&cl->lat, (u64)us * NSEC_PER_USEC, cl->node.g.bps, cap);
 }
 
 /* one class's guarantee, from what @fill has left, in force from @now */

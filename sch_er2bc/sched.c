@@ -805,7 +805,8 @@ static void latency_limit(struct er2bc_latency *l)
 	 */
 	bps = min_t(u64, bps, BIT_ULL(56));
 	bytes = mul_u64_u64_div_u64(bps, l->target_ns, 8 * NSEC_PER_SEC);
-	l->limit = clamp_t(u64, bytes, l->min_bytes, U32_MAX);
+	/* (at least a byte: a class holding anything then takes nothing more) */
+	l->limit = clamp_t(u64, bytes, 1, U32_MAX);
 }
 
 /**
@@ -825,15 +826,13 @@ EXPORT_SYMBOL_IF_KUNIT(er2bc_latency_init);
  * @target_ns: the longest a packet may wait; 0: unbounded
  * @floor_bps: its guarantee in force
  * @cap_bps: its ceil or W, the lower; 0: neither
- * @min_bytes: the least the bound may be
  */
 void er2bc_latency_set(struct er2bc_latency *l, u64 target_ns, u64 floor_bps,
-		       u64 cap_bps, u32 min_bytes)
+		       u64 cap_bps)
 {
 	l->target_ns = target_ns;
 	l->floor_bps = floor_bps;
 	l->cap_bps = cap_bps;
-	l->min_bytes = max(min_bytes, 1U);
 	latency_limit(l);
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_latency_set);

@@ -175,8 +175,10 @@ u64 er2bc_short_read(struct er2bc_short *sh, u64 now);
  * served as fast as it asked: a class held to a packet by a low rate
  * measured once is never backlogged again to measure a higher one); a
  * class served nothing for a while keeps its last rate until it sends
- * again. The bound is never below min_bytes (a packet of the device's
- * MTU), so a queue holding nothing takes any packet.
+ * again. A class holding nothing takes any packet, however large: the
+ * floor of the bound is a packet, not a number of bytes (one MTU of
+ * bytes would be 1.2 s at 10 kbit/s, and let a class of small packets
+ * queue that long).
  */
 #define ER2BC_LATENCY_SPAN_NS	(16 * NSEC_PER_MSEC)
 #define ER2BC_LATENCY_GAIN	4
@@ -184,7 +186,6 @@ u64 er2bc_short_read(struct er2bc_short *sh, u64 now);
 
 struct er2bc_latency {
 	u32 limit;			/* bytes it may hold; U32_MAX: unbounded */
-	u32 min_bytes;
 	u64 target_ns;			/* 0: unbounded */
 	u64 floor_bps;			/* its guarantee */
 	u64 cap_bps;			/* its ceil or W, the lower; 0: none */
@@ -197,13 +198,13 @@ struct er2bc_latency {
 
 void er2bc_latency_init(struct er2bc_latency *l);
 void er2bc_latency_set(struct er2bc_latency *l, u64 target_ns, u64 floor_bps,
-		       u64 cap_bps, u32 min_bytes);
+		       u64 cap_bps);
 void er2bc_latency_sent(struct er2bc_latency *l, u32 len, u64 now, bool backlogged);
 
-/* a class that holds @backlog bytes takes no more */
+/* a class that holds @backlog bytes takes no more (an empty one, any packet) */
 static inline bool er2bc_latency_full(const struct er2bc_latency *l, u32 backlog)
 {
-	return backlog >= l->limit;
+	return backlog && backlog >= l->limit;
 }
 
 /* the class has nothing queued any more: the span so far says nothing */

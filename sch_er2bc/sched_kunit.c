@@ -843,33 +843,43 @@ static void latency_unmeasured(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
 	KUNIT_EXPECT_FALSE(test, er2bc_latency_full(&l, U32_MAX - 1));
 	/* 10 Mbit/s for 100 ms: 125000 bytes */
-	er2bc_latency_set(&l, TARGET, 0, 10000000, MTU);
+	er2bc_latency_set(&l, TARGET, 0, 10000000);
 	KUNIT_EXPECT_EQ(test, l.limit, 125000);
 	KUNIT_EXPECT_FALSE(test, er2bc_latency_full(&l, 124999));
 	KUNIT_EXPECT_TRUE(test, er2bc_latency_full(&l, 125000));
 	/* unbounded: no target, or no rate known and no cap */
-	er2bc_latency_set(&l, 0, 0, 10000000, MTU);
+	er2bc_latency_set(&l, 0, 0, 10000000);
 	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
-	er2bc_latency_set(&l, TARGET, 0, 0, MTU);
+	er2bc_latency_set(&l, TARGET, 0, 0);
 	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
 	/*
 	 * nothing measured and no cap: unbounded, whatever the guarantee (the
 	 * least it is served: a class that a line-rate device drains at once
 	 * is not held to 100 ms at its guarantee)
 	 */
-	er2bc_latency_set(&l, TARGET, 2000000, 0, MTU);
+	er2bc_latency_set(&l, TARGET, 2000000, 0);
 	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
-	/* 10 ms at 400 kbit/s is 500 bytes: an MTU's packet still goes in */
-	er2bc_latency_set(&l, 10 * NSEC_PER_MSEC, 0, 400000, MTU);
-	KUNIT_EXPECT_EQ(test, l.limit, MTU);
+	/*
+	 * 10 ms at 400 kbit/s is 500 bytes: an empty class takes a packet of
+	 * any size, one holding 500 bytes no more
+	 */
+	er2bc_latency_set(&l, 10 * NSEC_PER_MSEC, 0, 400000);
+	KUNIT_EXPECT_EQ(test, l.limit, 500);
 	KUNIT_EXPECT_FALSE(test, er2bc_latency_full(&l, 0));
+	KUNIT_EXPECT_FALSE(test, er2bc_latency_full(&l, 499));
+	KUNIT_EXPECT_TRUE(test, er2bc_latency_full(&l, 500));
+	/* 1 us at 1 kbit/s is less than a byte: a byte, a packet at a time */
+	er2bc_latency_set(&l, 1000, 0, 1000);
+	KUNIT_EXPECT_EQ(test, l.limit, 1);
+	KUNIT_EXPECT_FALSE(test, er2bc_latency_full(&l, 0));
+	KUNIT_EXPECT_TRUE(test, er2bc_latency_full(&l, 1));
 	/* 60 s at 1 Tbit/s is past 2^32 bytes: unbounded, not wrapped */
-	er2bc_latency_set(&l, 60 * NSEC_PER_SEC, 0, 1000000000000ULL, MTU);
+	er2bc_latency_set(&l, 60 * NSEC_PER_SEC, 0, 1000000000000ULL);
 	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
 	/* a cap of 2^64 - 1 bit/s for 60 s: no overflow (x86 would fault) */
-	er2bc_latency_set(&l, 60 * NSEC_PER_SEC, U64_MAX, U64_MAX, MTU);
+	er2bc_latency_set(&l, 60 * NSEC_PER_SEC, U64_MAX, U64_MAX);
 	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
-	er2bc_latency_set(&l, 1000, 0, U64_MAX, MTU);
+	er2bc_latency_set(&l, 1000, 0, U64_MAX);
 	KUNIT_EXPECT_EQ(test, l.limit, U32_MAX);
 }
 
@@ -884,7 +894,7 @@ static void latency_measures(struct kunit *test)
 	u64 t = 1000 * NSEC_PER_SEC;
 
 	er2bc_latency_init(&l);
-	er2bc_latency_set(&l, TARGET, 0, 10000000, MTU);
+	er2bc_latency_set(&l, TARGET, 0, 10000000);
 	er2bc_latency_sent(&l, PKT, t, true);
 	er2bc_latency_sent(&l, PKT, t + 10 * NSEC_PER_MSEC, true);
 	KUNIT_EXPECT_EQ(test, l.rate_bps, 0);
@@ -900,20 +910,20 @@ static void latency_measures(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.rate_bps, 1500000);
 	KUNIT_EXPECT_EQ(test, l.limit, 18750);
 	/* its guarantee above the rate measured, its cap below it */
-	er2bc_latency_set(&l, TARGET, 2000000, 10000000, MTU);
+	er2bc_latency_set(&l, TARGET, 2000000, 10000000);
 	KUNIT_EXPECT_EQ(test, l.limit, 25000);
-	er2bc_latency_set(&l, TARGET, 0, 800000, MTU);
+	er2bc_latency_set(&l, TARGET, 0, 800000);
 	KUNIT_EXPECT_EQ(test, l.limit, 10000);
 	/* measured, no cap: its own rate, and its guarantee below it */
-	er2bc_latency_set(&l, TARGET, 2000000, 0, MTU);
+	er2bc_latency_set(&l, TARGET, 2000000, 0);
 	KUNIT_EXPECT_EQ(test, l.limit, 25000);
-	er2bc_latency_set(&l, TARGET, 0, 0, MTU);
+	er2bc_latency_set(&l, TARGET, 0, 0);
 	KUNIT_EXPECT_EQ(test, l.limit, 18750);
 }
 
 /*
- * held to a packet: measured at 80 kbit/s (1000 bytes in 100 ms, so the
- * MTU), the class can never be backlogged to measure more. A packet that
+ * held to a packet: measured at 80 kbit/s (1000 bytes in 100 ms, less
+ * than a PKT), the class can never be backlogged to measure more. A packet that
  * empties it 500 ms later ends a span, a sample of 24 kbit/s: 66 kbit/s.
  * Emptied within a second of that sample it keeps it; emptied later, the
  * measurement is forgotten and the cap's 10 Mbit/s is the bound; the next
@@ -925,16 +935,16 @@ static void latency_forgets(struct kunit *test)
 	u64 t = 1000 * NSEC_PER_SEC;
 
 	er2bc_latency_init(&l);
-	er2bc_latency_set(&l, TARGET, 0, 10000000, MTU);
+	er2bc_latency_set(&l, TARGET, 0, 10000000);
 	/* a PKT every 150 ms, backlogged: 80 kbit/s */
 	er2bc_latency_sent(&l, PKT, t, true);
 	er2bc_latency_sent(&l, PKT, t + 150 * NSEC_PER_MSEC, true);
 	KUNIT_EXPECT_EQ(test, l.rate_bps, 80000);
-	KUNIT_EXPECT_EQ(test, l.limit, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, 1000);
 	t += 150 * NSEC_PER_MSEC;
 	er2bc_latency_sent(&l, PKT, t + 500 * NSEC_PER_MSEC, false);
 	KUNIT_EXPECT_EQ(test, l.rate_bps, 66000);
-	KUNIT_EXPECT_EQ(test, l.limit, MTU);
+	KUNIT_EXPECT_EQ(test, l.limit, 825);
 	KUNIT_EXPECT_EQ(test, l.span_start, 0);
 	er2bc_latency_sent(&l, PKT, t + 1500 * NSEC_PER_MSEC, false);
 	KUNIT_EXPECT_EQ(test, l.rate_bps, 66000);
@@ -960,7 +970,7 @@ static void latency_idle_and_starved(struct kunit *test)
 	u64 t = 1000 * NSEC_PER_SEC, i;
 
 	er2bc_latency_init(&l);
-	er2bc_latency_set(&l, TARGET, 0, 10000000, MTU);
+	er2bc_latency_set(&l, TARGET, 0, 10000000);
 	for (i = 0; i < 100; i++)
 		er2bc_latency_sent(&l, PKT, t + i * 10 * NSEC_PER_MSEC, false);
 	KUNIT_EXPECT_EQ(test, l.rate_bps, 0);

@@ -16,10 +16,11 @@
 #  - cap_falls: W lowered from 2 Mbit/s to 500 kbit/s under load: the bound
 #    follows at once (the class cannot be served faster than W), and the
 #    pings after it wait no more than about 100 ms either
-#  - recovers: measured at 100 kbit/s (a packet's bound), then W raised to
-#    10 Mbit/s under 4 Mbit/s paced: the class, held to a packet, is
-#    hardly ever backlogged long enough to measure more, so the measurement
-#    is forgotten when it empties a second on, and its bound is W's again
+#  - recovers: measured at 250 kbit/s (a bound of two packets), then W
+#    raised to 10 Mbit/s under 4 Mbit/s paced: the class, held to two
+#    packets, is hardly ever backlogged long enough to measure more, so the
+#    measurement is forgotten when it empties a second on, and its bound
+#    is W's again
 #  - other_child: a netem delay of 200 ms grafted under a class without a
 #    rate: the qdisc's bound is for fifo children only (netem's delay line
 #    is not a queue to bound), so 1 Mbit/s goes through whole; the class's
@@ -190,14 +191,14 @@ recovers() {
 	local rate limit drops r0 l0
 
 	setup || { setup_failed "the qdisc and its class"; return; }
-	tcq qdisc change dev veth0 root er2bc rate 100kbit &&
+	tcq qdisc change dev veth0 root er2bc rate 250kbit &&
 		tcq class change dev veth0 classid 1:1 er2bc rate 0
 	flood 6
 	sleep 2
 	read -r r0 l0 drops <<<"$(bound_stats)"
-	# (100 kbit/s for 100 ms is 1250 bytes: a packet of the MTU, 1514)
-	within "$r0" 60000 110000 && [ "$l0" = 1514 ]
-	log_timing_test $? "W at 100 kbit/s: measured, and held to a packet" \
+	# (250 kbit/s for 100 ms is 3125 bytes: two packets of the flood's)
+	within "$r0" 200000 262500 && within "$l0" 2500 3282
+	log_timing_test $? "W at 250 kbit/s: measured, and held to two packets" \
 		"service rate $r0 bit/s, backlog limit $l0 B"
 	tcq qdisc change dev veth0 root er2bc rate 10mbit
 	sleep 2.5
@@ -205,7 +206,7 @@ recovers() {
 	wait $flood_pid
 	# (the flood's 4 Mbit/s, or W's 10 for 100 ms before it is measured)
 	within "$limit" 40000 125000
-	log_timing_test $? "W raised to 10 Mbit/s: the bound is no longer a packet's" \
+	log_timing_test $? "W raised to 10 Mbit/s: the bound is no longer two packets'" \
 		"service rate $r0 -> $rate bit/s, backlog limit $l0 -> $limit B"
 }
 
