@@ -310,6 +310,57 @@ CHECKS.append((
      for c in ("er2bc:loss+queue", "none") for p in ("tcp", "udp")]))
 
 
+# the classes' latency bound (evaluation.rst, "The classes' latency bound,
+# measured"): each row of its table, and the default less the default
+# unbounded, paired
+LB = "matrix/report-b410b453c1e9.json"
+LB_ROWS = [("elastic", "tcp", ["none", "cake:loss+queue", "er2bc:loss+queue",
+                               "er2bc:loss+queue+latency0", "er2bc:loss+compete+queue"]),
+           ("elastic", "udp", ["none", "cake:loss+queue", "er2bc:loss+queue",
+                               "er2bc:loss+queue+latency0", "er2bc:loss+compete+queue"]),
+           ("deep", "tcp", ["none", "cake:loss+queue", "er2bc:loss+queue",
+                            "er2bc:loss+queue+latency0", "er2bc:loss+compete+queue"]),
+           ("deep", "udp", ["none", "cake:loss+queue", "er2bc:loss+queue",
+                            "er2bc:loss+queue+latency0", "er2bc:loss+compete+queue"])]
+LB_NAMES = {"none": "pfifo", "cake:loss+queue": "cake", "er2bc:loss+queue": "default, bound",
+            "er2bc:loss+queue+latency0": "default, unbounded",
+            "er2bc:loss+compete+queue": "compete, bound"}
+
+
+def lb(imp, proto, c, what):
+    return (f"[r for r in j['rows'] if r['impairment'] == '{imp}' and r['proto'] == '{proto}']"
+            f"[0]['contenders']['{c}']{what}")
+
+
+for imp, proto, cs in LB_ROWS:
+    CHECKS.append((
+        "Documentation/evaluation.rst",
+        rf"{imp} {proto.upper()} " + " ".join(
+            re.escape(LB_NAMES[c] if i else "pfifo") +
+            r" (\S+) \[(\S+), (\S+)\] (\S+) \[(\S+), (\S+)\]"
+            for i, c in enumerate(cs)),
+        LB,
+        [(("100 * " if what == "['p13']" else "") + lb(imp, proto, c, what + k),
+          "{:.1f}" if what == "['p13']" else "{:.0f}")
+         for c in cs for what in ("['p13']", "['p1_owd_p99_ms']")
+         for k in ("['median']", "['ci95'][0]", "['ci95'][1]")]))
+
+
+def lb_paired(imp, proto, k):
+    return (f"100 * [r for r in j['rows'] if r['impairment'] == '{imp}' and r['proto'] == "
+            f"'{proto}'][0]['paired']['er2bc:loss+queue+latency0']{k}")
+
+
+CHECKS.append((
+    "Documentation/evaluation.rst",
+    r"the default less the default unbounded: ``elastic`` TCP (\S+) \[(\S+), (\S+)\], UDP "
+    r"(\S+) \[(\S+), (\S+)\]; ``deep`` TCP (\S+) \[(\S+), (\S+)\], UDP (\S+) \[(\S+), "
+    r"(\S+)\]\.",
+    LB,
+    [(lb_paired(i, p, k), "{:+.1f}") for i in ("elastic", "deep") for p in ("tcp", "udp")
+     for k in ("['median']", "['ci95'][0]", "['ci95'][1]")]))
+
+
 def main():
     n = failed = 0
     for doc, sentence, res, values in CHECKS:
