@@ -322,9 +322,9 @@ LB_ROWS = [("elastic", "tcp", ["none", "cake:loss+queue", "er2bc:loss+queue",
                             "er2bc:loss+queue+latency0", "er2bc:loss+compete+queue"]),
            ("deep", "udp", ["none", "cake:loss+queue", "er2bc:loss+queue",
                             "er2bc:loss+queue+latency0", "er2bc:loss+compete+queue"])]
-LB_NAMES = {"none": "pfifo", "cake:loss+queue": "cake", "er2bc:loss+queue": "default, bound",
+LB_NAMES = {"none": "pfifo", "cake:loss+queue": "cake", "er2bc:loss+queue": "default @0510f45",
             "er2bc:loss+queue+latency0": "default, unbounded",
-            "er2bc:loss+compete+queue": "compete, bound"}
+            "er2bc:loss+compete+queue": "compete @0510f45"}
 
 
 def lb(imp, proto, c, what):
