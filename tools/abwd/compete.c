@@ -51,9 +51,20 @@ static enum compete_step drain_begin(struct compete *c, int64_t q_ns, int64_t mo
 	return COMPETE_DRAIN;
 }
 
-/* the queue was W's own, or the others have gone: the test starts over */
+/*
+ * the queue was W's own, or the others have gone: the test starts over,
+ * after a quiet twice the last if W's own (compete.h)
+ */
 static enum compete_step drain_end(struct compete *c)
 {
+	if (c->on)
+		c->quiet_len = 0;
+	else if (!c->quiet_len)
+		c->quiet_len = COMPETE_WINDOW;
+	else
+		c->quiet_len = c->quiet_len > COMPETE_QUIET_MAX / 2 ?
+			       COMPETE_QUIET_MAX : c->quiet_len * 2;
+	c->quiet = c->quiet_len;
 	c->draining = false;
 	c->on = false;
 	c->n = 0;
@@ -64,6 +75,7 @@ static enum compete_step drain_end(struct compete *c)
 static enum compete_step drain_fail(struct compete *c)
 {
 	c->draining = false;
+	c->quiet_len = 0;
 	c->drains_failed++;
 	c->on = true;
 	c->age = 0;
@@ -190,6 +202,8 @@ enum compete_step compete_update(struct compete *c, const struct compete_read *r
 		c->n++;
 	if (c->on)
 		c->age++;
+	if (c->quiet)
+		c->quiet--;
 	if (c->n < COMPETE_WINDOW)
 		return c->on ? COMPETE_RATE : COMPETE_LOSS;
 	most = c->q[0];
@@ -201,7 +215,7 @@ enum compete_step compete_update(struct compete *c, const struct compete_read *r
 		if (c->q[i] * 10 < most)
 			low++;
 	/* (one reading low is a sawtooth's dip, or the paper's own cut) */
-	if (!c->on && low <= 1 && most >= r->span_min_ns)
+	if (!c->on && low <= 1 && most >= r->span_min_ns && !c->quiet)
 		return drain_begin(c, q, most, r);
 	if (c->on && c->age >= COMPETE_HOLD &&
 	    (low >= COMPETE_WINDOW / 2 || most < r->span_min_ns)) {

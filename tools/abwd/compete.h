@@ -97,6 +97,20 @@
  * asks whether the others are still there: a queue held by the competing
  * rate itself passes Copa's test for ever, and only a drain tells it from
  * theirs.
+ *
+ * A drain costs: W below what the path gives for its lag, its fall and
+ * COMPETE_VERIFY_NS held, and on a fixed path the paper's rule grows W
+ * into the buffer again, so its own queue passes the test once the window
+ * has refilled: in the matrix's fixed-ABW cells 39 % of the estimates
+ * were spent draining (evaluation.rst, set 5). So each drain that finds
+ * W's own queue doubles the quiet before the test may begin another
+ * (COMPETE_WINDOW estimates after the first, as the window's refill
+ * already gave, then twice, up to COMPETE_QUIET_MAX), as TCP backs off its
+ * retransmission timer: a path that keeps saying "mine" is asked less
+ * often. A drain that finds others' queue, or the others gone, starts the
+ * quiet over. The price: elastic traffic that arrives during a long quiet
+ * is met up to COMPETE_QUIET_MAX estimates late (20 s at 250 ms, 80 s at
+ * the shipped 1 s).
  */
 #ifndef _ABWD_COMPETE_H
 #define _ABWD_COMPETE_H
@@ -116,6 +130,8 @@
 #define COMPETE_DRAIN_DEPTH 2	/* steps of W down a drain takes, at most */
 #define COMPETE_VERIFY_NS 2000000000ULL	/* emptied: W held so long, does it fill? */
 #define COMPETE_RISEN	2	/* readings in a row that say others' refill */
+/* estimates between tests, at most, after drains that found W's own queue */
+#define COMPETE_QUIET_MAX (8 * COMPETE_WINDOW)
 
 /* what the test asks of W at one estimate (compete_update()) */
 enum compete_step {
@@ -139,6 +155,8 @@ struct compete {
 	uint32_t verify;		/* emptied: estimates left to see it stay so */
 	int64_t watch_min;		/* and the least queue read meanwhile, ns */
 	uint32_t skipped;		/* estimates that could not feed it */
+	uint32_t quiet;			/* estimates before the test may drain again */
+	uint32_t quiet_len;		/* the quiet after the next drain-end */
 	uint32_t drain_age;		/* its readings of a falling queue */
 	uint32_t lag;			/* estimates still to wait out */
 	uint32_t depth;			/* steps of W down so far (3/4, then 1/4) */

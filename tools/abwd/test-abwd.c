@@ -1949,6 +1949,62 @@ static void test_compete_detect(void)
 }
 
 /*
+ * The quiet between tests. A queue of W's own on a fixed path: 40 ms
+ * while the paper's rule runs, gone once W drains. Each drain ends "W's
+ * own", and the next begins at the 10th, 20th, 40th, 80th and 80th
+ * estimate after it (the window's refill gave the 10th before). Right
+ * after the sixth the others arrive: the queue stands through the drain
+ * that the quiet lets begin 80 estimates on, which fails (competing), and
+ * once they leave and the rule is the paper's again a drain that finds
+ * W's own queue waits 10 again.
+ */
+static void test_compete_quiet(void)
+{
+	int i, begins = 0, gap = 0, gaps[8] = { 0 }, ends = 0, fails = 0;
+	bool others = false, was = false;
+	enum compete_step st;
+	struct compete c;
+
+	compete_init(&c);
+	for (i = 0; i < 400 && ends < 6; i++) {
+		st = cstep(&c, c.draining ? 0 : 40 * MS);
+		if (st == COMPETE_DRAIN_END) {
+			gap = 0;
+			ends++;
+		} else if (!c.draining) {
+			gap++;
+		}
+		if (c.draining && !was && begins < 8)
+			gaps[begins++] = gap;
+		was = c.draining;
+	}
+	/* (the estimates between: the one that begins the drain is the quiet's last) */
+	ok(begins == 6 && gaps[0] == 9 && gaps[1] == 9 && gaps[2] == 19 && gaps[3] == 39 &&
+	   gaps[4] == 79 && gaps[5] == 79,
+	   "compete: W's own queue, drained at each test: the first at the 10th estimate (%d), the next at the 10th, 20th, 40th, 80th, 80th after a drain-end (%d %d %d %d %d between)",
+	   gaps[0] + 1, gaps[1], gaps[2], gaps[3], gaps[4], gaps[5]);
+	ok(c.quiet_len == COMPETE_QUIET_MAX, "compete: ... the quiet at its most, %u", c.quiet_len);
+	/* the others arrive: the queue stands whatever W does */
+	for (i = 0; i < 200 && !fails; i++) {
+		st = cstep(&c, (30 + (i % 10) * 5) * MS);
+		fails += st == COMPETE_DRAIN_FAIL;
+	}
+	ok(fails == 1 && c.on && !c.quiet_len,
+	   "compete: ... others' queue: competing, the quiet over");
+	ok(i > COMPETE_QUIET_MAX && i <= COMPETE_QUIET_MAX + 10,
+	   "compete: ... met at the 80th estimate's drain, outlasted %d estimates after they came (the quiet's price)", i);
+	/* they leave: the queue empties, competing ends */
+	for (i = 0; i < 100 && c.on; i++)
+		cstep(&c, 0);
+	/* W's own queue again: the first drain-end quiets 10 */
+	others = c.on;
+	for (i = 0; i < 100 && !c.quiet; i++)
+		cstep(&c, c.draining ? 0 : 40 * MS);
+	ok(!others && c.quiet == COMPETE_WINDOW && c.quiet_len == COMPETE_WINDOW,
+	   "compete: ... they left; W's own queue again: a quiet of %u", c.quiet);
+}
+
+/*
  * The drain in closed loop on a 5 Mbit/s path at 250 ms estimates, W
  * greedy: inelastic traffic at @cross bit/s beside it (or, @window, a
  * window-based flow that keeps the queue where it is, as loss-based TCP
@@ -3856,6 +3912,7 @@ int main(void)
 	test_load_headroom_limits();
 	test_delay_limited();
 	test_compete_detect();
+	test_compete_quiet();
 	test_compete_drain();
 	test_compete_rate();
 	test_compete_aimd();
