@@ -9,6 +9,9 @@
  * er2bc_classify(); which class sends next, in sched.c; what each class is
  * guaranteed, in guarantee.c.
  */
+#include <linux/if_ether.h>
+#include <linux/if_vlan.h>
+#include <linux/ipv6.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
@@ -350,34 +353,44 @@ static int er2bc_probe_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /*
- * The link's own control, which the latency bound never drops: ARP, and
- * IPv6 neighbour discovery (hop limit 255, so never a forwarded packet:
- * RFC 4861 7.1.1). A class held at its bound under sustained load drops
- * most of what arrives; were the neighbour probes and answers among them,
- * the next hop's entry would fail and everything sent to it would wait
- * for a resolution of seconds (er2bc_latency.sh saw a ping answered after
- * 1.2 s, and none at all for a while after). They are few and small, and
- * what the child may hold still limits them. cake gives ARP its
- * network-control tin for the same reason.
+ * The gateway's own neighbour resolution, which the latency bound never
+ * drops: ARP the kernel built (no socket, no input device), and IPv6
+ * neighbour solicitations and advertisements from its ndisc socket. A
+ * class held at its bound under sustained load drops most of what
+ * arrives; were the gateway's probes and answers among them, the next
+ * hop's entry would fail and everything sent to it would wait for a
+ * resolution of seconds (er2bc_latency.sh saw a ping answered after
+ * 1.2 s, and none at all for a while after). The kernel sends them
+ * rarely and they are small. What a LAN host or a local program sends,
+ * whatever it looks like (a bridged frame, a packet socket's, a packet a
+ * firewall rewrote), is bounded like the rest: exempt, it could take the
+ * class.
  */
-static bool er2bc_link_control(const struct sk_buff *skb)
+static bool er2bc_own_neigh(const struct sk_buff *skb, const struct Qdisc *sch)
 {
+#if IS_ENABLED(CONFIG_IPV6)
+	const struct sock *ndisc = dev_net(qdisc_dev(sch))->ipv6.ndisc_sk;
 	const int off = skb_network_offset(skb);
 	const struct ipv6hdr *ip6;
 	struct ipv6hdr _ip6;
 	const u8 *type;
 	u8 _type;
+#endif
 
 	switch (skb_protocol(skb, true)) {
 	case htons(ETH_P_ARP):
-		return true;
+		return !skb->sk && !skb->skb_iif;
+#if IS_ENABLED(CONFIG_IPV6)
 	case htons(ETH_P_IPV6):
+		if (!ndisc || skb->sk != ndisc)
+			return false;
 		ip6 = skb_header_pointer(skb, off, sizeof(_ip6), &_ip6);
-		if (!ip6 || ip6->nexthdr != IPPROTO_ICMPV6 || ip6->hop_limit != 255)
+		if (!ip6 || ip6->nexthdr != IPPROTO_ICMPV6)
 			return false;
 		type = skb_header_pointer(skb, off + sizeof(_ip6), sizeof(_type), &_type);
-		return type && *type >= NDISC_ROUTER_SOLICITATION &&
-		       *type <= NDISC_REDIRECT;
+		return type && (*type == NDISC_NEIGHBOUR_SOLICITATION ||
+				*type == NDISC_NEIGHBOUR_ADVERTISEMENT);
+#endif
 	default:
 		return false;
 	}
@@ -406,7 +419,7 @@ static int er2bc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	/* (what the child holds: it may drop or reorder as it will) */
 	if (unlikely(er2bc_latency_full(&cl->lat, cl->qdisc->qstats.backlog)) &&
-	    !er2bc_link_control(skb)) {
+	    !er2bc_own_neigh(skb, sch)) {
 		cl->lat.drops++;
 		cl->drops++;
 		return qdisc_drop(skb, sch, to_free);
