@@ -51,19 +51,28 @@ static enum compete_step drain_begin(struct compete *c, int64_t q_ns, int64_t mo
 	return COMPETE_DRAIN;
 }
 
+uint32_t compete_quiet_max(uint64_t interval_ns)
+{
+	uint64_t n = interval_ns ? COMPETE_QUIET_MAX_NS / interval_ns : 0;
+
+	return n < COMPETE_WINDOW ? COMPETE_WINDOW : n > COMPETE_QUIET_CAP ?
+	       COMPETE_QUIET_CAP : (uint32_t)n;
+}
+
 /*
  * the queue was W's own, or the others have gone: the test starts over,
  * after a quiet twice the last if W's own (compete.h)
  */
-static enum compete_step drain_end(struct compete *c)
+static enum compete_step drain_end(struct compete *c, const struct compete_read *r)
 {
+	uint32_t most = compete_quiet_max(r->interval_ns);
+
 	if (c->on)
 		c->quiet_len = 0;
 	else if (!c->quiet_len)
 		c->quiet_len = COMPETE_WINDOW;
 	else
-		c->quiet_len = c->quiet_len > COMPETE_QUIET_MAX / 2 ?
-			       COMPETE_QUIET_MAX : c->quiet_len * 2;
+		c->quiet_len = c->quiet_len > most / 2 ? most : c->quiet_len * 2;
 	c->quiet = c->quiet_len;
 	c->draining = false;
 	c->on = false;
@@ -75,6 +84,7 @@ static enum compete_step drain_end(struct compete *c)
 static enum compete_step drain_fail(struct compete *c)
 {
 	c->draining = false;
+	c->quiet = 0;
 	c->quiet_len = 0;
 	c->drains_failed++;
 	c->on = true;
@@ -139,7 +149,7 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		} else {
 			c->risen = 0;
 		}
-		return --c->verify ? COMPETE_DRAIN : drain_end(c);
+		return --c->verify ? COMPETE_DRAIN : drain_end(c, r);
 	}
 	if (q < tenth) {
 		/* emptied: does it fill again while W stays where it is? */
@@ -153,7 +163,7 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		c->last_q = q;
 		c->fell = true;
 		c->risen = 0;
-		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c) : COMPETE_DRAIN;
+		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c, r) : COMPETE_DRAIN;
 	}
 	/* never fell: R may read above W's share; once deeper */
 	if (!c->fell && drain_deeper(c, r, true))
@@ -331,6 +341,8 @@ void compete_skip(struct compete *c, struct aimd *a, const struct aimd_params *p
 	c->w_saved = 0;
 	c->draining = false;
 	c->n = 0;
+	/* (the quiet as it was: the drain told nothing that changes it) */
+	c->quiet = c->quiet_len;
 }
 
 void compete_abandon(struct compete *c, struct aimd *a, const struct aimd_params *p)

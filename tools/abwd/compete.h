@@ -105,12 +105,15 @@
  * were spent draining (evaluation.rst, set 5). So each drain that finds
  * W's own queue doubles the quiet before the test may begin another
  * (COMPETE_WINDOW estimates after the first, as the window's refill
- * already gave, then twice, up to COMPETE_QUIET_MAX), as TCP backs off its
- * retransmission timer: a path that keeps saying "mine" is asked less
- * often. A drain that finds others' queue, or the others gone, starts the
- * quiet over. The price: elastic traffic that arrives during a long quiet
- * is met up to COMPETE_QUIET_MAX estimates late (20 s at 250 ms, 80 s at
- * the shipped 1 s).
+ * already gave, then twice, up to COMPETE_QUIET_MAX_NS' worth of
+ * estimates: compete_quiet_max()): a path that keeps saying "mine" is
+ * asked less often. A drain that finds others' queue, or the others gone,
+ * starts the quiet over. The price: elastic traffic that arrives during a
+ * long quiet is met up to 20 s and a drain late (a cap in time, as BBR's
+ * ProbeRTT comes every 10 s whatever the interval; estimates that cannot
+ * feed the test do not count, so 20 s is the least). At 1 s (a drain of
+ * about six estimates) that cuts the share of a fixed path's estimates
+ * spent draining from about a third to about a quarter.
  */
 #ifndef _ABWD_COMPETE_H
 #define _ABWD_COMPETE_H
@@ -130,8 +133,9 @@
 #define COMPETE_DRAIN_DEPTH 2	/* steps of W down a drain takes, at most */
 #define COMPETE_VERIFY_NS 2000000000ULL	/* emptied: W held so long, does it fill? */
 #define COMPETE_RISEN	2	/* readings in a row that say others' refill */
-/* estimates between tests, at most, after drains that found W's own queue */
-#define COMPETE_QUIET_MAX (8 * COMPETE_WINDOW)
+/* the longest quiet between tests, after drains that found W's own queue */
+#define COMPETE_QUIET_MAX_NS 20000000000ULL
+#define COMPETE_QUIET_CAP (8 * COMPETE_WINDOW)	/* estimates, at most */
 
 /* what the test asks of W at one estimate (compete_update()) */
 enum compete_step {
@@ -184,6 +188,12 @@ struct compete_read {
 	uint64_t rtt_ns;	/* the request's RTT, queue included; 0: unknown */
 	uint32_t filter;	/* the delay read is the least of so many samples */
 };
+
+/*
+ * the longest quiet, in estimates at @interval_ns: COMPETE_QUIET_MAX_NS'
+ * worth, no fewer than COMPETE_WINDOW nor more than COMPETE_QUIET_CAP
+ */
+uint32_t compete_quiet_max(uint64_t interval_ns);
 
 /* one estimate's reading @r into the test: what W does at this estimate */
 enum compete_step compete_update(struct compete *c, const struct compete_read *r);

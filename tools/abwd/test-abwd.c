@@ -1983,7 +1983,8 @@ static void test_compete_quiet(void)
 	   gaps[4] == 79 && gaps[5] == 79,
 	   "compete: W's own queue, drained at each test: the first at the 10th estimate (%d), the next at the 10th, 20th, 40th, 80th, 80th after a drain-end (%d %d %d %d %d between)",
 	   gaps[0] + 1, gaps[1], gaps[2], gaps[3], gaps[4], gaps[5]);
-	ok(c.quiet_len == COMPETE_QUIET_MAX, "compete: ... the quiet at its most, %u", c.quiet_len);
+	ok(c.quiet_len == compete_quiet_max(250 * MS) && c.quiet_len == 80,
+	   "compete: ... the quiet at its most, %u: 20 s at 250 ms", c.quiet_len);
 	/* the others arrive: the queue stands whatever W does */
 	for (i = 0; i < 200 && !fails; i++) {
 		st = cstep(&c, (30 + (i % 10) * 5) * MS);
@@ -1991,7 +1992,7 @@ static void test_compete_quiet(void)
 	}
 	ok(fails == 1 && c.on && !c.quiet_len,
 	   "compete: ... others' queue: competing, the quiet over");
-	ok(i > COMPETE_QUIET_MAX && i <= COMPETE_QUIET_MAX + 10,
+	ok(i > 80 && i <= 80 + 10,
 	   "compete: ... met at the 80th estimate's drain, outlasted %d estimates after they came (the quiet's price)", i);
 	/* they leave: the queue empties, competing ends */
 	for (i = 0; i < 100 && c.on; i++)
@@ -2002,6 +2003,30 @@ static void test_compete_quiet(void)
 		cstep(&c, c.draining ? 0 : 40 * MS);
 	ok(!others && c.quiet == COMPETE_WINDOW && c.quiet_len == COMPETE_WINDOW,
 	   "compete: ... they left; W's own queue again: a quiet of %u", c.quiet);
+
+	/*
+	 * a recheck while competing that finds the others gone starts the
+	 * quiet over too: the first "mine" after it waits 10, not 20
+	 */
+	compete_init(&c);
+	for (i = 0; i < 15; i++)
+		cstep(&c, (40 + i) * MS);
+	for (i = 0; i < 60 && !c.draining; i++)
+		cstep(&c, (30 + (i % 10) * 5) * MS);
+	others = c.on && c.draining;
+	for (i = 0; i < 40 && c.draining; i++)
+		st = cstep(&c, 0);
+	ok(others && st == COMPETE_DRAIN_END && !c.on && !c.quiet_len,
+	   "compete: a recheck finds the others gone: the loss rule, no quiet");
+	for (i = 0; i < 100 && !c.quiet; i++)
+		cstep(&c, c.draining ? 0 : 40 * MS);
+	ok(c.quiet == COMPETE_WINDOW, "compete: ... then W's own queue: a quiet of %u", c.quiet);
+
+	/* the cap is in time: 20 s of estimates, at least the window's 10 */
+	ok(compete_quiet_max(1000 * MS) == 20 && compete_quiet_max(250 * MS) == 80 &&
+	   compete_quiet_max(100 * MS) == 80 && compete_quiet_max(5000 * MS) == 10 &&
+	   compete_quiet_max(0) == 10,
+	   "compete: the longest quiet: 20 at 1 s, 80 at 250 ms and 100 ms (its cap), 10 at 5 s and with no interval");
 }
 
 /*
