@@ -369,7 +369,6 @@ static int er2bc_probe_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 static bool er2bc_own_neigh(const struct sk_buff *skb, const struct Qdisc *sch)
 {
 #if IS_ENABLED(CONFIG_IPV6)
-	const struct sock *ndisc = dev_net(qdisc_dev(sch))->ipv6.ndisc_sk;
 	const int off = skb_network_offset(skb);
 	const struct ipv6hdr *ip6;
 	struct ipv6hdr _ip6;
@@ -382,7 +381,8 @@ static bool er2bc_own_neigh(const struct sk_buff *skb, const struct Qdisc *sch)
 		return !skb->sk && !skb->skb_iif;
 #if IS_ENABLED(CONFIG_IPV6)
 	case htons(ETH_P_IPV6):
-		if (!ndisc || skb->sk != ndisc)
+		/* (the namespace's ndisc socket: read only for IPv6) */
+		if (!skb->sk || skb->sk != dev_net(qdisc_dev(sch))->ipv6.ndisc_sk)
 			return false;
 		ip6 = skb_header_pointer(skb, off, sizeof(_ip6), &_ip6);
 		if (!ip6 || ip6->nexthdr != IPPROTO_ICMPV6)
