@@ -1269,7 +1269,8 @@ static int er2bc_put_class_stats(struct sk_buff *skb, struct er2bc_class *cl, u6
 	    nla_put_u32(skb, TCA_ER2BC_STATS_STATE, n->state) ||
 	    er2bc_put_u64(skb, TCA_ER2BC_STATS_SHORTAGE_NS,
 			  er2bc_short_read(&cl->shortage, now)) ||
-	    er2bc_put_u64(skb, TCA_ER2BC_STATS_SERVICE_RATE, l->rate_bps) ||
+	    er2bc_put_u64(skb, TCA_ER2BC_STATS_SERVICE_RATE,
+			  er2bc_latency_rate(l)) ||
 	    nla_put_u32(skb, TCA_ER2BC_STATS_BACKLOG_LIMIT,
 			l->limit == U32_MAX ? 0 : l->limit) ||
 	    er2bc_put_u64(skb, TCA_ER2BC_STATS_LATENCY_DROPS, l->drops))

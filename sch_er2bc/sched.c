@@ -782,6 +782,29 @@ u64 er2bc_short_read(struct er2bc_short *sh, u64 now)
 }
 EXPORT_SYMBOL_IF_KUNIT(er2bc_short_read);
 
+/* @bps held within what the class is served: its guarantee, its ceil or W */
+static u64 latency_clamp(const struct er2bc_latency *l, u64 bps)
+{
+	bps = max(bps, l->floor_bps);
+	if (l->cap_bps)
+		bps = min(bps, l->cap_bps);
+	return bps;
+}
+
+/**
+ * er2bc_latency_rate - the service rate the bound is computed from
+ * @l: the class's
+ *
+ * Return: the rate measured, held within the class's guarantee and its
+ * ceil or W (the limits move at once, the measurement follows); 0 while
+ * none is measured
+ */
+u64 er2bc_latency_rate(const struct er2bc_latency *l)
+{
+	return l->rate_bps ? latency_clamp(l, l->rate_bps) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(er2bc_latency_rate);
+
 /*
  * the bound in force, from the rate measured and the limits on it; none
  * before a measurement without a ceil or W (the device's rate is unknown,
@@ -795,9 +818,7 @@ static void latency_limit(struct er2bc_latency *l)
 		l->limit = U32_MAX;
 		return;
 	}
-	bps = max(bps, l->floor_bps);
-	if (l->cap_bps)
-		bps = min(bps, l->cap_bps);
+	bps = latency_clamp(l, bps);
 	/*
 	 * (at 2^56 bit/s a microsecond is past 2^32 bytes already; below it,
 	 * 60 s of it is far from 2^64: a rate of 2^64 - 1 would overflow the

@@ -200,6 +200,7 @@ void er2bc_latency_init(struct er2bc_latency *l);
 void er2bc_latency_set(struct er2bc_latency *l, u64 target_ns, u64 floor_bps,
 		       u64 cap_bps);
 void er2bc_latency_sent(struct er2bc_latency *l, u32 len, u64 now, bool backlogged);
+u64 er2bc_latency_rate(const struct er2bc_latency *l);
 
 /* a class that holds @backlog bytes takes no more (an empty one, any packet) */
 static inline bool er2bc_latency_full(const struct er2bc_latency *l, u32 backlog)

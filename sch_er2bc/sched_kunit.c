@@ -898,6 +898,7 @@ static void latency_measures(struct kunit *test)
 	er2bc_latency_sent(&l, PKT, t, true);
 	er2bc_latency_sent(&l, PKT, t + 10 * NSEC_PER_MSEC, true);
 	KUNIT_EXPECT_EQ(test, l.rate_bps, 0);
+	KUNIT_EXPECT_EQ(test, er2bc_latency_rate(&l), 0);
 	KUNIT_EXPECT_EQ(test, l.limit, 125000);
 	er2bc_latency_sent(&l, PKT, t + 20 * NSEC_PER_MSEC, true);
 	KUNIT_EXPECT_EQ(test, l.rate_bps, 1200000);
@@ -909,16 +910,24 @@ static void latency_measures(struct kunit *test)
 	latency_feed(&l, t + 5 * NSEC_PER_MSEC, 20 * NSEC_PER_MSEC, 5 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, l.rate_bps, 1500000);
 	KUNIT_EXPECT_EQ(test, l.limit, 18750);
-	/* its guarantee above the rate measured, its cap below it */
+	KUNIT_EXPECT_EQ(test, er2bc_latency_rate(&l), 1500000);
+	/*
+	 * its guarantee above the rate measured, its cap below it: the
+	 * bound and the rate reported both held there, the measurement kept
+	 */
 	er2bc_latency_set(&l, TARGET, 2000000, 10000000);
 	KUNIT_EXPECT_EQ(test, l.limit, 25000);
+	KUNIT_EXPECT_EQ(test, er2bc_latency_rate(&l), 2000000);
 	er2bc_latency_set(&l, TARGET, 0, 800000);
 	KUNIT_EXPECT_EQ(test, l.limit, 10000);
+	KUNIT_EXPECT_EQ(test, er2bc_latency_rate(&l), 800000);
+	KUNIT_EXPECT_EQ(test, l.rate_bps, 1500000);
 	/* measured, no cap: its own rate, and its guarantee below it */
 	er2bc_latency_set(&l, TARGET, 2000000, 0);
 	KUNIT_EXPECT_EQ(test, l.limit, 25000);
 	er2bc_latency_set(&l, TARGET, 0, 0);
 	KUNIT_EXPECT_EQ(test, l.limit, 18750);
+	KUNIT_EXPECT_EQ(test, er2bc_latency_rate(&l), 1500000);
 }
 
 /*

@@ -140,7 +140,10 @@ bound() {
 	rc=$?
 	flood_stop
 	read -r rate limit drops <<<"$st"
-	within "$rate" 1600000 2100000 && within "$limit" 20000 26250 && within "$drops" 1 1e12
+	# (the rate as the bound uses it: never above W, which the class's
+	# measurement passed by up to 8 % under TCG's bursts before it was
+	# reported so)
+	within "$rate" 1600000 2000000 && within "$limit" 20000 25000 && within "$drops" 1 1e12
 	log_timing_test $? "the default bound: the class served at W holds 100 ms of it" \
 		"service rate $rate bit/s, backlog limit $limit B, latency drops $drops"
 	log_timing_test $rc "pings through the full class wait no more than 100 ms" "$out"
@@ -180,7 +183,7 @@ class_own() {
 	out=$(measure_twice ping_bounded 15 20 6)
 	rc=$?
 	read -r rate limit drops <<<"$st"
-	within "$rate" 1600000 2100000 && within "$limit" 4000 5250
+	within "$rate" 1600000 2000000 && within "$limit" 4000 5000
 	log_timing_test $? "its own bound: 20 ms at the rate it is served" \
 		"service rate $rate bit/s, backlog limit $limit B"
 	# (the slack is the emulator's, not the bound's: 20 ms and 100 ms apart)
@@ -234,7 +237,7 @@ recovers() {
 	sleep 2
 	read -r r0 l0 drops <<<"$(bound_stats)"
 	# (250 kbit/s for 100 ms is 3125 bytes: two packets of the flood's)
-	within "$r0" 200000 262500 && within "$l0" 2500 3282
+	within "$r0" 200000 250000 && within "$l0" 2500 3125
 	log_timing_test $? "W at 250 kbit/s: measured, and held to two packets" \
 		"service rate $r0 bit/s, backlog limit $l0 B"
 	tcq qdisc change dev veth0 root er2bc rate 10mbit
