@@ -500,13 +500,14 @@ if [ -n "$background" ]; then
 	# (seconds on 2026-12-02: trust 872, estimator 621, windows 455,
 	# safety 425, ctrl 356, probe 349, rcvmgr_safety 309, classes 204,
 	# hooks 167, basic 157, scavenger 136, rate 113, errors 112, elastic
-	# 111; trust, seventh then, was the run's last suite)
+	# 111; trust, seventh then, was the run's last suite; latency 245 on
+	# 2026-12-05)
 	printf '%s\n' sch_er2bc/er2bc_trust sch_er2bc/er2bc_estimator \
 		tcp_rcvmgr/rcvmgr_windows sch_er2bc/er2bc_safety sch_er2bc/er2bc_ctrl \
-		sch_er2bc/er2bc_probe tcp_rcvmgr/rcvmgr_safety sch_er2bc/er2bc_classes \
-		tcp_rcvmgr/rcvmgr_hooks sch_er2bc/er2bc_basic sch_er2bc/er2bc_scavenger \
-		sch_er2bc/er2bc_rate sch_er2bc/er2bc_errors sch_er2bc/er2bc_elastic \
-		sch_er2bc/er2bc_latency \
+		sch_er2bc/er2bc_probe tcp_rcvmgr/rcvmgr_safety sch_er2bc/er2bc_latency \
+		sch_er2bc/er2bc_classes tcp_rcvmgr/rcvmgr_hooks sch_er2bc/er2bc_basic \
+		sch_er2bc/er2bc_scavenger sch_er2bc/er2bc_rate sch_er2bc/er2bc_errors \
+		sch_er2bc/er2bc_elastic \
 		kunit >"$queue/order"
 	debug_lane >"$report/debug.log" 2>&1 &
 	bg_pid=$!
