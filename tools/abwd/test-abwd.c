@@ -1870,6 +1870,17 @@ static enum compete_step cstep(struct compete *c, int64_t q)
 	return compete_update(c, &r);
 }
 
+/* cstep() at the rate received @recv_bps */
+static enum compete_step cstep_r(struct compete *c, int64_t q, uint64_t recv_bps)
+{
+	struct compete_read r = {
+		.queue_ns = q, .span_min_ns = 2 * MS, .interval_ns = 250 * MS,
+		.rtt_ns = 50 * MS, .filter = 2, .recv_bps = recv_bps,
+	};
+
+	return compete_update(c, &r);
+}
+
 /*
  * Copa's test, per estimate, and the drain that tells whose queue it is.
  * A sawtooth of others' loss-based TCP holding the buffer: the queue
@@ -1901,12 +1912,16 @@ static void test_compete_detect(void)
 	}
 	ok(seen[8] == COMPETE_LOSS && seen[9] == COMPETE_DRAIN && seen[10] == COMPETE_DRAIN &&
 	   seen[11] == COMPETE_DRAIN && seen[12] == COMPETE_DRAIN && seen[13] == COMPETE_DRAIN &&
-	   seen[14] == COMPETE_DRAIN_FAIL,
-	   "compete: a sawtooth that never falls in the drain: from estimate 10, at a quarter from the 12th, outlasted at the 15th, its second reading there (%d %d %d %d %d %d %d)",
-	   seen[8], seen[9], seen[10], seen[11], seen[12], seen[13], seen[14]);
-	ok(first == 15 && !loss, "compete: ... competing from estimate 16 (%d), never the loss rule after the 10th (%d)",
+	   seen[14] == COMPETE_DRAIN && seen[15] == COMPETE_DRAIN_FAIL,
+	   "compete: a sawtooth that never falls in the drain: from estimate 10, at a quarter from the 13th (two readings), outlasted at the 16th, its second reading there (%d %d %d %d %d %d %d %d)",
+	   seen[8], seen[9], seen[10], seen[11], seen[12], seen[13], seen[14], seen[15]);
+	ok(first == 16 && !loss, "compete: ... competing from estimate 17 (%d), never the loss rule after the 10th (%d)",
 	   first + 1, loss);
-	ok(seen[44] == COMPETE_DRAIN && seen[49] == COMPETE_DRAIN_FAIL && rate == 60 - 15 - 6,
+	/*
+	 * (the recheck's deeper step meets the sawtooth's fall to 30, a fall
+	 * from the lag's 75: then two readings that do not fall, others')
+	 */
+	ok(seen[45] == COMPETE_DRAIN && seen[52] == COMPETE_DRAIN_FAIL && rate == 60 - 16 - 8,
 	   "compete: ... competing 30 estimates, a drain again, outlasted: %d competing of 60",
 	   rate);
 	is_u64(c.drains, 2, "compete: ... 2 drains");
@@ -1934,17 +1949,17 @@ static void test_compete_detect(void)
 	ok(c.on && rate >= 55, "compete: a dip to 0 every 15 estimates: competing at the end, %d of 80 estimates (%llu drains, %llu outlasted)",
 	   rate, (unsigned long long)c.drains, (unsigned long long)c.drains_failed);
 
-	/* (a rising queue: never falls in the drain, outlasted at the 15th) */
+	/* (a rising queue: never falls in the drain, outlasted at the 16th) */
 	compete_init(&c);
-	for (i = 0; i < 15; i++)
+	for (i = 0; i < 16; i++)
 		if (cstep(&c, (40 + i) * MS) == COMPETE_DRAIN_FAIL)
 			first = i;
-	ok(c.on && first == 14, "compete: others hold the queue: competing from the 15th (%d)", first + 1);
-	/* they leave after 15 estimates: the queue empties */
-	for (i = 15; i < 60; i++)
+	ok(c.on && first == 15, "compete: others hold the queue: competing from the 16th (%d)", first + 1);
+	/* they leave after 16 estimates: the queue empties */
+	for (i = 16; i < 60; i++)
 		if (cstep(&c, 0) == COMPETE_RATE)
 			last_on = i;
-	ok(last_on == 14 + COMPETE_HOLD - 1, "compete: the queue empties: off once COMPETE_HOLD estimates have passed (last on at %d)",
+	ok(last_on == 15 + COMPETE_HOLD - 1, "compete: the queue empties: off once COMPETE_HOLD estimates have passed (last on at %d)",
 	   last_on + 1);
 }
 
@@ -2009,7 +2024,7 @@ static void test_compete_quiet(void)
 	 * quiet over too: the first "mine" after it waits 10, not 20
 	 */
 	compete_init(&c);
-	for (i = 0; i < 15; i++)
+	for (i = 0; i < 16; i++)
 		cstep(&c, (40 + i) * MS);
 	for (i = 0; i < 60 && !c.draining; i++)
 		cstep(&c, (30 + (i % 10) * 5) * MS);
@@ -2206,6 +2221,43 @@ static void test_compete_drain(void)
 		;
 	ok(st == COMPETE_DRAIN_END && !c.on && n == 9,
 	   "compete: ... and it stays empty: drain-end, not competing (%d)", n);
+	/*
+	 * A step that frees little more than the path gives (the matrix's
+	 * published cell, seed 1, at its 100th estimate): the queue falls
+	 * within the lag, 35 to 31 ms, then by 1 ms only, then 12 and 1. One
+	 * reading that does not fall is let pass: no quarter (it came there
+	 * with the queue half gone, W at 525 kbit/s under a 1.07 Mbit/s path)
+	 */
+	compete_init(&c);
+	for (i = 0; i < 10; i++)
+		cstep(&c, 35 * MS);
+	cstep(&c, 31 * MS);		/* the lag */
+	ok(cstep(&c, 30 * MS) == COMPETE_DRAIN && c.depth == 1 && !c.fell,
+	   "compete: 35, the lag at 31, then 30 ms: one reading that does not fall, let pass");
+	ok(cstep(&c, 12 * MS) == COMPETE_DRAIN && c.depth == 1 && c.fell,
+	   "compete: ... then 12: falling, at the first step still");
+	ok(cstep(&c, 1 * MS) == COMPETE_DRAIN && c.depth == 1 && c.verify,
+	   "compete: ... then 1: emptied, watched as W's own");
+	/*
+	 * The watch's rise is two packets at R at least: emptied to 3 ms at
+	 * 1.1 Mbit/s, readings of 7 ms (a packet ahead of the request at the
+	 * bottleneck; 4 ms above the least, a tenth of 40) are no refill,
+	 * where with R unknown they are; 28 ms is
+	 */
+	drain_to_watch(&c);
+	for (n = 1; n < 20 && (st = cstep_r(&c, (n <= 2 ? 7 : 3) * MS, 1100000)) == COMPETE_DRAIN; n++)
+		;
+	ok(st == COMPETE_DRAIN_END && n == 9 && c.depth == 1,
+	   "compete: ... emptied to 3 ms at R 1.1 Mbit/s, then 7 and 7 (under two packets, 21.8 ms): W's own, drain-end at the 9th (%d)",
+	   n);
+	drain_to_watch(&c);
+	ok(cstep(&c, 7 * MS) == COMPETE_DRAIN && cstep(&c, 7 * MS) == COMPETE_DRAIN && c.depth == 2,
+	   "compete: ... the same with R unknown: a step deeper (the least that counts, 2 ms, is the floor)");
+	drain_to_watch(&c);
+	ok(cstep_r(&c, 28 * MS, 1100000) == COMPETE_DRAIN &&
+	   cstep_r(&c, 28 * MS, 1100000) == COMPETE_DRAIN && c.depth == 2,
+	   "compete: ... at R 1.1 Mbit/s, 28 and 28 ms: refilled, a step deeper");
+
 	/* W at the end of it: half the R that began it, from the deeper step */
 	{
 		struct aimd_params p = AIMD_DEFAULTS;
@@ -2322,9 +2374,13 @@ static void test_compete_drain(void)
 	ok(st == COMPETE_DRAIN && a.w == 3600000, "compete: a drain: W at three quarters of min(R 4.8, W 5.2 Mbit/s)");
 	st = cstep(&c, 22 * MS);		/* the lag */
 	compete_drain(&c, st, &a, &p, 3600000, NULL, 0);
-	st = cstep(&c, 22 * MS);		/* no fall: once deeper */
+	st = cstep(&c, 22 * MS);		/* no fall: one reading, let pass */
 	compete_drain(&c, st, &a, &p, 3600000, NULL, 0);
-	ok(st == COMPETE_DRAIN && a.w == 1200000, "compete: the queue did not fall: W at a quarter, 1.2 Mbit/s");
+	ok(st == COMPETE_DRAIN && a.w == 3600000 && c.depth == 1,
+	   "compete: one reading past the lag that does not fall: W holds at three quarters");
+	st = cstep(&c, 22 * MS);		/* nor the next: once deeper */
+	compete_drain(&c, st, &a, &p, 3600000, NULL, 0);
+	ok(st == COMPETE_DRAIN && a.w == 1200000, "compete: the queue did not fall at two: W at a quarter, 1.2 Mbit/s");
 	st = cstep(&c, 22 * MS);		/* the lag again */
 	compete_drain(&c, st, &a, &p, 1200000, NULL, 0);
 	st = cstep(&c, 22 * MS);		/* no fall: one reading, let pass */
@@ -2368,12 +2424,14 @@ static void test_compete_drain(void)
 		ok(st == COMPETE_DRAIN && a.w == 2100000,
 		   "compete: floor: the first step, three quarters of min(R 2.8, W 3), is above it");
 		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 2100000, level, 5);	/* the lag */
-		st = cstep(&c, 22 * MS);		/* no fall: once deeper */
+		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 2100000, level, 5);	/* let pass */
+		st = cstep(&c, 22 * MS);		/* no fall at two: once deeper */
 		compete_drain(&c, st, &a, &p, 2100000, level, 5);
 		ok(st == COMPETE_DRAIN && a.w == 1264000,
 		   "compete: ... a quarter (700 kbit/s) would starve priorities 2 and 3: W at their 1.264 Mbit/s (%" PRIu64 ")",
 		   a.w);
 		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 1264000, level, 5);	/* the lag */
+		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 1264000, level, 5);	/* let pass */
 		st = cstep(&c, 22 * MS);
 		compete_drain(&c, st, &a, &p, 1264000, level, 5);
 		ok(st == COMPETE_DRAIN && c.depth == 3 && a.w == 700000,
@@ -2391,6 +2449,7 @@ static void test_compete_drain(void)
 		for (i = 0; i < 10 && (st = cstep(&c, 22 * MS)) == COMPETE_LOSS; i++)
 			;
 		compete_drain(&c, st, &a, &p, 2800000, level, 1);
+		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 2100000, level, 1);
 		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 2100000, level, 1);
 		st = cstep(&c, 22 * MS);
 		compete_drain(&c, st, &a, &p, 2100000, level, 1);
@@ -2434,7 +2493,8 @@ static void test_compete_drain(void)
 			;
 		compete_drain(&c, st, &a, &p, 2800000, level, 5);
 		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 2100000, level, 5);	/* the lag */
-		st = cstep(&c, 22 * MS);		/* no fall: once deeper, floored */
+		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 2100000, level, 5);	/* let pass */
+		st = cstep(&c, 22 * MS);		/* no fall at two: once deeper, floored */
 		compete_drain(&c, st, &a, &p, 2100000, level, 5);
 		compete_drain(&c, cstep(&c, 22 * MS), &a, &p, 1264000, level, 5);	/* the lag */
 		st = cstep(&c, 18 * MS);		/* fell */
