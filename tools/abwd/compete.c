@@ -118,35 +118,15 @@ static bool drain_deeper(struct compete *c, const struct compete_read *r, bool n
 	return true;
 }
 
-/*
- * the least rise that says a queue builds: COMPETE_RISE_PKTS packets at R
- * (a request that arrives behind a packet in service, or two, at a
- * bottleneck of 1.7 Mbit/s reads 7 to 14 ms: a queue of none), and never
- * under the least that counts
- */
-static int64_t drain_rise_min(const struct compete_read *r)
-{
-	uint64_t ns;
-
-	if (!r->recv_bps)
-		return r->span_min_ns;
-	ns = COMPETE_RISE_PKTS * COMPETE_MSS * 8 * 1000000000ULL / r->recv_bps;
-	return ns > (uint64_t)r->span_min_ns ? (ns > INT64_MAX ? INT64_MAX : (int64_t)ns) :
-	       r->span_min_ns;
-}
-
 /* the drain at the queue read @q (past its lag): whose queue is it? */
 static enum compete_step drain_judge(struct compete *c, int64_t q, const struct compete_read *r)
 {
 	int64_t fall = c->last_q - q, tenth = c->drain_most / 10, half = c->drain_most / 2;
-	int64_t least = drain_rise_min(r), rise = tenth;
 
 	if (tenth < r->span_min_ns)
 		tenth = r->span_min_ns;
-	if (rise < least)
-		rise = least;
-	if (half < least)
-		half = least;
+	if (half < r->span_min_ns)
+		half = r->span_min_ns;
 	if (c->verify) {
 		/*
 		 * emptied, W held: loss-based flows fill it again; a queue of
@@ -156,7 +136,7 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		 */
 		if (q < c->watch_min)
 			c->watch_min = q;
-		if (q >= half || q >= c->watch_min + rise) {
+		if (q >= half || q >= c->watch_min + tenth) {
 			/* (or a path that narrowed: below; not on a recheck) */
 			if (++c->risen >= COMPETE_RISEN) {
 				if (c->on || !drain_deeper(c, r, false))

@@ -59,10 +59,7 @@
  *    counts: emptied; W holds COMPETE_VERIFY_NS longer, and a queue back
  *    at half the most meanwhile, or up by a tenth of it from the least
  *    read (W's own cannot grow while W stays below its share, unless the
- *    path narrowed), and by COMPETE_RISE_PKTS packets at R at least (a
- *    request that meets a packet or two ahead of it at the bottleneck
- *    reads a few ms at a few Mbit/s: no queue), at COMPETE_RISEN
- *    readings in a row, is others' at
+ *    path narrowed), at COMPETE_RISEN readings in a row, is others' at
  *    the deepest step (drain-fail), else a step deeper; one that stays
  *    low is W's own (drain-end);
  *  - fallen by the least that counts since the last reading: still
@@ -139,7 +136,6 @@
 #define COMPETE_DRAIN_DEPTH 2	/* steps of W down a drain takes, at most */
 #define COMPETE_VERIFY_NS 2000000000ULL	/* emptied: W held so long, does it fill? */
 #define COMPETE_RISEN	2	/* readings in a row that say others' refill */
-#define COMPETE_RISE_PKTS 2	/* packets at R: the least rise that is a queue */
 /* the longest quiet between tests, after drains that found W's own queue */
 #define COMPETE_QUIET_MAX_NS 20000000000ULL
 #define COMPETE_QUIET_CAP (8 * COMPETE_WINDOW)	/* estimates, at most */
@@ -194,7 +190,6 @@ struct compete_read {
 	uint64_t interval_ns;	/* between estimates */
 	uint64_t rtt_ns;	/* the request's RTT, queue included; 0: unknown */
 	uint32_t filter;	/* the delay read is the least of so many samples */
-	uint64_t recv_bps;	/* R, the rate received; 0: unknown */
 };
 
 /*

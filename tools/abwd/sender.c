@@ -934,7 +934,6 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 				.interval_ns = (uint64_t)s->c.interval_us * 1000,
 				.rtt_ns = x->rtt_ns,
 				.filter = s->c.delay.filter,
-				.recv_bps = e->recv_rate,
 			};
 
 			compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);

@@ -1870,17 +1870,6 @@ static enum compete_step cstep(struct compete *c, int64_t q)
 	return compete_update(c, &r);
 }
 
-/* cstep() at the rate received @recv_bps */
-static enum compete_step cstep_r(struct compete *c, int64_t q, uint64_t recv_bps)
-{
-	struct compete_read r = {
-		.queue_ns = q, .span_min_ns = 2 * MS, .interval_ns = 250 * MS,
-		.rtt_ns = 50 * MS, .filter = 2, .recv_bps = recv_bps,
-	};
-
-	return compete_update(c, &r);
-}
-
 /*
  * Copa's test, per estimate, and the drain that tells whose queue it is.
  * A sawtooth of others' loss-based TCP holding the buffer: the queue
@@ -2238,26 +2227,6 @@ static void test_compete_drain(void)
 	   "compete: ... then 12: falling, at the first step still");
 	ok(cstep(&c, 1 * MS) == COMPETE_DRAIN && c.depth == 1 && c.verify,
 	   "compete: ... then 1: emptied, watched as W's own");
-	/*
-	 * The watch's rise is two packets at R at least: emptied to 3 ms at
-	 * 1.1 Mbit/s, readings of 7 ms (a packet ahead of the request at the
-	 * bottleneck; 4 ms above the least, a tenth of 40) are no refill,
-	 * where with R unknown they are; 28 ms is
-	 */
-	drain_to_watch(&c);
-	for (n = 1; n < 20 && (st = cstep_r(&c, (n <= 2 ? 7 : 3) * MS, 1100000)) == COMPETE_DRAIN; n++)
-		;
-	ok(st == COMPETE_DRAIN_END && n == 9 && c.depth == 1,
-	   "compete: ... emptied to 3 ms at R 1.1 Mbit/s, then 7 and 7 (under two packets, 21.8 ms): W's own, drain-end at the 9th (%d)",
-	   n);
-	drain_to_watch(&c);
-	ok(cstep(&c, 7 * MS) == COMPETE_DRAIN && cstep(&c, 7 * MS) == COMPETE_DRAIN && c.depth == 2,
-	   "compete: ... the same with R unknown: a step deeper (the least that counts, 2 ms, is the floor)");
-	drain_to_watch(&c);
-	ok(cstep_r(&c, 28 * MS, 1100000) == COMPETE_DRAIN &&
-	   cstep_r(&c, 28 * MS, 1100000) == COMPETE_DRAIN && c.depth == 2,
-	   "compete: ... at R 1.1 Mbit/s, 28 and 28 ms: refilled, a step deeper");
-
 	/* W at the end of it: half the R that began it, from the deeper step */
 	{
 		struct aimd_params p = AIMD_DEFAULTS;
