@@ -119,6 +119,9 @@ IMPAIR = {
     "delay100": {"delay": "100ms", "limit": "64"},
     "reorder1": {"reorder": "1%"},
     "elastic": {"cross": "elastic"},
+    # (the same two CUBIC flows, arriving halfway: what a test for them
+    # that has been quiet a while costs before it sees them)
+    "elastic-late": {"cross": "elastic", "late": 0.5},
     "fast": {"cross": "fast"},
 }
 OWD = os.path.join(TOP, "tools/experiments/owd.py")
@@ -169,7 +172,7 @@ def mac(link, end):
 def bottleneck(impair):
     """netem's options for R's two directions under IMPAIR"""
     o = {"delay": "25ms", "rate": "5mbit", "limit": "32"}
-    o.update({k: v for k, v in IMPAIR[impair].items() if k != "cross"})
+    o.update({k: v for k, v in IMPAIR[impair].items() if k not in ("cross", "late")})
     return " ".join(f"{k} {v}" for k, v in o.items())
 
 
@@ -652,10 +655,14 @@ def run(a, tb, proto, mode, rule, run_dir):
         extra.append(spawn("s", sys.executable, OWD, "send", DST, str(OWD_PORT), str(OWD_RATE),
                            str(dur + 4), "--tos", str(PRIO_TOS[0])))
         if elastic:
+            # (arriving late: started now, so that no fork falls in the
+            # sampling, and sleeping until then, real seconds)
+            late = IMPAIR[a.impair].get("late", 0) * dur
             for p in ELASTIC_PORTS:
-                extra.append(spawn("x", "iperf3", "-c", "10.2.1.2", "-p", str(p), "-t", t_run,
-                                   "-C", "cubic", stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL))
+                extra.append(spawn("x", "sh", "-c",
+                                   f"sleep {late:.3f}; exec iperf3 -c 10.2.1.2 -p {p} "
+                                   f"-t {int(dur - late + 6)} -C cubic",
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
             extra.append(spawn("s", "iperf3", "-c", DST, "-p", str(BULK_PORT), "-t", t_run,
                                "-C", "cubic", "-S", str(BULK_TOS), stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL))
