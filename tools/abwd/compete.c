@@ -45,7 +45,6 @@ static enum compete_step drain_begin(struct compete *c, int64_t q_ns, int64_t mo
 	c->refilled = false;
 	c->lag = compete_drain_lag(r->rtt_ns, r->interval_ns);
 	c->drain_most = most_ns;
-	c->drain_q = q_ns;
 	c->last_q = q_ns;
 	c->w_saved = 0;
 	c->drains++;
@@ -253,21 +252,6 @@ enum compete_step compete_update(struct compete *c, const struct compete_read *r
 	return c->on ? COMPETE_RATE : COMPETE_LOSS;
 }
 
-/*
- * what the first step takes off @base: the share of it that drains the
- * queue the drain began at within COMPETE_DRAIN_NS (a queue of q ns at
- * the bottleneck's rate falls by a fraction f of it in q / f), no less
- * than an eighth nor more than a quarter
- */
-static uint64_t drain_first_cut(const struct compete *c, uint64_t base)
-{
-	unsigned __int128 cut = (unsigned __int128)base * (uint64_t)c->drain_q / COMPETE_DRAIN_NS;
-
-	if (cut < base / COMPETE_STEP_LEAST)
-		return base / COMPETE_STEP_LEAST;
-	return cut > base / COMPETE_STEP_MOST ? base / COMPETE_STEP_MOST : (uint64_t)cut;
-}
-
 /* min(R, W) when the drain began: what its steps are taken from */
 static uint64_t drain_base(const struct compete *c)
 {
@@ -316,14 +300,13 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 				c->r_most = 0;
 			}
 			/*
-			 * min(R, W) less what drains its queue in a second (an
-			 * eighth to a quarter of it), then a quarter of it, no
-			 * lower than the highest priorities ask for, then (if
-			 * that held it up) the quarter itself
+			 * three quarters of min(R, W), then a quarter of it,
+			 * no lower than the highest priorities ask for, then
+			 * (if that held it up) the quarter itself
 			 */
 			w = drain_base(c);
 			f = c->depth > COMPETE_DRAIN_DEPTH ? 0 : compete_floor(level, n, w / 2);
-			w = c->depth > 1 ? w / 4 : w - drain_first_cut(c, w);
+			w = c->depth > 1 ? w / 4 : w - w / 4;
 			c->floored = f > w;
 			a->w = aimd_clamp(c->floored ? f : w, p);
 		}
@@ -334,7 +317,7 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 		/*
 		 * W's own queue: W was above what the bottleneck served; back
 		 * to the R that began the drain, or, if it had to go to a
-		 * quarter, to half of it (at the first step it did not fall)
+		 * quarter, to half of it (at three quarters it did not fall)
 		 */
 		if (c->w_saved) {
 			w = drain_base(c);

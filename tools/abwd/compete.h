@@ -47,9 +47,8 @@
  * every few round trips; the paper's rule does not (it cuts only beta
  * below R, and grows W by D into the buffer again), so on a fixed path a
  * queue of W's own can pass the test. So the test only begins a drain
- * (Copa's lesson, and BBR's ProbeRTT): W under min(R, W) by the share of
- * it that drains the queue the drain began at within COMPETE_DRAIN_NS, an
- * eighth of it at least and a quarter at most, and the queue watched once the lag has passed (the requests sent before
+ * (Copa's lesson, and BBR's ProbeRTT): W at three quarters of min(R, W),
+ * and the queue watched once the lag has passed (the requests sent before
  * the drain, its RTT's worth, come back with the queue they met). A queue
  * of W's own falls at every estimate, by what W gave up over the
  * bottleneck's rate, whatever share inelastic traffic takes of the link,
@@ -137,10 +136,6 @@
 #define COMPETE_DRAIN_DEPTH 2	/* steps of W down a drain takes, at most */
 #define COMPETE_VERIFY_NS 2000000000ULL	/* emptied: W held so long, does it fill? */
 #define COMPETE_RISEN	2	/* readings in a row that say others' refill */
-/* a drain's first step empties the queue it began at within so long */
-#define COMPETE_DRAIN_NS 1000000000ULL
-#define COMPETE_STEP_LEAST 8	/* and takes off an eighth of min(R, W) at least */
-#define COMPETE_STEP_MOST 4	/* and a quarter at most */
 /* the longest quiet between tests, after drains that found W's own queue */
 #define COMPETE_QUIET_MAX_NS 20000000000ULL
 #define COMPETE_QUIET_CAP (8 * COMPETE_WINDOW)	/* estimates, at most */
@@ -175,7 +170,6 @@ struct compete {
 	bool floored;			/* the priorities' floor held the last step up */
 	bool refilled;			/* a step taken for a queue that fell, then stood */
 	int64_t drain_most;		/* the most the test saw when it began, ns */
-	int64_t drain_q;		/* the queue it began at, ns */
 	int64_t last_q;			/* the last queue read in the drain, ns */
 	uint64_t w_saved;		/* W when it began, bit/s; 0: not yet set */
 	uint64_t r_saved;		/* the R of the estimate that began it */

@@ -963,9 +963,8 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 
 			/*
 			 * a drain's step to a quarter: what the classes ask
-			 * for, as they are now (its first step, three quarters
-			 * of min(R, W) or more, is above any floor; its third
-			 * has none)
+			 * for, as they are now (its first step, three quarters,
+			 * is above any floor; its third has none)
 			 */
 			if (step == COMPETE_DRAIN && s->cmp.halve &&
 			    s->cmp.depth == COMPETE_DRAIN_DEPTH && qdisc_levels(s, &cap))
