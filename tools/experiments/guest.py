@@ -656,13 +656,17 @@ def run(a, tb, proto, mode, rule, run_dir):
                            str(dur + 4), "--tos", str(PRIO_TOS[0])))
         if elastic:
             # (arriving late: started now, so that no fork falls in the
-            # sampling, and sleeping until then, real seconds)
+            # sampling, and sleeping until then, real seconds from t0,
+            # the run's time zero, which lies ahead of now)
             late = IMPAIR[a.impair].get("late", 0) * dur
             for p in ELASTIC_PORTS:
-                extra.append(spawn("x", "sh", "-c",
-                                   f"sleep {late:.3f}; exec iperf3 -c 10.2.1.2 -p {p} "
-                                   f"-t {int(dur - late + 6)} -C cubic",
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                cubic = ["iperf3", "-c", "10.2.1.2", "-p", str(p), "-t",
+                         str(int(dur - late + 6)), "-C", "cubic"]
+                if late:
+                    wait = max(t0 + late - time.monotonic(), 0)
+                    cubic = ["sh", "-c", f"sleep {wait:.3f}; exec {' '.join(cubic)}"]
+                extra.append(spawn("x", *cubic, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL))
             extra.append(spawn("s", "iperf3", "-c", DST, "-p", str(BULK_PORT), "-t", t_run,
                                "-C", "cubic", "-S", str(BULK_TOS), stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL))
