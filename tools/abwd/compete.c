@@ -122,19 +122,11 @@ static bool drain_deeper(struct compete *c, const struct compete_read *r, bool n
 static enum compete_step drain_judge(struct compete *c, int64_t q, const struct compete_read *r)
 {
 	int64_t fall = c->last_q - q, tenth = c->drain_most / 10, half = c->drain_most / 2;
-	int64_t rise;
 
 	if (tenth < r->span_min_ns)
 		tenth = r->span_min_ns;
 	if (half < r->span_min_ns)
 		half = r->span_min_ns;
-	/*
-	 * (a refill in the watch stands above the path's jitter: the
-	 * queue back at COMPETE_REFILL_NS at least)
-	 */
-	rise = tenth > COMPETE_REFILL_NS ? tenth : COMPETE_REFILL_NS;
-	if (half < COMPETE_REFILL_NS)
-		half = COMPETE_REFILL_NS;
 	if (c->verify) {
 		/*
 		 * emptied, W held: loss-based flows fill it again; a queue of
@@ -144,7 +136,7 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		 */
 		if (q < c->watch_min)
 			c->watch_min = q;
-		if (q >= half || q >= c->watch_min + rise) {
+		if (q >= half || q >= c->watch_min + tenth) {
 			/* (or a path that narrowed: below; not on a recheck) */
 			if (++c->risen >= COMPETE_RISEN) {
 				if (c->on || !drain_deeper(c, r, false))

@@ -59,8 +59,7 @@
  *    counts: emptied; W holds COMPETE_VERIFY_NS longer, and a queue back
  *    at half the most meanwhile, or up by a tenth of it from the least
  *    read (W's own cannot grow while W stays below its share, unless the
- *    path narrowed), and by COMPETE_REFILL_NS at least either way (the
- *    path's jitter), at COMPETE_RISEN readings in a row, is others' at
+ *    path narrowed), at COMPETE_RISEN readings in a row, is others' at
  *    the deepest step (drain-fail), else a step deeper; one that stays
  *    low is W's own (drain-end);
  *  - fallen by the least that counts since the last reading: still
@@ -137,12 +136,6 @@
 #define COMPETE_DRAIN_DEPTH 2	/* steps of W down a drain takes, at most */
 #define COMPETE_VERIFY_NS 2000000000ULL	/* emptied: W held so long, does it fill? */
 #define COMPETE_RISEN	2	/* readings in a row that say others' refill */
-/*
- * the least refill the watch takes for one: over the 2-7 ms of jitter that
- * an emptied queue read on the matrix's fixed paths (11 of their 12 false
- * drain-fails, set 7 in evaluation.rst)
- */
-#define COMPETE_REFILL_NS 10000000LL
 /* the longest quiet between tests, after drains that found W's own queue */
 #define COMPETE_QUIET_MAX_NS 20000000000ULL
 #define COMPETE_QUIET_CAP (8 * COMPETE_WINDOW)	/* estimates, at most */
