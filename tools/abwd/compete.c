@@ -166,40 +166,31 @@ static enum compete_step drain_judge(struct compete *c, int64_t q, const struct 
 		return ++c->drain_age >= COMPETE_DRAIN_MAX ? drain_end(c, r) : COMPETE_DRAIN;
 	}
 	/*
-	 * never fell, COMPETE_RISEN readings in a row: R may read above W's
-	 * share; once deeper. (One reading is not enough: a queue that W's
-	 * step drains slowly, a few ms an estimate where the path frees little
-	 * more than the step, fell within the lag and shows its next fall
-	 * only a reading later; taken at once, the quarter came with the
-	 * queue half gone, in the matrix's fixed-ABW cells.)
-	 */
-	if (!c->fell) {
-		if (++c->risen < COMPETE_RISEN) {
-			c->drain_age++;
-			return COMPETE_DRAIN;
-		}
-		if (drain_deeper(c, r, true))
-			return COMPETE_DRAIN;
-	}
-	/*
-	 * fell, then no more, or never fell at the deepest step: judged when
-	 * it lasts COMPETE_RISEN readings. A reading let pass is not the base
-	 * of the next one's fall (a queue standing at 30 ms that reads 33 must
-	 * not seem to fall when it reads 30 again), nor the drain's last
+	 * no fall: judged when it lasts COMPETE_RISEN readings. A reading let
+	 * pass is not the base of the next one's fall (a queue standing at 30
+	 * ms that reads 33 must not seem to fall when it reads 30 again), nor
+	 * the drain's last; and a queue that never fell gets it too (one
+	 * that W's step drains slowly, a few ms an estimate where the path
+	 * frees little more than the step, fell within the lag and shows its
+	 * next fall only a reading later: taken at once, the quarter came
+	 * with the queue half gone, in the matrix's fixed-ABW cells)
 	 */
 	if (++c->risen < COMPETE_RISEN) {
 		c->drain_age++;
 		return COMPETE_DRAIN;
 	}
+	/* never fell: R may read above W's share; once deeper, then others' */
+	if (!c->fell)
+		return drain_deeper(c, r, true) ? COMPETE_DRAIN : drain_fail(c);
 	/*
-	 * It lasts: refilled, or standing. Others' refill what W frees, but a
-	 * path that narrows while W drains (inelastic traffic that steps up,
-	 * as the DBHPF staircase does every few seconds) leaves W's step above
-	 * what it now frees, and W's own queue stands or grows as well: in the
-	 * matrix's fixed-ABW cells that was taken for others' in most runs. A
-	 * step deeper tells them apart; others' only at the deepest. Not on a
-	 * recheck while competing: the others were there a moment ago, and
-	 * their refill at the first step says they still are.
+	 * Fell, then no more: refilled, or standing. Others' refill what W
+	 * frees, but a path that narrows while W drains (inelastic traffic
+	 * that steps up, as the DBHPF staircase does every few seconds) leaves
+	 * W's step above what it now frees, and W's own queue stands or grows
+	 * as well: in the matrix's fixed-ABW cells that was taken for others'
+	 * in most runs. A step deeper tells them apart; others' only at the
+	 * deepest. Not on a recheck while competing: the others were there a
+	 * moment ago, and their refill at the first step says they still are.
 	 */
 	if (!c->on && drain_deeper(c, r, false))
 		return COMPETE_DRAIN;
