@@ -63,7 +63,8 @@ setup() {
 		tcq class add dev veth0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit
 }
 
-# flood [DST]: 4 Mbit/s of paced UDP through the class, in the background,
+# flood [DST [BPS]]: 4 Mbit/s of paced UDP (two sockets at BPS each, 2
+# Mbit/s unless given) through the class, in the background,
 # from two sockets, until flood_stop (a minute at most): unbounded, each
 # fills its send buffer in the queue (about 130 kB, half a second at W)
 # before it is held back. (Paced, not greedy: a greedy sender takes every slot a
@@ -72,8 +73,10 @@ setup() {
 # reads between its start and the pings take seconds, and pings sent after
 # a timed flood ended found the class empty (CI, stop 53, on 6.1).
 flood() {
+	local bps=${2:-2000000}
+
 	ip netns exec "$SND" python3 "$here/udpflood.py" "${1:-10.0.0.2}" 60 \
-		9@2000000 10@2000000 &
+		"9@$bps" "10@$bps" &
 	flood_pid=$!
 }
 
@@ -219,7 +222,14 @@ cap_falls() {
 		within "$limit" 5000 6250
 	log_test $? "W lowered under load: the bound follows at once" \
 		"backlog limit $limit B, service rate $rate bit/s"
-	sleep 0.5
+	# The flood again at 800 kbit/s, 1.6 W: the class stays full, and a
+	# ping finds room in it after most departures. At 4 Mbit/s, eight
+	# times W, a flood packet took the room a departure left within 3 ms
+	# of the 23 ms between departures, and (CI, stop 55, on 6.1) none of
+	# 20 pings, twice, found it.
+	flood_stop
+	flood 10.0.0.2 400000
+	sleep 1
 	# (a packet of the flood's is 23 ms at 500 kbit/s)
 	out=$(measure_twice ping_bounded 20 100 23)
 	rc=$?

@@ -228,11 +228,19 @@ for item in "${items[@]}"; do
 	esac
 done
 
-# --- unload: refcounts must have dropped back
+# --- unload: refcounts must have dropped back. A namespace deleted by the
+# last case is torn down by a workqueue after `ip netns del` returns, and
+# its qdiscs hold the module until then (rmmod found sch_er2bc in use right
+# after er2bc_classes:lending, 6.12): up to 30 s for the count to reach 0.
+# A reference that leaked never does.
 ok=1
 for m in tcp_rcvmgr sch_er2bc; do
 	if grep -q "^$m " /proc/modules; then
-		rmmod "$m" || ok=0
+		for _ in $(seq 300); do
+			[ "$(cat "/sys/module/$m/refcnt" 2>/dev/null)" = 0 ] && break
+			sleep 0.1
+		done
+		rmmod "$m" || { ok=0; echo "# $m: refcnt $(cat "/sys/module/$m/refcnt" 2>/dev/null) 30 s after the last case"; }
 	fi
 done
 [ $ok = 1 ] && harness PASS "modules unload" || harness FAIL "modules unload"
