@@ -744,7 +744,7 @@ static const struct key_def keys[] = {
 	{ "delay-drain", "yes|no", S, "no", false, false, set_delay_drain,
 	  "delay, hybrid: a queue two delay-spans deep is drained, W under the bottleneck's rate" },
 	{ "compete", "yes|no",	 S, "no", false, false, set_compete,
-	  "loss: beside elastic traffic, W at TCP's rate for 4 flows (compete.h)" },
+	  "loss, delay: beside elastic traffic, W at TCP's rate for 4 flows (compete.h)" },
 	{ "loss-queue", "yes|no", S, "yes", false, false, set_loss_queue,
 	  "loss: a loss cuts W only with a queue (delay-span-min) or when heavy" },
 	{ "probe-interval", "TIME|off", S, "off", false, false, set_probe_interval,
@@ -1090,6 +1090,11 @@ static int cross_check(const struct config *c, const struct sources *s)
 				 "delay-span-min (%s) is above delay-span (%s)",
 				 fmt_time(a, c->delay.span_min_ns / 1000),
 				 fmt_time(b, c->delay.span_ns / 1000));
+	/* (hybrid's own test answers elastic traffic: two would fight over W) */
+	if (c->compete && c->delay.mode == DELAY_MODE_HYBRID)
+		return cross_err(s, "compete", "mode",
+				 "compete (yes) is for mode loss or delay: hybrid has its own "
+				 "answer to elastic traffic; set compete no, or mode delay");
 	if (c->timeout_us > ABWD_PENDING_MAX * c->interval_us)
 		return cross_err(s, "timeout", "interval",
 				 "timeout (%s) is longer than %u intervals (%s)",

@@ -388,9 +388,9 @@ static void write_status(struct sender *s)
 		json_s64(&j, "queue_delay_us", s->dly.queue_ns / 1000);
 		json_s64(&j, "delay_span_us", delay_span(&s->dly, &s->c.delay) / 1000);
 		json_u64(&j, "rtt_min_us", s->dly.rtt_min_ns / 1000);
-		/* (hybrid's push, or the loss rule's answer to elastic traffic) */
-		json_bool(&j, "competing", s->c.delay.mode == DELAY_MODE_LOSS ? s->cmp.on :
-			  s->dly.competing);
+		/* (compete's answer to elastic traffic, or hybrid's push) */
+		json_bool(&j, "competing", s->c.delay.mode == DELAY_MODE_LOSS || s->c.compete ?
+			  s->cmp.on : s->dly.competing);
 		json_u64(&j, "scavenger_hold_us", s->hold_us);
 		/* the delay rule's drains (delay.h), and those the queue outlasted */
 		if (s->c.delay.mode != DELAY_MODE_LOSS) {
@@ -402,6 +402,12 @@ static void write_status(struct sender *s)
 			json_bool(&j, "draining", s->cmp.draining);
 			json_u64(&j, "drains", s->cmp.drains);
 			json_u64(&j, "drains_failed", s->cmp.drains_failed);
+		}
+		/* the delay rule's own beside compete's (compete.h) */
+		if (s->c.delay.mode != DELAY_MODE_LOSS && s->c.compete) {
+			json_bool(&j, "compete_draining", s->cmp.draining);
+			json_u64(&j, "compete_drains", s->cmp.drains);
+			json_u64(&j, "compete_drains_failed", s->cmp.drains_failed);
 		}
 	}
 	json_s64(&j, "loss_packets", s->last_l);
@@ -832,6 +838,50 @@ static void abw_set(struct sender *s, const struct abw_estimate *a)
 }
 
 /*
+ * compete's @step, read at this estimate, applied to W: the competing
+ * rate (a cut stops at what the highest priorities ask for) or a drain's
+ * step (its quarter no lower than they ask for, as the classes are now:
+ * its first step, three quarters, is above any floor; its third has none).
+ * Returns the rule's name for the log.
+ */
+static const char *compete_apply(struct sender *s, enum compete_step step,
+				 const struct iv_estimate *e, const struct load_sample *ls)
+{
+	const uint64_t *level = NULL;
+	struct qdisc_cap cap;
+
+	if (step == COMPETE_RATE) {
+		if (compete_rate(&s->cmp) < s->aimd.w && qdisc_levels(s, &cap))
+			level = cap.level;
+		return compete_branch_name(compete_aimd(&s->cmp, &s->load, &s->aimd,
+							&s->c.aimd, ls, level,
+							ER2BC_PRIO_MAX));
+	}
+	if (step == COMPETE_DRAIN && s->cmp.halve &&
+	    s->cmp.depth == COMPETE_DRAIN_DEPTH && qdisc_levels(s, &cap))
+		level = cap.level;
+	compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, e->recv_rate,
+		      level, ER2BC_PRIO_MAX);
+	return compete_step_name(step);
+}
+
+/* compete's reading of this estimate: the queue the delay state read */
+static enum compete_step compete_read(struct sender *s, const struct iv_estimate *e,
+				      const struct delay_sample *x)
+{
+	struct compete_read cr = {
+		.queue_ns = s->dly.queue_ns,
+		.span_min_ns = (int64_t)s->c.delay.span_min_ns,
+		.interval_ns = (uint64_t)s->c.interval_us * 1000,
+		.rtt_ns = x->rtt_ns,
+		.filter = s->c.delay.filter,
+	};
+
+	compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
+	return compete_update(&s->cmp, &cr);
+}
+
+/*
  * W(t) from estimate @e: by the paper's rule (mode loss), or by the delay
  * rule (delay.h) from @x, the delay and RTT of the request that closed it
  * (NULL: the qdisc gave no dequeue time; the paper's rule then)
@@ -909,8 +959,34 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		x->limited = !load_cut_bound(&s->load);
 		x->floor = load_floor(&s->load, s->aimd.w, e->recv_rate);
 		w_before = s->aimd.w;
-		s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
-		rule = delay_cmd_name(s->last_cmd);
+		if (s->c.compete && !e->foreign && (s->cmp.draining || s->cmp.on)) {
+			/*
+			 * compete holds W (a drain, or competing): the delay
+			 * state reads the queue, its rule waits. Competing
+			 * ended (the others gone): W holds this estimate, the
+			 * delay rule moves it from the next
+			 */
+			enum compete_step step;
+
+			delay_watch(&s->dly, &s->c.delay, x);
+			step = compete_read(s, e, x);
+			rule = step == COMPETE_LOSS ? "compete-end" : compete_apply(s, step, e, &ls);
+		} else {
+			s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
+			rule = delay_cmd_name(s->last_cmd);
+			/*
+			 * Copa's test on the delay rule's queue (compete.h),
+			 * not while the delay rule drains its own: a drain
+			 * that begins takes W from where it was, not from
+			 * the delay rule's step
+			 */
+			if (s->c.compete && s->c.delay.mode == DELAY_MODE_DELAY &&
+			    !e->foreign && !s->dly.draining &&
+			    compete_read(s, e, x) == COMPETE_DRAIN) {
+				s->aimd.w = w_before;
+				rule = compete_apply(s, COMPETE_DRAIN, e, &ls);
+			}
+		}
 		/*
 		 * L unknown: no queue may mean no congestion or a policer's
 		 * losses the foreign packets hid, so the delay rule cuts W
@@ -920,6 +996,8 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			s->aimd.w = w_before;
 			rule = "hold, foreign";
 		}
+		if (e->foreign && s->c.compete)
+			compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
 	} else {
 		/*
 		 * the loss rule; beside elastic traffic, competing, once a
@@ -927,18 +1005,8 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		 */
 		enum compete_step step = COMPETE_LOSS;
 
-		if (x && s->c.compete && !e->foreign) {
-			struct compete_read cr = {
-				.queue_ns = s->dly.queue_ns,
-				.span_min_ns = (int64_t)s->c.delay.span_min_ns,
-				.interval_ns = (uint64_t)s->c.interval_us * 1000,
-				.rtt_ns = x->rtt_ns,
-				.filter = s->c.delay.filter,
-			};
-
-			compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
-			step = compete_update(&s->cmp, &cr);
-		}
+		if (x && s->c.compete && !e->foreign)
+			step = compete_read(s, e, x);
 		/*
 		 * no loss count to go by: W as it was (a drain under way
 		 * counts it, so that a spoofer cannot hold W at its low)
@@ -947,31 +1015,8 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			rule = "hold, foreign";
 			if (s->c.compete)
 				compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
-		} else if (step == COMPETE_RATE) {
-			const uint64_t *level = NULL;
-			struct qdisc_cap cap;
-
-			/* (a cut stops at what the highest priorities ask for) */
-			if (compete_rate(&s->cmp) < s->aimd.w && qdisc_levels(s, &cap))
-				level = cap.level;
-			rule = compete_branch_name(compete_aimd(&s->cmp, &s->load, &s->aimd,
-								&s->c.aimd, &ls, level,
-								ER2BC_PRIO_MAX));
 		} else if (step != COMPETE_LOSS) {
-			const uint64_t *level = NULL;
-			struct qdisc_cap cap;
-
-			/*
-			 * a drain's step to a quarter: what the classes ask
-			 * for, as they are now (its first step, three quarters,
-			 * is above any floor; its third has none)
-			 */
-			if (step == COMPETE_DRAIN && s->cmp.halve &&
-			    s->cmp.depth == COMPETE_DRAIN_DEPTH && qdisc_levels(s, &cap))
-				level = cap.level;
-			compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, e->recv_rate,
-				      level, ER2BC_PRIO_MAX);
-			rule = compete_step_name(step);
+			rule = compete_apply(s, step, e, &ls);
 		} else if (s->c.compete && s->cmp.draining) {
 			compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
 			rule = "drain";		/* no queue read: W holds */

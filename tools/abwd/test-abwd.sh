@@ -85,6 +85,7 @@ expect "sender: the delay read is the least of two by default" 0 "delay-filter =
 expect "sender: delay-filter 16" 0 "delay-filter = 16" "${S[@]}" --delay-filter 16
 expect "sender: no drain by default (not yet measured)" 0 "^delay-drain = no$" "${S[@]}"
 expect "sender: delay-drain yes" 0 "^delay-drain = yes$" "${S[@]}" --delay-drain yes
+expect "sender: compete with the delay rule" 0 "^compete = yes$" "${S[@]}" --mode delay --compete yes
 expect "sender: delay-span in tc's time units" 0 "delay-span = 120ms" "${S[@]}" --delay-span 0.12s
 expect "sender: timeout defaults to at most 16 intervals" 0 "timeout = 1.6s" "${S[@]}" --interval 100ms
 expect "sender: a bare interval is us, as tc's: 500000 is 500ms" 0 "^interval = 500ms$" \
@@ -209,6 +210,11 @@ expect "... by the responder too" 0 "^dev = no-such-dev0$" \
 expect "delay-span-min above delay-span" 2 \
 	"^er2bc-abwd: --delay-span-min: delay-span-min \(20ms\) is above delay-span \(10ms\)" \
 	"${S[@]}" --delay-span 10ms --delay-span-min 20ms
+expect "compete with hybrid: refused, compete named" 2 \
+	"^er2bc-abwd: --compete: compete \(yes\) is for mode loss or delay: hybrid has its own answer" \
+	"${S[@]}" --mode hybrid --compete yes
+expect "hybrid after compete: compete still named" 2 "^er2bc-abwd: --compete: compete \(yes\) is for mode loss or delay" \
+	"${S[@]}" --compete yes --mode hybrid
 expect "theta-l above theta-h" 2 "^er2bc-abwd: --theta-l: theta-l \(2\) is above theta-h \(1\)" \
 	"${S[@]}" --theta-l 2
 expect "theta-h below theta-l" 2 "^er2bc-abwd: --theta-l: theta-l \(1\) is above theta-h \(0\)" \

@@ -553,7 +553,7 @@ def rule_margin(rule):
 # each mode's options, in the order a RULE names them
 RULE_EXTRAS = {
     "loss": ["compete", "queue", "probe"],
-    "delay": ["drain", "probe"],
+    "delay": ["compete", "drain", "probe"],
     "hybrid": ["drain", "probe"],
 }
 PROBE_INTERVAL = "50ms"
@@ -561,9 +561,9 @@ PROBE_INTERVAL = "50ms"
 
 def estimator_args(rule):
     """the sender's options for a contender's RULE: a mode (loss, delay,
-    hybrid), for the loss rule +compete (beside elastic traffic) and
-    +queue (a loss cuts only over a queue), for the delay rules +drain
-    (a standing queue drained), then for any +probe (delay probes every
+    hybrid), for the loss rule and the delay rule +compete (beside elastic
+    traffic), for the loss rule +queue (a loss cuts only over a queue),
+    for the delay rules +drain (a standing queue drained), then for any +probe (delay probes every
     50 ms, each read the least over a round trip, so delay-filter 1), in
     that order (er2bc-estimator.rst); a +marginN and a +latencyMS after
     them are the qdisc's"""
@@ -575,7 +575,7 @@ def estimator_args(rule):
     if allowed is None or len(set(extra)) != len(extra) or any(e not in allowed for e in extra) \
             or extra != sorted(extra, key=allowed.index):
         raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete][+queue][+probe], "
-                         "delay or hybrid [+drain][+probe], then +marginN (1-100) "
+                         "delay[+compete][+drain][+probe], hybrid[+drain][+probe], then +marginN (1-100) "
                          "and +latencyMS if any")
     # (loss-queue is the estimator's default: the paper's rule, loss
     # without +queue, says no to it, so that stored runs keep their meaning)
@@ -874,7 +874,7 @@ def main():
            or (m == "none") != (r is None) and a.matrix]
     if bad:
         ap.error(f"--contenders: {', '.join(bad)}: MODE one of {', '.join(BASELINES)}, "
-                 "RULE loss[+compete][+queue], delay or hybrid (none has none), "
+                 "RULE loss[+compete][+queue], delay[+compete] or hybrid (none has none), "
                  "and for er2bc and static +marginN (1-100 %: priorities 1-3) "
                  "and +latencyMS (0: unlimited)")
     if not a.matrix and (a.impair != "published" or a.seed
