@@ -356,6 +356,20 @@ void compete_abandon(struct compete *c, struct aimd *a, const struct aimd_params
 	compete_init(c);
 }
 
+void compete_forget(struct compete *c)
+{
+	c->n = 0;
+}
+
+void compete_join(struct compete *c)
+{
+	c->on = true;
+	c->age = 0;
+	c->n = 0;
+	c->quiet = 0;
+	c->quiet_len = 0;
+}
+
 const char *compete_step_name(enum compete_step step)
 {
 	static const char *const names[] = {

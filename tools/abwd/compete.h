@@ -248,6 +248,16 @@ void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
  */
 void compete_abandon(struct compete *c, struct aimd *a, const struct aimd_params *p);
 
+/*
+ * beside the delay rule (delay.h), which drains a queue of its own: while
+ * it drains, the window's readings are W's own drain, and the test starts
+ * over after it (compete_forget()); a drain of its that the queue outlasted
+ * found it others', and the rule competes at once, as a drain-fail of
+ * compete's own would have it, without one (compete_join())
+ */
+void compete_forget(struct compete *c);
+void compete_join(struct compete *c);
+
 /* a drain's step as the log names it: drain, drain-end, drain-fail */
 const char *compete_step_name(enum compete_step step);
 

@@ -291,6 +291,18 @@ bool delay_queued(const struct delay_state *s)
 	return s->have && s->queued;
 }
 
+int64_t delay_queue_over(const struct delay_state *s, const struct delay_params *p)
+{
+	int64_t own = (int64_t)((__int128)delay_span(s, p) * AREA_ABOVE / PPM);
+
+	return s->queue_ns > own ? s->queue_ns - own : 0;
+}
+
+void delay_resume(struct delay_state *s)
+{
+	s->last_step = 0;
+}
+
 /*
  * W caps what crossed in the estimate @x: W (before this estimate's step)
  * at most R and a fiftieth. A W above that, the queue may be W's own (an

@@ -290,4 +290,18 @@ void delay_watch(struct delay_state *s, const struct delay_params *p,
  */
 bool delay_queued(const struct delay_state *s);
 
+/*
+ * the last queue read above what the delay rule keeps of its own (the
+ * areas up to AREA_ABOVE of the span, where it holds or steps up), ns,
+ * 0 at or below it: what compete's test reads in the delay mode, so that
+ * the rule's own target queue does not pass for one that stands
+ */
+int64_t delay_queue_over(const struct delay_state *s, const struct delay_params *p);
+
+/*
+ * the delay rule takes W again after another rule held it (compete.h):
+ * its smoothed step starts over, as after its own drain
+ */
+void delay_resume(struct delay_state *s);
+
 #endif /* _ABWD_DELAY_H */

@@ -87,6 +87,7 @@ struct sender {
 	struct linkloss linkloss;
 	bool no_time_logged;		/* a sample without a dequeue time logged */
 	enum delay_cmd last_cmd;
+	bool compete_held;	/* the delay mode: compete held W last estimate */
 	uint32_t hold_us;		/* the last scavenger-hold handed over */
 	bool no_hold;			/* the module refused scavenger-hold */
 	bool have_tr;
@@ -838,6 +839,25 @@ static void abw_set(struct sender *s, const struct abw_estimate *a)
 }
 
 /*
+ * compete's reading of this estimate: @queue_ns, the queue the delay state
+ * read (in the delay mode, above the rule's own: delay_queue_over())
+ */
+static enum compete_step compete_read(struct sender *s, const struct iv_estimate *e,
+				      const struct delay_sample *x, int64_t queue_ns)
+{
+	struct compete_read cr = {
+		.queue_ns = queue_ns,
+		.span_min_ns = (int64_t)s->c.delay.span_min_ns,
+		.interval_ns = (uint64_t)s->c.interval_us * 1000,
+		.rtt_ns = x->rtt_ns,
+		.filter = s->c.delay.filter,
+	};
+
+	compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
+	return compete_update(&s->cmp, &cr);
+}
+
+/*
  * compete's @step, read at this estimate, applied to W: the competing
  * rate (a cut stops at what the highest priorities ask for) or a drain's
  * step (its quarter no lower than they ask for, as the classes are now:
@@ -862,23 +882,41 @@ static const char *compete_apply(struct sender *s, enum compete_step step,
 		level = cap.level;
 	compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, e->recv_rate,
 		      level, ER2BC_PRIO_MAX);
-	return compete_step_name(step);
+	if (s->c.delay.mode == DELAY_MODE_LOSS)
+		return compete_step_name(step);
+	/* (the delay rule's own drain has the plain names) */
+	return step == COMPETE_DRAIN ? "compete-drain" : step == COMPETE_DRAIN_END ?
+	       "compete-drain-end" : "compete-drain-fail";
 }
 
-/* compete's reading of this estimate: the queue the delay state read */
-static enum compete_step compete_read(struct sender *s, const struct iv_estimate *e,
-				      const struct delay_sample *x)
+/*
+ * compete beside the delay rule, after the rule's step: Copa's test on the
+ * queue above the rule's own; not while the rule drains a queue of its
+ * own (the window starts over after it); at once competing when that
+ * drain found the queue others' (Nimbus switches on the same evidence).
+ * A drain of compete's that begins takes W from before the rule's step.
+ */
+static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
+				 const struct delay_sample *x, const struct load_sample *ls,
+				 uint64_t w_before, const char *rule)
 {
-	struct compete_read cr = {
-		.queue_ns = s->dly.queue_ns,
-		.span_min_ns = (int64_t)s->c.delay.span_min_ns,
-		.interval_ns = (uint64_t)s->c.interval_us * 1000,
-		.rtt_ns = x->rtt_ns,
-		.filter = s->c.delay.filter,
-	};
-
-	compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
-	return compete_update(&s->cmp, &cr);
+	switch (s->last_cmd) {
+	case DELAY_DRAIN:
+	case DELAY_DRAIN_DONE:
+		compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
+		compete_forget(&s->cmp);
+		return rule;
+	case DELAY_DRAIN_FAIL:
+		compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
+		compete_join(&s->cmp);
+		return "drain-fail, competing";
+	default:
+		break;
+	}
+	if (compete_read(s, e, x, delay_queue_over(&s->dly, &s->c.delay)) != COMPETE_DRAIN)
+		return rule;
+	s->aimd.w = w_before;
+	return compete_apply(s, COMPETE_DRAIN, e, ls);
 }
 
 /*
@@ -959,33 +997,35 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		x->limited = !load_cut_bound(&s->load);
 		x->floor = load_floor(&s->load, s->aimd.w, e->recv_rate);
 		w_before = s->aimd.w;
-		if (s->c.compete && !e->foreign && (s->cmp.draining || s->cmp.on)) {
+		if (s->c.compete && (s->cmp.draining || s->cmp.on)) {
 			/*
 			 * compete holds W (a drain, or competing): the delay
 			 * state reads the queue, its rule waits. Competing
 			 * ended (the others gone): W holds this estimate, the
-			 * delay rule moves it from the next
+			 * delay rule moves it from the next. A foreign
+			 * estimate holds W too (a drain counts it, as in
+			 * the loss mode)
 			 */
 			enum compete_step step;
 
 			delay_watch(&s->dly, &s->c.delay, x);
-			step = compete_read(s, e, x);
-			rule = step == COMPETE_LOSS ? "compete-end" : compete_apply(s, step, e, &ls);
+			if (e->foreign) {
+				compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
+				rule = "hold, foreign";
+			} else {
+				step = compete_read(s, e, x, delay_queue_over(&s->dly, &s->c.delay));
+				rule = step == COMPETE_LOSS ? "compete-end" :
+				       compete_apply(s, step, e, &ls);
+			}
+			s->compete_held = true;
 		} else {
+			if (s->compete_held)
+				delay_resume(&s->dly);
+			s->compete_held = false;
 			s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
 			rule = delay_cmd_name(s->last_cmd);
-			/*
-			 * Copa's test on the delay rule's queue (compete.h),
-			 * not while the delay rule drains its own: a drain
-			 * that begins takes W from where it was, not from
-			 * the delay rule's step
-			 */
-			if (s->c.compete && s->c.delay.mode == DELAY_MODE_DELAY &&
-			    !e->foreign && !s->dly.draining &&
-			    compete_read(s, e, x) == COMPETE_DRAIN) {
-				s->aimd.w = w_before;
-				rule = compete_apply(s, COMPETE_DRAIN, e, &ls);
-			}
+			if (s->c.compete && !e->foreign)
+				rule = delay_compete(s, e, x, &ls, w_before, rule);
 		}
 		/*
 		 * L unknown: no queue may mean no congestion or a policer's
@@ -996,8 +1036,6 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			s->aimd.w = w_before;
 			rule = "hold, foreign";
 		}
-		if (e->foreign && s->c.compete)
-			compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
 	} else {
 		/*
 		 * the loss rule; beside elastic traffic, competing, once a
@@ -1006,7 +1044,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		enum compete_step step = COMPETE_LOSS;
 
 		if (x && s->c.compete && !e->foreign)
-			step = compete_read(s, e, x);
+			step = compete_read(s, e, x, s->dly.queue_ns);
 		/*
 		 * no loss count to go by: W as it was (a drain under way
 		 * counts it, so that a spoofer cannot hold W at its low)

@@ -1962,6 +1962,90 @@ static void test_compete_detect(void)
  * once they leave and the rule is the paper's again a drain that finds
  * W's own queue waits 10 again.
  */
+/*
+ * compete beside the delay rule (sender.c): Copa's test reads the queue
+ * above what the rule keeps of its own (delay_queue_over(), AREA_ABOVE of
+ * the span: 17.5 ms of the default 50), so that the rule's own target
+ * queue, which stands by design, begins no drain; others' above it still
+ * does. The delay rule's drain that the queue outlasted competes at once
+ * (compete_join()); one that drained starts the test's window over
+ * (compete_forget()).
+ */
+static void test_compete_delay(void)
+{
+	struct delay_params p = DELAY_DEFAULTS;
+	struct delay_sample x = { .rtt_ns = 40 * MS };
+	int i, begins_raw = 0, begins_over = 0, first = 0;
+	struct compete raw, over;
+	struct delay_state s;
+	enum compete_step st;
+
+	delay_init(&s);
+	x.owd_ns = OFFSET + 20 * MS;
+	delay_watch(&s, &p, &x);
+	x.owd_ns = OFFSET + 30 * MS;
+	delay_watch(&s, &p, &x);
+	delay_watch(&s, &p, &x);
+	ok(s.queue_ns == 10 * MS && delay_queue_over(&s, &p) == 0,
+	   "compete, delay: 10 ms read: within the rule's own 17.5 ms, none over (%lld)",
+	   (long long)delay_queue_over(&s, &p));
+	x.owd_ns = OFFSET + 50 * MS;
+	delay_watch(&s, &p, &x);
+	delay_watch(&s, &p, &x);
+	ok(s.queue_ns == 30 * MS && delay_queue_over(&s, &p) == 12500 * 1000,
+	   "compete, delay: 30 ms read: 12.5 ms over the rule's own (%lld ns)",
+	   (long long)delay_queue_over(&s, &p));
+
+	/*
+	 * the rule's own queue, in its areas (8-17 ms, never empty): read
+	 * whole, Copa's test begins a drain at the 10th estimate; above the
+	 * rule's own, never in 200
+	 */
+	compete_init(&raw);
+	compete_init(&over);
+	for (i = 0; i < 200; i++) {
+		int64_t q = (8 + (i * 7) % 10) * MS;
+
+		st = cstep(&raw, raw.draining ? 0 : q);
+		if (st == COMPETE_DRAIN && raw.draining && raw.drain_age == 0 && !first)
+			first = i + 1;
+		begins_raw = (int)raw.drains;
+		st = cstep(&over, q > 17500 * 1000 ? q - 17500 * 1000 : 0);
+		begins_over = (int)over.drains;
+	}
+	ok(begins_raw >= 1 && first == 10 && begins_over == 0,
+	   "compete, delay: the rule's own 8-17 ms: read whole, a drain at the %dth estimate (%d in 200); above its own, none (%d)",
+	   first, begins_raw, begins_over);
+
+	/* others' sawtooth, 30-75 ms: above the rule's own, a drain at the 10th */
+	compete_init(&over);
+	for (i = 0; i < 10; i++)
+		st = cstep(&over, (30 + (i % 10) * 5) * MS - 17500 * 1000);
+	ok(st == COMPETE_DRAIN && over.draining,
+	   "compete, delay: others' 30-75 ms, above the rule's own: the drain begins at the 10th");
+
+	/* the delay rule's drain found others': competing at once */
+	compete_init(&over);
+	compete_join(&over);
+	st = cstep(&over, 40 * MS);
+	ok(over.on && st == COMPETE_RATE && !over.drains && !over.drains_failed,
+	   "compete, delay: the rule's drain outlasted: competing at once, no drain of compete's counted");
+
+	/* the delay rule's drain emptied W's own: the window starts over */
+	compete_init(&over);
+	for (i = 0; i < 9; i++)
+		cstep(&over, 40 * MS);
+	compete_forget(&over);
+	for (i = 0; i < 10; i++) {
+		st = cstep(&over, 40 * MS);
+		if (st == COMPETE_DRAIN)
+			break;
+	}
+	ok(i == 9 && over.draining,
+	   "compete, delay: after the rule's own drain, the window refills: a drain 10 readings on (%d)",
+	   i + 1);
+}
+
 static void test_compete_quiet(void)
 {
 	int i, begins = 0, gap = 0, gaps[8] = { 0 }, ends = 0, fails = 0;
@@ -3967,6 +4051,7 @@ int main(void)
 	test_delay_limited();
 	test_compete_detect();
 	test_compete_quiet();
+	test_compete_delay();
 	test_compete_drain();
 	test_compete_rate();
 	test_compete_aimd();

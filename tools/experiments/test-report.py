@@ -172,7 +172,12 @@ ok(guest.estimator_args("delay+drain+probe") == ["--mode", "delay", "--delay-dra
                                                     "1"]
    and guest.estimator_args("hybrid+drain") == ["--mode", "hybrid", "--delay-drain", "yes"],
    "contenders: +drain for the delay rules, +probe for any (delay probes, delay-filter 1)")
-for bad in ("delay+compete", "loss+drain", "fast", "loss+queue+compete", "hybrid+queue",
+ok(guest.estimator_args("delay+compete") == ["--mode", "delay", "--compete", "yes"]
+   and guest.estimator_args("delay+compete+drain+probe") == [
+       "--mode", "delay", "--compete", "yes", "--delay-drain", "yes",
+       "--probe-interval", "50ms", "--delay-filter", "1"],
+   "contenders: +compete for the delay rule too, before +drain")
+for bad in ("hybrid+compete", "delay+drain+compete", "loss+drain", "fast", "loss+queue+compete", "hybrid+queue",
             "loss+margin0", "loss+margin101", "loss+margin20+queue", "delay+probe+drain",
             "loss+probe+probe"):
     try:
