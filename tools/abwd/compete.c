@@ -100,13 +100,18 @@ static enum compete_step drain_fail(struct compete *c)
  * queue that fell and then stood or rose takes the floored step only (and
  * no drain that took a step for it goes past the floor later), so
  * that beside loss-based flows W is never put under what the highest
- * priorities ask for by their refill (issue 39)
+ * priorities ask for by their refill (issue 39). Nor does a recheck while
+ * competing: the others held the queue a moment ago, and one that does
+ * not fall at the floor is theirs still; under it, the recheck left
+ * priority 1 short every COMPETE_RECHECK estimates beside CUBIC
+ * (er2bc_elastic, 6.12: W at 533 kbit/s under its 1 Mbit/s for the last
+ * 1.5 s of the run)
  */
 static bool drain_deeper(struct compete *c, const struct compete_read *r, bool never_fell)
 {
 	if (c->depth > COMPETE_DRAIN_DEPTH ||
 	    (c->depth == COMPETE_DRAIN_DEPTH &&
-	     !(c->floored && never_fell && !c->refilled)))
+	     !(c->floored && never_fell && !c->refilled && !c->on)))
 		return false;
 	c->refilled |= !never_fell;
 	c->depth++;

@@ -71,8 +71,9 @@
  *    lower than what it now frees, and W's own queue stands or grows
  *    too; the deeper step empties it, the others refill at it as well.
  *    That step is never past the priorities' floor (only a queue that
- *    never fell goes to the plain quarter), and a recheck while
- *    competing judges a refill at the first step others' at once;
+ *    never fell goes to the plain quarter, and not on a recheck while
+ *    competing), and a recheck while competing judges a refill at the
+ *    first step others' at once;
  *  - never fallen, COMPETE_RISEN readings in a row (a step that frees
  *    little more than the path gives drains a few ms an estimate, and a
  *    fall within the lag shows its next only a reading later): W at a

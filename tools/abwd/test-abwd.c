@@ -2561,6 +2561,43 @@ static void test_compete_drain(void)
 		   i);
 	}
 
+	/*
+	 * competing, a recheck whose queue never falls, with the floor: at
+	 * the floored step, others' still; never the quarter under the
+	 * priorities' floor (it left priority 1 short at each recheck)
+	 */
+	{
+		uint64_t level[6] = { 0, 1000000, 0, 400000, 0, 0 };
+
+		compete_init(&c);
+		for (i = 0; i < 30 && cstep(&c, (40 + i % 5) * MS) != COMPETE_DRAIN_FAIL; i++)
+			;
+		for (n = 0; n < 40 && (st = cstep(&c, 40 * MS)) == COMPETE_RATE; n++)
+			;
+		aimd_init(&a, &p);
+		a.w = 3400000;
+		compete_drain(&c, st, &a, &p, 2134000, level, 5);
+		ok(st == COMPETE_DRAIN && c.on && a.w == 1600500,
+		   "compete: competing, a recheck: three quarters of min(R 2.134, W 3.4) (%" PRIu64 ")",
+		   a.w);
+		compete_drain(&c, cstep(&c, 40 * MS), &a, &p, 1600500, level, 5);	/* the lag */
+		compete_drain(&c, cstep(&c, 40 * MS), &a, &p, 1600500, level, 5);	/* let pass */
+		st = cstep(&c, 40 * MS);		/* never fell: once deeper, floored */
+		compete_drain(&c, st, &a, &p, 1600500, level, 5);
+		ok(st == COMPETE_DRAIN && c.depth == 2 && c.floored && a.w == 1000000,
+		   "compete: ... never fell: the floored step, priority 1's 1 Mbit/s over the quarter (%" PRIu64 ")",
+		   a.w);
+		for (i = 0; i < 6 && (st = cstep(&c, 40 * MS)) == COMPETE_DRAIN; i++) {
+			compete_drain(&c, st, &a, &p, 1000000, level, 5);
+			if (a.w < 1000000)
+				break;
+		}
+		compete_drain(&c, st, &a, &p, 1000000, level, 5);
+		ok(st == COMPETE_DRAIN_FAIL && c.depth == 2 && c.on && i == 2,
+		   "compete: ... nor there: still others', competing, never the quarter (533.5 kbit/s) under priority 1 (%d, depth %u)",
+		   i, c.depth);
+	}
+
 	/* competing; the others leave, W's own rate keeps 40 ms standing */
 	compete_init(&c);
 	for (i = 0; i < 30 && cstep(&c, (40 + i % 5) * MS) != COMPETE_DRAIN_FAIL; i++)
