@@ -287,15 +287,14 @@ neighbours6() {
 	neighbours_through fd00:e2bc::2 IPv6
 }
 
-# neighbours_through DST FAMILY: the flood to DST for 10 s, with each
-# end's neighbour entries watched (ip monitor, one file each)
-neighbours_through() {
-	local snd rcv failed probes rate limit drops mon=()
+# neighbours_once DST: the flood to DST for 10 s, with each end's
+# neighbour entries watched (ip monitor, one file each); prints "FAILED
+# PROBES_SND PROBES_RCV LIMIT DROPS": the entries that failed at either
+# end, the probes each end sent, the class's backlog limit and latency
+# drops
+neighbours_once() {
+	local snd rcv rate limit drops mon=()
 
-	setup && short_neigh "$SND" veth0 && short_neigh "$RCV" veth1 &&
-		ip -netns "$SND" addr add fd00:e2bc::1/64 dev veth0 nodad &&
-		ip -netns "$RCV" addr add fd00:e2bc::2/64 dev veth1 nodad ||
-		{ setup_failed "the qdisc, its class and short neighbour timers"; return; }
 	snd=$(mktemp)
 	rcv=$(mktemp)
 	ip -netns "$SND" monitor neigh >"$snd" 2>&1 &
@@ -308,15 +307,33 @@ neighbours_through() {
 	flood_stop
 	kill "${mon[@]}" 2>/dev/null
 	wait "${mon[@]}" 2>/dev/null
-	failed=$(cat "$snd" "$rcv" | grep -c FAILED)
-	probes="$(grep -c PROBE "$snd") and $(grep -c PROBE "$rcv")"
+	echo "$(cat "$snd" "$rcv" | grep -c FAILED) $(grep -c PROBE "$snd") $(grep -c PROBE "$rcv") $limit $drops"
+	rm -f "$snd" "$rcv"
+}
+
+# neighbours_through DST FAMILY: neighbours_once, and once more if an
+# entry failed: a probe's answer has a second, and an emulator paused
+# that long beside other guests failed one IPv6 entry in a run of 12 and
+# 10 probes (6.1, two guests); the bound's drops failed them in every run
+# (stop 54: IPv4 6, IPv6 3), which a second run sees again
+neighbours_through() {
+	local failed ps pr limit drops first=
+
+	setup && short_neigh "$SND" veth0 && short_neigh "$RCV" veth1 &&
+		ip -netns "$SND" addr add fd00:e2bc::1/64 dev veth0 nodad &&
+		ip -netns "$RCV" addr add fd00:e2bc::2/64 dev veth1 nodad ||
+		{ setup_failed "the qdisc, its class and short neighbour timers"; return; }
+	read -r failed ps pr limit drops <<<"$(neighbours_once "$1")"
+	if [ "$failed" != 0 ]; then
+		first="; first try: $failed failures, probes $ps and $pr"
+		read -r failed ps pr limit drops <<<"$(neighbours_once "$1")"
+	fi
 	within "$drops" 1 1e12
 	log_test $? "$2: the flood met the class's bound" \
 		"backlog limit $limit B, latency drops $drops"
-	[ "$failed" = 0 ] && grep -q PROBE "$snd" && grep -q PROBE "$rcv"
+	[ "$failed" = 0 ] && [ "$ps" -gt 0 ] && [ "$pr" -gt 0 ]
 	log_test $? "$2: neighbours probed through the full class, at both ends, never failed" \
-		"$failed failures; probes seen at the sender and the receiver: $probes"
-	rm -f "$snd" "$rcv"
+		"$failed failures; probes seen at the sender and the receiver: $ps and $pr$first"
 }
 
 # raw_flood: 4 Mbit/s of frames typed ARP (1442 bytes, junk inside) from
