@@ -299,7 +299,7 @@ bool delay_queued(const struct delay_state *s);
 int64_t delay_queue_over(const struct delay_state *s, const struct delay_params *p);
 
 /*
- * the delay rule takes W again after another rule held it (compete.h):
+ * another rule holds W (compete.h): when the delay rule takes it again,
  * its smoothed step starts over, as after its own drain
  */
 void delay_resume(struct delay_state *s);

@@ -87,7 +87,6 @@ struct sender {
 	struct linkloss linkloss;
 	bool no_time_logged;		/* a sample without a dequeue time logged */
 	enum delay_cmd last_cmd;
-	bool compete_held;	/* the delay mode: compete held W last estimate */
 	uint32_t hold_us;		/* the last scavenger-hold handed over */
 	bool no_hold;			/* the module refused scavenger-hold */
 	bool have_tr;
@@ -1002,13 +1001,14 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			 * compete holds W (a drain, or competing): the delay
 			 * state reads the queue, its rule waits. Competing
 			 * ended (the others gone): W holds this estimate, the
-			 * delay rule moves it from the next. A foreign
-			 * estimate holds W too (a drain counts it, as in
-			 * the loss mode)
+			 * delay rule moves it from the next, its smoothed
+			 * step started over. A foreign estimate holds W too
+			 * (a drain counts it, as in the loss mode)
 			 */
 			enum compete_step step;
 
 			delay_watch(&s->dly, &s->c.delay, x);
+			delay_resume(&s->dly);
 			if (e->foreign) {
 				compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
 				rule = "hold, foreign";
@@ -1017,11 +1017,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 				rule = step == COMPETE_LOSS ? "compete-end" :
 				       compete_apply(s, step, e, &ls);
 			}
-			s->compete_held = true;
 		} else {
-			if (s->compete_held)
-				delay_resume(&s->dly);
-			s->compete_held = false;
 			s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
 			rule = delay_cmd_name(s->last_cmd);
 			if (s->c.compete && !e->foreign)
