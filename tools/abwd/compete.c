@@ -280,6 +280,22 @@ uint64_t compete_floor(const uint64_t *level, unsigned int n, uint64_t limit)
 	return sum;
 }
 
+uint64_t compete_priorities(const struct load *l, uint64_t w, uint64_t recv,
+			    const uint64_t *level, unsigned int n)
+{
+	uint64_t most = load_bw(l), top;
+
+	/*
+	 * (a cut: never above W; no more than the path carried of late, nor
+	 * than this R and an eighth: a path that narrowed is not held to
+	 * what it carried before)
+	 */
+	if (most > load_eighth_over(recv))
+		most = load_eighth_over(recv);
+	top = compete_floor(level, n, most);
+	return top < w ? top : w;
+}
+
 void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 		   const struct aimd_params *p, uint64_t recv,
 		   const uint64_t *level, unsigned int n)
@@ -464,17 +480,7 @@ enum compete_branch compete_aimd(const struct compete *c, const struct load *l,
 				b = COMPETE_FLOOR;
 			}
 		}
-		/*
-		 * (a cut: never above W; no more than the path carried of
-		 * late, nor than this R and an eighth: a path that narrowed
-		 * is not held to what it carried before)
-		 */
-		most = load_bw(l);
-		if (most > load_eighth_over(x->recv))
-			most = load_eighth_over(x->recv);
-		top = compete_floor(level, n, most);
-		if (top > w0)
-			top = w0;
+		top = compete_priorities(l, w0, x->recv, level, n);
 		if (w < top) {
 			w = top;
 			b = COMPETE_PRIORITIES;

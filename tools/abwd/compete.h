@@ -233,6 +233,20 @@ void compete_skip(struct compete *c, struct aimd *a, const struct aimd_params *p
 uint64_t compete_floor(const uint64_t *level, unsigned int n, uint64_t limit);
 
 /*
+ * The least W a cut may leave for the qdisc's highest priorities, from
+ * @w, the estimate's R being @recv: as many whole priorities of
+ * @level[1..@n] (NULL: none) as fit in what the path carried of late
+ * (load_bw() of @l) and in R and an eighth (a path that narrowed is not
+ * held to what it carried before), never above @w. The competing rule's
+ * cuts stop there (compete_aimd()), and so do the delay rule's while
+ * compete watches beside it (sender.c, delay_compete()): beside CUBIC the
+ * delay rule's steps took W to w-min in every run of the matrix's elastic
+ * cell before Copa's test had its window (evaluation.rst, set 9).
+ */
+uint64_t compete_priorities(const struct load *l, uint64_t w, uint64_t recv,
+			    const uint64_t *level, unsigned int n);
+
+/*
  * W (in @a) for @step, a drain's (COMPETE_DRAIN, _END or _FAIL), with
  * @recv the estimate's R, bit/s, and @level[1..@n] what the qdisc's
  * classes ask for at each priority (NULL: not known), which a drain's

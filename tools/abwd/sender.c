@@ -87,6 +87,7 @@ struct sender {
 	struct linkloss linkloss;
 	bool no_time_logged;		/* a sample without a dequeue time logged */
 	enum delay_cmd last_cmd;
+	char rule_buf[48];		/* a rule's name with a qualifier, for the log */
 	uint32_t hold_us;		/* the last scavenger-hold handed over */
 	bool no_hold;			/* the module refused scavenger-hold */
 	bool have_tr;
@@ -894,6 +895,10 @@ static const char *compete_apply(struct sender *s, enum compete_step step,
  * own (the window starts over after it); at once competing when that
  * drain found the queue others' (Nimbus switches on the same evidence).
  * A drain of compete's that begins takes W from before the rule's step.
+ * The rule's other cuts stop at what the highest priorities ask for, as
+ * the competing rule's do (compete_priorities()): beside CUBIC its steps
+ * took W to w-min before the test had its window, and priority 1 waited
+ * seconds behind it (evaluation.rst, set 9).
  */
 static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 				 const struct delay_sample *x, const struct load_sample *ls,
@@ -911,6 +916,19 @@ static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 		return "drain-fail, competing";
 	default:
 		break;
+	}
+	if (s->aimd.w < w_before) {
+		struct qdisc_cap cap;
+		uint64_t top;
+
+		top = qdisc_levels(s, &cap) ?
+		      compete_priorities(&s->load, w_before, e->recv_rate, cap.level,
+					 ER2BC_PRIO_MAX) : 0;
+		if (s->aimd.w < top) {
+			s->aimd.w = aimd_clamp(top, &s->c.aimd);
+			snprintf(s->rule_buf, sizeof(s->rule_buf), "%s, priorities", rule);
+			rule = s->rule_buf;
+		}
 	}
 	if (compete_read(s, e, x, delay_queue_over(&s->dly, &s->c.delay)) != COMPETE_DRAIN)
 		return rule;

@@ -2813,6 +2813,27 @@ static void test_compete_aimd(void)
 		ok(b == COMPETE_PRIORITIES && a.w == 864000,
 		   "compete: ... from W 1.2: the floor fits in R + R/8, 1.125: priorities 1-2's 864 kbit/s, not 1-3's (%" PRIu64 ")",
 		   a.w);
+
+		/*
+		 * compete_priorities() itself, the delay rule's floor beside
+		 * compete: the path carried 3 Mbit/s, R 1.2 now
+		 */
+		load_init(&l);
+		x = lsm(3000000, 3000000, true);
+		load_update(&l, 3000000, &x);
+		is_u64(compete_priorities(&l, 2000000, 1200000, level, 4), 1264000,
+		       "compete: priorities' floor: R 1.2 (and an eighth, 1.35), 3 of late, W 2: priorities 1-3");
+		is_u64(compete_priorities(&l, 1100000, 1200000, level, 4), 1100000,
+		       "compete: ... never above W (1.1 Mbit/s)");
+		is_u64(compete_priorities(&l, 2000000, 1000000, level, 4), 864000,
+		       "compete: ... R 1 (1.125): priorities 1-2");
+		is_u64(compete_priorities(&l, 2000000, 300000, level, 4), 0,
+		       "compete: ... R 0.3: not even priority 1's 464 kbit/s: none");
+		is_u64(compete_priorities(&l, 2000000, 1200000, NULL, 0), 0,
+		       "compete: ... classes not known: none");
+		load_init(&l);
+		is_u64(compete_priorities(&l, 2000000, 1200000, level, 4), 0,
+		       "compete: ... no cap-bound estimate yet: nothing carried, none");
 	}
 }
 
