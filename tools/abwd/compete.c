@@ -382,13 +382,18 @@ void compete_forget(struct compete *c)
 	c->n = 0;
 }
 
-void compete_join(struct compete *c)
+enum compete_step compete_confirm(struct compete *c, const struct compete_read *r)
 {
-	c->on = true;
-	c->age = 0;
-	c->n = 0;
-	c->quiet = 0;
-	c->quiet_len = 0;
+	int64_t q = r->queue_ns > 0 ? r->queue_ns : 0;
+
+	drain_begin(c, q, q, r);
+	/*
+	 * the rule's drain was the first step: straight to the deeper one,
+	 * and none past the priorities' floor (drain_deeper())
+	 */
+	c->depth = COMPETE_DRAIN_DEPTH;
+	c->refilled = true;
+	return COMPETE_DRAIN;
 }
 
 const char *compete_step_name(enum compete_step step)

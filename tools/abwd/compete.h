@@ -266,12 +266,17 @@ void compete_abandon(struct compete *c, struct aimd *a, const struct aimd_params
 /*
  * beside the delay rule (delay.h), which drains a queue of its own: while
  * it drains, the window's readings are W's own drain, and the test starts
- * over after it (compete_forget()); a drain of its that the queue outlasted
- * found it others', and the rule competes at once, as a drain-fail of
- * compete's own would have it, without one (compete_join())
+ * over after it (compete_forget()). A drain of its that the queue
+ * outlasted begins one of compete's at its deeper step, at the queue read
+ * @r (compete_confirm()): that drain judges whose queue it is, and the
+ * rule competes only if it fails too. Taken as a verdict at once, the
+ * rule's failed drain had compete compete in a deep buffer with no
+ * elastic traffic in 5 of 10 runs (evaluation.rst, set 9): a queue of
+ * hundreds of ms, where the path narrows while it drains, outlasts the
+ * rule's drain; compete's quarter empties it.
  */
 void compete_forget(struct compete *c);
-void compete_join(struct compete *c);
+enum compete_step compete_confirm(struct compete *c, const struct compete_read *r);
 
 /* a drain's step as the log names it: drain, drain-end, drain-fail */
 const char *compete_step_name(enum compete_step step);

@@ -843,7 +843,8 @@ static void abw_set(struct sender *s, const struct abw_estimate *a)
  * read (in the delay mode, above the rule's own: delay_queue_over())
  */
 static enum compete_step compete_read(struct sender *s, const struct iv_estimate *e,
-				      const struct delay_sample *x, int64_t queue_ns)
+				      const struct delay_sample *x, int64_t queue_ns,
+				      bool confirm)
 {
 	struct compete_read cr = {
 		.queue_ns = queue_ns,
@@ -854,7 +855,7 @@ static enum compete_step compete_read(struct sender *s, const struct iv_estimate
 	};
 
 	compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
-	return compete_update(&s->cmp, &cr);
+	return confirm ? compete_confirm(&s->cmp, &cr) : compete_update(&s->cmp, &cr);
 }
 
 /*
@@ -892,9 +893,11 @@ static const char *compete_apply(struct sender *s, enum compete_step step,
 /*
  * compete beside the delay rule, after the rule's step: Copa's test on the
  * queue above the rule's own; not while the rule drains a queue of its
- * own (the window starts over after it); at once competing when that
- * drain found the queue others' (Nimbus switches on the same evidence).
- * A drain of compete's that begins takes W from before the rule's step.
+ * own (the window starts over after it); a drain of compete's at its
+ * deeper step when that drain found the queue others' (compete_confirm()).
+ * A drain of compete's that begins from the test takes W from before the
+ * rule's step; the confirming one from where the rule's failed drain put
+ * it back.
  * The rule's other cuts stop at what the highest priorities ask for, as
  * the competing rule's do (compete_priorities()): beside CUBIC its steps
  * took W to w-min before the test had its window, and priority 1 waited
@@ -911,9 +914,9 @@ static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 		compete_forget(&s->cmp);
 		return rule;
 	case DELAY_DRAIN_FAIL:
-		compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
-		compete_join(&s->cmp);
-		return "drain-fail, competing";
+		compete_read(s, e, x, delay_queue_over(&s->dly, &s->c.delay), true);
+		compete_apply(s, COMPETE_DRAIN, e, ls);
+		return "drain-fail, compete-drain";
 	default:
 		break;
 	}
@@ -930,7 +933,7 @@ static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 			rule = s->rule_buf;
 		}
 	}
-	if (compete_read(s, e, x, delay_queue_over(&s->dly, &s->c.delay)) != COMPETE_DRAIN)
+	if (compete_read(s, e, x, delay_queue_over(&s->dly, &s->c.delay), false) != COMPETE_DRAIN)
 		return rule;
 	s->aimd.w = w_before;
 	return compete_apply(s, COMPETE_DRAIN, e, ls);
@@ -1031,7 +1034,9 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 				compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
 				rule = "hold, foreign";
 			} else {
-				step = compete_read(s, e, x, delay_queue_over(&s->dly, &s->c.delay));
+				step = compete_read(s, e, x,
+						    delay_queue_over(&s->dly, &s->c.delay),
+						    false);
 				rule = step == COMPETE_LOSS ? "compete-end" :
 				       compete_apply(s, step, e, &ls);
 			}
@@ -1058,7 +1063,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 		enum compete_step step = COMPETE_LOSS;
 
 		if (x && s->c.compete && !e->foreign)
-			step = compete_read(s, e, x, s->dly.queue_ns);
+			step = compete_read(s, e, x, s->dly.queue_ns, false);
 		/*
 		 * no loss count to go by: W as it was (a drain under way
 		 * counts it, so that a spoofer cannot hold W at its low)

@@ -1967,9 +1967,10 @@ static void test_compete_detect(void)
  * above what the rule keeps of its own (delay_queue_over(), AREA_ABOVE of
  * the span: 17.5 ms of the default 50), so that the rule's own target
  * queue, which stands by design, begins no drain; others' above it still
- * does. The delay rule's drain that the queue outlasted competes at once
- * (compete_join()); one that drained starts the test's window over
- * (compete_forget()).
+ * does. The delay rule's drain that the queue outlasted begins compete's
+ * own at its deeper step (compete_confirm()), which competes only if the
+ * queue outlasts it too, and never goes past the priorities' floor; one
+ * that drained starts the test's window over (compete_forget()).
  */
 static void test_compete_delay(void)
 {
@@ -2024,12 +2025,54 @@ static void test_compete_delay(void)
 	ok(st == COMPETE_DRAIN && over.draining,
 	   "compete, delay: others' 30-75 ms, above the rule's own: the drain begins at the 10th");
 
-	/* the delay rule's drain found others': competing at once */
-	compete_init(&over);
-	compete_join(&over);
-	st = cstep(&over, 40 * MS);
-	ok(over.on && st == COMPETE_RATE && !over.drains && !over.drains_failed,
-	   "compete, delay: the rule's drain outlasted: competing at once, no drain of compete's counted");
+	/*
+	 * the delay rule's drain outlasted, W put back at 2 Mbit/s, R 1.8;
+	 * priorities 1-3 ask for 1.264 Mbit/s, 4 for 2: compete's drain at
+	 * its deeper step, a quarter of min(R, W) (450 kbit/s) held up by
+	 * priorities 1-2 (864 kbit/s fit in half of 1.8, 1-3 do not)
+	 */
+	{
+		uint64_t level[5] = { 0, 464000, 400000, 400000, 2000000 };
+		struct aimd_params ap = AIMD_DEFAULTS;
+		struct compete_read r = {
+			.queue_ns = 60 * MS, .span_min_ns = 2 * MS, .interval_ns = 250 * MS,
+			.rtt_ns = 50 * MS, .filter = 2,
+		};
+		struct aimd a;
+
+		aimd_init(&a, &ap);
+		compete_init(&over);
+		a.w = 2000000;
+		st = compete_confirm(&over, &r);
+		compete_drain(&over, st, &a, &ap, 1800000, level, 4);
+		ok(st == COMPETE_DRAIN && over.draining && over.depth == COMPETE_DRAIN_DEPTH &&
+		   a.w == 864000 && !over.on && over.drains == 1,
+		   "compete, delay: the rule's drain outlasted: compete's drain at its deeper step, W at priorities 1-2's floor (%" PRIu64 ")",
+		   a.w);
+		/* others' 60 ms stand: the lag, two readings, then others' */
+		for (i = 0; i < 5 && st == COMPETE_DRAIN; i++) {
+			st = cstep(&over, 60 * MS);
+			compete_drain(&over, st, &a, &ap, 1800000, level, 4);
+			if (st == COMPETE_DRAIN && a.w < 864000)
+				break;
+		}
+		ok(st == COMPETE_DRAIN_FAIL && i == 3 && over.on && a.w == 1836000,
+		   "compete, delay: ... the queue stands: others' at the 3rd reading (the lag's, then two), never under the floor, W back at R and a fiftieth (%d, %" PRIu64 ")",
+		   i, a.w);
+
+		/* W's own 60 ms falls under the quarter: drain-end, not competing */
+		compete_init(&over);
+		a.w = 2000000;
+		st = compete_confirm(&over, &r);
+		compete_drain(&over, st, &a, &ap, 1800000, level, 4);
+		for (i = 0; i < 20 && st == COMPETE_DRAIN; i++) {
+			st = cstep(&over, i < 1 ? 60 * MS : i < 4 ? (60 - 20 * i) * MS : 1 * MS);
+			compete_drain(&over, st, &a, &ap, 1800000, level, 4);
+		}
+		ok(st == COMPETE_DRAIN_END && !over.on && a.w == 900000,
+		   "compete, delay: ... W's own queue empties: drain-end at the %dth reading, W at half of min(R, W) (%" PRIu64 ")",
+		   i, a.w);
+	}
 
 	/* the delay rule's drain emptied W's own: the window starts over */
 	compete_init(&over);
