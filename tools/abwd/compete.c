@@ -286,13 +286,14 @@ uint64_t compete_priorities(const struct load *l, uint64_t w, uint64_t recv,
 	uint64_t most = load_bw(l), top;
 
 	/*
-	 * (a cut: never above W; no more than the path carried of late, nor
-	 * than this R and an eighth: a path that narrowed is not held to
-	 * what it carried before)
+	 * (a cut: never above W; an eighth over what the path carried of
+	 * late and over this R: a path that narrowed is not held to what it
+	 * carried before, and W at a sum of whole priorities, which R and bw
+	 * never exceed, keeps it through losses up to a ninth)
 	 */
-	if (most > load_eighth_over(recv))
-		most = load_eighth_over(recv);
-	top = compete_floor(level, n, most);
+	if (most > recv)
+		most = recv;
+	top = compete_floor(level, n, load_eighth_over(most));
 	return top < w ? top : w;
 }
 
@@ -389,7 +390,7 @@ enum compete_step compete_confirm(struct compete *c, const struct compete_read *
 	drain_begin(c, q, q, r);
 	/*
 	 * the rule's drain was the first step: straight to the deeper one,
-	 * and none past the priorities' floor (drain_deeper())
+	 * and none past the priorities' floor (drain_deeper(); compete.h)
 	 */
 	c->depth = COMPETE_DRAIN_DEPTH;
 	c->refilled = true;

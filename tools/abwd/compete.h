@@ -235,13 +235,19 @@ uint64_t compete_floor(const uint64_t *level, unsigned int n, uint64_t limit);
 /*
  * The least W a cut may leave for the qdisc's highest priorities, from
  * @w, the estimate's R being @recv: as many whole priorities of
- * @level[1..@n] (NULL: none) as fit in what the path carried of late
- * (load_bw() of @l) and in R and an eighth (a path that narrowed is not
- * held to what it carried before), never above @w. The competing rule's
- * cuts stop there (compete_aimd()), and so do the delay rule's while
- * compete watches beside it (sender.c, delay_compete()): beside CUBIC the
- * delay rule's steps took W to w-min in every run of the matrix's elastic
- * cell before Copa's test had its window (evaluation.rst, set 9).
+ * @level[1..@n] (NULL: none) as fit in an eighth over the lower of what
+ * the path carried of late (load_bw() of @l; none yet, no floor) and R
+ * (a path that narrowed is not held to what it carried before), never
+ * above @w. The eighth: R and bw never exceed a W that sits at a sum of
+ * whole priorities, and without it the floor would drop a priority at
+ * each loss and follow W down (half of bw, set 9's suggestion, ratchets
+ * the same way). Its cost: a W up to an eighth above a path that
+ * narrowed, whose queue the delay rule's drain (not floored) empties.
+ * The competing rule's cuts stop there (compete_aimd()), and so do the
+ * delay rule's while compete watches beside it (sender.c,
+ * delay_compete()): beside CUBIC the delay rule's steps took W to w-min
+ * in every run of the matrix's elastic cell before Copa's test had its
+ * window (evaluation.rst, set 9).
  */
 uint64_t compete_priorities(const struct load *l, uint64_t w, uint64_t recv,
 			    const uint64_t *level, unsigned int n);
@@ -272,8 +278,12 @@ void compete_abandon(struct compete *c, struct aimd *a, const struct aimd_params
  * rule competes only if it fails too. Taken as a verdict at once, the
  * rule's failed drain had compete compete in a deep buffer with no
  * elastic traffic in 5 of 10 runs (evaluation.rst, set 9): a queue of
- * hundreds of ms, where the path narrows while it drains, outlasts the
- * rule's drain; compete's quarter empties it.
+ * hundreds of ms at a minority share drains slower than the rule's drain
+ * waits; compete's quarter, watched until it empties, tells. No step past
+ * the priorities' floor: the rule's drain, not floored, already held W
+ * low and the queue outlasted it. The drain's R must be the rule's drain
+ * rate (delay_drain_bw()), not the R read during it, which followed W
+ * down.
  */
 void compete_forget(struct compete *c);
 enum compete_step compete_confirm(struct compete *c, const struct compete_read *r);

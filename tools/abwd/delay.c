@@ -379,6 +379,16 @@ static uint64_t drain_rate(const struct delay_state *s, bool end)
 	return s->drain_bw > s->drain_r0 ? s->drain_bw : s->drain_r0;
 }
 
+uint64_t delay_drain_bw(const struct delay_state *s)
+{
+	return drain_rate(s, false);
+}
+
+void delay_drain_allow(struct delay_state *s)
+{
+	s->drain_off = 0;
+}
+
 /* the drain's end: W from the bottleneck's rate, no higher than before it */
 static enum delay_cmd drain_end(struct delay_state *s, struct aimd *a,
 				const struct aimd_params *ap)

@@ -273,6 +273,19 @@ int64_t delay_span(const struct delay_state *s, const struct delay_params *p);
  * command the sample @x calls for, which is returned. @ap's D, theta_L and
  * alpha serve the lowest area's increase and the loss test.
  */
+/*
+ * the bottleneck's rate as the last drain knew it, the most R it saw, its
+ * first included (what a drain that follows one the queue outlasted is
+ * taken from: the R read during it followed W down); 0: none
+ */
+uint64_t delay_drain_bw(const struct delay_state *s);
+
+/*
+ * another's drain found the queue W's own: the rule's own may begin again
+ * at once, not DELAY_DRAIN_OFF estimates after its failed one
+ */
+void delay_drain_allow(struct delay_state *s);
+
 enum delay_cmd delay_update(struct delay_state *s, const struct delay_params *p,
 			    struct aimd *a, const struct aimd_params *ap,
 			    const struct delay_sample *x);

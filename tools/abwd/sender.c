@@ -862,11 +862,11 @@ static enum compete_step compete_read(struct sender *s, const struct iv_estimate
  * compete's @step, read at this estimate, applied to W: the competing
  * rate (a cut stops at what the highest priorities ask for) or a drain's
  * step (its quarter no lower than they ask for, as the classes are now:
- * its first step, three quarters, is above any floor; its third has none).
- * Returns the rule's name for the log.
+ * its first step, three quarters, is above any floor; its third has none),
+ * @recv the R it takes. Returns the rule's name for the log.
  */
 static const char *compete_apply(struct sender *s, enum compete_step step,
-				 const struct iv_estimate *e, const struct load_sample *ls)
+				 uint64_t recv, const struct load_sample *ls)
 {
 	const uint64_t *level = NULL;
 	struct qdisc_cap cap;
@@ -881,10 +881,12 @@ static const char *compete_apply(struct sender *s, enum compete_step step,
 	if (step == COMPETE_DRAIN && s->cmp.halve &&
 	    s->cmp.depth == COMPETE_DRAIN_DEPTH && qdisc_levels(s, &cap))
 		level = cap.level;
-	compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, e->recv_rate,
-		      level, ER2BC_PRIO_MAX);
+	compete_drain(&s->cmp, step, &s->aimd, &s->c.aimd, recv, level, ER2BC_PRIO_MAX);
 	if (s->c.delay.mode == DELAY_MODE_LOSS)
 		return compete_step_name(step);
+	/* W's own queue: the rule may drain it again at once */
+	if (step == COMPETE_DRAIN_END)
+		delay_drain_allow(&s->dly);
 	/* (the delay rule's own drain has the plain names) */
 	return step == COMPETE_DRAIN ? "compete-drain" : step == COMPETE_DRAIN_END ?
 	       "compete-drain-end" : "compete-drain-fail";
@@ -914,13 +916,19 @@ static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 		compete_forget(&s->cmp);
 		return rule;
 	case DELAY_DRAIN_FAIL:
+		/*
+		 * (from the rule's drain rate: the R read during the drain
+		 * followed W down)
+		 */
 		compete_read(s, e, x, delay_queue_over(&s->dly, &s->c.delay), true);
-		compete_apply(s, COMPETE_DRAIN, e, ls);
-		return "drain-fail, compete-drain";
+		snprintf(s->rule_buf, sizeof(s->rule_buf), "%s, %s", rule,
+			 compete_apply(s, COMPETE_DRAIN, delay_drain_bw(&s->dly), ls));
+		return s->rule_buf;
 	default:
 		break;
 	}
-	if (s->aimd.w < w_before) {
+	/* (no dump of the classes where no floor can be: nothing carried yet) */
+	if (s->aimd.w < w_before && load_bw(&s->load)) {
 		struct qdisc_cap cap;
 		uint64_t top;
 
@@ -936,7 +944,7 @@ static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 	if (compete_read(s, e, x, delay_queue_over(&s->dly, &s->c.delay), false) != COMPETE_DRAIN)
 		return rule;
 	s->aimd.w = w_before;
-	return compete_apply(s, COMPETE_DRAIN, e, ls);
+	return compete_apply(s, COMPETE_DRAIN, e->recv_rate, ls);
 }
 
 /*
@@ -1030,6 +1038,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 
 			delay_watch(&s->dly, &s->c.delay, x);
 			delay_resume(&s->dly);
+			s->last_cmd = DELAY_HOLD;	/* (the status file's command) */
 			if (e->foreign) {
 				compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
 				rule = "hold, foreign";
@@ -1038,7 +1047,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 						    delay_queue_over(&s->dly, &s->c.delay),
 						    false);
 				rule = step == COMPETE_LOSS ? "compete-end" :
-				       compete_apply(s, step, e, &ls);
+				       compete_apply(s, step, e->recv_rate, &ls);
 			}
 		} else {
 			s->last_cmd = delay_update(&s->dly, &s->c.delay, &s->aimd, &s->c.aimd, x);
@@ -1073,7 +1082,7 @@ static void apply(struct sender *s, const struct iv_estimate *e, struct delay_sa
 			if (s->c.compete)
 				compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
 		} else if (step != COMPETE_LOSS) {
-			rule = compete_apply(s, step, e, &ls);
+			rule = compete_apply(s, step, e->recv_rate, &ls);
 		} else if (s->c.compete && s->cmp.draining) {
 			compete_skip(&s->cmp, &s->aimd, &s->c.aimd);
 			rule = "drain";		/* no queue read: W holds */

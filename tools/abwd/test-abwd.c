@@ -2049,10 +2049,13 @@ static void test_compete_delay(void)
 		   a.w == 864000 && !over.on && over.drains == 1,
 		   "compete, delay: the rule's drain outlasted: compete's drain at its deeper step, W at priorities 1-2's floor (%" PRIu64 ")",
 		   a.w);
-		/* others' 60 ms stand: the lag, two readings, then others' */
+		/*
+		 * others' 60 ms stand: the lag, two readings, then others'; R
+		 * follows W down meanwhile, W comes back from the drain's rate
+		 */
 		for (i = 0; i < 5 && st == COMPETE_DRAIN; i++) {
 			st = cstep(&over, 60 * MS);
-			compete_drain(&over, st, &a, &ap, 1800000, level, 4);
+			compete_drain(&over, st, &a, &ap, 850000, level, 4);
 			if (st == COMPETE_DRAIN && a.w < 864000)
 				break;
 		}
@@ -2762,6 +2765,7 @@ static void test_compete_aimd(void)
 	struct compete c;
 	struct aimd a;
 	struct load l;
+	int i;
 
 	compete_init(&c);
 	compete_observe(&c, 1, 100, 100 * MS);		/* X 5.856 Mbit/s */
@@ -2870,6 +2874,19 @@ static void test_compete_aimd(void)
 		       "compete: ... never above W (1.1 Mbit/s)");
 		is_u64(compete_priorities(&l, 2000000, 1000000, level, 4), 864000,
 		       "compete: ... R 1 (1.125): priorities 1-2");
+		/*
+		 * W at priorities 1-3's 1.264 Mbit/s for ten cap-bound
+		 * estimates, R 1.2 (5 % lost): bw is 1.2 too, under the sum;
+		 * an eighth over it still holds 1-3, where bw itself dropped 3
+		 */
+		load_init(&l);
+		x = lsm(1200000, 1264000, true);
+		for (i = 0; i < LOAD_BW_N; i++)
+			load_update(&l, 1264000, &x);
+		is_u64(compete_priorities(&l, 1264000, 1200000, level, 4), 1264000,
+		       "compete: ... W at 1-3's sum, bw and R 1.2 for ten estimates: held there, no ratchet");
+		is_u64(compete_priorities(&l, 1264000, 1100000, level, 4), 864000,
+		       "compete: ... R 1.1 (13 % lost, 1.2375 with its eighth): priorities 1-2");
 		is_u64(compete_priorities(&l, 2000000, 300000, level, 4), 0,
 		       "compete: ... R 0.3: not even priority 1's 464 kbit/s: none");
 		is_u64(compete_priorities(&l, 2000000, 1200000, NULL, 0), 0,
