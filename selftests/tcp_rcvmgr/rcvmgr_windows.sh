@@ -50,9 +50,12 @@ serve() {
 cleanup() { kill $pids 2>/dev/null; wait $pids 2>/dev/null; }
 trap 'rc=$?; cleanup; (exit $rc); tap_end' EXIT
 
-# capture DEV FILE: headers of the TCP packets on SND's DEV, until stopped
+# capture DEV FILE: headers of the TCP packets on SND's DEV, until stopped;
+# in immediate mode: libpcap otherwise holds packets in a block of its
+# ring until the block's timeout (a second), and tcpdump stopped by SIGINT
+# leaves the last block's packets out of the file
 capture() {
-	ip netns exec "$SND" tcpdump -i "$1" -w "$2" -U -s 128 tcp 2>"$2.err" &
+	ip netns exec "$SND" tcpdump -i "$1" -w "$2" -U --immediate-mode -s 128 tcp 2>"$2.err" &
 	cap=$!
 	busywait 10000 grep -q "listening on" "$2.err"
 }
