@@ -159,13 +159,16 @@ parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not tol
 	[ $held = 1 ] && [ $queued = 1 ] && return 0
 	return 2
 }
-# On the debug kernel one try, 400 devices: under KASAN and lockdep a
+# On the debug kernel one try, 100 devices: under KASAN and lockdep a
 # deletion of 4,000 (173 s) held a CPU long enough for an RCU stall
 # report, and 1,000 (51 s) did not let the guest's other processes in
 # (meter-get answered as it ended, er2bcctl never reached the kernel):
-# there a hold that cannot tell is a skip, the machine too slow
+# there a hold that cannot tell is a skip, the machine too slow. 400 once
+# took 1716 s (make check, 2026-12-05, a third debug guest beside two:
+# the guest idle more than half of it, no stall or refcount report in its
+# log; not explained) and ran the suite into its limit
 n=1000 tries= rc=2 try_max=3
-machine_slow && n=400 try_max=1
+machine_slow && n=100 try_max=1
 [ -x "$ctl" ] || { rc=$ksft_skip tries="er2bcctl is not built (make tools)"; }
 for try in $(seq $try_max); do
 	[ $rc = 2 ] || break
