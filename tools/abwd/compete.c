@@ -297,6 +297,14 @@ uint64_t compete_priorities(const struct load *l, uint64_t w, uint64_t recv,
 	return top < w ? top : w;
 }
 
+uint64_t compete_delay_floor(const struct load *l, uint64_t w, const uint64_t *level,
+			     unsigned int n)
+{
+	uint64_t top = compete_floor(level, n, load_eighth_over(load_bw(l)));
+
+	return top < w ? top : w;
+}
+
 void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
 		   const struct aimd_params *p, uint64_t recv,
 		   const uint64_t *level, unsigned int n)

@@ -243,14 +243,27 @@ uint64_t compete_floor(const uint64_t *level, unsigned int n, uint64_t limit);
  * each loss and follow W down (half of bw, set 9's suggestion, ratchets
  * the same way). Its cost: a W up to an eighth above a path that
  * narrowed, whose queue the delay rule's drain (not floored) empties.
- * The competing rule's cuts stop there (compete_aimd()), and so do the
- * delay rule's while compete watches beside it (sender.c,
- * delay_compete()): beside CUBIC the delay rule's steps took W to w-min
- * in every run of the matrix's elastic cell before Copa's test had its
- * window (evaluation.rst, set 9).
+ * The competing rule's cuts stop there (compete_aimd()).
  */
 uint64_t compete_priorities(const struct load *l, uint64_t w, uint64_t recv,
 			    const uint64_t *level, unsigned int n);
+
+/*
+ * The least W the delay rule's cuts may leave while compete watches beside
+ * it (sender.c, delay_compete()), from @w: as many whole priorities of
+ * @level[1..@n] as fit in an eighth over what the path carried of late
+ * (load_bw() of @l; none yet, no floor), never above @w. Not this
+ * estimate's R, as compete_priorities() has it: beside CUBIC R falls with
+ * W, and the first cuts come when R is already under priority 1 (set 10:
+ * R 420 kbit/s of a path that carried 885, priority 1's classes asking
+ * 484). The floor is a bridge until Copa's test has its window: beside
+ * elastic flows an aggregate held at a rate keeps it, less its losses, as
+ * under pfifo; bw follows a path that narrowed within LOAD_BW_N cap-bound
+ * estimates, and meanwhile the rule's drain, not floored, empties the
+ * queue W keeps above it.
+ */
+uint64_t compete_delay_floor(const struct load *l, uint64_t w, const uint64_t *level,
+			     unsigned int n);
 
 /*
  * W (in @a) for @step, a drain's (COMPETE_DRAIN, _END or _FAIL), with

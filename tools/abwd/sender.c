@@ -900,10 +900,10 @@ static const char *compete_apply(struct sender *s, enum compete_step step,
  * A drain of compete's that begins from the test takes W from before the
  * rule's step; the confirming one from where the rule's failed drain put
  * it back.
- * The rule's other cuts stop at what the highest priorities ask for, as
- * the competing rule's do (compete_priorities()): beside CUBIC its steps
- * took W to w-min before the test had its window, and priority 1 waited
- * seconds behind it (evaluation.rst, set 9).
+ * The rule's other cuts stop at what the highest priorities ask for
+ * (compete_delay_floor()): beside CUBIC its steps took W to w-min before
+ * the test had its window, and priority 1 waited seconds behind it
+ * (evaluation.rst, set 9).
  */
 static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 				 const struct delay_sample *x, const struct load_sample *ls,
@@ -933,8 +933,7 @@ static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 		uint64_t top;
 
 		top = qdisc_levels(s, &cap) ?
-		      compete_priorities(&s->load, w_before, e->recv_rate, cap.level,
-					 ER2BC_PRIO_MAX) : 0;
+		      compete_delay_floor(&s->load, w_before, cap.level, ER2BC_PRIO_MAX) : 0;
 		if (s->aimd.w < top) {
 			s->aimd.w = aimd_clamp(top, &s->c.aimd);
 			snprintf(s->rule_buf, sizeof(s->rule_buf), "%s, priorities", rule);

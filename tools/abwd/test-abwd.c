@@ -2887,6 +2887,30 @@ static void test_compete_aimd(void)
 		       "compete: ... W at 1-3's sum, bw and R 1.2 for ten estimates: held there, no ratchet");
 		is_u64(compete_priorities(&l, 1264000, 1100000, level, 4), 864000,
 		       "compete: ... R 1.1 (13 % lost, 1.2375 with its eighth): priorities 1-2");
+
+		/*
+		 * the delay rule's floor: what the path carried, not this R
+		 * (set 10's elastic cell: carried 885 kbit/s, R 420 at the
+		 * first cuts; priority 1 asks 484, 2 asks 404)
+		 */
+		{
+			uint64_t lv[3] = { 0, 484000, 404000 };
+
+			load_init(&l);
+			x = lsm(885000, 1000000, true);
+			load_update(&l, 1000000, &x);
+			x = lsm(420000, 454000, true);
+			load_update(&l, 454000, &x);
+			is_u64(compete_delay_floor(&l, 1000000, lv, 2), 888000,
+			       "compete: delay floor: carried 885 (995 with an eighth), R 420: priorities 1-2, 888 kbit/s");
+			is_u64(compete_priorities(&l, 1000000, 420000, lv, 2), 0,
+			       "compete: ... where the competing rule's, from R, has none");
+			is_u64(compete_delay_floor(&l, 454000, lv, 2), 454000,
+			       "compete: ... never above W");
+			load_init(&l);
+			is_u64(compete_delay_floor(&l, 1000000, lv, 2), 0,
+			       "compete: ... nothing carried yet: none");
+		}
 		is_u64(compete_priorities(&l, 2000000, 300000, level, 4), 0,
 		       "compete: ... R 0.3: not even priority 1's 464 kbit/s: none");
 		is_u64(compete_priorities(&l, 2000000, 1200000, NULL, 0), 0,
