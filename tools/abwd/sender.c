@@ -927,8 +927,13 @@ static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 	default:
 		break;
 	}
-	/* (no dump of the classes where no floor can be: nothing carried yet) */
-	if (s->aimd.w < w_before && load_bw(&s->load)) {
+	/*
+	 * (no dump of the classes where no floor can be: nothing carried yet;
+	 * not on a congestion cut: a loss with a queue that rose says W is
+	 * above the path, and floored there on a fixed path, set 10, W stayed
+	 * above it and Copa's test drained a third of the estimates)
+	 */
+	if (s->aimd.w < w_before && s->last_cmd != DELAY_MD && load_bw(&s->load)) {
 		struct qdisc_cap cap;
 		uint64_t top;
 
