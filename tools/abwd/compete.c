@@ -280,29 +280,32 @@ uint64_t compete_floor(const uint64_t *level, unsigned int n, uint64_t limit)
 	return sum;
 }
 
+/*
+ * as many whole priorities as fit in an eighth over @carried: R and bw
+ * never exceed a W that sits at a sum of whole priorities, and without
+ * the eighth the floor would drop one at each loss; never above @w
+ */
+static uint64_t priorities_within(uint64_t carried, uint64_t w, const uint64_t *level,
+				  unsigned int n)
+{
+	uint64_t top = compete_floor(level, n, load_eighth_over(carried));
+
+	return top < w ? top : w;
+}
+
 uint64_t compete_priorities(const struct load *l, uint64_t w, uint64_t recv,
 			    const uint64_t *level, unsigned int n)
 {
-	uint64_t most = load_bw(l), top;
+	uint64_t bw = load_bw(l);
 
-	/*
-	 * (a cut: never above W; an eighth over what the path carried of
-	 * late and over this R: a path that narrowed is not held to what it
-	 * carried before, and W at a sum of whole priorities, which R and bw
-	 * never exceed, keeps it through losses up to a ninth)
-	 */
-	if (most > recv)
-		most = recv;
-	top = compete_floor(level, n, load_eighth_over(most));
-	return top < w ? top : w;
+	/* (a path that narrowed is not held to what it carried before) */
+	return priorities_within(bw < recv ? bw : recv, w, level, n);
 }
 
 uint64_t compete_delay_floor(const struct load *l, uint64_t w, const uint64_t *level,
 			     unsigned int n)
 {
-	uint64_t top = compete_floor(level, n, load_eighth_over(load_bw(l)));
-
-	return top < w ? top : w;
+	return priorities_within(load_bw(l), w, level, n);
 }
 
 void compete_drain(struct compete *c, enum compete_step step, struct aimd *a,
