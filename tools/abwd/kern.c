@@ -269,7 +269,7 @@ static uint64_t with_margin(uint64_t v, uint64_t m)
 static int cap_class(const struct nlattr *a, struct qdisc_cap *cap)
 {
 	struct cap_class c = { .type = ER2BC_TYPE_SCAVENGER };
-	uint64_t r;
+	uint64_t r, f;
 
 	if (mnl_attr_parse_nested(a, class_attr, &c) < 0 || c.bad)
 		return MNL_CB_OK;
@@ -277,6 +277,8 @@ static int cap_class(const struct nlattr *a, struct qdisc_cap *cap)
 		return MNL_CB_OK;
 	r = with_margin(c.demand > c.rate ? c.demand : c.rate, c.margin > 100 ? 100 : c.margin);
 	cap->level[c.prio] = cap->level[c.prio] + r < r ? UINT64_MAX : cap->level[c.prio] + r;
+	f = with_margin(c.rate, c.margin > 100 ? 100 : c.margin);
+	cap->rate[c.prio] = cap->rate[c.prio] + f < f ? UINT64_MAX : cap->rate[c.prio] + f;
 	return MNL_CB_OK;
 }
 

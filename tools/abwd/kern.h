@@ -87,6 +87,8 @@ struct qdisc_cap {
 	 * their margins included, bit/s; scavengers ask for none
 	 */
 	uint64_t level[ER2BC_PRIO_MAX + 1];
+	/* the same, of their rates alone (R_f, no demand S_d), for the log */
+	uint64_t rate[ER2BC_PRIO_MAX + 1];
 };
 
 int kern_ctrl_get(struct nl *nl, uint32_t ifindex, uint32_t handle,

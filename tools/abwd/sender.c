@@ -893,6 +893,25 @@ static const char *compete_apply(struct sender *s, enum compete_step step,
 }
 
 /*
+ * -v: what the delay rule's floor read, the estimate's line after it: what
+ * the path carried, what priorities 1-3 ask for (their rates alone in
+ * brackets: the rest is the demand S_d of classes under loss), the floor
+ */
+static void log_floor(struct sender *s, const struct qdisc_cap *cap, uint64_t top)
+{
+	char b[FMT_LEN], l[3][FMT_LEN], r[3][FMT_LEN], t[FMT_LEN];
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		fmt_rate(l[i], cap->level[i + 1]);
+		fmt_rate(r[i], cap->rate[i + 1]);
+	}
+	log_msg("estimate %u floor: carried %s, priorities 1-3 ask %s/%s/%s (rates %s/%s/%s), floor %s",
+		s->est_seq + 1, fmt_rate(b, load_bw(&s->load)), l[0], l[1], l[2], r[0], r[1], r[2],
+		top ? fmt_rate(t, top) : "none");
+}
+
+/*
  * compete beside the delay rule, after the rule's step: Copa's test on the
  * queue above the rule's own; not while the rule drains a queue of its
  * own (the window starts over after it); a drain of compete's at its
@@ -939,6 +958,8 @@ static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 
 		top = qdisc_levels(s, &cap) ?
 		      compete_delay_floor(&s->load, w_before, cap.level, ER2BC_PRIO_MAX) : 0;
+		if (verbose && cap.level[1])
+			log_floor(s, &cap, top);
 		if (s->aimd.w < top) {
 			s->aimd.w = aimd_clamp(top, &s->c.aimd);
 			snprintf(s->rule_buf, sizeof(s->rule_buf), "%s, priorities", rule);
