@@ -260,25 +260,34 @@ static uint64_t with_margin(uint64_t v, uint64_t m)
 	return v + more < v ? UINT64_MAX : v + more;
 }
 
+/* @v + @r, saturated */
+static uint64_t sum_sat(uint64_t v, uint64_t r)
+{
+	return v + r < r ? UINT64_MAX : v + r;
+}
+
 /*
- * What a class asks for, into its priority's level: the more of its rate
- * and its demand S_d (above R_f for UDP under loss, eq. 6-7), with its
- * margin, as the kernel guarantees it (guarantee.c); a scavenger asks for
- * nothing, and a class the dump says oddly is left out
+ * A class's rate, with its margin, into its priority's level, which W's
+ * floors keep (compete.h); and what it asks for: the more of its rate and
+ * its demand S_d (above R_f for UDP under loss, eq. 6-7), with its margin,
+ * as the kernel guarantees it (guarantee.c). Not the demand for the
+ * floors: beside CUBIC the losses are the competition's, S_d read 5 to 70
+ * times R_f, and no priority fitted under what the path carried. A
+ * scavenger asks for nothing; a class the dump says oddly is left out.
  */
 static int cap_class(const struct nlattr *a, struct qdisc_cap *cap)
 {
 	struct cap_class c = { .type = ER2BC_TYPE_SCAVENGER };
-	uint64_t r, f;
+	uint64_t m;
 
 	if (mnl_attr_parse_nested(a, class_attr, &c) < 0 || c.bad)
 		return MNL_CB_OK;
 	if (c.type == ER2BC_TYPE_SCAVENGER || !c.prio || c.prio > ER2BC_PRIO_MAX)
 		return MNL_CB_OK;
-	r = with_margin(c.demand > c.rate ? c.demand : c.rate, c.margin > 100 ? 100 : c.margin);
-	cap->level[c.prio] = cap->level[c.prio] + r < r ? UINT64_MAX : cap->level[c.prio] + r;
-	f = with_margin(c.rate, c.margin > 100 ? 100 : c.margin);
-	cap->rate[c.prio] = cap->rate[c.prio] + f < f ? UINT64_MAX : cap->rate[c.prio] + f;
+	m = c.margin > 100 ? 100 : c.margin;
+	cap->level[c.prio] = sum_sat(cap->level[c.prio], with_margin(c.rate, m));
+	cap->asked[c.prio] = sum_sat(cap->asked[c.prio],
+				     with_margin(c.demand > c.rate ? c.demand : c.rate, m));
 	return MNL_CB_OK;
 }
 

@@ -83,12 +83,16 @@ struct qdisc_cap {
 	uint64_t ceil;		/* tc's rate; 0: no ceiling */
 	uint64_t updates;	/* estimates applied */
 	/*
-	 * the rates its classes ask for at each priority (1 the highest),
-	 * their margins included, bit/s; scavengers ask for none
+	 * the rates R_f its classes are given at each priority (1 the
+	 * highest), their margins included, bit/s; scavengers have none
 	 */
 	uint64_t level[ER2BC_PRIO_MAX + 1];
-	/* the same, of their rates alone (R_f, no demand S_d), for the log */
-	uint64_t rate[ER2BC_PRIO_MAX + 1];
+	/*
+	 * what they ask for: the more of the rate and the demand S_d (above
+	 * R_f for UDP under loss, eq. 6-7), as the kernel guarantees it; for
+	 * the log (sender.c, log_floor())
+	 */
+	uint64_t asked[ER2BC_PRIO_MAX + 1];
 };
 
 int kern_ctrl_get(struct nl *nl, uint32_t ifindex, uint32_t handle,

@@ -894,8 +894,8 @@ static const char *compete_apply(struct sender *s, enum compete_step step,
 
 /*
  * -v: what the delay rule's floor read, the estimate's line after it: what
- * the path carried, what priorities 1-3 ask for (their rates alone in
- * brackets: the rest is the demand S_d of classes under loss), the floor
+ * the path carried, priorities 1-3's rates (the floor's levels) and what
+ * they ask for (with the demand S_d of classes under loss), the floor
  */
 static void log_floor(struct sender *s, const struct qdisc_cap *cap, uint64_t top)
 {
@@ -903,11 +903,11 @@ static void log_floor(struct sender *s, const struct qdisc_cap *cap, uint64_t to
 	unsigned int i;
 
 	for (i = 0; i < 3; i++) {
-		fmt_rate(l[i], cap->level[i + 1]);
-		fmt_rate(r[i], cap->rate[i + 1]);
+		fmt_rate(r[i], cap->level[i + 1]);
+		fmt_rate(l[i], cap->asked[i + 1]);
 	}
-	log_msg("estimate %u floor: carried %s, priorities 1-3 ask %s/%s/%s (rates %s/%s/%s), floor %s",
-		s->est_seq + 1, fmt_rate(b, load_bw(&s->load)), l[0], l[1], l[2], r[0], r[1], r[2],
+	log_msg("estimate %u floor: carried %s, priorities 1-3 rates %s/%s/%s (ask %s/%s/%s), floor %s",
+		s->est_seq + 1, fmt_rate(b, load_bw(&s->load)), r[0], r[1], r[2], l[0], l[1], l[2],
 		top ? fmt_rate(t, top) : "none");
 }
 
