@@ -415,7 +415,9 @@ int tcp_rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ASSIGNMENTS, assignments) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_ADOPTED, atomic64_read(&rn->adopted)) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_PROBES, probes) ||
-	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_UNSEEN, unseen)) {
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_UNSEEN, unseen) ||
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_RESETS, atomic64_read(&rn->resets)) ||
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_RESUMED, atomic64_read(&rn->resumed))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

@@ -504,6 +504,71 @@ static bool rcvmgr_rst_in_window(u32 seq, u32 ack, u32 wnd, bool known)
 }
 
 /*
+ * A reset inside @c's window, from either end, under c->lock; true if the
+ * entry is to be forgotten now. The gateway cannot tell whether the reset
+ * reached its end: one inexact (RFC 5961 3.2: its end answers with a
+ * challenge ACK and goes on) or lost past the gateway ends nothing. So an
+ * established connection is only closing (it gives back its share, its
+ * window held) until the receiver acknowledges data the sender could only
+ * send after more of the receiver's ACKs, which only a connection that
+ * went on has: it is then what it was before (rcvmgr_conn_resumed()).
+ * Otherwise it is forgotten once quiet (RCVMGR_RESET_LINGER_NS). One not
+ * yet established, or unmanaged, goes at once.
+ */
+static bool rcvmgr_conn_reset(struct rcvmgr_net *rn, struct rcvmgr_conn *c, bool *kick)
+{
+	if (c->state == TCP_RCVMGR_STATE_UNSCALED || !(c->flags & RCVMGR_F_ESTABLISHED) ||
+	    !(c->flags & RCVMGR_F_SND_NXT))
+		return true;
+	if (!(c->flags & RCVMGR_F_RESET)) {
+		if (rcvmgr_carries(c))
+			*kick = true;
+		c->rst_state = c->state;
+		c->state = TCP_RCVMGR_STATE_CLOSING;
+		c->flags |= RCVMGR_F_RESET;
+		atomic64_inc(&rn->resets);
+	}
+	/*
+	 * Data in flight when the reset passed may still come, up to the
+	 * right edge offered until then, and the receiver may acknowledge it
+	 * before the reset reaches it: only data past that edge was sent
+	 * after the receiver's ACKs went on (a later reset: past its edge)
+	 */
+	c->rst_edge = c->edge.valid && after(c->edge.seq, c->snd_nxt) ? c->edge.seq : c->snd_nxt;
+	return false;
+}
+
+/*
+ * an ACK from the receiver, @ack, under c->lock: if it covers data sent
+ * after a reset that passed was answered, the connection went on, as it
+ * was; true then if it takes a share again
+ */
+static bool rcvmgr_conn_resumed(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u32 ack)
+{
+	if (likely(!(c->flags & RCVMGR_F_RESET)) || !after(ack, c->rst_edge))
+		return false;
+	c->flags &= ~RCVMGR_F_RESET;
+	c->state = c->rst_state;
+	atomic64_inc(&rn->resumed);
+	return rcvmgr_carries(c);
+}
+
+/* a FIN from either end, under c->lock: closing, after a reset as well */
+static void rcvmgr_conn_fin(struct rcvmgr_conn *c, bool *kick)
+{
+	if (c->flags & RCVMGR_F_RESET) {
+		c->rst_state = TCP_RCVMGR_STATE_CLOSING;
+		return;
+	}
+	if (c->state == TCP_RCVMGR_STATE_CLOSING)
+		return;
+	/* one that had a share gives it back */
+	if (rcvmgr_carries(c))
+		*kick = true;
+	c->state = TCP_RCVMGR_STATE_CLOSING;
+}
+
+/*
  * whether the gateway knows an end's window: @seen, an ACK from it (or its
  * SYN-ACK), on a connection whose handshake it saw
  */
@@ -715,8 +780,8 @@ static void rcvmgr_data_rtt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
 {
+	bool kick = false, asked = false, forget = false;
 	const struct tcphdr *th = &p->th;
-	bool kick = false, asked = false;
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
 	u32 seq, end;
@@ -747,15 +812,13 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	rcvmgr_data_sender(c, p, &o);
 	kick |= rcvmgr_data_count(rn, c, skb, p, now);
 	rcvmgr_data_rtt(rn, c, p, &o, end, now);
-	/* one that had a share gives it back */
-	if ((th->fin || th->rst) && c->state != TCP_RCVMGR_STATE_CLOSING) {
-		if (rcvmgr_carries(c))
-			kick = true;
-		c->state = TCP_RCVMGR_STATE_CLOSING;
-	}
+	if (th->rst)
+		forget = rcvmgr_conn_reset(rn, c, &kick);
+	else if (th->fin)
+		rcvmgr_conn_fin(c, &kick);
 	spin_unlock(&c->lock);
 
-	if (th->rst)
+	if (forget)
 		rcvmgr_conn_unlink(rn, c);
 	if (kick)
 		rcvmgr_kick(rn);
@@ -793,20 +856,21 @@ static u32 rcvmgr_assigned(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 }
 
 /*
- * A reset from the receiver: in the sender's window it ends the
- * connection, ACK flag or not (one answering a segment has none)
+ * A reset from the receiver: in the sender's window (ACK flag or not: one
+ * answering a segment has none) it may end the connection
+ * (rcvmgr_conn_reset())
  */
 static void rcvmgr_ack_rst(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 			   const struct rcvmgr_pkt *p)
 {
-	bool end, kick;
+	bool forget = false, kick = false;
 
 	spin_lock(&c->lock);
-	end = rcvmgr_rst_in_window(ntohl(p->th.seq), c->snd_ack, c->snd_wnd,
-				   rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK));
-	kick = end && rcvmgr_carries(c);
+	if (rcvmgr_rst_in_window(ntohl(p->th.seq), c->snd_ack, c->snd_wnd,
+				 rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK)))
+		forget = rcvmgr_conn_reset(rn, c, &kick);
 	spin_unlock(&c->lock);
-	if (end)
+	if (forget)
 		rcvmgr_conn_unlink(rn, c);
 	if (kick)
 		rcvmgr_kick(rn);
@@ -981,6 +1045,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	/* after both SYNs: the handshake's last ACK (a download) */
 	c->flags |= RCVMGR_F_ESTABLISHED;
 	kick = rcvmgr_ack_priority(cfg, c, skb, p);
+	kick |= rcvmgr_conn_resumed(rn, c, ack);
 	unseen = rcvmgr_ack_unseen(c, ack, now);
 	rcvmgr_ack_timestamp(c, &o, unseen, now);
 	c->advertised = (u32)adv << c->wscale;

@@ -90,6 +90,13 @@ struct rcvmgr_key {
 #define RCVMGR_F_RCV_SYN	BIT(3)	/* the receiver's SYN or SYN-ACK was seen */
 #define RCVMGR_F_RCV_WS		BIT(4)
 #define RCVMGR_F_RCV_TS		BIT(5)
+/*
+ * a reset inside its window passed (rcvmgr_conn_reset()): closing, its
+ * state before in rst_state, until the receiver acknowledges data sent
+ * past rst_edge (the connection went on) or it has been quiet for
+ * RCVMGR_RESET_LINGER_NS
+ */
+#define RCVMGR_F_RESET		BIT(6)
 #define RCVMGR_F_SND_ACK	BIT(10)	/* snd_ack and snd_wnd hold the sender's */
 #define RCVMGR_F_RCV_OPENED	BIT(11)	/* the receiver's SYN opened it: a download */
 #define RCVMGR_F_ESTABLISHED	BIT(12)	/* an ACK after both SYNs: the handshake's last */
@@ -120,6 +127,7 @@ struct rcvmgr_conn {
 	u8 rcv_wscale;			/* the receiver's SYN offered this */
 	u8 snd_wscale;			/* the sender's SYN offered this */
 	u16 flags;
+	u8 rst_state;			/* its state before a reset (RCVMGR_F_RESET) */
 	u32 isn;			/* the opening SYN's sequence number */
 	/*
 	 * where the sender's receive window is, for the receiver's resets
@@ -132,6 +140,12 @@ struct rcvmgr_conn {
 	 * acknowledges data that took another path
 	 */
 	u32 snd_nxt;
+	/*
+	 * the most the sender could have sent when the last reset passed (the
+	 * right edge offered it, or its data seen past that): what it sends
+	 * beyond, it sent after the receiver's ACKs went on (RCVMGR_F_RESET)
+	 */
+	u32 rst_edge;
 	u32 mss;
 	u32 priority;
 	u64 bytes;
@@ -223,6 +237,8 @@ struct rcvmgr_net {
 	atomic64_t offloaded;
 	atomic64_t unscaled;
 	atomic64_t adopted;
+	atomic64_t resets;		/* in a window: closing (RCVMGR_F_RESET) */
+	atomic64_t resumed;		/* went on after one */
 	struct rcvmgr_pcpu_stats __percpu *stats;
 };
 

@@ -94,6 +94,8 @@ static const char *const stats_names[TCP_RCVMGR_A_STATS_MAX + 1] = {
 	[TCP_RCVMGR_A_STATS_ADOPTED]		= "adopted",
 	[TCP_RCVMGR_A_STATS_PROBES]		= "probes",
 	[TCP_RCVMGR_A_STATS_UNSEEN]		= "unseen",
+	[TCP_RCVMGR_A_STATS_RESETS]		= "resets",
+	[TCP_RCVMGR_A_STATS_RESUMED]		= "resumed",
 };
 
 const char *rcvmgr_config_attr_name(unsigned int type)
