@@ -22,16 +22,14 @@
 /* a closed connection is forgotten once this quiet: its last ACKs passed */
 #define RCVMGR_CLOSED_LINGER_NS	NSEC_PER_SEC
 /*
- * one a reset may have ended (RCVMGR_F_RESET), once this quiet: longer,
- * since the gateway cannot tell whether the reset reached its end. A
- * receiver whose reset did not end its connection must keep it silent
- * this long, through the sender's retransmissions, before its data passes
- * unmanaged (tcp_rcvmgr.rst, "Resets")
+ * one a reset may have ended (RCVMGR_F_RESET), once this quiet, not
+ * idle-timeout: the gateway cannot tell whether the reset reached its end
+ * (tcp_rcvmgr.rst, "Resets")
  */
 #define RCVMGR_RESET_LINGER_NS	(10 * NSEC_PER_SEC)
 /*
  * one first seen mid-stream (often the tail of one that just ended, in
- * flight when its RST passed) is never rewritten: it holds its slot briefly
+ * flight when its FIN passed) is never rewritten: it holds its slot briefly
  */
 #define RCVMGR_UNSCALED_IDLE_NS	(5 * NSEC_PER_SEC)
 
@@ -110,12 +108,6 @@ struct rcvmgr_vote {
 	u32 srtt_max_us;		/* of those sampled */
 };
 
-/* how long closing @c lingers once quiet */
-static u64 rcvmgr_linger_ns(const struct rcvmgr_conn *c)
-{
-	return c->flags & RCVMGR_F_RESET ? RCVMGR_RESET_LINGER_NS : RCVMGR_CLOSED_LINGER_NS;
-}
-
 /* the interval ended for @c: its RTT trend, its demand; true if it expired */
 static bool rcvmgr_conn_interval(struct rcvmgr_conn *c, const struct rcvmgr_cfg *cfg,
 				 u64 now, struct rcvmgr_vote *v)
@@ -124,7 +116,8 @@ static bool rcvmgr_conn_interval(struct rcvmgr_conn *c, const struct rcvmgr_cfg 
 	u32 mean;
 
 	if (idle > (u64)cfg->idle_ms * NSEC_PER_MSEC ||
-	    (c->state == TCP_RCVMGR_STATE_CLOSING && idle > rcvmgr_linger_ns(c)) ||
+	    (c->state == TCP_RCVMGR_STATE_CLOSING && idle > RCVMGR_CLOSED_LINGER_NS) ||
+	    ((c->flags & RCVMGR_F_RESET) && idle > RCVMGR_RESET_LINGER_NS) ||
 	    (c->state == TCP_RCVMGR_STATE_UNSCALED && idle > RCVMGR_UNSCALED_IDLE_NS) ||
 	    (test_bit(RCVMGR_CONN_OPENING, &c->atomic_flags) &&
 	     !(c->flags & RCVMGR_F_ESTABLISHED) && idle > RCVMGR_OPENING_IDLE_NS))

@@ -508,58 +508,48 @@ static bool rcvmgr_rst_in_window(u32 seq, u32 ack, u32 wnd, bool known)
  * entry is to be forgotten now. The gateway cannot tell whether the reset
  * reached its end: one inexact (RFC 5961 3.2: its end answers with a
  * challenge ACK and goes on) or lost past the gateway ends nothing. So an
- * established connection is only closing (it gives back its share, its
- * window held) until the receiver acknowledges data the sender could only
- * send after more of the receiver's ACKs, which only a connection that
- * went on has: it is then what it was before (rcvmgr_conn_resumed()).
- * Otherwise it is forgotten once quiet (RCVMGR_RESET_LINGER_NS). One not
- * yet established, or unmanaged, goes at once.
+ * established connection stays as it is, and is forgotten once quiet for
+ * RCVMGR_RESET_LINGER_NS instead of idle-timeout, unless it shows it went
+ * on (rcvmgr_conn_resumed()). One that ended is quiet: it takes no share
+ * after RCVMGR_ACTIVE_NS. One closing (its sender's FIN passed: the
+ * commonest end), not yet established, or unmanaged goes at once.
  */
-static bool rcvmgr_conn_reset(struct rcvmgr_net *rn, struct rcvmgr_conn *c, bool *kick)
+static bool rcvmgr_conn_reset(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
 {
-	if (c->state == TCP_RCVMGR_STATE_UNSCALED || !(c->flags & RCVMGR_F_ESTABLISHED) ||
-	    !(c->flags & RCVMGR_F_SND_NXT))
+	if (c->state == TCP_RCVMGR_STATE_UNSCALED || c->state == TCP_RCVMGR_STATE_CLOSING ||
+	    !(c->flags & RCVMGR_F_ESTABLISHED) || !(c->flags & RCVMGR_F_SND_NXT))
 		return true;
 	if (!(c->flags & RCVMGR_F_RESET)) {
-		if (rcvmgr_carries(c))
-			*kick = true;
-		c->rst_state = c->state;
-		c->state = TCP_RCVMGR_STATE_CLOSING;
 		c->flags |= RCVMGR_F_RESET;
+		/*
+		 * Data in flight when the reset passed may still come, up to
+		 * the right edge offered until then, and the receiver may
+		 * acknowledge it before the reset reaches it: only data past
+		 * that edge was sent after the receiver's ACKs went on
+		 */
+		c->rst_edge = c->edge.valid && after(c->edge.seq, c->snd_nxt) ?
+			      c->edge.seq : c->snd_nxt;
 		atomic64_inc(&rn->resets);
 	}
-	/*
-	 * Data in flight when the reset passed may still come, up to the
-	 * right edge offered until then, and the receiver may acknowledge it
-	 * before the reset reaches it: only data past that edge was sent
-	 * after the receiver's ACKs went on (a later reset: past its edge)
-	 */
-	c->rst_edge = c->edge.valid && after(c->edge.seq, c->snd_nxt) ? c->edge.seq : c->snd_nxt;
 	return false;
 }
 
 /*
  * an ACK from the receiver, @ack, under c->lock: if it covers data sent
- * after a reset that passed was answered, the connection went on, as it
- * was; true then if it takes a share again
+ * after a reset that passed was answered, the connection went on, and
+ * lives to idle-timeout again
  */
-static bool rcvmgr_conn_resumed(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u32 ack)
+static void rcvmgr_conn_resumed(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u32 ack)
 {
 	if (likely(!(c->flags & RCVMGR_F_RESET)) || !after(ack, c->rst_edge))
-		return false;
+		return;
 	c->flags &= ~RCVMGR_F_RESET;
-	c->state = c->rst_state;
 	atomic64_inc(&rn->resumed);
-	return rcvmgr_carries(c);
 }
 
-/* a FIN from either end, under c->lock: closing, after a reset as well */
+/* the sender's FIN, under c->lock: closing */
 static void rcvmgr_conn_fin(struct rcvmgr_conn *c, bool *kick)
 {
-	if (c->flags & RCVMGR_F_RESET) {
-		c->rst_state = TCP_RCVMGR_STATE_CLOSING;
-		return;
-	}
 	if (c->state == TCP_RCVMGR_STATE_CLOSING)
 		return;
 	/* one that had a share gives it back */
@@ -581,9 +571,9 @@ static bool rcvmgr_ack_known(const struct rcvmgr_conn *c, bool seen)
  * The window scales of @skb's connection, a segment from its sender, if
  * conntrack saw both SYNs offer the option (it records them from the
  * handshake; a connection it picks up mid-stream has none). A connection
- * whose entry was forgotten while it went on (quiet past idle-timeout, a
- * reset in its window that its endpoint answered with a challenge ACK or
- * that never reached it, a flowtable that handed it back), or whose
+ * whose entry was forgotten while it went on (quiet past idle-timeout, or
+ * past RCVMGR_RESET_LINGER_NS after a reset in its window that did not end
+ * it, a flowtable that handed it back), or whose
  * handshake the gateway did not see whole, is then managed, not left to
  * pass unmanaged. Not one conntrack saw end (TIME_WAIT): what trails its
  * end is no connection. One conntrack saw a FIN or a reset of is adopted
@@ -801,8 +791,11 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		return;
 	}
 	WRITE_ONCE(c->last_ns, now);
-	/* the most of the sender's data the receiver's ACKs may cover */
-	if (!(c->flags & RCVMGR_F_SND_NXT) || after(end, c->snd_nxt)) {
+	/*
+	 * the most of the sender's data the receiver's ACKs may cover (not
+	 * a reset's number: one checked against the receiver's own offer)
+	 */
+	if (!th->rst && (!(c->flags & RCVMGR_F_SND_NXT) || after(end, c->snd_nxt))) {
 		c->snd_nxt = end;
 		c->flags |= RCVMGR_F_SND_NXT;
 	}
@@ -812,10 +805,12 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	rcvmgr_data_sender(c, p, &o);
 	kick |= rcvmgr_data_count(rn, c, skb, p, now);
 	rcvmgr_data_rtt(rn, c, p, &o, end, now);
-	if (th->rst)
-		forget = rcvmgr_conn_reset(rn, c, &kick);
-	else if (th->fin)
+	if (th->rst) {
+		forget = rcvmgr_conn_reset(rn, c);
+		kick |= forget && rcvmgr_carries(c);
+	} else if (th->fin) {
 		rcvmgr_conn_fin(c, &kick);
+	}
 	spin_unlock(&c->lock);
 
 	if (forget)
@@ -868,7 +863,9 @@ static void rcvmgr_ack_rst(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 	spin_lock(&c->lock);
 	if (rcvmgr_rst_in_window(ntohl(p->th.seq), c->snd_ack, c->snd_wnd,
 				 rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK)))
-		forget = rcvmgr_conn_reset(rn, c, &kick);
+		forget = rcvmgr_conn_reset(rn, c);
+	/* one that had a share gives it back */
+	kick = forget && rcvmgr_carries(c);
 	spin_unlock(&c->lock);
 	if (forget)
 		rcvmgr_conn_unlink(rn, c);
@@ -1045,7 +1042,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	/* after both SYNs: the handshake's last ACK (a download) */
 	c->flags |= RCVMGR_F_ESTABLISHED;
 	kick = rcvmgr_ack_priority(cfg, c, skb, p);
-	kick |= rcvmgr_conn_resumed(rn, c, ack);
+	rcvmgr_conn_resumed(rn, c, ack);
 	unseen = rcvmgr_ack_unseen(c, ack, now);
 	rcvmgr_ack_timestamp(c, &o, unseen, now);
 	c->advertised = (u32)adv << c->wscale;

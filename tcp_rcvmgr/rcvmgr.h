@@ -91,10 +91,9 @@ struct rcvmgr_key {
 #define RCVMGR_F_RCV_WS		BIT(4)
 #define RCVMGR_F_RCV_TS		BIT(5)
 /*
- * a reset inside its window passed (rcvmgr_conn_reset()): closing, its
- * state before in rst_state, until the receiver acknowledges data sent
- * past rst_edge (the connection went on) or it has been quiet for
- * RCVMGR_RESET_LINGER_NS
+ * a reset inside its window passed (rcvmgr_conn_reset()): forgotten once
+ * quiet for RCVMGR_RESET_LINGER_NS, not idle-timeout, unless the receiver
+ * acknowledges data sent past rst_edge (the connection went on)
  */
 #define RCVMGR_F_RESET		BIT(6)
 #define RCVMGR_F_SND_ACK	BIT(10)	/* snd_ack and snd_wnd hold the sender's */
@@ -127,7 +126,6 @@ struct rcvmgr_conn {
 	u8 rcv_wscale;			/* the receiver's SYN offered this */
 	u8 snd_wscale;			/* the sender's SYN offered this */
 	u16 flags;
-	u8 rst_state;			/* its state before a reset (RCVMGR_F_RESET) */
 	u32 isn;			/* the opening SYN's sequence number */
 	/*
 	 * where the sender's receive window is, for the receiver's resets
@@ -237,7 +235,7 @@ struct rcvmgr_net {
 	atomic64_t offloaded;
 	atomic64_t unscaled;
 	atomic64_t adopted;
-	atomic64_t resets;		/* in a window: closing (RCVMGR_F_RESET) */
+	atomic64_t resets;		/* in an established window (RCVMGR_F_RESET) */
 	atomic64_t resumed;		/* went on after one */
 	struct rcvmgr_pcpu_stats __percpu *stats;
 };
