@@ -491,14 +491,15 @@ static void rcvmgr_handshake_done(struct rcvmgr_conn *c)
 }
 
 /*
- * Whether a reset from one end lies in the other's receive window, from
- * ACK (its last ACK: RCV.NXT as far as the gateway knows) to ACK + WND
- * (RFC 5961 section 3.2; ACK itself when the window is closed). A reset
- * outside it is one the endpoint drops, a blind guess from off the path,
- * and it does not end the connection here either. @known: an ACK was seen;
- * without one (a reset answering a SYN) there is nothing to check against.
+ * Whether a reset or a FIN from one end lies in the other's receive
+ * window, from ACK (its last ACK: RCV.NXT as far as the gateway knows) to
+ * ACK + WND (RFC 5961 section 3.2; ACK itself when the window is closed).
+ * One outside it is one the endpoint drops, a blind guess from off the
+ * path, and it does not end the connection here either. @known: an ACK
+ * was seen; without one (a reset answering a SYN) there is nothing to
+ * check against.
  */
-static bool rcvmgr_rst_in_window(u32 seq, u32 ack, u32 wnd, bool known)
+static bool rcvmgr_in_window(u32 seq, u32 ack, u32 wnd, bool known)
 {
 	return !known || (!before(seq, ack) && !after(seq, ack + wnd));
 }
@@ -770,7 +771,7 @@ static void rcvmgr_data_rtt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
 {
-	bool kick = false, asked = false, forget = false;
+	bool kick = false, asked = false, forget = false, fin, known;
 	const struct tcphdr *th = &p->th;
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
@@ -785,17 +786,20 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 
 	spin_lock(&c->lock);
 	/* the receiver's window: from its newest ACK, the edge's */
-	if (th->rst && !rcvmgr_rst_in_window(seq, c->edge.ack, c->advertised,
-					     rcvmgr_ack_known(c, c->edge.valid))) {
+	known = rcvmgr_ack_known(c, c->edge.valid);
+	if (th->rst && !rcvmgr_in_window(seq, c->edge.ack, c->advertised, known)) {
 		spin_unlock(&c->lock);
 		return;
 	}
+	/* (a FIN outside it, forged, neither closes nor moves snd_nxt) */
+	fin = th->fin && rcvmgr_in_window(seq + p->payload, c->edge.ack, c->advertised, known);
 	WRITE_ONCE(c->last_ns, now);
 	/*
 	 * the most of the sender's data the receiver's ACKs may cover (not
 	 * a reset's number: one checked against the receiver's own offer)
 	 */
-	if (!th->rst && (!(c->flags & RCVMGR_F_SND_NXT) || after(end, c->snd_nxt))) {
+	if (!th->rst && (fin || !th->fin) &&
+	    (!(c->flags & RCVMGR_F_SND_NXT) || after(end, c->snd_nxt))) {
 		c->snd_nxt = end;
 		c->flags |= RCVMGR_F_SND_NXT;
 	}
@@ -808,7 +812,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	if (th->rst) {
 		forget = rcvmgr_conn_reset(rn, c);
 		kick |= forget && rcvmgr_carries(c);
-	} else if (th->fin) {
+	} else if (fin) {
 		rcvmgr_conn_fin(c, &kick);
 	}
 	spin_unlock(&c->lock);
@@ -861,7 +865,7 @@ static void rcvmgr_ack_rst(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 	bool forget = false, kick = false;
 
 	spin_lock(&c->lock);
-	if (rcvmgr_rst_in_window(ntohl(p->th.seq), c->snd_ack, c->snd_wnd,
+	if (rcvmgr_in_window(ntohl(p->th.seq), c->snd_ack, c->snd_wnd,
 				 rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK)))
 		forget = rcvmgr_conn_reset(rn, c);
 	/* one that had a share gives it back */

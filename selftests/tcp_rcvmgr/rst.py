@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """A TCP reset in a live connection, at a chosen distance from its window.
 
-  rst.py IFACE SRC SPORT DST DPORT [--offset N] [--timeout SECONDS]
+  rst.py IFACE SRC SPORT DST DPORT [--offset N] [--fin] [--timeout SECONDS]
 
 Waits for a TCP segment from SRC:SPORT to DST:DPORT on IFACE (one the
 namespace sends or receives), then sends, from a raw socket, a RST from
@@ -10,6 +10,7 @@ SRC:SPORT to DST:DPORT whose sequence number is that segment's plus N
 (default 0: where the end would put its own; 1 << 30: far outside any
 window, a blind guess from off the path). Prints the segment's sequence
 number and the reset's. IPv4 only. Exit 1 if no segment came in time.
+--fin sends a bare FIN (with ACK, acknowledging nothing new) instead.
 """
 import argparse
 import socket
@@ -37,6 +38,7 @@ def main():
     ap.add_argument("dst")
     ap.add_argument("dport", type=int)
     ap.add_argument("--offset", type=int, default=0)
+    ap.add_argument("--fin", action="store_true")
     ap.add_argument("--timeout", type=float, default=10.0)
     args = ap.parse_args()
     src, dst = socket.inet_aton(args.src), socket.inet_aton(args.dst)
@@ -56,21 +58,24 @@ def main():
                 ip[12:16] != src or ip[16:20] != dst:
             continue
         tcp = ip[(ip[0] & 0xF) * 4:]
-        sport, dport, s = struct.unpack("!HHI", tcp[:8])
+        sport, dport, s, a = struct.unpack("!HHII", tcp[:12])
         if (sport, dport) == (args.sport, args.dport):
-            seq = s
+            seq, ack = s, a
     if seq is None:
         print("rst.py: no segment from %s:%d to %s:%d on %s" %
               (args.src, args.sport, args.dst, args.dport, args.iface), file=sys.stderr)
         return 1
     rseq = (seq + args.offset) & 0xFFFFFFFF
-    hdr = struct.pack("!HHIIBBHHH", args.sport, args.dport, rseq, 0, 5 << 4, 0x04, 0, 0, 0)
+    # FIN|ACK, acknowledging what the segment did, or RST
+    flags, rack = (0x11, ack) if args.fin else (0x04, 0)
+    hdr = struct.pack("!HHIIBBHHH", args.sport, args.dport, rseq, rack, 5 << 4, flags,
+                      1024 if args.fin else 0, 0, 0)
     pseudo = src + dst + struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(hdr))
     hdr = hdr[:16] + struct.pack("!H", csum(pseudo + hdr)) + hdr[18:]
     raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP)
     raw.bind((args.src, 0))
     raw.sendto(hdr, (args.dst, 0))
-    print("segment seq %d, reset seq %d" % (seq, rseq))
+    print("segment seq %d, %s seq %d" % (seq, "FIN" if args.fin else "reset", rseq))
     return 0
 
 
