@@ -912,6 +912,36 @@ static void log_floor(struct sender *s, const struct qdisc_cap *cap, uint64_t to
 }
 
 /*
+ * The delay rule's cut below @w_before stops at what the highest
+ * priorities ask for (compete_delay_floor()): its down-steps, and its own
+ * drain and the drain's end, whose W is cut from the R read when the
+ * drain began (beside CUBIC, set 11: a third of what the path had
+ * carried, after which what it carried followed W down and no priority
+ * fitted). Not on a congestion cut (a loss with a queue that rose says W
+ * is above the path; floored there on a fixed path, set 10, W stayed above
+ * it and Copa's test drained a third of the estimates), and no dump of
+ * the classes where no floor can be (nothing carried yet). Returns the
+ * rule's name for the log.
+ */
+static const char *delay_floor(struct sender *s, uint64_t w_before, const char *rule)
+{
+	struct qdisc_cap cap;
+	uint64_t top;
+
+	if (s->aimd.w >= w_before || s->last_cmd == DELAY_MD || !load_bw(&s->load))
+		return rule;
+	top = qdisc_levels(s, &cap) ?
+	      compete_delay_floor(&s->load, w_before, cap.level, ER2BC_PRIO_MAX) : 0;
+	if (verbose && cap.level[1])
+		log_floor(s, &cap, top);
+	if (s->aimd.w >= top)
+		return rule;
+	s->aimd.w = aimd_clamp(top, &s->c.aimd);
+	snprintf(s->rule_buf, sizeof(s->rule_buf), "%s, priorities", rule);
+	return s->rule_buf;
+}
+
+/*
  * compete beside the delay rule, after the rule's step: Copa's test on the
  * queue above the rule's own; not while the rule drains a queue of its
  * own (the window starts over after it); a drain of compete's at its
@@ -920,9 +950,9 @@ static void log_floor(struct sender *s, const struct qdisc_cap *cap, uint64_t to
  * rule's step; the confirming one from where the rule's failed drain put
  * it back.
  * The rule's other cuts stop at what the highest priorities ask for
- * (compete_delay_floor()): beside CUBIC its steps took W to w-min before
- * the test had its window, and priority 1 waited seconds behind it
- * (evaluation.rst, set 9).
+ * (delay_floor()): beside CUBIC its steps took W to w-min before the test
+ * had its window, and priority 1 waited seconds behind it (evaluation.rst,
+ * set 9).
  */
 static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 				 const struct delay_sample *x, const struct load_sample *ls,
@@ -933,7 +963,7 @@ static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 	case DELAY_DRAIN_DONE:
 		compete_observe(&s->cmp, e->lost, e->sent, x->rtt_ns);
 		compete_forget(&s->cmp);
-		return rule;
+		return delay_floor(s, w_before, rule);
 	case DELAY_DRAIN_FAIL:
 		/*
 		 * (from the rule's drain rate: the R read during the drain
@@ -946,26 +976,7 @@ static const char *delay_compete(struct sender *s, const struct iv_estimate *e,
 	default:
 		break;
 	}
-	/*
-	 * (no dump of the classes where no floor can be: nothing carried yet;
-	 * not on a congestion cut: a loss with a queue that rose says W is
-	 * above the path, and floored there on a fixed path, set 10, W stayed
-	 * above it and Copa's test drained a third of the estimates)
-	 */
-	if (s->aimd.w < w_before && s->last_cmd != DELAY_MD && load_bw(&s->load)) {
-		struct qdisc_cap cap;
-		uint64_t top;
-
-		top = qdisc_levels(s, &cap) ?
-		      compete_delay_floor(&s->load, w_before, cap.level, ER2BC_PRIO_MAX) : 0;
-		if (verbose && cap.level[1])
-			log_floor(s, &cap, top);
-		if (s->aimd.w < top) {
-			s->aimd.w = aimd_clamp(top, &s->c.aimd);
-			snprintf(s->rule_buf, sizeof(s->rule_buf), "%s, priorities", rule);
-			rule = s->rule_buf;
-		}
-	}
+	rule = delay_floor(s, w_before, rule);
 	if (compete_read(s, e, x, delay_queue_over(&s->dly, &s->c.delay), false) != COMPETE_DRAIN)
 		return rule;
 	s->aimd.w = w_before;
