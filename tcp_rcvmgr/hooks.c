@@ -866,7 +866,7 @@ static void rcvmgr_ack_rst(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 
 	spin_lock(&c->lock);
 	if (rcvmgr_in_window(ntohl(p->th.seq), c->snd_ack, c->snd_wnd,
-				 rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK)))
+			     rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK)))
 		forget = rcvmgr_conn_reset(rn, c);
 	/* one that had a share gives it back */
 	kick = forget && rcvmgr_carries(c);
