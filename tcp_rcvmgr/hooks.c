@@ -513,13 +513,17 @@ static bool rcvmgr_in_window(u32 seq, u32 ack, u32 wnd, bool known)
  * RCVMGR_RESET_LINGER_NS instead of idle-timeout, unless it shows it went
  * on (rcvmgr_conn_resumed()). One that ended is quiet: it takes no share
  * after RCVMGR_ACTIVE_NS. One closing (its sender's FIN passed: the
- * commonest end), not yet established, or unmanaged goes at once.
+ * commonest end), not yet established, or unmanaged goes at once (*@kick
+ * if it had a share: it gives it back).
  */
-static bool rcvmgr_conn_reset(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
+static bool rcvmgr_conn_reset(struct rcvmgr_net *rn, struct rcvmgr_conn *c, bool *kick)
 {
 	if (c->state == TCP_RCVMGR_STATE_UNSCALED || c->state == TCP_RCVMGR_STATE_CLOSING ||
-	    !(c->flags & RCVMGR_F_ESTABLISHED) || !(c->flags & RCVMGR_F_SND_NXT))
+	    !(c->flags & RCVMGR_F_ESTABLISHED) || !(c->flags & RCVMGR_F_SND_NXT)) {
+		if (rcvmgr_carries(c))
+			*kick = true;
 		return true;
+	}
 	if (!(c->flags & RCVMGR_F_RESET)) {
 		c->flags |= RCVMGR_F_RESET;
 		/*
@@ -809,12 +813,10 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	rcvmgr_data_sender(c, p, &o);
 	kick |= rcvmgr_data_count(rn, c, skb, p, now);
 	rcvmgr_data_rtt(rn, c, p, &o, end, now);
-	if (th->rst) {
-		forget = rcvmgr_conn_reset(rn, c);
-		kick |= forget && rcvmgr_carries(c);
-	} else if (fin) {
+	if (th->rst)
+		forget = rcvmgr_conn_reset(rn, c, &kick);
+	else if (fin)
 		rcvmgr_conn_fin(c, &kick);
-	}
 	spin_unlock(&c->lock);
 
 	if (forget)
@@ -867,9 +869,7 @@ static void rcvmgr_ack_rst(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 	spin_lock(&c->lock);
 	if (rcvmgr_in_window(ntohl(p->th.seq), c->snd_ack, c->snd_wnd,
 			     rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK)))
-		forget = rcvmgr_conn_reset(rn, c);
-	/* one that had a share gives it back */
-	kick = forget && rcvmgr_carries(c);
+		forget = rcvmgr_conn_reset(rn, c, &kick);
 	spin_unlock(&c->lock);
 	if (forget)
 		rcvmgr_conn_unlink(rn, c);

@@ -912,8 +912,8 @@ static void log_floor(struct sender *s, const struct qdisc_cap *cap, uint64_t to
 }
 
 /*
- * The delay rule's cut below @w_before stops at what the highest
- * priorities ask for (compete_delay_floor()): its down-steps, and its own
+ * The delay rule's cut below @w_before stops at the highest priorities'
+ * rates (compete_delay_floor(), kern.c's levels): its down-steps, and its own
  * drain and the drain's end, whose W is cut from the R read when the
  * drain began (beside CUBIC, set 11: a third of what the path had
  * carried, after which what it carried followed W down and no priority
@@ -949,7 +949,7 @@ static const char *delay_floor(struct sender *s, uint64_t w_before, const char *
  * A drain of compete's that begins from the test takes W from before the
  * rule's step; the confirming one from where the rule's failed drain put
  * it back.
- * The rule's other cuts stop at what the highest priorities ask for
+ * The rule's other cuts stop at the highest priorities' rates
  * (delay_floor()): beside CUBIC its steps took W to w-min before the test
  * had its window, and priority 1 waited seconds behind it (evaluation.rst,
  * set 9).
