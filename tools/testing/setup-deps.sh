@@ -30,6 +30,7 @@ PKGS=(
 	# make deb and the packages' image (tools/packaging/deb.sh, deb-image.sh):
 	# here, before any guest runs on the host's root, not beside them
 	debhelper dh-dkms dkms lintian
+	mmdebstrap					# Debian 13's root for its guests (vm/mkroot.sh)
 )
 
 missing=()

@@ -10,6 +10,14 @@ log() { echo "vm: $*" >&2; }
 # (build-debug-kernel.sh), with everything a guest needs built in
 own_kernel() { [ "$1" = debug ] || [ "$1" = kcsan ]; }
 die() { echo "vm: error: $*" >&2; exit 1; }
+# guest_root KVER: the root file system KVER's guests run on: the host's
+# (/), or for trixie Debian 13's, made on first use (mkroot.sh)
+guest_root() {
+	case "$1" in
+	trixie) "$(dirname "${BASH_SOURCE[0]}")/mkroot.sh" trixie ;;
+	*) echo / ;;
+	esac
+}
 
 # What a guest must never print. A warning or worse anywhere in the log
 # fails the kernel's run in make check, wherever it came from; make soak

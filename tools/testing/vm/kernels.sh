@@ -10,7 +10,10 @@
 # KVER is 6.1 or 6.12 (Debian's packages, newest installed ABI; the suffix
 # moves with security updates so it is discovered, never written down), or
 # one of the project's own kernels, built on first use
-# (build-debug-kernel.sh): debug, or kcsan.
+# (build-debug-kernel.sh): debug, or kcsan; or trixie, Debian 13's kernel
+# in Debian 13's root file system (mkroot.sh, made on first use), which
+# its guests run on (guest_root in common.sh). kdir of trixie is the
+# headers' directory inside that root: build there in a chroot of it.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,13 +28,18 @@ krel_of() {
 		cat "$(own_dir "$kver")/include/config/kernel.release"
 		return
 	fi
+	local root pat=$kver.[0-9]*
+	root=$(guest_root "$kver")
 	case "$kver" in
-	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12, debug or kcsan)" ;;
+	trixie) pat='*' ;;
+	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12, debug, kcsan or trixie)" ;;
 	esac
-	k=$(cd /lib/modules && ls -d "$kver".[0-9]* 2>/dev/null |
-		while read -r d; do [ -e "$d/build/Makefile" ] && [ -e "/boot/vmlinuz-$d" ] && echo "$d"; done |
-		sort -V | tail -n 1)
-	[ -n "$k" ] || die "no Debian $kver kernel with headers installed (run tools/testing/setup-deps.sh)"
+	# shellcheck disable=SC2086 # $pat is a pattern
+	k=$(cd "$root/lib/modules" && ls -d $pat 2>/dev/null |
+		while read -r d; do
+			[ -e "$d/build/Makefile" ] && [ -e "$root/boot/vmlinuz-$d" ] && echo "$d"
+		done | sort -V | tail -n 1)
+	[ -n "$k" ] || die "no Debian $kver kernel with headers installed in $root (run tools/testing/setup-deps.sh)"
 	echo "$k"
 }
 
@@ -59,23 +67,25 @@ extract_vmlinux() {
 }
 
 image_of() {
-	local kver=$1 krel out
+	local kver=$1 krel out vmlinuz
 	if own_kernel "$kver"; then
 		echo "$(own_dir "$kver")/vmlinux"
 		return
 	fi
 	krel=$(krel_of "$kver")
+	vmlinuz=$(guest_root "$kver")/boot/vmlinuz-$krel
 	out=$ER2BC_CACHE/vmlinux/$krel
-	if [ ! -s "$out" ] || [ "/boot/vmlinuz-$krel" -nt "$out" ]; then
+	if [ ! -s "$out" ] || [ "$vmlinuz" -nt "$out" ]; then
 		mkdir -p "$(dirname "$out")"
-		extract_vmlinux "/boot/vmlinuz-$krel" "$out"
+		extract_vmlinux "$vmlinuz" "$out"
 	fi
 	echo "$out"
 }
 
 case "${1:-}" in
 krel)	krel_of "$2" ;;
-kdir)	if own_kernel "$2"; then own_dir "$2"; else echo "/lib/modules/$(krel_of "$2")/build"; fi ;;
+kdir)	if own_kernel "$2"; then own_dir "$2"; else
+		echo "$(guest_root "$2" | sed 's,/$,,')/lib/modules/$(krel_of "$2")/build"; fi ;;
 image)	image_of "$2" ;;
-*)	echo "usage: $0 krel|kdir|image 6.1|6.12|debug|kcsan" >&2; exit 2 ;;
+*)	echo "usage: $0 krel|kdir|image 6.1|6.12|debug|kcsan|trixie" >&2; exit 2 ;;
 esac

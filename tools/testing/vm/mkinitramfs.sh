@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build (once, cached) the busybox initramfs that boots kernel KVER into the
-# host's root file system. Prints its path.
+# host's root file system (or trixie's into Debian 13's: guest_root).
+# Prints its path.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,9 +28,11 @@ done
 install -m 0755 "$here/initramfs-init" "$tmp/init"
 : >"$tmp/modules/order"
 
-# The project's kernels have all they need built in; Debian's have modules.
+# The project's kernels have all they need built in; Debian's have modules
+# (in the root their guests run on)
 if ! own_kernel "$kver"; then
-	modprobe -a -S "$krel" --show-depends virtio_pci 9pnet_virtio 9p overlay |
+	modprobe -d "$(guest_root "$kver")" -a -S "$krel" --show-depends \
+		virtio_pci 9pnet_virtio 9p overlay |
 	while read -r kind path _; do
 		[ "$kind" = insmod ] || continue
 		name=$(basename "$path")

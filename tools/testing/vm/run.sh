@@ -6,7 +6,9 @@
 #   run.sh [-k KVER] [-o OUT] [-t SECONDS] [-c CPUS] [-x QEMU_ARGS]
 #          [-q QUEUE] [-i] [-- COMMAND ...]
 #
-#   -k  6.1, 6.12 (default), debug or kcsan
+#   -k  6.1, 6.12 (default), debug or kcsan, on the host's root; or
+#       trixie: Debian 13's kernel on Debian 13's root (mkroot.sh), with
+#       the project's tree shared at its path
 #   -o  output directory shared writable with the guest (default: a new
 #       one under build/vm); it keeps console.log, the exit status and
 #       whatever the command writes to $ER2BC_OUT
@@ -59,6 +61,7 @@ printf '%q ' "$@" >"$out/cmd"
 qemu=${ER2BC_QEMU:-qemu-system-x86_64}
 image=$("$here/kernels.sh" image "$kver")
 initrd=$("$here/mkinitramfs.sh" "$kver")
+root=$(guest_root "$kver")
 
 qemu_cmd() {
 	local accel=$1 mem=2G cmdline
@@ -76,14 +79,19 @@ qemu_cmd() {
 	cmdline+=" er2bc.init=$here/guest-init.sh er2bc.out=$out er2bc.cwd=$PWD"
 	cmdline+=" er2bc.kver=$kver er2bc.interactive=$interactive"
 	[ -n "$queue" ] && cmdline+=" er2bc.queue=$queue"
+	[ "$root" = / ] || cmdline+=" er2bc.top=$top"
 
 	QEMU=("$qemu" -nodefaults -no-reboot -display none
 		-machine q35 -smp "$cpus" -m "$mem"
 		-kernel "$image" -initrd "$initrd" -append "$cmdline"
-		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
+		-fsdev local,id=root,path="$root",security_model=none,readonly=on,multidevs=remap
 		-device virtio-9p-pci,fsdev=root,mount_tag=hostroot
 		-fsdev local,id=out,path="$out",security_model=none,multidevs=remap
 		-device virtio-9p-pci,fsdev=out,mount_tag=out)
+	if [ "$root" != / ]; then
+		QEMU+=(-fsdev local,id=top,path="$top",security_model=none,readonly=on,multidevs=remap
+			-device virtio-9p-pci,fsdev=top,mount_tag=top)
+	fi
 	if [ -n "$queue" ]; then
 		QEMU+=(-fsdev local,id=queue,path="$queue",security_model=none,multidevs=remap
 			-device virtio-9p-pci,fsdev=queue,mount_tag=queue)

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build (once, cached) the root file system of another Debian release for
+# guests that run its userland on its own kernel (run.sh -k trixie), made
+# by mmdebstrap from Debian's archive. Prints its path.
+#
+#   mkroot.sh SUITE	(trixie: Debian 13)
+#
+# What is in it: the release's kernel and headers (DKMS builds for them as
+# on a gateway), what the packages' build needs (the packages are built
+# for the release inside it: tools/packaging/deb.sh --root), and what the
+# packages' smoke runs (deb-smoke-guest.sh). The cache is keyed by this
+# script: a change here, or `rm -r` of the directory, builds it again
+# with the archive's packages of the day. About a minute and 900 MB.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+
+suite=${1:?usage: mkroot.sh SUITE}
+case "$suite" in
+trixie) ;;
+*) die "mkroot: no root for '$suite' (trixie)" ;;
+esac
+
+PKGS=(
+	# the kernel a gateway of the release runs, and its headers for DKMS
+	linux-image-amd64 linux-headers-amd64
+	# the packages' build (debian/control's Build-Depends) and lintian
+	build-essential debhelper dh-dkms dkms libmnl-dev libssl-dev pkg-config lintian
+	# the smoke and the quick start: tc and ip, nft, traffic, the man
+	# pages, the units' user (systemd-sysusers)
+	iproute2 nftables iperf3 python3 kmod procps util-linux man-db systemd
+)
+
+key=$( (cat "$0"; echo "${PKGS[*]}") | sha256sum | cut -c1-12)
+root=$ER2BC_CACHE/roots/$suite-$key
+if [ -e "$root/.er2bc-root" ]; then
+	echo "$root"
+	exit 0
+fi
+[ "$(id -u)" = 0 ] || die "mkroot: building the $suite root needs root (mmdebstrap --mode=root)"
+command -v mmdebstrap >/dev/null || die "mkroot: no mmdebstrap (tools/testing/setup-deps.sh installs it)"
+
+# one build at a time (guests booted side by side ask at once)
+mkdir -p "$ER2BC_CACHE/roots"
+exec 9>"$ER2BC_CACHE/roots/$suite.lock"
+flock 9
+if [ -e "$root/.er2bc-root" ]; then
+	echo "$root"
+	exit 0
+fi
+rm -rf "$root" "$root.tmp"
+log "mkroot: building the $suite root in $root (mmdebstrap)"
+t0=$(date +%s)
+# --variant=apt: the essential packages and apt, then PKGS with what they
+# depend on (no recommends). man-db's trigger indexes every page again at
+# each install: off, as on the host's image (deb-image.sh)
+if ! mmdebstrap --quiet --mode=root --variant=apt --include="$(IFS=,; echo "${PKGS[*]}")" \
+	--customize-hook='rm -f "$1/var/lib/man-db/auto-update"' \
+	--customize-hook='rm -rf "$1"/var/cache/apt/archives/*.deb "$1"/var/lib/apt/lists/*_Packages' \
+	"$suite" "$root.tmp" http://deb.debian.org/debian >&2; then
+	rm -rf "$root.tmp"
+	die "mkroot: mmdebstrap could not build the $suite root"
+fi
+date -u +%FT%TZ >"$root.tmp/.er2bc-root"
+mv "$root.tmp" "$root"
+log "mkroot: $suite root in $(( $(date +%s) - t0 )) s, $(du -sh "$root" | cut -f1)"
+# the roots of other keys are stale
+for old in "$ER2BC_CACHE/roots/$suite"-*; do
+	[ "$old" = "$root" ] || [ ! -d "$old" ] || rm -rf "$old"
+done
+echo "$root"
