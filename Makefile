@@ -69,14 +69,16 @@ intree: deps
 	@tools/intree/series.sh
 
 # the Debian packages er2bc-dkms and er2bc-tools (debian/), lintian-clean,
-# in build/deb (tools/packaging/deb.sh)
+# in build/deb (tools/packaging/deb.sh); SUITE=trixie builds Debian 13's in
+# a root of it, into build/deb-trixie
 deb:
-	@tools/packaging/deb.sh
+	@tools/packaging/deb.sh $(SUITE)
 
 # the packages as an image builder installs them (dpkg -i in a chroot of
 # the host, DKMS building for each kernel with headers), booted in 6.12
-# and 6.1 guests with their headers: the README's quick start is
-# followed, the packages are removed (tools/packaging/test-deb.sh)
+# and 6.1 guests with their headers, and Debian 13's in a Debian 13 guest
+# (its kernel on its root): the README's quick start is followed, the
+# packages are removed (tools/packaging/test-deb.sh)
 check-deb: deps
 	@tools/packaging/test-deb.sh $(if $(filter command line environment,$(origin KVER)),$(KVER))
 

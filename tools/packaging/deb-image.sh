@@ -11,7 +11,10 @@
 # root): DKMS compiling in a guest under TCG took 14-30 minutes of a CPU,
 # the longest stage of make check, for the same commands and compiler.
 #
-#   deb-image.sh DEB_DIR OUT
+#   deb-image.sh [--root ROOT] DEB_DIR OUT
+#
+# --root: into another release's root file system (mkroot.sh) instead of
+# this host's, for that release's guests (run.sh -k trixie).
 #
 # OUT gets image.tar (the files and directories the install created or
 # changed), image.removed (the paths it removed, one a line), dpkg.log,
@@ -19,8 +22,13 @@
 # namespaces, overlayfs). Exits 1 if the install failed.
 set -euo pipefail
 
-debs=${1:?usage: deb-image.sh DEB_DIR OUT}
-out=${2:?usage: deb-image.sh DEB_DIR OUT}
+root=/
+if [ "${1:-}" = --root ]; then
+	root=${2:?usage: deb-image.sh [--root ROOT] DEB_DIR OUT}
+	shift 2
+fi
+debs=${1:?usage: deb-image.sh [--root ROOT] DEB_DIR OUT}
+out=${2:?usage: deb-image.sh [--root ROOT] DEB_DIR OUT}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 debs=$(cd "$debs" && pwd)
@@ -29,32 +37,15 @@ debs=$(cd "$debs" && pwd)
 # with it, whatever way it ends
 if [ "${ER2BC_DEB_IMAGE_NS:-}" != 1 ]; then
 	[ "$(id -u)" = 0 ] || { echo "deb-image: needs root (a mount namespace, overlayfs)" >&2; exit 1; }
-	exec unshare --mount --propagation private env ER2BC_DEB_IMAGE_NS=1 "$0" "$debs" "$out"
+	exec unshare --mount --propagation private env ER2BC_DEB_IMAGE_NS=1 "$0" --root "$root" "$debs" "$out"
 fi
+. "$(dirname "$0")/overlay.sh"
 
 dkms_deb=$(ls "$debs"/er2bc-dkms_*_all.deb | head -n 1)
 tools_deb=$(ls "$debs"/er2bc-tools_*_amd64.deb | head -n 1)
 rm -f "$out/image.tar" "$out/image.removed" "$out/dpkg.log" "$out/dkms-status" "$out/seconds"
 
-# the overlay's upper layer in a tmpfs: a layer inside the root file
-# system it covers would overlap it (overlayfs refuses)
-tmp=$(mktemp -d /tmp/er2bc-deb-image.XXXXXX)
-# (the mounts go with the namespace; the directory is the host's)
-trap 'cd /; umount -R -l "$tmp" 2>/dev/null; rmdir "$tmp"' EXIT
-mount -t tmpfs -o size=4g,mode=0755 er2bc-image "$tmp"
-mkdir "$tmp/upper" "$tmp/work" "$tmp/root"
-# (whole files in the upper layer, renamed directories copied: what is
-# there is what the tar takes)
-mount -t overlay er2bc-image \
-	-o "lowerdir=/,upperdir=$tmp/upper,workdir=$tmp/work,redirect_dir=off,metacopy=off" "$tmp/root"
-r=$tmp/root
-mount -t proc proc "$r/proc"
-mount --rbind /dev "$r/dev"
-mount --rbind /sys "$r/sys"
-# the image's own /tmp and /run, empty, as at boot (the host's are not
-# the image's, and not part of what it takes)
-mount -t tmpfs -o mode=1777 tmp "$r/tmp"
-mount -t tmpfs -o mode=0755 run "$r/run"
+overlay_root "$root"
 mkdir "$r/tmp/er2bc-debs"
 mount --bind -o ro "$debs" "$r/tmp/er2bc-debs"
 
@@ -79,8 +70,8 @@ fi
 # directories that hold them, as they are now. A directory of the host
 # made opaque (removed and made again) would hide what was below it: none
 # is expected
-cd "$tmp/upper"
-python3 - "$out/image.removed" >"$tmp/paths" <<'PY' || exit 1
+cd "$upper"
+python3 - "$out/image.removed" "$root" >"$ovl_tmp/paths" <<'PY' || exit 1
 import os, stat, sys
 removed = []
 for d, dirs, files in os.walk("."):
@@ -95,12 +86,12 @@ for d, dirs, files in os.walk("."):
                 opaque = os.getxattr(p, "trusted.overlay.opaque", follow_symlinks=False)
             except OSError:
                 opaque = b""
-            if opaque == b"y" and os.path.lexists("/" + p):
+            if opaque == b"y" and os.path.lexists(os.path.join(sys.argv[2], p)):
                 sys.exit(f"deb-image: the install replaced the directory /{p}; not supported")
         print(p)
 with open(sys.argv[1], "w") as f:
     f.writelines(f"{p}\n" for p in removed)
 PY
-tar --no-recursion --numeric-owner -cf "$out/image.tar" -T "$tmp/paths"
+tar --no-recursion --numeric-owner -cf "$out/image.tar" -T "$ovl_tmp/paths"
 cd /
-echo "deb-image: $(wc -l <"$tmp/paths") paths, $(wc -l <"$out/image.removed") removed; DKMS: $(tr '\n' ';' <"$out/dkms-status")"
+echo "deb-image: $(wc -l <"$ovl_tmp/paths") paths, $(wc -l <"$out/image.removed") removed; DKMS: $(tr '\n' ';' <"$out/dkms-status")"

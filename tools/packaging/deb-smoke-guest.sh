@@ -77,6 +77,28 @@ batch=/usr/share/doc/er2bc-tools/tc-DEV.batch.example
 zcat -f "$batch" >/tmp/tc-eth1.batch
 out_tc=$(tc -batch /tmp/tc-eth1.batch 2>&1)
 t $? "tc -batch tc-DEV.batch.example: the qdisc, 7 classes, 12 filters (6 IPv4, 6 IPv6)" "$out_tc"
+# the plugin's printing through this tc's helpers, in JSON, where a
+# helper whose ABI moved would break the document or lose its values (a
+# class's options and statistics are at its top level, as htb's are;
+# iproute2 6.1's tc prints classes as text even with -j)
+tcv=$(tc -V 2>&1 | head -n 1)
+out_j=$( { tc -j -s qdisc show dev eth1 && echo && tc -j -s class show dev eth1; } |
+	tee "$out/tc-j.txt" |
+	python3 -c '
+import json, sys
+qd, cl = sys.stdin.read().split("\n", 1)
+q = [x for x in json.loads(qd) if x.get("kind") == "er2bc"]
+assert len(q) == 1 and q[0]["options"]["mode"] == "er2bc", q
+assert q[0]["options"]["stale_us"] == 30000000 and q[0]["stale"] is False, q
+print("qdisc mode", q[0]["options"]["mode"], "stale_us", q[0]["options"]["stale_us"])
+if not cl.strip().startswith("["):
+    print("classes: this tc prints them as text only")
+    sys.exit(0)
+c = [x for x in json.loads(cl) if x.get("class") == "er2bc"]
+prio = sorted(x["prio"] for x in c if x["type"] != "scavenger")
+assert prio == [1, 2, 3, 4, 5, 6] and len(c) == 7 and c[2]["rate"] == 50000, c
+print("classes at prio", prio, "and a scavenger")' 2>&1)
+t $? "${tcv:-tc}: the plugin's JSON (tc -j -s qdisc and class show) has the qdisc and its classes" "$out_j"
 python3 - <<'EOF'
 import socket, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

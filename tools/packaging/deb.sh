@@ -5,24 +5,56 @@
 # with Debian's tooling from the files git knows in the working tree
 # (committed or not, ignored ones left out), into build/deb; lintian runs
 # on them, and any tag not explained in debian/*.lintian-overrides fails.
+#
+#   deb.sh [SUITE]
+#
+# SUITE (trixie: Debian 13) builds them for another release, in a chroot
+# of its root file system (tools/testing/vm/mkroot.sh, under an overlay
+# that goes with the build), with that release's compiler, libraries and
+# lintian, into build/deb-SUITE: er2bc-tools links libssl and libmnl, so
+# its Depends name the release's own.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=$top/build/deb
+suite=${1:-}
+out=$top/build/deb${suite:+-$suite}
 
-# Debian's packaging tools and the build's libraries, nothing else (make
-# deps is for the tests and the demo)
-need=(build-essential debhelper dh-dkms dkms lintian libmnl-dev libssl-dev pkg-config)
-missing=()
-for p in "${need[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	[ "$(id -u)" = 0 ] || { echo "deb: missing ${missing[*]}: run as root to install them" >&2; exit 1; }
-	echo "deb: installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -y -qq install \
-		--no-install-recommends "${missing[@]}" >/dev/null
+if [ -n "$suite" ] && [ "${ER2BC_DEB_NS:-}" = 1 ]; then
+	# (in the mount namespace below) the release's root under an
+	# overlay, the tree to build bound at /build
+	. "$top/tools/packaging/overlay.sh"
+	overlay_root "$ER2BC_DEB_ROOT"
+	mkdir "$r/build"
+	mount --bind "$out" "$r/build"
+	echo "deb: building in $out/src for $suite (log: $out/build.log)"
+	if ! chroot "$r" sh -c 'cd /build/src && dpkg-buildpackage -b -us -uc' >"$out/build.log" 2>&1; then
+		tail -n 30 "$out/build.log"
+		echo "deb: dpkg-buildpackage failed in the $suite root (log: $out/build.log)" >&2
+		exit 1
+	fi
+	echo "deb: lintian ($suite's)"
+	chroot --userspec=nobody:nogroup "$r" env HOME=/tmp sh -c 'lintian --fail-on warning,error --info /build/er2bc_*.changes'
+	exit
+fi
+
+if [ -z "$suite" ]; then
+	# Debian's packaging tools and the build's libraries, nothing else
+	# (make deps is for the tests and the demo)
+	need=(build-essential debhelper dh-dkms dkms lintian libmnl-dev libssl-dev pkg-config)
+	missing=()
+	for p in "${need[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+			missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		[ "$(id -u)" = 0 ] || { echo "deb: missing ${missing[*]}: run as root to install them" >&2; exit 1; }
+		echo "deb: installing ${missing[*]}"
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -y -qq install \
+			--no-install-recommends "${missing[@]}" >/dev/null
+	fi
+else
+	[ "$(id -u)" = 0 ] || { echo "deb: building for $suite needs root (a chroot under an overlay)" >&2; exit 1; }
+	root=$("$top/tools/testing/vm/mkroot.sh" "$suite")
 fi
 rm -rf "$out"
 mkdir -p "$out/src"
@@ -32,6 +64,11 @@ mkdir -p "$out/src"
 		if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\0' "$f"; fi
 	done | tar --null -cf - -T -) |
 	tar -xf - -C "$out/src"
+if [ -n "$suite" ]; then
+	ER2BC_DEB_NS=1 ER2BC_DEB_ROOT=$root unshare --mount --propagation private "$0" "$suite"
+	ls -1 "$out"/*.deb
+	exit
+fi
 echo "deb: building in $out/src (log: $out/build.log)"
 if ! (cd "$out/src" && dpkg-buildpackage -b -us -uc) >"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log"

@@ -144,7 +144,8 @@ intree() {
 	put_rc "$report/intree.rc" $?
 }
 dk_pid= intree_pid=
-rm -f "$report/debug-kernel.rc" "$report/deb.rc" "$report/deb.out" "$report/intree.rc"
+rm -f "$report/debug-kernel.rc" "$report/deb.rc" "$report/deb.out" "$report/intree.rc" \
+	"$report/deb-trixie.rc" "$report/deb-trixie.out"
 if [ "$setup" = 1 ] && [[ " ${kernels[*]} " == *" debug "* ]]; then
 	{
 		stage debug-kernel nice -n 19 "$here/kernels.sh" image debug
@@ -199,19 +200,34 @@ fi
 # the Debian packages (make deb, lintian) and an image of this host with
 # both installed (deb-image.sh: DKMS builds natively in a chroot, where in
 # a guest under TCG it took 14-30 minutes of a CPU), for their smoke in a
-# 6.12 guest of its own (test-deb.sh) once the 6.12 suites are done: a
-# full run only; after the host tests, at the lowest priority as the
-# debug kernel's build (what it needs setup-deps.sh installed before any
-# guest). Its exit status in $report/deb.rc, for the smoke
+# 6.12 guest of its own (test-deb.sh) once the 6.12 suites are done; then
+# Debian 13's: its root (mkroot.sh: mmdebstrap, about a minute, cached),
+# the packages built in it and installed into an image of it, for a guest
+# of Debian 13's kernel on that root, once the 6.1 suites are done (the
+# shorter lane; 6.12's where 6.1 does not run). A full run only; after the
+# host tests, at the lowest priority as the debug kernel's build (what it
+# needs setup-deps.sh installed before any guest). Their exit statuses in
+# $report/deb.rc and deb-trixie.rc, for the smokes
 deb_build() {
 	nice -n 19 "$top/tools/packaging/deb.sh" &&
 		nice -n 19 "$top/tools/packaging/deb-image.sh" "$top/build/deb" "$top/build/deb/image"
 }
-deb_pid=
+deb_build_trixie() {
+	local root
+	root=$(nice -n 19 "$here/mkroot.sh" trixie) &&
+		nice -n 19 "$top/tools/packaging/deb.sh" trixie &&
+		nice -n 19 "$top/tools/packaging/deb-image.sh" --root "$root" \
+			"$top/build/deb-trixie" "$top/build/deb-trixie/image"
+}
+deb_pid= trixie_lane=
 if [ $full = 1 ] && [[ " ${kernels[*]} " == *" 6.12 "* ]]; then
+	trixie_lane=6.12
+	[[ " ${kernels[*]} " == *" 6.1 "* ]] && trixie_lane=6.1
 	{
 		stage deb deb_build
 		put_rc "$report/deb.rc" $?
+		stage deb-trixie deb_build_trixie
+		put_rc "$report/deb-trixie.rc" $?
 	} >"$report/deb-build.log" 2>&1 &
 	deb_pid=$!
 fi
@@ -360,48 +376,58 @@ judge_kernel() {
 
 # run_kernel KVER [QUEUE]: build, boot and judge KVER in one guest, or
 # with QUEUE, build and boot the first of the guests that share it; after
-# 6.12's, the packages' smoke (deb_smoke)
+# 6.12's, the packages' smoke, and after trixie_lane's, Debian 13's
+# (deb_smoke)
 run_kernel() {
 	build_kernel "$1" || return
 	boot "$1" "$report/$1/vm" "${2:-}"
 	[ -n "${2:-}" ] || judge_kernel "$1" "$report/$1/vm"
-	[ "$1" = 6.12 ] && [ -n "$deb_pid" ] && deb_smoke
+	[ "$1" = 6.12 ] && [ -n "$deb_pid" ] && deb_smoke 6.12 6.12
+	[ "$1" = "$trixie_lane" ] && [ -n "$deb_pid" ] && deb_smoke trixie "$1"
 	return 0
 }
 
-# deb_smoke: the image's install applied to a fresh 6.12 guest with its
-# headers, a short smoke, the packages removed (test-deb.sh); its TAP in
-# $report/deb.out
+# deb_name KVER: the name of KVER's smoke in the report: deb (the host's
+# packages, on 6.12) or deb-trixie
+deb_name() { if [ "$1" = trixie ]; then echo deb-trixie; else echo deb; fi; }
+
+# deb_smoke KVER LANE: the image's install applied to a fresh KVER guest
+# with its headers, a short smoke, the packages removed (test-deb.sh); its
+# TAP in $report/NAME.out, its time in LANE's
 deb_smoke() {
-	local t0 deb_rc
+	local k=$1 name t0 deb_rc
+	name=$(deb_name "$k")
 	t0=$(date +%s)
-	await "$report/deb.rc" "$deb_pid"
-	deb_rc=$(cat "$report/deb.rc" 2>/dev/null || echo 1)
+	await "$report/$name.rc" "$deb_pid"
+	deb_rc=$(cat "$report/$name.rc" 2>/dev/null || echo 1)
 	if [ "$deb_rc" != 0 ]; then
 		tail -n 20 "$report/deb-build.log"
-		echo "not ok - make deb or the image failed: see $report/deb-build.log" >"$report/deb.out"
+		echo "not ok - the packages or their image for $k failed: see $report/deb-build.log" \
+			>"$report/$name.out"
 		return
 	fi
-	echo "=== 6.12: the packages' smoke (log: $report/deb.out)"
-	ER2BC_DEB_REPORT=$report/deb "$top/tools/packaging/test-deb.sh" --prebuilt 6.12 \
-		>"$report/deb.out" 2>&1
-	echo "deb-6.12-vm $(( $(date +%s) - t0 ))" >>"$report/6.12/times"
+	echo "=== $k: the packages' smoke (log: $report/$name.out)"
+	ER2BC_DEB_REPORT=$report/deb "$top/tools/packaging/test-deb.sh" --prebuilt "$k" \
+		>"$report/$name.out" 2>&1
+	echo "$name-$k-vm $(( $(date +%s) - t0 ))" >>"$report/$2/times"
 }
 
-# count_deb: the smoke's line in the summary, its counts in the totals
+# count_deb [KVER]: a smoke's line in the summary, its counts in the totals
 count_deb() {
-	local p f
+	local k=${1:-6.12} name p f
 	[ -n "$deb_pid" ] || return 0
-	p=$(grep -c '^6\.12: ok ' "$report/deb.out" 2>/dev/null)
-	f=$(grep -c 'not ok' "$report/deb.out" 2>/dev/null)
-	grep 'not ok' "$report/deb.out" 2>/dev/null | sed 's/^/# deb: /' | tee -a "$report/summary"
-	if ! grep -q '^6\.12: 1\.\.' "$report/deb.out" 2>/dev/null; then
-		echo "# deb: FAIL the smoke did not finish its plan (see $report/deb.out)" |
+	name=$(deb_name "$k")
+	p=$(grep -c "^${k//./\\.}: ok " "$report/$name.out" 2>/dev/null)
+	f=$(grep -c 'not ok' "$report/$name.out" 2>/dev/null)
+	grep 'not ok' "$report/$name.out" 2>/dev/null | sed "s/^/# $name: /" | tee -a "$report/summary"
+	if ! grep -q "^${k//./\\.}: 1\\.\\." "$report/$name.out" 2>/dev/null; then
+		echo "# $name: FAIL the smoke did not finish its plan (see $report/$name.out)" |
 			tee -a "$report/summary"
 		f=$((f + 1))
 	fi
-	echo "deb: ${p:-0} passed, $f failed" | tee -a "$report/summary"
+	echo "$name: ${p:-0} passed, $f failed" | tee -a "$report/summary"
 	total_p=$((total_p + ${p:-0})) total_f=$((total_f + f))
+	[ "$k" = trixie ] || [ -z "$trixie_lane" ] || count_deb trixie
 }
 
 # count KVER: its line in the summary, its counts added to the totals
