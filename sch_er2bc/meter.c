@@ -688,7 +688,12 @@ int __init er2bc_meter_init(void)
 {
 	int err;
 
-	er2bc_meter_wq = alloc_workqueue("er2bc_meter", 0, 0);
+	/*
+	 * Keys are freed from here after a grace period: no work needs the
+	 * CPU that queued it. Unbound, said so: from 7.x a workqueue that
+	 * names neither WQ_UNBOUND nor WQ_PERCPU warns at its allocation.
+	 */
+	er2bc_meter_wq = alloc_workqueue("er2bc_meter", WQ_UNBOUND, 0);
 	if (!er2bc_meter_wq)
 		return -ENOMEM;
 	err = register_pernet_subsys(&er2bc_meter_net_ops);
