@@ -5,7 +5,10 @@
 #
 #   build-modules.sh KVER [make arguments ...]
 #
-# KVER is 6.1, 6.12, debug, or a path to a kernel build tree (KDIR). Kbuild
+# KVER is 6.1, 6.12, debug, kcsan, trixie or trixie-bpo (kernels.sh), or a
+# path to a kernel build tree (KDIR). A kernel whose headers are in another
+# release's root (trixie, trixie-bpo) is built for in a chroot of that
+# root, with the compiler the kernel was built with. Kbuild
 # writes objects next to the sources of an external module, so each kernel
 # gets a tree of links to the sources under build/<name>/: the kernels never
 # share an object, and rebuilds stay incremental. Prints that directory;
@@ -27,6 +30,10 @@ else
 	krel=$("$top/tools/testing/vm/kernels.sh" krel "$kver")
 	name=$kver
 fi
+kroot=/
+case "$kver" in
+trixie | trixie-bpo) kroot=$("$top/tools/testing/vm/mkroot.sh" "$kver") ;;
+esac
 dir=$top/build/$name
 version=$(git -C "$top" describe --always --dirty --tags 2>/dev/null ||
 	  cat "$top/VERSION" 2>/dev/null || echo unknown)
@@ -41,7 +48,20 @@ while read -r f; do
 done
 find "$dir" -xtype l -delete
 
-make -C "$kdir" M="$dir" ER2BC_VERSION="$version" "$@" modules >&2
+if [ "$kroot" = / ]; then
+	make -C "$kdir" M="$dir" ER2BC_VERSION="$version" "$@" modules >&2
+else
+	# in a mount namespace of its own, the root's own /proc, and the
+	# project's tree at its path (the links above point there); the
+	# objects land in $dir, nothing in the root
+	unshare --mount --propagation private sh -c '
+		root=$1 top=$2
+		shift 2
+		mount -t proc proc "$root/proc" &&
+			mkdir -p "$root$top" && mount --bind "$top" "$root$top" &&
+			exec chroot "$root" "$@"' sh "$kroot" "$top" \
+		make -C "/lib/modules/$krel/build" M="$dir" ER2BC_VERSION="$version" "$@" modules >&2
+fi
 
 # A module tree for the guest, indexed here: depmod over 9p in the guest
 # takes a minute under TCG, natively a second. The guest copies the index
@@ -50,14 +70,18 @@ root=$dir/modroot/lib/modules/$krel
 rm -rf "$dir/modroot"
 mkdir -p "$root/updates/er2bc"
 cp "$dir"/*/*.ko "$root/updates/er2bc/"
-if [ -d "/lib/modules/$krel/kernel" ]; then
-	ln -s "/lib/modules/$krel/kernel" "$root/kernel"
-	cp /lib/modules/"$krel"/modules.{order,builtin,builtin.modinfo} "$root/"
+kmods=${kroot%/}/lib/modules/$krel
+if [ -d "$kmods/kernel" ]; then
+	ln -s "$kmods/kernel" "$root/kernel"
+	cp "$kmods"/modules.{order,builtin,builtin.modinfo} "$root/"
 else
 	for f in modules.order modules.builtin modules.builtin.modinfo; do
 		if [ -e "$kdir/$f" ]; then cp "$kdir/$f" "$root/"; else : >"$root/$f"; fi
 	done
 fi
 depmod -b "$dir/modroot" "$krel"
-rm -f "$root/kernel"
+# (a kernel of the host's: the guest has its modules at that path; one of
+# another root's: the guest finds them through the link, the host's root
+# being the guest's)
+[ "$kroot" = / ] && rm -f "$root/kernel"
 echo "$dir"

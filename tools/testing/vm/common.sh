@@ -10,11 +10,21 @@ log() { echo "vm: $*" >&2; }
 # (build-debug-kernel.sh), with everything a guest needs built in
 own_kernel() { [ "$1" = debug ] || [ "$1" = kcsan ]; }
 die() { echo "vm: error: $*" >&2; exit 1; }
-# guest_root KVER: the root file system KVER's guests run on: the host's
-# (/), or for trixie Debian 13's, made on first use (mkroot.sh)
+# kernel_root KVER: the root file system that has KVER's /boot and
+# /lib/modules: the host's (/), or another release's, made on first use
+# (mkroot.sh): trixie's, or trixie-bpo's (the newest kernel Debian offers)
+kernel_root() {
+	case "$1" in
+	trixie | trixie-bpo) "$(dirname "${BASH_SOURCE[0]}")/mkroot.sh" "$1" ;;
+	*) echo / ;;
+	esac
+}
+# guest_root KVER: the root file system KVER's guests run on: the host's,
+# or for trixie Debian 13's (its userland on its kernel). trixie-bpo's
+# guests run on the host's, with that kernel's modules from its root
 guest_root() {
 	case "$1" in
-	trixie) "$(dirname "${BASH_SOURCE[0]}")/mkroot.sh" trixie ;;
+	trixie) kernel_root "$1" ;;
 	*) echo / ;;
 	esac
 }

@@ -12,8 +12,10 @@
 # one of the project's own kernels, built on first use
 # (build-debug-kernel.sh): debug, or kcsan; or trixie, Debian 13's kernel
 # in Debian 13's root file system (mkroot.sh, made on first use), which
-# its guests run on (guest_root in common.sh). kdir of trixie is the
-# headers' directory inside that root: build there in a chroot of it.
+# its guests run on (guest_root in common.sh); or trixie-bpo, the newest
+# kernel Debian offers (trixie-backports), in a root of its own. kdir of
+# those is the headers' directory inside their root: build in a chroot of
+# it (build-modules.sh does).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,10 +31,10 @@ krel_of() {
 		return
 	fi
 	local root pat=$kver.[0-9]*
-	root=$(guest_root "$kver")
+	root=$(kernel_root "$kver")
 	case "$kver" in
-	trixie) pat='*' ;;
-	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12, debug, kcsan or trixie)" ;;
+	trixie | trixie-bpo) pat='*' ;;
+	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12, debug, kcsan, trixie or trixie-bpo)" ;;
 	esac
 	# shellcheck disable=SC2086 # $pat is a pattern
 	k=$(cd "$root/lib/modules" && ls -d $pat 2>/dev/null |
@@ -73,7 +75,7 @@ image_of() {
 		return
 	fi
 	krel=$(krel_of "$kver")
-	vmlinuz=$(guest_root "$kver")/boot/vmlinuz-$krel
+	vmlinuz=$(kernel_root "$kver")/boot/vmlinuz-$krel
 	out=$ER2BC_CACHE/vmlinux/$krel
 	if [ ! -s "$out" ] || [ "$vmlinuz" -nt "$out" ]; then
 		mkdir -p "$(dirname "$out")"
@@ -85,7 +87,7 @@ image_of() {
 case "${1:-}" in
 krel)	krel_of "$2" ;;
 kdir)	if own_kernel "$2"; then own_dir "$2"; else
-		echo "$(guest_root "$2" | sed 's,/$,,')/lib/modules/$(krel_of "$2")/build"; fi ;;
+		echo "$(kernel_root "$2" | sed 's,/$,,')/lib/modules/$(krel_of "$2")/build"; fi ;;
 image)	image_of "$2" ;;
-*)	echo "usage: $0 krel|kdir|image 6.1|6.12|debug|kcsan|trixie" >&2; exit 2 ;;
+*)	echo "usage: $0 krel|kdir|image 6.1|6.12|debug|kcsan|trixie|trixie-bpo" >&2; exit 2 ;;
 esac

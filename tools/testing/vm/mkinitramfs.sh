@@ -29,9 +29,9 @@ install -m 0755 "$here/initramfs-init" "$tmp/init"
 : >"$tmp/modules/order"
 
 # The project's kernels have all they need built in; Debian's have modules
-# (in the root their guests run on)
+# (in the root that has them)
 if ! own_kernel "$kver"; then
-	modprobe -d "$(guest_root "$kver")" -a -S "$krel" --show-depends \
+	modprobe -d "$(kernel_root "$kver")" -a -S "$krel" --show-depends \
 		virtio_pci 9pnet_virtio 9p overlay |
 	while read -r kind path _; do
 		[ "$kind" = insmod ] || continue

@@ -1,38 +1,57 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build (once, cached) the root file system of another Debian release for
-# guests that run its userland on its own kernel (run.sh -k trixie), made
+# Build (once, cached) a root file system of another Debian release, made
 # by mmdebstrap from Debian's archive. Prints its path.
 #
-#   mkroot.sh SUITE	(trixie: Debian 13)
+#   mkroot.sh SUITE
 #
-# What is in it: the release's kernel and headers (DKMS builds for them as
-# on a gateway), what the packages' build needs (the packages are built
-# for the release inside it: tools/packaging/deb.sh --root), and what the
-# packages' smoke runs (deb-smoke-guest.sh). The cache is keyed by this
-# script: a change here, or `rm -r` of the directory, builds it again
-# with the archive's packages of the day. About a minute and 900 MB.
+# trixie: Debian 13, for guests that run its userland on its own kernel
+# (run.sh -k trixie). In it: the release's kernel and headers (DKMS builds
+# for them as on a gateway), what the packages' build needs (the packages
+# are built for the release inside it: tools/packaging/deb.sh trixie), and
+# what the packages' smoke runs (deb-smoke-guest.sh). About a minute and
+# 900 MB.
+#
+# trixie-bpo: the newest kernel Debian offers (trixie-backports), its
+# headers and the compiler it was built with, for the modules' build in a
+# chroot of it (build-modules.sh) and guests that boot that kernel on the
+# host's root with its modules from here (KVER trixie-bpo). About a minute
+# and 700 MB.
+#
+# The cache is keyed by this script: a change here, or `rm -r` of the
+# directory, builds it again with the archive's packages of the day.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 
 suite=${1:?usage: mkroot.sh SUITE}
+mirror=http://deb.debian.org/debian
 case "$suite" in
-trixie) ;;
-*) die "mkroot: no root for '$suite' (trixie)" ;;
+trixie)
+	release=trixie
+	sources=("$mirror")
+	PKGS=(
+		# the kernel a gateway of the release runs, and its headers for DKMS
+		linux-image-amd64 linux-headers-amd64
+		# the packages' build (debian/control's Build-Depends) and lintian
+		build-essential debhelper dh-dkms dkms libmnl-dev libssl-dev pkg-config lintian
+		# the smoke and the quick start: tc and ip, nft, traffic, the man
+		# pages, the units' user (systemd-sysusers)
+		iproute2 nftables iperf3 python3 kmod procps util-linux man-db systemd
+	)
+	;;
+trixie-bpo)
+	release=trixie
+	sources=("deb $mirror trixie main" "deb $mirror trixie-backports main")
+	# the meta-packages from backports: the newest kernel, its ABI
+	# discovered (kernels.sh), never written down
+	PKGS=(linux-image-amd64/trixie-backports linux-headers-amd64/trixie-backports
+		build-essential kmod)
+	;;
+*) die "mkroot: no root for '$suite' (trixie, trixie-bpo)" ;;
 esac
-
-PKGS=(
-	# the kernel a gateway of the release runs, and its headers for DKMS
-	linux-image-amd64 linux-headers-amd64
-	# the packages' build (debian/control's Build-Depends) and lintian
-	build-essential debhelper dh-dkms dkms libmnl-dev libssl-dev pkg-config lintian
-	# the smoke and the quick start: tc and ip, nft, traffic, the man
-	# pages, the units' user (systemd-sysusers)
-	iproute2 nftables iperf3 python3 kmod procps util-linux man-db systemd
-)
 
 key=$( (cat "$0"; echo "${PKGS[*]}") | sha256sum | cut -c1-12)
 root=$ER2BC_CACHE/roots/$suite-$key
@@ -60,7 +79,7 @@ t0=$(date +%s)
 if ! mmdebstrap --quiet --mode=root --variant=apt --include="$(IFS=,; echo "${PKGS[*]}")" \
 	--customize-hook='rm -f "$1/var/lib/man-db/auto-update"' \
 	--customize-hook='rm -rf "$1"/var/cache/apt/archives/*.deb "$1"/var/lib/apt/lists/*_Packages' \
-	"$suite" "$root.tmp" http://deb.debian.org/debian >&2; then
+	"$release" "$root.tmp" "${sources[@]}" >&2; then
 	rm -rf "$root.tmp"
 	die "mkroot: mmdebstrap could not build the $suite root"
 fi
