@@ -28,7 +28,7 @@ BUILDMOD := tools/testing/build-modules.sh
 # KDIR, when given, names the kernel tree to build against
 KTARGET = $(if $(KDIR),$(KDIR),$(KVER))
 # kernels `make check` covers unless KVER is given on the command line
-CHECK_KERNELS = $(if $(filter command line,$(origin KVER)),$(KVER),6.1 6.12 debug)
+CHECK_KERNELS = $(if $(filter command line,$(origin KVER)),$(KVER),6.1 6.12 debug trixie-bpo)
 
 all: modules tools
 

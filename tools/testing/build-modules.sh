@@ -5,7 +5,7 @@
 #
 #   build-modules.sh KVER [make arguments ...]
 #
-# KVER is 6.1, 6.12, debug, kcsan, trixie or trixie-bpo (kernels.sh), or a
+# KVER is 6.1, 6.12, debug, kcsan, trixie or trixie-bpo[-all] (kernels.sh), or a
 # path to a kernel build tree (KDIR). A kernel whose headers are in another
 # release's root (trixie, trixie-bpo) is built for in a chroot of that
 # root, with the compiler the kernel was built with. Kbuild
@@ -32,7 +32,7 @@ else
 fi
 kroot=/
 case "$kver" in
-trixie | trixie-bpo) kroot=$("$top/tools/testing/vm/mkroot.sh" "$kver") ;;
+trixie | trixie-bpo | trixie-bpo-all) kroot=$("$top/tools/testing/vm/kernels.sh" root "$kver") ;;
 esac
 dir=$top/build/$name
 version=$(git -C "$top" describe --always --dirty --tags 2>/dev/null ||

@@ -44,6 +44,8 @@ skip  all   demo/alpha  ALL  'whole program allowed*'
 skip  all   demo/alpha  two  'capacity [1-9]* bit/s'
 suite kcsan harness     2
 like  kcsan debug  demo/*
+suite trixie-bpo harness 2
+like  trixie-bpo 6.12  demo/*
 EOF
 # run -k KVER -o OUT ... -- guest-suite.sh MODS FILTER KUNIT, as run.sh is
 # called; FAKE says how this guest goes wrong
@@ -231,7 +233,7 @@ expect 0 "6.12 (tcg): 6 passed, 0 failed" "the kernel's summary line names the a
 # two debug guests sharing the debug suites (check.sh beside 6.12, on a
 # machine with two CPUs or more)
 if [ "$(nproc)" -lt 2 ]; then
-	for t in 1 2 3 4 5 6; do ok 0 "two debug guests # SKIP one CPU: check.sh runs the kernels in turn"; done
+	for t in 1 2 3 4 5 6 7 8; do ok 0 "two debug guests # SKIP one CPU: check.sh runs the kernels in turn"; done
 else
 SERIAL= expect 0 "debug: 10 passed, 0 failed" "two debug guests, one suite each: judged as one run" split 6.12 debug
 SERIAL= expect 0 "total: 16 passed, 0 failed" "... and each guest's own checks count once per guest" split 6.12 debug
@@ -242,6 +244,12 @@ SERIAL= expect 0 "total: 20 passed, 0 failed" "6.1 and 6.12 side by side, beside
 	good 6.1 6.12 debug
 SERIAL= expect 1 "6.1: FAIL guest log free of warnings" "... a failure of one of them is named with its kernel" \
 	warn 6.1 6.12 debug
+# trixie-bpo after 6.1 in its lane (chained), judged and counted as itself
+SERIAL= expect 0 "total: 26 passed, 0 failed" "trixie-bpo chained after 6.1, beside 6.12 and debug: all counted" \
+	good 6.1 6.12 debug trixie-bpo
+grep -q '^trixie-bpo.*: 6 passed, 0 failed' "$work/out" &&
+	grep -q '^=== trixie-bpo$' "$work/report/6.1.log" && ! grep -q '^=== trixie-bpo' "$work/report/6.12.log"
+ok $? "... its line in the summary, its guest in 6.1's lane"
 fi
 expect 1 "no test matches 'nosuchtest'" "a filter that matches nothing fails" good 6.12 debug -T nosuchtest
 expect 0 "total: 6 passed, 0 failed" "a filter that matches one suite runs it alone" good 6.12 -T alpha
@@ -334,7 +342,7 @@ ok $? "like: a loop of like lines is an error"
 python3 "$verdict" list --kver kcsan >"$work/list.kcsan" 2>"$work/err" &&
 	grep -qx tcp_rcvmgr/rcvmgr_hooks "$work/list.kcsan"
 ok $? "the manifest parses for kcsan, and gives it the hooks' suite"
-for k in 6.1 6.12 debug; do
+for k in 6.1 6.12 debug trixie-bpo-all; do
 	python3 "$verdict" list --kver $k >"$work/list.$k" 2>"$work/err"
 	ok $? "the manifest parses for $k"
 done
@@ -342,7 +350,7 @@ missing=
 for mk in "$top"/selftests/*/Makefile; do
 	d=$(basename "$(dirname "$mk")")
 	for prog in $(sed -n 's/^TEST_PROGS *:= *//p' "$mk"); do
-		for k in 6.1 6.12 debug; do
+		for k in 6.1 6.12 debug trixie-bpo-all; do
 			grep -qx "$d/${prog%.sh}" "$work/list.$k" || missing+=" $k:$d/${prog%.sh}"
 		done
 	done

@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
 	*) kernels+=("$1"); shift ;;
 	esac
 done
-[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12 debug)
+[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12 debug trixie-bpo)
 
 total_p=0 total_f=0 total_s=0 all_ran=1
 t_start=$(date +%s)
@@ -203,8 +203,8 @@ fi
 # 6.12 guest of its own (test-deb.sh) once the 6.12 suites are done; then
 # Debian 13's: its root (mkroot.sh: mmdebstrap, about a minute, cached),
 # the packages built in it and installed into an image of it, for a guest
-# of Debian 13's kernel on that root, once the 6.1 suites are done (the
-# shorter lane; 6.12's where 6.1 does not run). A full run only; after the
+# of Debian 13's kernel on that root, after that (the 6.1 lane goes on
+# with the newest kernel's suites: chained below). A full run only; after the
 # host tests, at the lowest priority as the debug kernel's build (what it
 # needs setup-deps.sh installed before any guest). Their exit statuses in
 # $report/deb.rc and deb-trixie.rc, for the smokes
@@ -222,7 +222,6 @@ deb_build_trixie() {
 deb_pid= trixie_lane=
 if [ $full = 1 ] && [[ " ${kernels[*]} " == *" 6.12 "* ]]; then
 	trixie_lane=6.12
-	[[ " ${kernels[*]} " == *" 6.1 "* ]] && trixie_lane=6.1
 	{
 		stage deb deb_build
 		put_rc "$report/deb.rc" $?
@@ -275,11 +274,11 @@ boot() {
 	if [ -n "$filter" ] && ! verdict list --kver "$kver" --filter "$filter" | grep '^kunit/' >/dev/null; then
 		kunit=no
 	fi
-	# the KCSAN kernel runs only the suites the manifest gives it (the
-	# others run every suite of the tree: one the manifest does not list
-	# fails)
+	# the KCSAN kernel and trixie-bpo run only the suites the manifest
+	# gives them (the others run every suite of the tree: one the manifest
+	# does not list fails)
 	only=
-	if [ "$kver" = kcsan ]; then
+	if [ "$kver" = kcsan ] || [ "$kver" = trixie-bpo ]; then
 		only=$out/suites
 		verdict list --kver "$kver" >"$only"
 	fi
@@ -376,14 +375,15 @@ judge_kernel() {
 
 # run_kernel KVER [QUEUE]: build, boot and judge KVER in one guest, or
 # with QUEUE, build and boot the first of the guests that share it; after
-# 6.12's, the packages' smoke, and after trixie_lane's, Debian 13's
-# (deb_smoke)
+# 6.12's, the packages' smoke, and Debian 13's (deb_smoke); after 6.1's,
+# the kernel chained to it (below)
 run_kernel() {
 	build_kernel "$1" || return
 	boot "$1" "$report/$1/vm" "${2:-}"
 	[ -n "${2:-}" ] || judge_kernel "$1" "$report/$1/vm"
 	[ "$1" = 6.12 ] && [ -n "$deb_pid" ] && deb_smoke 6.12 6.12
 	[ "$1" = "$trixie_lane" ] && [ -n "$deb_pid" ] && deb_smoke trixie "$1"
+	[ "$1" = 6.1 ] && [ -n "$chained" ] && run_kernel "$chained"
 	return 0
 }
 
@@ -539,9 +539,18 @@ if [ -n "$background" ]; then
 	bg_pid=$!
 	echo "=== debug: in the background, beside the others once built (log: $report/debug.log)"
 fi
+# trixie-bpo (the newest kernel Debian offers: the suites that drive the
+# kernel's interfaces, tools/testing/manifest) follows the 6.1 suites in
+# their lane, rather than a fourth guest beside three: the timing checks
+# of the Debian kernels allow no "machine slow" skip
+chained=
+if [ -n "$background" ] && [[ " ${kernels[*]} " == *" trixie-bpo "* ]] &&
+	[[ " ${kernels[*]} " == *" 6.1 "* ]]; then
+	chained=trixie-bpo
+fi
 others=()
 for kver in "${kernels[@]}"; do
-	[ "$kver" = "$background" ] || others+=("$kver")
+	[ "$kver" = "$background" ] || [ "$kver" = "$chained" ] || others+=("$kver")
 done
 # more_debug N: debug guest N for what the others have not taken
 # (unclaimed: all of it, if the first has not listed its items yet), in
@@ -585,6 +594,8 @@ if [ -n "$background" ] && [ ${#others[@]} -gt 1 ]; then
 		cat "$report/${others[$i]}.log"
 		count "${others[$i]}"
 	done
+	[ -z "$chained" ] || count "$chained"
+
 else
 	for kver in "${others[@]}"; do
 		run_kernel "$kver"

@@ -12,10 +12,12 @@ own_kernel() { [ "$1" = debug ] || [ "$1" = kcsan ]; }
 die() { echo "vm: error: $*" >&2; exit 1; }
 # kernel_root KVER: the root file system that has KVER's /boot and
 # /lib/modules: the host's (/), or another release's, made on first use
-# (mkroot.sh): trixie's, or trixie-bpo's (the newest kernel Debian offers)
+# (mkroot.sh): trixie's, or trixie-bpo's (the newest kernel Debian offers;
+# trixie-bpo-all is the same kernel, with every suite: tools/testing/manifest)
 kernel_root() {
 	case "$1" in
 	trixie | trixie-bpo) "$(dirname "${BASH_SOURCE[0]}")/mkroot.sh" "$1" ;;
+	trixie-bpo-all) "$(dirname "${BASH_SOURCE[0]}")/mkroot.sh" trixie-bpo ;;
 	*) echo / ;;
 	esac
 }

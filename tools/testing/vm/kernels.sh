@@ -6,6 +6,7 @@
 #   kernels.sh krel  KVER	kernel release (uname -r) of KVER
 #   kernels.sh kdir  KVER	directory to build external modules against
 #   kernels.sh image KVER	uncompressed vmlinux to boot through PVH
+#   kernels.sh root  KVER	the root file system that has its /boot and /lib/modules
 #
 # KVER is 6.1 or 6.12 (Debian's packages, newest installed ABI; the suffix
 # moves with security updates so it is discovered, never written down), or
@@ -13,7 +14,8 @@
 # (build-debug-kernel.sh): debug, or kcsan; or trixie, Debian 13's kernel
 # in Debian 13's root file system (mkroot.sh, made on first use), which
 # its guests run on (guest_root in common.sh); or trixie-bpo, the newest
-# kernel Debian offers (trixie-backports), in a root of its own. kdir of
+# kernel Debian offers (trixie-backports), in a root of its own (and
+# trixie-bpo-all, the same, for every suite: tools/testing/manifest). kdir of
 # those is the headers' directory inside their root: build in a chroot of
 # it (build-modules.sh does).
 set -euo pipefail
@@ -33,8 +35,8 @@ krel_of() {
 	local root pat=$kver.[0-9]*
 	root=$(kernel_root "$kver")
 	case "$kver" in
-	trixie | trixie-bpo) pat='*' ;;
-	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12, debug, kcsan, trixie or trixie-bpo)" ;;
+	trixie | trixie-bpo | trixie-bpo-all) pat='*' ;;
+	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12, debug, kcsan, trixie or trixie-bpo[-all])" ;;
 	esac
 	# shellcheck disable=SC2086 # $pat is a pattern
 	k=$(cd "$root/lib/modules" && ls -d $pat 2>/dev/null |
@@ -89,5 +91,6 @@ krel)	krel_of "$2" ;;
 kdir)	if own_kernel "$2"; then own_dir "$2"; else
 		echo "$(kernel_root "$2" | sed 's,/$,,')/lib/modules/$(krel_of "$2")/build"; fi ;;
 image)	image_of "$2" ;;
-*)	echo "usage: $0 krel|kdir|image 6.1|6.12|debug|kcsan|trixie|trixie-bpo" >&2; exit 2 ;;
+root)	kernel_root "$2" ;;
+*)	echo "usage: $0 krel|kdir|image|root 6.1|6.12|debug|kcsan|trixie|trixie-bpo[-all]" >&2; exit 2 ;;
 esac
