@@ -227,6 +227,11 @@ if [ $full = 1 ] && [[ " ${kernels[*]} " == *" 6.12 "* ]]; then
 		put_rc "$report/deb.rc" $?
 		stage deb-trixie deb_build_trixie
 		put_rc "$report/deb-trixie.rc" $?
+		# the newest kernel's root, for its build in the 6.1 lane
+		# (mkroot.sh waits for a build under way: one at a time)
+		if [[ " ${kernels[*]} " == *" trixie-bpo "* ]]; then
+			stage root-trixie-bpo nice -n 19 "$here/mkroot.sh" trixie-bpo >/dev/null
+		fi
 	} >"$report/deb-build.log" 2>&1 &
 	deb_pid=$!
 fi
