@@ -2,7 +2,7 @@
 #
 # er2bc: bandwidth control for Linux gateways, as out-of-tree modules.
 #
-#   make [KVER=6.1|6.12|debug] [KDIR=...]	modules for one kernel, and the tools
+#   make [KVER=6.1|6.12|debug|trixie-bpo] [KDIR=...]	modules for one kernel, and the tools
 #   make check [KVER=...] [T=filter[:case]]	build, boot each kernel in QEMU, run the suites
 #   make check-kcsan [T=...]			the KCSAN kernel: the suites of the packet paths, meter, controllers
 #   make demo					seed 000's DBHPF scenario, compressed, in the VM: Table 5
@@ -72,7 +72,7 @@ intree: deps
 # in build/deb (tools/packaging/deb.sh); SUITE=trixie builds Debian 13's in
 # a root of it, into build/deb-trixie
 deb:
-	@tools/packaging/deb.sh $(SUITE)
+	@tools/packaging/deb.sh $(if $(filter command line,$(origin SUITE)),$(SUITE))
 
 # the packages as an image builder installs them (dpkg -i in a chroot of
 # the host, DKMS building for each kernel with headers), booted in 6.12

@@ -51,15 +51,19 @@ find "$dir" -xtype l -delete
 if [ "$kroot" = / ]; then
 	make -C "$kdir" M="$dir" ER2BC_VERSION="$version" "$@" modules >&2
 else
-	# in a mount namespace of its own, the root's own /proc, and the
-	# project's tree at its path (the links above point there); the
-	# objects land in $dir, nothing in the root
-	unshare --mount --propagation private sh -c '
-		root=$1 top=$2
+	# in a mount namespace of its own, the root under an overlay whose
+	# changes stay in memory (tools/packaging/overlay.sh: the cached root
+	# is not written), the project's tree bound at its path (the links
+	# above point there): the objects land in $dir
+	unshare --mount --propagation private bash -c '
+		top=$1 root=$2
 		shift 2
-		mount -t proc proc "$root/proc" &&
-			mkdir -p "$root$top" && mount --bind "$top" "$root$top" &&
-			exec chroot "$root" "$@"' sh "$kroot" "$top" \
+		set -e
+		. "$top/tools/packaging/overlay.sh"
+		overlay_root "$root"
+		mkdir -p "$r$top"
+		mount --bind "$top" "$r$top"
+		chroot "$r" "$@"' sh "$top" "$kroot" \
 		make -C "/lib/modules/$krel/build" M="$dir" ER2BC_VERSION="$version" "$@" modules >&2
 fi
 
@@ -80,8 +84,11 @@ else
 	done
 fi
 depmod -b "$dir/modroot" "$krel"
-# (a kernel of the host's: the guest has its modules at that path; one of
-# another root's: the guest finds them through the link, the host's root
-# being the guest's)
-[ "$kroot" = / ] && rm -f "$root/kernel"
+# (a kernel whose guest runs on its own root, the host's or trixie's, has
+# its modules at that path there; trixie-bpo's guest runs on the host's
+# root and finds them through the link)
+case "$kver" in
+trixie-bpo | trixie-bpo-all) ;;
+*) rm -f "$root/kernel" ;;
+esac
 echo "$dir"

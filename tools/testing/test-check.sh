@@ -233,7 +233,7 @@ expect 0 "6.12 (tcg): 6 passed, 0 failed" "the kernel's summary line names the a
 # two debug guests sharing the debug suites (check.sh beside 6.12, on a
 # machine with two CPUs or more)
 if [ "$(nproc)" -lt 2 ]; then
-	for t in 1 2 3 4 5 6 7 8; do ok 0 "two debug guests # SKIP one CPU: check.sh runs the kernels in turn"; done
+	for t in 1 2 3 4 5 6 7 8 9 10; do ok 0 "two debug guests # SKIP one CPU: check.sh runs the kernels in turn"; done
 else
 SERIAL= expect 0 "debug: 10 passed, 0 failed" "two debug guests, one suite each: judged as one run" split 6.12 debug
 SERIAL= expect 0 "total: 16 passed, 0 failed" "... and each guest's own checks count once per guest" split 6.12 debug
@@ -250,6 +250,11 @@ SERIAL= expect 0 "total: 26 passed, 0 failed" "trixie-bpo chained after 6.1, bes
 grep -q '^trixie-bpo.*: 6 passed, 0 failed' "$work/out" &&
 	grep -q '^=== trixie-bpo$' "$work/report/6.1.log" && ! grep -q '^=== trixie-bpo' "$work/report/6.12.log"
 ok $? "... its line in the summary, its guest in 6.1's lane"
+SERIAL= expect 0 "total: 20 passed, 0 failed" "trixie-bpo chained after 6.1 with no other lane beside: counted too" \
+	good 6.1 debug trixie-bpo
+SERIAL= expect 1 "FAIL trixie-bpo # not run: 6.1's lane stopped before it" \
+	"6.1's build failed: the chained kernel fails as not run, not with an earlier run's results" \
+	buildfail 6.1 6.12 debug trixie-bpo
 fi
 expect 1 "no test matches 'nosuchtest'" "a filter that matches nothing fails" good 6.12 debug -T nosuchtest
 expect 0 "total: 6 passed, 0 failed" "a filter that matches one suite runs it alone" good 6.12 -T alpha

@@ -33,7 +33,7 @@ krel_of() {
 		return
 	fi
 	local root pat=$kver.[0-9]*
-	root=$(kernel_root "$kver")
+	root=$(kernel_root "$kver") || exit
 	case "$kver" in
 	trixie | trixie-bpo | trixie-bpo-all) pat='*' ;;
 	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12, debug, kcsan, trixie or trixie-bpo[-all])" ;;
@@ -77,7 +77,8 @@ image_of() {
 		return
 	fi
 	krel=$(krel_of "$kver")
-	vmlinuz=$(kernel_root "$kver")/boot/vmlinuz-$krel
+	vmlinuz=$(kernel_root "$kver") || exit
+	vmlinuz=$vmlinuz/boot/vmlinuz-$krel
 	out=$ER2BC_CACHE/vmlinux/$krel
 	if [ ! -s "$out" ] || [ "$vmlinuz" -nt "$out" ]; then
 		mkdir -p "$(dirname "$out")"
@@ -89,7 +90,11 @@ image_of() {
 case "${1:-}" in
 krel)	krel_of "$2" ;;
 kdir)	if own_kernel "$2"; then own_dir "$2"; else
-		echo "$(kernel_root "$2" | sed 's,/$,,')/lib/modules/$(krel_of "$2")/build"; fi ;;
+		# (each on its own: a failure inside $(...) in an echo is lost)
+		kroot=$(kernel_root "$2")
+		krel=$(krel_of "$2")
+		echo "${kroot%/}/lib/modules/$krel/build"
+	fi ;;
 image)	image_of "$2" ;;
 root)	kernel_root "$2" ;;
 *)	echo "usage: $0 krel|kdir|image|root 6.1|6.12|debug|kcsan|trixie|trixie-bpo[-all]" >&2; exit 2 ;;

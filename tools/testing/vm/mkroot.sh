@@ -19,8 +19,12 @@
 # host's root with its modules from here (KVER trixie-bpo). About a minute
 # and 700 MB.
 #
-# The cache is keyed by this script: a change here, or `rm -r` of the
-# directory, builds it again with the archive's packages of the day.
+# The cache is keyed by this script and the week: a change here, a new
+# week (the archive's updates, a newer backports kernel), or `rm -r` of
+# the directory builds it again with the archive's packages of the day.
+# A root of an older key is removed once nothing has asked for it for a
+# day (the stamp .er2bc-root is touched at each use): a guest or a build
+# of another worktree may still run on it.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,10 +32,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 suite=${1:?usage: mkroot.sh SUITE}
 mirror=http://deb.debian.org/debian
+# the release as a gateway has it: its point release, its updates and its
+# security updates
+release_sources=("deb $mirror trixie main" "deb $mirror trixie-updates main"
+	"deb http://deb.debian.org/debian-security trixie-security main")
 case "$suite" in
 trixie)
 	release=trixie
-	sources=("$mirror")
+	sources=("${release_sources[@]}")
 	PKGS=(
 		# the kernel a gateway of the release runs, and its headers for DKMS
 		linux-image-amd64 linux-headers-amd64
@@ -44,7 +52,7 @@ trixie)
 	;;
 trixie-bpo)
 	release=trixie
-	sources=("deb $mirror trixie main" "deb $mirror trixie-backports main")
+	sources=("${release_sources[@]}" "deb $mirror trixie-backports main")
 	# the meta-packages from backports: the newest kernel, its ABI
 	# discovered (kernels.sh), never written down
 	PKGS=(linux-image-amd64/trixie-backports linux-headers-amd64/trixie-backports
@@ -53,9 +61,10 @@ trixie-bpo)
 *) die "mkroot: no root for '$suite' (trixie, trixie-bpo)" ;;
 esac
 
-key=$( (cat "$0"; echo "${PKGS[*]}") | sha256sum | cut -c1-12)
+key=$( (cat "$0"; echo "${PKGS[*]}"; date -u +%G-W%V) | sha256sum | cut -c1-12)
 root=$ER2BC_CACHE/roots/$suite-$key
 if [ -e "$root/.er2bc-root" ]; then
+	touch "$root/.er2bc-root" 2>/dev/null
 	echo "$root"
 	exit 0
 fi
@@ -67,6 +76,7 @@ mkdir -p "$ER2BC_CACHE/roots"
 exec 9>"$ER2BC_CACHE/roots/$suite.lock"
 flock 9
 if [ -e "$root/.er2bc-root" ]; then
+	touch "$root/.er2bc-root"
 	echo "$root"
 	exit 0
 fi
@@ -86,8 +96,14 @@ fi
 date -u +%FT%TZ >"$root.tmp/.er2bc-root"
 mv "$root.tmp" "$root"
 log "mkroot: $suite root in $(( $(date +%s) - t0 )) s, $(du -sh "$root" | cut -f1)"
-# the roots of other keys are stale
-for old in "$ER2BC_CACHE/roots/$suite"-*; do
-	[ "$old" = "$root" ] || [ ! -d "$old" ] || rm -rf "$old"
+# this suite's roots of other keys (exactly: trixie's are not
+# trixie-bpo's), once unused for a day
+k='[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'
+for old in "$ER2BC_CACHE/roots/$suite"-$k; do
+	[ "$old" != "$root" ] && [ -d "$old" ] || continue
+	if [ -z "$(find "$old/.er2bc-root" -mmin -1440 2>/dev/null)" ]; then
+		log "mkroot: removing $old (another key, unused for a day)"
+		rm -rf "$old"
+	fi
 done
 echo "$root"

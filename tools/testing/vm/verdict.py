@@ -33,7 +33,8 @@ The manifest (tools/testing/manifest) has three kinds of lines:
                                     globs NAME match, with AS's counts and
                                     skips
 KERNELS is a comma-separated list of 6.1, 6.12, debug, kcsan, or `all`:
-the kernels of make check (6.1, 6.12 and debug; not kcsan). REASON
+6.1, 6.12 and debug (not kcsan, nor trixie-bpo, which make check also
+boots: their suites come from `like` lines). REASON
 matches what the test printed after `# SKIP`. CASE `ALL` (and only it)
 allows the whole program to skip (`1..0 # SKIP REASON`, exit 4).
 
