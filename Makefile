@@ -23,6 +23,9 @@
 # The Kbuild file drives the kernel build; this file drives everything else.
 
 KVER ?= 6.12
+# the week of the other releases' roots (tools/testing/vm/mkroot.sh), once
+# for everything a target runs
+export ER2BC_ROOT_WEEK ?= $(shell date -u +%G-W%V)
 VM := tools/testing/vm
 BUILDMOD := tools/testing/build-modules.sh
 # KDIR, when given, names the kernel tree to build against

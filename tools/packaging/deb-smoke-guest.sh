@@ -237,20 +237,23 @@ last=$(ip netns exec $A er2bcctl -j show dev eth1 handle 1: |
 	python3 -c 'import json, sys; print(json.load(sys.stdin)["updates"])' 2>/dev/null)
 kill $snd 2>/dev/null
 wait $snd 2>/dev/null
-t0=$SECONDS
+t0=$(date +%s%N)
+ms() { echo $(( ($(date +%s%N) - t0) / 1000000 )); }
 stale=
-while [ $((SECONDS - t0)) -le 40 ]; do
+while [ "$(ms)" -le 40000 ]; do
 	stale=$(ip netns exec $A er2bcctl -j show dev eth1 handle 1: |
 		python3 -c 'import json, sys; print(json.load(sys.stdin)["stale"])' 2>/dev/null)
 	[ "$stale" = True ] && break
 	sleep 0.5
 done
-after=$((SECONDS - t0))
+after=$(ms)
 st_out=$(ip netns exec $A er2bcctl status 2>&1)
 st_rc=$?
-[ "$stale" = True ] && [ $after -ge 28 ] && [ $after -le 32 ] && [ $st_rc != 0 ] &&
+# (28-33 s: the last estimate up to an interval before the kill, then a
+# poll's python3 under emulation, beside other guests)
+[ "$stale" = True ] && [ "$after" -ge 28000 ] && [ "$after" -le 33000 ] && [ $st_rc != 0 ] &&
 	echo "$st_out" | grep -q 'stale yes'
-t $? "a sender killed: stale after ${after} s with the shipped stale 30s (the last of $last estimates before it), er2bcctl status fails" \
+t $? "a sender killed: stale after $((after / 1000)).$((after % 1000 / 100)) s with the shipped stale 30s (the last of $last estimates before it), er2bcctl status fails" \
 	"exit $st_rc: $(echo "$st_out" | tail -n 4)"
 kill $resp 2>/dev/null
 pkill iperf3

@@ -16,6 +16,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# (one root for all the calls below: tools/testing/vm/common.sh)
+: "${ER2BC_ROOT_WEEK:=$(date -u +%G-W%V)}"
+export ER2BC_ROOT_WEEK
 kver=$1
 shift
 

@@ -5,6 +5,11 @@ ER2BC_CACHE=${ER2BC_CACHE:-/var/cache/er2bc}
 mkdir -p "$ER2BC_CACHE" 2>/dev/null || ER2BC_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/er2bc
 mkdir -p "$ER2BC_CACHE"
 
+# the week the other releases' roots are of (mkroot.sh), taken once and
+# passed down, so that one run's calls all name the same root
+: "${ER2BC_ROOT_WEEK:=$(date -u +%G-W%V)}"
+export ER2BC_ROOT_WEEK
+
 log() { echo "vm: $*" >&2; }
 # own_kernel KVER: KVER is one of the kernels the project builds
 # (build-debug-kernel.sh), with everything a guest needs built in

@@ -31,7 +31,8 @@ install -m 0755 "$here/initramfs-init" "$tmp/init"
 # The project's kernels have all they need built in; Debian's have modules
 # (in the root that has them)
 if ! own_kernel "$kver"; then
-	modprobe -d "$(kernel_root "$kver")" -a -S "$krel" --show-depends \
+	kroot=$(kernel_root "$kver")
+	modprobe -d "$kroot" -a -S "$krel" --show-depends \
 		virtio_pci 9pnet_virtio 9p overlay |
 	while read -r kind path _; do
 		[ "$kind" = insmod ] || continue

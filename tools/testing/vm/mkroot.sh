@@ -19,7 +19,8 @@
 # host's root with its modules from here (KVER trixie-bpo). About a minute
 # and 700 MB.
 #
-# The cache is keyed by this script and the week: a change here, a new
+# The cache is keyed by this script and the week (ER2BC_ROOT_WEEK, taken
+# once per run: common.sh): a change here, a new
 # week (the archive's updates, a newer backports kernel), or `rm -r` of
 # the directory builds it again with the archive's packages of the day.
 # A root of an older key is removed once nothing has asked for it for a
@@ -61,10 +62,10 @@ trixie-bpo)
 *) die "mkroot: no root for '$suite' (trixie, trixie-bpo)" ;;
 esac
 
-key=$( (cat "$0"; echo "${PKGS[*]}"; date -u +%G-W%V) | sha256sum | cut -c1-12)
+key=$( (cat "$0"; echo "${PKGS[*]}"; echo "$ER2BC_ROOT_WEEK") | sha256sum | cut -c1-12)
 root=$ER2BC_CACHE/roots/$suite-$key
 if [ -e "$root/.er2bc-root" ]; then
-	touch "$root/.er2bc-root" 2>/dev/null
+	touch "$root/.er2bc-root" 2>/dev/null || true
 	echo "$root"
 	exit 0
 fi
