@@ -34,7 +34,7 @@ tools_deb=$(ls "$debs"/er2bc-tools_*_amd64.deb 2>/dev/null | head -n 1)
 [ -n "$dkms_deb" ] && [ -n "$tools_deb" ] && [ -d "/lib/modules/$krel/build" ]
 t $? "the packages and the headers of $krel are here" "$dkms_deb $tools_deb"
 ver=$(dpkg-deb -f "$dkms_deb" Version)
-ver=${ver%-*}	# DKMS's version is upstream's (VERSION), without a revision
+ver=${ver%%~deb*}	# DKMS's version is VERSION, without the release's ~debNN
 
 # nothing of er2bc before: not the harness's modules, not an install
 ! modinfo sch_er2bc >/dev/null 2>&1 && ! modinfo tcp_rcvmgr >/dev/null 2>&1 &&

@@ -13,10 +13,33 @@
 # that goes with the build), with that release's compiler, libraries and
 # lintian, into build/deb-SUITE: er2bc-tools links libssl and libmnl, so
 # its Depends name the release's own.
+#
+# Each build is for one release and says so in its version: VERSION~debNN
+# (NN the release's major number, 12 for this host's Debian 12), a
+# changelog entry of its own on top of the tree's, as Debian's own
+# rebuilds for a release do (~bpo). So both releases' packages can sit in
+# one repository, and an upgrade from Debian 12 to 13 takes 13's (~deb12
+# sorts before ~deb13, and both before a plain VERSION).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 suite=${1:-}
+
+# release_entry NN CODENAME SRC: SRC's debian/changelog gets an entry for
+# the build for Debian NN (CODENAME): VERSION~debNN
+release_entry() {
+	local nn=$1 codename=$2 src=$3 v
+	v=$(cat "$src/VERSION")
+	case "$nn" in
+	*[!0-9]* | "") echo "deb: cannot tell the release's number ('$nn')" >&2; return 1 ;;
+	esac
+	{
+		printf 'er2bc (%s~deb%s) %s; urgency=medium\n\n' "$v" "$nn" "$codename"
+		printf '  * Built for Debian %s (%s).\n\n' "$nn" "$codename"
+		printf ' -- er2bc developers <er2bc@users.noreply.github.com>  %s\n\n' "$(date -R)"
+		cat "$src/debian/changelog"
+	} >"$src/debian/changelog.new" && mv "$src/debian/changelog.new" "$src/debian/changelog"
+}
 out=$top/build/deb${suite:+-$suite}
 
 if [ -n "$suite" ] && [ "${ER2BC_DEB_NS:-}" = 1 ]; then
@@ -26,6 +49,7 @@ if [ -n "$suite" ] && [ "${ER2BC_DEB_NS:-}" = 1 ]; then
 	overlay_root "$ER2BC_DEB_ROOT"
 	mkdir "$r/build"
 	mount --bind "$out" "$r/build"
+	release_entry "$(cut -d. -f1 "$r/etc/debian_version")" "$suite" "$out/src"
 	echo "deb: building in $out/src for $suite (log: $out/build.log)"
 	if ! chroot "$r" sh -c 'cd /build/src && dpkg-buildpackage -b -us -uc' >"$out/build.log" 2>&1; then
 		tail -n 30 "$out/build.log"
@@ -69,6 +93,8 @@ if [ -n "$suite" ]; then
 	ls -1 "$out"/*.deb
 	exit
 fi
+release_entry "$(cut -d. -f1 /etc/debian_version)" \
+	"$(. /etc/os-release && echo "${VERSION_CODENAME:-unknown}")" "$out/src"
 echo "deb: building in $out/src (log: $out/build.log)"
 if ! (cd "$out/src" && dpkg-buildpackage -b -us -uc) >"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log"
