@@ -42,25 +42,6 @@ release_entry() {
 }
 out=$top/build/deb${suite:+-$suite}
 
-if [ -n "$suite" ] && [ "${ER2BC_DEB_NS:-}" = 1 ]; then
-	# (in the mount namespace below) the release's root under an
-	# overlay, the tree to build bound at /build
-	. "$top/tools/packaging/overlay.sh"
-	overlay_root "$ER2BC_DEB_ROOT"
-	mkdir "$r/build"
-	mount --bind "$out" "$r/build"
-	release_entry "$(cut -d. -f1 "$r/etc/debian_version")" "$suite" "$out/src"
-	echo "deb: building in $out/src for $suite (log: $out/build.log)"
-	if ! chroot "$r" sh -c 'cd /build/src && dpkg-buildpackage -b -us -uc' >"$out/build.log" 2>&1; then
-		tail -n 30 "$out/build.log"
-		echo "deb: dpkg-buildpackage failed in the $suite root (log: $out/build.log)" >&2
-		exit 1
-	fi
-	echo "deb: lintian ($suite's)"
-	chroot --userspec=nobody:nogroup "$r" env HOME=/tmp sh -c 'lintian --fail-on warning,error --info /build/er2bc_*.changes'
-	exit
-fi
-
 if [ -z "$suite" ]; then
 	# Debian's packaging tools and the build's libraries, nothing else
 	# (make deps is for the tests and the demo)
@@ -89,7 +70,20 @@ mkdir -p "$out/src"
 	done | tar --null -cf - -T -) |
 	tar -xf - -C "$out/src"
 if [ -n "$suite" ]; then
-	ER2BC_DEB_NS=1 ER2BC_DEB_ROOT=$root unshare --mount --propagation private "$0" "$suite"
+	# in the release's root under an overlay (the root is not written),
+	# the tree to build bound at /build; lintian as nobody
+	. "$top/tools/packaging/overlay.sh"
+	release_entry "$(cut -d. -f1 "$root/etc/debian_version")" "$suite" "$out/src"
+	echo "deb: building in $out/src for $suite (log: $out/build.log)"
+	if ! in_overlay "$root" "$out" /build sh -c 'cd /build/src && dpkg-buildpackage -b -us -uc' \
+		>"$out/build.log" 2>&1; then
+		tail -n 30 "$out/build.log"
+		echo "deb: dpkg-buildpackage failed in the $suite root (log: $out/build.log)" >&2
+		exit 1
+	fi
+	echo "deb: lintian ($suite's)"
+	in_overlay "$root" "$out" /build setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env HOME=/tmp sh -c 'lintian --fail-on warning,error --info /build/er2bc_*.changes'
 	ls -1 "$out"/*.deb
 	exit
 fi

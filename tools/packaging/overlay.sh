@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by deb.sh and deb-image.sh: a root file system under a writable
-# overlay whose changes stay in memory, ready to chroot into. Call it in a
-# mount namespace of its own (unshare --mount --propagation private): the
-# mounts go with it, whatever way the script ends.
+# Sourced by deb.sh, deb-image.sh and build-modules.sh: a root file system
+# under a writable overlay whose changes stay in memory, ready to chroot
+# into. overlay_root is called in a mount namespace of its own (unshare
+# --mount --propagation private): the mounts go with it, whatever way the
+# script ends; in_overlay makes that namespace itself.
 
 # overlay_root LOWER: LOWER (/ or another release's root, mkroot.sh) under
 # an overlay; sets r (the merged root to chroot into) and upper (its upper
@@ -30,4 +31,19 @@ overlay_root() {
 	# the root's, and not part of what changed)
 	mount -t tmpfs -o mode=1777 tmp "$r/tmp"
 	mount -t tmpfs -o mode=0755 run "$r/run"
+}
+
+# in_overlay ROOT SRC DST CMD...: CMD chrooted in ROOT under an overlay, in
+# a mount namespace of its own, with SRC bound at DST inside (what CMD
+# writes there is kept; the root is not written)
+in_overlay() {
+	unshare --mount --propagation private bash -c '
+		set -e
+		. "$0"
+		root=$1 src=$2 dst=$3
+		shift 3
+		overlay_root "$root"
+		mkdir -p "$r$dst"
+		mount --bind "$src" "$r$dst"
+		chroot "$r" "$@"' "${BASH_SOURCE[0]}" "$@"
 }

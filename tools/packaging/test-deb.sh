@@ -18,9 +18,8 @@
 # build/check-deb. TAP per kernel; exits 1 if anything failed.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# (one root for the build and the guest: tools/testing/vm/common.sh)
-: "${ER2BC_ROOT_WEEK:=$(date -u +%G-W%V)}"
-export ER2BC_ROOT_WEEK
+# (one week of roots for the build and the guest)
+. "$top/tools/testing/vm/common.sh"
 prebuilt=0
 [ "${1:-}" = --prebuilt ] && { prebuilt=1; shift; }
 [ $# -gt 0 ] || set -- 6.12 6.1 trixie

@@ -16,9 +16,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# (one root for all the calls below: tools/testing/vm/common.sh)
-: "${ER2BC_ROOT_WEEK:=$(date -u +%G-W%V)}"
-export ER2BC_ROOT_WEEK
+# kernel_root, guest_root, and one week of roots for all the calls below
+. "$top/tools/testing/vm/common.sh"
+. "$top/tools/packaging/overlay.sh"
 kver=$1
 shift
 
@@ -34,9 +34,7 @@ else
 	name=$kver
 fi
 kroot=/
-case "$kver" in
-trixie | trixie-bpo | trixie-bpo-all) kroot=$("$top/tools/testing/vm/kernels.sh" root "$kver") ;;
-esac
+[ -d "$kver" ] || kroot=$(kernel_root "$kver")
 dir=$top/build/$name
 version=$(git -C "$top" describe --always --dirty --tags 2>/dev/null ||
 	  cat "$top/VERSION" 2>/dev/null || echo unknown)
@@ -54,19 +52,9 @@ find "$dir" -xtype l -delete
 if [ "$kroot" = / ]; then
 	make -C "$kdir" M="$dir" ER2BC_VERSION="$version" "$@" modules >&2
 else
-	# in a mount namespace of its own, the root under an overlay whose
-	# changes stay in memory (tools/packaging/overlay.sh: the cached root
-	# is not written), the project's tree bound at its path (the links
-	# above point there): the objects land in $dir
-	unshare --mount --propagation private bash -c '
-		top=$1 root=$2
-		shift 2
-		set -e
-		. "$top/tools/packaging/overlay.sh"
-		overlay_root "$root"
-		mkdir -p "$r$top"
-		mount --bind "$top" "$r$top"
-		chroot "$r" "$@"' sh "$top" "$kroot" \
+	# the project's tree bound at its path (the links above point there):
+	# the objects land in $dir, the cached root is not written
+	in_overlay "$kroot" "$top" "$top" \
 		make -C "/lib/modules/$krel/build" M="$dir" ER2BC_VERSION="$version" "$@" modules >&2
 fi
 
@@ -87,11 +75,10 @@ else
 	done
 fi
 depmod -b "$dir/modroot" "$krel"
-# (a kernel whose guest runs on its own root, the host's or trixie's, has
-# its modules at that path there; trixie-bpo's guest runs on the host's
-# root and finds them through the link)
-case "$kver" in
-trixie-bpo | trixie-bpo-all) ;;
-*) rm -f "$root/kernel" ;;
-esac
+# (a kernel whose guest runs on the root that has its modules, the host's
+# or trixie's, finds them at that path there; trixie-bpo's guest runs on
+# the host's root and finds them through the link)
+if [ -d "$kver" ] || [ "$kroot" = "$(guest_root "$kver")" ]; then
+	rm -f "$root/kernel"
+fi
 echo "$dir"

@@ -34,10 +34,15 @@ krel_of() {
 	fi
 	local root pat=$kver.[0-9]*
 	root=$(kernel_root "$kver") || exit
-	case "$kver" in
-	trixie | trixie-bpo | trixie-bpo-all) pat='*' ;;
-	*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12, debug, kcsan, trixie or trixie-bpo[-all])" ;;
-	esac
+	# (another release's root has that one kernel; the host's, a Debian
+	# kernel named by its version)
+	if [ "$root" != / ]; then
+		pat='*'
+	else
+		case "$kver" in
+		*[!0-9.]* | "") die "unknown kernel '$kver' (use 6.1, 6.12, debug, kcsan, trixie or trixie-bpo[-all])" ;;
+		esac
+	fi
 	# shellcheck disable=SC2086 # $pat is a pattern
 	k=$(cd "$root/lib/modules" && ls -d $pat 2>/dev/null |
 		while read -r d; do
@@ -71,14 +76,14 @@ extract_vmlinux() {
 }
 
 image_of() {
-	local kver=$1 krel out vmlinuz
+	local kver=$1 krel out kroot vmlinuz
 	if own_kernel "$kver"; then
 		echo "$(own_dir "$kver")/vmlinux"
 		return
 	fi
 	krel=$(krel_of "$kver")
-	vmlinuz=$(kernel_root "$kver") || exit
-	vmlinuz=$vmlinuz/boot/vmlinuz-$krel
+	kroot=$(kernel_root "$kver") || exit
+	vmlinuz=${kroot%/}/boot/vmlinuz-$krel
 	out=$ER2BC_CACHE/vmlinux/$krel
 	if [ ! -s "$out" ] || [ "$vmlinuz" -nt "$out" ]; then
 		mkdir -p "$(dirname "$out")"
