@@ -98,7 +98,7 @@ log_test $? "responder up, its meter on b0"
 tc -netns "$R" qdisc add dev r1 root tbf rate 8mbit burst 64k limit 4m
 ip netns exec "$B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
 busywait 20000 tcp_listening "$B" 5201
-ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 100 -w 400K >/dev/null 2>&1 &
+ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 120 -w 400K >/dev/null 2>&1 &
 ipf=$!
 sleep 3
 # busy: after 4 s, B's receive rate (and r1's send rate) over 10 s against
@@ -135,8 +135,6 @@ sender "$work/q.log" --interval 100ms --once 300 --w-ini 8mbit
 rc=$?
 took=$(python3 -c "print(round($(now) - $t0, 1))")
 wait $meas
-kill $ipf 2>/dev/null
-wait $ipf
 read -r util util_r1 backlog <"$work/busy"
 n=$(losses "$work/q.log" | wc -l)
 lossy=$(losses "$work/q.log" | grep -vc '^0$')
@@ -147,6 +145,23 @@ log_test $? "standing queue: 300 estimates, no false loss" \
 # the condition the estimates were taken under: the bottleneck at least 95%
 # busy with a queue standing, as it was without the estimator
 busy="utilization $util (r1 sent $util_r1), r1 backlog $backlog B; without the estimator $util0 ($util0_r1), $backlog0 B"
+# A miss is measured once more, with another 300 estimates, and the second
+# decides (measure_twice's rule; its first figures kept). CI's run of
+# 2026-12-05 read 0.948 (r1 sent 0.946) with 268 kB standing in r1's
+# queue, 0.962 without the estimator: a queue that never drained is
+# a bottleneck W did not starve, and a tbf whose timer a descheduled
+# guest fires late loses the tokens beyond its 64 kB burst.
+if busy_ok "$util0" "$util0_r1" "$backlog0" && ! busy_ok "$util" "$util_r1" "$backlog" &&
+   ! machine_slow; then
+	busy >"$work/busy" &
+	meas=$!
+	sender "$work/q2.log" --interval 100ms --once 300 --w-ini 8mbit
+	wait $meas
+	read -r util util_r1 backlog <"$work/busy"
+	busy="utilization $util (r1 sent $util_r1), r1 backlog $backlog B; without the estimator $util0 ($util0_r1), $backlog0 B; first try missed: $busy"
+fi
+kill $ipf 2>/dev/null
+wait $ipf
 if busy_ok "$util0" "$util0_r1" "$backlog0"; then
 	busy_ok "$util" "$util_r1" "$backlog"
 	log_timing_test $? "standing queue: the bottleneck stays busy under the estimator's W" "$busy"
