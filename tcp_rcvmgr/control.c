@@ -119,8 +119,7 @@ static bool rcvmgr_conn_interval(struct rcvmgr_conn *c, const struct rcvmgr_cfg 
 	    (c->state == TCP_RCVMGR_STATE_CLOSING && idle > RCVMGR_CLOSED_LINGER_NS) ||
 	    ((c->flags & RCVMGR_F_RESET) && idle > RCVMGR_RESET_LINGER_NS) ||
 	    (c->state == TCP_RCVMGR_STATE_UNSCALED && idle > RCVMGR_UNSCALED_IDLE_NS) ||
-	    (test_bit(RCVMGR_CONN_OPENING, &c->atomic_flags) &&
-	     !(c->flags & RCVMGR_F_ESTABLISHED) && idle > RCVMGR_OPENING_IDLE_NS))
+	    (!(c->flags & RCVMGR_F_ESTABLISHED) && idle > RCVMGR_OPENING_IDLE_NS))
 		return true;
 	mean = c->rtt_cnt ? div_u64(c->rtt_sum_us, c->rtt_cnt) : 0;
 	/*

@@ -490,6 +490,146 @@ static void rcvmgr_handshake_done(struct rcvmgr_conn *c)
 		c->flags &= ~RCVMGR_F_TS;
 }
 
+/* the sender's SYN or SYN-ACK @p, the first, under c->lock: its options */
+static void rcvmgr_snd_syn(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
+			   const struct rcvmgr_opts *o)
+{
+	if (p->th.ack)
+		c->ans_isn = ntohl(p->th.seq);
+	c->flags |= RCVMGR_F_SND_SYN;
+	if (o->has_ws) {
+		c->flags |= RCVMGR_F_SND_WS;
+		c->snd_wscale = o->wscale;
+	}
+	if (o->has_ts)
+		c->flags |= RCVMGR_F_SND_TS;
+	rcvmgr_handshake_done(c);
+}
+
+/* the receiver's SYN or SYN-ACK @p, the first, under c->lock: its options */
+static void rcvmgr_rcv_syn(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
+			   const struct rcvmgr_opts *o, u64 now)
+{
+	if (p->th.ack)
+		c->ans_isn = ntohl(p->th.seq);
+	c->flags |= RCVMGR_F_RCV_SYN;
+	if (o->has_ws) {
+		c->flags |= RCVMGR_F_RCV_WS;
+		c->rcv_wscale = o->wscale;
+	}
+	if (o->has_ts)
+		c->flags |= RCVMGR_F_RCV_TS;
+	/* the most the sender may put in a segment */
+	if (o->has_mss && o->mss)
+		c->mss = o->mss;
+	c->hs_ns = now;
+	rcvmgr_handshake_done(c);
+}
+
+/*
+ * A SYN @p from the end that opened @c, under c->lock, that did not open
+ * a new connection in its place (rcvmgr_reopened(): the old one still
+ * carried packets). After a reset passed, one with another number may
+ * open a new connection on the same addresses and ports at once (the reset
+ * ended the old one at its end), or the old one goes on and its end
+ * answers the SYN with a challenge ACK (RFC 5961 4.2): noted, the latest
+ * one, until the other end answers it with a SYN-ACK
+ * (rcvmgr_reopen_answered()) or the old connection shows it went on
+ */
+static void rcvmgr_reopen_note(struct rcvmgr_conn *c, const struct sk_buff *skb,
+			       const struct rcvmgr_pkt *p, const struct rcvmgr_opts *o)
+{
+	u32 seq = ntohl(p->th.seq);
+
+	if (!(c->flags & RCVMGR_F_RESET) || seq == c->isn)
+		return;
+	c->flags |= RCVMGR_F_REOPEN;
+	c->reopen = (struct rcvmgr_syn) {
+		.isn = seq,
+		.end = seq + 1 + p->payload,
+		.mark = skb->mark,
+		.mss = o->has_mss ? o->mss : 0,
+		.wscale = o->wscale,
+		.dscp = p->dscp,
+		.has_ws = o->has_ws,
+		.has_ts = o->has_ts,
+		.rcv = !!(c->flags & RCVMGR_F_RCV_OPENED),
+	};
+}
+
+/*
+ * Whether @p, a SYN-ACK from the receiver (@from_rcv) or the sender,
+ * answers the SYN its other end opened with on @c after a reset
+ * (rcvmgr_reopen_note()): the old connection ended there, and this is a
+ * new one. Then the note is taken, into *@r (one SYN-ACK of several on
+ * other CPUs takes it), and *@carried tells whether @c had a share. A
+ * SYN-ACK of the old handshake (its number; the old SYN's acknowledged)
+ * answers nothing new, whatever a SYN crafted to end where the old one
+ * did noted; an off-path forger would need the new SYN's number.
+ */
+static bool rcvmgr_reopen_answered(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
+				   bool from_rcv, struct rcvmgr_syn *r, bool *carried)
+{
+	u32 ack = ntohl(p->th.ack_seq);
+	bool yes;
+
+	spin_lock(&c->lock);
+	yes = (c->flags & RCVMGR_F_REOPEN) && !(c->flags & RCVMGR_F_RCV_OPENED) == from_rcv &&
+	      (ack == c->reopen.isn + 1 || ack == c->reopen.end) &&
+	      ack != c->isn + 1 && ntohl(p->th.seq) != c->ans_isn;
+	if (yes) {
+		c->flags &= ~RCVMGR_F_REOPEN;
+		*r = c->reopen;
+		*carried = rcvmgr_carries(c);
+	}
+	spin_unlock(&c->lock);
+	return yes;
+}
+
+/*
+ * The new connection whose SYN-ACK answered the SYN @r noted on @c
+ * (rcvmgr_reopen_answered()), in @c's place, as that SYN would have opened
+ * it; the SYN-ACK is then taken as any. NULL if the table has no room, or
+ * another entry took the place first (data of the old connection still in
+ * flight, on another CPU).
+ */
+static struct rcvmgr_conn *rcvmgr_conn_reborn(struct rcvmgr_net *rn,
+					      const struct rcvmgr_cfg *cfg,
+					      struct rcvmgr_conn *c, const struct rcvmgr_syn *r,
+					      u64 now)
+{
+	struct rcvmgr_pkt syn = { .key = c->key };
+	struct rcvmgr_conn *n;
+	struct rcvmgr_opts o;
+
+	rcvmgr_conn_unlink(rn, c);
+
+	syn.th.syn = 1;
+	syn.th.seq = htonl(r->isn);
+	syn.dscp = r->dscp;
+	n = rcvmgr_conn_new(rn, cfg, &syn, r->mark, now, true, r->rcv, NULL);
+	if (!n)
+		return NULL;
+	o = (struct rcvmgr_opts) {
+		.mss = r->mss,
+		.wscale = r->wscale,
+		.has_ts = r->has_ts,
+		.has_ws = r->has_ws,
+		.has_mss = r->mss != 0,
+	};
+	spin_lock(&n->lock);
+	if (r->rcv) {
+		rcvmgr_rcv_syn(n, &syn, &o, now);
+		n->hs_ns = 0;	/* (the SYN's own time is not kept: no sample) */
+	} else {
+		rcvmgr_snd_syn(n, &syn, &o);
+		n->snd_nxt = r->end;
+		n->flags |= RCVMGR_F_SND_NXT;
+	}
+	spin_unlock(&n->lock);
+	return n;
+}
+
 /*
  * Whether a reset or a FIN from one end lies in the other's receive
  * window, from ACK (its last ACK: RCV.NXT as far as the gateway knows) to
@@ -505,25 +645,35 @@ static bool rcvmgr_in_window(u32 seq, u32 ack, u32 wnd, bool known)
 }
 
 /*
- * A reset inside @c's window, from either end, under c->lock; true if the
- * entry is to be forgotten now. The gateway cannot tell whether the reset
- * reached its end: one inexact (RFC 5961 3.2: its end answers with a
- * challenge ACK and goes on) or lost past the gateway ends nothing. So an
- * established connection stays as it is, and is forgotten once quiet for
- * RCVMGR_RESET_LINGER_NS instead of idle-timeout, unless it shows it went
- * on (rcvmgr_conn_resumed()). One that ended is quiet: it takes no share
- * after RCVMGR_ACTIVE_NS. One closing (its sender's FIN passed: the
- * commonest end), not yet established, or unmanaged goes at once (*@kick
- * if it had a share: it gives it back).
+ * A reset @p inside @c's window, from the receiver (@from_rcv) or the
+ * sender, under c->lock; true if the entry is to be forgotten now. The
+ * gateway cannot tell whether the reset reached its end: one inexact (RFC
+ * 5961 3.2: its end answers with a challenge ACK and goes on) or lost past
+ * the gateway ends nothing, in the handshake as after it. So the
+ * connection stays as it is. Once both SYNs passed, it is forgotten once
+ * quiet for RCVMGR_RESET_LINGER_NS instead of idle-timeout, unless it
+ * shows it went on (rcvmgr_conn_resumed()); one that ended is quiet and
+ * takes no share after RCVMGR_ACTIVE_NS. Before, it is an opening entry,
+ * forgotten once quiet for RCVMGR_OPENING_IDLE_NS. Forgotten at once: a
+ * download refused (the sender's reset acknowledging exactly the
+ * receiver's SYN, the only one a SYN-SENT end takes: RFC 9293 3.10.7.3;
+ * a LAN host cannot send from the WAN), one closing (its sender's FIN
+ * passed: the commonest end; no data can follow) or unmanaged (*@kick if
+ * it had a share: it gives it back).
  */
-static bool rcvmgr_conn_reset(struct rcvmgr_net *rn, struct rcvmgr_conn *c, bool *kick)
+static bool rcvmgr_conn_reset(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
+			      const struct rcvmgr_pkt *p, bool from_rcv, bool *kick)
 {
-	if (c->state == TCP_RCVMGR_STATE_UNSCALED || c->state == TCP_RCVMGR_STATE_CLOSING ||
-	    !(c->flags & RCVMGR_F_ESTABLISHED) || !(c->flags & RCVMGR_F_SND_NXT)) {
+	if (c->state == TCP_RCVMGR_STATE_UNSCALED || c->state == TCP_RCVMGR_STATE_CLOSING) {
 		if (rcvmgr_carries(c))
 			*kick = true;
 		return true;
 	}
+	if ((c->flags & RCVMGR_F_HANDSHAKE) != RCVMGR_F_HANDSHAKE)
+		return !from_rcv && (c->flags & RCVMGR_F_RCV_OPENED) && p->th.ack &&
+		       ntohl(p->th.ack_seq) == c->isn + 1;
+	if (!(c->flags & RCVMGR_F_SND_NXT))
+		return false;
 	if (!(c->flags & RCVMGR_F_RESET)) {
 		c->flags |= RCVMGR_F_RESET;
 		/*
@@ -548,7 +698,8 @@ static void rcvmgr_conn_resumed(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u3
 {
 	if (likely(!(c->flags & RCVMGR_F_RESET)) || !after(ack, c->rst_edge))
 		return;
-	c->flags &= ~RCVMGR_F_RESET;
+	/* (a SYN noted meanwhile opened nothing: its end kept this one) */
+	c->flags &= ~(RCVMGR_F_RESET | RCVMGR_F_REOPEN);
 	atomic64_inc(&rn->resumed);
 }
 
@@ -636,11 +787,18 @@ static struct rcvmgr_conn *rcvmgr_data_conn(struct rcvmgr_net *rn, const struct 
 					    const struct rcvmgr_opts *o, u64 now, bool *asked)
 {
 	struct rcvmgr_conn *c;
+	struct rcvmgr_syn r;
 	struct rcvmgr_hs hs;
+	bool carried;
 
 	c = rhashtable_lookup(&rn->table, &p->key, rcvmgr_rht_params);
 	if (p->th.syn && !p->th.ack)
 		return rcvmgr_conn_fresh(rn, cfg, c, p, skb->mark, now, false);
+	if (c && p->th.syn && rcvmgr_reopen_answered(c, p, false, &r, &carried)) {
+		if (carried)
+			rcvmgr_kick(rn);	/* it gives its share back */
+		return rcvmgr_conn_reborn(rn, cfg, c, &r, now);
+	}
 	if (c || !rcvmgr_midstream(p))
 		return c;
 	/* both ends send timestamps once they agreed to (RFC 7323) */
@@ -682,16 +840,8 @@ static void rcvmgr_data_sender(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p
 	bool scaled = false, take;
 	u32 a;
 
-	if (th->syn && !(c->flags & RCVMGR_F_SND_SYN)) {
-		c->flags |= RCVMGR_F_SND_SYN;
-		if (o->has_ws) {
-			c->flags |= RCVMGR_F_SND_WS;
-			c->snd_wscale = o->wscale;
-		}
-		if (o->has_ts)
-			c->flags |= RCVMGR_F_SND_TS;
-		rcvmgr_handshake_done(c);
-	}
+	if (th->syn && !(c->flags & RCVMGR_F_SND_SYN))
+		rcvmgr_snd_syn(c, p, o);
 	if (!th->ack)
 		return;
 	a = ntohl(th->ack_seq);
@@ -725,7 +875,11 @@ static bool rcvmgr_data_count(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 {
 	bool kick = false;
 
-	if (p->payload) {
+	/*
+	 * (a SYN's payload, Fast Open's, or a reset's does not make the entry
+	 * one that carries data: it would leave the opening ones' bound)
+	 */
+	if (p->payload && !p->th.syn && !p->th.rst) {
 		unsigned int seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : p->payload;
 
 		if (c->state != TCP_RCVMGR_STATE_UNSCALED && (!c->bytes || rcvmgr_quiet(c, now)))
@@ -798,11 +952,14 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	/* (a FIN outside it, forged, neither closes nor moves snd_nxt) */
 	fin = th->fin && rcvmgr_in_window(seq + p->payload, c->edge.ack, c->advertised, known);
 	WRITE_ONCE(c->last_ns, now);
+	if (th->syn && !th->ack && !(c->flags & RCVMGR_F_RCV_OPENED))
+		rcvmgr_reopen_note(c, skb, p, &o);
 	/*
 	 * the most of the sender's data the receiver's ACKs may cover (not
-	 * a reset's number: one checked against the receiver's own offer)
+	 * a reset's number: one checked against the receiver's own offer,
+	 * nor a SYN's after its first: another connection's)
 	 */
-	if (!th->rst && (fin || !th->fin) &&
+	if (!th->rst && !(th->syn && (c->flags & RCVMGR_F_SND_SYN)) && (fin || !th->fin) &&
 	    (!(c->flags & RCVMGR_F_SND_NXT) || after(end, c->snd_nxt))) {
 		c->snd_nxt = end;
 		c->flags |= RCVMGR_F_SND_NXT;
@@ -814,7 +971,7 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	kick |= rcvmgr_data_count(rn, c, skb, p, now);
 	rcvmgr_data_rtt(rn, c, p, &o, end, now);
 	if (th->rst)
-		forget = rcvmgr_conn_reset(rn, c, &kick);
+		forget = rcvmgr_conn_reset(rn, c, p, false, &kick);
 	else if (fin)
 		rcvmgr_conn_fin(c, &kick);
 	spin_unlock(&c->lock);
@@ -869,7 +1026,7 @@ static void rcvmgr_ack_rst(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 	spin_lock(&c->lock);
 	if (rcvmgr_in_window(ntohl(p->th.seq), c->snd_ack, c->snd_wnd,
 			     rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK)))
-		forget = rcvmgr_conn_reset(rn, c, &kick);
+		forget = rcvmgr_conn_reset(rn, c, p, true, &kick);
 	spin_unlock(&c->lock);
 	if (forget)
 		rcvmgr_conn_unlink(rn, c);
@@ -889,21 +1046,11 @@ static void rcvmgr_ack_syn(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
 	u32 ack = ntohl(p->th.ack_seq);
 	u16 adv = ntohs(p->th.window);
 
-	if (!(c->flags & RCVMGR_F_RCV_SYN)) {
-		c->flags |= RCVMGR_F_RCV_SYN;
-		if (o->has_ws) {
-			c->flags |= RCVMGR_F_RCV_WS;
-			c->rcv_wscale = o->wscale;
-		}
-		if (o->has_ts)
-			c->flags |= RCVMGR_F_RCV_TS;
-		/* the most the sender may put in a segment */
-		if (o->has_mss && o->mss)
-			c->mss = o->mss;
-		c->hs_ns = now;
-		rcvmgr_handshake_done(c);
-	}
-	if (p->th.ack && ack == c->isn + 1 && !(c->flags & RCVMGR_F_RCV_OPENED)) {
+	if (!(c->flags & RCVMGR_F_RCV_SYN))
+		rcvmgr_rcv_syn(c, p, o, now);
+	/* (with Fast Open it acknowledges the SYN's data too: snd_nxt) */
+	if (p->th.ack && !(c->flags & RCVMGR_F_RCV_OPENED) &&
+	    (ack == c->isn + 1 || ((c->flags & RCVMGR_F_SND_NXT) && ack == c->snd_nxt))) {
 		if (!c->edge.valid)
 			c->edge.ack = ack;
 		if (!c->edge.valid || after(ack + adv, c->edge.seq)) {
@@ -1006,10 +1153,11 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	const struct tcphdr *th = &p->th;
 	u16 field, adv = ntohs(th->window);
 	struct rcvmgr_key key = p->key;
+	bool kick, unseen, carried;
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
+	struct rcvmgr_syn r;
 	u32 ack, assigned;
-	bool kick, unseen;
 	u8 wscale;
 
 	rcvmgr_sender_key(&key);
@@ -1020,6 +1168,11 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 
 		data.key = key;
 		c = rcvmgr_conn_fresh(rn, cfg, c, &data, skb->mark, now, true);
+	} else if (c && th->syn && rcvmgr_reopen_answered(c, p, true, &r, &carried)) {
+		/* the receiver's SYN-ACK to an upload's new SYN */
+		if (carried)
+			rcvmgr_kick(rn);	/* it gives its share back */
+		c = rcvmgr_conn_reborn(rn, cfg, c, &r, now);
 	}
 	if (!c)
 		return;
@@ -1033,6 +1186,8 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	spin_lock(&c->lock);
 	WRITE_ONCE(c->last_ns, now);
 	if (th->syn) {
+		if (!th->ack && (c->flags & RCVMGR_F_RCV_OPENED))
+			rcvmgr_reopen_note(c, skb, p, &o);
 		rcvmgr_ack_syn(c, p, &o, now);
 		spin_unlock(&c->lock);
 		return;

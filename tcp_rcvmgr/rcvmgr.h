@@ -96,6 +96,8 @@ struct rcvmgr_key {
  * acknowledges data sent past rst_edge (the connection went on)
  */
 #define RCVMGR_F_RESET		BIT(6)
+/* a SYN from its opening end noted after a reset (rcvmgr_conn.reopen) */
+#define RCVMGR_F_REOPEN		BIT(7)
 #define RCVMGR_F_SND_ACK	BIT(10)	/* snd_ack and snd_wnd hold the sender's */
 #define RCVMGR_F_RCV_OPENED	BIT(11)	/* the receiver's SYN opened it: a download */
 #define RCVMGR_F_ESTABLISHED	BIT(12)	/* an ACK after both SYNs: the handshake's last */
@@ -105,6 +107,24 @@ struct rcvmgr_key {
 
 #define RCVMGR_F_HANDSHAKE	(RCVMGR_F_SND_SYN | RCVMGR_F_RCV_SYN)
 #define RCVMGR_F_TS		(RCVMGR_F_SND_TS | RCVMGR_F_RCV_TS)
+
+/*
+ * A SYN with another sequence number from the end that opened a connection
+ * after a reset passed in it (RCVMGR_F_REOPEN): what it offered, and what
+ * decided the priority, for a new connection on the same addresses and
+ * ports should the other end answer it with a SYN-ACK
+ */
+struct rcvmgr_syn {
+	u32 isn;
+	u32 end;			/* past its data (Fast Open) */
+	u32 mark;
+	u16 mss;			/* 0: no MSS option */
+	u8 wscale;
+	u8 dscp;
+	bool has_ws;
+	bool has_ts;
+	bool rcv;			/* the receiver's: a download */
+};
 
 struct rcvmgr_conn {
 	struct rhash_head node;
@@ -127,6 +147,7 @@ struct rcvmgr_conn {
 	u8 snd_wscale;			/* the sender's SYN offered this */
 	u16 flags;
 	u32 isn;			/* the opening SYN's sequence number */
+	u32 ans_isn;			/* its answer's, the SYN-ACK's */
 	/*
 	 * where the sender's receive window is, for the receiver's resets
 	 * (RFC 5961 3.2); the receiver's is edge.ack and advertised
@@ -144,6 +165,7 @@ struct rcvmgr_conn {
 	 * beyond, it sent after the receiver's ACKs went on (RCVMGR_F_RESET)
 	 */
 	u32 rst_edge;
+	struct rcvmgr_syn reopen;
 	u32 mss;
 	u32 priority;
 	u64 bytes;
@@ -235,7 +257,7 @@ struct rcvmgr_net {
 	atomic64_t offloaded;
 	atomic64_t unscaled;
 	atomic64_t adopted;
-	atomic64_t resets;		/* in an established window (RCVMGR_F_RESET) */
+	atomic64_t resets;		/* in a window, after both SYNs (RCVMGR_F_RESET) */
 	atomic64_t resumed;		/* went on after one */
 	struct rcvmgr_pcpu_stats __percpu *stats;
 };
@@ -247,8 +269,9 @@ struct rcvmgr_net {
  */
 #define RCVMGR_ACTIVE_NS	NSEC_PER_SEC
 /*
- * one opened by a SYN whose handshake did not complete is forgotten once
- * this quiet (at the end of an interval)
+ * one whose handshake the gateway did not see complete (no ACK after both
+ * SYNs: a SYN unanswered or refused, a scan), data or not, is forgotten
+ * once this quiet (at the end of an interval)
  */
 #define RCVMGR_OPENING_IDLE_NS	(5 * NSEC_PER_SEC)
 /* reassignments between intervals: at most one per this many jiffies */

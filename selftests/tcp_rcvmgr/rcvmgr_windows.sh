@@ -8,7 +8,10 @@
 # checksums stay right on both checksum paths; connections get their
 # priorities from port, DSCP and mark rules and an RTT with and without
 # timestamps; short downloads beside bulk ones finish faster under azuma,
-# whose budget moves, and the tracepoints fire; a full table
+# whose budget moves, and the tracepoints fire; resets a LAN host sends,
+# in the handshake (Fast Open too) or after it, inexact or lost past the
+# gateway, leave its download managed, and one behind the sender's FIN
+# ends its entry at once; a full table
 # passes new connections unmanaged; connections ending on the gateway are
 # managed too; unloading leaves live connections working.
 #
@@ -282,19 +285,39 @@ floor_test
 
 # --- an upload to a LAN server: the server's SYN-ACK offers the sender its
 # first right edge, which the first rewritten ACKs keep (the assignment,
-# 32 KB, is below the SYN-ACK's 64 KB) until the sender has passed it
+# 32 KB, is below the SYN-ACK's 64 KB) until the sender has passed it;
+# with TCP Fast Open too, whose SYN-ACK acknowledges the SYN's data (the
+# gateway took only a SYN-ACK acknowledging the SYN alone as one that
+# offers an edge: the first rewritten ACKs pulled it back)
 ip netns exec "$RCV" python3 "$here/xfer.py" sink 5010 &
 pids+=" $!"
 busywait 10000 tcp_listening "$RCV" 5010
-capture eth0 "$tmp/u.pcap"
-out=$(ip netns exec "$SND" python3 "$here/xfer.py" push 10.3.0.2 5010 1000000 --limit 60)
-rc=$?
-stop_capture
-res=$(python3 "$here/wincheck.py" "$tmp/u.pcap" 5010 --upload)
-echo "$res" | json_get "j['acks'] > 50 and j['shrinks'] == 0 and j['stale'] * 20 <= j['acks'] and \
-	j['per_conn'][0]['min_window'] <= 32768" | grep -q True && [ $rc = 0 ]
-log_test $? "an upload to a LAN server: the SYN-ACK's window is kept, then the assignment, never shrinking" \
-	"$(echo "$res" | json_get "'%d ACKs, least %s, max %d, shrinks %d, stale %d' % (j['acks'], j['min_window'], j['max_window'], j['shrinks'], j['stale'])"), push rc $rc"
+# upload WHAT [--fastopen]
+upload() {
+	local what=$1 tfo=${2:-} fo=0 out rc res
+	if [ "$tfo" ]; then
+		ip netns exec "$SND" sysctl -qw net.ipv4.tcp_fastopen=5	# client, no cookie
+		rcv_sysctl net.ipv4.tcp_fastopen=0x202	# server, no cookie needed
+		fo=$(ip netns exec "$RCV" nstat -az TcpExtTCPFastOpenPassive | awk '/TcpExt/ { print $2 }')
+	fi
+	capture eth0 "$tmp/u.pcap"
+	out=$(ip netns exec "$SND" python3 "$here/xfer.py" push 10.3.0.2 5010 1000000 --limit 60 $tfo)
+	rc=$?
+	stop_capture
+	if [ "$tfo" ]; then
+		fo=$(($(ip netns exec "$RCV" nstat -az TcpExtTCPFastOpenPassive | awk '/TcpExt/ { print $2 }') - fo))
+		ip netns exec "$SND" sysctl -qw net.ipv4.tcp_fastopen=1
+		rcv_sysctl net.ipv4.tcp_fastopen=1
+		[ $fo -ge 1 ] || rc=1
+	fi
+	res=$(python3 "$here/wincheck.py" "$tmp/u.pcap" 5010 --upload)
+	echo "$res" | json_get "j['acks'] > 50 and j['shrinks'] == 0 and j['stale'] * 20 <= j['acks'] and \
+		j['per_conn'][0]['min_window'] <= 32768" | grep -q True && [ $rc = 0 ]
+	log_test $? "an upload to a LAN server$what: the SYN-ACK's window is kept, then the assignment, never shrinking" \
+		"$(echo "$res" | json_get "'%d ACKs, least %s, max %d, shrinks %d, stale %d' % (j['acks'], j['min_window'], j['max_window'], j['shrinks'], j['stale'])"), push rc $rc${tfo:+, $fo Fast Open}"
+}
+upload ""
+upload " with Fast Open" --fastopen
 
 # --- a client reopens its addresses and ports after an end the gateway did
 # not see (its reset lost, the server timed out): its new SYN opens a new
@@ -413,6 +436,9 @@ log_test $? "a reset where the receiver would put its own: forgotten once quiet"
 # resumed (no conntrack on the gateway to adopt it from were it
 # forgotten). Without that a LAN host takes its bulk download out of the
 # policy (the old behaviour: the download went on as a new unscaled entry).
+# So does one behind the receiver's own FIN (a half-close: the download
+# goes on); one behind the sender's FIN frees the entry at once (no data
+# can follow it), neither counted nor lingering 10 s.
 # managed_again PORT AGE REWRITTEN: the entry from client port PORT is one
 # older than AGE, managed, with more than REWRITTEN windows lowered
 managed_again() {
@@ -420,9 +446,10 @@ managed_again() {
 	json_get "[1 for c in j if c['dport'] == $1 and c['state'] in ('initial', 'persistent') and \
 		c['age_us'] > $2 and c['rewritten'] > $3]" <"$tmp/conns" | grep -q 1
 }
+# kept_test PORT WHAT OFFSET [drop [FETCH_ARG...]]
 kept_test() {
 	local port=$1 what=$2 offset=$3 drop=${4:-} age scale rewritten out rc again resets resumed
-	local dropped=1
+	local dropped=1 extra=("${@:5}")
 	[ "$drop" ] && ip netns exec "$SND" nft -f - <<-EOF
 		table inet rcvmgr_drop {
 			chain in {
@@ -432,7 +459,7 @@ kept_test() {
 		}
 	EOF
 	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
-	long 5007 --sport $port --clamp 1073741824 &
+	long 5007 --sport $port --clamp 1073741824 "${extra[@]}" &
 	f1=$!
 	busywait $conns_wait client_with $port
 	rcv_defaults
@@ -463,6 +490,203 @@ kept_test() {
 }
 kept_test 47003 "inexact, the sender went on" 1000
 kept_test 47005 "lost past the gateway" 0 drop
+kept_test 47010 "inexact, behind its own FIN" 1000 "" --half-close
+# a download of 1 MB whose receiver resets it once the sender's FIN came
+# (the reset counted as it crosses the gateway): gone at the first look
+# after it, before a closed connection's second of quiet (on the debug
+# kernel, where one look takes seconds, well before the 10 s a reset that
+# may not have ended one lingers), and not counted in resets
+ip netns exec "$GW" nft -f - <<-EOF
+	table inet rcvmgr_fin_rst {
+		chain resets {
+			type filter hook forward priority 0;
+			tcp sport 47011 tcp flags & rst == rst counter
+		}
+	}
+EOF
+freed=$(stat_of freed)
+resets=$(stat_of resets)
+out=$(fetch 10.1.0.2 5001 --sport 47011 --reset-at-end --limit 60)
+rc=$?
+t0=$(now)
+gone 47011
+first=$?
+busywait 30000 gone 47011
+left=$?
+took=$(python3 -c "print(round($(now) - $t0, 1))")
+freed=$(($(stat_of freed) - freed))
+resets=$(($(stat_of resets) - resets))
+crossed=$(ip netns exec "$GW" nft list table inet rcvmgr_fin_rst |
+	awk '{ for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) } END { print n + 0 }')
+ip netns exec "$GW" nft delete table inet rcvmgr_fin_rst
+[ $rc = 0 ] && [ $left = 0 ] && [ "$crossed" -ge 1 ] && [ $freed -ge 1 ] && [ $resets = 0 ] &&
+	if machine_slow; then python3 -c "import sys; sys.exit(not $took < 8)"; else [ $first = 0 ]; fi
+log_test $? "a receiver's reset behind the sender's FIN: forgotten at once, not counted" \
+	"gone at the first look: $([ $first = 0 ] && echo yes || echo no), ${took}s after the download ended; $crossed resets crossed, $freed forgotten, $resets resets; $out"
+
+# --- resets in the handshake, no conntrack on the gateway: the
+# receiver's, where it would put its own, dropped past the gateway (on
+# SND's side), after its SYN (the sender's SYN-ACK held back until the
+# reset has crossed) and after the SYN-ACK (the receiver's ACKs held back
+# instead), with and without TCP Fast Open (the sender's data then follows
+# its SYN-ACK, and may cross the gateway before the reset: the entry is
+# then established, as after the handshake). The handshake goes on, and
+# the entry with it, managed at the SYN's window scale; after the SYN-ACK
+# the reset is counted and the download resumed. The old code forgot the
+# entry at such a reset: the download went on as a new unscaled one.
+# What is held back waits $hold_s in a netem; the gateway counts what
+# crosses it, and the case fails as set up wrong if the SYN-ACK (or RCV's
+# ACK) crossed before the reset. RCV sends its SYN only once: a second one
+# would open a new entry where the old code had forgotten one.
+hold_s=2
+machine_slow && hold_s=5
+# hold PORT: RCV's segments from client port PORT that carry an ACK and
+# no reset wait $hold_s in RCV's qdisc (a prio's third band)
+hold() {
+	tc -n "$RCV" qdisc add dev eth0 root handle 1: prio bands 3 \
+		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+	tc -n "$RCV" qdisc add dev eth0 parent 1:3 handle 30: netem delay ${hold_s}s &&
+	tc -n "$RCV" filter add dev eth0 parent 1: protocol ip prio 1 u32 \
+		match ip protocol 6 0xff match ip sport "$1" 0xffff \
+		match u8 0x10 0x14 at 33 flowid 1:3
+}
+tfo_passive() { ip netns exec "$SND" nstat -az TcpExtTCPFastOpenPassive | awk '/TcpExt/ { print $2 }'; }
+# the resets SND's rcvmgr_drop table dropped
+snd_dropped() {
+	ip netns exec "$SND" nft list table inet rcvmgr_drop |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) } END { print n + 0 }'
+}
+snd_dropped_one() { [ "$(snd_dropped)" -ge 1 ]; }
+resumed_since() { [ "$(stat_of resumed)" -gt "$1" ]; }
+# the SYN-ACKs and RCV's plain ACKs of client port PORT that crossed the
+# gateway so far: "SYNACKS ACKS"
+crossed() {
+	ip netns exec "$GW" nft list table inet rcvmgr_order |
+		awk '/syn,ack/ { for (i = 1; i < NF; i++) if ($i == "packets") s = $(i + 1) }
+		     /ack \/ syn,rst,ack/ { for (i = 1; i < NF; i++) if ($i == "packets") a = $(i + 1) }
+		     END { print s + 0, a + 0 }'
+}
+early_test() {
+	local port=$1 what=$2 when=$3 tfo=${4:-} rc=0 out got resets resumed dropped fo=0 args rst
+	local synacks acks
+	ip netns exec "$SND" nft -f - <<-EOF
+		table inet rcvmgr_drop {
+			chain in {
+				type filter hook input priority 0;
+				tcp sport $port tcp flags & rst == rst counter drop
+			}
+		}
+	EOF
+	ip netns exec "$GW" nft -f - <<-EOF
+		table inet rcvmgr_order {
+			chain seen {
+				type filter hook forward priority 0;
+				tcp dport $port tcp flags & (syn | ack) == syn | ack counter
+				tcp sport $port tcp flags & (syn | rst | ack) == ack counter
+			}
+		}
+	EOF
+	if [ "$when" = syn ]; then
+		# the reset one past the SYN's number, before the SYN-ACK; RCV's
+		# SYN once only (a quota of 100 bytes: one SYN, 60)
+		ip netns exec "$RCV" nft -f - <<-EOF
+			table inet rcvmgr_onesyn {
+				chain out {
+					type filter hook output priority 0;
+					tcp sport $port tcp flags & (syn | ack) == syn quota over 100 bytes counter drop
+				}
+			}
+		EOF
+		tc -n "$SND" qdisc change dev eth0 root netem delay ${hold_s}s limit 10000 || rc=1
+		args="--offset 1"
+	else
+		# the reset at the SYN-ACK's ACK number, before the last ACK
+		hold $port || rc=1
+		args=--answer
+	fi
+	if [ "$tfo" ]; then
+		rcv_sysctl net.ipv4.tcp_fastopen=5	# client, no cookie
+		# server, no cookie needed (xfer.py's listeners allow it)
+		ip netns exec "$SND" sysctl -qw net.ipv4.tcp_fastopen=0x202
+		fo=$(tfo_passive)
+	fi
+	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
+	resets=$(stat_of resets)
+	resumed=$(stat_of resumed)
+	ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
+		$args --ready --timeout $((conns_wait / 1000)) >"$tmp/rst.out" 2>"$tmp/rst.err" &
+	rst=$!
+	busywait $conns_wait grep -q listening "$tmp/rst.err"
+	long 5007 --sport $port --clamp 1073741824 $tfo &
+	f1=$!
+	wait $rst || rc=1
+	# what crossed the gateway before the reset: nothing that was held
+	read -r synacks acks <<<"$(crossed)"
+	out="$(cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening); before it $synacks SYN-ACKs, $acks ACKs"
+	if [ "$when" = syn ]; then [ "$synacks" = 0 ] || rc=1; else [ "$acks" = 0 ] || rc=1; fi
+	busywait 10000 snd_dropped_one
+	dropped=$(snd_dropped)
+	# what was held has left
+	sleep $((hold_s + 1))
+	if [ "$when" = syn ]; then
+		tc -n "$SND" qdisc change dev eth0 root netem delay 20ms limit 10000
+		ip netns exec "$RCV" nft delete table inet rcvmgr_onesyn
+	else
+		tc -n "$RCV" qdisc del dev eth0 root
+	fi
+	ip netns exec "$GW" nft delete table inet rcvmgr_order
+	busywait $conns_wait client_with $port
+	got=$(json_get "[(c['state'], c['wscale']) for c in j if c['dport'] == $port]" <"$tmp/conns")
+	# (the first ACKs of data may have been held, and lost with the hold)
+	[ "$when" = syn ] || busywait 30000 resumed_since $resumed
+	resets=$(($(stat_of resets) - resets))
+	resumed=$(($(stat_of resumed) - resumed))
+	kill $f1 2>/dev/null
+	wait $f1 2>/dev/null
+	ip netns exec "$SND" nft delete table inet rcvmgr_drop
+	rcv_defaults
+	if [ "$tfo" ]; then
+		fo=$(($(tfo_passive) - fo))
+		rcv_sysctl net.ipv4.tcp_fastopen=1
+		ip netns exec "$SND" sysctl -qw net.ipv4.tcp_fastopen=1
+		[ $fo -ge 1 ] || rc=1
+	fi
+	# after the SYN-ACK the reset is counted and the download resumes;
+	# before it (one SYN seen) the entry is an opening one: not counted
+	if [ "$when" = syn ]; then
+		[ $resets = 0 ] && [ $resumed = 0 ] || rc=1
+	else
+		[ $resets -ge 1 ] && [ $resumed -ge 1 ] || rc=1
+	fi
+	[ $rc = 0 ] && [ "$dropped" -ge 1 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ 14\)\]$ ]]
+	log_test $? "a receiver's reset $what, lost past the gateway: the handshake's entry, managed" \
+		"$got; $resets resets, $resumed resumed, $dropped dropped at SND before the rest went${tfo:+, $fo Fast Open}; $(echo $out)"
+}
+early_test 47006 "after its SYN, before the SYN-ACK" syn
+early_test 47008 "after the SYN-ACK, before the last ACK" synack
+early_test 47009 "after a Fast Open SYN-ACK, before the last ACK" synack --fastopen
+
+# --- a new connection on the same addresses and ports right after an
+# exact reset ended the old one (from one process: within milliseconds,
+# well inside the second a SYN needs to reopen a quiet connection): the
+# old one at window scale 0, the new one at 14. The sender's SYN-ACK to
+# the new SYN shows the old connection ended: a new entry, the new
+# handshake's scale. The old code kept the old entry and its scale 0: the
+# new download's windows passed at 2^14 times what was meant. (The old
+# connection's reset is counted: it was the established one.)
+rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
+resets=$(stat_of resets)
+long 5007 --count 2 --sport 47012 --clamp 65535,1073741824 --abort-after 1,0 &
+f1=$!
+busywait $conns_wait client_with 47012 14
+rc=$?
+resets=$(($(stat_of resets) - resets))
+rcv_defaults
+kill $f1 2>/dev/null
+wait $f1 2>/dev/null
+[ $rc = 0 ] && [ $resets -ge 1 ]
+log_test $? "a new connection on the same ports at once after a reset ended the old one: its own entry and window scale" \
+	"$(json_get "[(c['state'], c['wscale'], c['age_us']) for c in j if c['dport'] == 47012]" <"$tmp/conns"); $resets resets"
 
 # --- with conntrack on the gateway
 ip netns exec "$GW" nft -f - <<-EOF
@@ -473,6 +697,10 @@ ip netns exec "$GW" nft -f - <<-EOF
 		}
 	}
 EOF
+# a reset lost past the gateway, which conntrack takes as the end (an
+# exact one: its state goes to CLOSE): the entry stays, managed, resumed,
+# whatever conntrack now holds
+kept_test 47013 "lost past the gateway, conntrack on it" 0 drop
 # adopted_with PORT WSCALE: the dump holds a persistent connection from
 # the client port PORT at scale WSCALE whose windows were lowered
 adopted_with() {

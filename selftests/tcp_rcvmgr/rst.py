@@ -2,15 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """A TCP reset in a live connection, at a chosen distance from its window.
 
-  rst.py IFACE SRC SPORT DST DPORT [--offset N] [--fin] [--timeout SECONDS]
+  rst.py IFACE SRC SPORT DST DPORT [--offset N] [--answer] [--fin]
+         [--ready] [--timeout SECONDS]
 
 Waits for a TCP segment from SRC:SPORT to DST:DPORT on IFACE (one the
 namespace sends or receives), then sends, from a raw socket, a RST from
 SRC:SPORT to DST:DPORT whose sequence number is that segment's plus N
 (default 0: where the end would put its own; 1 << 30: far outside any
-window, a blind guess from off the path). Prints the segment's sequence
-number and the reset's. IPv4 only. Exit 1 if no segment came in time.
---fin sends a bare FIN (with ACK, acknowledging nothing new) instead.
+window, a blind guess from off the path). With --answer it waits for a
+segment from DST:DPORT to SRC:SPORT instead (a SYN-ACK, say) and the
+reset's sequence number is that segment's ACK number plus N: where SRC
+puts its own. --ready prints "listening" on stderr once it sees IFACE's
+packets (a connection may be opened then). Prints the segment's sequence
+number and the reset's. IPv4 only. Exit 1 if no segment came in time. --fin sends a
+bare FIN (with ACK, acknowledging nothing new) instead.
 """
 import argparse
 import socket
@@ -38,7 +43,9 @@ def main():
     ap.add_argument("dst")
     ap.add_argument("dport", type=int)
     ap.add_argument("--offset", type=int, default=0)
+    ap.add_argument("--answer", action="store_true")
     ap.add_argument("--fin", action="store_true")
+    ap.add_argument("--ready", action="store_true")
     ap.add_argument("--timeout", type=float, default=10.0)
     args = ap.parse_args()
     src, dst = socket.inet_aton(args.src), socket.inet_aton(args.dst)
@@ -47,6 +54,14 @@ def main():
     sniff = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_ALL))
     sniff.bind((args.iface, ETH_P_ALL))
     sniff.settimeout(args.timeout)
+    # (made before: the reset follows the segment as soon as it can)
+    raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP)
+    raw.bind((args.src, 0))
+    if args.ready:
+        print("listening", file=sys.stderr, flush=True)
+    # (--answer: the segment comes from DST:DPORT)
+    want = (dst, src, args.dport, args.sport) if args.answer else \
+        (src, dst, args.sport, args.dport)
     end = time.monotonic() + args.timeout
     seq = None
     while seq is None and time.monotonic() < end:
@@ -55,15 +70,17 @@ def main():
         except socket.timeout:
             break
         if addr[1] != ETH_P_IP or len(ip) < 40 or ip[9] != 6 or \
-                ip[12:16] != src or ip[16:20] != dst:
+                (ip[12:16], ip[16:20]) != want[:2]:
             continue
         tcp = ip[(ip[0] & 0xF) * 4:]
         sport, dport, s, a = struct.unpack("!HHII", tcp[:12])
-        if (sport, dport) == (args.sport, args.dport):
-            seq, ack = s, a
+        if (sport, dport) == want[2:]:
+            seq, ack = (a, s) if args.answer else (s, a)
     if seq is None:
-        print("rst.py: no segment from %s:%d to %s:%d on %s" %
-              (args.src, args.sport, args.dst, args.dport, args.iface), file=sys.stderr)
+        ends = ((args.dst, args.dport, args.src, args.sport) if args.answer else
+                (args.src, args.sport, args.dst, args.dport))
+        print("rst.py: no segment from %s:%d to %s:%d on %s" % (ends + (args.iface,)),
+              file=sys.stderr)
         return 1
     rseq = (seq + args.offset) & 0xFFFFFFFF
     # FIN|ACK, acknowledging what the segment did, or RST
@@ -72,8 +89,6 @@ def main():
                       1024 if args.fin else 0, 0, 0)
     pseudo = src + dst + struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(hdr))
     hdr = hdr[:16] + struct.pack("!H", csum(pseudo + hdr)) + hdr[18:]
-    raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP)
-    raw.bind((args.src, 0))
     raw.sendto(hdr, (args.dst, 0))
     print("segment seq %d, %s seq %d" % (seq, "FIN" if args.fin else "reset", rseq))
     return 0

@@ -7,21 +7,23 @@ a LAN server, timed at the sender.
   xfer.py serve PORT BYTES[:hold] [PORT BYTES[:hold]]... [--bind ADDR]
         on each PORT, accept connections and send each BYTES bytes, then
         close (with :hold, keep it open, quiet, until the receiver closes);
+        Fast Open is allowed on each PORT (net.ipv4.tcp_fastopen decides);
         until killed (one process for every port: a process costs seconds
         on the debug kernel)
   xfer.py sink PORT [--bind ADDR]
         accept connections and read each to EOF; until killed
-  xfer.py push HOST PORT BYTES [--limit SECONDS]
-        an upload: connect, send BYTES bytes, and wait for the receiver to
-        close; print {"connect_s", "transfer_s", "bytes"}; exit 1 if it
+  xfer.py push HOST PORT BYTES [--limit SECONDS] [--fastopen]
+        an upload: connect, send BYTES bytes (the first in the SYN with
+        --fastopen, as fetch's), and wait for the receiver to close; print {"connect_s", "transfer_s", "bytes"}; exit 1 if it
         failed or one socket operation waited longer than LIMIT
   xfer.py idle HOST PORT N BYTES SECONDS
         open N connections at once, read BYTES from each (a server's
         BYTES:hold), then hold them all open and quiet for
         SECONDS; print {"open": N} once they are all quiet
   xfer.py fetch HOST PORT [--count N] [--gap SECONDS] [--limit SECONDS]
-                [--dscp N] [--clamp BYTES] [--sport PORT] [--abort-after SECONDS]
-                [--together]
+                [--dscp N] [--clamp BYTES[,BYTES]...] [--sport PORT]
+                [--abort-after SECONDS[,SECONDS]...]
+                [--together] [--fastopen] [--half-close] [--reset-at-end]
         connect N times (one after the other, GAP apart) and read to EOF;
         --together connects all N before reading any, then reads each in
         turn (N connections open at once, however slow the machine);
@@ -29,7 +31,13 @@ a LAN server, timed at the sender.
         window scale the receiver announces (below 65536: scale 0);
         --sport connects from that port; --abort-after stops reading after
         SECONDS and closes with a reset (SO_LINGER 0), the transfer then
-        counting as done;
+        counting as done (0: not); a list gives the first connections
+        their own --clamp and --abort-after, the last one the rest; --fastopen sends a one-byte request in the SYN
+        (TCP Fast Open without a cookie: the client's sysctl
+        net.ipv4.tcp_fastopen must allow it, the server's accept it), which
+        the server reads when it has sent all; --half-close shuts the
+        receiver's side (its FIN) once connected; --reset-at-end closes
+        with a reset once the sender's FIN was read;
         print one JSON object per transfer: {"connect_s", "transfer_s",
         "bytes"}; exit 1 if one failed or took longer than LIMIT
 """
@@ -42,6 +50,8 @@ import threading
 import time
 
 CHUNK = 65536
+# linux/tcp.h: connect() defers the SYN to the first write, which it carries
+TCP_FASTOPEN_CONNECT = 30
 
 
 def listener(bind, port):
@@ -49,6 +59,9 @@ def listener(bind, port):
     srv = socket.socket(family, socket.SOCK_STREAM)
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind((bind, port))
+    # (a listener's Fast Open queue is set before listen(), the sysctl read
+    # when a SYN comes)
+    srv.setsockopt(socket.IPPROTO_TCP, socket.TCP_FASTOPEN, 16)
     srv.listen(128)
     return srv
 
@@ -107,6 +120,8 @@ def push(args):
     s = socket.socket(family, socket.SOCK_STREAM)
     s.settimeout(args.limit)
     payload = b"\0" * CHUNK
+    if args.fastopen:
+        s.setsockopt(socket.IPPROTO_TCP, TCP_FASTOPEN_CONNECT, 1)
     t0 = time.monotonic()
     sent = 0
     try:
@@ -151,8 +166,13 @@ def idle(args):
     return 0
 
 
-def fetch_open(args, family):
-    """one download's socket, its options set, connected: (socket, the
+def nth(values, i):
+    """the i-th of a --clamp or --abort-after list, its last one beyond"""
+    return values[min(i, len(values) - 1)]
+
+
+def fetch_open(args, family, i):
+    """download i's socket, its options set, connected: (socket, the
     time connect began, the time it returned, None), or the connect's
     OSError in place of the second time"""
     s = socket.socket(family, socket.SOCK_STREAM)
@@ -160,16 +180,23 @@ def fetch_open(args, family):
     if args.sport:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", args.sport))
-    if args.clamp:
-        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_WINDOW_CLAMP, args.clamp)
+    if nth(args.clamp, i):
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_WINDOW_CLAMP, nth(args.clamp, i))
     if args.dscp:
         if family == socket.AF_INET:
             s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, args.dscp << 2)
         else:
             s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, args.dscp << 2)
+    if args.fastopen:
+        s.setsockopt(socket.IPPROTO_TCP, TCP_FASTOPEN_CONNECT, 1)
     t0 = time.monotonic()
     try:
         s.connect((args.host, args.port))
+        # (with Fast Open, connect() returns at once: the SYN carries this)
+        if args.fastopen:
+            s.sendall(b"?")
+        if args.half_close:
+            s.shutdown(socket.SHUT_WR)
     except OSError as e:
         return s, t0, e
     return s, t0, time.monotonic()
@@ -180,11 +207,12 @@ def fetch(args):
     ok = True
     # --together: all connected before any is read, open at once however
     # slowly this process runs
-    opened = [fetch_open(args, family) for _ in range(args.count)] if args.together else []
+    opened = [fetch_open(args, family, i) for i in range(args.count)] if args.together else []
     for i in range(args.count):
         if i and not opened:
             time.sleep(args.gap)
-        s, t0, t1 = opened[i] if opened else fetch_open(args, family)
+        s, t0, t1 = opened[i] if opened else fetch_open(args, family, i)
+        abort = nth(args.abort_after, i)
         got = 0
         try:
             if isinstance(t1, OSError):
@@ -192,9 +220,12 @@ def fetch(args):
             while True:
                 b = s.recv(CHUNK)
                 if not b:
+                    if args.reset_at_end:
+                        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                     struct.pack("ii", 1, 0))
                     break
                 got += len(b)
-                if args.abort_after and time.monotonic() - t1 >= args.abort_after:
+                if abort and time.monotonic() - t1 >= abort:
                     s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
                                  struct.pack("ii", 1, 0))
                     break
@@ -225,6 +256,7 @@ def main():
     u.add_argument("port", type=int)
     u.add_argument("bytes", type=int)
     u.add_argument("--limit", type=float, default=60.0)
+    u.add_argument("--fastopen", action="store_true")
     i = sub.add_parser("idle")
     i.add_argument("host")
     i.add_argument("port", type=int)
@@ -238,10 +270,14 @@ def main():
     f.add_argument("--gap", type=float, default=0.0)
     f.add_argument("--limit", type=float, default=60.0)
     f.add_argument("--dscp", type=int, default=0)
-    f.add_argument("--clamp", type=int, default=0)
+    f.add_argument("--clamp", type=lambda v: [int(x) for x in v.split(",")], default=[0])
     f.add_argument("--sport", type=int, default=0)
-    f.add_argument("--abort-after", type=float, default=0.0)
+    f.add_argument("--abort-after", type=lambda v: [float(x) for x in v.split(",")],
+                   default=[0.0])
     f.add_argument("--together", action="store_true")
+    f.add_argument("--fastopen", action="store_true")
+    f.add_argument("--half-close", action="store_true")
+    f.add_argument("--reset-at-end", action="store_true")
     args = ap.parse_args()
     if args.cmd == "serve":
         serve(args)
