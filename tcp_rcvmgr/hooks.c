@@ -412,7 +412,10 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
  * end the gateway did not see. Not while @c still carries packets: an
  * endpoint answers such a SYN with a challenge ACK (RFC 5961 4.2) and
  * keeps the connection, and so does the gateway. A SYN from the other end
- * never does: from the WAN into a download, it can only be forged.
+ * never does: from the WAN into a download, it can only be forged. Nor
+ * one before the other end answered: the answer may be to either SYN
+ * (one may die past the gateway), and the entry takes what both offered
+ * (rcvmgr_rcv_syn_more()).
  */
 static bool rcvmgr_reopened(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p, u64 now,
 			    bool rcv_opens)
@@ -425,7 +428,7 @@ static bool rcvmgr_reopened(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p, u
 	done = (c->flags & RCVMGR_F_HANDSHAKE) == RCVMGR_F_HANDSHAKE;
 	same_end = !!(c->flags & RCVMGR_F_RCV_OPENED) == rcv_opens;
 	spin_unlock(&c->lock);
-	return same_end && (!done || rcvmgr_idle_ns(c, now) >= RCVMGR_REOPEN_QUIET_NS);
+	return same_end && done && rcvmgr_idle_ns(c, now) >= RCVMGR_REOPEN_QUIET_NS;
 }
 
 /*
@@ -527,45 +530,76 @@ static void rcvmgr_rcv_syn(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
 }
 
 /*
+ * Another SYN or SYN-ACK @o from the receiver, under c->lock, before the
+ * handshake's last ACK: the other end may have seen this one, not the
+ * first (which may have died past the gateway). The largest window scale
+ * offered is kept: one larger than the other end saw only lowers the
+ * windows of the receiver that offered it; a smaller one would let them
+ * pass unlowered.
+ */
+static void rcvmgr_rcv_syn_more(struct rcvmgr_conn *c, const struct rcvmgr_opts *o)
+{
+	if (!o->has_ws || ((c->flags & RCVMGR_F_RCV_WS) && o->wscale <= c->rcv_wscale))
+		return;
+	c->flags |= RCVMGR_F_RCV_WS;
+	c->rcv_wscale = o->wscale;
+	rcvmgr_handshake_done(c);
+}
+
+/*
  * A SYN @p from the end that opened @c, under c->lock, that did not open
  * a new connection in its place (rcvmgr_reopened(): the old one still
  * carried packets). After a reset passed, one with another number may
  * open a new connection on the same addresses and ports at once (the reset
  * ended the old one at its end), or the old one goes on and its end
- * answers the SYN with a challenge ACK (RFC 5961 4.2): noted, the latest
- * one, until the other end answers it with a SYN-ACK
- * (rcvmgr_reopen_answered()) or the old connection shows it went on
+ * answers the SYN with a challenge ACK (RFC 5961 4.2): noted until the
+ * other end answers with a SYN-ACK (rcvmgr_reopen_answered()) or the old
+ * connection shows it went on. The SYNs noted since the reset merge: any
+ * of them may be the one answered (another may have died past the
+ * gateway), and the largest window scale offered is the one kept (one
+ * larger than the answered SYN's only lowers the windows of the end that
+ * offered it; a smaller one would let them pass), the smallest MSS too.
  */
 static void rcvmgr_reopen_note(struct rcvmgr_conn *c, const struct sk_buff *skb,
 			       const struct rcvmgr_pkt *p, const struct rcvmgr_opts *o)
 {
+	struct rcvmgr_syn *r = &c->reopen;
 	u32 seq = ntohl(p->th.seq);
 
-	if (!(c->flags & RCVMGR_F_RESET) || seq == c->isn)
+	/* (its first SYN again, before the last ACK: rcvmgr_rcv_syn_more()) */
+	if (!(c->flags & RCVMGR_F_RESET) ||
+	    (seq == c->isn && !(c->flags & RCVMGR_F_ESTABLISHED)))
 		return;
-	c->flags |= RCVMGR_F_REOPEN;
-	c->reopen = (struct rcvmgr_syn) {
-		.isn = seq,
-		.end = seq + 1 + p->payload,
-		.mark = skb->mark,
-		.mss = o->has_mss ? o->mss : 0,
-		.wscale = o->wscale,
-		.dscp = p->dscp,
-		.has_ws = o->has_ws,
-		.has_ts = o->has_ts,
-		.rcv = !!(c->flags & RCVMGR_F_RCV_OPENED),
-	};
+	if (!(c->flags & RCVMGR_F_REOPEN)) {
+		c->flags |= RCVMGR_F_REOPEN;
+		*r = (struct rcvmgr_syn) { .rcv = !!(c->flags & RCVMGR_F_RCV_OPENED) };
+	}
+	r->isn = seq;
+	r->end = seq + 1 + p->payload;
+	r->mark = skb->mark;
+	r->dscp = p->dscp;
+	if (o->has_ws) {
+		r->wscale = r->has_ws ? max(r->wscale, o->wscale) : o->wscale;
+		r->has_ws = true;
+	}
+	r->has_ts |= o->has_ts;
+	if (o->has_mss && o->mss && (!r->mss || o->mss < r->mss))
+		r->mss = o->mss;
 }
 
 /*
  * Whether @p, a SYN-ACK from the receiver (@from_rcv) or the sender,
- * answers the SYN its other end opened with on @c after a reset
+ * answers a SYN its other end sent on @c after a reset
  * (rcvmgr_reopen_note()): the old connection ended there, and this is a
- * new one. Then the note is taken, into *@r (one SYN-ACK of several on
- * other CPUs takes it), and *@carried tells whether @c had a share. A
- * SYN-ACK of the old handshake (its number; the old SYN's acknowledged)
- * answers nothing new, whatever a SYN crafted to end where the old one
- * did noted; an off-path forger would need the new SYN's number.
+ * new one. An end answers a SYN with a SYN-ACK only when it holds no
+ * connection on these ports; while the old one goes on, it answers with
+ * a challenge ACK. A SYN-ACK of the old handshake (its number) answers
+ * nothing new. Then the note is taken into
+ * *@r (one SYN-ACK of several on other CPUs takes it), its SYN the one
+ * this acknowledges, and *@carried tells whether @c had a share. A LAN
+ * host cannot make the SYN-ACK of its own download (with wan devices
+ * set); a forger on the WAN side can only while a reconnection is noted,
+ * and then builds the entry the noted SYNs would have built.
  */
 static bool rcvmgr_reopen_answered(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
 				   bool from_rcv, struct rcvmgr_syn *r, bool *carried)
@@ -575,11 +609,15 @@ static bool rcvmgr_reopen_answered(struct rcvmgr_conn *c, const struct rcvmgr_pk
 
 	spin_lock(&c->lock);
 	yes = (c->flags & RCVMGR_F_REOPEN) && !(c->flags & RCVMGR_F_RCV_OPENED) == from_rcv &&
-	      (ack == c->reopen.isn + 1 || ack == c->reopen.end) &&
-	      ack != c->isn + 1 && ntohl(p->th.seq) != c->ans_isn;
+	      ntohl(p->th.seq) != c->ans_isn;
 	if (yes) {
 		c->flags &= ~RCVMGR_F_REOPEN;
 		*r = c->reopen;
+		/* (with Fast Open's data acknowledged, the latest SYN's end) */
+		if (ack != r->end) {
+			r->isn = ack - 1;
+			r->end = ack;
+		}
 		*carried = rcvmgr_carries(c);
 	}
 	spin_unlock(&c->lock);
@@ -1048,6 +1086,8 @@ static void rcvmgr_ack_syn(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p,
 
 	if (!(c->flags & RCVMGR_F_RCV_SYN))
 		rcvmgr_rcv_syn(c, p, o, now);
+	else if (!(c->flags & RCVMGR_F_ESTABLISHED))
+		rcvmgr_rcv_syn_more(c, o);
 	/* (with Fast Open it acknowledges the SYN's data too: snd_nxt) */
 	if (p->th.ack && !(c->flags & RCVMGR_F_RCV_OPENED) &&
 	    (ack == c->isn + 1 || ((c->flags & RCVMGR_F_SND_NXT) && ack == c->snd_nxt))) {

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """A TCP reset in a live connection, at a chosen distance from its window.
 
-  rst.py IFACE SRC SPORT DST DPORT [--offset N] [--answer] [--fin]
-         [--ready] [--timeout SECONDS]
+  rst.py IFACE SRC SPORT DST DPORT [--offset N] [--answer] [--fin] [--syn]
+         [--second-syn] [--ready] [--timeout SECONDS]
 
 Waits for a TCP segment from SRC:SPORT to DST:DPORT on IFACE (one the
 namespace sends or receives), then sends, from a raw socket, a RST from
@@ -15,7 +15,10 @@ reset's sequence number is that segment's ACK number plus N: where SRC
 puts its own. --ready prints "listening" on stderr once it sees IFACE's
 packets (a connection may be opened then). Prints the segment's sequence
 number and the reset's. IPv4 only. Exit 1 if no segment came in time. --fin sends a
-bare FIN (with ACK, acknowledging nothing new) instead.
+bare FIN (with ACK, acknowledging nothing new) instead; --syn a bare
+SYN, no options (so no window scaling). --second-syn sends that SYN
+once SRC sent a second SYN with another number than its first (a
+reconnection), at that one's number plus N.
 """
 import argparse
 import socket
@@ -46,6 +49,8 @@ def main():
     ap.add_argument("--answer", action="store_true")
     ap.add_argument("--fin", action="store_true")
     ap.add_argument("--ready", action="store_true")
+    ap.add_argument("--syn", action="store_true")
+    ap.add_argument("--second-syn", action="store_true")
     ap.add_argument("--timeout", type=float, default=10.0)
     args = ap.parse_args()
     src, dst = socket.inet_aton(args.src), socket.inet_aton(args.dst)
@@ -63,7 +68,7 @@ def main():
     want = (dst, src, args.dport, args.sport) if args.answer else \
         (src, dst, args.sport, args.dport)
     end = time.monotonic() + args.timeout
-    seq = None
+    seq = first = None
     while seq is None and time.monotonic() < end:
         try:
             ip, addr = sniff.recvfrom(256)
@@ -74,8 +79,15 @@ def main():
             continue
         tcp = ip[(ip[0] & 0xF) * 4:]
         sport, dport, s, a = struct.unpack("!HHII", tcp[:12])
-        if (sport, dport) == want[2:]:
-            seq, ack = (a, s) if args.answer else (s, a)
+        if (sport, dport) != want[2:]:
+            continue
+        if args.second_syn:
+            if not tcp[13] & 0x02 or s == first:
+                continue
+            if first is None:
+                first = s
+                continue
+        seq, ack = (a, s) if args.answer else (s, a)
     if seq is None:
         ends = ((args.dst, args.dport, args.src, args.sport) if args.answer else
                 (args.src, args.sport, args.dst, args.dport))
@@ -83,14 +95,16 @@ def main():
               file=sys.stderr)
         return 1
     rseq = (seq + args.offset) & 0xFFFFFFFF
-    # FIN|ACK, acknowledging what the segment did, or RST
-    flags, rack = (0x11, ack) if args.fin else (0x04, 0)
+    # FIN|ACK, acknowledging what the segment did, a SYN, or RST
+    flags, rack, what = ((0x11, ack, "FIN") if args.fin else
+                         (0x02, 0, "SYN") if args.syn or args.second_syn else
+                         (0x04, 0, "reset"))
     hdr = struct.pack("!HHIIBBHHH", args.sport, args.dport, rseq, rack, 5 << 4, flags,
-                      1024 if args.fin else 0, 0, 0)
+                      0 if flags == 0x04 else 1024, 0, 0)
     pseudo = src + dst + struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(hdr))
     hdr = hdr[:16] + struct.pack("!H", csum(pseudo + hdr)) + hdr[18:]
     raw.sendto(hdr, (args.dst, 0))
-    print("segment seq %d, %s seq %d" % (seq, "FIN" if args.fin else "reset", rseq))
+    print("segment seq %d, %s seq %d" % (seq, what, rseq))
     return 0
 
 
