@@ -558,6 +558,19 @@ snd_dropped() {
 }
 snd_dropped_one() { [ "$(snd_dropped)" -ge 1 ]; }
 resumed_since() { [ "$(stat_of resumed)" -gt "$1" ]; }
+synacks_crossed() { local s a; read -r s a <<<"$(crossed)"; [ "$s" != "?" ] && [ "$s" -ge 1 ]; }
+# hold_synacks: SND's SYN-ACKs (from port 5007) wait $hold_s, the rest
+# its 20 ms as before; unhold_synacks: as it was
+hold_synacks() {
+	tc -n "$SND" qdisc replace dev eth0 root handle 1: prio bands 3 \
+		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+	tc -n "$SND" qdisc add dev eth0 parent 1:1 handle 10: netem delay 20ms limit 10000 &&
+	tc -n "$SND" qdisc add dev eth0 parent 1:3 handle 30: netem delay ${hold_s}s limit 10000 &&
+	tc -n "$SND" filter add dev eth0 parent 1: protocol ip prio 1 u32 \
+		match ip protocol 6 0xff match ip sport 5007 0xffff \
+		match u8 0x12 0x12 at 33 flowid 1:3
+}
+unhold_synacks() { tc -n "$SND" qdisc replace dev eth0 root netem delay 20ms limit 10000; }
 # order_table PORT: the gateway counts the SYN-ACKs to client port PORT,
 # and RCV's plain ACKs from it
 order_table() {
@@ -676,9 +689,18 @@ early_test 47009 "after a Fast Open SYN-ACK, before the last ACK" synack --fasto
 # --- a SYN with another number and no window scaling right behind the
 # receiver's own, before the SYN-ACK, dying past the gateway (dropped at
 # SND; the SYN-ACK held $hold_s, the gateway counting that none crossed
-# first): the entry keeps the scale the first SYN offered, 14. Before, a
-# SYN ahead of the answer opened a new entry in place of the first, and
-# the download was rewritten at scale 0.
+# first; RCV's own SYN sent once, as its retransmission would open the
+# entry again): the entry keeps the scale the first SYN offered, 14.
+# Before, a SYN ahead of the answer opened a new entry in place of the
+# first, and the download was rewritten at scale 0.
+ip netns exec "$RCV" nft -f - <<-EOF
+	table inet rcvmgr_onesyn {
+		chain out {
+			type filter hook output priority 0;
+			tcp sport 47015 tcp flags & (syn | ack) == syn tcp doff != 5 quota over 100 bytes counter drop
+		}
+	}
+EOF
 ip netns exec "$SND" nft -f - <<-EOF
 	table inet rcvmgr_fake {
 		chain in {
@@ -690,7 +712,7 @@ EOF
 order_table 47015
 rc=0
 rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
-tc -n "$SND" qdisc change dev eth0 root netem delay ${hold_s}s limit 10000 || rc=1
+hold_synacks || rc=1
 ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 47015 10.1.0.2 5007 \
 	--syn --offset 12345 --ready --timeout $((conns_wait / 1000)) >"$tmp/rst.out" 2>"$tmp/rst.err" &
 rst=$!
@@ -700,7 +722,9 @@ f1=$!
 wait $rst || rc=1
 read -r synacks acks <<<"$(crossed)"
 [ "$synacks" = 0 ] || rc=1
-tc -n "$SND" qdisc change dev eth0 root netem delay 20ms limit 10000
+sleep $((hold_s + 1))
+unhold_synacks
+ip netns exec "$RCV" nft delete table inet rcvmgr_onesyn
 busywait $conns_wait client_with 47015 14 || rc=1
 rcv_defaults
 kill $f1 2>/dev/null
@@ -723,12 +747,14 @@ log_test $? "a SYN with another number and no scaling behind the receiver's own,
 # connection's reset is counted: it was the established one.) Then the
 # same with a second SYN behind the new one, with another number and no
 # window scale, dropped past the gateway (the sender's SYN-ACKs held
-# $hold_s, the gateway counting that none of the new one crossed before
-# it): the SYN-ACK answers the first, and the entry keeps the larger
-# scale offered. Noting only the latest SYN, the SYN-ACK matched nothing
+# $hold_s from the start, the old connection's too, and its data flowing
+# on unheld until the reconnection, so that the old entry is never quiet
+# a second; the gateway counting that no SYN-ACK crossed before the fake
+# SYN but the old connection's): the SYN-ACK answers the first, and the
+# entry keeps the larger scale offered. Noting only the latest SYN, the SYN-ACK matched nothing
 # and the old entry's scale 0 stayed.
 reconnect_test() {
-	local port=$1 what=$2 fake=${3:-} rc=0 resets out= synacks acks rst
+	local port=$1 what=$2 fake=${3:-} rc=0 resets out= synacks acks rst n0 abort=1
 	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
 	resets=$(stat_of resets)
 	if [ "$fake" ]; then
@@ -741,22 +767,29 @@ reconnect_test() {
 			}
 		EOF
 		order_table $port
-		tc -n "$SND" qdisc change dev eth0 root netem delay ${hold_s}s limit 10000 || rc=1
+		hold_synacks || rc=1
 		ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 			--second-syn --offset 12345 --ready --timeout $((conns_wait / 1000)) \
 			>"$tmp/rst.out" 2>"$tmp/rst.err" &
 		rst=$!
 		busywait $conns_wait grep -q listening "$tmp/rst.err"
+		# (time for the old connection's SYN-ACKs, the first and the one
+		# its SYN sent again brought, to cross before it is counted)
+		abort=$((3 * hold_s + 2))
 	fi
-	long 5007 --count 2 --sport $port --clamp 65535,1073741824 --abort-after 1,0 &
+	long 5007 --count 2 --sport $port --clamp 65535,1073741824 --abort-after $abort,0 &
 	f1=$!
 	if [ "$fake" ]; then
+		busywait $conns_wait synacks_crossed
+		sleep $((hold_s + 1))
+		read -r n0 acks <<<"$(crossed)"
 		wait $rst || rc=1
-		# the old connection's SYN-ACK only
+		# the old connection's SYN-ACKs only
 		read -r synacks acks <<<"$(crossed)"
-		[ "$synacks" = 1 ] || rc=1
+		[ "$synacks" = "$n0" ] || rc=1
 		out="; $(cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening), before it $synacks SYN-ACKs"
-		tc -n "$SND" qdisc change dev eth0 root netem delay 20ms limit 10000
+		sleep $((hold_s + 1))
+		unhold_synacks
 	fi
 	busywait $conns_wait client_with $port 14 || rc=1
 	resets=$(($(stat_of resets) - resets))
