@@ -559,13 +559,13 @@ snd_dropped() {
 snd_dropped_one() { [ "$(snd_dropped)" -ge 1 ]; }
 resumed_since() { [ "$(stat_of resumed)" -gt "$1" ]; }
 synacks_crossed() { local s a; read -r s a <<<"$(crossed)"; [ "$s" != "?" ] && [ "$s" -ge 1 ]; }
-# hold_synacks: SND's SYN-ACKs (from port 5007) wait $hold_s, the rest
-# its 20 ms as before; unhold_synacks: as it was
+# hold_synacks [DELAY]: SND's SYN-ACKs (from port 5007) wait DELAY
+# [${hold_s}s], the rest its 20 ms as before; unhold_synacks: as it was
 hold_synacks() {
 	tc -n "$SND" qdisc replace dev eth0 root handle 1: prio bands 3 \
 		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
 	tc -n "$SND" qdisc add dev eth0 parent 1:1 handle 10: netem delay 20ms limit 10000 &&
-	tc -n "$SND" qdisc add dev eth0 parent 1:3 handle 30: netem delay ${hold_s}s limit 10000 &&
+	tc -n "$SND" qdisc add dev eth0 parent 1:3 handle 30: netem delay "${1:-${hold_s}s}" limit 10000 &&
 	tc -n "$SND" filter add dev eth0 parent 1: protocol ip prio 1 u32 \
 		match ip protocol 6 0xff match ip sport 5007 0xffff \
 		match u8 0x12 0x12 at 33 flowid 1:3
@@ -751,7 +751,11 @@ log_test $? "a SYN with another number and no scaling behind the receiver's own,
 # on unheld until the reconnection, so that the old entry is never quiet
 # a second; the gateway counting that no SYN-ACK crossed before the fake
 # SYN but the old connection's): the SYN-ACK answers the first, and the
-# entry keeps the larger scale offered. Noting only the latest SYN, the SYN-ACK matched nothing
+# entry keeps the larger scale offered. The hold is 500 ms, under the
+# second after which the client sends its SYN again (which, quiet a
+# second after the first, reopens the entry the ordinary way: with that,
+# the code before passed); on the debug kernel, where rst.py may take
+# longer, it is $hold_s and the case cannot fail on the code before. Noting only the latest SYN, the SYN-ACK matched nothing
 # and the old entry's scale 0 stayed.
 reconnect_test() {
 	local port=$1 what=$2 fake=${3:-} rc=0 resets out= synacks acks rst n0 abort=1
@@ -767,7 +771,7 @@ reconnect_test() {
 			}
 		EOF
 		order_table $port
-		hold_synacks || rc=1
+		if machine_slow; then hold_synacks || rc=1; else hold_synacks 500ms || rc=1; fi
 		ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 			--second-syn --offset 12345 --ready --timeout $((conns_wait / 1000)) \
 			>"$tmp/rst.out" 2>"$tmp/rst.err" &
@@ -775,13 +779,14 @@ reconnect_test() {
 		busywait $conns_wait grep -q listening "$tmp/rst.err"
 		# (time for the old connection's SYN-ACKs, the first and the one
 		# its SYN sent again brought, to cross before it is counted)
-		abort=$((3 * hold_s + 2))
+		abort=4
+		machine_slow && abort=$((3 * hold_s + 2))
 	fi
 	long 5007 --count 2 --sport $port --clamp 65535,1073741824 --abort-after $abort,0 &
 	f1=$!
 	if [ "$fake" ]; then
 		busywait $conns_wait synacks_crossed
-		sleep $((hold_s + 1))
+		if machine_slow; then sleep $((hold_s + 1)); else sleep 1; fi
 		read -r n0 acks <<<"$(crossed)"
 		wait $rst || rc=1
 		# the old connection's SYN-ACKs only
@@ -1134,7 +1139,11 @@ fi
 
 # --- a full table: new connections pass unmanaged, nothing is dropped
 # (once the bulk connections, and what arrived after they ended, are
-# forgotten: those a reset ended 10 s after their last packet)
+# forgotten: those a reset ended 10 s after their last packet). A long
+# download a case killed may outlive the kill on the debug kernel (one
+# did, still downloading 70 s later, its process started slowly): what
+# is still running here is no ended connection, and goes first.
+ip netns exec "$RCV" pkill -f "$here/xfer.py fetch" && sleep 1
 busywait 30000 no_conns
 rc=$?
 read_conns
