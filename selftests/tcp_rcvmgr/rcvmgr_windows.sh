@@ -51,6 +51,26 @@ serve() {
 	busywait 30000 tcp_listening "$SND" "${@: -2:1}"
 }
 cleanup() { kill $pids 2>/dev/null; wait $pids 2>/dev/null; }
+# nft_packets NS TABLE: the packets all the counters of inet TABLE in NS
+# counted
+nft_packets() {
+	ip netns exec "$1" nft list table inet "$2" |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) } END { print n + 0 }'
+}
+# nft_counters NS TABLE NAME...: the packets each named counter of inet
+# TABLE in NS counted, in the order named ("?" for one unread)
+nft_counters() {
+	local ns=$1 table=$2
+	shift 2
+	ip netns exec "$ns" nft list counters table inet "$table" 2>/dev/null |
+		awk -v names="$*" '$1 == "counter" { c = $2 } $1 == "packets" { v[c] = $2 }
+		END {
+			n = split(names, k, " ")
+			for (i = 1; i <= n; i++)
+				printf "%s%s", (i > 1 ? " " : ""), ((k[i] in v) ? v[k[i]] : "?")
+			print ""
+		}'
+}
 trap 'rc=$?; cleanup; (exit $rc); tap_end' EXIT
 
 # capture DEV FILE: headers of the TCP packets on SND's DEV, until stopped;
@@ -380,8 +400,7 @@ ip netns exec "$GW" nft -f - <<-EOF
 	}
 EOF
 resets() {
-	ip netns exec "$GW" nft list table inet rcvmgr_rst |
-		awk '{ for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) } END { print n + 0 }'
+	nft_packets "$GW" rcvmgr_rst
 }
 long 5007 --sport $rport &
 f1=$!
@@ -479,8 +498,7 @@ kept_test() {
 	kill $f1 2>/dev/null
 	wait $f1 2>/dev/null
 	if [ "$drop" ]; then
-		dropped=$(ip netns exec "$SND" nft list table inet rcvmgr_drop |
-			awk '{ for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) } END { print n + 0 }')
+		dropped=$(nft_packets "$SND" rcvmgr_drop)
 		ip netns exec "$SND" nft delete table inet rcvmgr_drop
 	fi
 	[ $rc = 0 ] && [ "$scale" = 14 ] && [ $again = 0 ] && [ $resets -ge 1 ] &&
@@ -516,8 +534,7 @@ left=$?
 took=$(python3 -c "print(round($(now) - $t0, 1))")
 freed=$(($(stat_of freed) - freed))
 resets=$(($(stat_of resets) - resets))
-crossed=$(ip netns exec "$GW" nft list table inet rcvmgr_fin_rst |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) } END { print n + 0 }')
+crossed=$(nft_packets "$GW" rcvmgr_fin_rst)
 ip netns exec "$GW" nft delete table inet rcvmgr_fin_rst
 [ $rc = 0 ] && [ $left = 0 ] && [ "$crossed" -ge 1 ] && [ $freed -ge 1 ] && [ $resets = 0 ] &&
 	if machine_slow; then python3 -c "import sys; sys.exit(not $took < 8)"; else [ $first = 0 ]; fi
@@ -553,8 +570,7 @@ hold() {
 tfo_passive() { ip netns exec "$SND" nstat -az TcpExtTCPFastOpenPassive | awk '/TcpExt/ { print $2 }'; }
 # the resets SND's rcvmgr_drop table dropped
 snd_dropped() {
-	ip netns exec "$SND" nft list table inet rcvmgr_drop |
-		awk '{ for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) } END { print n + 0 }'
+	nft_packets "$SND" rcvmgr_drop
 }
 snd_dropped_one() { [ "$(snd_dropped)" -ge 1 ]; }
 resumed_since() { [ "$(stat_of resumed)" -gt "$1" ]; }
@@ -586,14 +602,8 @@ order_table() {
 		}
 	EOF
 }
-# what crossed the gateway so far: "SYNACKS ACKS" ("? ?" if unread)
-crossed() {
-	local n
-	n=$(ip netns exec "$GW" nft list counters table inet rcvmgr_order |
-		awk '$1 == "counter" { c = $2 } $1 == "packets" { v[c] = $2 }
-		     END { if ("synacks" in v && "acks" in v) print v["synacks"], v["acks"] }')
-	echo "${n:-? ?}"
-}
+# what crossed the gateway so far: "SYNACKS ACKS" ("?" for one unread)
+crossed() { nft_counters "$GW" rcvmgr_order synacks acks; }
 early_test() {
 	local port=$1 what=$2 when=$3 tfo=${4:-} rc=0 out got resets resumed dropped fo=0 args rst
 	local synacks acks
@@ -729,8 +739,7 @@ busywait $conns_wait client_with 47015 14 || rc=1
 rcv_defaults
 kill $f1 2>/dev/null
 wait $f1 2>/dev/null
-dropped=$(ip netns exec "$SND" nft list table inet rcvmgr_fake |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) } END { print n + 0 }')
+dropped=$(nft_packets "$SND" rcvmgr_fake)
 ip netns exec "$SND" nft delete table inet rcvmgr_fake
 ip netns exec "$GW" nft delete table inet rcvmgr_order
 [ $rc = 0 ] && [ "$dropped" -ge 1 ]
@@ -803,8 +812,7 @@ reconnect_test() {
 	wait $f1 2>/dev/null
 	if [ "$fake" ]; then
 		local dropped
-		dropped=$(ip netns exec "$SND" nft list table inet rcvmgr_fake |
-			awk '{ for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) } END { print n + 0 }')
+		dropped=$(nft_packets "$SND" rcvmgr_fake)
 		ip netns exec "$SND" nft delete table inet rcvmgr_fake
 		ip netns exec "$GW" nft delete table inet rcvmgr_order
 		[ "$dropped" -ge 1 ] || rc=1
