@@ -34,6 +34,8 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/netfilter/nf_conntrack.h>
+#include <net/netfilter/ipv4/nf_defrag_ipv4.h>
+#include <net/netfilter/ipv6/nf_defrag_ipv6.h>
 #include <net/tcp.h>
 
 #include <net/er2bc_compat.h>
@@ -1124,7 +1126,7 @@ static bool rcvmgr_ack_priority(const struct rcvmgr_cfg *cfg, struct rcvmgr_conn
  * Whether the sender's data takes another path, under c->lock. An ACK past
  * the sender's highest segment seen here, once no data has passed for a
  * second, covers data that takes another path (asymmetric routing, a route
- * change, fragments the hooks do not see): what the module measured of the
+ * change): what the module measured of the
  * connection is stale, and its windows pass as the receiver offers them
  * until data passes here again. While data still passes, an ACK ahead of
  * it (a receiver acknowledging what it has not had) is rewritten as any
@@ -1356,12 +1358,41 @@ static const struct nf_hook_ops rcvmgr_nf_ops[] = {
 };
 
 /*
+ * The hooks see whole datagrams: IP fragments are reassembled before them
+ * (at PREROUTING and LOCAL_OUT, as conntrack has them; the defrag hooks
+ * are shared with conntrack's and counted). Without that a LAN host that
+ * sends its ACKs in IPv4 fragments, which the hooks cannot parse, has
+ * their windows pass as it wrote them, out of the policy; a forwarded
+ * datagram leaves again in fragments no larger than those it came in.
+ */
+static int rcvmgr_defrag_enable(struct net *net)
+{
+	int err;
+
+	err = nf_defrag_ipv4_enable(net);
+	if (err || !IS_ENABLED(CONFIG_IPV6))
+		return err;
+	err = nf_defrag_ipv6_enable(net);
+	if (err)
+		nf_defrag_ipv4_disable(net);
+	return err;
+}
+
+static void rcvmgr_defrag_disable(struct net *net)
+{
+	if (IS_ENABLED(CONFIG_IPV6))
+		nf_defrag_ipv6_disable(net);
+	nf_defrag_ipv4_disable(net);
+}
+
+/*
  * The hooks are registered in a namespace only while it is configured (a
  * WAN device or a LAN prefix): the packets of every other namespace, a
- * container's, the host's own, pay nothing for the module. Under
- * ctl_mutex, the configuration not yet published. *@removed: the hooks
- * went, and the caller calls rcvmgr_hooks_gone() once it has let go of
- * ctl_mutex and RTNL, still holding cfg_mutex.
+ * container's, the host's own, pay nothing for the module, nor for the
+ * reassembly it asks for. Under ctl_mutex, the configuration not yet
+ * published. *@removed: the hooks went, and the caller calls
+ * rcvmgr_hooks_gone() once it has let go of ctl_mutex and RTNL, still
+ * holding cfg_mutex.
  */
 int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, bool *removed)
 {
@@ -1373,9 +1404,14 @@ int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, bool *removed)
 	if (on == rn->hooked)
 		return 0;
 	if (on) {
-		err = nf_register_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+		err = rcvmgr_defrag_enable(rn->net);
 		if (err)
 			return err;
+		err = nf_register_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+		if (err) {
+			rcvmgr_defrag_disable(rn->net);
+			return err;
+		}
 		rn->hooked = true;
 		return 0;
 	}
@@ -1400,13 +1436,15 @@ void rcvmgr_hooks_gone(struct rcvmgr_net *rn)
 }
 
 /*
- * The hooks out of @rn's namespace, if in; a CPU may still be in one
- * until a grace period has passed
+ * The hooks out of @rn's namespace, if in, and the reassembly they asked
+ * for; a CPU may still be in one until a grace period has passed
  */
 void rcvmgr_hooks_remove(struct rcvmgr_net *rn)
 {
-	if (rn->hooked)
-		nf_unregister_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	if (!rn->hooked)
+		return;
+	nf_unregister_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	rcvmgr_defrag_disable(rn->net);
 	rn->hooked = false;
 }
 

@@ -11,7 +11,8 @@
 # whose budget moves, and the tracepoints fire; resets a LAN host sends,
 # in the handshake (Fast Open too) or after it, inexact or lost past the
 # gateway, leave its download managed, and one behind the sender's FIN
-# ends its entry at once; a full table
+# ends its entry at once; ACKs in IPv4 fragments are lowered as any
+# other; a full table
 # passes new connections unmanaged; connections ending on the gateway are
 # managed too; unloading leaves live connections working.
 #
@@ -824,6 +825,49 @@ reconnect_test() {
 }
 reconnect_test 47012 ""
 reconnect_test 47014 ", a SYN without scaling behind its own" fake
+
+# --- a receiver that sends its ACKs in IPv4 fragments, no conntrack on
+# the gateway: copies of its newest ACK with the widest window (65535 at
+# scale 7, 8 MB), each in two fragments, TTL 200 so that SND can tell them
+# (fragack.py). The gateway reassembles them and lowers their windows as
+# any other's: none reaches SND as the receiver wrote it. SND counts the
+# fragments that reach it (the gateway sent them on in fragments), the
+# copies it reassembled, and the ACKs of the download with that window.
+# The old code did not parse a fragment, and every copy's window reached
+# the sender: the download out of the policy.
+ip netns exec "$SND" nft -f - <<-EOF
+	table inet rcvmgr_frag {
+		counter fragments { }
+		counter copies { }
+		counter wide { }
+		chain pre {
+			type filter hook prerouting priority -450;
+			ip saddr 10.3.0.2 ip frag-off & 0x3fff != 0 counter name fragments
+		}
+		chain in {
+			type filter hook input priority 0;
+			ip saddr 10.3.0.2 tcp sport 47016 ip ttl > 150 counter name copies
+			ip saddr 10.3.0.2 tcp sport 47016 tcp window 65535 counter name wide
+		}
+	}
+EOF
+long 5007 --sport 47016 &
+f1=$!
+busywait $conns_wait client_with 47016 7
+rc=$?
+out=$(ip netns exec "$RCV" python3 "$here/fragack.py" eth0 10.3.0.2 47016 10.1.0.2 5007 2>&1) ||
+	rc=1
+sleep 1
+read -r frags copies wide <<<"$(nft_counters "$SND" rcvmgr_frag fragments copies wide)"
+read_conns
+got=$(json_get "[(c['state'], c['wscale']) for c in j if c['dport'] == 47016]" <"$tmp/conns")
+kill $f1 2>/dev/null
+wait $f1 2>/dev/null
+ip netns exec "$SND" nft delete table inet rcvmgr_frag
+[ $rc = 0 ] && [ "$frags" != "?" ] && [ "$frags" -ge 2 ] && [ "$copies" != "?" ] &&
+	[ "$copies" -ge 1 ] && [ "$wide" = 0 ]
+log_test $? "a receiver's ACKs in IPv4 fragments: reassembled at the gateway, their windows lowered" \
+	"at SND: $frags fragments, $copies copies, $wide with the receiver's window 65535; $got; $out"
 
 # --- with conntrack on the gateway
 ip netns exec "$GW" nft -f - <<-EOF
