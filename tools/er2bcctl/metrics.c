@@ -11,9 +11,11 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <net/if.h>
 #include <linux/gen_stats.h>
 #include <linux/pkt_sched.h>
@@ -387,6 +389,61 @@ static int walk_rcvmgr(struct metrics *m)
 /* er2bc-abwd's status files read at most */
 #define ABWD_FILES_MAX	16
 
+/*
+ * The metrics into @path whole or not at all, for node_exporter's textfile
+ * collector, which may read the file at any moment: written to a temporary
+ * beside it (.NAME.XXXXXX, a name the collector does not read), readable by
+ * all (the collector runs as its own user), then renamed over it. On any
+ * failure the temporary goes, @path stays as it was, and the message says
+ * which file and why.
+ */
+static int metrics_output(const char *path, const struct metrics *m, uint64_t now_ns)
+{
+	const char *base = strrchr(path, '/');
+	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
+	char tmp[4096];
+	FILE *f;
+	int fd, e;
+
+	base = base ? base + 1 : path;
+	if (!*base)
+		return usage_bad("output", path, "a file name, not a directory");
+	if (snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX", (int)dirlen, path, base) >=
+	    (int)sizeof(tmp))
+		return usage_bad("output", path, "too long a path");
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err_msg("metrics: cannot write beside %s: %s", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		close(fd);
+		goto fail;
+	}
+	errno = 0;
+	metrics_print(f, m, now_ns);
+	if (fchmod(fd, 0644) || fflush(f) || ferror(f)) {
+		e = errno ? errno : EIO;
+		fclose(f);
+		goto fail;
+	}
+	if (fclose(f)) {
+		e = errno;
+		goto fail;
+	}
+	if (rename(tmp, path)) {
+		e = errno;
+		goto fail;
+	}
+	return 0;
+fail:
+	unlink(tmp);
+	err_msg("metrics: cannot write %s: %s (it stays as it was)", path, strerror(e));
+	return EXIT_FAIL;
+}
+
 int do_metrics(int argc, char **argv)
 {
 	static struct status_daemon abwd[ABWD_FILES_MAX];
@@ -394,13 +451,14 @@ int do_metrics(int argc, char **argv)
 	struct metrics m = { 0 };
 	struct timespec now, rt;
 	struct target t = { 0 };
-	const char *dir = NULL;
+	const char *dir = NULL, *output = NULL;
+	uint64_t now_ns;
 	int ret;
 
 	w.m = &m;
 	for (; argc > 0; argc -= 2, argv += 2) {
 		if (strcmp(argv[0], "dev") && strcmp(argv[0], "ifindex") &&
-		    strcmp(argv[0], "dir"))
+		    strcmp(argv[0], "dir") && strcmp(argv[0], "output"))
 			return usage_err("unknown argument \"%s\" (try " PROG " -h)", argv[0]);
 		if (argc < 2)
 			return usage_err("\"%s\" needs a value", argv[0]);
@@ -408,6 +466,12 @@ int do_metrics(int argc, char **argv)
 			if (dir)
 				return usage_err("\"dir\" given twice");
 			dir = argv[1];
+			continue;
+		}
+		if (!strcmp(argv[0], "output")) {
+			if (output)
+				return usage_err("\"output\" given twice");
+			output = argv[1];
 			continue;
 		}
 		ret = target_arg(&t, argv[0], argv[1]);
@@ -431,8 +495,11 @@ int do_metrics(int argc, char **argv)
 		clock_gettime(CLOCK_REALTIME, &rt);
 		m.now_unix_us = (uint64_t)rt.tv_sec * 1000000 + (uint64_t)rt.tv_nsec / 1000;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		metrics_print(stdout, &m,
-			      (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec);
+		now_ns = (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
+		if (output)
+			ret = metrics_output(output, &m, now_ns);
+		else
+			metrics_print(stdout, &m, now_ns);
 	}
 	metrics_free(&m);
 	return ret;

@@ -1514,6 +1514,42 @@ check "metrics: dev needs a value" 2 "" 'er2bcctl: metrics: "dev" needs a value'
 	"$BIN" metrics dev
 # here, on the host, neither module is loaded: nothing to say, and no error
 check "metrics: no er2bc qdisc and no tcp_rcvmgr: no metrics, exit 0" 0 "" "" "$BIN" metrics
+# output FILE (er2bc-metrics.service's): a sender's status file here gives
+# it lines; the file replaced whole, mode 644, no temporary left beside it
+mkdir -p "$tmp/sd" "$tmp/prom"
+cp "$tmp/sender.json" "$tmp/sd/abwd-sender.json"
+echo "old" >"$tmp/prom/er2bc.prom"
+out=$("$BIN" metrics dir "$tmp/sd" output "$tmp/prom/er2bc.prom" 2>&1)
+rc=$?
+if [[ $rc == 0 && -z $out && $(stat -c %a "$tmp/prom/er2bc.prom") == 644 &&
+      $(ls -A "$tmp/prom") == er2bc.prom ]] &&
+   grep -q '^er2bc_abwd_info{role="sender",dev="lo"' "$tmp/prom/er2bc.prom" &&
+   "$mcheck" <"$tmp/prom/er2bc.prom" >/dev/null; then
+	ok "metrics output FILE: replaced whole, mode 644, nothing left beside it"
+else
+	not_ok "metrics output FILE: replaced whole, mode 644, nothing left beside it" \
+		"exit $rc: $out" "$(ls -lA "$tmp/prom")" "$(head -n 3 "$tmp/prom/er2bc.prom")"
+fi
+# a FILE that cannot be replaced (a directory): exit 1, it and its
+# directory as they were
+mkdir "$tmp/prom/d"
+check "metrics output: a FILE that cannot be replaced stays as it was, exit 1" 1 "" \
+	"er2bcctl: metrics: cannot write $tmp/prom/d: Is a directory (it stays as it was)" \
+	"$BIN" metrics dir "$tmp/sd" output "$tmp/prom/d"
+left=$(ls -A "$tmp/prom" | tr '\n' ' ')
+if [[ $left == "d er2bc.prom " && -z $(ls -A "$tmp/prom/d") ]]; then
+	ok "metrics output: no temporary left after the failure"
+else
+	not_ok "metrics output: no temporary left after the failure" "$left"
+fi
+check "metrics output: a directory that is not there, exit 1" 1 "" \
+	"er2bcctl: metrics: cannot write beside $tmp/none/er2bc.prom: No such file or directory" \
+	"$BIN" metrics output "$tmp/none/er2bc.prom"
+check "metrics output: a directory for FILE" 2 "" \
+	"er2bcctl: metrics: invalid output \"$tmp/prom/\": a file name, not a directory" \
+	"$BIN" metrics output "$tmp/prom/"
+check "metrics output: given twice" 2 "" 'er2bcctl: metrics: "output" given twice' \
+	"$BIN" metrics output a output b
 
 
 echo "# the examples shipped: every line of rcvmgr.batch.example parses (eth1 as lo)"

@@ -14,6 +14,7 @@
 # TAP on stdout and in $ER2BC_OUT/deb-smoke.tap; exits 1 if a check failed.
 set -u
 
+top=$(cd "$(dirname "$0")/../.." && pwd)
 debs=${1:?usage: deb-smoke-guest.sh DEB_DIR IMAGE_DIR}
 image=${2:?usage: deb-smoke-guest.sh DEB_DIR IMAGE_DIR}
 krel=$(uname -r)
@@ -133,6 +134,22 @@ t $? "er2bcctl metrics: W and the scavenger class" "$(echo "$m" | grep -c '^er2b
 er2bcctl rcvmgr set policy azuma wan eth1 lan 198.51.100.0/24 &&
 	er2bcctl rcvmgr show | grep -q "policy azuma"
 t $? "tcp_rcvmgr configured with er2bcctl"
+# the metrics for node_exporter, as er2bc-metrics.timer has systemd run
+# its service: its command, from the installed unit; the file whole, no
+# temporary left beside it
+textdir=/var/lib/prometheus/node-exporter
+prom=$textdir/er2bc.prom
+mkdir -p "$textdir"
+cmd=$(sed -n 's/^ExecStart=//p' /usr/lib/systemd/system/er2bc-metrics.service)
+(eval "$cmd")
+rc=$?
+others=$(ls -A "$textdir" | grep -vx er2bc.prom)
+[ $rc = 0 ] && [ -z "$others" ] && [ -f /usr/lib/systemd/system/er2bc-metrics.timer ] &&
+	grep -q '^er2bc_cap_bytes_per_second{dev="eth1",handle="1:"} 375000$' "$prom" &&
+	grep -q '^tcp_rcvmgr_connections ' "$prom" && [ "$(stat -c %a "$prom")" = 644 ]
+t $? "er2bc-metrics.service writes $prom: W and tcp_rcvmgr's counts, mode 644" \
+	"exit $rc; $(grep -c '^[et]' "$prom" 2>/dev/null) samples; ${others:+left beside it: $others}"
+cp "$prom" "$out/metrics-host.prom" 2>/dev/null
 
 tc qdisc del dev eth1 root
 ip link del eth1
@@ -214,6 +231,12 @@ ip netns exec $A tc -s class show dev eth1 >"$qs/tc-class.txt" 2>&1
 ip netns exec $A tc -s qdisc show dev eth1 >"$qs/tc-qdisc.txt" 2>&1
 ip netns exec $A er2bcctl show dev eth1 handle 1: >"$qs/er2bcctl-show.txt" 2>&1
 ip netns exec $A er2bcctl metrics >"$qs/metrics.txt" 2>&1
+# the shipped dashboard and alert rules against what the gateways export:
+# this host's qdisc and tcp_rcvmgr (above), A's qdisc and both daemons
+mon=/usr/share/er2bc/monitoring
+q=$(python3 "$top/tools/monitoring/check-queries.py" $mon/er2bc-dashboard.json $mon/er2bc-alerts.yml \
+	--metrics "$out/metrics-host.prom" "$qs/metrics.txt" 2>&1)
+t $? "the shipped dashboard's and alert rules' queries name only metrics the gateways export" "$q"
 # (both daemons' files are in /run/er2bc: the namespaces share the filesystem)
 ip netns exec $A er2bcctl status >"$qs/er2bcctl-status.txt" 2>&1
 status_rc=$?
@@ -275,11 +298,12 @@ t $? "modprobe -r: neither module loaded"
 log=$(DEBIAN_FRONTEND=noninteractive dpkg --purge er2bc-tools er2bc-dkms 2>&1)
 t $? "dpkg --purge er2bc-tools er2bc-dkms" "$(echo "$log" | tail -n 3)"
 left=$(ls -d /usr/src/er2bc-* /var/lib/dkms/er2bc /usr/sbin/er2bcctl /usr/sbin/er2bc-abwd \
-	/usr/lib/systemd/system/er2bc-* /usr/share/doc/er2bc-tools 2>/dev/null;
+	/usr/lib/systemd/system/er2bc-* /usr/share/doc/er2bc-tools /usr/share/er2bc \
+	/var/lib/prometheus/node-exporter/er2bc.prom 2>/dev/null;
 	find "/lib/modules/$krel" -name 'sch_er2bc.ko*' -o -name 'tcp_rcvmgr.ko*' 2>/dev/null)
 [ -z "$left" ] && ! modinfo sch_er2bc >/dev/null 2>&1 && [ -z "$(dkms status er2bc 2>/dev/null)" ] &&
 	! dpkg -s er2bc-dkms >/dev/null 2>&1
-t $? "nothing left: sources, DKMS tree, modules, binaries, units, docs" "$left"
+t $? "nothing left: sources, DKMS tree, modules, binaries, units, docs, the metrics file" "$left"
 
 echo "1..$n" | tee -a "$tap"
 exit $failed

@@ -23,6 +23,8 @@ want="lib/modules/$krel/updates/er2bc/sch_er2bc/sch_er2bc.ko
 lib/modules/$krel/updates/er2bc/tcp_rcvmgr/tcp_rcvmgr.ko
 usr/lib/$(gcc -print-multiarch)/tc/q_er2bc.so
 usr/local/lib/systemd/system/er2bc-abwd@.service
+usr/local/lib/systemd/system/er2bc-metrics.service
+usr/local/lib/systemd/system/er2bc-metrics.timer
 usr/local/lib/systemd/system/er2bc-rcvmgr.service
 usr/local/lib/systemd/system/er2bc-tc@.service
 usr/local/lib/sysusers.d/er2bc.conf
@@ -35,6 +37,8 @@ usr/local/share/doc/er2bc/abwd-sender.conf.example
 usr/local/share/doc/er2bc/er2bc-estimator.rst
 usr/local/share/doc/er2bc/rcvmgr.batch.example
 usr/local/share/doc/er2bc/tc-DEV.batch.example
+usr/local/share/er2bc/monitoring/er2bc-alerts.yml
+usr/local/share/er2bc/monitoring/er2bc-dashboard.json
 usr/local/share/man/man8/er2bc-abwd.8
 usr/local/share/man/man8/er2bc-tc-apply.8
 usr/local/share/man/man8/er2bcctl.8
@@ -45,11 +49,14 @@ got=$(cd "$tmp/root" && find . -type f | sed 's|^\./||; s/\.ko\.[gx]*z*$/.ko/; s
 t $? "the files, where the system looks for them" "$(diff <(echo "$want" | sort) <(echo "$got") | grep '^[<>]' | xargs)"
 grep -q '^ExecStart=/usr/local/sbin/er2bc-abwd ' "$tmp/root/usr/local/lib/systemd/system/er2bc-abwd@.service" &&
 	grep -q '^ExecStart=/usr/local/sbin/er2bc-tc-apply %I ' "$tmp/root/usr/local/lib/systemd/system/er2bc-tc@.service" &&
-	grep -q '^ExecStart=/usr/local/sbin/er2bcctl -batch ' "$tmp/root/usr/local/lib/systemd/system/er2bc-rcvmgr.service"
+	grep -q '^ExecStart=/usr/local/sbin/er2bcctl -batch ' "$tmp/root/usr/local/lib/systemd/system/er2bc-rcvmgr.service" &&
+	grep -q '^ExecStart=/usr/local/sbin/er2bcctl metrics output ' "$tmp/root/usr/local/lib/systemd/system/er2bc-metrics.service"
 t $? "the units run the binaries under the prefix"
 # (the binaries are in the DESTDIR, not where the units will find them)
 out=$(systemd-analyze verify --man=no "$tmp/root/usr/local/lib/systemd/system/er2bc-tc@.service" \
-	"$tmp/root/usr/local/lib/systemd/system/er2bc-rcvmgr.service" 2>&1 |
+	"$tmp/root/usr/local/lib/systemd/system/er2bc-rcvmgr.service" \
+	"$tmp/root/usr/local/lib/systemd/system/er2bc-metrics.service" \
+	"$tmp/root/usr/local/lib/systemd/system/er2bc-metrics.timer" 2>&1 |
 	grep -v "Command /usr/local/sbin/er2bcctl is not executable" |
 	grep -v "Command /usr/local/sbin/er2bc-tc-apply is not executable")
 [ -z "$out" ]

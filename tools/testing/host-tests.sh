@@ -35,7 +35,7 @@ host_test() {
 
 pass=0 fail=0
 : >"$report/host.log"
-for name in tools/er2bcctl tools/abwd tools/abwd-fuzz tools-deps harness install doc-figures \
+for name in tools/er2bcctl tools/monitoring tools/abwd tools/abwd-fuzz tools-deps harness install doc-figures \
 	experiments counting soak-report; do
 	log=$report/host-${name//\//-}.log
 	if host_test "$name" >"$log" 2>&1; then

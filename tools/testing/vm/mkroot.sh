@@ -47,8 +47,10 @@ trixie)
 		# the packages' build (debian/control's Build-Depends) and lintian
 		build-essential debhelper dh-dkms dkms libmnl-dev libssl-dev pkg-config lintian
 		# the smoke and the quick start: tc and ip, nft, traffic, the man
-		# pages, the units' user (systemd-sysusers)
+		# pages, the units' user (systemd-sysusers); the shipped dashboard's
+		# and alert rules' check (tools/monitoring/check-queries.py)
 		iproute2 nftables iperf3 python3 kmod procps util-linux man-db systemd
+		python3-yaml
 	)
 	;;
 trixie-bpo)
