@@ -32,8 +32,11 @@ tap_begin() {
 	trap tap_end EXIT
 }
 
-# log_test RC DESCRIPTION [DETAIL]: one TAP line per check
-log_test() {
+# tap_result RC DESCRIPTION [DETAIL]: one TAP line per check: ok for RC 0,
+# SKIP for $ksft_skip, not ok for anything else. (Not the kernel's
+# log_test, which reads a global RET and takes its test's name: a script
+# moved between the two would misreport.)
+tap_result() {
 	local rc=$1 desc=$2 detail=${3:-}
 	__tap_n=$((__tap_n + 1))
 	if [ "$rc" -eq 0 ]; then
@@ -63,7 +66,7 @@ skip_tests() {
 	local why=$1 desc
 	shift
 	for desc in "$@"; do
-		log_test $ksft_skip "$desc" "$why"
+		tap_result $ksft_skip "$desc" "$why"
 	done
 }
 
@@ -74,12 +77,12 @@ skip_tests() {
 # what was measured; everywhere else it fails.
 machine_slow() { [ "${KSFT_MACHINE_SLOW:-}" = yes ]; }
 
-# log_timing_test RC DESCRIPTION [DETAIL]: log_test for a rate or timing check
-log_timing_test() {
+# tap_timing_result RC DESCRIPTION [DETAIL]: tap_result for a rate or timing check
+tap_timing_result() {
 	if [ "$1" -ne 0 ] && [ "$1" -ne $ksft_skip ] && machine_slow; then
-		log_test $ksft_skip "$2" "machine slow, missed: ${3:-}"
+		tap_result $ksft_skip "$2" "machine slow, missed: ${3:-}"
 	else
-		log_test "$@"
+		tap_result "$@"
 	fi
 }
 
@@ -148,11 +151,11 @@ tests_run() {
 	[ -z "${TESTS:-}" ] || echo "# tests_run: only ${list//,/ }"
 	for t in ${list//,/ }; do
 		if [[ " ${all[*]} " != *" $t "* ]]; then
-			log_test $ksft_fail "case $t" "not a case of ${ER2BC_SUITE:-$0}: ${all[*]}"
+			tap_result $ksft_fail "case $t" "not a case of ${ER2BC_SUITE:-$0}: ${all[*]}"
 			continue
 		fi
 		if ! declare -F "$t" >/dev/null; then
-			log_test $ksft_fail "case $t" "ALL_TESTS names it, but no function does"
+			tap_result $ksft_fail "case $t" "ALL_TESTS names it, but no function does"
 			continue
 		fi
 		$t
@@ -163,7 +166,7 @@ tests_run() {
 # setup_failed [DETAIL]: in a case whose setup failed, a failed check named
 # after the case; the case then returns, and the verdict finds its count
 # short
-setup_failed() { log_test $ksft_fail "${FUNCNAME[1]}: setup" "$*"; }
+setup_failed() { tap_result $ksft_fail "${FUNCNAME[1]}: setup" "$*"; }
 
 # setup_ns NAME...: create namespaces with unique names, stored in $NAME
 setup_ns() {

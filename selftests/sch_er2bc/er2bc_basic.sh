@@ -37,29 +37,29 @@ qdisc_and_classes() {
 	setup
 	# tc asks the kernel for the module ("sch_er2bc", or "net-sch-er2bc" on 6.9+)
 	tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit mode static default 50
-	log_test $? "qdisc add (module loaded on demand)"
+	tap_result $? "qdisc add (module loaded on demand)"
 
 	kind=$(tcq -j qdisc show dev dummy0 | json_get "j[0]['kind']")
 	[ "$kind" = er2bc ]
-	log_test $? "tc shows kind er2bc" "kind=$kind"
+	tap_result $? "tc shows kind er2bc" "kind=$kind"
 
 	[ "$(opts "['rate']")" = 625000 ] && [ "$(opts "['burst']")" = 0 ] &&
 		[ "$(opts "['default']")" = 0x50 ] && [ "$(opts "['mode']")" = static ] &&
 		[ "$(opts "['share']")" = prio ]
-	log_test $? "qdisc options dumped as set" "$(opts "")"
+	tap_result $? "qdisc options dumped as set" "$(opts "")"
 
 	tcq class add dev dummy0 parent 1: classid 1:10 er2bc prio 1 rate 400kbit type tcp &&
 		tcq class add dev dummy0 parent 1: classid 1:20 er2bc prio 2 rate 1mbit \
 			ceil 2mbit weight 3 type udp burst 6000 cburst 3000 &&
 		tcq class add dev dummy0 parent 1: classid 1:50 er2bc
-	log_test $? "class add"
+	tap_result $? "class add"
 
 	o=$(cls 1:20 "['options']")
 	[ "$o" = "prio 2 rate 1Mbit ceil 2Mbit weight 3 type udp burst 6000b cburst 3000b" ]
-	log_test $? "class options dumped as set" "$o"
+	tap_result $? "class options dumped as set" "$o"
 	o=$(cls 1:50 "['options']")
 	[ "$o" = "prio 64 rate 0bit weight 1 type tcp burst auto cburst auto" ]
-	log_test $? "class defaults: lowest priority, no rate, weight 1" "$o"
+	tap_result $? "class defaults: lowest priority, no rate, weight 1" "$o"
 
 	# (one tc and one python for all of them: a process costs the debug
 	# kernel half a second)
@@ -68,42 +68,42 @@ qdisc_and_classes() {
 		'lend_turns', 'lend_rounds'))")
 	[ "$x" = "classes=3 guaranteed=175000 cap=625000 lend_turns=0 lend_rounds=0" ] &&
 		[ "$(cls 1:20 "['guarantee']")" = 1000000 ]
-	log_test $? "xstats (nested): classes, guarantees in force, cap, no lending yet" "$x"
+	tap_result $? "xstats (nested): classes, guarantees in force, cap, no lending yet" "$x"
 
 	# default children are hidden from dumps, as HTB's and DRR's are (6.1
 	# leaves them without a handle: "pfifo 0:")
 	q=$(tcq qdisc show dev dummy0 invisible | grep "parent 1:10 ")
 	[[ "$q" == "qdisc pfifo "*": parent 1:10 limit 1000p"* ]]
-	log_test $? "each class has a pfifo sized from txqueuelen" "$q"
+	tap_result $? "each class has a pfifo sized from txqueuelen" "$q"
 
 	tcq class change dev dummy0 classid 1:10 er2bc rate 800kbit &&
 		[ "$(cls 1:10 "['options']")" = "prio 1 rate 800Kbit weight 1 type tcp burst auto cburst auto" ] &&
 		[ "$(xstat guaranteed)" = 225000 ]
-	log_test $? "class change keeps what it does not name" "$(cls 1:10 "['options']")"
+	tap_result $? "class change keeps what it does not name" "$(cls 1:10 "['options']")"
 
 	tcq class change dev dummy0 classid 1:20 er2bc ceil none &&
 		[ "$(cls 1:20 "['options']")" = "prio 2 rate 1Mbit weight 3 type udp burst 6000b cburst 3000b" ]
-	log_test $? "ceil none takes the ceil away"
+	tap_result $? "ceil none takes the ceil away"
 
 	tcq qdisc change dev dummy0 root er2bc rate 1mbit &&
 		[ "$(cls 1:10 "['guarantee']")" = 800000 ] && [ "$(cls 1:20 "['guarantee']")" = 0 ]
-	log_test $? "static mode: a guarantee that no longer fits in W goes" \
+	tap_result $? "static mode: a guarantee that no longer fits in W goes" \
 		"1:10 $(cls 1:10 "['guarantee']") 1:20 $(cls 1:20 "['guarantee']")"
 
 	tcq qdisc change dev dummy0 root er2bc rate 2gbit mode er2bc share weighted &&
 		[ "$(opts "['rate']")" = 250000000 ] && [ "$(opts "['mode']")" = er2bc ] &&
 		[ "$(opts "['share']")" = weighted ] && [ "$(opts "['default']")" = 0x50 ]
-	log_test $? "change: a 64-bit rate, mode and share; the default kept" "$(opts "")"
+	tap_result $? "change: a 64-bit rate, mode and share; the default kept" "$(opts "")"
 
 	tcq qdisc change dev dummy0 root er2bc rate unlimited && [ "$(opts "['rate']")" = 0 ]
-	log_test $? "rate unlimited"
+	tap_result $? "rate unlimited"
 
 	tcq class del dev dummy0 classid 1:20 && ! class_stats "$NS" dummy0 | grep -q '"1:20"' &&
 		[ "$(xstat classes)" = 2 ]
-	log_test $? "class delete"
+	tap_result $? "class delete"
 
 	tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
-	log_test $? "qdisc del with its classes"
+	tap_result $? "qdisc del with its classes"
 }
 
 # within a priority W cannot hold whole, a class that asks for no more
@@ -118,12 +118,12 @@ small_first() {
 		tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 1 rate 64kbit type udp
 	g1=$(cls 1:1 "['guarantee']") g2=$(cls 1:2 "['guarantee']")
 	[ "$g1" = 236000 ] && [ "$g2" = 64000 ]
-	log_test $? "er2bc mode: the small class of a priority whole first, the large one the rest" \
+	tap_result $? "er2bc mode: the small class of a priority whole first, the large one the rest" \
 		"1:1 $g1, 1:2 $g2 bit/s"
 	tcq qdisc change dev dummy0 root er2bc mode static
 	g1=$(cls 1:1 "['guarantee']") g2=$(cls 1:2 "['guarantee']")
 	[ "$g1" = 0 ] && [ "$g2" = 0 ]
-	log_test $? "static mode: classid order, the first does not fit and none after it" \
+	tap_result $? "static mode: classid order, the first does not fit and none after it" \
 		"1:1 $g1, 1:2 $g2 bit/s"
 }
 
@@ -139,7 +139,7 @@ child_qdisc() {
 		ip netns exec "$NS" ping -q -c 3 -i 0.2 -W 1 192.0.2.2 >/dev/null 2>&1
 	sent=$(cls 10:1 "['packets']")
 	[ "${sent:-0}" -ge 3 ]
-	log_test $? "works as a child qdisc" "packets=$sent"
+	tap_result $? "works as a child qdisc" "packets=$sent"
 
 	# packets waiting at 8 bit/s with the watchdog armed when the qdisc goes
 	# (no latency bound: at 8 bit/s it would keep one packet)
@@ -153,9 +153,9 @@ for _ in range(20):
     s.sendto(b'x' * 1000, ('192.0.2.2', 9))"
 	q=$(cls 10:1 "['qlen']")
 	[ "$q" -ge 15 ]
-	log_test $? "packets wait at 8 bit/s" "qlen=$q"
+	tap_result $? "packets wait at 8 bit/s" "qlen=$q"
 	tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
-	log_test $? "delete with packets queued and the watchdog armed"
+	tap_result $? "delete with packets queued and the watchdog armed"
 }
 
 # shortage, the kernel's measure of time below R_f while backlogged: under
@@ -174,12 +174,12 @@ shortage() {
 			tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
 				ip_proto udp dst_port 500$i classid 1:$i || break
 		done
-	log_test $? "a 200 kbit/s cap, 1:1 needing 100 kbit/s, 1:2 needing 1 Mbit/s"
+	tap_result $? "a 200 kbit/s cap, 1:1 needing 100 kbit/s, 1:2 needing 1 Mbit/s"
 	sh0=$(cls 1:2 "['shortage_ns']")
 	ip netns exec "$NS" python3 "$(dirname "$0")/udpflood.py" 192.0.2.2 4 5001@400000 5002@2000000
 	s1=$(cls 1:1 "['shortage_ns']") s2=$(cls 1:2 "['shortage_ns']")
 	[ "$sh0" = 0 ] && [ "${s1:-1}" = 0 ] && [ "${s2:-0}" -ge 3000000000 ]
-	log_test $? "after 4 s: 1:2 short for as long as it waited, 1:1 not at all" \
+	tap_result $? "after 4 s: 1:2 short for as long as it waited, 1:1 not at all" \
 		"shortage before: 1:2 $sh0; after: 1:1 $s1, 1:2 $s2 ns"
 	tcq qdisc del dev dummy0 root
 }

@@ -104,11 +104,11 @@ rate_check() { expect "$(rates 5001 5002 5003 5004 5005)" "$1" 3; }
 rate_test() {
 	local desc=$1 want=$2 out
 	if [ -n "$slow" ]; then
-		log_test $ksft_skip "$desc" "$slow"
+		tap_result $ksft_skip "$desc" "$slow"
 		return
 	fi
 	out=$(measure_twice rate_check "$want")
-	log_timing_test $? "$desc" "$out"
+	tap_timing_result $? "$desc" "$out"
 }
 
 # lending: guarantees first, the spare by priority, by weight, under a
@@ -117,7 +117,7 @@ lending() {
 	local i
 
 	setup rates
-	log_test $? "five classes and their flower filters"
+	tap_result $? "five classes and their flower filters"
 	# the cap binds just above the sum of the guarantees: each gets its own,
 	# ±3 %, and the 200 kbit/s left goes to priority 1. (Were the cap exactly
 	# the sum, any time the emulated machine loses would come out of priority
@@ -162,17 +162,17 @@ guarantee_modes() {
 	tcq qdisc change dev dummy0 root er2bc rate 1mbit mode static
 	g=$(guarantees)
 	[ "$g" = "400 400 0 0 0" ]
-	log_test $? "static mode at 1 Mbit/s: guarantees in priority order while they fit" "$g"
+	tap_result $? "static mode at 1 Mbit/s: guarantees in priority order while they fit" "$g"
 	tcq qdisc change dev dummy0 root er2bc mode er2bc
 	g=$(guarantees)
 	[ "$g" = "400 400 200 0 0" ]
-	log_test $? "er2bc mode at 1 Mbit/s: eq. 1, the third gets what is left" "$g"
+	tap_result $? "er2bc mode at 1 Mbit/s: eq. 1, the third gets what is left" "$g"
 	# a margin of 25 % on the first: 500 kbit/s of the 1 Mbit/s, taken from
 	# the classes after it, in either mode; tc shows it
 	tcq class change dev dummy0 classid 1:1 er2bc margin 25%
 	g=$(guarantees)
 	[ "$g" = "500 400 100 0 0" ]
-	log_test $? "er2bc mode, a margin of 25 % on the first: 500, the rest from those after it" "$g"
+	tap_result $? "er2bc mode, a margin of 25 % on the first: 500, the rest from those after it" "$g"
 	tcq qdisc change dev dummy0 root er2bc mode static
 	g=$(guarantees)
 	m=$(tcq class show dev dummy0 classid 1:1 | grep -o 'margin [0-9]*%')
@@ -183,7 +183,7 @@ guarantee_modes() {
 	[ -x "$ctl" ] && ctlm=$(ip netns exec "$NS" "$ctl" -j show dev dummy0 handle 1: |
 		json_get "[c.get('margin_percent') for c in j['classes']][:2]")
 	[ "$g" = "500 400 0 0 0" ] && [ "$m" = "margin 25%" ] && [ "$ctlm" = "[25, 0]" ]
-	log_test $? "static mode: the margin on the rate, while it fits; tc and er2bcctl show it" \
+	tap_result $? "static mode: the margin on the rate, while it fits; tc and er2bcctl show it" \
 		"$g; ${m:-no margin shown}; er2bcctl: $ctlm"
 	# a change that does not name it keeps it, and a class with one is not
 	# made a scavenger (the kernel's refusal names the fix)
@@ -194,13 +194,13 @@ guarantee_modes() {
 	[ "$g" = "500 400 0 0 0" ] && [ $rc != 0 ] &&
 		[[ "$out" == *"a scavenger class holds no guarantee to add a margin to: give it margin 0"* ]] &&
 		[ "$(guarantees)" = "500 400 0 0 0" ]
-	log_test $? "the margin kept by a change; a class with one refused as a scavenger" \
+	tap_result $? "the margin kept by a change; a class with one refused as a scavenger" \
 		"$g; exit $rc: ${out%%$'\n'*}"
 	tcq class change dev dummy0 classid 1:1 er2bc margin 0
 	tcq qdisc change dev dummy0 root er2bc mode pq
 	g=$(guarantees)
 	[ "$g" = "0 0 0 0 0" ]
-	log_test $? "pq mode: no guarantees" "$g"
+	tap_result $? "pq mode: no guarantees" "$g"
 }
 
 # classification, counted packet by packet (no cap)
@@ -246,11 +246,11 @@ classification() {
 	send 10 5003 && send 7 6000 && send 5 7000 0x10005
 	s1=$(stats)
 	[ $(delta "$s0" "$s1" 1:3) = 10 ]
-	log_test $? "flower filter classifies" "1:3 +$(delta "$s0" "$s1" 1:3)"
+	tap_result $? "flower filter classifies" "1:3 +$(delta "$s0" "$s1" 1:3)"
 	[ $(delta "$s0" "$s1" 1:4) = 7 ]
-	log_test $? "u32 filter classifies" "1:4 +$(delta "$s0" "$s1" 1:4)"
+	tap_result $? "u32 filter classifies" "1:4 +$(delta "$s0" "$s1" 1:4)"
 	[ $(delta "$s0" "$s1" 1:5) = 5 ]
-	log_test $? "skb->priority names a class" "1:5 +$(delta "$s0" "$s1" 1:5)"
+	tap_result $? "skb->priority names a class" "1:5 +$(delta "$s0" "$s1" 1:5)"
 
 	# no filter, no priority, no default: sent in the implicit class, at the
 	# lowest priority, and counted; in no class of the operator's
@@ -264,7 +264,7 @@ classification() {
 	[ $((d1 - d0)) = 0 ] && [ $((u1 - u0)) = 4 ] && [ $((t1 - t0)) = 4 ] &&
 		[ "$(echo "$s0" | json_get "sum(c['packets'] for c in j.values())")" = \
 		  "$(echo "$s1" | json_get "sum(c['packets'] for c in j.values())")" ]
-	log_test $? "unclassified packets sent and counted, in no class" \
+	tap_result $? "unclassified packets sent and counted, in no class" \
 		"drops +$((d1 - d0)), unclassified +$((u1 - u0)), sent +$((t1 - t0))"
 
 	tcq qdisc change dev dummy0 root er2bc default 2
@@ -272,7 +272,7 @@ classification() {
 	send 6 8000
 	s1=$(stats)
 	[ $(delta "$s0" "$s1" 1:2) = 6 ]
-	log_test $? "the default class takes the rest" "1:2 +$(delta "$s0" "$s1" 1:2)"
+	tap_result $? "the default class takes the rest" "1:2 +$(delta "$s0" "$s1" 1:2)"
 
 	# IPv6 needs filters of its own (protocol ipv6, at a priority of their
 	# own, as the shipped batch has them): a class only IPv6 reaches
@@ -290,7 +290,7 @@ classification() {
 	send6 8 5004
 	s1=$(stats)
 	[ $rc = 0 ] && [ $(delta "$s0" "$s1" 1:4) = 8 ]
-	log_test $? "an IPv6 flower filter classifies" "1:4 +$(delta "$s0" "$s1" 1:4)"
+	tap_result $? "an IPv6 flower filter classifies" "1:4 +$(delta "$s0" "$s1" 1:4)"
 }
 
 # floods until killed: the steps below take a time the machine decides
@@ -325,17 +325,17 @@ moves() {
 # rates over 5 s, {classid: bit/s} as j, must meet the Python CONDITION
 order_test() {
 	local got rc
-	moves "$1" "$2" || { log_test 1 "$3" "tc -batch failed"; return; }
+	moves "$1" "$2" || { tap_result 1 "$3" "tc -batch failed"; return; }
 	sleep 1
 	got=$(ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 5)
 	echo "$got" | json_get "$4" | grep -qx True
 	rc=$?
 	if ! flooding; then
-		log_test 1 "$3" "the flood ended before the window did"
+		tap_result 1 "$3" "the flood ended before the window did"
 	elif [ -n "$slow" ]; then
-		log_test $ksft_skip "$3" "$slow"
+		tap_result $ksft_skip "$3" "$slow"
 	else
-		log_timing_test $rc "$3" "$(echo "$got" | json_get "'1:1 %.0fk 1:3 %.0fk' % (j['1:1'] / 1e3, j['1:3'] / 1e3)")"
+		tap_timing_result $rc "$3" "$(echo "$got" | json_get "'1:1 %.0fk 1:3 %.0fk' % (j['1:1'] / 1e3, j['1:3'] / 1e3)")"
 		# the classes' and the children's state, for a miss
 		[ $rc = 0 ] || { tcq -s -d class show dev dummy0; tcq -s qdisc show dev dummy0; } |
 			sed 's/^/# /'
@@ -349,7 +349,7 @@ under_traffic() {
 	setup rates || { setup_failed; return; }
 	tcq qdisc change dev dummy0 root er2bc rate 5mbit mode static default 0
 	tcq qdisc add dev dummy0 parent 1:3 handle 30: fq_codel
-	log_test $? "fq_codel grafted under a class"
+	tap_result $? "fq_codel grafted under a class"
 
 	flood_until_killed 5001 5002 5003 5004 5005
 	sleep 2
@@ -362,7 +362,7 @@ under_traffic() {
 	tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
 		ip_proto udp dst_port 5003 classid 1:3 || ok=1
 	tcq class del dev dummy0 classid 1:5 || ok=1
-	log_test $ok "class add, change, filter and class delete under traffic"
+	tap_result $ok "class add, change, filter and class delete under traffic"
 	# While no filter named them, every port's packets went to the default,
 	# the unclassified class, which has no guarantee: behind greedy classes
 	# they wait there for good, and hold their sockets' send buffers (one
@@ -397,20 +397,20 @@ under_traffic() {
 	borrowed=$(class_stats "$NS" dummy0 |
 		json_get "sum(c['bytes_borrowed'] for c in j.values() if c['kind'] == 'er2bc')")
 	[ "${lent:-0}" -gt 0 ] && [ "${borrowed:-0}" -gt 0 ]
-	log_test $? "the lending counted: quanta handed out, bytes borrowed" \
+	tap_result $? "the lending counted: quanta handed out, bytes borrowed" \
 		"lend_turns=$lent bytes_borrowed=$borrowed"
 	fq=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'fq_codel'][0]['packets']")
 	[ "${fq:-0}" -gt 0 ]
-	log_test $? "fq_codel under the class carries its packets" "packets=$fq"
+	tap_result $? "fq_codel under the class carries its packets" "packets=$fq"
 	tcq qdisc del dev dummy0 parent 1:3 &&
 		tcq qdisc show dev dummy0 invisible | grep -q "^qdisc pfifo .* parent 1:3 "
-	log_test $? "deleting the grafted qdisc restores a pfifo under traffic"
+	tap_result $? "deleting the grafted qdisc restores a pfifo under traffic"
 	sleep 1
 	if flooding; then
 		tcq qdisc del dev dummy0 root && ! tcq qdisc show dev dummy0 | grep -q er2bc
-		log_test $? "qdisc delete under traffic"
+		tap_result $? "qdisc delete under traffic"
 	else
-		log_test 1 "qdisc delete under traffic" "the flood ended before the delete"
+		tap_result 1 "qdisc delete under traffic" "the flood ended before the delete"
 	fi
 	kill $flooder
 	# (killed: its status is not the test's)

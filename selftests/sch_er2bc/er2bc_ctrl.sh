@@ -50,13 +50,13 @@ tcq qdisc add dev dummy0 root handle 1: er2bc rate 10mbit mode er2bc &&
 	tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 2 rate 2mbit type udp &&
 	tcq class add dev dummy0 parent 1: classid 1:3 er2bc prio 3 rate 3mbit type tcp &&
 	tcq qdisc add dev dummy1 root handle 1: pfifo
-log_test $? "er2bc qdisc in mode er2bc, three classes"
+tap_result $? "er2bc qdisc in mode er2bc, three classes"
 
 # --- the family as the kernel has it, against the spec
 pol=$(mktemp)
 raw policy >"$pol" && out=$(python3 "$here/spec_check.py" "$spec" "$pol" 2>&1)
 rc=$?
-log_test $rc "the kernel's ops and policies match the YNL spec" "$(echo "$out" | tail -n 1)"
+tap_result $rc "the kernel's ops and policies match the YNL spec" "$(echo "$out" | tail -n 1)"
 [ $rc = 0 ] || echo "$out" | sed 's/^/# /'
 rm -f "$pol"
 
@@ -64,9 +64,9 @@ rm -f "$pol"
 out=$(ip netns exec "$NS" unshare -U "$ctl" abw-set dev dummy0 handle 1: abw 5mbit recv 5mbit 2>&1)
 rc=$?
 [ $rc = 1 ] && [[ "$out" == *"ermitted"* ]] && [ "$(updates)" = 0 ]
-log_test $? "abw-set from an unprivileged user namespace is refused" "$out"
+tap_result $? "abw-set from an unprivileged user namespace is refused" "$out"
 out=$(ip netns exec "$NS" unshare -U "$ctl" -j show dev dummy0 handle 1: 2>&1)
-log_test $? "ctrl-get needs no privilege" "$(echo "$out" | head -c 60)"
+tap_result $? "ctrl-get needs no privilege" "$(echo "$out" | head -c 60)"
 
 # --- malformed estimates: refused, with the kernel's message; nothing changes
 refused() {
@@ -75,7 +75,7 @@ refused() {
 	out=$(raw send 1 "$@")
 	[ $? = 1 ] && [[ "$out" == *"$want"* ]] && [ "$(updates)" = 0 ] &&
 		[ "$(g_tc)" = "2000000 2000000 3000000" ]
-	log_test $? "refused: $desc" "$out"
+	tap_result $? "refused: $desc" "$out"
 }
 A_IF=2 A_H=3 A_W=4 A_R=5 A_SENT=6 A_LOST=7 A_INT=9 A_HOLD=28
 ok_attrs=("$A_IF:u32:$ifindex" "$A_H:u32:0x10000" "$A_W:u64:5000000" "$A_R:u64:5000000")
@@ -93,7 +93,7 @@ refused "more lost than sent" "lost than sent" "${ok_attrs[@]}" "$A_SENT:u64:10"
 refused "unknown attribute" "" "${ok_attrs[@]}" "40:u32:1"
 out=$(ctl abw-set dev dummy1 handle 1: abw 5mbit recv 5mbit 2>&1)
 [ $? = 1 ] && [[ "$out" == *"not er2bc"* ]]
-log_test $? "er2bcctl prints the kernel's message" "$out"
+tap_result $? "er2bcctl prints the kernel's message" "$out"
 
 # --- a scripted sequence (C = M = 10, B_lim = 50 kbit/s), computed by hand:
 # 1) W 5M, first estimate: s = 1; F_r average G = (2M + 3M) / 2 = 2.5M.
@@ -114,7 +114,7 @@ seq_step() {
 	ctl abw-set dev dummy0 handle 1: abw "$w" recv "$r" seq "$n" interval 1s
 	got=$(g_ctl) gtc=$(g_tc) gsd=$(sd_ctl)
 	[ "$got" = "$(bytes "$want")" ] && same_rates "$gtc" "$want" && [ "$gsd" = "$(bytes "$sd")" ]
-	log_test $? "estimate $n: W $w, R $r: guarantees $want" "show: $got, tc: $gtc, S_d: $gsd"
+	tap_result $? "estimate $n: W $w, R $r: guarantees $want" "show: $got, tc: $gtc, S_d: $gsd"
 }
 seq_step 1 5mbit 5mbit "2000000 2000000 1000000" "2000000 2000000 3050000"
 seq_step 2 4mbit 4500kbit "2050000 1950000 0" "2050000 2222222 3050000"
@@ -122,11 +122,11 @@ seq_step 3 8mbit 4mbit "2050000 2222222 3050000" "2050000 2222222 3050000"
 st=$(ctl -j show dev dummy0 handle 1:)
 keys="(j['cap_bytes_per_second'], j['updates'], j['seq'], j['recv_ratio_ppm'], j['recv_ratio_min_ppm'], j['recv_ratio_history_ppm'])"
 echo "$st" | json_get "$keys" | grep -qx "(1000000, 3, 3, 1000000, 900000, \[1000000, 900000, 1000000\])"
-log_test $? "ctrl-get: W, updates, seq, s, s_p and the history of s" "$(echo "$st" | json_get "$keys")"
+tap_result $? "ctrl-get: W, updates, seq, s, s_p and the history of s" "$(echo "$st" | json_get "$keys")"
 # (tc's JSON: bytes/s, as it prints htb's rates)
 cap=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['cap']")
 [ "$cap" = 1000000 ]
-log_test $? "the estimate's W is the cap in force" "cap $cap"
+tap_result $? "the estimate's W is the cap in force" "cap $cap"
 # er2bcctl metrics: the same state, as Prometheus reads it (bytes/s)
 mcheck() { /usr/bin/python3 "$top/tools/er2bcctl/metrics-check.py" "$@"; }
 if ! /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
@@ -150,10 +150,10 @@ else
 		--min 'er2bc_class_sent_bytes_total{dev=dummy0,classid=1:1}=0' \
 		--min 'er2bc_estimate_age_seconds{dev=dummy0}=0' \
 		--absent 'er2bc_info{dev=dummy1}' 2>&1)
-	log_test $? "metrics: the estimate's state and each class's, parsed by prometheus_client" "$out"
+	tap_result $? "metrics: the estimate's state and each class's, parsed by prometheus_client" "$out"
 	out=$(ctl metrics dev dummy1 2>&1)
 	[ -z "$out" ]
-	log_test $? "metrics dev dummy1: a device without er2bc has none" "$out"
+	tap_result $? "metrics dev dummy1: a device without er2bc has none" "$out"
 fi
 # the kernel's own YNL CLI reads and drives the family from its spec: a
 # dump of ctrl-get, a do of abw-set, a refusal with its extack
@@ -171,22 +171,22 @@ q = msgs[0]
 g = {c['classid']: c['guarantee'] for m in msgs for c in m.get('class', [])}
 print(q['abw'], q['updates'], q['mode'], g.get(0x10001), g.get(0x10002), g.get(0x10003))" 2>&1)
 	[ "$got" = "8000000 3 2 2050000 2222222 3050000" ] || [ "$got" = "8000000 3 er2bc 2050000 2222222 3050000" ]
-	log_test $? "ynl CLI: ctrl-get dumped from the spec" "abw updates mode G(1:1..1:3): $got"
+	tap_result $? "ynl CLI: ctrl-get dumped from the spec" "abw updates mode G(1:1..1:3): $got"
 	ynl_cli -n "$NS" er2bc --do abw-set --json \
 		"{\"ifindex\": $ifindex, \"handle\": 65536, \"abw\": 8000000, \"recv-rate\": 8000000, \"seq\": 4}" \
 		>/dev/null 2>&1 && [ "$(updates)" = 4 ]
-	log_test $? "ynl CLI: abw-set done from the spec" "updates $(updates)"
+	tap_result $? "ynl CLI: abw-set done from the spec" "updates $(updates)"
 	out=$(ynl_cli -n "$NS" er2bc --do abw-set --json \
 		"{\"ifindex\": $ifindex, \"handle\": 65536, \"abw\": 0, \"recv-rate\": 1}" 2>&1)
 	[ $? = 1 ] && [[ $out == *"out of range"* || $out == *"Numerical result"* ]] && [ "$(updates)" = 4 ]
-	log_test $? "ynl CLI: a refused abw-set prints the kernel's message" "$(echo "$out" | tail -n 1)"
+	tap_result $? "ynl CLI: a refused abw-set prints the kernel's message" "$(echo "$out" | tail -n 1)"
 fi
 # what ctrl-get sends, attribute by attribute, against the spec's reply
 replies=$(mktemp)
 raw dump 2 "$A_IF:u32:$ifindex" "$A_H:u32:0x10000" >"$replies" &&
 	out=$(python3 "$here/spec_check.py" "$spec" --reply ctrl-get "$replies" 2>&1)
 rc=$?
-log_test $rc "ctrl-get's replies: the spec's attributes, each of its size, all of them" \
+tap_result $rc "ctrl-get's replies: the spec's attributes, each of its size, all of them" \
 	"$(echo "$out" | tail -n 1)"
 [ $rc = 0 ] || echo "$out" | sed 's/^/# /'
 rm -f "$replies"
@@ -213,7 +213,7 @@ sys.exit(0 if [(e["seq"], e["cap_bytes_per_second"]) for e in ev] == [(10, 75000
                  - sum(c["guarantee_bytes_per_second"] for c in e["classes"]) < 3 for e in ev)
          else 1)
 EOF
-log_test $? "monitor: one notification per update, timestamped, with the guarantees" \
+tap_result $? "monitor: one notification per update, timestamped, with the guarantees" \
 	"$(tr '\n' ' ' <"$mon" | head -c 400)"
 rm -f "$mon"
 
@@ -237,7 +237,7 @@ prios = [x['prio'] for x in c]
 print(len(c), j['class_count'], prios == sorted(prios), len({x['classid'] for x in c}))
 sys.exit(0 if len(c) == 1000 == j['class_count'] == len({x['classid'] for x in c})
          and prios == sorted(prios) else 1)")
-log_test $? "ctrl-get of 1000 classes: every one, in priority order" \
+tap_result $? "ctrl-get of 1000 classes: every one, in priority order" \
 	"classes, count, sorted, distinct: $out"
 rm -f "$batch"
 tcq qdisc del dev dummy1 root
@@ -250,7 +250,7 @@ tcq qdisc change dev dummy0 root er2bc window 5 history 3 loss-headroom 100kbit 
 out=$(ctl -j show dev dummy0 handle 1: | json_get "$params")
 [ "$out" = "(5, 3, 12500, 10000, 700000, 'gradual')" ] &&
 	tcq qdisc show dev dummy0 | grep -q "window 5 history 3 loss-headroom 100Kbit floor 80Kbit stale 700ms converge gradual"
-log_test $? "parameters set with tc reach the controller and are dumped" "$out"
+tap_result $? "parameters set with tc reach the controller and are dumped" "$out"
 
 # --- stale: no estimate for 700 ms; the next one clears it; W did not move
 # (an estimate and the show after it in one batch: a slow machine may take
@@ -265,7 +265,7 @@ stale=$(ctl -j show dev dummy0 handle 1: | json_get "(j['stale'], j['cap_bytes_p
 xst=$(tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['stale']")
 again=$(set_show 5)
 [ "$fresh" = False ] && [ "$stale" = "(True, 1000000)" ] && [ "$xst" = True ] && [ "$again" = False ]
-log_test $? "stale after the timeout without an estimate, W kept; cleared by the next" \
+tap_result $? "stale after the timeout without an estimate, W kept; cleared by the next" \
 	"fresh $fresh, after 1.5 s $stale (xstats $xst), next estimate $again"
 # the paper's names, C, M and B_lim, as tc took them first; a bare time in us
 tcq qdisc change dev dummy0 root er2bc c 10 m 10 blim 50kbit floor 0 stale 3000000 converge immediate &&
@@ -273,7 +273,7 @@ tcq qdisc change dev dummy0 root er2bc c 10 m 10 blim 50kbit floor 0 stale 30000
 	[ "$out" = "(10, 10, 6250, 0, 3000000, 'immediate')" ] &&
 	tcq qdisc change dev dummy0 root er2bc stale never &&
 	tcq qdisc show dev dummy0 | grep -q "window 10 history 10 loss-headroom 50Kbit floor 0bit stale never"
-log_test $? "c, m and blim still name window, history and loss-headroom; a bare stale in us" "$out"
+tap_result $? "c, m and blim still name window, history and loss-headroom; a bare stale in us" "$out"
 
 # --- netns-aware: a user namespace's own netns, its root may feed its qdisc
 out=$(unshare -Urn sh -c "ip link add d9 type dummy && ip link set d9 up &&
@@ -281,13 +281,13 @@ out=$(unshare -Urn sh -c "ip link add d9 type dummy && ip link set d9 up &&
 	'$ctl' abw-set dev d9 handle 9: abw 2mbit recv 1mbit seq 7 &&
 	'$ctl' -j show dev d9 handle 9:" 2>&1 | json_get "(j['cap_bytes_per_second'], j['seq'])")
 [ "$out" = "(250000, 7)" ]
-log_test $? "root of a user namespace feeds the qdisc of the netns it owns" "$out"
+tap_result $? "root of a user namespace feeds the qdisc of the netns it owns" "$out"
 
 # --- modes keep their own rule under the same estimates
 tcq qdisc change dev dummy0 root er2bc mode static &&
 	ctl abw-set dev dummy0 handle 1: abw 5mbit recv 5mbit seq 12
 [ "$(g_tc)" = "2000000 2000000 0" ]
-log_test $? "static mode: the cap moves, guarantees are the rates while they fit" "$(g_tc)"
+tap_result $? "static mode: the cap moves, guarantees are the rates while they fit" "$(g_tc)"
 tcq qdisc change dev dummy0 root er2bc mode er2bc
 
 # --- with real packets: W drops, priority 1 keeps its S_d
@@ -337,7 +337,7 @@ if within "${capacity:-0}" 9500000 1e12; then
 	ok = ok and a["1:1"] >= 2e6 * 0.97 and 0.9e6 < a["1:2"] < 1.1e6 and a["1:3"] < 0.1e6
 	sys.exit(0 if ok else 1)
 	EOF
-	log_timing_test $? "W 6 -> 3 Mbit/s: priority 1 keeps its 2 Mbit/s, 1:2 gets the rest, 1:3 gives way" \
+	tap_timing_result $? "W 6 -> 3 Mbit/s: priority 1 keeps its 2 Mbit/s, 1:2 gets the rest, 1:3 gives way" \
 		"before $before after $after"
 	# the kernel's own measure of it (tc -s: shortage): over the 9 s flood
 	# at W 3 Mbit/s, 1:2 and 1:3 were backlogged and served below their 2
@@ -349,7 +349,7 @@ if within "${capacity:-0}" 9500000 1e12; then
 	d = [y - x for x, y in zip(b, a)]
 	sys.exit(0 if d[0] <= 3e9 and d[1] >= 6e9 and d[2] >= 6e9 else 1)
 	EOF
-	log_timing_test $? "W 6 -> 3 Mbit/s: shortage grows for 1:2 and 1:3, not for 1:1" \
+	tap_timing_result $? "W 6 -> 3 Mbit/s: shortage grows for 1:2 and 1:3, not for 1:1" \
 		"shortage ns of 1:1 1:2 1:3 before: $sh0, after: $sh1"
 
 	# --- estimates at a high rate while packets flow: W alternates 3 and 4
@@ -379,9 +379,9 @@ if within "${capacity:-0}" 9500000 1e12; then
 	a = json.loads(sys.argv[1])
 	sys.exit(0 if a["1:1"] >= 0.97 * 2e6 and a["1:3"] < 0.1e6 else 1)
 	EOF
-	log_timing_test $? "estimates during traffic: 1:1 keeps 2 Mbit/s, 1:3 gives way" "rates $during"
+	tap_timing_result $? "estimates during traffic: 1:1 keeps 2 Mbit/s, 1:3 gives way" "rates $during"
 	[ $((u1 - u0)) = $sent ] && [ $sent -gt 0 ]
-	log_test $? "$sent estimates at $per_s/s during traffic: all applied" "updates +$((u1 - u0))"
+	tap_result $? "$sent estimates at $per_s/s during traffic: all applied" "updates +$((u1 - u0))"
 	# after the storm: the last estimate in force (seq 500, W 3 Mbit/s),
 	# and the packet path still shaping to it. The storm's estimates
 	# alternate W 3 and 4 Mbit/s with R 3 Mbit/s, so s_p, the least
@@ -398,8 +398,8 @@ if within "${capacity:-0}" 9500000 1e12; then
 	rc=$?
 	# (in bytes/s, rounded down)
 	[ "$state" = "(375000, 500, {'1:1': 333333, '1:2': 41666, '1:3': 0})" ]
-	log_test $? "after the storm: the last estimate in force" "$state"
-	log_timing_test $rc "after the storm: the qdisc shapes to W, 1:1 gets its S_d" "rates $after"
+	tap_result $? "after the storm: the last estimate in force" "$state"
+	tap_timing_result $rc "after the storm: the qdisc shapes to W, 1:1 gets its S_d" "rates $after"
 	rm -f "$batch" "$batch.rates"
 
 else
@@ -417,9 +417,9 @@ fi
 # bpftrace needs the bpf syscall and BPF on tracepoints (the debug kernel has neither)
 bpf_kernel() { grep -qw __sys_bpf /proc/kallsyms && grep -qw trace_call_bpf /proc/kallsyms; }
 if ! command -v bpftrace >/dev/null; then
-	log_test $ksft_skip "er2bc-guarantees.bt" "bpftrace is not installed"
+	tap_result $ksft_skip "er2bc-guarantees.bt" "bpftrace is not installed"
 elif ! bpf_kernel; then
-	log_test $ksft_skip "er2bc-guarantees.bt" "kernel without CONFIG_BPF_SYSCALL and CONFIG_BPF_EVENTS"
+	tap_result $ksft_skip "er2bc-guarantees.bt" "kernel without CONFIG_BPF_SYSCALL and CONFIG_BPF_EVENTS"
 else
 	[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	bt=$(mktemp)
@@ -436,7 +436,7 @@ else
 		json_get "' '.join(str(c[k]) for c in j['classes'] if c['classid'] == '1:1' for k in ('demand_bytes_per_second', 'guarantee_bytes_per_second'))")
 	btrow=$(grep -E "^ +1:1 +1 +udp +2000000 " "$bt" | awk '{ print int($5 / 8), int($6 / 8) }')
 	grep -q "seq 42 W 5000000" "$bt" && [ -n "$row" ] && [ "$btrow" = "$row" ]
-	log_test $? "er2bc-guarantees.bt shows the update and each class's guarantee" \
+	tap_result $? "er2bc-guarantees.bt shows the update and each class's guarantee" \
 		"$(grep -E "seq 42|^ +1:1 " "$bt" | tr -s ' ' | tr '\n' '|')"
 	rm -f "$bt"
 fi

@@ -44,7 +44,7 @@ trap 'stop_all; tap_end' EXIT
 gateways_setup &&
 	tc -netns "$R" qdisc add dev r1 root handle 1: netem delay 20ms limit 1000 &&
 	tc -netns "$R" qdisc add dev r1 parent 1: handle 2: tbf rate 5mbit burst 5k limit 40k
-log_test $? "two gateways, a 5 Mbit/s bottleneck with 20 ms of delay"
+tap_result $? "two gateways, a 5 Mbit/s bottleneck with 20 ms of delay"
 
 tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 3 \
 	probe-port $PORT peer 10.0.2.0/24 &&
@@ -52,7 +52,7 @@ tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc def
 	tc -netns "$A" class add dev a0 parent 1: classid 1:3 er2bc prio 3 &&
 	tc -netns "$A" filter add dev a0 parent 1: protocol ip prio 1 flower ip_proto udp \
 		dst_port 9 classid 1:1
-log_test $? "er2bc on A: priority 1 at 1 Mbit/s (UDP to port 9), priority 3 for the rest"
+tap_result $? "er2bc on A: priority 1 at 1 Mbit/s (UDP to port 9), priority 3 for the rest"
 
 # B: the responder, the TCP receivers, and a count of priority 1's bytes
 ip netns exec "$B" "$abwd" responder --dev b0 --peer-prefix 10.0.1.0/24 --port $PORT \
@@ -81,7 +81,7 @@ table inet er2bc_elastic {
 	}
 }
 EOF
-log_test $? "B: responder, receivers, priority 1's counter; A's of what it sent"
+tap_result $? "B: responder, receivers, priority 1's counter; A's of what it sent"
 busywait 20000 udp_bound "$B" $PORT
 for p in 5201 5202 5203; do busywait 10000 tcp_listening "$B" $p; done
 
@@ -193,18 +193,18 @@ fi
 # within 112 in two runs, where this host under load began it at the
 # 47th, 56th and 75th. It must begin within the run's 160.)
 competes
-log_timing_test $? "two CUBIC flows hold the bottleneck's queue: the loss rule competes" \
+tap_timing_result $? "two CUBIC flows hold the bottleneck's queue: the loss rule competes" \
 	"from estimate ${first:-none}; $competing of $EST estimates by the competing rule, stopped $stops times; competing at the end: $now_on; rules: $rules$again"
 # (the rules, estimate by estimate, W and the queue: the trace behind the
 # verdicts)
 echo "# rules:W@queue: $(trace_of "$work/send.log")"
 w_kept
-log_timing_test $? "W does not collapse beside them: its mean over the last ${MEASURE} s is 2 Mbit/s or more" \
+tap_timing_result $? "W does not collapse beside them: its mean over the last ${MEASURE} s is 2 Mbit/s or more" \
 	"mean W $w_mean bit/s$again"
 # (what A sent is said beside it: a paced Python sender descheduled on a
 # busy host sends less, which is not the shaper's doing)
 p1_kept
-log_timing_test $? "priority 1 keeps its rate: B receives 90 % of its 1 Mbit/s or more" \
+tap_timing_result $? "priority 1 keeps its rate: B receives 90 % of its 1 Mbit/s or more" \
 	"priority 1 received ${p1:-?} bit/s of ${p1_sent:-?} sent over the last ${MEASURE} s$again"
 
 # --- alone: the same path without the CUBIC flows, the same flows through
@@ -247,5 +247,5 @@ if ! alone_ok && ! machine_slow; then
 fi
 echo "# rules:W@queue: $(trace_of "$work/alone.log")"
 alone_ok
-log_timing_test $? "alone on the path, the loss rule does not compete against its own queue: a drain empties it" \
+tap_timing_result $? "alone on the path, the loss rule does not compete against its own queue: a drain empties it" \
 	"$(alone_info)$again"

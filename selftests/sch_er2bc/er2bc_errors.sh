@@ -30,7 +30,7 @@ setup() {
 		tcq filter add dev dummy0 parent 1: protocol ip prio 1 u32 \
 			match ip dport 5001 0xffff classid 1:10 &&
 		before=$(config) && [[ "$before" == *er2bc* ]] && return 0
-	log_test $ksft_fail "${FUNCNAME[1]}: a configuration to keep" "tc shows: ${before:-}"
+	tap_result $ksft_fail "${FUNCNAME[1]}: a configuration to keep" "tc shows: ${before:-}"
 	return 1
 }
 
@@ -52,9 +52,9 @@ refused() {
 	rc=$?
 	if [ $rc -ne 0 ] && [[ "$out" == *"$want"* ]] && [[ "$before" == *er2bc* ]] &&
 		[ "$(config)" = "$before" ]; then
-		log_test 0 "$desc" "${out%%$'\n'*}"
+		tap_result 0 "$desc" "${out%%$'\n'*}"
 	else
-		log_test 1 "$desc" "exit $rc: ${out%%$'\n'*}"
+		tap_result 1 "$desc" "exit $rc: ${out%%$'\n'*}"
 	fi
 }
 raw() { ip netns exec "$NS" python3 "$here/nlraw.py" "$@"; }
@@ -182,7 +182,7 @@ wide_values() {
 		class_stats "$NS" dummy0 | json_get "j['1:50']['options']")
 	# (tc's JSON in bytes/s, as it prints htb's: 2^64 - 1 bit/s over 8)
 	[[ "$out" == $'2305843009213693951\nprio 64 rate 1500Kbit ceil '* ]]
-	log_test $? "a rate of 2^64 - 1 bit/s, and 1.5mbit, are taken as written" "$(echo "$out" | tr '\n' ' ')"
+	tap_result $? "a rate of 2^64 - 1 bit/s, and 1.5mbit, are taken as written" "$(echo "$out" | tr '\n' ' ')"
 }
 
 raw_policy() {
@@ -222,7 +222,7 @@ raw_policy() {
 	# and a valid raw request goes through: the tests above fail for their cause
 	out=$(raw class dummy0 1:10 2:u8:3)
 	[ "$out" = ok ] && tcq class show dev dummy0 | grep -q "class er2bc 1:10 root prio 3 "
-	log_test $? "raw: a valid request is accepted" "$out"
+	tap_result $? "raw: a valid request is accepted" "$out"
 }
 
 boot_file() {
@@ -247,7 +247,7 @@ boot_file() {
 	after=$(config)
 	classes=$(tcq class show dev dummy0 | awk '{ print $3 }' | sort | xargs)
 	[ $rc = 0 ] && [ "$classes" = "1:10 1:60" ] && [ "$after" != "$before" ]
-	log_test $? "er2bc-tc-apply: a file tc takes is the device's whole configuration" \
+	tap_result $? "er2bc-tc-apply: a file tc takes is the device's whole configuration" \
 		"exit $rc, classes $classes: $out"
 	before=$after
 	refused 'er2bc-tc-apply: tc refuses' \
@@ -255,7 +255,7 @@ boot_file() {
 		ip netns exec "$NS" "$apply" dummy0 "$batches/bad.batch"
 	out=$(ip netns exec "$NS" "$apply" dummy0 "$batches/bad.batch" 2>&1)
 	[[ "$out" == *"bad.batch:2"* ]]
-	log_test $? "er2bc-tc-apply: ... tc's message names the line" \
+	tap_result $? "er2bc-tc-apply: ... tc's message names the line" \
 		"$(echo "$out" | tr '\n' ' ')"
 	rm -rf "$batches"
 }

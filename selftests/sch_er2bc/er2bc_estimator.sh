@@ -47,7 +47,7 @@ stop_all() { local p; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wai
 trap 'stop_all; tap_end' EXIT
 
 gateways_setup
-log_test $? "two gateways and a router"
+tap_result $? "two gateways and a router"
 
 qdisc_a() {
 	tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
@@ -55,7 +55,7 @@ qdisc_a() {
 		tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type udp
 }
 qdisc_a
-log_test $? "er2bc on A, counting toward 10.0.2.0/24"
+tap_result $? "er2bc on A, counting toward 10.0.2.0/24"
 
 # plain mode unless given a key (plain, where only the test's packets pass)
 plain() { [[ " $* " == *" --key-file "* ]] || echo --plain yes; }
@@ -82,16 +82,16 @@ losses() { sed -n 's/.*estimate [0-9]*: sent [0-9]* received [0-9]* L \(-\?[0-9]
 
 out=$(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --dev a0 --plain yes --alpha 0.5 2>&1)
 [ $? = 2 ] && [[ "$out" == *alpha* ]]
-log_test $? "an invalid configuration is refused, naming the key" "$out"
+tap_result $? "an invalid configuration is refused, naming the key" "$out"
 out=$(ip netns exec "$A" timeout 3 "$abwd" sender --peer 10.0.2.2 --dev a0 --port 4951 --plain yes \
 	--once 1 2>&1)
 [ $? = 124 ] && [[ "$out" == *"port 4950, not 4951: waiting for it; try: tc qdisc change dev a0 handle 1: er2bc probe-port 4951"* ]]
-log_test $? "a qdisc that counts for another port: the sender says how to fix it, and waits" \
+tap_result $? "a qdisc that counts for another port: the sender says how to fix it, and waits" \
 	"$(echo "$out" | grep -m1 "waiting" || echo "$out" | tail -n 1)"
 
 responder
 busywait 20000 udp_bound "$B" $PORT
-log_test $? "responder up, its meter on b0"
+tap_result $? "responder up, its meter on b0"
 
 # --- a standing queue at the bottleneck, TCP with a window the deep buffer
 # holds: 300 estimates, 10 a second, none with a loss
@@ -140,7 +140,7 @@ n=$(losses "$work/q.log" | wc -l)
 lossy=$(losses "$work/q.log" | grep -vc '^0$')
 neg=$(sn negative_loss)
 [ $rc = 0 ] && [ "$n" = 300 ] && [ "$lossy" = 0 ] && [ "$neg" = 0 ]
-log_test $? "standing queue: 300 estimates, no false loss" \
+tap_result $? "standing queue: 300 estimates, no false loss" \
 	"estimates $n in ${took}s, lossy $lossy, negative $neg"
 # the condition the estimates were taken under: the bottleneck at least 95%
 # busy with a queue standing, as it was without the estimator
@@ -164,9 +164,9 @@ kill $ipf 2>/dev/null
 wait $ipf
 if busy_ok "$util0" "$util0_r1" "$backlog0"; then
 	busy_ok "$util" "$util_r1" "$backlog"
-	log_timing_test $? "standing queue: the bottleneck stays busy under the estimator's W" "$busy"
+	tap_timing_result $? "standing queue: the bottleneck stays busy under the estimator's W" "$busy"
 else
-	log_test $ksft_skip "standing queue: the bottleneck stays busy under the estimator's W" \
+	tap_result $ksft_skip "standing queue: the bottleneck stays busy under the estimator's W" \
 		"machine slow: $busy"
 fi
 
@@ -192,11 +192,11 @@ r1_quiet() { # nothing reached r1's qdisc in the last second
 	[ "$(r1_count)" = "$c0" ]
 }
 busywait 30000 tcp_closed "$A" && busywait 30000 tcp_closed "$B"
-log_test $? "the standing queue's connections closed before the netem case" \
+tap_result $? "the standing queue's connections closed before the netem case" \
 	"$(ip netns exec "$A" ss -Htn exclude time-wait exclude listening | head -n 3 | tr '\n' '|')"
 tc -netns "$R" qdisc replace dev r1 root netem loss 2% limit 10000
 busywait 30000 r1_quiet
-log_test $? "r1 quiet under netem before the sender starts" "r1's qdisc saw $(r1_count) packets"
+tap_result $? "r1 quiet under netem before the sender starts" "r1's qdisc saw $(r1_count) packets"
 d0=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 q0=$(rn requests)
 rm -f "$work/send.json"
@@ -217,10 +217,10 @@ d1=$(tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['drops']")
 lost=$(losses "$work/l.log" | paste -sd+ | bc)
 rq=$(($(sn requests) - ($(rn requests) - q0)))
 [ "$lost" -gt 0 ] && [ $((lost + rq)) = $((d1 - d0)) ] && [ "$(sn negative_loss)" = 0 ]
-log_test $? "netem loss counted exactly" "sum of L $lost + requests lost $rq, netem dropped $((d1 - d0))"
+tap_result $? "netem loss counted exactly" "sum of L $lost + requests lost $rq, netem dropped $((d1 - d0))"
 [ $stat_rc = 0 ] && [[ $stat_out == *"qdisc 1: dev a0  mode er2bc  cap "*"stale no"* ]] &&
 	[[ $stat_out == *$'\nok' ]]
-log_test $? "er2bcctl status: sender, responder and the qdisc well, exit 0" \
+tap_result $? "er2bcctl status: sender, responder and the qdisc well, exit 0" \
 	"exit $stat_rc: $(echo "$stat_out" | tr '\n' '|')"
 # the sender stopped: its file, written each 100 ms, goes old (2.3 s)
 busywait 6000 sh -c "! ip netns exec $A $ctl status file $work/send.json >/dev/null 2>&1"
@@ -228,7 +228,7 @@ stat_out=$(status)
 stat_rc=$?
 [ $stat_rc = 1 ] && [[ $stat_out == *"send.json: not written for "*"is er2bc-abwd running?"* ]] &&
 	[[ $stat_out == *"1 problem:"* ]]
-log_test $? "er2bcctl status: a sender that stopped writing is named, exit 1" \
+tap_result $? "er2bcctl status: a sender that stopped writing is named, exit 1" \
 	"exit $stat_rc: $(echo "$stat_out" | tail -n 2 | tr '\n' '|')"
 
 # --- the paper's parameters (T_c 1 s): the bottleneck steps 2 -> 1.8 -> 2
@@ -303,18 +303,18 @@ PY
 if within "$filled" 0 1.9e6; then
 	# (run all the same: the next case reads the qdisc this sender fed)
 	steps_run >/dev/null
-	log_test $ksft_skip "ABW steps of 200 kbit/s followed within 5 s" \
+	tap_result $ksft_skip "ABW steps of 200 kbit/s followed within 5 s" \
 		"machine slow: the flood filled $(printf %.0f "$filled") bit/s of the 2 Mbit/s bottleneck with W unlimited"
 else
 	out=$(measure_twice steps_run)
-	log_timing_test $? "ABW steps of 200 kbit/s followed within 5 s" "$out"
+	tap_timing_result $? "ABW steps of 200 kbit/s followed within 5 s" "$out"
 fi
 
 # --- the qdisc holds what the sender computed (W in bytes/s in both)
 w=$(sn abw_bytes_per_second) seq=$(sn seq)
 out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: | json_get "j['cap_bytes_per_second'], j['seq'], j['updates']")
 [[ "$out" == "$w $seq "* ]]
-log_test $? "ctrl-get shows the last estimate (W $w bytes/s, seq $seq)" "$out"
+tap_result $? "ctrl-get shows the last estimate (W $w bytes/s, seq $seq)" "$out"
 
 # --- 1% random loss before the same 2 Mbit/s bottleneck, the paper's T_c
 # of 1 s, a greedy UDP sender: the paper's rule reads every loss as
@@ -349,17 +349,17 @@ mean_w() {
 }
 if machine_slow; then
 	# (three runs of 20 s and more: minutes on the debug kernel)
-	log_test $ksft_skip "1% random loss: W within 80-120% of the 2 Mbit/s ABW in delay and hybrid modes" \
+	tap_result $ksft_skip "1% random loss: W within 80-120% of the 2 Mbit/s ABW in delay and hybrid modes" \
 		"machine slow (debug kernel): covered on the others"
 elif within "$filled" 0 1.9e6; then
-	log_test $ksft_skip "1% random loss: W within 80-120% of the 2 Mbit/s ABW in delay and hybrid modes" \
+	tap_result $ksft_skip "1% random loss: W within 80-120% of the 2 Mbit/s ABW in delay and hybrid modes" \
 		"machine slow: the flood filled $(printf %.0f "$filled") bit/s of the 2 Mbit/s bottleneck with W unlimited"
 else
 	w_loss=$(mean_w loss)
 	w_delay=$(mean_w delay)
 	w_hybrid=$(mean_w hybrid)
 	[ $loss_setup = 0 ] && within "${w_delay:-0}" 1.6e6 2.4e6 && within "${w_hybrid:-0}" 1.6e6 2.4e6
-	log_timing_test $? "1% random loss: W within 80-120% of the 2 Mbit/s ABW in delay and hybrid modes" \
+	tap_timing_result $? "1% random loss: W within 80-120% of the 2 Mbit/s ABW in delay and hybrid modes" \
 		"mean W: delay ${w_delay:-?}, hybrid ${w_hybrid:-?}, loss (the paper's rule) ${w_loss:-?} bit/s"
 fi
 tc -netns "$A" qdisc change dev a0 root er2bc latency 100ms
@@ -440,7 +440,7 @@ ratchet_run() {
 out=$(measure_twice ratchet_run)
 rc=$?
 [ $loss_setup = 0 ] || rc=1
-log_timing_test $rc "3% random loss, flows at half the path: W stays above what they ask (no ratchet)" "$out"
+tap_timing_result $rc "3% random loss, flows at half the path: W stays above what they ask (no ratchet)" "$out"
 
 # --- a path that slows under a deep buffer (the drain, delay.h; issue 39):
 # the bottleneck, 250 KB of buffer (2 s at 1 Mbit/s, under the requests' 3 s
@@ -512,11 +512,11 @@ drain_both() {
 		python3 -c "import sys; sys.exit(not (0 < $time_no and $time_yes <= 0.95 * $time_no))"
 }
 if machine_slow; then
-	log_test $ksft_skip "deep buffer, the path slowing 4 -> 1 Mbit/s: the drain shortens the queue" \
+	tap_result $ksft_skip "deep buffer, the path slowing 4 -> 1 Mbit/s: the drain shortens the queue" \
 		"machine slow (debug kernel): covered on the others"
 else
 	out=$(measure_twice drain_both)
-	log_timing_test $? "deep buffer, the path slowing 4 -> 1 Mbit/s: the drain shortens the queue" "$out"
+	tap_timing_result $? "deep buffer, the path slowing 4 -> 1 Mbit/s: the drain shortens the queue" "$out"
 fi
 
 # --- delay probes (probe-interval): each stamped by the kernel as it leaves
@@ -590,7 +590,7 @@ PY
 probes_run
 rc=$?
 tc -netns "$A" qdisc change dev a0 root er2bc latency 100ms
-log_test $rc "delay probes: 36 estimates with probes every 20 ms" "$(tail -3 "$work/probes.log")"
+tap_result $rc "delay probes: 36 estimates with probes every 20 ms" "$(tail -3 "$work/probes.log")"
 out=$(python3 - "$work/send.json" "$work/probes.trace" "$work/probes.times" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -623,7 +623,7 @@ PY
 )
 # (the debug kernel's sender may not reach the step's phase within its
 # 36 estimates: a miss there is a skip that says what it measured)
-log_timing_test $? "delay probes: stamped through send errors; a probe's wait in A's qdisc is not read as the path's; a 40 ms step is" \
+tap_timing_result $? "delay probes: stamped through send errors; a probe's wait in A's qdisc is not read as the path's; a 40 ms step is" \
 	"$out"
 
 # --- authenticated: both ends restarted with a key
@@ -684,10 +684,10 @@ n=$(sn estimates)
 # timeouts themselves a tenth of the estimates at most)
 [ $rc = 0 ] && [ "$r" = "(1, 2, 1)" ] && [ "$s" = "(0, 2, 0)" ] && [ "$late" = True ] &&
 	[ "$n" -ge 85 ]
-log_test $? "authenticated: forged, malformed and replayed datagrams dropped and counted" \
+tap_result $? "authenticated: forged, malformed and replayed datagrams dropped and counted" \
 	"responder malformed/unauthenticated/replayed $r, sender dropped/timeouts $sd in $n estimates (its port ${sport:-unknown})"
 [ "$(losses "$work/a.log" | grep -vc '^0$')" = 0 ]
-log_test $? "authenticated: no false loss over $n estimates"
+tap_result $? "authenticated: no false loss over $n estimates"
 
 # --- restarts: the responder, under a running sender; then the sender
 sender "$work/r.log" --interval 100ms --once 60 --key-file "$work/key" &
@@ -700,7 +700,7 @@ wait $snd
 rc=$?
 disc=$(sn discontinuities)
 [ $rc1 = 0 ] && [ $rc = 0 ] && [ "$disc" = 0 ] && [ "$(sn estimates)" = 60 ]
-log_test $? "responder restarted (SIGTERM, exit $rc1): estimates resume, no discontinuity" \
+tap_result $? "responder restarted (SIGTERM, exit $rc1): estimates resume, no discontinuity" \
 	"timeouts $(sn timeouts), discontinuities $disc"
 ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 100ms \
 	--key-file "$work/key" --status "$work/send.json" 2>"$work/s.log" &
@@ -711,7 +711,7 @@ rc1=$?
 sender "$work/s2.log" --interval 100ms --once 10 --key-file "$work/key"
 rc=$?
 [ $rc1 = 0 ] && [ $rc = 0 ] && [ "$(sn estimates)" = 10 ]
-log_test $? "sender restarted: estimates resume" "first run exit $rc1, second $rc"
+tap_result $? "sender restarted: estimates resume" "first run exit $rc1, second $rc"
 
 # --- faults on the path: netem drops 10% of the requests (r1, toward B)
 # and 10% of the responses, and holds the others back by 150 ms except one
@@ -731,7 +731,7 @@ probe_netem() {
 }
 probe_netem "$R" r1 dport loss 10% &&
 	probe_netem "$R" r0 sport loss 10% delay 150ms reorder 33%
-log_test $? "faults: netem on the estimator's packets, both ways"
+tap_result $? "faults: netem on the estimator's packets, both ways"
 ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 600 9@4000000 >/dev/null &
 flood=$!
 sender "$work/f.log" --interval 100ms --once 100 --key-file "$work/key" --w-ini 2mbit
@@ -755,7 +755,7 @@ PY
 out=$(st send "(j['timeouts'], j['dropped']['unexpected'], j['decays'], j['negative_loss'])")
 [ $rc = 0 ] && [ "${res%% *}" = 0 ] && [[ "$out" =~ ^\(([0-9]+),\ ([0-9]+),\ [0-9]+,\ 0\)$ ]] &&
 	[ "${BASH_REMATCH[1]}" -ge 5 ] && [ "${BASH_REMATCH[2]}" -ge 1 ]
-log_test $? "faults: 10% of requests and responses lost, responses reordered: no false loss" \
+tap_result $? "faults: 10% of requests and responses lost, responses reordered: no false loss" \
 	"exit $rc, ${res#* }; timeouts, late responses, decays, negative L $out"
 tc -netns "$R" qdisc del dev r0 root
 tc -netns "$R" qdisc del dev r1 root
@@ -781,7 +781,7 @@ rc=$?
 [ $rc1 = 0 ] && [ $rc = 0 ] && [ "$(sn estimates)" = 30 ] &&
 	grep -q "dev a0 (ifindex [0-9]*) handle 1: there" "$work/w.log" &&
 	grep -q "dev b0 (ifindex [0-9]*): there, the meter set" "$work/resp.log"
-log_test $? "started before the device and the qdisc: both daemons wait, then estimate" \
+tap_result $? "started before the device and the qdisc: both daemons wait, then estimate" \
 	"waits logged $rc1, sender exit $rc: $(grep -h "waiting for it\|there" "$work/w.log" "$work/resp.log" | tr '\n' ' ')"
 # (paced data crossing, so that there are counts to go back; the sender
 # runs until the responder has followed the device and estimates go on)
@@ -809,7 +809,7 @@ wait $flood 2>/dev/null
 disc=$(sn discontinuities)
 [ $rc1 = 0 ] && [ $rc = 0 ] && [ "$disc" -ge 1 ] &&
 	[ "$(losses "$work/w2.log" | grep -vc '^0$')" = 0 ]
-log_test $? "B's device recreated: the responder follows it by name, the counts' restart a new baseline" \
+tap_result $? "B's device recreated: the responder follows it by name, the counts' restart a new baseline" \
 	"responder $rc1, sender exit $rc, estimates $(sn estimates), discontinuities $disc; responder: $(grep -h "meter is gone\|ifindex $idx" "$work/resp.log" | tr '\n' ' ')"
 
 # --- a probe-mark on A's qdisc: the sender marks its requests with it, and
@@ -826,7 +826,7 @@ rc=$?
 [ $rc = 0 ] && [ "$(sn estimates)" = 60 ] &&
 	grep -q "carry the probe-mark 0x4e43" "$work/m.log" &&
 	grep -q "carry the probe-mark 0x4e44" "$work/m.log"
-log_test $? "the sender follows the qdisc's probe-mark, 0x4e43 then 0x4e44" \
+tap_result $? "the sender follows the qdisc's probe-mark, 0x4e43 then 0x4e44" \
 	"exit $rc, estimates $(sn estimates), no snapshot $(sn no_snapshot)"
 
 # --- not root: both daemons as user 65534 with CAP_NET_ADMIN alone, as
@@ -845,7 +845,7 @@ mkdir -m 777 "$work/u"
 install -m 640 -g 65534 "$work/key" "$work/u/key"
 tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark 0x4e43
 if ! setpriv --reuid 65534 --regid 65534 --clear-groups test -x "$abwd"; then
-	log_test $ksft_skip "not root: both daemons as uid 65534 with CAP_NET_ADMIN alone, 20 estimates" \
+	tap_result $ksft_skip "not root: both daemons as uid 65534 with CAP_NET_ADMIN alone, 20 estimates" \
 		"uid 65534 cannot run $abwd here (a directory above it closed to others)"
 else
 as_nobody "$B" responder --dev b0 --peer-prefix 10.0.1.0/24 --port $PORT \
@@ -862,7 +862,7 @@ n=$(json_num "$work/u/send.json" estimates)
 [ $rc = 0 ] && [ "$n" = 20 ] && [ "$uid" = 65534 ] &&
 	grep -q "carry the probe-mark 0x4e43" "$work/u/send.log" &&
 	[ "$(losses "$work/u/send.log" | grep -vc '^0$')" = 0 ]
-log_test $? "not root: both daemons as uid 65534 with CAP_NET_ADMIN alone, 20 estimates" \
+tap_result $? "not root: both daemons as uid 65534 with CAP_NET_ADMIN alone, 20 estimates" \
 	"sender exit $rc, estimates $n, responder uid ${uid:-gone}; $(grep -h "probe-mark\|refus\|cannot\|Operation" "$work/u/send.log" "$work/u/resp.log" | head -n 3 | tr '\n' ' ')"
 fi
 responder --key-file "$work/key"
@@ -872,7 +872,7 @@ tc -netns "$A" qdisc change dev a0 root handle 1: er2bc probe-mark none
 # --- IPv6: the same daemons, requests and counts over IPv6, TCP holding a
 # queue at the bottleneck; every estimate balances
 gateways_setup6
-log_test $? "IPv6: two gateways and a router"
+tap_result $? "IPv6: two gateways and a router"
 tc -netns "$A6" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
 	probe-port $PORT peer 2001:db8:2::/64 &&
 	tc -netns "$A6" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit &&
@@ -896,5 +896,5 @@ lossy=$(losses "$work/v6.log" | grep -vc '^0$')
 out=$(json_get "(j['estimates'], j['negative_loss'], j['bytes_per_estimate'])" <"$work/send6.json")
 sent=$(tc -netns "$A6" -s -j qdisc show dev a0 | json_get "j[0]['probe_packets']")
 [ $rc = 0 ] && [ "$n" = 50 ] && [ "$lossy" = 0 ] && [[ "$out" == "(50, 0, "* ]] && [ "$sent" -gt 1000 ]
-log_test $? "IPv6: 50 estimates, no false loss" \
+tap_result $? "IPv6: 50 estimates, no false loss" \
 	"estimates/negative/bytes per estimate $out, lossy $lossy, qdisc counted $sent"

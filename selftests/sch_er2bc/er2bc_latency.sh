@@ -147,9 +147,9 @@ bound() {
 	# measurement passed by up to 8 % under TCG's bursts before it was
 	# reported so)
 	within "$rate" 1600000 2000000 && within "$limit" 20000 25000 && within "$drops" 1 1e12
-	log_timing_test $? "the default bound: the class served at W holds 100 ms of it" \
+	tap_timing_result $? "the default bound: the class served at W holds 100 ms of it" \
 		"service rate $rate bit/s, backlog limit $limit B, latency drops $drops"
-	log_timing_test $rc "pings through the full class wait no more than 100 ms" "$out"
+	tap_timing_result $rc "pings through the full class wait no more than 100 ms" "$out"
 }
 
 unbounded() {
@@ -157,7 +157,7 @@ unbounded() {
 
 	setup latency unlimited || { setup_failed "the qdisc and its class"; return; }
 	tcq qdisc show dev veth0 | grep -q "latency unlimited"
-	log_test $? "latency unlimited is shown as given"
+	tap_result $? "latency unlimited is shown as given"
 	flood
 	sleep 1.5
 	st=$(bound_stats)
@@ -165,11 +165,11 @@ unbounded() {
 	flood_stop
 	read -r rate limit drops <<<"$st"
 	[ "$limit" = 0 ] && [ "$drops" = 0 ]
-	log_test $? "unbounded: no limit, no latency drops" \
+	tap_result $? "unbounded: no limit, no latency drops" \
 		"backlog limit $limit, latency drops $drops"
 	# (two send buffers' worth: about a second of queue)
 	[ "${rtt% *}" != - ] && within "${rtt% *}" 500 1e9
-	log_timing_test $? "unbounded, the pings wait behind the whole queue: more than 500 ms" \
+	tap_timing_result $? "unbounded, the pings wait behind the whole queue: more than 500 ms" \
 		"median and most $rtt ms"
 }
 
@@ -179,7 +179,7 @@ class_own() {
 	setup || { setup_failed "the qdisc and its class"; return; }
 	tcq class change dev veth0 classid 1:1 er2bc latency 20ms &&
 		tcq class show dev veth0 classid 1:1 | grep -q "latency 20ms"
-	log_test $? "a class's own bound, 20 ms, is shown"
+	tap_result $? "a class's own bound, 20 ms, is shown"
 	flood
 	sleep 1.5
 	st=$(bound_stats)
@@ -187,26 +187,26 @@ class_own() {
 	rc=$?
 	read -r rate limit drops <<<"$st"
 	within "$rate" 1600000 2000000 && within "$limit" 4000 5000
-	log_timing_test $? "its own bound: 20 ms at the rate it is served" \
+	tap_timing_result $? "its own bound: 20 ms at the rate it is served" \
 		"service rate $rate bit/s, backlog limit $limit B"
 	# (the slack is the emulator's, not the bound's: 20 ms and 100 ms apart)
-	log_timing_test $rc "pings through it wait no more than 20 ms" "$out"
+	tap_timing_result $rc "pings through it wait no more than 20 ms" "$out"
 	local cls
 	tcq class change dev veth0 classid 1:1 er2bc latency qdisc &&
 		cls=$(tcq class show dev veth0 classid 1:1) &&
 		[[ $cls == *"prio 1 "* ]] && [[ $cls != *latency* ]]
-	log_test $? "latency qdisc: the class has the qdisc's again, and shows none of its own" \
+	tap_result $? "latency qdisc: the class has the qdisc's again, and shows none of its own" \
 		"$cls"
 	sleep 0.5
 	read -r rate limit drops <<<"$(bound_stats)"
 	within "$limit" 20000 26250
-	log_timing_test $? "... and the qdisc's bound is in force" "backlog limit $limit B"
+	tap_timing_result $? "... and the qdisc's bound is in force" "backlog limit $limit B"
 	tcq qdisc change dev veth0 root er2bc latency 50ms
 	sleep 0.3
 	read -r rate limit drops <<<"$(bound_stats)"
 	flood_stop
 	within "$limit" 10000 13125
-	log_timing_test $? "the qdisc's bound changed to 50 ms: the class's follows" \
+	tap_timing_result $? "the qdisc's bound changed to 50 ms: the class's follows" \
 		"backlog limit $limit B, service rate $rate bit/s"
 }
 
@@ -220,7 +220,7 @@ cap_falls() {
 		read -r rate limit drops <<<"$(bound_stats)" &&
 		# (500 kbit/s for 100 ms: 6250 bytes, from the cap, at once)
 		within "$limit" 5000 6250
-	log_test $? "W lowered under load: the bound follows at once" \
+	tap_result $? "W lowered under load: the bound follows at once" \
 		"backlog limit $limit B, service rate $rate bit/s"
 	# The flood again at 800 kbit/s, 1.6 W: the class stays full, and a
 	# ping finds room in it after most departures. At 4 Mbit/s, eight
@@ -234,7 +234,7 @@ cap_falls() {
 	out=$(measure_twice ping_bounded 20 100 23)
 	rc=$?
 	flood_stop
-	log_timing_test $rc "after W fell, pings wait no more than 100 ms" "$out"
+	tap_timing_result $rc "after W fell, pings wait no more than 100 ms" "$out"
 }
 
 recovers() {
@@ -248,7 +248,7 @@ recovers() {
 	read -r r0 l0 drops <<<"$(bound_stats)"
 	# (250 kbit/s for 100 ms is 3125 bytes: two packets of the flood's)
 	within "$r0" 200000 250000 && within "$l0" 2500 3125
-	log_timing_test $? "W at 250 kbit/s: measured, and held to two packets" \
+	tap_timing_result $? "W at 250 kbit/s: measured, and held to two packets" \
 		"service rate $r0 bit/s, backlog limit $l0 B"
 	tcq qdisc change dev veth0 root er2bc rate 10mbit
 	sleep 2.5
@@ -256,7 +256,7 @@ recovers() {
 	flood_stop
 	# (the flood's 4 Mbit/s, or W's 10 for 100 ms before it is measured)
 	within "$limit" 40000 125000
-	log_timing_test $? "W raised to 10 Mbit/s: the bound is no longer two packets'" \
+	tap_timing_result $? "W raised to 10 Mbit/s: the bound is no longer two packets'" \
 		"service rate $r0 -> $rate bit/s, backlog limit $l0 -> $limit B"
 }
 
@@ -329,10 +329,10 @@ neighbours_through() {
 		read -r failed ps pr limit drops <<<"$(neighbours_once "$1")"
 	fi
 	within "$drops" 1 1e12
-	log_test $? "$2: the flood met the class's bound" \
+	tap_result $? "$2: the flood met the class's bound" \
 		"backlog limit $limit B, latency drops $drops"
 	[ "$failed" = 0 ] && [ "$ps" -gt 0 ] && [ "$pr" -gt 0 ]
-	log_test $? "$2: neighbours probed through the full class, at both ends, never failed" \
+	tap_result $? "$2: neighbours probed through the full class, at both ends, never failed" \
 		"$failed failures; probes seen at the sender and the receiver: $ps and $pr$first"
 }
 
@@ -378,7 +378,7 @@ raw_arp() {
 	done
 	flood_stop
 	within "$drops" 1 1e12 && within "$top" 20000 26250 && within "$most" 1 "$top + 1442"
-	log_test $? "frames typed ARP from a packet socket are held to the bound" \
+	tap_result $? "frames typed ARP from a packet socket are held to the bound" \
 		"backlog at most $most B of a limit of at most $top B, latency drops $drops"
 }
 
@@ -397,13 +397,13 @@ other_child() {
 	read -r rate limit drops <<<"$(bound_stats)"
 	wait $flood_pid
 	[ "$limit" = 0 ] && [ "$drops" = 0 ]
-	log_test $? "netem under a class: the qdisc's bound is not its (fifo children only)" \
+	tap_result $? "netem under a class: the qdisc's bound is not its (fifo children only)" \
 		"backlog limit $limit, latency drops $drops"
 	tcq class change dev veth0 classid 1:1 er2bc latency 50ms &&
 		read -r rate limit drops <<<"$(bound_stats)" &&
 		# (W's 10 Mbit/s for 50 ms, or the rate measured since)
 		within "$limit" 1514 62500
-	log_test $? "the class's own bound applies over any child" "backlog limit $limit B"
+	tap_result $? "the class's own bound applies over any child" "backlog limit $limit B"
 }
 
 require_cmd tc ip ping python3

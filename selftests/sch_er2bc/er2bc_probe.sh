@@ -21,7 +21,7 @@ PORT=4950
 require_cmd tc ip python3 iperf3 unshare
 tap_begin
 gateways_setup
-log_test $? "two gateways and a router"
+tap_result $? "two gateways and a router"
 
 raw() { ip netns exec "$1" python3 "$here/genlraw.py" "${@:2}"; }
 ifb=$(ip netns exec "$B" cat /sys/class/net/b0/ifindex)
@@ -33,18 +33,18 @@ CMD_PROBE_GET=4 CMD_METER_SET=5 CMD_METER_DEL=6 CMD_METER_GET=7
 tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit default 1 \
 	probe-port $PORT peer 10.0.2.0/24 &&
 	tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit
-log_test $? "er2bc on A counts toward 10.0.2.0/24, requests to port $PORT"
+tap_result $? "er2bc on A counts toward 10.0.2.0/24, requests to port $PORT"
 out=$(tc -netns "$A" -j qdisc show dev a0 | json_get "j[0]['options']['probe_port'], j[0]['options']['peer']")
 [ "$out" = "$PORT ['10.0.2.0/24']" ]
-log_test $? "tc shows probe-port and peer" "$out"
+tap_result $? "tc shows probe-port and peer" "$out"
 out=$(tc -netns "$A" qdisc change dev a0 root handle 1: er2bc peer 10.0.2.1/24 2>&1)
 [ $? != 0 ] && [[ "$out" == *"host bits"* ]] &&
 	[ "$(tc -netns "$A" -j qdisc show dev a0 | json_get "j[0]['options']['peer']")" = "['10.0.2.0/24']" ]
-log_test $? "tc refuses a peer prefix with host bits, keeps the old one" "$out"
+tap_result $? "tc refuses a peer prefix with host bits, keeps the old one" "$out"
 out=$(tc -netns "$A" qdisc change dev a0 root handle 1: er2bc peer 10.0.0.0/8 peer 10.1.0.0/16 \
 	peer 10.2.0.0/16 peer 10.3.0.0/16 peer 10.4.0.0/16 2>&1)
 [ $? != 0 ] && [[ "$out" == *"at most 4"* ]]
-log_test $? "tc refuses a fifth peer prefix" "$out"
+tap_result $? "tc refuses a fifth peer prefix" "$out"
 
 # --- the meter: refusals first, nothing created by them
 refused() {
@@ -53,7 +53,7 @@ refused() {
 	out=$(raw "$B" send $CMD_METER_SET "$@")
 	[ $? = 1 ] && [[ "$out" == *"$want"* ]] &&
 		! raw "$B" send $CMD_METER_DEL "$P_IF:u32:$ifb" >/dev/null
-	log_test $? "meter-set refused: $desc" "$out"
+	tap_result $? "meter-set refused: $desc" "$out"
 }
 refused "no port" "needs ifindex and port" "$P_IF:u32:$ifb"
 refused "port 0" "out of range" "$P_IF:u32:$ifb" "$P_PORT:u16:0"
@@ -73,12 +73,12 @@ refused "a peer address of 5 bytes" "4 or 16 bytes" "$P_IF:u32:$ifb" "$P_PORT:u1
 out=$(ip netns exec "$B" unshare -U python3 "$here/genlraw.py" send $CMD_METER_SET \
 	"$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" 2>&1)
 [ $? = 1 ] && [[ "$out" == *"ermitted"* ]]
-log_test $? "meter-set from an unprivileged user namespace is refused" "$out"
+tap_result $? "meter-set from an unprivileged user namespace is refused" "$out"
 out=$(raw "$B" send $CMD_METER_SET "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" "$P_PEER:prefix:10.0.1.0/24")
-log_test $? "meter on B's b0, from 10.0.1.0/24" "$out"
+tap_result $? "meter on B's b0, from 10.0.1.0/24" "$out"
 out=$(raw "$A" send $CMD_METER_GET "$P_IF:u32:$ifa")
 [ $? = 1 ] && [[ "$out" == *"no meter on this device"* ]]
-log_test $? "meter-get of a device without one: ENOENT" "$out"
+tap_result $? "meter-get of a device without one: ENOENT" "$out"
 
 # --- requests in parallel: the family takes no genl_mutex, so a meter-get
 # never waits behind an abw-set that waits for RTNL. RTNL is held for a
@@ -183,25 +183,25 @@ if [ $rc = 2 ] && machine_slow; then
 	rc=$ksft_skip tries="machine slow, not told apart: $tries"
 fi
 [ $rc = 2 ] && rc=1
-log_test $rc "a meter-get answers while an abw-set waits for RTNL (no genl_mutex)" "$tries"
+tap_result $rc "a meter-get answers while an abw-set waits for RTNL (no genl_mutex)" "$tries"
 out=$(raw "$A" send $CMD_PROBE_GET "$P_IF:u32:$ifa" "$P_H:u32:0x10000" "$P_KEY:hex:0001ffff")
 [ $? = 1 ] && [[ "$out" == *"no request with this key"* ]]
-log_test $? "probe-get of a request never sent: ENOENT" "$out"
+tap_result $? "probe-get of a request never sent: ENOENT" "$out"
 for key in 000102 "$(printf '%066x' 1)"; do
 	out=$(raw "$A" send $CMD_PROBE_GET "$P_IF:u32:$ifa" "$P_H:u32:0x10000" "$P_KEY:hex:$key")
 	[ $? = 1 ] && [[ "$out" == *"key is 4 to 32 bytes"* ]]
-	log_test $? "probe-get refuses a key of $((${#key} / 2)) bytes" "$out"
+	tap_result $? "probe-get refuses a key of $((${#key} / 2)) bytes" "$out"
 	out=$(raw "$B" send $CMD_METER_GET "$P_IF:u32:$ifb" "$P_KEY:hex:$key")
 	[ $? = 1 ] && [[ "$out" == *"key is 4 to 32 bytes"* ]]
-	log_test $? "meter-get refuses a key of $((${#key} / 2)) bytes" "$out"
+	tap_result $? "meter-get refuses a key of $((${#key} / 2)) bytes" "$out"
 done
 out=$(raw "$B" dump $CMD_METER_GET "$P_IF:u32:$ifb" "$P_KEY:hex:00010203" 2>&1)
 [ $? = 1 ] && [[ "$out" == *"Invalid argument"* ]]
-log_test $? "a dump of meters refuses a key" "$out"
+tap_result $? "a dump of meters refuses a key" "$out"
 
 check() { # DESC JSON-EXPR: probecheck's result, checked in Python
 	python3 -c "import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if ($2) else 1)" "$res"
-	log_test $? "$1" "$(echo "$res" | json_get "{k: v for k, v in j.items() if k != 'per_interval'}")"
+	tap_result $? "$1" "$(echo "$res" | json_get "{k: v for k, v in j.items() if k != 'per_interval'}")"
 }
 
 # --- TCP through an 8 Mbit/s bottleneck with a deep buffer: a standing
@@ -226,11 +226,11 @@ check "TCP at a bottleneck: 100 intervals, none lossy, none negative (r1 drops/b
 # how much it counted depends on how fast the emulated sender is (the debug
 # kernel once sent 829 packets in the 10 s)
 python3 -c "import json,sys; sys.exit(0 if json.loads(sys.argv[1])['sent'] > 1000 else 1)" "$res"
-log_timing_test $? "TCP at a bottleneck: over 1000 packets counted in 10 s" \
+tap_timing_result $? "TCP at a bottleneck: over 1000 packets counted in 10 s" \
 	"$(echo "$res" | json_get "j['sent']") packets"
 ign=$(tc -netns "$A" -s -j qdisc show dev a0 | json_get "j[0]['probe_ignored']")
 [ "$ign" -gt 0 ] 2>/dev/null
-log_test $? "A's qdisc ignored what was not toward the peer (IPv6 neighbour discovery)" "ignored $ign"
+tap_result $? "A's qdisc ignored what was not toward the peer (IPv6 neighbour discovery)" "ignored $ign"
 
 # --- netem drops 2% at the router: what probecheck finds lost is what netem
 # dropped, less the requests it dropped (those intervals merge)
@@ -242,7 +242,7 @@ tcp_quiet() {
 		state last-ack state syn-sent dst 10.0.2.2 | grep -q .
 }
 busywait 30000 tcp_quiet
-log_test $? "the TCP flow has stopped sending" \
+tap_result $? "the TCP flow has stopped sending" \
 	"$(ip netns exec "$A" ss -Htn dst 10.0.2.2 | awk '{print $1}' | sort | uniq -c | xargs)"
 # netem sees only A's packets, which both ends count: R's own toward B
 # (ARP, its neighbour probes) would be dropped too and counted nowhere
@@ -315,7 +315,7 @@ dropped() {
 tc -netns "$B" qdisc add dev b0 handle ffff: ingress &&
 	tc -netns "$B" filter add dev b0 parent ffff: protocol ip prio 1 matchall \
 		action police rate 1mbit burst 10k drop
-log_test $? "B polices its ingress to 1 Mbit/s"
+tap_result $? "B polices its ingress to 1 Mbit/s"
 probe_run 40 2
 pd=$(dropped)
 check "B's ingress policer dropped ${pd:-0} packets, none counted lost" \
@@ -325,7 +325,7 @@ tc -netns "$B" qdisc del dev b0 handle ffff: ingress &&
 	tc -netns "$B" qdisc add dev b0 handle ffff: ingress &&
 	tc -netns "$B" filter add dev b0 parent ffff: protocol ip prio 1 matchall \
 		action mirred egress redirect dev ifb0
-log_test $? "B redirects its ingress to an IFB"
+tap_result $? "B redirects its ingress to an IFB"
 probe_run 40 2
 check "B's ingress redirected to an IFB: every packet counted, none lost" \
 	"r['lost'] == 0 and r['negative'] == 0 and r['missing'] == 0 and r['sent'] > 100"
@@ -335,7 +335,7 @@ tc -netns "$B" qdisc del dev b0 handle ffff: ingress
 out=$(raw "$B" send $CMD_METER_DEL "$P_IF:u32:$ifb") &&
 	out=$(raw "$B" send $CMD_METER_GET "$P_IF:u32:$ifb")
 [ $? = 1 ] && [[ "$out" == *"no meter"* ]]
-log_test $? "meter-del removes the meter" "$out"
+tap_result $? "meter-del removes the meter" "$out"
 raw "$B" send $CMD_METER_SET "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" >/dev/null &&
 	ip -n "$B" link del b0 && [ "$(raw "$B" dump $CMD_METER_GET | wc -l)" = 0 ]
-log_test $? "a meter goes with its device"
+tap_result $? "a meter goes with its device"

@@ -64,11 +64,11 @@ unlimited() {
 	local bps
 
 	setup rates
-	log_test $? "one class, a pfifo grafted under it"
+	tap_result $? "one class, a pfifo grafted under it"
 	bps=$(iperf3_run "$SND" "$RCV" 10.0.0.2 -t 3 -O 1 |
 		json_get "j['end']['sum_received']['bits_per_second']") || bps=0
 	within "$bps" 40000000 1e12
-	log_test $? "rate unlimited does not shape" \
+	tap_result $? "rate unlimited does not shape" \
 		"TCP goodput $(printf %.0f "$bps") bit/s, $(printf %.0f "$cap_tcp") through pfifo"
 }
 enough() { within "$1" "$2" 1e12; }
@@ -107,7 +107,7 @@ measure_tcp() {
 check_tcp() {
 	local rate=$1 desc=$2 out rc
 	if ! enough "$cap_tcp" "$((3 * rate))"; then
-		log_test $ksft_skip "$desc" "machine slow: TCP capacity $(printf %.0f "$cap_tcp") bit/s"
+		tap_result $ksft_skip "$desc" "machine slow: TCP capacity $(printf %.0f "$cap_tcp") bit/s"
 		return
 	fi
 	# a cap burst of 20 ms at the rate, as for UDP below (the debug kernel
@@ -116,7 +116,7 @@ check_tcp() {
 	out=$(measure_twice measure_tcp "$rate")
 	rc=$?
 	tcq qdisc change dev veth0 root er2bc burst 0
-	log_timing_test $rc "$desc" "$out"
+	tap_timing_result $rc "$desc" "$out"
 }
 
 # measure_udp RATE: what arrives of UDP offered at twice the cap RATE,
@@ -140,7 +140,7 @@ check_udp() {
 	# left for the shaper: at 2.03 times the rate, 6.1 beside the debug
 	# kernel read 47.7 of 50 Mbit/s in CI; as for TCP, three times
 	if ! enough "$cap_udp" "$((3 * rate))"; then
-		log_test $ksft_skip "$desc" "machine slow: UDP capacity $(printf %.0f "$cap_udp") bit/s"
+		tap_result $ksft_skip "$desc" "machine slow: UDP capacity $(printf %.0f "$cap_udp") bit/s"
 		return
 	fi
 	# a queue deep enough (300 datagrams: 70 ms at 50 Mbit/s) that a sender
@@ -155,7 +155,7 @@ check_udp() {
 	rc=$?
 	tcq qdisc change dev veth0 parent 1:1 handle 10: pfifo limit 50
 	tcq qdisc change dev veth0 root er2bc burst 0
-	log_timing_test $rc "$desc" "$out"
+	tap_timing_result $rc "$desc" "$out"
 }
 
 # the cap at 10 and 50 Mbit/s, TCP and UDP
@@ -178,7 +178,7 @@ fq_codel() {
 	tcq qdisc del dev veth0 parent 1:1 &&
 		tcq qdisc add dev veth0 parent 1:1 handle 20: fq_codel target 20ms interval 200ms &&
 		tcq qdisc change dev veth0 root er2bc rate 10mbit
-	log_test $? "fq_codel grafted in place of the pfifo"
+	tap_result $? "fq_codel grafted in place of the pfifo"
 	check_tcp 10000000 "TCP at 10 Mbit/s through a grafted fq_codel"
 }
 
@@ -275,8 +275,8 @@ step() {
 		step_run
 		step_out1="$step_out1; $first1" step_out2="$step_out2; $first2"
 	fi
-	log_timing_test $step_rc1 "cap lowered under load: in force within 100 ms, no stall" "$step_out1"
-	log_timing_test $step_rc2 "cap raised under load: in force within 100 ms, no stall" "$step_out2"
+	tap_timing_result $step_rc1 "cap lowered under load: in force within 100 ms, no stall" "$step_out1"
+	tap_timing_result $step_rc2 "cap raised under load: in force within 100 ms, no stall" "$step_out2"
 }
 
 # A cap raised while packets wait releases them at once: 1400-byte pings at
@@ -288,7 +288,7 @@ release() {
 	local ping
 
 	if ! setup || ! tcq qdisc change dev veth0 root er2bc rate 1kbit burst 100; then
-		log_test 1 "raising the cap releases waiting packets at once" "no qdisc to raise"
+		tap_result 1 "raising the cap releases waiting packets at once" "no qdisc to raise"
 		return
 	fi
 	ip netns exec "$SND" ping -q -c 2 -i 0.2 -s 1400 -w 6 10.0.0.2 >/dev/null &
@@ -296,7 +296,7 @@ release() {
 	sleep 0.5
 	tcq qdisc change dev veth0 root er2bc rate 10mbit
 	wait $ping
-	log_test $? "raising the cap releases waiting packets at once" "two replies within 6 s"
+	tap_result $? "raising the cap releases waiting packets at once" "two replies within 6 s"
 }
 
 require_cmd tc ip iperf3 python3 ss

@@ -59,9 +59,9 @@ w_checks() {
 
 	detail="$(printf %.0f "$wire") bit/s on the wire${5:+, $5}"
 	within "$wire" 0 $((w * 102 / 100 + extra))
-	log_test $? "$desc: held to W" "$detail"
+	tap_result $? "$desc: held to W" "$detail"
 	within "$wire" $((w * 90 / 100)) $((w * 2))
-	log_timing_test $? "$desc: fills W" "$detail"
+	tap_timing_result $? "$desc: fills W" "$detail"
 }
 # qdisc KIND FIELD...: those fields of the first qdisc of that kind (the
 # estimator's counts, which tc leaves out while they are all 0, read 0)
@@ -84,7 +84,7 @@ tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit burst 16k &&
 		ip_proto udp dst_port 5001 classid 1:1 &&
 	tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
 		ip_proto udp dst_port 5002 classid 1:2
-log_test $? "two classes, prio 1 and 2, under W = 5 Mbit/s"
+tap_result $? "two classes, prio 1 and 2, under W = 5 Mbit/s"
 
 # held_once SENDER_1: 1:1 fed by SENDER_1 (a port spec of udpflood.py),
 # 1:2 greedy; their rates over 8 s, printed, and whether 1:2 got the rest
@@ -105,10 +105,10 @@ held_test() {
 	local desc=$1 s1=$2 out rc
 	shift 2
 	tcq qdisc replace dev dummy0 parent 1:1 handle 10: "$@" ||
-		{ log_test 1 "$desc" "cannot add $*"; return; }
+		{ tap_result 1 "$desc" "cannot add $*"; return; }
 	out=$(measure_twice held_once "$s1")
 	rc=$?
-	log_timing_test $rc "$desc" "$out"
+	tap_timing_result $rc "$desc" "$out"
 	tcq qdisc del dev dummy0 parent 1:1
 }
 held_test "tbf 100kbit under prio 1: prio 2 gets the rest of W" 5001 \
@@ -126,7 +126,7 @@ tcq qdisc del dev dummy0 root
 tcq qdisc add dev dummy0 root handle 1: htb default 1 &&
 	tcq class add dev dummy0 parent 1: classid 1:1 htb rate 20kbit ceil 20kbit &&
 	tcq qdisc add dev dummy0 parent 1:1 handle 10: er2bc probe-port $PORT
-log_test $? "er2bc with probe-port $PORT under an htb class of 20 kbit/s"
+tap_result $? "er2bc with probe-port $PORT under an htb class of 20 kbit/s"
 requests 300 0.002
 # both read from one dump, at one instant
 read -r hq hb hd eq eb ed ep <<<"$(tcq -s -j qdisc show dev dummy0 | json_get "' '.join(
@@ -134,13 +134,13 @@ read -r hq hb hd eq eb ed ep <<<"$(tcq -s -j qdisc show dev dummy0 | json_get "'
 	(('htb', 'qlen'), ('htb', 'backlog'), ('htb', 'drops'), ('er2bc', 'qlen'),
 	 ('er2bc', 'backlog'), ('er2bc', 'drops'), ('er2bc', 'probes')))")"
 [ "$hq" = "$eq" ] && [ "$hb" = "$eb" ] && [ "$hd" = "$ed" ] && [ "$ed" -gt 0 ]
-log_test $? "requests dropped by er2bc: htb's qlen, backlog and drops agree with er2bc's" \
+tap_result $? "requests dropped by er2bc: htb's qlen, backlog and drops agree with er2bc's" \
 	"htb $hq p ${hb} B ${hd} dropped, er2bc $eq p ${eb} B ${ed} dropped, $ep sent"
 # 16 requests of 60 bytes at 20 kbit/s: gone in half a second
 sleep 1.5
 read -r hq hb <<<"$(qdisc htb qlen backlog)"
 [ "$hq" = 0 ] && [ "$hb" = 0 ]
-log_test $? "once er2bc has sent everything, htb holds nothing" "qlen $hq, backlog $hb B"
+tap_result $? "once er2bc has sent everything, htb holds nothing" "qlen $hq, backlog $hb B"
 tcq qdisc del dev dummy0 root
 
 # --- a LAN host behind the gateway floods the estimator's port: H sends
@@ -155,7 +155,7 @@ veth_pair "$H" h0 10.9.1.2/24 "$NS" g1 10.9.1.1/24 &&
 	ip netns exec "$NS" sysctl -qw net.ipv4.ip_forward=1 &&
 	tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit burst 16k \
 		probe-port $PORT peer 192.0.2.0/24
-log_test $? "a LAN host H behind the gateway; er2bc W = 5 Mbit/s, probe-port $PORT"
+tap_result $? "a LAN host H behind the gateway; er2bc W = 5 Mbit/s, probe-port $PORT"
 ip netns exec "$H" python3 "$here/udpflood.py" --head 0001 192.0.2.2 14 $PORT $PORT &
 hflood=$!
 ip netns exec "$H" python3 "$here/udpflood.py" --head "$request" --len 28 192.0.2.2 14 \
@@ -176,7 +176,7 @@ wait $hflood $hflood4
 w_checks "$wire" 5000000 $((100 * 70 * 8 / 8)) "the LAN host's flood to the estimator's port" \
 	"H's packets in: $fwd"
 [ $((p1 - p0)) = 100 ]
-log_test $? "the qdisc cut its counts at G's 100 requests, none of H's" "requests cut: $((p1 - p0))"
+tap_result $? "the qdisc cut its counts at G's 100 requests, none of H's" "requests cut: $((p1 - p0))"
 # G's own socket floods requests for 2 s, faster than one a
 # millisecond: 8 take the requests' path at once, then one a millisecond
 # (2000 in the 2 s, 100 ms of slack); the rest go through the classes,
@@ -189,11 +189,11 @@ txp1=$(ip netns exec "$NS" cat /sys/class/net/dummy0/statistics/tx_packets)
 cut=$((p2 - p1)) sent=$((txp1 - txp0))
 if [ $sent -le $((cut + 100)) ]; then
 	# the flood did not outpace the limit: nothing was checked
-	log_timing_test 1 "G floods requests: at most 8 plus one a millisecond take the requests' path" \
+	tap_timing_result 1 "G floods requests: at most 8 plus one a millisecond take the requests' path" \
 		"the flood sent $sent, $cut cut: not faster than the limit"
 else
 	[ $cut -ge 8 ] && [ $cut -le $((8 + 2000 + 100)) ]
-	log_test $? "G floods requests: at most 8 plus one a millisecond take the requests' path" \
+	tap_result $? "G floods requests: at most 8 plus one a millisecond take the requests' path" \
 		"$cut of $sent cut in 2 s"
 fi
 # Without a probe-mark, only the root user's sockets take the requests'
@@ -205,7 +205,7 @@ sleep 0.5
 read -r p3 i3 <<<"$(qdisc er2bc probes probe_ignored)"
 # they did go out, through the classes (counted as ignored, as look-alikes)
 [ $((p3 - p2)) = 0 ] && [ $((i3 - i2)) -ge 100 ]
-log_test $? "no probe-mark: requests from user nobody's socket cut no count" \
+tap_result $? "no probe-mark: requests from user nobody's socket cut no count" \
 	"requests cut: $((p3 - p2)) of 100; ignored: $((i3 - i2))"
 # With a probe-mark, a process without CAP_NET_ADMIN or CAP_NET_RAW (which
 # cannot set SO_MARK) has no way past W: G's unmarked flood of requests is
@@ -214,7 +214,7 @@ log_test $? "no probe-mark: requests from user nobody's socket cut no count" \
 tcq qdisc change dev dummy0 root handle 1: er2bc probe-mark 0x4e43 &&
 	[ "$(tcq -j qdisc show dev dummy0 |
 		json_get "[q for q in j if q['kind'] == 'er2bc'][0]['options']['probe_mark']")" = 0x4e43 ]
-log_test $? "probe-mark 0x4e43" "$(tcq qdisc show dev dummy0 | grep -o 'probe-mark [^ ]*')"
+tap_result $? "probe-mark 0x4e43" "$(tcq qdisc show dev dummy0 | grep -o 'probe-mark [^ ]*')"
 p3=$(qdisc er2bc probes)
 # a bulk flood keeps W full, so that requests past the cap would show
 flood 8 9 &
@@ -231,7 +231,7 @@ p4=$(qdisc er2bc probes)
 # W (the cap counts frames as the dummy device does) and the 100 requests
 w_checks "$wire" 5000000 $((100 * 70 * 8 / 5)) "an unmarked flood of requests from G"
 [ $((p4 - p3)) = 100 ]
-log_test $? "the counts were cut at the 100 marked requests, at none of the flood's" \
+tap_result $? "the counts were cut at the 100 marked requests, at none of the flood's" \
 	"requests cut: $((p4 - p3))"
 tcq qdisc del dev dummy0 root
 
@@ -240,10 +240,10 @@ setup_ns P
 veth_pair "$NS" g2 10.9.2.1/24 "$P" p0 10.9.2.2/24
 tcq qdisc add dev g2 root handle 1: er2bc rate 2mbit
 out=$(ip netns exec "$NS" ping -c 3 -i 0.2 -W 2 10.9.2.2 2>&1)
-log_test $? "an er2bc root with no class: ARP and ping get through" "$(echo "$out" | grep 'packets transmitted')"
+tap_result $? "an er2bc root with no class: ARP and ping get through" "$(echo "$out" | grep 'packets transmitted')"
 u=$(tcq -s -j qdisc show dev g2 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['unclassified']")
 [ "${u:-0}" -ge 4 ]
-log_test $? "they are counted as unclassified" "unclassified $u"
+tap_result $? "they are counted as unclassified" "unclassified $u"
 tcq qdisc add dev dummy0 root handle 1: er2bc rate 2mbit burst 16k
 flood 10 6001 6002 &
 sleep 2
@@ -260,11 +260,11 @@ sleep 2
 got=$(ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 8)
 wait
 echo "$got" | json_get "j['1:1'] >= 0.9 * 2e6" | grep -qx True
-log_timing_test $? "a class of prio 63 goes before unclassified traffic" \
+tap_timing_result $? "a class of prio 63 goes before unclassified traffic" \
 	"1:1 $(echo "$got" | json_get "round(j['1:1'] / 1e3)")k of 2000k"
 out=$(tcq qdisc change dev dummy0 root er2bc default 77 2>&1)
 [ $? = 0 ] && [[ "$out" == *"default class does not exist"* ]]
-log_test $? "tc warns of a default class that does not exist" "$out"
+tap_result $? "tc warns of a default class that does not exist" "$out"
 tcq qdisc del dev dummy0 root
 
 # --- F_r, whose average guarantee eq. 2 takes, holds only the TCP classes
@@ -279,7 +279,7 @@ tcq qdisc add dev dummy0 root handle 1: er2bc rate 10mbit mode er2bc &&
 sd=$(ip netns exec "$NS" "$ctl" -j show dev dummy0 handle 1: |
 	json_get "' '.join(str(c['demand_bytes_per_second']) for c in j['classes'])")
 [ "$sd" = "125000 0" ]
-log_test $? "a best-effort TCP class is not in F_r: a lossless estimate leaves S_d = R_f" "S_d $sd"
+tap_result $? "a best-effort TCP class is not in F_r: a lossless estimate leaves S_d = R_f" "S_d $sd"
 tcq qdisc del dev dummy0 root
 
 # --- netlink: every command of both families validated strictly, so a
@@ -287,13 +287,13 @@ tcq qdisc del dev dummy0 root
 ifindex=$(ip netns exec "$NS" cat /sys/class/net/dummy0/ifindex)
 out=$(GENL_RESERVED=1 ip netns exec "$NS" python3 "$here/genlraw.py" send 1 "2:u32:$ifindex")
 [ $? = 1 ] && [[ "$out" == "Invalid argument"*"reserved"* ]]
-log_test $? "er2bc: a request with the genl header's reserved field set is refused" "$out"
+tap_result $? "er2bc: a request with the genl header's reserved field set is refused" "$out"
 if modprobe tcp_rcvmgr 2>/dev/null; then
 	out=$(GENL_RESERVED=1 GENL_FAMILY=tcp_rcvmgr ip netns exec "$NS" python3 "$here/genlraw.py" send 4)
 	[ $? = 1 ] && [[ "$out" == "Invalid argument"*"reserved"* ]]
-	log_test $? "tcp_rcvmgr: a request with the genl header's reserved field set is refused" "$out"
+	tap_result $? "tcp_rcvmgr: a request with the genl header's reserved field set is refused" "$out"
 else
-	log_test 1 "tcp_rcvmgr: a request with the genl header's reserved field set is refused" \
+	tap_result 1 "tcp_rcvmgr: a request with the genl header's reserved field set is refused" \
 		"tcp_rcvmgr does not load"
 fi
 
@@ -316,11 +316,11 @@ meter-set: ok
 meter-del: ok
 config-set: Operation not permitted: "
 [ "$out" = "$want" ]
-log_test $? "unshare -U -r -n: abw-set, meter-set and meter-del allowed, tcp_rcvmgr config-set refused" \
+tap_result $? "unshare -U -r -n: abw-set, meter-set and meter-del allowed, tcp_rcvmgr config-set refused" \
 	"$(echo "$out" | tr '\n' '|')"
 out=$(ip netns exec "$NS" unshare -U "$ctl" monitor count 1 timeout 5s 2>&1)
 [ $? != 0 ] && [[ "$out" == *"ermitted"* ]]
-log_test $? "the monitor group refuses a listener without CAP_NET_ADMIN" "$out"
+tap_result $? "the monitor group refuses a listener without CAP_NET_ADMIN" "$out"
 
 # --- a ctrl-get dump resumed while classes come and go: a dump that could
 # have skipped or repeated a class is marked interrupted (NLM_F_DUMP_INTR,
@@ -331,7 +331,7 @@ for i in $(seq 1 4096); do
 	printf "class add dev dummy0 parent 1: classid 1:%x er2bc prio %d rate 1kbit\n" "$i" $((1 + i % 64))
 done >"$batch"
 tcq -batch "$batch"
-log_test $? "4096 classes"
+tap_result $? "4096 classes"
 for i in $(seq 1 100); do
 	printf "class add dev dummy0 parent 1: classid 1:%x er2bc prio %d\nclass del dev dummy0 classid 1:%x\n" \
 		$((0x2000 + i)) $((1 + i % 64)) $((0x2000 + i))
@@ -367,7 +367,7 @@ EOF
 rc=$?
 kill $churn 2>/dev/null
 wait $churn 2>/dev/null
-log_test $rc "ctrl-get of 4096 classes while classes come and go: no dump wrong and unmarked" "$out"
+tap_result $rc "ctrl-get of 4096 classes while classes come and go: no dump wrong and unmarked" "$out"
 rm -f "$batch"
 tcq qdisc del dev dummy0 root
 
@@ -423,4 +423,4 @@ print(f"10 dumps: {intr} marked interrupted, {bad} wrong and unmarked")
 sys.exit(0 if bad == 0 and intr > 0 else 1)
 EOF
 )
-log_test $? "meter-get of 600 meters while one comes and goes: no dump wrong and unmarked" "$out"
+tap_result $? "meter-get of 600 meters while one comes and goes: no dump wrong and unmarked" "$out"

@@ -84,7 +84,7 @@ setup() {
 rate_test() {
 	local got rc
 	if [ -n "$slow" ]; then
-		log_test $ksft_skip "$1" "$slow"
+		tap_result $ksft_skip "$1" "$slow"
 		return
 	fi
 	got=$(rates 5001 5002)
@@ -95,7 +95,7 @@ sys.exit(any(abs(got.get(c, 0) - float(w)) > 0.04 * float(w) + 1442 * 8 / 5
              for c, w in (p.split("=") for p in sys.argv[2].split())))
 EOF
 	rc=$?
-	log_timing_test $rc "$1" "$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(" ".join(f"{c}={v/1e3:.0f}k" for c, v in sorted(j.items())))' "$got")"
+	tap_timing_result $rc "$1" "$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(" ".join(f"{c}={v/1e3:.0f}k" for c, v in sorted(j.items())))' "$got")"
 }
 
 # a scavenger holds no guarantee: refused with a rate, by tc and by the
@@ -107,17 +107,17 @@ refused() {
 	out=$(tcq class change dev dummy0 classid 1:2 er2bc type scavenger rate 100kbit 2>&1)
 	rc=$?
 	[ $rc -ne 0 ] && [[ $out == *'illegal "rate" value "100kbit": a scavenger class holds no guarantee'* ]]
-	log_test $? "tc refuses type scavenger with a rate, naming the value" "$out"
+	tap_result $? "tc refuses type scavenger with a rate, naming the value" "$out"
 	out=$(tcq class change dev dummy0 classid 1:2 er2bc type scavenger 2>&1)
 	rc=$?
 	cls=$(tcq class show dev dummy0 classid 1:2)
 	[ $rc -ne 0 ] && [[ $out == *'scavenger class holds no guarantee: give it rate 0'* ]] &&
 		[[ $cls == *'rate 300Kbit'*'type tcp'* ]]
-	log_test $? "the kernel refuses a scavenger with the class's rate; the class is unchanged" \
+	tap_result $? "the kernel refuses a scavenger with the class's rate; the class is unchanged" \
 		"$out; $cls"
 	tcq class change dev dummy0 classid 1:2 er2bc rate 0 type scavenger &&
 		[[ $(tcq class show dev dummy0 classid 1:2) == *'type scavenger'* ]]
-	log_test $? "rate 0 and type scavenger at once: taken, and shown"
+	tap_result $? "rate 0 and type scavenger at once: taken, and shown"
 }
 
 yielded() { tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['yielded']"; }
@@ -147,13 +147,13 @@ for _ in range(40):
 	read -r p1 q1 <<<"$(cls2)"
 	y1=$(yielded)
 	[ "$q1" = 40 ] && [ "$p1" = "$p0" ] && [ "$y1" -gt "$y0" ]
-	log_test $? "a burst behind a hold waits, and tc -s counts the dequeues it turned away" \
+	tap_result $? "a burst behind a hold waits, and tc -s counts the dequeues it turned away" \
 		"queued $q1, sent $((p1 - p0)); yielded $y0 -> $y1"
 	ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 2 scavenger-hold 2s
 	sleep 3
 	read -r p2 q2 <<<"$(cls2)"
 	[ "$q2" = 0 ] && [ $((p2 - p0)) = 40 ]
-	log_test $? "the hold cut to 2 s, then no packet: the burst leaves when it ends" \
+	tap_result $? "the hold cut to 2 s, then no packet: the burst leaves when it ends" \
 		"queued $q2 after; sent $((p2 - p0)) of 40"
 }
 
@@ -175,12 +175,12 @@ hold() {
 	ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 11 scavenger-hold 60s
 	h=$(hold_left)
 	within "$h" 50000000 60000000
-	log_test $? "an estimate with scavenger-hold 60s: show prints what is left of it" "${h} us"
+	tap_result $? "an estimate with scavenger-hold 60s: show prints what is left of it" "${h} us"
 	rate_test "while the hold lasts the scavenger gets nothing, 1:1 its ceil" "1:1=1000000 1:2=0"
 	ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 12
 	h=$(hold_left)
 	[ "$h" = 0 ]
-	log_test $? "the next estimate without a hold ends it" "${h} us"
+	tap_result $? "the next estimate without a hold ends it" "${h} us"
 	rate_test "the hold ended: the scavenger borrows again" "1:1=1000000 1:2=1000000"
 }
 
@@ -195,7 +195,7 @@ er2bc_mode() {
 		ctl abw-set dev dummy0 handle 1: abw 2mbit recv 0 seq 14
 	g=$(class_stats "$NS" dummy0 | json_get "j['1:2']['guarantee']")
 	[ "$g" = 0 ]
-	log_test $? "mode er2bc, two estimates with nothing received: the scavenger has no guarantee" \
+	tap_result $? "mode er2bc, two estimates with nothing received: the scavenger has no guarantee" \
 		"guarantee $g"
 }
 
@@ -204,7 +204,7 @@ back_to_rate() {
 	setup scavenger || { setup_failed; return; }
 	tcq class change dev dummy0 classid 1:2 er2bc type tcp rate 300kbit &&
 		[[ $(tcq -s class show dev dummy0 classid 1:2) == *'guarantee 300Kbit'* ]]
-	log_test $? "a scavenger made a tcp class with a rate is guaranteed again"
+	tap_result $? "a scavenger made a tcp class with a rate is guaranteed again"
 }
 
 require_cmd tc ip python3

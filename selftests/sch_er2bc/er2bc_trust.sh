@@ -63,28 +63,28 @@ unloaded() { modprobe -r sch_er2bc 2>/dev/null; [ ! -e /sys/module/sch_er2bc ]; 
 if busywait 30000 unloaded; then
 	out=$("$ctl" show dev lo handle 1: 2>&1)
 	[ -e /sys/module/sch_er2bc ]
-	log_test $? "the first request for the er2bc family loads sch_er2bc" "$out"
+	tap_result $? "the first request for the er2bc family loads sch_er2bc" "$out"
 else
-	log_test $ksft_skip "the first request for the er2bc family loads sch_er2bc" \
+	tap_result $ksft_skip "the first request for the er2bc family loads sch_er2bc" \
 		"sch_er2bc cannot be unloaded here: $(lsmod | grep sch_er2bc)"
 fi
 
 gateways_setup
-log_test $? "two gateways and a router"
+tap_result $? "two gateways and a router"
 
 # A's er2bc shapes TCP toward B; r1's tbf is the bottleneck, with a queue
 tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
 	probe-port $PORT peer 10.0.2.0/24 &&
 	tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type tcp &&
 	tc -netns "$R" qdisc add dev r1 root tbf rate ${BN}mbit burst 20k limit 100k
-log_test $? "er2bc on A, a $BN Mbit/s bottleneck on r1"
+tap_result $? "er2bc on A, a $BN Mbit/s bottleneck on r1"
 
 printf 'er2bc-selftest-key-0123456789abcdef' >"$work/key" && chmod 600 "$work/key"
 ip netns exec "$B" "$abwd" responder --dev b0 --peer-prefix 10.0.1.0/24 --port $PORT \
 	--key-file "$work/key" --status "$work/resp.json" 2>"$work/resp.log" &
 pids+=($!)
 busywait 20000 udp_bound "$B" $PORT
-log_test $? "responder up, its meter on b0 with the key"
+tap_result $? "responder up, its meter on b0 with the key"
 
 ip netns exec "$B" iperf3 -s -p 5201 >/dev/null 2>&1 &
 pids+=($!)
@@ -170,14 +170,14 @@ phases
 seen=$(json_get "j['seen']" <"$work/forger.json")
 [ "${seen:-0}" -ge $((ATTACK * 10 / 2)) ]
 # (a Python on the debug kernel under TCG may start too late to see as many)
-log_timing_test $? "the attacker sent a burst behind each request it saw, and replayed it" "$info"
+tap_timing_result $? "the attacker sent a burst behind each request it saw, and replayed it" "$info"
 
 # estimates at the rate they are without the attacker: at least the fewer
 # of the two quiet phases, less 10 % (per second of each: on a slow
 # machine the attacked phase is the longer)
 lo=$((b1 < b2 ? b1 : b2))
 [ $((at * PHASE)) -ge $((lo * ATTACK * 9 / 10)) ] && [ "$lo" -gt 0 ]
-log_timing_test $? "under forged bursts and replays, the estimates go on" "$info"
+tap_timing_result $? "under forged bursts and replays, the estimates go on" "$info"
 
 # W follows from each estimate's R and L alone (eq. 8-11), so the attacker
 # moves W only through them. R is the bottleneck's rate (BN Mbit/s)
@@ -206,7 +206,7 @@ if [ $rc != 0 ] && ! machine_slow; then
 	rc=$?
 	info="$info; first try missed: $first"
 fi
-log_timing_test $rc "under forged bursts and replays, R is the quiet phases'" "$info"
+tap_timing_result $rc "under forged bursts and replays, R is the quiet phases'" "$info"
 
 # the refusals are counted: the responder's socket took every forgery and
 # replay (no checksum to fail), the meter refused them before
@@ -221,7 +221,7 @@ f, p = int(sys.argv[2]), int(sys.argv[3])
 ok = du >= 0.9 * f and dr >= 0.9 * p and mu >= 0.9 * f and mr >= 0.9 * p
 sys.exit(0 if ok and f > 0 and p > 0 else 1)
 PY
-log_test $? "forgeries and replays counted: responder and meter" \
+tap_result $? "forgeries and replays counted: responder and meter" \
 	"responder dropped unauthenticated/replayed, meter refused unauthenticated/replayed: $r; sent $forged forged, $replayed replayed"
 
 # --- an off-path spoofer past the bottleneck (R's r1, its qdisc bypassed)
@@ -307,9 +307,9 @@ flood_kept() {
 flood_loss() { flood_phases 3000 28 "$work/send.json"; flood_estimates && flood_kept; }
 twice flood_loss
 flood_estimates
-log_timing_test $? "a spoofed flood of 3000 small datagrams a second from A's address: estimates go on, foreign" "$info"
+tap_timing_result $? "a spoofed flood of 3000 small datagrams a second from A's address: estimates go on, foreign" "$info"
 flood_kept
-log_timing_test $? "... and the loss rule holds W inside the quiet phases' range, R their mean" "$info"
+tap_timing_result $? "... and the loss rule holds W inside the quiet phases' range, R their mean" "$info"
 
 # the delay signal survives: the sender in hybrid mode, a flood of
 # full-size datagrams at the bottleneck's rate (8 Mbit/s, 667 a second:
@@ -330,9 +330,9 @@ flood_delay_ok() {
 flood_delay() { flood_phases $(((BN * 1000000 + 6000) / 12000)) 1500 "$work/send.json"; flood_delay_ok && flood_kept; }
 twice flood_delay
 flood_delay_ok
-log_timing_test $? "a spoofed flood of $BN Mbit/s: hybrid mode's estimates go on, by the delay signal" "$info"
+tap_timing_result $? "a spoofed flood of $BN Mbit/s: hybrid mode's estimates go on, by the delay signal" "$info"
 flood_kept
-log_timing_test $? "... and W stays inside the quiet phases' range, R their mean" "$info"
+tap_timing_result $? "... and W stays inside the quiet phases' range, R their mean" "$info"
 
 # --- restarts across clock steps: the responder and its meter keep the
 # newest epoch they took; the sender's next one is newer whatever the clock
@@ -346,7 +346,7 @@ for step in -3600 7200 -3600; do
 	step_clock $step
 	timeout 30 "${sender[@]}" --interval 100ms --once 10 2>"$work/clock$n.log"
 	rc=$?
-	log_test $rc "the sender restarted after a clock step of ${step}s: its requests are taken" \
+	tap_result $rc "the sender restarted after a clock step of ${step}s: its requests are taken" \
 		"exit $rc, $(grep -c ': sent [0-9]* received' "$work/clock$n.log") estimates; responder dropped $(json_get "j['dropped']" <"$work/resp.json")"
 done
 
@@ -364,14 +364,14 @@ rc=$?
 wmax=$(field_of W "$work/idle.log" | awk '{ if ($1 > x) x = $1; n++ } END { printf "%d %d\n", x, n }')
 cap=$(tc -netns "$A" -s -j qdisc show dev a0 | json_get "j[0]['options']['rate'], j[0].get('xstats', {}).get('cap')")
 [ $rc = 0 ] && [ "${wmax% *}" -le 20000000 ] && [ "${wmax#* }" -ge $need ]
-log_test $? "an idle hour, compressed: W never above the qdisc's rate (20 Mbit/s)" \
+tap_result $? "an idle hour, compressed: W never above the qdisc's rate (20 Mbit/s)" \
 	"exit $rc; the largest W and the estimates: $wmax; rate and cap: $cap; $(grep -m1 'W starts' "$work/idle.log")"
 # the kernel holds the cap under the rate whatever the estimate says
 ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 1gbit recv 1mbit
 out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: 2>&1)
 w=$(json_get "j['cap_bytes_per_second'], j['cap_ceiling_bytes_per_second']" <<<"$out" 2>&1)
 [ "$w" = "2500000 2500000" ]
-log_test $? "an estimate of 1 Gbit/s caps the qdisc at its rate, 20 Mbit/s" "cap, ceiling (bytes/s): $w"
+tap_result $? "an estimate of 1 Gbit/s caps the qdisc at its rate, 20 Mbit/s" "cap, ceiling (bytes/s): $w"
 
 # --- the same, deterministic and at the meter itself: one real request
 # (newer than any the sender made), 40 forged ones right behind it, from R
@@ -412,5 +412,5 @@ sleep 0.5
 out=$(ip netns exec "$B" python3 "$here/genlraw.py" send $CMD_METER_GET "$P_IF:u32:$ifb" \
 	"$P_KEY:hex:$req" 2>&1)
 [ "$out" = ok ]
-log_test $? "a request with 40 forged ones behind it: the meter still has its snapshot" \
+tap_result $? "a request with 40 forged ones behind it: the meter still has its snapshot" \
 	"meter-get: $out"

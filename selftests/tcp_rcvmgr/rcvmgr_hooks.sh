@@ -47,7 +47,7 @@ setup_configured() {
 	modprobe tcp_rcvmgr && topology && ctl rcvmgr set wan eth1 lan 192.0.2.0/24 &&
 		return 0
 	for desc in "$@"; do
-		log_test $ksft_fail "$desc" "setup failed: tcp_rcvmgr not configured"
+		tap_result $ksft_fail "$desc" "setup failed: tcp_rcvmgr not configured"
 	done
 	return 1
 }
@@ -76,11 +76,11 @@ cleanup_all_ns
 # check_hooks NS WANT DESC
 check_hooks() {
 	if [ $can_list -ne 0 ]; then
-		log_test $can_list "$3" "$why"
+		tap_result $can_list "$3" "$why"
 		return
 	fi
 	[ "$(hooks "$1")" = "$2" ]
-	log_test $? "$3" "$(hooks "$1")"
+	tap_result $? "$3" "$(hooks "$1")"
 }
 
 # hooks in a namespace while tcp_rcvmgr is configured there, and only then
@@ -90,11 +90,11 @@ hooks_follow_config() {
 	! grep -q "^tcp_rcvmgr " /proc/modules || rmmod tcp_rcvmgr
 	topology
 	modprobe tcp_rcvmgr
-	log_test $? "module loads"
+	tap_result $? "module loads"
 	check_hooks "$RTR" "" "loaded, not configured: no hooks"
 	# a LAN prefix none of the test's addresses is in: hooks, nothing managed
 	ctl rcvmgr set wan eth1 lan 192.0.2.0/24
-	log_test $? "configured: WAN eth1, LAN 192.0.2.0/24"
+	tap_result $? "configured: WAN eth1, LAN 192.0.2.0/24"
 	check_hooks "$RTR" "$want_hooks" "configured: hooks on forward, input and output, IPv4 and IPv6"
 	setup_ns LATE
 	check_hooks "$LATE" "" "no hooks in a namespace created after loading, not configured"
@@ -125,15 +125,15 @@ c = json.load(sys.stdin)
 w = c.get('wan-dev')
 print(w if isinstance(w, int) else (w or [None])[0], c.get('policy'), len(c.get('lan-prefix', [])))" 2>&1)
 		[ "$got" = "$eth1 azuma 1" ] || [ "$got" = "$eth1 1 1" ]
-		log_test $? "ynl CLI: config-get from the spec" "wan-dev policy lan-prefixes: $got (eth1 $eth1)"
+		tap_result $? "ynl CLI: config-get from the spec" "wan-dev policy lan-prefixes: $got (eth1 $eth1)"
 		ynl --do config-set --json '{"policy": "equal"}' >/dev/null 2>&1 &&
 			ctl rcvmgr show | grep -q "policy equal"
-		log_test $? "ynl CLI: config-set from the spec" "$(ctl rcvmgr show | head -n 1)"
+		tap_result $? "ynl CLI: config-set from the spec" "$(ctl rcvmgr show | head -n 1)"
 		ctl rcvmgr set policy azuma
 		st=$(ynl --do stats-get 2>&1) && conns=$(ynl --dump conn-get 2>&1) &&
 			echo "$st" | python3 -c "import json, sys; sys.exit(0 if 'conns' in json.load(sys.stdin) else 1)" &&
 			echo "$conns" | python3 -c "import json, sys; sys.exit(0 if isinstance(json.load(sys.stdin), list) else 1)"
-		log_test $? "ynl CLI: stats-get and a conn-get dump from the spec" "$(echo "$st" | head -c 120)"
+		tap_result $? "ynl CLI: stats-get and a conn-get dump from the spec" "$(echo "$st" | head -c 120)"
 	fi
 }
 
@@ -179,9 +179,9 @@ transparent() {
 	setup_configured "IPv4 forwarded TCP passes with windows untouched" \
 		"IPv6 forwarded TCP passes with windows untouched" || return
 	detail=$(transparent_one 10.2.0.2)
-	log_test $? "IPv4 forwarded TCP passes with windows untouched" "$detail"
+	tap_result $? "IPv4 forwarded TCP passes with windows untouched" "$detail"
 	detail=$(transparent_one fd00:2::2)
-	log_test $? "IPv6 forwarded TCP passes with windows untouched" "$detail"
+	tap_result $? "IPv6 forwarded TCP passes with windows untouched" "$detail"
 }
 
 # unload while a connection is transferring: it completes, and no hook is
@@ -205,7 +205,7 @@ unload() {
 	rc=$?
 	wait $server
 	[ $unload -eq 0 ] && [ $rc -eq 0 ]
-	log_test $? "unload during a transfer; the transfer completes" "rmmod=$unload iperf3=$rc"
+	tap_result $? "unload during a transfer; the transfer completes" "rmmod=$unload iperf3=$rc"
 
 	check_hooks "$RTR" "" "no hooks left after unload"
 	check_hooks "$LATE" "" "no hooks left after unload (namespace created later)"

@@ -52,7 +52,7 @@ pids+=" $!"
 busywait 30000 tcp_listening "$SND" 5003
 
 modprobe tcp_rcvmgr
-log_test $? "module loads"
+tap_result $? "module loads"
 
 # conn_field sport|dport PORT FIELD: a number the dump gives the connection
 # with that port, SND's (sport) or RCV's (dport); read without a Python
@@ -75,7 +75,7 @@ ip netns exec "$RCV" python3 "$here/xfer.py" idle 10.1.0.2 5003 30 10000 600 >"$
 idle_pid=$!
 pids+=" $idle_pid"
 busywait 120000 grep -q open "$tmp/idle"
-log_test $? "30 idle connections open"
+tap_result $? "30 idle connections open"
 sleep 2
 fetch 10.1.0.2 5002 --abort-after 600 >/dev/null 2>&1 &
 bulk=$!
@@ -90,18 +90,18 @@ done
 ctl -j rcvmgr stats >"$tmp/stats"
 conns=$(json_num "$tmp/stats" conns)
 [ "${win:-0}" -ge 58982 ] && [ "${conns:-0}" -ge 31 ]
-log_test $? "idle connections take no share: the download's window is the 64 KB budget" \
+tap_result $? "idle connections take no share: the download's window is the 64 KB budget" \
 	"window ${win:-none} with ${conns:-?} connections tracked"
 # the same counters as Prometheus reads them (er2bcctl metrics)
 if ! /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
-	log_test $ksft_skip "metrics: tcp_rcvmgr's counters, parsed by prometheus_client" \
+	tap_result $ksft_skip "metrics: tcp_rcvmgr's counters, parsed by prometheus_client" \
 		"python3-prometheus-client is not installed"
 else
 	out=$(ctl metrics | /usr/bin/python3 "$top/tools/er2bcctl/metrics-check.py" \
 		--min "tcp_rcvmgr_connections=31" --min "tcp_rcvmgr_acks_total=1" \
 		--min "tcp_rcvmgr_connections_created_total=31" \
 		--expect "tcp_rcvmgr_budget_bytes=$(json_num "$tmp/stats" budget_bytes)" 2>&1)
-	log_test $? "metrics: tcp_rcvmgr's counters, parsed by prometheus_client" "$out"
+	tap_result $? "metrics: tcp_rcvmgr's counters, parsed by prometheus_client" "$out"
 fi
 kill $bulk $idle_pid 2>/dev/null
 wait $bulk $idle_pid 2>/dev/null
@@ -160,7 +160,7 @@ sent_rate() { sed -n 's/.*"rate": \([0-9]*\).*/\1/p' "$tmp/$1.flood"; }
 flood off
 rate=$(sent_rate off)
 [ "${rate:-0}" -gt 0 ]
-log_test $? "the flood runs beside the download (policy off)" \
+tap_result $? "the flood runs beside the download (policy off)" \
 	"$(cat "$tmp/off.fetch"); flood $(cat "$tmp/off.flood")"
 flood equal "$rate"
 # the managed run must be offered the same flood: a VM whose host CPU is
@@ -187,7 +187,7 @@ win=$(cat "$tmp/equal.window")
 [ "$shares" -le 2 ] && [ "${conns:-99999}" -le $max_conns ] &&
 	[ "${opening:-99999}" -le $((max_conns / 2)) ] && [ "${full:-0}" -gt 0 ] &&
 	[ "$assigns" -le $(( (t1 - t0) / 500 + 10 )) ]
-log_test $? "half-open entries take no share of the budget; the table keeps its bounds" \
+tap_result $? "half-open entries take no share of the budget; the table keeps its bounds" \
 	"$shares sharing, the download's window ${win:-none}; conns ${conns:-?} opening ${opening:-?} of $max_conns, SYNs not tracked ${full:-?}; $assigns assignments in $((t1 - t0)) ms"
 # keeps_goodput: the managed download's goodput at least 80 % of the
 # unmanaged one's under the same flood (the managed run's at least two
@@ -213,13 +213,13 @@ if [ $rc != 0 ]; then
 	rc=$?
 	out="$out; first try missed: $first"
 fi
-log_timing_test $rc "the managed download keeps 80 % of its goodput with the policy off" "$out"
+tap_timing_result $rc "the managed download keeps 80 % of its goodput with the policy off" "$out"
 # once the flood stops, its entries go: 5 s of quiet, then the next interval
 no_opening() { ctl -j rcvmgr stats >"$tmp/after" && [ "$(json_num "$tmp/after" opening)" = 0 ]; }
 busywait 20000 no_opening
 opening=$(json_num "$tmp/after" opening)
 [ "${opening:-1}" = 0 ]
-log_test $? "half-open entries are forgotten seconds after the flood" "opening ${opening:-?}"
+tap_result $? "half-open entries are forgotten seconds after the flood" "opening ${opening:-?}"
 
 # --- a connection conntrack hands to a flowtable leaves these hooks (its
 # packets take the fast path from ingress): it is forgotten at once, not
@@ -250,11 +250,11 @@ then
 	wait $f
 	rc=$?
 	[ $rc = 0 ] && [ -z "$win" ] && [ "${after:-0}" -gt "${before:-0}" ]
-	log_test $? "a connection offloaded to a flowtable is forgotten, and completes" \
+	tap_result $? "a connection offloaded to a flowtable is forgotten, and completes" \
 		"tracked: ${win:-no}; offloaded ${before:-?} -> ${after:-?}; $(cat "$tmp/offload")"
 	ip netns exec "$GW" nft delete table inet rcvmgr_offload
 else
-	log_test $ksft_skip "a connection offloaded to a flowtable is forgotten, and completes" \
+	tap_result $ksft_skip "a connection offloaded to a flowtable is forgotten, and completes" \
 		"kernel without flowtables: $(head -n 1 "$tmp/ft.err")"
 fi
 
@@ -294,7 +294,7 @@ kill $f 2>/dev/null
 wait $f 2>/dev/null
 [ "${r0:-0}" -gt 10 ] && [[ $r1 =~ ^[0-9]+$ ]] && [ "$r2" = "$r1" ] &&
 	[ "${u1:-0}" -gt "${u0:-0}" ]
-log_test $? "a download rerouted past the gateway: its ACKs pass as the receiver wrote them" \
+tap_result $? "a download rerouted past the gateway: its ACKs pass as the receiver wrote them" \
 	"rewritten ${r0:-?} before, ${r1:-?} 2 s after the route change, ${r2:-?} 3 s later; ACKs of unseen data ${u0:-?} -> ${u1:-?}"
 
 # a download whose data takes the other link from its start: the gateway
@@ -304,7 +304,7 @@ fetch 10.1.0.2 5001 --sport 40001 --limit 120 >"$tmp/asym"
 rc=$?
 r=$(by_client 40001 rewritten)
 [ $rc = 0 ] && [ "$r" = 0 ]
-log_test $? "a download whose data never crosses the gateway completes, no ACK rewritten" \
+tap_result $? "a download whose data never crosses the gateway completes, no ACK rewritten" \
 	"rewritten: ${r:-no entry}; $(cat "$tmp/asym")"
 reroute del
 

@@ -88,7 +88,7 @@ stop_capture() { sleep 0.5; kill -INT $cap; wait $cap 2>/dev/null; }
 # A debug kernel (KASAN, lockdep) runs the checks that exercise every path
 # once and skips, visibly, the repeats and the timing comparisons, as the
 # kernel's tests do with KSFT_MACHINE_SLOW: they take minutes there.
-slow_skip() { log_test $ksft_skip "$1" "machine slow (debug kernel): covered on the others"; }
+slow_skip() { tap_result $ksft_skip "$1" "machine slow (debug kernel): covered on the others"; }
 
 tmp=$(mktemp -d)
 # (the download unloading interrupts: 24 s at 4 Mbit/s, twice that on the
@@ -99,22 +99,22 @@ serve 5001 1000000 5002 100000000 5003 100000000 5004 300000 5008 100000000 \
 	5005 30000 5006 $unload_bytes 5007 100000000
 
 modprobe tcp_rcvmgr
-log_test $? "module loads"
+tap_result $? "module loads"
 
 # --- the family, against its spec
 raw policy >"$tmp/pol" && out=$(python3 "$speccheck" "$spec" "$tmp/pol" 2>&1)
 rc=$?
-log_test $rc "the kernel's ops and policies match the YNL spec" "$(echo "$out" | tail -n 1)"
+tap_result $rc "the kernel's ops and policies match the YNL spec" "$(echo "$out" | tail -n 1)"
 [ $rc = 0 ] || echo "$out" | sed 's/^/# /'
 
 # --- configuration: what is set reads back, in er2bcctl's words
 rset policy equal wan eth0 lan 10.3.0.0/24 lan fd00:3::/64 budget-init 32k \
 	budget-min 32k budget-max 32k interval 1s initial-window 4
-log_test $? "configure: equal shares of a fixed 32 KB budget, WAN eth0"
+tap_result $? "configure: equal shares of a fixed 32 KB budget, WAN eth0"
 ctl -j rcvmgr show >"$tmp/cfg"
 got=$(json_get "(j['policy'], [d['dev'] for d in j['wan_dev']], len(j['lan_prefix']), j['budget_init_bytes'], j['interval_us'], j['initial_window_segments'])" <"$tmp/cfg")
 [ "$got" = "('equal', ['eth0'], 2, 32768, 1000000, 4)" ]
-log_test $? "the configuration reads back" "$got"
+tap_result $? "the configuration reads back" "$got"
 
 # refused NAME EXPECT ATTR...: config-set (2) with ATTRs fails with a
 # message containing EXPECT (or one of EXPECT's |-separated parts), and
@@ -153,7 +153,7 @@ refused_run() {
 			IFS=$'\t' read -r res digest
 			[ -n "$before" ] && [ "$res" != ok ] &&
 				has_any "$res" "${refused_cases[$((i + 1))]}" && [ "$digest" = "$before" ]
-			log_test $? "refused: ${refused_cases[$i]}" "$res"
+			tap_result $? "refused: ${refused_cases[$i]}" "$res"
 		done
 	} <"$tmp/refused"
 }
@@ -186,17 +186,17 @@ refused_read "stats-get with an attribute" 4 2:u8:1
 refused_run
 out=$(raw dump 3 2:u8:1 2>&1)
 [ $? = 1 ] && has_any "$out" "$no_attrs"
-log_test $? "refused: a connection dump with an attribute" "$out"
+tap_result $? "refused: a connection dump with an attribute" "$out"
 out=$(ip netns exec "$GW" unshare -U "$ctl" rcvmgr set policy off 2>&1)
 rc=$?
 ctl -j rcvmgr show >"$tmp/cfg2"
 [ $rc = 1 ] && [[ "$out" == *"ermitted"* ]] && cmp -s "$tmp/cfg" "$tmp/cfg2"
-log_test $? "refused: a change without CAP_NET_ADMIN over the netns" "$out"
+tap_result $? "refused: a change without CAP_NET_ADMIN over the netns" "$out"
 out=$(ip netns exec "$GW" unshare -U "$ctl" rcvmgr conns 2>&1)
 rc=$?
 out2=$(ip netns exec "$GW" unshare -U "$ctl" rcvmgr stats 2>&1)
 [ $rc = 1 ] && [[ "$out" == *"ermitted"* ]] && [[ "$out2" == *budget* ]]
-log_test $? "the connection dump needs CAP_NET_ADMIN; the stats do not" \
+tap_result $? "the connection dump needs CAP_NET_ADMIN; the stats do not" \
 	"$out; stats: $(echo $out2 | head -c 60)"
 
 # --- windows at the sender: never above the assignment, never shrinking
@@ -220,7 +220,7 @@ windows() {
 		j['shrinks'] == 0 and j['stale'] * 20 <= j['acks'] and \
 		j['max_window'] >= 32768 - (1 << $ws)" | grep -q True &&
 		[ $rc = 0 ] && [ "$rewritten" -gt 0 ]
-	log_test $? "$name: windows at the sender within 32 KB, never shrinking" \
+	tap_result $? "$name: windows at the sender within 32 KB, never shrinking" \
 		"$(echo "$res" | json_get "'ws %s, %d ACKs, max %d, over %d, shrinks %d, stale %d' % (j['wscale'], j['acks'], j['max_window'], j['over'], j['shrinks'], j['stale'])"), $rewritten rewritten"
 }
 rcv_defaults
@@ -299,7 +299,7 @@ floor_test() {
 	PY
 	)
 	[ $rc = 0 ] && [ "${res%% *}" = True ]
-	log_test $? "budget far below two segments: at window scale 0, 7, 11 and 14 the window is two segments rounded up to the scale, the downloads complete" \
+	tap_result $? "budget far below two segments: at window scale 0, 7, 11 and 14 the window is two segments rounded up to the scale, the downloads complete" \
 		"${res#* }, fetch rc $rc"
 }
 floor_test
@@ -334,7 +334,7 @@ upload() {
 	res=$(python3 "$here/wincheck.py" "$tmp/u.pcap" 5010 --upload)
 	echo "$res" | json_get "j['acks'] > 50 and j['shrinks'] == 0 and j['stale'] * 20 <= j['acks'] and \
 		j['per_conn'][0]['min_window'] <= 32768" | grep -q True && [ $rc = 0 ]
-	log_test $? "an upload to a LAN server$what: the SYN-ACK's window is kept, then the assignment, never shrinking" \
+	tap_result $? "an upload to a LAN server$what: the SYN-ACK's window is kept, then the assignment, never shrinking" \
 		"$(echo "$res" | json_get "'%d ACKs, least %s, max %d, shrinks %d, stale %d' % (j['acks'], j['min_window'], j['max_window'], j['shrinks'], j['stale'])"), push rc $rc${tfo:+, $fo Fast Open}"
 }
 upload ""
@@ -381,7 +381,7 @@ ip netns exec "$SND" sysctl -qw net.ipv4.tcp_retries2=15
 rcv_defaults
 kill $f1 2>/dev/null
 wait $f1 2>/dev/null
-log_test $rc "a connection reopened on the same ports after an unseen end: a new entry, its own window scale" \
+tap_result $rc "a connection reopened on the same ports after an unseen end: a new entry, its own window scale" \
 	"first at scale 14: $([ $first = 0 ] && echo yes || echo no); $(json_get "[(c['dport'], c['wscale'], c['rtt_samples'], c['age_us']) for c in j if c['dport'] == $reopen_port]" <"$tmp/conns")"
 
 # --- resets (RFC 5961 section 3.2): one far outside the window, from
@@ -419,7 +419,7 @@ read_conns
 # the same entry: older than before, still managed
 got=$(json_get "[(c['state'], c['age_us'] > $age) for c in j if c['dport'] == $rport]" <"$tmp/conns")
 [ $rc = 0 ] && [ "$crossed" = 2 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ True\)\]$ ]]
-log_test $? "resets far outside the window from either end, and a FIN from the sender's: the connection stays, managed" \
+tap_result $? "resets far outside the window from either end, and a FIN from the sender's: the connection stays, managed" \
 	"$got, $crossed resets crossed; $(echo $out)"
 # the connection from client port PORT as the dump has it: (state, age)
 conn_of() {
@@ -444,7 +444,7 @@ kill $f1 2>/dev/null
 wait $f1 2>/dev/null
 ip netns exec "$GW" nft delete table inet rcvmgr_rst
 [ $rc = 0 ] && [ $left = 0 ] && [ $freed -ge 1 ] && [ $resets -ge 1 ] && [ $resumed = 0 ]
-log_test $? "a reset where the receiver would put its own: forgotten once quiet" \
+tap_result $? "a reset where the receiver would put its own: forgotten once quiet" \
 	"gone: $([ $left = 0 ] && echo yes || echo no), $(conn_of $rport); $freed forgotten, $resets resets, $resumed resumed; $out"
 
 # --- a receiver's reset that does not end its download: one 1000 bytes
@@ -504,7 +504,7 @@ kept_test() {
 	fi
 	[ $rc = 0 ] && [ "$scale" = 14 ] && [ $again = 0 ] && [ $resets -ge 1 ] &&
 		[ $resumed -ge 1 ] && [ "$dropped" -ge 1 ]
-	log_test $? "a receiver's reset that did not end its download ($what): the same entry, managed, resumed" \
+	tap_result $? "a receiver's reset that did not end its download ($what): the same entry, managed, resumed" \
 		"scale ${scale:-none}, $(conn_of $port) after; $resets resets, $resumed resumed${drop:+, $dropped dropped at SND}; $(echo $out)"
 }
 kept_test 47003 "inexact, the sender went on" 1000
@@ -539,7 +539,7 @@ crossed=$(nft_packets "$GW" rcvmgr_fin_rst)
 ip netns exec "$GW" nft delete table inet rcvmgr_fin_rst
 [ $rc = 0 ] && [ $left = 0 ] && [ "$crossed" -ge 1 ] && [ $freed -ge 1 ] && [ $resets = 0 ] &&
 	if machine_slow; then python3 -c "import sys; sys.exit(not $took < 8)"; else [ $first = 0 ]; fi
-log_test $? "a receiver's reset behind the sender's FIN: forgotten at once, not counted" \
+tap_result $? "a receiver's reset behind the sender's FIN: forgotten at once, not counted" \
 	"gone at the first look: $([ $first = 0 ] && echo yes || echo no), ${took}s after the download ended; $crossed resets crossed, $freed forgotten, $resets resets; $out"
 
 # --- resets in the handshake, no conntrack on the gateway: the
@@ -690,7 +690,7 @@ early_test() {
 		[ $resets -ge 1 ] && [ $resumed -ge 1 ] || rc=1
 	fi
 	[ $rc = 0 ] && [ "$dropped" -ge 1 ] && [[ "$got" =~ ^\[\(\'(initial|persistent)\',\ 14\)\]$ ]]
-	log_test $? "a receiver's reset $what, lost past the gateway: the handshake's entry, managed" \
+	tap_result $? "a receiver's reset $what, lost past the gateway: the handshake's entry, managed" \
 		"$got; $resets resets, $resumed resumed, $dropped dropped at SND before the rest went${tfo:+, $fo Fast Open}; $(echo $out)"
 }
 early_test 47006 "after its SYN, before the SYN-ACK" syn
@@ -744,7 +744,7 @@ dropped=$(nft_packets "$SND" rcvmgr_fake)
 ip netns exec "$SND" nft delete table inet rcvmgr_fake
 ip netns exec "$GW" nft delete table inet rcvmgr_order
 [ $rc = 0 ] && [ "$dropped" -ge 1 ]
-log_test $? "a SYN with another number and no scaling behind the receiver's own, before the answer: the first SYN's scale kept" \
+tap_result $? "a SYN with another number and no scaling behind the receiver's own, before the answer: the first SYN's scale kept" \
 	"$(json_get "[(c['state'], c['wscale']) for c in j if c['dport'] == 47015]" <"$tmp/conns"); $(cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening), before it $synacks SYN-ACKs; $dropped dropped at SND"
 
 # --- a new connection on the same addresses and ports right after an
@@ -820,7 +820,7 @@ reconnect_test() {
 		out+=", $dropped dropped at SND"
 	fi
 	[ $rc = 0 ] && [ $resets -ge 1 ]
-	log_test $? "a new connection on the same ports at once after a reset ended the old one$what: its own entry and window scale" \
+	tap_result $? "a new connection on the same ports at once after a reset ended the old one$what: its own entry and window scale" \
 		"$(json_get "[(c['state'], c['wscale'], c['age_us']) for c in j if c['dport'] == $port]" <"$tmp/conns"); $resets resets$out"
 }
 reconnect_test 47012 ""
@@ -866,7 +866,7 @@ wait $f1 2>/dev/null
 ip netns exec "$SND" nft delete table inet rcvmgr_frag
 [ $rc = 0 ] && [ "$frags" != "?" ] && [ "$frags" -ge 2 ] && [ "$copies" != "?" ] &&
 	[ "$copies" -ge 1 ] && [ "$wide" = 0 ]
-log_test $? "a receiver's ACKs in IPv4 fragments: reassembled at the gateway, their windows lowered" \
+tap_result $? "a receiver's ACKs in IPv4 fragments: reassembled at the gateway, their windows lowered" \
 	"at SND: $frags fragments, $copies copies, $wide with the receiver's window 65535; $got; $out"
 
 # --- with conntrack on the gateway
@@ -909,7 +909,7 @@ wait $f1 2>/dev/null
 got=$(json_get "[(c['state'], c['wscale'], c['rewritten']) for c in j if c['dport'] == $rport]" <"$tmp/conns")
 ip netns exec "$GW" nft delete table inet rcvmgr_ct
 [ $up = 0 ] && [ $rc = 0 ] && [ $managed = 0 ]
-log_test $? "with conntrack, a download that began before the gateway was configured: managed once it is" \
+tap_result $? "with conntrack, a download that began before the gateway was configured: managed once it is" \
 	"$got; download up: $([ $up = 0 ] && echo yes || echo no)"
 
 # --- loss: SACK in use, checksums right whether the ACKs reach the gateway
@@ -932,7 +932,7 @@ lossy() {
 	echo "$res" | json_get "j['sack_acks'] > 0 and j['over'] == 0 and j['shrinks'] == 0 and \
 		j['stale'] * 20 <= j['acks'] and j['retransmits'] <= 3 * $drops + 10" | grep -q True &&
 		[ $rc = 0 ] && [ "$((after - before))" = 0 ] && [ "$drops" -gt 0 ]
-	log_test $? "$name" "$drops dropped, $(echo "$res" | json_get "'%d retransmitted, %d ACKs with SACK, over %d, shrinks %d, stale %d' % (j['retransmits'], j['sack_acks'], j['over'], j['shrinks'], j['stale'])"), $((after - before)) checksum errors"
+	tap_result $? "$name" "$drops dropped, $(echo "$res" | json_get "'%d retransmitted, %d ACKs with SACK, over %d, shrinks %d, stale %d' % (j['retransmits'], j['sack_acks'], j['over'], j['shrinks'], j['stale'])"), $((after - before)) checksum errors"
 }
 lossy "2% loss, ACKs with checksums to complete: SACK, checksums right"
 ip netns exec "$RCV" ethtool -K eth0 tx off >/dev/null
@@ -954,7 +954,7 @@ ip netns exec "$GW" nft -f - <<-EOF
 	}
 EOF
 rset rule port 5002 priority 4 rule dscp 10 priority 2 rule mark 0x5/0xff priority 7
-log_test $? "three priority rules: port, DSCP, mark"
+tap_result $? "three priority rules: port, DSCP, mark"
 long 5002 &
 f1=$!
 long 5003 --dscp 10 &
@@ -966,7 +966,7 @@ kill $f1 $f2 $f3 2>/dev/null
 wait $f1 $f2 $f3 2>/dev/null
 got=$(json_get "sorted((c['sport'], c['priority']) for c in j if c['sport'] in (5002, 5003, 5008))" <"$tmp/conns")
 [ "$got" = "[(5002, 4), (5003, 2), (5008, 7)]" ]
-log_test $? "connections get the priority of their rule" "$got"
+tap_result $? "connections get the priority of their rule" "$got"
 # What the RTT can be: 40 ms of path, plus the queue at the access link,
 # which the 32 KB budget (the equal policy's, fixed) holds to at most
 # 32 KB at 4 Mbit/s, 66 ms; 200 ms leaves the emulated machine's own
@@ -981,10 +981,10 @@ rtt_test() {
 	ports=$(IFS=,; echo "$*,")
 	got=$(json_get "[(c['sport'], c['rtt_us'], c['rtt_samples']) for c in j if c['sport'] in ($ports)]" <"$tmp/conns")
 	if ! json_get "len([c for c in j if c['sport'] in ($ports) and c['rtt_us'] >= $RTT_LO and c['rtt_samples'] > 1]) == $#" <"$tmp/conns" | grep -q True; then
-		log_test 1 "$desc" "port, rtt us, samples: $got"
+		tap_result 1 "$desc" "port, rtt us, samples: $got"
 	else
 		json_get "all(c['rtt_us'] <= $RTT_HI for c in j if c['sport'] in ($ports))" <"$tmp/conns" | grep -q True
-		log_timing_test $? "$desc" "port, rtt us, samples: $got"
+		tap_timing_result $? "$desc" "port, rtt us, samples: $got"
 	fi
 }
 rtt_test "RTT measured with timestamps: 40 ms of path plus at most the 32 KB budget's queue" \
@@ -1047,7 +1047,7 @@ print("ok" if len(r) >= 12 and full >= 0.8 * len(r) else "short",
 PY
 )
 [ "${res%% *}" = ok ]
-log_timing_test $? "greedy bulk downloads get their share of the budget (section 5)" "${res#* }"
+tap_timing_result $? "greedy bulk downloads get their share of the budget (section 5)" "${res#* }"
 
 # --- a download that begins behind a standing queue: its least RTT holds
 # that queue, it never sees its RTT rise, and the vote stays split (the
@@ -1103,9 +1103,9 @@ else
 	)
 	read -r learnt came_down detail <<<"$res"
 	[ "$learnt" = ok ]
-	log_timing_test $? "a download begun behind a standing queue learns its least RTT (a probe)" "$detail"
+	tap_timing_result $? "a download begun behind a standing queue learns its least RTT (a probe)" "$detail"
 	[ "$came_down" = ok ]
-	log_timing_test $? "then the budget comes down: at least four cuts" "$detail"
+	tap_timing_result $? "then the budget comes down: at least four cuts" "$detail"
 fi
 
 # --- three bulk downloads fill the access link's buffer; short ones beside
@@ -1149,7 +1149,7 @@ else
 	# 300 ms. Under azuma the windows add up to the budget, at most 48 KB,
 	# which holds the queue under 60 ms: at most half the time.
 	[ "$p50_off" != none ] && [ "$p50_az" != none ] && within "$p50_az" 0 "$p50_off / 2"
-	log_timing_test $? "short downloads beside three bulk ones: at most half the time under azuma" \
+	tap_timing_result $? "short downloads beside three bulk ones: at most half the time under azuma" \
 		"median ${p50_az} s under azuma, ${p50_off} s with the module off"
 	# The budget starts at 32 KB, above the 20 KB the path holds (4 Mbit/s
 	# for 40 ms), so the bulk downloads hold 12 KB in the queue, 24 ms, far
@@ -1166,25 +1166,25 @@ else
 	EOF
 	)
 	[ "${got%% *}" = True ]
-	log_timing_test $? "azuma: the budget comes down from 32 KB as the RTTs rise" "${got#* }"
+	tap_timing_result $? "azuma: the budget comes down from 32 KB as the RTTs rise" "${got#* }"
 	if [ -d $tr/events/tcp_rcvmgr ]; then
 		echo 0 >$tr/events/tcp_rcvmgr/enable
 		nb=$(grep -c "tcp_rcvmgr_budget:" $tr/trace)
 		nw=$(grep -c "tcp_rcvmgr_window:" $tr/trace)
 		[ "$nb" -ge 5 ] && [ "$nw" -gt 0 ]
-		log_test $? "tracepoints tcp_rcvmgr_budget and tcp_rcvmgr_window fire" "$nb budget, $nw window events"
+		tap_result $? "tracepoints tcp_rcvmgr_budget and tcp_rcvmgr_window fire" "$nb budget, $nw window events"
 	else
-		log_test $ksft_skip "tracepoints tcp_rcvmgr_budget and tcp_rcvmgr_window fire" "no tracefs"
+		tap_result $ksft_skip "tracepoints tcp_rcvmgr_budget and tcp_rcvmgr_window fire" "no tracefs"
 	fi
 	if [ -n "$bt" ]; then
 		kill $tracer 2>/dev/null
 		wait $tracer 2>/dev/null
 		grep -q "^[0-9:]* budget [0-9]* -> [0-9]*:" "$bt" && grep -q "^@written\[" "$bt"
-		log_test $? "rcvmgr-windows.bt shows budget changes and windows written" \
+		tap_result $? "rcvmgr-windows.bt shows budget changes and windows written" \
 			"$(grep -c " budget " "$bt") budget lines, $(grep -c "^@written" "$bt") windows"
 		grep -q "^[0-9:]* budget " "$bt" || head -n 5 "$bt" | sed 's/^/# /'
 	else
-		log_test $ksft_skip "rcvmgr-windows.bt shows budget changes and windows written" \
+		tap_result $ksft_skip "rcvmgr-windows.bt shows budget changes and windows written" \
 			"no bpftrace, or a kernel without CONFIG_BPF_SYSCALL and CONFIG_BPF_EVENTS"
 	fi
 fi
@@ -1199,7 +1199,7 @@ ip netns exec "$RCV" pkill -f "$here/xfer.py fetch" && sleep 1
 busywait 30000 no_conns
 rc=$?
 read_conns
-log_test $rc "connections that ended, by FIN or RST, are forgotten" \
+tap_result $rc "connections that ended, by FIN or RST, are forgotten" \
 	"$(stat_of conns) left: $(json_get "[(c['sport'], c['dport'], c['state'], c['age_us'], c['bytes']) for c in j]" <"$tmp/conns")"
 rset policy equal budget-min 32k budget-max 32k budget-init 32k max-conns 2
 # refused: SYNs not tracked, for a full table (full) or because half of
@@ -1217,7 +1217,7 @@ full=$(($(refused) - full))
 created=$(($(stat_of created) - $(stat_of unscaled) - created))
 # every SYN was tracked or counted; at least two were refused
 [ $ok = 0 ] && [ $full -ge 2 ] && [ $((full + created)) = 4 ]
-log_test $? "max-conns 2, four downloads: all complete, the untracked counted" \
+tap_result $? "max-conns 2, four downloads: all complete, the untracked counted" \
 	"$created tracked, $full counted full or opening-full"
 rset max-conns 65536
 
@@ -1233,7 +1233,7 @@ res=$(python3 "$here/wincheck.py" "$tmp/g.pcap" 5001 --limit 32768)
 # (stale: older ACKs the sender ignores, at most one in twenty)
 echo "$res" | json_get "j['acks'] > 50 and j['over'] == 0 and j['shrinks'] == 0 and \
 	j['stale'] * 20 <= j['acks'] and j['max_window'] >= 32768 - 128" | grep -q True && [ $rc = 0 ]
-log_test $? "a download to the gateway itself is managed" \
+tap_result $? "a download to the gateway itself is managed" \
 	"$(echo "$res" | json_get "'%d ACKs, max %d, over %d, shrinking %d, stale %d' % (j['acks'], j['max_window'], j['over'], j['shrinks'], j['stale'])"), fetch exit $rc"
 
 # --- unload while managed connections transfer: they complete
@@ -1251,6 +1251,6 @@ wait $f1
 rc=$?
 got=$(json_get "j['bytes']" <"$tmp/unload")
 [ $tracked = 0 ] && [ $during = 0 ] && [ $unload = 0 ] && [ $rc = 0 ] && [ "$got" = $unload_bytes ]
-log_test $? "unload during a managed download; it completes" \
+tap_result $? "unload during a managed download; it completes" \
 	"tracked $([ $tracked = 0 ] && echo yes || echo no), still running at unload $([ $during = 0 ] && echo yes || echo no), rmmod=$unload, $got bytes"
 rm -rf "$tmp"

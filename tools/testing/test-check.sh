@@ -275,9 +275,9 @@ ALL_TESTS="
 	one
 	two three
 "
-one() { log_test 0 one; }
-two() { log_test 0 two; }
-three() { log_test 0 three; }
+one() { tap_result 0 one; }
+two() { tap_result 0 two; }
+three() { tap_result 0 three; }
 ALL_TESTS+=" four"
 tap_begin
 tests_run
