@@ -12,7 +12,8 @@
 # in the handshake (Fast Open too) or after it, inexact or lost past the
 # gateway, leave its download managed, and one behind the sender's FIN
 # ends its entry at once; ACKs in IPv4 fragments are lowered as any
-# other; a full table
+# other, and a download whose data comes in fragments is managed, a reset
+# behind it too; a full table
 # passes new connections unmanaged; connections ending on the gateway are
 # managed too; unloading leaves live connections working.
 #
@@ -868,6 +869,32 @@ ip netns exec "$SND" nft delete table inet rcvmgr_frag
 	[ "$copies" -ge 1 ] && [ "$wide" = 0 ]
 tap_result $? "a receiver's ACKs in IPv4 fragments: reassembled at the gateway, their windows lowered" \
 	"at SND: $frags fragments, $copies copies, $wide with the receiver's window 65535; $got; $out"
+
+# --- the sender's data in IPv4 fragments (SND sends without DF, the WAN's
+# link to the gateway takes 1280 bytes): reassembled at the gateway, the
+# download is managed as any other (RTT samples, windows lowered), and a
+# receiver's reset behind the fragmented data leaves it managed, resumed.
+# The gateway counts the fragments that reach it, so that the case fails
+# as set up wrong if none did. The old code saw none of the data: no RTT,
+# its ACKs passed as written.
+ip netns exec "$SND" sysctl -qw net.ipv4.ip_no_pmtu_disc=1
+ip -n "$WAN" link set eth1 mtu 1280
+ip netns exec "$GW" nft -f - <<-EOF
+	table inet rcvmgr_fragdata {
+		counter fragments { }
+		chain pre {
+			type filter hook prerouting priority -450;
+			ip saddr 10.1.0.2 ip frag-off & 0x3fff != 0 counter name fragments
+		}
+	}
+EOF
+kept_test 47017 "behind data that came in IPv4 fragments" 1000
+read -r frags <<<"$(nft_counters "$GW" rcvmgr_fragdata fragments)"
+ip netns exec "$GW" nft delete table inet rcvmgr_fragdata
+ip -n "$WAN" link set eth1 mtu 1500
+ip netns exec "$SND" sysctl -qw net.ipv4.ip_no_pmtu_disc=0
+[ "$frags" != "?" ] && [ "$frags" -ge 2 ]
+tap_result $? "the download's data reached the gateway in IPv4 fragments" "$frags fragments"
 
 # --- with conntrack on the gateway
 ip netns exec "$GW" nft -f - <<-EOF
