@@ -221,28 +221,32 @@ static void assign_rtts_since(struct kunit *test)
 
 /* --- the assignment (section 3.2) --- */
 
+static const u8 assign_policies[] = {
+	TCP_RCVMGR_POLICY_OFF, TCP_RCVMGR_POLICY_AZUMA,
+	TCP_RCVMGR_POLICY_SPRING, TCP_RCVMGR_POLICY_EQUAL,
+};
+
+static void assign_policy_desc(const u8 *policy, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "policy %u", *policy);
+}
+
+KUNIT_ARRAY_PARAM(assign_policy, assign_policies, assign_policy_desc);
+
 /* no connection: nothing is read or written, whatever the policy */
 static void assign_none(struct kunit *test)
 {
-	static const u8 policies[] = {
-		TCP_RCVMGR_POLICY_OFF, TCP_RCVMGR_POLICY_AZUMA,
-		TCP_RCVMGR_POLICY_SPRING, TCP_RCVMGR_POLICY_EQUAL,
-	};
+	struct rcvmgr_assign_params p = { .policy = *(const u8 *)test->param_value };
 	struct rcvmgr_share *s = conns_new(test, 1);
-	int i;
 
 	s[0].state = INITIAL;
 	s[0].window = 1234;
 	s[0].threshold = 5678;
-	for (i = 0; i < ARRAY_SIZE(policies); i++) {
-		struct rcvmgr_assign_params p = { .policy = policies[i] };
-
-		rcvmgr_assign(NULL, 0, 100000, &p);
-		rcvmgr_assign(s, 0, 100000, &p);
-		KUNIT_EXPECT_EQ(test, s[0].window, 1234);
-		KUNIT_EXPECT_EQ(test, s[0].threshold, 5678);
-		KUNIT_EXPECT_EQ(test, s[0].state, INITIAL);
-	}
+	rcvmgr_assign(NULL, 0, 100000, &p);
+	rcvmgr_assign(s, 0, 100000, &p);
+	KUNIT_EXPECT_EQ(test, s[0].window, 1234);
+	KUNIT_EXPECT_EQ(test, s[0].threshold, 5678);
+	KUNIT_EXPECT_EQ(test, s[0].state, INITIAL);
 	KUNIT_EXPECT_EQ(test, rcvmgr_assign_initial(NULL, 0, 100000, 2), 0);
 }
 
@@ -638,30 +642,40 @@ static u64 cascade(struct rcvmgr_share *s, unsigned int n, u32 budget)
 	return rest;
 }
 
+/*
+ * 5 connections settle one by one, exactly; 11 and 15 need the bisection.
+ * Priority 2^9 scales every weight alike (to 2^39): the same windows.
+ */
+static const struct cascade_case {
+	unsigned int n;
+	u32 priority;
+} cascade_cases[] = {
+	{ 6, 1 }, { 6, 512 }, { 12, 1 }, { 12, 512 }, { 16, 1 }, { 16, 512 },
+};
+
+static void cascade_desc(const struct cascade_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u connections at priority %u", c->n, c->priority);
+}
+
+KUNIT_ARRAY_PARAM(cascade, cascade_cases, cascade_desc);
+
 static void assign_cascade(struct kunit *test)
 {
-	static const unsigned int sizes[] = { 6, 12, 16 };
-	static const u32 priorities[] = { 1, 512 };
-	int i;
+	const struct cascade_case *c = test->param_value;
+	struct rcvmgr_share *s = conns_new(test, c->n);
+	u64 last = cascade(s, c->n, 1U << 30);
+	unsigned int k;
 
-	/* 5 connections settled one by one, exactly; 11 and 15 need the bisection */
 	KUNIT_ASSERT_LT(test, 6 - 1, RCVMGR_FILL_EXACT_PASSES);
 	KUNIT_ASSERT_GT(test, 12 - 1, RCVMGR_FILL_EXACT_PASSES);
-	/* priority 2^9 scales every weight alike (to 2^39): the same windows */
-	for (i = 0; i < ARRAY_SIZE(sizes) * ARRAY_SIZE(priorities); i++) {
-		unsigned int n = sizes[i / 2], k;
-		struct rcvmgr_share *s = conns_new(test, n);
-		u64 last = cascade(s, n, 1U << 30);
-
-		for (k = 0; k < n; k++)
-			s[k].priority = priorities[i % 2];
-		rcvmgr_assign(s, n, 1U << 30, &azuma);
-		for (k = 0; k + 1 < n; k++)
-			KUNIT_EXPECT_EQ_MSG(test, s[k].window, s[k].demand, "n %u k %u p %u", n, k,
-					    s[k].priority);
-		KUNIT_EXPECT_EQ_MSG(test, s[n - 1].window, last, "n %u p %u", n, s[0].priority);
-		KUNIT_EXPECT_EQ(test, window_sum(s, n), 1U << 30);
-	}
+	for (k = 0; k < c->n; k++)
+		s[k].priority = c->priority;
+	rcvmgr_assign(s, c->n, 1U << 30, &azuma);
+	for (k = 0; k + 1 < c->n; k++)
+		KUNIT_EXPECT_EQ_MSG(test, s[k].window, s[k].demand, "k %u", k);
+	KUNIT_EXPECT_EQ(test, s[c->n - 1].window, last);
+	KUNIT_EXPECT_EQ(test, window_sum(s, c->n), 1U << 30);
 }
 
 /* xorshift32: the same connections on every run */
@@ -1032,7 +1046,7 @@ static struct kunit_case rcvmgr_assign_cases[] = {
 	KUNIT_CASE(assign_probe),
 	KUNIT_CASE(assign_slow_start),
 	KUNIT_CASE(assign_rtts_since),
-	KUNIT_CASE(assign_none),
+	KUNIT_CASE_PARAM(assign_none, assign_policy_gen_params),
 	KUNIT_CASE(assign_weights),
 	KUNIT_CASE(assign_initial_fits),
 	KUNIT_CASE(assign_initial_short),
@@ -1041,7 +1055,7 @@ static struct kunit_case rcvmgr_assign_cases[] = {
 	KUNIT_CASE(assign_floor),
 	KUNIT_CASE(assign_rtt_zero),
 	KUNIT_CASE(assign_reassign),
-	KUNIT_CASE(assign_cascade),
+	KUNIT_CASE_PARAM(assign_cascade, cascade_gen_params),
 	KUNIT_CASE(assign_random),
 	KUNIT_CASE(assign_equal),
 	KUNIT_CASE(assign_spring),

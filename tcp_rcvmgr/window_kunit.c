@@ -8,22 +8,25 @@
 
 #define MSS 1460
 
+static const u8 window_scales[] = { 0, 7, 14 };
+
+static void window_scale_desc(const u8 *ws, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "window scale %u", *ws);
+}
+
+KUNIT_ARRAY_PARAM(window_scale, window_scales, window_scale_desc);
+
 /* the assigned window is written, scaled, when the receiver offers more */
 static void rcvmgr_window_scales(struct kunit *test)
 {
-	static const u8 scales[] = { 0, 7, 14 };
-	int i;
+	const u8 ws = *(const u8 *)test->param_value;
+	u32 assigned = 3U << (ws + 12);	/* 12288 units of the scale */
+	struct rcvmgr_edge edge = {};
 
-	for (i = 0; i < ARRAY_SIZE(scales); i++) {
-		struct rcvmgr_edge edge = {};
-		u8 ws = scales[i];
-		u32 assigned = 3U << (ws + 12);	/* 12288 units of the scale */
-
-		KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, ws, 1000, assigned, MSS, &edge),
-				12288);
-		KUNIT_EXPECT_TRUE(test, edge.valid);
-		KUNIT_EXPECT_EQ(test, edge.seq, 1000 + (12288U << ws));
-	}
+	KUNIT_EXPECT_EQ(test, rcvmgr_window_field(0xffff, ws, 1000, assigned, MSS, &edge), 12288);
+	KUNIT_EXPECT_TRUE(test, edge.valid);
+	KUNIT_EXPECT_EQ(test, edge.seq, 1000 + (12288U << ws));
 }
 
 /* never more than the receiver advertised */
@@ -144,7 +147,7 @@ static void rcvmgr_window_stale_ack(struct kunit *test)
 }
 
 static struct kunit_case rcvmgr_window_cases[] = {
-	KUNIT_CASE(rcvmgr_window_scales),
+	KUNIT_CASE_PARAM(rcvmgr_window_scales, window_scale_gen_params),
 	KUNIT_CASE(rcvmgr_window_never_raises),
 	KUNIT_CASE(rcvmgr_window_no_shrink),
 	KUNIT_CASE(rcvmgr_window_receiver_shrinks),
