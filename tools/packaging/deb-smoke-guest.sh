@@ -135,13 +135,15 @@ er2bcctl rcvmgr set policy azuma wan eth1 lan 198.51.100.0/24 &&
 	er2bcctl rcvmgr show | grep -q "policy azuma"
 t $? "tcp_rcvmgr configured with er2bcctl"
 # the metrics for node_exporter, as er2bc-metrics.timer has systemd run
-# its service: its command, from the installed unit; the file whole, no
-# temporary left beside it
+# its service: its command, from the installed unit, with no capability
+# and no new privileges as the unit has it (systemd does not run here,
+# so the rest of its sandbox is not tried); the file whole, no temporary
+# left beside it
 textdir=/var/lib/prometheus/node-exporter
 prom=$textdir/er2bc.prom
 mkdir -p "$textdir"
 cmd=$(sed -n 's/^ExecStart=//p' /usr/lib/systemd/system/er2bc-metrics.service)
-(eval "$cmd")
+(eval "setpriv --no-new-privs --bounding-set=-all --inh-caps=-all $cmd")
 rc=$?
 others=$(ls -A "$textdir" | grep -vx er2bc.prom)
 [ $rc = 0 ] && [ -z "$others" ] && [ -f /usr/lib/systemd/system/er2bc-metrics.timer ] &&
