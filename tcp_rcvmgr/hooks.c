@@ -65,6 +65,15 @@ struct rcvmgr_opts {
 	bool has_mss;
 };
 
+/*
+ * A fragment can still reach the hooks behind the reassembly
+ * (rcvmgr_defrag_enable()): one a socket of the gateway's own sends with
+ * IP_NODEFRAG, one a chain before the reassembly marked notrack, an IPv6
+ * fragment the reassembly passes on whole (a first fragment cut short of
+ * its headers, a length not a multiple of 8). An IPv4 one is not parsed;
+ * an IPv6 first fragment is, its window rewritten in place, the data past
+ * it not counted.
+ */
 static bool rcvmgr_parse(struct sk_buff *skb, u8 pf, struct rcvmgr_pkt *p)
 {
 	const struct tcphdr *th;
@@ -1126,9 +1135,9 @@ static bool rcvmgr_ack_priority(const struct rcvmgr_cfg *cfg, struct rcvmgr_conn
  * Whether the sender's data takes another path, under c->lock. An ACK past
  * the sender's highest segment seen here, once no data has passed for a
  * second, covers data that takes another path (asymmetric routing, a route
- * change): what the module measured of the
- * connection is stale, and its windows pass as the receiver offers them
- * until data passes here again. While data still passes, an ACK ahead of
+ * change, fragments the hooks do not see: rcvmgr_parse()): what the module
+ * measured of the connection is stale, and its windows pass as the
+ * receiver offers them until data passes here again. While data still passes, an ACK ahead of
  * it (a receiver acknowledging what it has not had) is rewritten as any
  * other.
  */
@@ -1363,26 +1372,30 @@ static const struct nf_hook_ops rcvmgr_nf_ops[] = {
  * are shared with conntrack's and counted). Without that a LAN host that
  * sends its ACKs in IPv4 fragments, which the hooks cannot parse, has
  * their windows pass as it wrote them, out of the policy; a forwarded
- * datagram leaves again in fragments no larger than those it came in.
+ * datagram leaves again in fragments no larger than those it came in. (A
+ * kernel built without the reassembly, which the module's Kconfig selects
+ * in a tree, leaves its fragments unseen, as before.)
  */
 static int rcvmgr_defrag_enable(struct net *net)
 {
-	int err;
+	int err = 0;
 
-	err = nf_defrag_ipv4_enable(net);
-	if (err || !IS_ENABLED(CONFIG_IPV6))
+	if (IS_ENABLED(CONFIG_NF_DEFRAG_IPV4))
+		err = nf_defrag_ipv4_enable(net);
+	if (err || !IS_ENABLED(CONFIG_NF_DEFRAG_IPV6))
 		return err;
 	err = nf_defrag_ipv6_enable(net);
-	if (err)
+	if (err && IS_ENABLED(CONFIG_NF_DEFRAG_IPV4))
 		nf_defrag_ipv4_disable(net);
 	return err;
 }
 
 static void rcvmgr_defrag_disable(struct net *net)
 {
-	if (IS_ENABLED(CONFIG_IPV6))
+	if (IS_ENABLED(CONFIG_NF_DEFRAG_IPV6))
 		nf_defrag_ipv6_disable(net);
-	nf_defrag_ipv4_disable(net);
+	if (IS_ENABLED(CONFIG_NF_DEFRAG_IPV4))
+		nf_defrag_ipv4_disable(net);
 }
 
 /*

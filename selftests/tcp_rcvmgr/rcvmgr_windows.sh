@@ -876,8 +876,10 @@ tap_result $? "a receiver's ACKs in IPv4 fragments: reassembled at the gateway, 
 # receiver's reset behind the fragmented data leaves it managed, resumed.
 # The gateway counts the fragments that reach it, so that the case fails
 # as set up wrong if none did. The old code saw none of the data: no RTT,
-# its ACKs passed as written.
-ip netns exec "$SND" sysctl -qw net.ipv4.ip_no_pmtu_disc=1
+# its ACKs passed as written. No DF: a route to RCV whose MTU is locked
+# (ip_no_pmtu_disc would reach only sockets made after it, not the
+# listener's; and its ICMP would leave a 552-byte route behind).
+ip -n "$SND" route add 10.3.0.2/32 via 10.1.0.1 mtu lock 1500
 ip -n "$WAN" link set eth1 mtu 1280
 ip netns exec "$GW" nft -f - <<-EOF
 	table inet rcvmgr_fragdata {
@@ -892,7 +894,8 @@ kept_test 47017 "behind data that came in IPv4 fragments" 1000
 read -r frags <<<"$(nft_counters "$GW" rcvmgr_fragdata fragments)"
 ip netns exec "$GW" nft delete table inet rcvmgr_fragdata
 ip -n "$WAN" link set eth1 mtu 1500
-ip netns exec "$SND" sysctl -qw net.ipv4.ip_no_pmtu_disc=0
+ip -n "$SND" route del 10.3.0.2/32
+ip -n "$SND" route flush cache
 [ "$frags" != "?" ] && [ "$frags" -ge 2 ]
 tap_result $? "the download's data reached the gateway in IPv4 fragments" "$frags fragments"
 
