@@ -22,17 +22,9 @@ import struct
 import sys
 import time
 
-ETH_P_ALL, ETH_P_IP = 0x0003, 0x0800
+from pkt import ETH_P_ALL, ETH_P_IP, conn_args, csum
+
 IP_NODEFRAG = 22	# (linux/in.h): the sending namespace's own reassembly passes them
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
 
 
 def fragments(src, dst, ttl, tcp):
@@ -50,11 +42,7 @@ def fragments(src, dst, ttl, tcp):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("iface")
-    ap.add_argument("src")
-    ap.add_argument("sport", type=int)
-    ap.add_argument("dst")
-    ap.add_argument("dport", type=int)
+    conn_args(ap)
     ap.add_argument("--window", type=int, default=65535)
     ap.add_argument("--ttl", type=int, default=200)
     ap.add_argument("--count", type=int, default=20)

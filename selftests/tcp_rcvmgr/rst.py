@@ -26,25 +26,12 @@ import struct
 import sys
 import time
 
-ETH_P_ALL, ETH_P_IP = 0x0003, 0x0800
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
+from pkt import ETH_P_ALL, ETH_P_IP, conn_args, csum
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("iface")
-    ap.add_argument("src")
-    ap.add_argument("sport", type=int)
-    ap.add_argument("dst")
-    ap.add_argument("dport", type=int)
+    conn_args(ap)
     ap.add_argument("--offset", type=int, default=0)
     ap.add_argument("--answer", action="store_true")
     ap.add_argument("--fin", action="store_true")
