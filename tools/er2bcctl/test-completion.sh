@@ -66,8 +66,8 @@ t "abw-set: the keywords not given yet" \
 	"ifindex lost recv scavenger-hold sent seq span" \
 	er2bcctl abw-set dev lo handle 1: abw 5mbit ""
 t "monitor's keywords" "count dev handle ifindex timeout" er2bcctl monitor ""
-t "metrics' keywords" "dev dir ifindex" er2bcctl metrics ""
-t "metrics: no keyword twice" "dir ifindex" er2bcctl metrics dev lo ""
+t "metrics' keywords" "dev dir ifindex output" er2bcctl metrics ""
+t "metrics: no keyword twice" "dir ifindex output" er2bcctl metrics dev lo ""
 t "status' keywords" "dir file" er2bcctl status ""
 t "status: files repeat, dir once" "file" er2bcctl status dir /run ""
 has "dev: the interfaces" lo er2bcctl show dev ""
@@ -84,6 +84,7 @@ has "rcvmgr set: a rule's matches" priority er2bcctl rcvmgr set rule port 22 ""
 tmp=$(mktemp -d)
 touch "$tmp/replay.batch"
 t "-batch: files" "$tmp/replay.batch" er2bcctl -batch "$tmp/re"
+t "metrics output: files" "$tmp/replay.batch" er2bcctl metrics output "$tmp/re"
 rm -rf "$tmp"
 has "after -batch FILE: -force, the file not taken for a command" \
 	-force er2bcctl -batch abw-set -
