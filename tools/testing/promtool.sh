@@ -12,9 +12,15 @@ if command -v promtool >/dev/null; then
 	command -v promtool
 	exit 0
 fi
-ver=$(apt-cache policy prometheus 2>/dev/null | awk '/Candidate:/ { print $2 }')
+candidate() { apt-cache policy prometheus 2>/dev/null | awk '/Candidate:/ { print $2 }'; }
+ver=$(candidate)
+# (a machine whose package lists were never fetched: once, as root)
+if { [ -z "$ver" ] || [ "$ver" = "(none)" ]; } && [ "$(id -u)" = 0 ]; then
+	apt-get -qq -o DPkg::Lock::Timeout=600 update >/dev/null 2>&1
+	ver=$(candidate)
+fi
 if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
-	echo "promtool.sh: Debian's archive offers no prometheus package (apt-get update?)" >&2
+	echo "promtool.sh: Debian's archive offers no prometheus package (apt-get update as root)" >&2
 	exit 1
 fi
 dir=/var/cache/er2bc/promtool/${ver//[^A-Za-z0-9.+~-]/_}
