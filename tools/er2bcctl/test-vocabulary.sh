@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Documentation/status.rst's vocabulary against the code: every metric
-# name er2bcctl metrics can print (a string literal of its sources) is in
-# the vocabulary's tables, and every metric name the tables give is one
-# it prints. A metric renamed or added on one side only fails here.
+# name er2bcctl metrics can print (metric-names.sh) is in the
+# vocabulary's tables, and every metric name the tables give is one it
+# prints. A metric renamed or added on one side only fails here.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +23,7 @@ check() {
 }
 
 metric='(er2bc|tcp_rcvmgr)_[a-z0-9_]*[a-z0-9]'
-code=$(grep -ohE "\"$metric\"" $(ls "$here"/*.c | grep -v '/test-') | tr -d '"' | sort -u)
+code=$("$here/metric-names.sh")
 # (the section from its title on; a name in double back-quotes, its
 # labels after it or not; the prefixes the conventions name end in _)
 words=$(awk '/^Vocabulary$/ { on = 1 } on' "$doc" |
