@@ -4,9 +4,10 @@
 # Prints the path of a promtool (Prometheus's rule checker and rule unit
 # tester) for the host tests of tools/monitoring: the one installed, or
 # Debian's, taken from the prometheus package's archive into
-# /var/cache/er2bc/promtool/VERSION/ (the package itself is not installed:
-# it would start a Prometheus server). Exit 1, saying why, if neither.
+# $ER2BC_CACHE/promtool/VERSION/ (the package itself is not installed: it
+# would start a Prometheus server). Exit 1, saying why, if neither.
 set -euo pipefail
+. "$(dirname "$0")/vm/common.sh"
 
 if command -v promtool >/dev/null; then
 	command -v promtool
@@ -23,7 +24,7 @@ if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
 	echo "promtool.sh: Debian's archive offers no prometheus package (apt-get update as root)" >&2
 	exit 1
 fi
-dir=/var/cache/er2bc/promtool/${ver//[^A-Za-z0-9.+~-]/_}
+dir=$ER2BC_CACHE/promtool/${ver//[^A-Za-z0-9.+~-]/_}
 if [ ! -x "$dir/promtool" ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
