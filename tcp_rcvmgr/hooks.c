@@ -1137,9 +1137,9 @@ static bool rcvmgr_ack_priority(const struct rcvmgr_cfg *cfg, struct rcvmgr_conn
  * second, covers data that takes another path (asymmetric routing, a route
  * change, fragments the hooks do not see: rcvmgr_parse()): what the module
  * measured of the connection is stale, and its windows pass as the
- * receiver offers them until data passes here again. While data still passes, an ACK ahead of
- * it (a receiver acknowledging what it has not had) is rewritten as any
- * other.
+ * receiver offers them until data passes here again. While data still
+ * passes, an ACK ahead of it (a receiver acknowledging what it has not
+ * had) is rewritten as any other.
  */
 static bool rcvmgr_ack_unseen(struct rcvmgr_conn *c, u32 ack, u64 now)
 {

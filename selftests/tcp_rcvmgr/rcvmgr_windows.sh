@@ -766,8 +766,9 @@ tap_result $? "a SYN with another number and no scaling behind the receiver's ow
 # second after which the client sends its SYN again (which, quiet a
 # second after the first, reopens the entry the ordinary way: with that,
 # the code before passed); on the debug kernel, where rst.py may take
-# longer, it is $hold_s and the case cannot fail on the code before. Noting only the latest SYN, the SYN-ACK matched nothing
-# and the old entry's scale 0 stayed.
+# longer, it is $hold_s and the case cannot fail on the code before.
+# Noting only the latest SYN, the SYN-ACK matched nothing and the old
+# entry's scale 0 stayed.
 reconnect_test() {
 	local port=$1 what=$2 fake=${3:-} rc=0 resets out= synacks acks rst n0 abort=1
 	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
@@ -891,7 +892,7 @@ ip netns exec "$GW" nft -f - <<-EOF
 	}
 EOF
 kept_test 47017 "behind data that came in IPv4 fragments" 1000
-read -r frags <<<"$(nft_counters "$GW" rcvmgr_fragdata fragments)"
+frags=$(nft_counters "$GW" rcvmgr_fragdata fragments)
 ip netns exec "$GW" nft delete table inet rcvmgr_fragdata
 ip -n "$WAN" link set eth1 mtu 1500
 ip -n "$SND" route del 10.3.0.2/32
