@@ -203,19 +203,27 @@ busywait() {
 	done
 }
 
-# sleep SECONDS: a read timing out on a pipe that nobody writes to (this
-# shell holds its write end), not /bin/sleep: a fork and an exec cost up
-# to seconds on the debug kernel, and the suites sleep hundreds of times.
-# Anything but a plain number of seconds goes to /bin/sleep.
-exec {lib_sleep_fd}<> <(:)
+# sleep SECONDS: bash's loadable sleep (package bash-builtins), not
+# /bin/sleep: a fork and an exec cost up to seconds on the debug kernel,
+# and the suites sleep hundreds of times. Not `read -t` on a pipe, as it
+# was: when bash 5.2's read times out before it reads, it restores a
+# signal mask it never saved (builtins/read.def), stack garbage. SIGCHLD,
+# SIGTERM and others were left blocked at random in the suite's shell: a
+# finished background job was never reaped and `kill -0` found it for
+# ever (er2bc_probe's RTNL case spun until the suite's limit, CI's debug
+# run of stop 61), and what the shell started next inherited the mask.
+# Without bash-builtins: /bin/sleep, as for anything but a plain number
+# of seconds ("infinity", "1m"; the loadable takes only numbers).
+lib_sleep_bin=$(type -P sleep)
+if [ -z "${lib_sleep:-}" ]; then
+	lib_sleep=$lib_sleep_bin
+	enable -f /usr/lib/bash/sleep sleep 2>/dev/null && lib_sleep="builtin sleep"
+fi
 sleep() {
-	local _
 	if [ $# = 1 ] && [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]]; then
-		# a timeout returns above 128; anything else (the fd gone) means
-		# read did not wait: /bin/sleep then
-		read -rt "$1" -u "$lib_sleep_fd" _ || [ $? -gt 128 ] || command sleep "$1"
+		$lib_sleep "$1"
 	else
-		command sleep "$@"
+		"$lib_sleep_bin" "$@"
 	fi
 }
 

@@ -20,6 +20,7 @@ PKGS=(
 	xz-utils zstd pkg-config sparse libmnl-dev python3
 	python3-yaml python3-jsonschema			# YNL: the generator, the spec check
 	jq strace					# er2bcctl's and er2bc-abwd's host tests
+	bash-builtins					# selftests/lib.sh's sleep: no fork, no read -t
 	clang-14 libfuzzer-14-dev libclang-rt-14-dev	# er2bc-abwd's fuzz targets
 	# the VM and what runs inside it
 	qemu-system-x86 busybox-static kmod cpio
