@@ -161,6 +161,14 @@ stuck_snapshot() {
 		fi
 		echo
 	done >"$file"
+	# and the suite's own program (timeout's child), which has children:
+	# where it waits and which signals it blocks (a shell whose SIGCHLD
+	# stayed blocked never reaped a job, and kill -0 found it for ever)
+	for pid in $(ps -o pid= --ppid "$root"); do
+		printf 'the suite %s, %s in %s, blocking %s\n' "$pid" "$(ps -o stat= -p "$pid")" \
+			"$(cat "/proc/$pid/wchan" 2>/dev/null || echo -)" \
+			"$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$pid/status" 2>/dev/null)"
+	done >>"$file"
 	[ -w /proc/sysrq-trigger ] && echo w >/proc/sysrq-trigger
 }
 
