@@ -115,6 +115,9 @@ check("Prometheus unreachable: exit 1, naming it",
 r = run(*base[:4], "--hours", "0")
 check("a window out of range: exit 2, naming the option and the range",
       r.returncode == 2 and "--hours 0.0: from more than 0 to 744" in r.stderr, r.stderr)
+r = run(*base, "--step", "-15")
+check("a negative step: exit 2, naming the option and the range",
+      r.returncode == 2 and "--step -15: 0 (the window / 240) or more seconds" in r.stderr, r.stderr)
 srv.shutdown()
 print(f"1..{n}")
 sys.exit(failed)

@@ -239,6 +239,11 @@ mon=/usr/share/er2bc/monitoring
 q=$(python3 "$top/tools/monitoring/check-queries.py" $mon/er2bc-dashboard.json $mon/er2bc-alerts.yml \
 	--metrics "$out/metrics-host.prom" "$qs/metrics.txt" 2>&1)
 t $? "the shipped dashboard's and alert rules' queries name only metrics the gateways export" "$q"
+# er2bc-plot as installed (no Prometheus here: it names the one it could
+# not reach, exit 1) and its man page
+q=$(er2bc-plot --prometheus http://127.0.0.1:1 --instance gw-a:9100 2>&1)
+[ $? = 1 ] && [[ $q == "er2bc-plot: http://127.0.0.1:1: "* ]] && man -w er2bc-plot >/dev/null 2>&1
+t $? "er2bc-plot runs from the package and names a Prometheus it cannot reach; man er2bc-plot" "$q"
 # (both daemons' files are in /run/er2bc: the namespaces share the filesystem)
 ip netns exec $A er2bcctl status >"$qs/er2bcctl-status.txt" 2>&1
 status_rc=$?

@@ -50,8 +50,9 @@ make -s -C "$top/tools/tc" install DESTDIR="$destdir" TCDIR="/usr/lib/$multiarch
 install -D -m 0644 -t "$destdir$prefix/share/man/man8" "$top/Documentation/tc-er2bc.8" \
 	"$top/Documentation/er2bcctl.8" "$top/Documentation/er2bc-abwd.8" \
 	"$top/Documentation/er2bc-tc-apply.8"
+install -D -m 0644 -t "$destdir$prefix/share/man/man1" "$top/Documentation/er2bc-plot.1"
 make -s -C "$top/tools/monitoring" install DESTDIR="$destdir" PREFIX="$prefix"
-echo "make install: er2bcctl, er2bc-abwd, er2bc-tc-apply in $prefix/sbin; q_er2bc.so in /usr/lib/$multiarch/tc"
+echo "make install: er2bcctl, er2bc-abwd, er2bc-tc-apply in $prefix/sbin; er2bc-plot in $prefix/bin; q_er2bc.so in /usr/lib/$multiarch/tc"
 
 if [ -z "$destdir" ] && [ -d /run/systemd/system ]; then
 	systemd-sysusers er2bc.conf

@@ -37,8 +37,10 @@ usr/local/share/doc/er2bc/abwd-sender.conf.example
 usr/local/share/doc/er2bc/er2bc-estimator.rst
 usr/local/share/doc/er2bc/rcvmgr.batch.example
 usr/local/share/doc/er2bc/tc-DEV.batch.example
+usr/local/bin/er2bc-plot
 usr/local/share/er2bc/monitoring/er2bc-alerts.yml
 usr/local/share/er2bc/monitoring/er2bc-dashboard.json
+usr/local/share/man/man1/er2bc-plot.1
 usr/local/share/man/man8/er2bc-abwd.8
 usr/local/share/man/man8/er2bc-tc-apply.8
 usr/local/share/man/man8/er2bcctl.8
