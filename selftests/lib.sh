@@ -208,20 +208,18 @@ busywait() {
 # and the suites sleep hundreds of times. Not `read -t` on a pipe, as it
 # was: when bash 5.2's read times out before it reads, it restores a
 # signal mask it never saved (builtins/read.def), stack garbage. SIGCHLD,
-# SIGTERM and others were left blocked at random in the suite's shell: a
-# finished background job was never reaped and `kill -0` found it for
-# ever (er2bc_probe's RTNL case spun until the suite's limit, CI's debug
-# run of stop 61), and what the shell started next inherited the mask.
-# Without bash-builtins: /bin/sleep, as for anything but a plain number
-# of seconds ("infinity", "1m"; the loadable takes only numbers).
+# SIGTERM and others were left blocked at random in the suite's shell
+# (its children start with bash's own mask): a finished background job
+# was never reaped and `kill -0` found it for ever (er2bc_probe's RTNL
+# case spun until the suite's limit, CI's debug run of stop 61). Without
+# bash-builtins, and for anything but one plain number of seconds
+# ("infinity" among them): /bin/sleep.
 lib_sleep_bin=$(type -P sleep)
-if [ -z "${lib_sleep:-}" ]; then
-	lib_sleep=$lib_sleep_bin
-	enable -f /usr/lib/bash/sleep sleep 2>/dev/null && lib_sleep="builtin sleep"
-fi
+lib_sleep_builtin=no
+enable -f /usr/lib/bash/sleep sleep 2>/dev/null && lib_sleep_builtin=yes
 sleep() {
-	if [ $# = 1 ] && [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]]; then
-		$lib_sleep "$1"
+	if [ $# = 1 ] && [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]] && [ $lib_sleep_builtin = yes ]; then
+		builtin sleep "$1"
 	else
 		"$lib_sleep_bin" "$@"
 	fi

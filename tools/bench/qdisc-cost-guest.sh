@@ -137,10 +137,13 @@ record() {
 }
 
 # Sleep without a fork (a fork in the middle of a measured run would be
-# measured): a builtin read that times out on a fifo nobody writes.
-mkfifo /tmp/bench-sleep
-exec 9<>/tmp/bench-sleep
-nap() { read -r -t "$1" -u 9 _ || true; }
+# measured): bash's loadable sleep (bash-builtins), not `read -t`, whose
+# timeout can leave the shell's signal mask garbage (selftests/lib.sh)
+if enable -f /usr/lib/bash/sleep sleep 2>/dev/null; then
+	nap() { builtin sleep "$1" || true; }
+else
+	nap() { command sleep "$1" || true; }
+fi
 
 # used QDISC: classes that have sent anything so far (the filter at work)
 used() {

@@ -162,12 +162,17 @@ stuck_snapshot() {
 		echo
 	done >"$file"
 	# and the suite's own program (timeout's child), which has children:
-	# where it waits and which signals it blocks (a shell whose SIGCHLD
-	# stayed blocked never reaped a job, and kill -0 found it for ever)
+	# where it waits, the signals it blocks and those pending. (A shell
+	# blocks SIGCHLD alone, 0000000000010000, while it waits for a child
+	# or sleeps; other bits, or a SIGCHLD pending outside those waits, are
+	# a mask gone wrong: read -t left garbage there once, the shell never
+	# reaped a job and kill -0 found it for ever)
 	for pid in $(ps -o pid= --ppid "$root"); do
-		printf 'the suite %s, %s in %s, blocking %s\n' "$pid" "$(ps -o stat= -p "$pid")" \
-			"$(cat "/proc/$pid/wchan" 2>/dev/null || echo -)" \
-			"$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$pid/status" 2>/dev/null)"
+		printf 'the suite %s, %s in %s, blocking %s, pending %s\n' "$pid" \
+			"$(ps -o stat= -p "$pid")" "$(cat "/proc/$pid/wchan" 2>/dev/null || echo -)" \
+			"$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$pid/status" 2>/dev/null)" \
+			"$(awk '$1 == "SigPnd:" || $1 == "ShdPnd:" { printf "%s%s", s, $2; s = "/" }' \
+				"/proc/$pid/status" 2>/dev/null)"
 	done >>"$file"
 	[ -w /proc/sysrq-trigger ] && echo w >/proc/sysrq-trigger
 }
