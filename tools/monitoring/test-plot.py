@@ -115,9 +115,15 @@ check("Prometheus unreachable: exit 1, naming it",
 r = run(*base[:4], "--hours", "0")
 check("a window out of range: exit 2, naming the option and the range",
       r.returncode == 2 and "--hours 0.0: from more than 0 to 744" in r.stderr, r.stderr)
-r = run(*base, "--step", "-15")
-check("a negative step: exit 2, naming the option and the range",
-      r.returncode == 2 and "--step -15: 0 (the window / 240) or more seconds" in r.stderr, r.stderr)
+for step in ("-15", "0.4", "nan"):
+    r = run(*base, "--step", step)
+    check(f"--step {step}: exit 2, naming the option and the range",
+          r.returncode == 2 and "0 (the window / 240, at least 15) or 1 or more seconds" in r.stderr,
+          r.stderr)
+r = run(*base[:4], "--hours", "24", "--step", "1")
+check("a step that asks for more than 11000 samples: exit 2, the least step that does",
+      r.returncode == 2 and "--step 1: at most 11000 samples a series" in r.stderr and
+      "8 or more seconds for --hours 24" in r.stderr, r.stderr)
 srv.shutdown()
 print(f"1..{n}")
 sys.exit(failed)
