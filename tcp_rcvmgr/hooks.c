@@ -701,17 +701,17 @@ static bool rcvmgr_in_window(u32 seq, u32 ack, u32 wnd, bool known)
  * the gateway ends nothing, in the handshake as after it. So the
  * connection stays as it is. Once both SYNs passed, it is forgotten once
  * quiet for RCVMGR_RESET_LINGER_NS instead of idle-timeout, unless it
- * shows it went on (rcvmgr_conn_resumed()); one that ended is quiet and
- * takes no share after RCVMGR_ACTIVE_NS. Before, it is an opening entry,
- * forgotten once quiet for RCVMGR_OPENING_IDLE_NS. Forgotten at once: a
- * download refused (the sender's reset acknowledging exactly the
- * receiver's SYN, the only one a SYN-SENT end takes: RFC 9293 3.10.7.3;
- * a LAN host cannot send from the WAN), one closing (its sender's FIN
- * passed: the commonest end; no data can follow) or unmanaged (*@kick if
- * it had a share: it gives it back).
+ * shows it went on (rcvmgr_conn_resumed(), rcvmgr_conn_live()); one that
+ * ended is quiet and takes no share after RCVMGR_ACTIVE_NS. Before, it is
+ * an opening entry, forgotten once quiet for RCVMGR_OPENING_IDLE_NS.
+ * Forgotten at once: a download refused (the sender's reset acknowledging
+ * exactly the receiver's SYN, the only one a SYN-SENT end takes: RFC 9293
+ * 3.10.7.3; a LAN host cannot send from the WAN), one closing (its
+ * sender's FIN passed: the commonest end; no data can follow) or
+ * unmanaged (*@kick if it had a share: it gives it back).
  */
 static bool rcvmgr_conn_reset(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
-			      const struct rcvmgr_pkt *p, bool from_rcv, bool *kick)
+			      const struct rcvmgr_pkt *p, bool from_rcv, u64 now, bool *kick)
 {
 	if (c->state == TCP_RCVMGR_STATE_UNSCALED || c->state == TCP_RCVMGR_STATE_CLOSING) {
 		if (rcvmgr_carries(c))
@@ -733,23 +733,57 @@ static bool rcvmgr_conn_reset(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 		 */
 		c->rst_edge = c->edge.valid && after(c->edge.seq, c->snd_nxt) ?
 			      c->edge.seq : c->snd_nxt;
+		c->rst_ns = now;
 		atomic64_inc(&rn->resets);
 	}
 	return false;
 }
 
 /*
+ * the reset that passed in @c did not end it, under c->lock: it lives to
+ * idle-timeout again. (A SYN noted meanwhile opened nothing: its end kept
+ * this one.)
+ */
+static void rcvmgr_conn_went_on(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
+{
+	c->flags &= ~(RCVMGR_F_RESET | RCVMGR_F_REOPEN);
+	atomic64_inc(&rn->resumed);
+}
+
+/*
  * an ACK from the receiver, @ack, under c->lock: if it covers data sent
- * after a reset that passed was answered, the connection went on, and
- * lives to idle-timeout again
+ * after a reset that passed was answered, the connection went on
  */
 static void rcvmgr_conn_resumed(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u32 ack)
 {
 	if (likely(!(c->flags & RCVMGR_F_RESET)) || !after(ack, c->rst_edge))
 		return;
-	/* (a SYN noted meanwhile opened nothing: its end kept this one) */
-	c->flags &= ~(RCVMGR_F_RESET | RCVMGR_F_REOPEN);
-	atomic64_inc(&rn->resumed);
+	rcvmgr_conn_went_on(rn, c);
+}
+
+/*
+ * a retransmission from the sender, under c->lock: if it left the sender
+ * after a reset that passed had reached it, the connection went on. An
+ * end that takes a reset sends nothing more; one that ignored it (an
+ * inexact one, RFC 5961 3.2) or never got it (lost past the gateway)
+ * retransmits while the receiver is quiet. So a receiver that stays
+ * quiet after its reset, past RCVMGR_RESET_LINGER_NS, keeps its entry
+ * while the sender retransmits, and finds it managed when it goes on,
+ * where it would otherwise come back as a new unscaled entry, its windows
+ * out of the policy. What the sender sent before the reset reached it,
+ * retransmissions of a loss recovery among it, comes within a round trip:
+ * only one two smoothed RTTs after the reset counts, at least
+ * RCVMGR_RESET_LIVE_NS and at most RCVMGR_RESET_LIVE_MAX_NS (the receiver
+ * can lift the smoothed RTT with timestamps the sender drops). (@now was
+ * read before c->lock: a reset on another CPU may be later.)
+ */
+static void rcvmgr_conn_live(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u64 now)
+{
+	u64 wait = clamp_t(u64, 2ULL * c->srtt_us * NSEC_PER_USEC, RCVMGR_RESET_LIVE_NS,
+			   RCVMGR_RESET_LIVE_MAX_NS);
+
+	if (now > c->rst_ns && now - c->rst_ns >= wait)
+		rcvmgr_conn_went_on(rn, c);
 }
 
 /* the sender's FIN, under c->lock: closing */
@@ -978,7 +1012,7 @@ static void rcvmgr_data_rtt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
 {
-	bool kick = false, asked = false, forget = false, fin, known;
+	bool kick = false, asked = false, forget = false, fin, known, retrans;
 	const struct tcphdr *th = &p->th;
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
@@ -1004,6 +1038,14 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	if (th->syn && !th->ack && !(c->flags & RCVMGR_F_RCV_OPENED))
 		rcvmgr_reopen_note(c, skb, p, &o);
 	/*
+	 * data it sent before (not past snd_nxt, and within the receiver's
+	 * last offer below it, as the sender's own unacknowledged data is: a
+	 * blind forger from the WAN must guess that, as for a reset): a
+	 * retransmission
+	 */
+	retrans = p->payload && !th->rst && !th->syn && (c->flags & RCVMGR_F_SND_NXT) &&
+		  !after(end, c->snd_nxt) && !before(seq, c->snd_nxt - c->advertised);
+	/*
 	 * the most of the sender's data the receiver's ACKs may cover (not
 	 * a reset's number: one checked against the receiver's own offer,
 	 * nor a SYN's after its first: another connection's)
@@ -1020,7 +1062,9 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	kick |= rcvmgr_data_count(rn, c, skb, p, now);
 	rcvmgr_data_rtt(rn, c, p, &o, end, now);
 	if (th->rst)
-		forget = rcvmgr_conn_reset(rn, c, p, false, &kick);
+		forget = rcvmgr_conn_reset(rn, c, p, false, now, &kick);
+	else if (retrans && (c->flags & RCVMGR_F_RESET))
+		rcvmgr_conn_live(rn, c, now);
 	else if (fin)
 		rcvmgr_conn_fin(c, &kick);
 	spin_unlock(&c->lock);
@@ -1068,14 +1112,14 @@ static u32 rcvmgr_assigned(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
  * (rcvmgr_conn_reset())
  */
 static void rcvmgr_ack_rst(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
-			   const struct rcvmgr_pkt *p)
+			   const struct rcvmgr_pkt *p, u64 now)
 {
 	bool forget = false, kick = false;
 
 	spin_lock(&c->lock);
 	if (rcvmgr_in_window(ntohl(p->th.seq), c->snd_ack, c->snd_wnd,
 			     rcvmgr_ack_known(c, c->flags & RCVMGR_F_SND_ACK)))
-		forget = rcvmgr_conn_reset(rn, c, p, true, &kick);
+		forget = rcvmgr_conn_reset(rn, c, p, true, now, &kick);
 	spin_unlock(&c->lock);
 	if (forget)
 		rcvmgr_conn_unlink(rn, c);
@@ -1228,7 +1272,7 @@ static void rcvmgr_ack(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	if (!c)
 		return;
 	if (th->rst) {
-		rcvmgr_ack_rst(rn, c, p);
+		rcvmgr_ack_rst(rn, c, p, now);
 		return;
 	}
 	rcvmgr_parse_opts(skb, p, &o);

@@ -93,7 +93,8 @@ struct rcvmgr_key {
 /*
  * a reset inside its window passed (rcvmgr_conn_reset()): forgotten once
  * quiet for RCVMGR_RESET_LINGER_NS, not idle-timeout, unless the receiver
- * acknowledges data sent past rst_edge (the connection went on)
+ * acknowledges data sent past rst_edge or the sender retransmits after
+ * the reset had reached it (the connection went on)
  */
 #define RCVMGR_F_RESET		BIT(6)
 /* a SYN from its opening end noted after a reset (rcvmgr_conn.reopen) */
@@ -178,6 +179,7 @@ struct rcvmgr_conn {
 	u64 created_ns;
 	u64 last_ns;
 	u64 data_ns;			/* the sender's last data */
+	u64 rst_ns;			/* a reset passed (RCVMGR_F_RESET set) */
 
 	/* RTT, gateway to sender and back */
 	u64 hs_ns;			/* a handshake packet left; 0: none pending */
@@ -268,6 +270,13 @@ struct rcvmgr_net {
  * of the assignment (its share goes to the others) until it sends again
  */
 #define RCVMGR_ACTIVE_NS	NSEC_PER_SEC
+/*
+ * A retransmission from the sender this long after a reset passed, or two
+ * smoothed RTTs if longer (at most RCVMGR_RESET_LIVE_MAX_NS), left it
+ * after the reset had reached it (rcvmgr_conn_live())
+ */
+#define RCVMGR_RESET_LIVE_NS	NSEC_PER_SEC
+#define RCVMGR_RESET_LIVE_MAX_NS	(3 * NSEC_PER_SEC)
 /*
  * one whose handshake the gateway did not see complete (no ACK after both
  * SYNs: a SYN unanswered or refused, a scan), data or not, is forgotten

@@ -511,6 +511,60 @@ kept_test() {
 kept_test 47003 "inexact, the sender went on" 1000
 kept_test 47005 "lost past the gateway" 0 drop
 kept_test 47010 "inexact, behind its own FIN" 1000 "" --half-close
+
+# --- the same inexact reset, then a receiver that keeps quiet (its own
+# packets dropped on its side) for 40 s: the sender retransmits, its timer
+# backing off, and once a gap between its retransmissions passed 10 s
+# (about 25 s in) the code before forgot the entry, the gateway quiet that
+# long since the reset; the next retransmission came back as a new
+# unscaled entry, its windows out of the policy. A retransmission after
+# the reset had reached the sender shows the reset did not end the
+# connection: the entry stays, the same one, managed, counted resumed.
+quiet_test() {
+	local port=47020 age=0 scale out rc resets resumed unscaled dropped vanished=0 t0s
+	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
+	long 5007 --sport $port --clamp 1073741824 &
+	f1=$!
+	busywait $conns_wait client_with $port
+	rcv_defaults
+	age=$(json_get "[c['age_us'] for c in j if c['dport'] == $port][0]" <"$tmp/conns")
+	scale=$(json_get "[c['wscale'] for c in j if c['dport'] == $port][0]" <"$tmp/conns")
+	resets=$(stat_of resets)
+	resumed=$(stat_of resumed)
+	unscaled=$(stat_of unscaled)
+	ip netns exec "$RCV" nft -f - <<-EOF
+		table inet rcvmgr_quiet {
+			chain out {
+				type filter hook output priority 0;
+				tcp sport $port tcp flags & rst == 0 counter drop
+			}
+		}
+	EOF
+	# (its own segments dropped: the reset's number from the sender's ACKs)
+	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
+		--answer --offset 1000 2>&1)
+	rc=$?
+	t0s=$EPOCHSECONDS
+	while ((EPOCHSECONDS - t0s < 40)); do
+		gone $port && vanished=1
+		sleep 1
+	done
+	dropped=$(nft_packets "$RCV" rcvmgr_quiet)
+	ip netns exec "$RCV" nft delete table inet rcvmgr_quiet
+	read_conns
+	resets=$(($(stat_of resets) - resets))
+	resumed=$(($(stat_of resumed) - resumed))
+	unscaled=$(($(stat_of unscaled) - unscaled))
+	kill $f1 2>/dev/null
+	wait $f1 2>/dev/null
+	[ $rc = 0 ] && [ "$scale" = 14 ] && [ $vanished = 0 ] && [ "$dropped" -ge 1 ] &&
+		json_get "[1 for c in j if c['dport'] == $port and c['state'] in ('initial', 'persistent') \
+			and c['age_us'] > ${age:-0} + 40000000]" <"$tmp/conns" | grep -q 1 &&
+		[ $resets -ge 1 ] && [ $resumed -ge 1 ] && [ $unscaled = 0 ]
+	tap_result $? "a receiver quiet for 40 s after its reset, the sender retransmitting: the same entry, managed, resumed" \
+		"scale ${scale:-none}, vanished: $vanished, $(conn_of $port) after; $dropped of its packets dropped; $resets resets, $resumed resumed, $unscaled unscaled; $(echo $out)"
+}
+quiet_test
 # a download of 1 MB whose receiver resets it once the sender's FIN came
 # (the reset counted as it crosses the gateway): gone at the first look
 # after it, before a closed connection's second of quiet (on the debug
