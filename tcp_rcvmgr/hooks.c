@@ -1041,10 +1041,11 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	 * data it sent before (not past snd_nxt, and within the receiver's
 	 * last offer below it, as the sender's own unacknowledged data is: a
 	 * blind forger from the WAN must guess that, as for a reset): a
-	 * retransmission
+	 * retransmission, looked for only after a reset
 	 */
-	retrans = p->payload && !th->rst && !th->syn && (c->flags & RCVMGR_F_SND_NXT) &&
-		  !after(end, c->snd_nxt) && !before(seq, c->snd_nxt - c->advertised);
+	retrans = (c->flags & RCVMGR_F_RESET) && p->payload && !th->rst && !th->syn &&
+		  (c->flags & RCVMGR_F_SND_NXT) && !after(end, c->snd_nxt) &&
+		  !before(seq, c->snd_nxt - c->advertised);
 	/*
 	 * the most of the sender's data the receiver's ACKs may cover (not
 	 * a reset's number: one checked against the receiver's own offer,
@@ -1061,10 +1062,10 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 	rcvmgr_data_sender(c, p, &o);
 	kick |= rcvmgr_data_count(rn, c, skb, p, now);
 	rcvmgr_data_rtt(rn, c, p, &o, end, now);
+	if (retrans)
+		rcvmgr_conn_live(rn, c, now);
 	if (th->rst)
 		forget = rcvmgr_conn_reset(rn, c, p, false, now, &kick);
-	else if (retrans && (c->flags & RCVMGR_F_RESET))
-		rcvmgr_conn_live(rn, c, now);
 	else if (fin)
 		rcvmgr_conn_fin(c, &kick);
 	spin_unlock(&c->lock);

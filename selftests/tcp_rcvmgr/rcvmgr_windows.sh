@@ -467,6 +467,20 @@ managed_again() {
 	json_get "[1 for c in j if c['dport'] == $1 and c['state'] in ('initial', 'persistent') and \
 		c['age_us'] > $2 and c['rewritten'] > $3]" <"$tmp/conns" | grep -q 1
 }
+# download_begin PORT [FETCH_ARG...]: a long download from client port PORT
+# at window scale 14 (f1); its entry's age, scale and windows rewritten so
+# far into the caller's age, scale and rewritten
+download_begin() {
+	local port=$1
+	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
+	long 5007 --sport "$port" --clamp 1073741824 "${@:2}" &
+	f1=$!
+	busywait $conns_wait client_with "$port"
+	rcv_defaults
+	age=$(json_get "[c['age_us'] for c in j if c['dport'] == $port][0]" <"$tmp/conns")
+	scale=$(json_get "[c['wscale'] for c in j if c['dport'] == $port][0]" <"$tmp/conns")
+	rewritten=$(json_get "[c['rewritten'] for c in j if c['dport'] == $port][0]" <"$tmp/conns")
+}
 # kept_test PORT WHAT OFFSET [drop [FETCH_ARG...]]
 kept_test() {
 	local port=$1 what=$2 offset=$3 drop=${4:-} age scale rewritten out rc again resets resumed
@@ -479,14 +493,7 @@ kept_test() {
 			}
 		}
 	EOF
-	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
-	long 5007 --sport $port --clamp 1073741824 "${extra[@]}" &
-	f1=$!
-	busywait $conns_wait client_with $port
-	rcv_defaults
-	age=$(json_get "[c['age_us'] for c in j if c['dport'] == $port][0]" <"$tmp/conns")
-	scale=$(json_get "[c['wscale'] for c in j if c['dport'] == $port][0]" <"$tmp/conns")
-	rewritten=$(json_get "[c['rewritten'] for c in j if c['dport'] == $port][0]" <"$tmp/conns")
+	download_begin $port "${extra[@]}"
 	resets=$(stat_of resets)
 	resumed=$(stat_of resumed)
 	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
@@ -521,14 +528,8 @@ kept_test 47010 "inexact, behind its own FIN" 1000 "" --half-close
 # the reset had reached the sender shows the reset did not end the
 # connection: the entry stays, the same one, managed, counted resumed.
 quiet_test() {
-	local port=47020 age=0 scale out rc resets resumed unscaled dropped vanished=0 t0s
-	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
-	long 5007 --sport $port --clamp 1073741824 &
-	f1=$!
-	busywait $conns_wait client_with $port
-	rcv_defaults
-	age=$(json_get "[c['age_us'] for c in j if c['dport'] == $port][0]" <"$tmp/conns")
-	scale=$(json_get "[c['wscale'] for c in j if c['dport'] == $port][0]" <"$tmp/conns")
+	local port=47020 age=0 scale rewritten out rc resets resumed unscaled dropped vanished=0 t0s
+	download_begin $port
 	resets=$(stat_of resets)
 	resumed=$(stat_of resumed)
 	unscaled=$(stat_of unscaled)
