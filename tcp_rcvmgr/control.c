@@ -290,7 +290,7 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 		}
 		spin_unlock_bh(&c->lock);
 		if (expired)
-			rcvmgr_conn_unlink(rn, c);
+			rcvmgr_conn_forget(rn, c, true, now);
 	}
 	rcu_read_unlock();
 	if (interval_end) {

@@ -407,7 +407,8 @@ int tcp_rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_REWRITTEN, rewritten) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_RTT_SAMPLES, samples) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_MEMORY,
-			   (u64)atomic_read(&rn->count) * kmem_cache_size(rcvmgr_conn_cache)) ||
+			   (u64)atomic_read(&rn->count) * kmem_cache_size(rcvmgr_conn_cache) +
+			   (READ_ONCE(rn->kept) ? RCVMGR_KEPT_BYTES : 0)) ||
 	    nla_put_u32(msg, TCP_RCVMGR_A_STATS_OPENING, atomic_read(&rn->n_opening)) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_OPENING_FULL,
 			   atomic64_read(&rn->opening_full)) ||
@@ -417,7 +418,9 @@ int tcp_rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_PROBES, probes) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_UNSEEN, unseen) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_RESETS, atomic64_read(&rn->resets)) ||
-	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_RESUMED, atomic64_read(&rn->resumed))) {
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_RESUMED, atomic64_read(&rn->resumed)) ||
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_RECALLED, atomic64_read(&rn->recalled)) ||
+	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_KEPT_LOST, atomic64_read(&rn->kept_lost))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

@@ -327,9 +327,10 @@ struct rcvmgr_hs {
 	bool rcv_opened;	/* the receiver sent the first SYN: a download */
 	bool ts;		/* they agreed on timestamps */
 	bool closing;		/* conntrack saw a FIN or a reset */
+	bool kept;		/* not conntrack's: what the gateway kept */
 };
 
-/* @c (new, or under its lock) managed from what conntrack saw, @hs */
+/* @c (new, or under its lock) managed from what conntrack saw, or was kept, @hs */
 static void rcvmgr_conn_adopt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 			      const struct rcvmgr_hs *hs)
 {
@@ -340,6 +341,12 @@ static void rcvmgr_conn_adopt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 		c->flags |= RCVMGR_F_RCV_OPENED | RCVMGR_F_PRIO_ACK;
 	if (hs->ts)
 		c->flags |= RCVMGR_F_TS;
+	if (hs->kept)
+		c->flags |= RCVMGR_F_RECALLED;
+	/* what an entry opened in place timed is no round trip of this one's */
+	c->hs_ns = 0;
+	c->ts_ns = 0;
+	c->edge_ns = 0;
 	c->snd_wscale = hs->snd_wscale;
 	c->rcv_wscale = hs->rcv_wscale;
 	c->wscale = hs->rcv_wscale;
@@ -352,15 +359,15 @@ static void rcvmgr_conn_adopt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 	if (READ_ONCE(c->window) != RCVMGR_WINDOW_MAX)
 		WRITE_ONCE(c->window, max(READ_ONCE(rn->budget) / (READ_ONCE(rn->n_assigned) + 1),
 					  2 * c->mss));
-	atomic64_inc(&rn->adopted);
 }
 
 /*
  * A new entry: opened by a SYN (@syn; from the receiver if @rcv_opens), or
- * first seen after its handshake: managed if conntrack saw that (@hs, a
- * persistent connection with the scales conntrack saw), else unscaled. It
- * takes no share of the budget before its sender's first data
- * (rcvmgr_data() asks for the assignment then).
+ * first seen after its handshake: managed if conntrack saw that, or the
+ * gateway kept it when it forgot it (@hs, a persistent connection with
+ * the scales seen), else unscaled. It takes no share of the budget
+ * before its sender's first data (rcvmgr_data() asks for the assignment
+ * then).
  */
 static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 					   const struct rcvmgr_pkt *p, u32 mark, u64 now,
@@ -408,7 +415,9 @@ static struct rcvmgr_conn *rcvmgr_conn_new(struct rcvmgr_net *rn, const struct r
 		return NULL;
 	}
 	atomic64_inc(&rn->created);
-	if (!syn && !hs)
+	if (hs)
+		atomic64_inc(hs->kept ? &rn->recalled : &rn->adopted);
+	else if (!syn)
 		atomic64_inc(&rn->unscaled);
 	return c;
 }
@@ -456,7 +465,11 @@ static struct rcvmgr_conn *rcvmgr_conn_fresh(struct rcvmgr_net *rn, const struct
 		  c->state == TCP_RCVMGR_STATE_UNSCALED ||
 		  rcvmgr_idle_ns(c, now) > (u64)cfg->idle_ms * NSEC_PER_MSEC ||
 		  rcvmgr_reopened(c, p, now, rcv_opens))) {
-		rcvmgr_conn_unlink(rn, c);
+		/*
+		 * (a managed one is kept: the SYN may be a LAN host's own,
+		 * forged into its download, which goes on)
+		 */
+		rcvmgr_conn_forget(rn, c, true, now);
 		c = NULL;
 	}
 	return c ? c : rcvmgr_conn_new(rn, cfg, p, mark, now, true, rcv_opens, NULL);
@@ -859,19 +872,64 @@ static bool rcvmgr_midstream(const struct rcvmgr_pkt *p)
 	return p->payload && !p->th.syn && !p->th.rst && !p->th.fin;
 }
 
+/* what conntrack would say of a connection, from what was kept of it, @k */
+static void rcvmgr_kept_hs(const struct rcvmgr_kept *k, struct rcvmgr_hs *hs)
+{
+	*hs = (struct rcvmgr_hs) {
+		.snd_wscale = k->snd_wscale,
+		.rcv_wscale = k->rcv_wscale,
+		.rcv_opened = k->rcv_opened,
+		.ts = k->ts,
+		.kept = true,
+	};
+}
+
+/*
+ * An entry for data from the sender, @p, first seen after its handshake
+ * when conntrack does not know it: managed again from what the gateway
+ * kept of it, if it forgot it while it may have gone on (rcvmgr_kept_take():
+ * quiet past idle-timeout, or past RCVMGR_RESET_LINGER_NS after a reset
+ * that did not end it), else tracked unscaled, never rewritten
+ */
+static struct rcvmgr_conn *rcvmgr_conn_recall(struct rcvmgr_net *rn,
+					      const struct rcvmgr_cfg *cfg,
+					      const struct rcvmgr_pkt *p, u32 mark, u64 now)
+{
+	u32 seq = ntohl(p->th.seq);
+	struct rcvmgr_conn *c;
+	struct rcvmgr_kept k;
+	struct rcvmgr_hs hs;
+
+	/* (a full table takes no lock: a flood of such data fills it) */
+	if (atomic_read(&rn->count) >= cfg->max_conns ||
+	    rcvmgr_kept_take(rn, &p->key, seq, seq + p->payload, now, &k) != RCVMGR_KEPT_TAKEN)
+		return rcvmgr_conn_new(rn, cfg, p, mark, now, false, false, NULL);
+	rcvmgr_kept_hs(&k, &hs);
+	c = rcvmgr_conn_new(rn, cfg, p, mark, now, false, false, &hs);
+	/*
+	 * (the table full, or another CPU's entry first: kept for later, and
+	 * that entry looks at it)
+	 */
+	if (!c)
+		rcvmgr_kept_put(rn, &k, now);
+	return c;
+}
+
 /*
  * The entry a segment from the sender belongs to: the one a SYN of its
  * opens (an upload to a LAN server), the one it is tracked under, or one
  * built for it first seen after its handshake (managed if conntrack saw
- * that, else tracked, never rewritten; *@asked: conntrack was asked)
+ * that or the gateway kept it, else tracked, never rewritten; *@asked:
+ * conntrack was asked)
  */
 static struct rcvmgr_conn *rcvmgr_data_conn(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 					    struct sk_buff *skb, const struct rcvmgr_pkt *p,
 					    const struct rcvmgr_opts *o, u64 now, bool *asked)
 {
+	/* both ends send timestamps once they agreed to (RFC 7323) */
+	struct rcvmgr_hs hs = { .ts = o->has_ts };
 	struct rcvmgr_conn *c;
 	struct rcvmgr_syn r;
-	struct rcvmgr_hs hs;
 	bool carried;
 
 	c = rhashtable_lookup(&rn->table, &p->key, rcvmgr_rht_params);
@@ -884,11 +942,10 @@ static struct rcvmgr_conn *rcvmgr_data_conn(struct rcvmgr_net *rn, const struct 
 	}
 	if (c || !rcvmgr_midstream(p))
 		return c;
-	/* both ends send timestamps once they agreed to (RFC 7323) */
-	hs.ts = o->has_ts;
 	*asked = true;
-	return rcvmgr_conn_new(rn, cfg, p, skb->mark, now, false, false,
-			       rcvmgr_ct_handshake(skb, &hs) ? &hs : NULL);
+	if (rcvmgr_ct_handshake(skb, &hs))
+		return rcvmgr_conn_new(rn, cfg, p, skb->mark, now, false, false, &hs);
+	return rcvmgr_conn_recall(rn, cfg, p, skb->mark, now);
 }
 
 /*
@@ -907,6 +964,37 @@ static bool rcvmgr_data_adopt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 	    !rcvmgr_midstream(p) || !rcvmgr_ct_handshake(skb, &hs))
 		return false;
 	rcvmgr_conn_adopt(rn, c, &hs);
+	atomic64_inc(&rn->adopted);
+	return true;
+}
+
+/*
+ * Mid-stream data on an entry made while a connection on its addresses
+ * and ports was kept (RCVMGR_CONN_KEPT), under c->lock; @took, what
+ * rcvmgr_kept_take() found for it, @k (RCVMGR_KEPT_TAKEN). An entry that
+ * cannot be managed (tracked unscaled, or opened by a SYN the other end
+ * did not answer: a LAN host's own, forged into its download) is that
+ * connection come back: managed again from @k. One managed by a
+ * handshake of its own is another connection, and one closing has
+ * nothing to come; neither looks again, nor does one with nothing kept
+ * for it. Whether it was managed again.
+ */
+static bool rcvmgr_data_recall(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
+			       enum rcvmgr_kept_took took, const struct rcvmgr_kept *k)
+{
+	struct rcvmgr_hs hs;
+
+	if ((c->state != TCP_RCVMGR_STATE_UNSCALED && (c->flags & RCVMGR_F_SND_SYN)) ||
+	    c->state == TCP_RCVMGR_STATE_CLOSING || took == RCVMGR_KEPT_NONE) {
+		clear_bit(RCVMGR_CONN_KEPT, &c->atomic_flags);
+		return false;
+	}
+	if (took != RCVMGR_KEPT_TAKEN)
+		return false;
+	clear_bit(RCVMGR_CONN_KEPT, &c->atomic_flags);
+	rcvmgr_kept_hs(k, &hs);
+	rcvmgr_conn_adopt(rn, c, &hs);
+	atomic64_inc(&rn->recalled);
 	return true;
 }
 
@@ -1012,11 +1100,14 @@ static void rcvmgr_data_rtt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 			struct sk_buff *skb, const struct rcvmgr_pkt *p, u64 now)
 {
-	bool kick = false, asked = false, forget = false, fin, known, retrans;
+	bool kick = false, asked = false, forget = false, fin, known, retrans, recalled = false;
+	enum rcvmgr_kept_took took = RCVMGR_KEPT_NONE;
 	const struct tcphdr *th = &p->th;
 	struct rcvmgr_conn *c;
 	struct rcvmgr_opts o;
+	struct rcvmgr_kept k;
 	u32 seq, end;
+	bool look;
 
 	rcvmgr_parse_opts(skb, p, &o);
 	c = rcvmgr_data_conn(rn, cfg, skb, p, &o, now, &asked);
@@ -1024,6 +1115,10 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		return;
 	seq = ntohl(th->seq);
 	end = seq + p->payload + th->syn + th->fin;
+	/* (taken before c->lock: rn->lock comes first; not twice for one segment) */
+	look = !asked && rcvmgr_midstream(p) && test_bit(RCVMGR_CONN_KEPT, &c->atomic_flags);
+	if (look)
+		took = rcvmgr_kept_take(rn, &c->key, seq, end, now, &k);
 
 	spin_lock(&c->lock);
 	/* the receiver's window: from its newest ACK, the edge's */
@@ -1056,9 +1151,12 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 		c->snd_nxt = end;
 		c->flags |= RCVMGR_F_SND_NXT;
 	}
+	if (look)
+		recalled = rcvmgr_data_recall(rn, c, took, &k);
+	kick = recalled;
 	/* (conntrack not asked twice for one segment) */
 	if (!asked)
-		kick = rcvmgr_data_adopt(rn, c, skb, p, &o);
+		kick |= rcvmgr_data_adopt(rn, c, skb, p, &o);
 	rcvmgr_data_sender(c, p, &o);
 	kick |= rcvmgr_data_count(rn, c, skb, p, now);
 	rcvmgr_data_rtt(rn, c, p, &o, end, now);
@@ -1072,6 +1170,8 @@ static void rcvmgr_data(struct rcvmgr_net *rn, const struct rcvmgr_cfg *cfg,
 
 	if (forget)
 		rcvmgr_conn_unlink(rn, c);
+	if (recalled)
+		rcvmgr_kept_again(rn, c, &k, now);
 	if (kick)
 		rcvmgr_kick(rn);
 }
@@ -1447,13 +1547,15 @@ static void rcvmgr_defrag_disable(struct net *net)
  * The hooks are registered in a namespace only while it is configured (a
  * WAN device or a LAN prefix): the packets of every other namespace, a
  * container's, the host's own, pay nothing for the module, nor for the
- * reassembly it asks for. Under ctl_mutex, the configuration not yet
- * published. *@removed: the hooks went, and the caller calls
- * rcvmgr_hooks_gone() once it has let go of ctl_mutex and RTNL, still
- * holding cfg_mutex.
+ * reassembly it asks for, nor for the room to keep forgotten connections
+ * (rcvmgr_kept_alloc(), from the first time on). Under ctl_mutex, the
+ * configuration not yet published. *@removed: the hooks went, and the
+ * caller calls rcvmgr_hooks_gone() once it has let go of ctl_mutex and
+ * RTNL, still holding cfg_mutex.
  */
 int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, bool *removed)
 {
+	bool fresh;
 	int err;
 
 	lockdep_assert_held(&rn->cfg_mutex);
@@ -1461,21 +1563,30 @@ int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, bool *removed)
 	*removed = false;
 	if (on == rn->hooked)
 		return 0;
-	if (on) {
-		err = rcvmgr_defrag_enable(rn->net);
-		if (err)
-			return err;
-		err = nf_register_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
-		if (err) {
-			rcvmgr_defrag_disable(rn->net);
-			return err;
-		}
-		rn->hooked = true;
+	if (!on) {
+		rcvmgr_hooks_remove(rn);
+		*removed = true;
 		return 0;
 	}
-	rcvmgr_hooks_remove(rn);
-	*removed = true;
+	fresh = !rn->kept;
+	err = rcvmgr_kept_alloc(rn);
+	if (err)
+		return err;
+	err = rcvmgr_defrag_enable(rn->net);
+	if (err)
+		goto err_kept;
+	err = nf_register_net_hooks(rn->net, rcvmgr_nf_ops, ARRAY_SIZE(rcvmgr_nf_ops));
+	if (err)
+		goto err_defrag;
+	rn->hooked = true;
 	return 0;
+
+err_defrag:
+	rcvmgr_defrag_disable(rn->net);
+err_kept:
+	if (fresh)
+		rcvmgr_kept_free(rn);
+	return err;
 }
 
 /*
@@ -1491,6 +1602,7 @@ void rcvmgr_hooks_gone(struct rcvmgr_net *rn)
 	lockdep_assert_not_held(&rn->ctl_mutex);
 	synchronize_net();
 	rcvmgr_flush(rn);
+	rcvmgr_kept_flush(rn);
 }
 
 /*

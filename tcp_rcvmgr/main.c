@@ -101,6 +101,7 @@ static void __net_exit rcvmgr_net_exit(struct net *net)
 	cancel_delayed_work_sync(&rn->probe_done);
 	cancel_delayed_work_sync(&rn->reassign);
 	rcvmgr_flush(rn);
+	rcvmgr_kept_free(rn);
 	rhashtable_destroy(&rn->table);
 	free_percpu(rn->stats);
 	kfree(rcu_dereference_protected(rn->cfg, true));

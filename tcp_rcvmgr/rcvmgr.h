@@ -99,6 +99,8 @@ struct rcvmgr_key {
 #define RCVMGR_F_RESET		BIT(6)
 /* a SYN from its opening end noted after a reset (rcvmgr_conn.reopen) */
 #define RCVMGR_F_REOPEN		BIT(7)
+/* managed again from what was kept of it: kept again, whatever it carried */
+#define RCVMGR_F_RECALLED	BIT(8)
 #define RCVMGR_F_SND_ACK	BIT(10)	/* snd_ack and snd_wnd hold the sender's */
 #define RCVMGR_F_RCV_OPENED	BIT(11)	/* the receiver's SYN opened it: a download */
 #define RCVMGR_F_ESTABLISHED	BIT(12)	/* an ACK after both SYNs: the handshake's last */
@@ -136,7 +138,8 @@ struct rcvmgr_conn {
 	bool unlinked;			/* under rn->lock */
 	/*
 	 * RCVMGR_CONN_OPENING: opened by a SYN, no data yet; counted in
-	 * rn->n_opening until data comes or the entry goes (atomic bitops)
+	 * rn->n_opening until data comes or the entry goes; RCVMGR_CONN_KEPT
+	 * (atomic bitops)
 	 */
 	unsigned long atomic_flags;
 	spinlock_t lock;		/* the datapath's fields below */
@@ -201,6 +204,26 @@ struct rcvmgr_conn {
 	u32 demand;			/* section 5: what the last interval used */
 };
 
+/*
+ * What the gateway keeps of a managed bulk connection it forgot while it
+ * may still go on (quiet past idle-timeout, past the linger after a reset
+ * that may not have ended it, or replaced by a SYN of its receiver's that
+ * may be forged into it; rcvmgr_conn_keep()): enough to manage it again should its
+ * sender's data come back (table.c, rcvmgr_kept_take()), rather than to
+ * let the rest of it pass unmanaged. Kept in rcvmgr_net.kept, a set of
+ * RCVMGR_KEPT_WAYS slots per hash, under rn->lock.
+ */
+struct rcvmgr_kept {
+	struct rcvmgr_key key;
+	u64 ns;				/* when forgotten; 0: a free slot */
+	u32 seq_lo;			/* the sender's data from here */
+	u32 seq_hi;			/* to here (its end) is this connection's */
+	u8 snd_wscale;
+	u8 rcv_wscale;
+	bool rcv_opened;		/* a download */
+	bool ts;			/* they agreed on timestamps */
+};
+
 struct rcvmgr_pcpu_stats {
 	u64_stats_t acks;
 	u64_stats_t rewritten;
@@ -221,6 +244,12 @@ struct rcvmgr_net {
 	 * hands the place on to the one before it
 	 */
 	struct list_head *walk_pos;
+	/*
+	 * forgotten connections that may still go on (struct rcvmgr_kept),
+	 * under lock; allocated when the hooks first go in, NULL before
+	 */
+	struct rcvmgr_kept *kept;
+	u32 kept_seed;
 	atomic_t count;
 	struct mutex ctl_mutex;		/* the control work and config changes */
 	/*
@@ -261,10 +290,17 @@ struct rcvmgr_net {
 	atomic64_t adopted;
 	atomic64_t resets;		/* in a window, after both SYNs (RCVMGR_F_RESET) */
 	atomic64_t resumed;		/* went on after one */
+	atomic64_t recalled;		/* managed again from what was kept */
+	atomic64_t kept_lost;		/* kept, pushed out before their time */
 	struct rcvmgr_pcpu_stats __percpu *stats;
 };
 
 #define RCVMGR_CONN_OPENING	0	/* bit of rcvmgr_conn.atomic_flags */
+/*
+ * bit of rcvmgr_conn.atomic_flags: a connection on its addresses and
+ * ports was kept when it was made (table.c, rcvmgr_conn_insert())
+ */
+#define RCVMGR_CONN_KEPT	1
 /*
  * A connection its sender has not sent data to for this long is left out
  * of the assignment (its share goes to the others) until it sends again

@@ -2,10 +2,11 @@
 /*
  * tcp_rcvmgr's connection table: per network namespace, an rhashtable of
  * struct rcvmgr_conn keyed by addresses and ports (named from the
- * sender), and the list the control work walks. table.c adds and removes
- * entries; hooks.c looks them up (inline, with the parameters below) and
- * fills them; control.c and genl.c walk the list. This file calls no
- * other of the module's.
+ * sender), and the list the control work walks; and what is kept of
+ * forgotten connections that may still go on. table.c adds and removes
+ * entries and keeps them; hooks.c looks them up (inline, with the
+ * parameters below) and fills them; control.c and genl.c walk the list.
+ * This file calls no other of the module's.
  */
 #ifndef _TCP_RCVMGR_TABLE_H
 #define _TCP_RCVMGR_TABLE_H
@@ -44,14 +45,18 @@ static inline u32 rcvmgr_key_hash(const void *data, u32 len, u32 seed)
 	return jhash2((const u32 *)k, sizeof(*k) / sizeof(u32), seed);
 }
 
+static inline bool rcvmgr_key_equal(const struct rcvmgr_key *a, const struct rcvmgr_key *b)
+{
+	return a->sport == b->sport && a->dport == b->dport && a->family == b->family &&
+	       ipv6_addr_equal(&a->saddr, &b->saddr) && ipv6_addr_equal(&a->daddr, &b->daddr);
+}
+
 /* rhashtable's compare: 0 if @arg's key is @obj's */
 static inline int rcvmgr_key_cmp(struct rhashtable_compare_arg *arg, const void *obj)
 {
 	const struct rcvmgr_conn *c = obj;
-	const struct rcvmgr_key *a = arg->key, *b = &c->key;
 
-	return !(a->sport == b->sport && a->dport == b->dport && a->family == b->family &&
-		 ipv6_addr_equal(&a->saddr, &b->saddr) && ipv6_addr_equal(&a->daddr, &b->daddr));
+	return !rcvmgr_key_equal(arg->key, &c->key);
 }
 
 static const struct rhashtable_params rcvmgr_rht_params __maybe_unused = {
@@ -66,8 +71,39 @@ static const struct rhashtable_params rcvmgr_rht_params __maybe_unused = {
 int rcvmgr_conn_insert(struct rcvmgr_net *rn, struct rcvmgr_conn *c, u32 max_conns,
 		       u32 max_opening);
 void rcvmgr_conn_clear_opening(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
-bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c);
+bool rcvmgr_conn_forget(struct rcvmgr_net *rn, struct rcvmgr_conn *c, bool keep, u64 now);
 void rcvmgr_conn_put(struct rcvmgr_conn *c);
 void rcvmgr_flush(struct rcvmgr_net *rn);
+
+/* @c out of the table, nothing of it kept; false if another CPU took it out first */
+static inline bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
+{
+	return rcvmgr_conn_forget(rn, c, false, 0);
+}
+
+/*
+ * Forgotten connections kept (struct rcvmgr_kept): sets of slots, one set
+ * per hash of the key; and what they take, in bytes (64 KiB)
+ */
+#define RCVMGR_KEPT_SETS	256
+#define RCVMGR_KEPT_WAYS	4
+#define RCVMGR_KEPT_BYTES	(RCVMGR_KEPT_SETS * RCVMGR_KEPT_WAYS * sizeof(struct rcvmgr_kept))
+
+int rcvmgr_kept_alloc(struct rcvmgr_net *rn);
+void rcvmgr_kept_flush(struct rcvmgr_net *rn);
+void rcvmgr_kept_free(struct rcvmgr_net *rn);
+/* what rcvmgr_kept_take() found */
+enum rcvmgr_kept_took {
+	RCVMGR_KEPT_NONE,
+	RCVMGR_KEPT_MISSED,
+	RCVMGR_KEPT_TAKEN,
+};
+
+enum rcvmgr_kept_took rcvmgr_kept_take(struct rcvmgr_net *rn, const struct rcvmgr_key *key,
+				       u32 seq, u32 end, u64 now, struct rcvmgr_kept *out);
+void rcvmgr_kept_put(struct rcvmgr_net *rn, const struct rcvmgr_kept *k, u64 now);
+void rcvmgr_kept_again(struct rcvmgr_net *rn, const struct rcvmgr_conn *c,
+		       const struct rcvmgr_kept *k, u64 now);
+bool rcvmgr_conn_keep(const struct rcvmgr_conn *c, u64 now, struct rcvmgr_kept *k);
 
 #endif /* _TCP_RCVMGR_TABLE_H */

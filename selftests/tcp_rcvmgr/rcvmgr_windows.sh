@@ -566,6 +566,104 @@ quiet_test() {
 		"scale ${scale:-none}, vanished: $vanished, $(conn_of $port) after; $dropped of its packets dropped; $resets resets, $resumed resumed, $unscaled unscaled; $(echo $out)"
 }
 quiet_test
+# --- the sender stalled first: the receiver withholds its ACKs (its own
+# packets dropped on its side) until the sender's retransmissions come
+# more than 10 s apart, 20 s in, then resets (inexact) right behind one
+# and keeps quiet. Nothing crosses the gateway until the next, a gap
+# twice the last: the entry is forgotten (the reset's 10 s of quiet) and
+# the code before took that retransmission for a new connection, tracked
+# unscaled, the rest of the download out of the policy (no conntrack on
+# the gateway). What the gateway kept of the entry when it forgot it (a
+# bulk one: 1 MiB carried) makes it managed again, with its scale
+# (recalled); the receiver's ACKs pass again meanwhile, and their windows
+# are rewritten.
+# carried PORT BYTES: the entry from client port PORT carried BYTES
+carried() {
+	read_conns &&
+		json_get "[1 for c in j if c['dport'] == $1 and c['bytes'] >= $2]" <"$tmp/conns" |
+		grep -q 1
+}
+stall_test() {
+	local port=47021 out rc recalled unscaled dropped forgotten=no back=no scale_after
+	# (its client waits for data through the whole stall, over a minute)
+	download_begin $port --limit 300
+	busywait $conns_wait carried $port $((3 << 19))
+	recalled=$(stat_of recalled)
+	unscaled=$(stat_of unscaled)
+	ip netns exec "$RCV" nft -f - <<-EOF
+		table inet rcvmgr_stall {
+			chain out {
+				type filter hook output priority 0;
+				tcp sport $port tcp flags & rst == 0 counter drop
+			}
+		}
+	EOF
+	sleep 20
+	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
+		--answer --offset 1000 --timeout 60 2>&1)
+	rc=$?
+	busywait $gone_wait gone $port && forgotten=yes
+	dropped=$(nft_packets "$RCV" rcvmgr_stall)
+	ip netns exec "$RCV" nft delete table inet rcvmgr_stall
+	# (the next retransmission: up to twice the last gap, 20-40 s)
+	busywait 90000 managed_again $port 0 0 && back=yes
+	scale_after=$(json_get "[c['wscale'] for c in j if c['dport'] == $port]" <"$tmp/conns")
+	recalled=$(($(stat_of recalled) - recalled))
+	unscaled=$(($(stat_of unscaled) - unscaled))
+	kill $f1 2>/dev/null
+	wait $f1 2>/dev/null
+	[ $rc = 0 ] && [ "$scale" = 14 ] && [ $forgotten = yes ] && [ "$dropped" -ge 1 ] &&
+		[ $back = yes ] && [ "$scale_after" = "[14]" ] && [ $recalled -ge 1 ] &&
+		[ $unscaled = 0 ]
+	tap_result $? "a receiver that stalls its sender, resets and keeps quiet: forgotten, then managed again with its scale" \
+		"scale ${scale:-none}, forgotten: $forgotten, back managed: $back, $(conn_of $port) scale $scale_after; $dropped of its packets dropped; $recalled recalled, $unscaled unscaled; $(echo $out)"
+}
+stall_test
+# --- a SYN of the receiver's own into its download, once it has been
+# quiet a second (its ACKs withheld, the sender's retransmissions backing
+# off past a second apart): the gateway takes it for a new connection on
+# the same addresses and ports and opens a new entry in place of the old
+# (the SYN, bare, offers no scaling). The sender answers it with a
+# challenge ACK and goes on: its data, on an entry whose handshake never
+# ends, passed unmanaged on the code before. The old entry, a bulk one,
+# was kept: the sender's next data, on the new entry (within the 5 s an
+# unanswered SYN's entry lives), manages it again from that, at scale 14.
+syn_test() {
+	local port=47022 out rc recalled back=no inplace=no scale_after t_syn age_min
+	download_begin $port --limit 300
+	busywait $conns_wait carried $port $((3 << 19))
+	recalled=$(stat_of recalled)
+	ip netns exec "$RCV" nft -f - <<-EOF
+		table inet rcvmgr_syn {
+			chain out {
+				type filter hook output priority 0;
+				tcp sport $port tcp flags & (rst | syn) == 0 counter drop
+			}
+		}
+	EOF
+	# (gaps of a second and more from about 2 s on: the next 2-4 s)
+	sleep 2
+	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
+		--answer --syn --offset 5000 --delay 1.5 --timeout 30 2>&1)
+	rc=$?
+	t_syn=$(now)
+	# (the SYN passed the gateway: its entry is the new one)
+	sleep 1
+	ip netns exec "$RCV" nft delete table inet rcvmgr_syn
+	busywait 60000 managed_again $port 0 0 && back=yes
+	# (the SYN's entry managed in place: about as old as the SYN)
+	age_min=$(python3 -c "print(int(($(now) - $t_syn - 1) * 1e6))")
+	managed_again $port "$age_min" 0 && inplace=yes
+	scale_after=$(json_get "[c['wscale'] for c in j if c['dport'] == $port]" <"$tmp/conns")
+	recalled=$(($(stat_of recalled) - recalled))
+	kill $f1 2>/dev/null
+	wait $f1 2>/dev/null
+	[ $rc = 0 ] && [ "$scale" = 14 ] && [ $back = yes ] && [ $inplace = yes ] &&
+		[ "$scale_after" = "[14]" ] && [ $recalled -ge 1 ]
+	tap_result $? "a receiver's SYN into its own download after a quiet second: the download managed again with its scale" \
+		"scale ${scale:-none}, back managed: $back, in place: $inplace (older than ${age_min}us), $(conn_of $port) scale $scale_after; $recalled recalled; $(echo $out)"
+}
+syn_test
 # a download of 1 MB whose receiver resets it once the sender's FIN came
 # (the reset counted as it crosses the gateway): gone at the first look
 # after it, before a closed connection's second of quiet (on the debug

@@ -3,7 +3,7 @@
 """A TCP reset in a live connection, at a chosen distance from its window.
 
   rst.py IFACE SRC SPORT DST DPORT [--offset N] [--answer] [--fin] [--syn]
-         [--second-syn] [--ready] [--timeout SECONDS]
+         [--second-syn] [--ready] [--timeout SECONDS] [--delay SECONDS]
 
 Waits for a TCP segment from SRC:SPORT to DST:DPORT on IFACE (one the
 namespace sends or receives), then sends, from a raw socket, a RST from
@@ -18,7 +18,8 @@ number and the reset's. IPv4 only. Exit 1 if no segment came in time. --fin send
 bare FIN (with ACK, acknowledging nothing new) instead; --syn a bare
 SYN, no options (so no window scaling). --second-syn sends that SYN
 once SRC sent a second SYN with another number than its first (a
-reconnection), at that one's number plus N.
+reconnection), at that one's number plus N. --delay waits that long
+after the segment before sending (the connection quiet meanwhile).
 """
 import argparse
 import socket
@@ -39,6 +40,7 @@ def main():
     ap.add_argument("--syn", action="store_true")
     ap.add_argument("--second-syn", action="store_true")
     ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--delay", type=float, default=0.0)
     args = ap.parse_args()
     src, dst = socket.inet_aton(args.src), socket.inet_aton(args.dst)
 
@@ -90,6 +92,7 @@ def main():
                       0 if flags == 0x04 else 1024, 0, 0)
     pseudo = src + dst + struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(hdr))
     hdr = hdr[:16] + struct.pack("!H", csum(pseudo + hdr)) + hdr[18:]
+    time.sleep(args.delay)
     raw.sendto(hdr, (args.dst, 0))
     print("segment seq %d, %s seq %d" % (seq, what, rseq))
     return 0

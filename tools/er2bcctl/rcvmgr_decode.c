@@ -96,6 +96,8 @@ static const char *const stats_names[TCP_RCVMGR_A_STATS_MAX + 1] = {
 	[TCP_RCVMGR_A_STATS_UNSEEN]		= "unseen",
 	[TCP_RCVMGR_A_STATS_RESETS]		= "resets",
 	[TCP_RCVMGR_A_STATS_RESUMED]		= "resumed",
+	[TCP_RCVMGR_A_STATS_RECALLED]		= "recalled",
+	[TCP_RCVMGR_A_STATS_KEPT_LOST]		= "kept-lost",
 };
 
 const char *rcvmgr_config_attr_name(unsigned int type)

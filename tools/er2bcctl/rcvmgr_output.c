@@ -477,6 +477,8 @@ static const struct scalar stats_lines[][7] = {
 	}, {
 		{ TCP_RCVMGR_A_STATS_RESETS,		F_NUM },
 		{ TCP_RCVMGR_A_STATS_RESUMED,		F_NUM },
+		{ TCP_RCVMGR_A_STATS_RECALLED,		F_NUM },
+		{ TCP_RCVMGR_A_STATS_KEPT_LOST,		F_NUM },
 	}, {
 		{ TCP_RCVMGR_A_STATS_ACKS,		F_NUM },
 		{ TCP_RCVMGR_A_STATS_REWRITTEN,		F_NUM },

@@ -1318,12 +1318,12 @@ cat >"$tmp/rcvmgr-stats.txt" <<'END'
 conns 12  initial 3  persistent 8  budget 1.5MiB  memory 3KiB
 intervals 36000  budget-up 20000  budget-down 1500  probes 40
 created 4000  freed 3988  full 0  unscaled 2  adopted 5
-resets 9  resumed 4
+resets 9  resumed 4  recalled 3  kept-lost 1
 acks 9876543210  rewritten 123456  rtt-samples 234567  unseen 17
 END
 check_file "rcvmgr stats: text" "$tmp/rcvmgr-stats.txt" "$RENDER" rcvmgr-stats text
 cat >"$tmp/rcvmgr-stats.json" <<'END'
-{"conns":12,"initial":3,"persistent":8,"budget_bytes":1572864,"intervals":36000,"budget_up":20000,"budget_down":1500,"created":4000,"freed":3988,"full":0,"unscaled":2,"acks":9876543210,"rewritten":123456,"rtt_samples":234567,"memory_bytes":3072,"adopted":5,"probes":40,"unseen":17,"resets":9,"resumed":4}
+{"conns":12,"initial":3,"persistent":8,"budget_bytes":1572864,"intervals":36000,"budget_up":20000,"budget_down":1500,"created":4000,"freed":3988,"full":0,"unscaled":2,"acks":9876543210,"rewritten":123456,"rtt_samples":234567,"memory_bytes":3072,"adopted":5,"probes":40,"unseen":17,"resets":9,"resumed":4,"recalled":3,"kept_lost":1}
 END
 check_file "rcvmgr stats: JSON, the spec's names with their units" "$tmp/rcvmgr-stats.json" "$RENDER" rcvmgr-stats json
 # each key that gained its unit, and the value in that unit (ms made us,
@@ -1354,7 +1354,7 @@ if command -v jq >/dev/null; then
 		    .[1].saddr == "2001:db8::1" and .[1].family == "inet6" and
 		    .[0].rtt_min_us == 20049 and .[1].age_us == 3723000000' >/dev/null &&
 		   "$RENDER" rcvmgr-stats $how | jq -e '.budget_bytes == 1572864 and .budget_up == 20000 and
-		    .rtt_samples == 234567 and .adopted == 5 and .probes == 40 and .unseen == 17 and .resets == 9 and .resumed == 4 and (keys | length) == 20' >/dev/null &&
+		    .rtt_samples == 234567 and .adopted == 5 and .probes == 40 and .unseen == 17 and .resets == 9 and .resumed == 4 and .recalled == 3 and .kept_lost == 1 and (keys | length) == 22' >/dev/null &&
 		   [[ $("$RENDER" rcvmgr-conns-none $how | jq -c .) == "[]" ]]; then
 			ok "rcvmgr: $how parses (jq)"
 		else

@@ -496,6 +496,8 @@ static void rcvmgr_stats(void)
 	SU64(nlh, ADOPTED, 5);
 	SU64(nlh, RESETS, 9);
 	SU64(nlh, RESUMED, 4);
+	SU64(nlh, RECALLED, 3);
+	SU64(nlh, KEPT_LOST, 1);
 	SU64(nlh, ACKS, 9876543210ULL);
 	SU64(nlh, REWRITTEN, 123456);
 	SU64(nlh, RTT_SAMPLES, 234567);

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of what tcp_rcvmgr keeps of the connections it forgets
+ * (table.c): which are kept, the sequence range their data must come
+ * back in, and the sets' eviction. Sequence numbers are worked out by
+ * hand in the comments.
+ */
+#include <kunit/test.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include "table.h"
+
+#define KEPT_NS		(20ULL * 60 * NSEC_PER_SEC)
+#define TAKEN		RCVMGR_KEPT_TAKEN
+#define MISSED		RCVMGR_KEPT_MISSED
+#define NONE		RCVMGR_KEPT_NONE
+
+static void kept_net_release(void *data)
+{
+	struct rcvmgr_net *rn = data;
+
+	rcvmgr_kept_free(rn);
+	rhashtable_destroy(&rn->table);
+}
+
+/* a namespace's state, an empty table and room to keep connections */
+static struct rcvmgr_net *kept_net(struct kunit *test)
+{
+	struct rcvmgr_net *rn = kunit_kzalloc(test, sizeof(*rn), GFP_KERNEL);
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, rn);
+	spin_lock_init(&rn->lock);
+	mutex_init(&rn->ctl_mutex);
+	KUNIT_ASSERT_EQ(test, rhashtable_init(&rn->table, &rcvmgr_rht_params), 0);
+	mutex_lock(&rn->ctl_mutex);
+	err = rcvmgr_kept_alloc(rn);
+	mutex_unlock(&rn->ctl_mutex);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kept_net_release, rn), 0);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_NOT_NULL(test, rn->kept);
+	return rn;
+}
+
+/* a managed bulk download at scale 7, its sender at 9: 4 MiB carried */
+static void kept_conn(struct rcvmgr_conn *c, u32 snd_nxt, u32 window)
+{
+	memset(c, 0, sizeof(*c));
+	c->key.family = AF_INET;
+	c->key.saddr.s6_addr32[0] = htonl(0xc0000201);
+	c->key.daddr.s6_addr32[0] = htonl(0x0a030002);
+	c->key.sport = htons(443);
+	c->key.dport = htons(47021);
+	c->state = TCP_RCVMGR_STATE_PERSISTENT;
+	c->flags = RCVMGR_F_HANDSHAKE | RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS | RCVMGR_F_TS |
+		   RCVMGR_F_ESTABLISHED | RCVMGR_F_SND_NXT | RCVMGR_F_RCV_OPENED;
+	c->snd_wscale = 9;
+	c->rcv_wscale = 7;
+	c->wscale = 7;
+	c->snd_nxt = snd_nxt;
+	c->window = window;
+	c->bytes = 4 * SZ_1M;
+}
+
+/* what is kept of a managed bulk connection, and its range */
+static void kept_keep(struct kunit *test)
+{
+	struct rcvmgr_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct rcvmgr_kept k;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	/* a window of 256 KiB: from 1000000 - 512 KiB to 1000000 + 256 KiB */
+	kept_conn(c, 1000000, 256 * 1024);
+	KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+	KUNIT_EXPECT_EQ(test, k.seq_lo, 1000000U - 524288);
+	KUNIT_EXPECT_EQ(test, k.seq_hi, 1000000U + 262144);
+	KUNIT_EXPECT_EQ(test, k.ns, 5ULL);
+	KUNIT_EXPECT_EQ(test, k.snd_wscale, 9);
+	KUNIT_EXPECT_EQ(test, k.rcv_wscale, 7);
+	KUNIT_EXPECT_TRUE(test, k.rcv_opened);
+	KUNIT_EXPECT_TRUE(test, k.ts);
+	KUNIT_EXPECT_TRUE(test, rcvmgr_key_equal(&k.key, &c->key));
+
+	/* the receiver's last offer, if larger, is the window */
+	c->advertised = SZ_1M;
+	KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+	KUNIT_EXPECT_EQ(test, k.seq_hi, 1000000U + SZ_1M);
+	/* a window of 4 KiB counts as 64 KiB, from 100: lo wraps */
+	kept_conn(c, 100, 4096);
+	KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+	KUNIT_EXPECT_EQ(test, k.seq_lo, (u32)(100 - 2 * 65536));
+	KUNIT_EXPECT_EQ(test, k.seq_hi, 100U + 65536);
+	/* 4 GiB offered counts as 512 MiB: the range stays under 2^31 */
+	c->advertised = U32_MAX;
+	KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+	KUNIT_EXPECT_EQ(test, k.seq_hi - k.seq_lo, 3U << 29);
+	/* without both scales, none */
+	c->flags &= ~RCVMGR_F_SND_WS;
+	KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+	KUNIT_EXPECT_EQ(test, k.snd_wscale, 0);
+	KUNIT_EXPECT_EQ(test, k.rcv_wscale, 0);
+}
+
+/*
+ * what is not kept: nothing can follow it, nothing to manage it by, or no
+ * bulk; and what is, whatever the receiver's ACKs said
+ */
+static void kept_not_kept(struct kunit *test)
+{
+	struct rcvmgr_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct rcvmgr_kept k;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	kept_conn(c, 1000, 65536);
+	c->state = TCP_RCVMGR_STATE_CLOSING;
+	KUNIT_EXPECT_FALSE(test, rcvmgr_conn_keep(c, 5, &k));
+	c->state = TCP_RCVMGR_STATE_UNSCALED;
+	KUNIT_EXPECT_FALSE(test, rcvmgr_conn_keep(c, 5, &k));
+	kept_conn(c, 1000, 65536);
+	c->flags &= ~RCVMGR_F_ESTABLISHED;
+	KUNIT_EXPECT_FALSE(test, rcvmgr_conn_keep(c, 5, &k));
+	kept_conn(c, 1000, 65536);
+	c->flags &= ~RCVMGR_F_SND_NXT;
+	KUNIT_EXPECT_FALSE(test, rcvmgr_conn_keep(c, 5, &k));
+	/* a connection that carried less than 1 MiB is no bulk one */
+	kept_conn(c, 1000, 65536);
+	c->bytes = SZ_1M - 1;
+	KUNIT_EXPECT_FALSE(test, rcvmgr_conn_keep(c, 5, &k));
+	c->bytes = SZ_1M;
+	KUNIT_EXPECT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+	/* one managed again from what was kept is, from its first byte on */
+	c->bytes = 0;
+	c->flags |= RCVMGR_F_RECALLED;
+	KUNIT_EXPECT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+	/* the receiver's ACK past the sender's data (unseen) changes nothing */
+	kept_conn(c, 1000, 65536);
+	c->flags |= RCVMGR_F_UNSEEN;
+	KUNIT_EXPECT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+}
+
+/* taken once, by data in its range only, and not once too old */
+static void kept_take(struct kunit *test)
+{
+	struct rcvmgr_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct rcvmgr_net *rn = kept_net(test);
+	struct rcvmgr_key other;
+	struct rcvmgr_kept k, out;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	/* from 100 - 131072 (wrapped) to 100 + 65536 */
+	kept_conn(c, 100, 4096);
+	KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 1000, &k));
+	rcvmgr_kept_put(rn, &k, 1000);
+	/* past the range, and ending past it: missed, still kept */
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k.key, 65637, 67085, 2000, &out), MISSED);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k.key, 65000, 66448, 2000, &out), MISSED);
+	/* below it: 100 - 131073 */
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k.key, (u32)(100 - 131073),
+					       (u32)(100 - 131073) + 1448, 2000, &out), MISSED);
+	/* another port: none */
+	other = k.key;
+	other.dport = htons(47022);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &other, 100, 1548, 2000, &out), NONE);
+	/* across the wrap, a retransmission: taken, once */
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k.key, (u32)-1000, 448, 2000, &out), TAKEN);
+	KUNIT_EXPECT_EQ(test, out.snd_wscale, 9);
+	KUNIT_EXPECT_EQ(test, out.rcv_wscale, 7);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k.key, (u32)-1000, 448, 2000, &out), NONE);
+
+	/* 20 minutes after it was kept, it is gone */
+	rcvmgr_kept_put(rn, &k, 1000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k.key, 100, 1548, 999 + KEPT_NS, &out),
+			TAKEN);
+	rcvmgr_kept_put(rn, &k, 1000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k.key, 100, 1548, 1000 + KEPT_NS, &out),
+			NONE);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k.key, 100, 1548, 2000, &out), NONE);
+
+	/* flushed with the hooks */
+	rcvmgr_kept_put(rn, &k, 1000);
+	rcvmgr_kept_flush(rn);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k.key, 100, 1548, 2000, &out), NONE);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 0);
+}
+
+/*
+ * A full set gives up its oldest, counted while younger than 20 minutes;
+ * one put back older than all of a full set's is the one lost
+ */
+static void kept_evict(struct kunit *test)
+{
+	struct rcvmgr_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct rcvmgr_net *rn = kept_net(test);
+	struct rcvmgr_kept k[RCVMGR_KEPT_WAYS + 2], out;
+	unsigned int n = 0, port;
+	u32 set = 0, h;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	kept_conn(c, 100000, 65536);
+	/* client ports whose keys fall in one set (about 1 in 256 do) */
+	for (port = 1024; port < 65536 && n < ARRAY_SIZE(k); port++) {
+		c->key.dport = htons(port);
+		h = rcvmgr_key_hash(&c->key, sizeof(c->key), rn->kept_seed) % RCVMGR_KEPT_SETS;
+		if (n && h != set)
+			continue;
+		set = h;
+		KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 1000 + n, &k[n]));
+		n++;
+	}
+	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(k));
+
+	for (n = 0; n < RCVMGR_KEPT_WAYS; n++)
+		rcvmgr_kept_put(rn, &k[n], 2000);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 0);
+	/* the same again takes its own slot */
+	rcvmgr_kept_put(rn, &k[1], 2000);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 0);
+	/* a fifth: the first (the oldest) out, counted */
+	rcvmgr_kept_put(rn, &k[RCVMGR_KEPT_WAYS], 2000);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 1);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[0].key, 100000, 101448, 2000, &out), NONE);
+	/* the first put back, older than every one kept: left out, counted */
+	rcvmgr_kept_put(rn, &k[0], 2000);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 2);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[0].key, 100000, 101448, 2000, &out), NONE);
+	/* 20 minutes after the second was kept, it is given up uncounted */
+	k[RCVMGR_KEPT_WAYS + 1].ns = 1001 + KEPT_NS;
+	rcvmgr_kept_put(rn, &k[RCVMGR_KEPT_WAYS + 1], 1001 + KEPT_NS);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 2);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[1].key, 100000, 101448, 2000, &out), NONE);
+	for (n = 2; n < ARRAY_SIZE(k); n++)
+		KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[n].key, 100000, 101448,
+						       1001 + KEPT_NS, &out), TAKEN);
+}
+
+static struct kunit_case rcvmgr_kept_cases[] = {
+	KUNIT_CASE(kept_keep),
+	KUNIT_CASE(kept_not_kept),
+	KUNIT_CASE(kept_take),
+	KUNIT_CASE(kept_evict),
+	{}
+};
+
+static struct kunit_suite rcvmgr_kept_suite = {
+	.name = "tcp_rcvmgr_kept",
+	.test_cases = rcvmgr_kept_cases,
+};
+
+kunit_test_suite(rcvmgr_kept_suite);
