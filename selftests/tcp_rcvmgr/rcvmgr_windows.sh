@@ -527,20 +527,26 @@ kept_test 47010 "inexact, behind its own FIN" 1000 "" --half-close
 # unscaled entry, its windows out of the policy. A retransmission after
 # the reset had reached the sender shows the reset did not end the
 # connection: the entry stays, the same one, managed, counted resumed.
+# rcv_hush TABLE PORT FLAGS: RCV's own segments from client port PORT
+# dropped on its side (inet TABLE, to delete after), but those with one
+# of FLAGS (nft's tcp flags)
+rcv_hush() {
+	ip netns exec "$RCV" nft -f - <<-EOF
+		table inet $1 {
+			chain out {
+				type filter hook output priority 0;
+				tcp sport $2 tcp flags & ($3) == 0 counter drop
+			}
+		}
+	EOF
+}
 quiet_test() {
 	local port=47020 age=0 scale rewritten out rc resets resumed unscaled dropped vanished=0 t0s
 	download_begin $port
 	resets=$(stat_of resets)
 	resumed=$(stat_of resumed)
 	unscaled=$(stat_of unscaled)
-	ip netns exec "$RCV" nft -f - <<-EOF
-		table inet rcvmgr_quiet {
-			chain out {
-				type filter hook output priority 0;
-				tcp sport $port tcp flags & rst == 0 counter drop
-			}
-		}
-	EOF
+	rcv_hush rcvmgr_quiet $port rst
 	# (its own segments dropped: the reset's number from the sender's ACKs)
 	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 		--answer --offset 1000 2>&1)
@@ -590,14 +596,7 @@ stall_test() {
 	busywait $conns_wait carried $port $((3 << 19))
 	recalled=$(stat_of recalled)
 	unscaled=$(stat_of unscaled)
-	ip netns exec "$RCV" nft -f - <<-EOF
-		table inet rcvmgr_stall {
-			chain out {
-				type filter hook output priority 0;
-				tcp sport $port tcp flags & rst == 0 counter drop
-			}
-		}
-	EOF
+	rcv_hush rcvmgr_stall $port rst
 	sleep 20
 	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 		--answer --offset 1000 --timeout 60 2>&1)
@@ -633,14 +632,7 @@ syn_test() {
 	download_begin $port --limit 300
 	busywait $conns_wait carried $port $((3 << 19))
 	recalled=$(stat_of recalled)
-	ip netns exec "$RCV" nft -f - <<-EOF
-		table inet rcvmgr_syn {
-			chain out {
-				type filter hook output priority 0;
-				tcp sport $port tcp flags & (rst | syn) == 0 counter drop
-			}
-		}
-	EOF
+	rcv_hush rcvmgr_syn $port "rst | syn"
 	# (gaps of a second and more from about 2 s on: the next 2-4 s)
 	sleep 2
 	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
