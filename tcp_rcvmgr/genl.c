@@ -218,7 +218,7 @@ int tcp_rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto err;
 	}
 
-	err = rcvmgr_hooks_set(rn, cfg->n_wan || cfg->n_lan, &unhooked);
+	err = rcvmgr_hooks_set(rn, cfg->n_wan || cfg->n_lan, cfg->max_conns, &unhooked);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "tcp_rcvmgr: cannot register the netfilter hooks");
 		goto err;
@@ -408,7 +408,7 @@ int tcp_rcvmgr_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_RTT_SAMPLES, samples) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_MEMORY,
 			   (u64)atomic_read(&rn->count) * kmem_cache_size(rcvmgr_conn_cache) +
-			   (READ_ONCE(rn->kept) ? RCVMGR_KEPT_BYTES : 0)) ||
+			   rcvmgr_kept_bytes(rn)) ||
 	    nla_put_u32(msg, TCP_RCVMGR_A_STATS_OPENING, atomic_read(&rn->n_opening)) ||
 	    rcvmgr_put_u64(msg, TCP_RCVMGR_A_STATS_OPENING_FULL,
 			   atomic64_read(&rn->opening_full)) ||

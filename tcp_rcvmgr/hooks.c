@@ -1548,12 +1548,13 @@ static void rcvmgr_defrag_disable(struct net *net)
  * WAN device or a LAN prefix): the packets of every other namespace, a
  * container's, the host's own, pay nothing for the module, nor for the
  * reassembly it asks for, nor for the room to keep forgotten connections
- * (rcvmgr_kept_alloc(), from the first time on). Under ctl_mutex, the
+ * (rcvmgr_kept_alloc(), from the first time on, sized by @max_conns).
+ * Under ctl_mutex, the
  * configuration not yet published. *@removed: the hooks went, and the
  * caller calls rcvmgr_hooks_gone() once it has let go of ctl_mutex and
  * RTNL, still holding cfg_mutex.
  */
-int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, bool *removed)
+int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, u32 max_conns, bool *removed)
 {
 	bool fresh;
 	int err;
@@ -1569,7 +1570,7 @@ int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, bool *removed)
 		return 0;
 	}
 	fresh = !rn->kept;
-	err = rcvmgr_kept_alloc(rn);
+	err = rcvmgr_kept_alloc(rn, max_conns);
 	if (err)
 		return err;
 	err = rcvmgr_defrag_enable(rn->net);

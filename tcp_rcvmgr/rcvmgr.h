@@ -205,7 +205,7 @@ struct rcvmgr_conn {
 };
 
 /*
- * What the gateway keeps of a managed bulk connection it forgot while it
+ * What the gateway keeps of a managed connection it forgot while it
  * may still go on (quiet past idle-timeout, past the linger after a reset
  * that may not have ended it, or replaced by a SYN of its receiver's that
  * may be forged into it; rcvmgr_conn_keep()): enough to manage it again should its
@@ -249,6 +249,7 @@ struct rcvmgr_net {
 	 * under lock; allocated when the hooks first go in, NULL before
 	 */
 	struct rcvmgr_kept *kept;
+	u32 kept_sets;			/* a power of two */
 	u32 kept_seed;
 	atomic_t count;
 	struct mutex ctl_mutex;		/* the control work and config changes */
@@ -360,7 +361,7 @@ static inline u64 rcvmgr_idle_ns(const struct rcvmgr_conn *c, u64 now)
 }
 
 /* hooks.c */
-int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, bool *removed);
+int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, u32 max_conns, bool *removed);
 void rcvmgr_hooks_gone(struct rcvmgr_net *rn);
 void rcvmgr_hooks_remove(struct rcvmgr_net *rn);
 

@@ -58,8 +58,6 @@ static void __rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn *c)
  */
 #define RCVMGR_KEPT_NS		(20ULL * 60 * NSEC_PER_SEC)
 
-/* only connections that carried this much are kept: bulk ones */
-#define RCVMGR_KEPT_MIN_BYTES	SZ_1M
 /*
  * a kept connection's data comes back within a window of where its
  * sender's was (rcvmgr_conn_keep()): a window of at least 64 KiB, at most
@@ -73,8 +71,8 @@ static_assert(sizeof(struct rcvmgr_kept) == 64);
 
 /*
  * What to keep of @c, being forgotten (under c->lock), into *@k: a managed
- * bulk connection (RCVMGR_KEPT_MIN_BYTES carried, or one managed again
- * from what was kept: RCVMGR_F_RECALLED) whose handshake ended may go on
+ * connection that carried data (or one managed again from what was kept,
+ * RCVMGR_F_RECALLED, before its first byte) whose handshake ended may go on
  * however long it was quiet (idle-timeout, the linger after a reset that
  * did not end it, a SYN of its receiver's after a quiet second). Not one
  * closing (its sender's FIN passed: nothing follows it) or tracked
@@ -95,7 +93,7 @@ bool rcvmgr_conn_keep(const struct rcvmgr_conn *c, u64 now, struct rcvmgr_kept *
 	BUILD_BUG_ON(3ULL * RCVMGR_KEPT_SPAN_MAX >= BIT_ULL(31));
 	if ((c->state != TCP_RCVMGR_STATE_INITIAL && c->state != TCP_RCVMGR_STATE_PERSISTENT) ||
 	    !(c->flags & RCVMGR_F_ESTABLISHED) || !(c->flags & RCVMGR_F_SND_NXT) ||
-	    (c->bytes < RCVMGR_KEPT_MIN_BYTES && !(c->flags & RCVMGR_F_RECALLED)))
+	    (!c->bytes && !(c->flags & RCVMGR_F_RECALLED)))
 		return false;
 	span = clamp_t(u32, max(READ_ONCE(c->window), c->advertised), RCVMGR_KEPT_SPAN,
 		       RCVMGR_KEPT_SPAN_MAX);
@@ -119,7 +117,7 @@ static struct rcvmgr_kept *rcvmgr_kept_set(const struct rcvmgr_net *rn,
 {
 	u32 h = rcvmgr_key_hash(key, sizeof(*key), rn->kept_seed);
 
-	return &rn->kept[(h % RCVMGR_KEPT_SETS) * RCVMGR_KEPT_WAYS];
+	return &rn->kept[(h & (rn->kept_sets - 1)) * RCVMGR_KEPT_WAYS];
 }
 
 /* whether @k, a slot, keeps a connection as of @now (not too old) */
@@ -240,20 +238,27 @@ void rcvmgr_kept_again(struct rcvmgr_net *rn, const struct rcvmgr_conn *c,
 
 /*
  * Room to keep forgotten connections, once the hooks first go in (under
- * ctl_mutex, the one writer): RCVMGR_KEPT_BYTES, until the namespace goes
+ * ctl_mutex, the one writer), sized by @max_conns then (table.h), until
+ * the namespace goes: the more connections a gateway carries, the more
+ * of them end and are kept at once, and the more a LAN host must open to
+ * push one of its own out
  */
-int rcvmgr_kept_alloc(struct rcvmgr_net *rn)
+int rcvmgr_kept_alloc(struct rcvmgr_net *rn, u32 max_conns)
 {
+	u32 sets = clamp(max_conns / 16, RCVMGR_KEPT_SETS_MIN, RCVMGR_KEPT_SETS_MAX);
 	struct rcvmgr_kept *kept;
 
 	lockdep_assert_held(&rn->ctl_mutex);
+	/* up to a power of two (roundup_pow_of_two() is too deep for 6.1's sparse) */
+	sets = 1U << fls(sets - 1);
 	if (rn->kept)
 		return 0;
-	kept = kvcalloc(RCVMGR_KEPT_SETS * RCVMGR_KEPT_WAYS, sizeof(*kept), GFP_KERNEL_ACCOUNT);
+	kept = kvcalloc(sets * RCVMGR_KEPT_WAYS, sizeof(*kept), GFP_KERNEL_ACCOUNT);
 	if (!kept)
 		return -ENOMEM;
 	spin_lock_bh(&rn->lock);
 	rn->kept_seed = get_random_u32();
+	WRITE_ONCE(rn->kept_sets, sets);
 	WRITE_ONCE(rn->kept, kept);
 	spin_unlock_bh(&rn->lock);
 	return 0;
@@ -265,7 +270,7 @@ void rcvmgr_kept_flush(struct rcvmgr_net *rn)
 {
 	spin_lock_bh(&rn->lock);
 	if (rn->kept)
-		memset(rn->kept, 0, RCVMGR_KEPT_BYTES);
+		memset(rn->kept, 0, rcvmgr_kept_bytes(rn));
 	spin_unlock_bh(&rn->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(rcvmgr_kept_flush);

@@ -82,14 +82,24 @@ static inline bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn 
 }
 
 /*
- * Forgotten connections kept (struct rcvmgr_kept): sets of slots, one set
- * per hash of the key; and what they take, in bytes (64 KiB)
+ * Forgotten connections kept (struct rcvmgr_kept): sets of
+ * RCVMGR_KEPT_WAYS slots, one set per hash of the key; a set for every 16
+ * of max-conns when the room is made, a power of two from
+ * RCVMGR_KEPT_SETS_MIN to RCVMGR_KEPT_SETS_MAX (64 KiB to 1 MiB; the
+ * default max-conns, 65536, takes the most)
  */
-#define RCVMGR_KEPT_SETS	256
 #define RCVMGR_KEPT_WAYS	4
-#define RCVMGR_KEPT_BYTES	(RCVMGR_KEPT_SETS * RCVMGR_KEPT_WAYS * sizeof(struct rcvmgr_kept))
+#define RCVMGR_KEPT_SETS_MIN	256
+#define RCVMGR_KEPT_SETS_MAX	4096
 
-int rcvmgr_kept_alloc(struct rcvmgr_net *rn);
+/* what the kept connections' room takes, in bytes (any context) */
+static inline size_t rcvmgr_kept_bytes(const struct rcvmgr_net *rn)
+{
+	return READ_ONCE(rn->kept) ?
+	       (size_t)READ_ONCE(rn->kept_sets) * RCVMGR_KEPT_WAYS * sizeof(struct rcvmgr_kept) : 0;
+}
+
+int rcvmgr_kept_alloc(struct rcvmgr_net *rn, u32 max_conns);
 void rcvmgr_kept_flush(struct rcvmgr_net *rn);
 void rcvmgr_kept_free(struct rcvmgr_net *rn);
 /* what rcvmgr_kept_take() found */

@@ -35,15 +35,17 @@ static struct rcvmgr_net *kept_net(struct kunit *test)
 	mutex_init(&rn->ctl_mutex);
 	KUNIT_ASSERT_EQ(test, rhashtable_init(&rn->table, &rcvmgr_rht_params), 0);
 	mutex_lock(&rn->ctl_mutex);
-	err = rcvmgr_kept_alloc(rn);
+	err = rcvmgr_kept_alloc(rn, 4096);
 	mutex_unlock(&rn->ctl_mutex);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kept_net_release, rn), 0);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_ASSERT_NOT_NULL(test, rn->kept);
+	/* a set for every 16 connections, 256 at least */
+	KUNIT_ASSERT_EQ(test, rn->kept_sets, 256);
 	return rn;
 }
 
-/* a managed bulk download at scale 7, its sender at 9: 4 MiB carried */
+/* a managed download at scale 7, its sender at 9: 4 MiB carried */
 static void kept_conn(struct rcvmgr_conn *c, u32 snd_nxt, u32 window)
 {
 	memset(c, 0, sizeof(*c));
@@ -104,7 +106,7 @@ static void kept_keep(struct kunit *test)
 
 /*
  * what is not kept: nothing can follow it, nothing to manage it by, or no
- * bulk; and what is, whatever the receiver's ACKs said
+ * data; and what is, whatever the receiver's ACKs said
  */
 static void kept_not_kept(struct kunit *test)
 {
@@ -123,11 +125,11 @@ static void kept_not_kept(struct kunit *test)
 	kept_conn(c, 1000, 65536);
 	c->flags &= ~RCVMGR_F_SND_NXT;
 	KUNIT_EXPECT_FALSE(test, rcvmgr_conn_keep(c, 5, &k));
-	/* a connection that carried less than 1 MiB is no bulk one */
+	/* one that carried no data has none to come back; one byte is enough */
 	kept_conn(c, 1000, 65536);
-	c->bytes = SZ_1M - 1;
+	c->bytes = 0;
 	KUNIT_EXPECT_FALSE(test, rcvmgr_conn_keep(c, 5, &k));
-	c->bytes = SZ_1M;
+	c->bytes = 1;
 	KUNIT_EXPECT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
 	/* one managed again from what was kept is, from its first byte on */
 	c->bytes = 0;
@@ -201,7 +203,7 @@ static void kept_evict(struct kunit *test)
 	/* client ports whose keys fall in one set (about 1 in 256 do) */
 	for (port = 1024; port < 65536 && n < ARRAY_SIZE(k); port++) {
 		c->key.dport = htons(port);
-		h = rcvmgr_key_hash(&c->key, sizeof(c->key), rn->kept_seed) % RCVMGR_KEPT_SETS;
+		h = rcvmgr_key_hash(&c->key, sizeof(c->key), rn->kept_seed) & (rn->kept_sets - 1);
 		if (n && h != set)
 			continue;
 		set = h;

@@ -579,10 +579,10 @@ quiet_test
 # twice the last: the entry is forgotten (the reset's 10 s of quiet) and
 # the code before took that retransmission for a new connection, tracked
 # unscaled, the rest of the download out of the policy (no conntrack on
-# the gateway). What the gateway kept of the entry when it forgot it (a
-# bulk one: 1 MiB carried) makes it managed again, with its scale
-# (recalled); the receiver's ACKs pass again meanwhile, and their windows
-# are rewritten.
+# the gateway). What the gateway kept of the entry when it forgot it (any
+# that carried data: this one stalls 64 KB in) makes it managed again,
+# with its scale (recalled); the receiver's ACKs pass again meanwhile, and
+# their windows are rewritten.
 # carried PORT BYTES: the entry from client port PORT carried BYTES
 carried() {
 	read_conns &&
@@ -593,7 +593,7 @@ stall_test() {
 	local port=47021 out rc recalled unscaled dropped forgotten=no back=no scale_after
 	# (its client waits for data through the whole stall, over a minute)
 	download_begin $port --limit 300
-	busywait $conns_wait carried $port $((3 << 19))
+	busywait $conns_wait carried $port 65536
 	recalled=$(stat_of recalled)
 	unscaled=$(stat_of unscaled)
 	rcv_hush rcvmgr_stall $port rst
@@ -624,13 +624,13 @@ stall_test
 # the same addresses and ports and opens a new entry in place of the old
 # (the SYN, bare, offers no scaling). The sender answers it with a
 # challenge ACK and goes on: its data, on an entry whose handshake never
-# ends, passed unmanaged on the code before. The old entry, a bulk one,
+# ends, passed unmanaged on the code before. The old entry (64 KB in)
 # was kept: the sender's next data, on the new entry (within the 5 s an
 # unanswered SYN's entry lives), manages it again from that, at scale 14.
 syn_test() {
 	local port=47022 out rc recalled back=no inplace=no scale_after t_syn age_min
 	download_begin $port --limit 300
-	busywait $conns_wait carried $port $((3 << 19))
+	busywait $conns_wait carried $port 65536
 	recalled=$(stat_of recalled)
 	rcv_hush rcvmgr_syn $port "rst | syn"
 	# (gaps of a second and more from about 2 s on: the next 2-4 s)
