@@ -239,18 +239,19 @@ void rcvmgr_kept_again(struct rcvmgr_net *rn, const struct rcvmgr_conn *c,
 /*
  * Room to keep forgotten connections, once the hooks first go in (under
  * ctl_mutex, the one writer), sized by @max_conns then (table.h), until
- * the namespace goes: the more connections a gateway carries, the more
- * of them end and are kept at once, and the more a LAN host must open to
- * push one of its own out
+ * the namespace goes (a later max-conns does not resize it): the more
+ * connections a gateway carries, the more of them end and are kept at
+ * once, and the more a LAN host must open to push one of its own out
  */
 int rcvmgr_kept_alloc(struct rcvmgr_net *rn, u32 max_conns)
 {
-	u32 sets = clamp(max_conns / 16, RCVMGR_KEPT_SETS_MIN, RCVMGR_KEPT_SETS_MAX);
+	u32 sets = rcvmgr_kept_sets(max_conns);
 	struct rcvmgr_kept *kept;
 
+	/* the set mask relies on it */
+	BUILD_BUG_ON_NOT_POWER_OF_2(RCVMGR_KEPT_SETS_MIN);
+	BUILD_BUG_ON_NOT_POWER_OF_2(RCVMGR_KEPT_SETS_MAX);
 	lockdep_assert_held(&rn->ctl_mutex);
-	/* up to a power of two (roundup_pow_of_two() is too deep for 6.1's sparse) */
-	sets = 1U << fls(sets - 1);
 	if (rn->kept)
 		return 0;
 	kept = kvcalloc(sets * RCVMGR_KEPT_WAYS, sizeof(*kept), GFP_KERNEL_ACCOUNT);
@@ -259,7 +260,8 @@ int rcvmgr_kept_alloc(struct rcvmgr_net *rn, u32 max_conns)
 	spin_lock_bh(&rn->lock);
 	rn->kept_seed = get_random_u32();
 	WRITE_ONCE(rn->kept_sets, sets);
-	WRITE_ONCE(rn->kept, kept);
+	/* its size first, for rcvmgr_kept_bytes() */
+	smp_store_release(&rn->kept, kept);
 	spin_unlock_bh(&rn->lock);
 	return 0;
 }

@@ -92,10 +92,23 @@ static inline bool rcvmgr_conn_unlink(struct rcvmgr_net *rn, struct rcvmgr_conn 
 #define RCVMGR_KEPT_SETS_MIN	256
 #define RCVMGR_KEPT_SETS_MAX	4096
 
+/*
+ * the sets for @max_conns: a sixteenth, rounded up to a power of two
+ * (fls(): roundup_pow_of_two() is too deep for 6.1's sparse), within the
+ * bounds
+ */
+static inline u32 rcvmgr_kept_sets(u32 max_conns)
+{
+	u32 sets = clamp_t(u32, max_conns / 16, RCVMGR_KEPT_SETS_MIN, RCVMGR_KEPT_SETS_MAX);
+
+	return 1U << fls(sets - 1);
+}
+
 /* what the kept connections' room takes, in bytes (any context) */
 static inline size_t rcvmgr_kept_bytes(const struct rcvmgr_net *rn)
 {
-	return READ_ONCE(rn->kept) ?
+	/* pairs with rcvmgr_kept_alloc()'s release: its size, then the room */
+	return smp_load_acquire(&rn->kept) ?
 	       (size_t)READ_ONCE(rn->kept_sets) * RCVMGR_KEPT_WAYS * sizeof(struct rcvmgr_kept) : 0;
 }
 

@@ -24,8 +24,8 @@ static void kept_net_release(void *data)
 	rhashtable_destroy(&rn->table);
 }
 
-/* a namespace's state, an empty table and room to keep connections */
-static struct rcvmgr_net *kept_net(struct kunit *test)
+/* a namespace's state, an empty table and room for @max_conns */
+static struct rcvmgr_net *kept_net(struct kunit *test, u32 max_conns)
 {
 	struct rcvmgr_net *rn = kunit_kzalloc(test, sizeof(*rn), GFP_KERNEL);
 	int err;
@@ -35,13 +35,12 @@ static struct rcvmgr_net *kept_net(struct kunit *test)
 	mutex_init(&rn->ctl_mutex);
 	KUNIT_ASSERT_EQ(test, rhashtable_init(&rn->table, &rcvmgr_rht_params), 0);
 	mutex_lock(&rn->ctl_mutex);
-	err = rcvmgr_kept_alloc(rn, 4096);
+	err = rcvmgr_kept_alloc(rn, max_conns);
 	mutex_unlock(&rn->ctl_mutex);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kept_net_release, rn), 0);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_ASSERT_NOT_NULL(test, rn->kept);
-	/* a set for every 16 connections, 256 at least */
-	KUNIT_ASSERT_EQ(test, rn->kept_sets, 256);
+	KUNIT_ASSERT_EQ(test, rn->kept_sets, rcvmgr_kept_sets(max_conns));
 	return rn;
 }
 
@@ -65,7 +64,7 @@ static void kept_conn(struct rcvmgr_conn *c, u32 snd_nxt, u32 window)
 	c->bytes = 4 * SZ_1M;
 }
 
-/* what is kept of a managed bulk connection, and its range */
+/* what is kept of a managed connection, and its range */
 static void kept_keep(struct kunit *test)
 {
 	struct rcvmgr_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
@@ -145,7 +144,7 @@ static void kept_not_kept(struct kunit *test)
 static void kept_take(struct kunit *test)
 {
 	struct rcvmgr_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct rcvmgr_net *rn = kept_net(test);
+	struct rcvmgr_net *rn = kept_net(test, 4096);
 	struct rcvmgr_key other;
 	struct rcvmgr_kept k, out;
 
@@ -193,7 +192,7 @@ static void kept_take(struct kunit *test)
 static void kept_evict(struct kunit *test)
 {
 	struct rcvmgr_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct rcvmgr_net *rn = kept_net(test);
+	struct rcvmgr_net *rn = kept_net(test, 4096);
 	struct rcvmgr_kept k[RCVMGR_KEPT_WAYS + 2], out;
 	unsigned int n = 0, port;
 	u32 set = 0, h;
@@ -236,7 +235,48 @@ static void kept_evict(struct kunit *test)
 						       1001 + KEPT_NS, &out), TAKEN);
 }
 
+/* the room by max-conns: a sixteenth, up to a power of two, 256 to 4096 sets */
+static void kept_sizes(struct kunit *test)
+{
+	static const u32 want[][2] = {
+		{ 1, 256 }, { 4111, 256 }, { 4112, 512 }, { 8192, 512 }, { 20000, 2048 },
+		{ 65535, 4096 }, { 65536, 4096 }, { 16777216, 4096 }, { U32_MAX, 4096 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		KUNIT_EXPECT_EQ_MSG(test, rcvmgr_kept_sets(want[i][0]), want[i][1],
+				    "max-conns %u", want[i][0]);
+}
+
+/* a flush empties the whole room, the last of 4096 sets too */
+static void kept_flush_all(struct kunit *test)
+{
+	struct rcvmgr_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct rcvmgr_net *rn = kept_net(test, 65536);
+	struct rcvmgr_kept k, out;
+	unsigned int port;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	kept_conn(c, 100000, 65536);
+	/* a client port whose key falls in the last set */
+	for (port = 1024; port < 65536; port++) {
+		c->key.dport = htons(port);
+		if ((rcvmgr_key_hash(&c->key, sizeof(c->key), rn->kept_seed) &
+		     (rn->kept_sets - 1)) == rn->kept_sets - 1)
+			break;
+	}
+	KUNIT_ASSERT_LT(test, port, 65536U);
+	KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 1000, &k));
+	rcvmgr_kept_put(rn, &k, 1000);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_bytes(rn), (size_t)SZ_1M);
+	rcvmgr_kept_flush(rn);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k.key, 100000, 101448, 2000, &out), NONE);
+}
+
 static struct kunit_case rcvmgr_kept_cases[] = {
+	KUNIT_CASE(kept_sizes),
+	KUNIT_CASE(kept_flush_all),
 	KUNIT_CASE(kept_keep),
 	KUNIT_CASE(kept_not_kept),
 	KUNIT_CASE(kept_take),
