@@ -507,12 +507,7 @@ static void rcvmgr_handshake_done(struct rcvmgr_conn *c)
 {
 	if ((c->flags & RCVMGR_F_HANDSHAKE) != RCVMGR_F_HANDSHAKE)
 		return;
-	/* RFC 7323: scaling holds only if both ends offered it */
-	if ((c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
-	    (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS))
-		c->wscale = c->rcv_wscale;
-	else
-		c->wscale = 0;
+	c->wscale = rcvmgr_scaled(c) ? c->rcv_wscale : 0;
 	if ((c->flags & RCVMGR_F_TS) != RCVMGR_F_TS)
 		c->flags &= ~RCVMGR_F_TS;
 }
@@ -1024,8 +1019,7 @@ static void rcvmgr_data_sender(struct rcvmgr_conn *c, const struct rcvmgr_pkt *p
 		if ((c->flags & RCVMGR_F_HANDSHAKE) == RCVMGR_F_HANDSHAKE)
 			c->flags |= RCVMGR_F_ESTABLISHED;
 		take = !(c->flags & RCVMGR_F_SND_ACK) || !before(a, c->snd_ack);
-		scaled = (c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
-			 (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS);
+		scaled = rcvmgr_scaled(c);
 	}
 	if (take) {
 		c->snd_ack = a;
@@ -1549,10 +1543,9 @@ static void rcvmgr_defrag_disable(struct net *net)
  * container's, the host's own, pay nothing for the module, nor for the
  * reassembly it asks for, nor for the room to keep forgotten connections
  * (rcvmgr_kept_alloc(), from the first time on, sized by @max_conns).
- * Under ctl_mutex, the
- * configuration not yet published. *@removed: the hooks went, and the
- * caller calls rcvmgr_hooks_gone() once it has let go of ctl_mutex and
- * RTNL, still holding cfg_mutex.
+ * Under ctl_mutex, the configuration not yet published. *@removed: the
+ * hooks went, and the caller calls rcvmgr_hooks_gone() once it has let
+ * go of ctl_mutex and RTNL, still holding cfg_mutex.
  */
 int rcvmgr_hooks_set(struct rcvmgr_net *rn, bool on, u32 max_conns, bool *removed)
 {

@@ -205,13 +205,14 @@ struct rcvmgr_conn {
 };
 
 /*
- * What the gateway keeps of a managed connection it forgot while it
- * may still go on (quiet past idle-timeout, past the linger after a reset
+ * What the gateway keeps of a managed connection it forgot while it may
+ * still go on (quiet past idle-timeout, past the linger after a reset
  * that may not have ended it, or replaced by a SYN of its receiver's that
- * may be forged into it; rcvmgr_conn_keep()): enough to manage it again should its
- * sender's data come back (table.c, rcvmgr_kept_take()), rather than to
- * let the rest of it pass unmanaged. Kept in rcvmgr_net.kept, a set of
- * RCVMGR_KEPT_WAYS slots per hash, under rn->lock.
+ * may be forged into it; rcvmgr_conn_keep()): enough to manage it again
+ * should its sender's data come back (table.c, rcvmgr_kept_take()),
+ * rather than to let the rest of it pass unmanaged. Kept in
+ * rcvmgr_net.kept, a set of RCVMGR_KEPT_WAYS slots per hash, under
+ * rn->lock.
  */
 struct rcvmgr_kept {
 	struct rcvmgr_key key;
@@ -344,6 +345,13 @@ static inline bool rcvmgr_probing(const struct rcvmgr_net *rn)
 static inline bool rcvmgr_quiet(const struct rcvmgr_conn *c, u64 now)
 {
 	return now > c->data_ns && now - c->data_ns > RCVMGR_ACTIVE_NS;
+}
+
+/* whether both ends' SYNs offered window scaling (RFC 7323: then it holds) */
+static inline bool rcvmgr_scaled(const struct rcvmgr_conn *c)
+{
+	return (c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
+	       (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS);
 }
 
 /* whether @c is managed and its sender has sent: it had a share (c->lock) */

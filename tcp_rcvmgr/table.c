@@ -86,8 +86,7 @@ static_assert(sizeof(struct rcvmgr_kept) == 64);
  */
 bool rcvmgr_conn_keep(const struct rcvmgr_conn *c, u64 now, struct rcvmgr_kept *k)
 {
-	bool scaled = (c->flags & (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS)) ==
-		      (RCVMGR_F_SND_WS | RCVMGR_F_RCV_WS);
+	bool scaled = rcvmgr_scaled(c);
 	u32 span;
 
 	BUILD_BUG_ON(3ULL * RCVMGR_KEPT_SPAN_MAX >= BIT_ULL(31));
@@ -130,7 +129,7 @@ static bool rcvmgr_kept_live(const struct rcvmgr_kept *k, u64 now)
  * the slot that keeps @key's connection, if one does (rn->lock held); one
  * too old as of @now is freed
  */
-static struct rcvmgr_kept *rcvmgr_kept_find(const struct rcvmgr_net *rn,
+static struct rcvmgr_kept *rcvmgr_kept_find(struct rcvmgr_net *rn,
 					    const struct rcvmgr_key *key, u64 now)
 {
 	struct rcvmgr_kept *set, *k;
