@@ -80,22 +80,35 @@ setup() {
 	done
 }
 
-# rate_test DESC "1:1=BPS 1:2=BPS": each within 4 % (and a packet)
+# rate_check "1:1=BPS 1:2=BPS": the classes' rates, printed; each within
+# 4 % (and a packet)
+rate_check() {
+	local got
+
+	got=$(rates 5001 5002)
+	python3 - "$got" "$1" <<'EOF'
+import json, sys
+got = json.loads(sys.argv[1])
+print(" ".join(f"{c}={v / 1e3:.0f}k" for c, v in sorted(got.items())))
+sys.exit(any(abs(got.get(c, 0) - float(w)) > 0.04 * float(w) + 1442 * 8 / 5
+             for c, w in (p.split("=") for p in sys.argv[2].split())))
+EOF
+}
+
+# rate_test DESC "1:1=BPS 1:2=BPS": rate_check, a miss measured once more
+# (measure_twice: CI's run of 2026-12-06, on a host slower than usual,
+# read 1:1=886k 1:2=888k in lent on 6.1, the cap short by 11 % with both
+# classes greedy, and 1:1=952k in hold on 6.12; a fault in the qdisc
+# misses both times)
 rate_test() {
-	local got rc
+	local out
+
 	if [ -n "$slow" ]; then
 		tap_result $ksft_skip "$1" "$slow"
 		return
 	fi
-	got=$(rates 5001 5002)
-	python3 - "$got" "$2" <<'EOF'
-import json, sys
-got = json.loads(sys.argv[1])
-sys.exit(any(abs(got.get(c, 0) - float(w)) > 0.04 * float(w) + 1442 * 8 / 5
-             for c, w in (p.split("=") for p in sys.argv[2].split())))
-EOF
-	rc=$?
-	tap_timing_result $rc "$1" "$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(" ".join(f"{c}={v/1e3:.0f}k" for c, v in sorted(j.items())))' "$got")"
+	out=$(measure_twice rate_check "$2")
+	tap_timing_result $? "$1" "$out"
 }
 
 # a scavenger holds no guarantee: refused with a rate, by tc and by the
