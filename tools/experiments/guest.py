@@ -526,7 +526,8 @@ def stop(procs):
             p.wait()
 
 
-QDISC_OPTS = re.compile(r"(\+margin([1-9][0-9]?|100))?(\+latency(0|[1-9][0-9]{0,4}))?$")
+QDISC_OPTS = re.compile(r"(\+margin([1-9][0-9]?|100))?(\+latency(0|[1-9][0-9]{0,4}))?"
+                        r"(\+w-ini-qdisc)?$")
 
 
 def rule_qdisc(rule):
@@ -534,7 +535,7 @@ def rule_qdisc(rule):
     estimator's options: the margin of priorities 1-3 (+marginN, percent;
     0 for none) and the classes' latency bound (+latencyMS, ms, 0 for
     unlimited, at most 60000; None for the qdisc's default), in that
-    order: (the estimator's rule, N, MS)"""
+    order, then +w-ini-qdisc (rule_w_ini()): (the estimator's rule, N, MS)"""
     m = QDISC_OPTS.search(rule or "")
     if not m or not m.group(0):
         return (rule, 0, None)
@@ -542,6 +543,15 @@ def rule_qdisc(rule):
     if lat is not None and lat > 60000:
         raise ValueError(f"+latency{lat}: at most 60000 ms")
     return (rule[:m.start()], int(m.group(2)) if m.group(1) else 0, lat)
+
+
+def rule_w_ini(rule):
+    """the sender's w-ini for a contender's RULE: the paper's W_ini, 1
+    Mbit/s, as the matrix has always run it; with +w-ini-qdisc, last,
+    "qdisc", the estimator's default as shipped (W starts at the qdisc's
+    cap, the bottleneck's 5 Mbit/s here)"""
+    m = QDISC_OPTS.search(rule or "")
+    return "qdisc" if m and m.group(5) else f"{W_INI}bit"
 
 
 def rule_margin(rule):
@@ -575,8 +585,8 @@ def estimator_args(rule):
     if allowed is None or len(set(extra)) != len(extra) or any(e not in allowed for e in extra) \
             or extra != sorted(extra, key=allowed.index):
         raise ValueError(f"unknown estimator rule {rule!r}: loss[+compete][+queue][+probe], "
-                         "delay[+compete][+drain][+probe], hybrid[+drain][+probe], then +marginN (1-100) "
-                         "and +latencyMS if any")
+                         "delay[+compete][+drain][+probe], hybrid[+drain][+probe], then +marginN (1-100), "
+                         "+latencyMS and +w-ini-qdisc if any")
     # (loss-queue is the estimator's default: the paper's rule, loss
     # without +queue, says no to it, so that stored runs keep their meaning)
     return ["--mode", mode] + (["--compete", "yes"] if "compete" in extra else []) + \
@@ -634,7 +644,7 @@ def run(a, tb, proto, mode, rule, run_dir):
             est += ["--apply", "no", "--w-max", f"{CAPACITY}bit"]
         procs.append(spawn(where, ABWD, "sender", "--peer", "10.2.1.2", "--dev", dev,
                            "--port", str(PROBE_PORT), "--interval", f"{round(1000 / k)}ms",
-                           "--plain", "yes", "--w-ini", f"{W_INI}bit", "--status", status, "-v",
+                           "--plain", "yes", "--w-ini", rule_w_ini(rule), "--status", status, "-v",
                            *est, stderr=open(f"{run_dir}/abwd-{tag}.log", "w")))
         if where == "gc":
             driver = Driver(mode, proto, status, dt / 4,
@@ -869,14 +879,14 @@ def main():
         runs = [(m, a.estimator_mode if a.matrix and m != "none" else None) for m in modes]
     bad = [f"{m}:{r}" for m, r in runs
            if m not in BASELINES or not rule_known(r)
-           or (rule_margin(r)[1] or rule_qdisc(r)[2] is not None)
+           or (rule_margin(r)[1] or rule_qdisc(r)[2] is not None or rule_w_ini(r) == "qdisc")
            and m not in ("er2bc", "static")
            or (m == "none") != (r is None) and a.matrix]
     if bad:
         ap.error(f"--contenders: {', '.join(bad)}: MODE one of {', '.join(BASELINES)}, "
                  "RULE loss[+compete][+queue], delay[+compete] or hybrid (none has none), "
                  "and for er2bc and static +marginN (1-100 %: priorities 1-3) "
-                 "and +latencyMS (0: unlimited)")
+                 "and +latencyMS (0: unlimited), then +w-ini-qdisc (W from the cap)")
     if not a.matrix and (a.impair != "published" or a.seed
                          or {m for m, _ in runs} - set(MODES["dbhpf"])):
         ap.error("--impair, --seed, htb and cake need --matrix")

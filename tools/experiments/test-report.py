@@ -165,6 +165,16 @@ ok(guest.rule_qdisc("loss+queue+latency0") == ("loss+queue", 0, 0)
    and not guest.rule_known("loss+latency25+margin20"),
    "contenders: +latencyMS, after any +marginN, is the classes' latency bound (0: "
    "unlimited), not the sender's; above 60 s, or before the margin, it is refused")
+ok(guest.rule_w_ini("loss+queue") == "1000000bit" and guest.rule_w_ini(None) == "1000000bit"
+   and guest.rule_w_ini("delay+compete+drain+probe+w-ini-qdisc") == "qdisc"
+   and guest.rule_w_ini("loss+margin20+latency25+w-ini-qdisc") == "qdisc"
+   and guest.rule_qdisc("loss+margin20+latency25+w-ini-qdisc") == ("loss", 20, 25)
+   and guest.estimator_args("loss+queue+w-ini-qdisc") == ["--mode", "loss", "--loss-queue",
+                                                          "yes"]
+   and guest.rule_known("loss+queue+w-ini-qdisc")
+   and not guest.rule_known("loss+w-ini-qdisc+margin20"),
+   "contenders: +w-ini-qdisc, last, starts W at the qdisc's cap (the sender's w-ini "
+   "qdisc, as shipped), not at the paper's 1 Mbit/s; before a qdisc option it is refused")
 ok(guest.estimator_args("delay+drain+probe") == ["--mode", "delay", "--delay-drain", "yes",
                                                 "--probe-interval", "50ms", "--delay-filter", "1"]
    and guest.estimator_args("loss+queue+probe") == ["--mode", "loss", "--loss-queue", "yes",
