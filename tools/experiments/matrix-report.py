@@ -618,12 +618,23 @@ def compare(o):
     a = load(o.store, o.before)
     b = load(o.store, o.after)
     key = ("scale", "duration", "scenario", "impairment", "proto", "contender")
+    # --as AFTER=BEFORE: the after code's contender AFTER (a variant, say
+    # +w-ini-qdisc) against the before code's BEFORE, seed by seed; the
+    # after code's own BEFORE, if it has one, is left out
+    renamed = dict(getattr(o, "as_", None) or [])
     groups = {}
     for side, recs in (("before", a), ("after", b)):
         for e in recs:
             if e.get("lost") or e["bounds"]:
                 continue
-            groups.setdefault(tuple(e[k] for k in key), {"before": [], "after": []})[side].append(e)
+            c = e["contender"]
+            if side == "after" and renamed:
+                if c in renamed.values() and c not in renamed:
+                    continue
+                c = renamed.get(c, c)
+            k = tuple(e[x] for x in key[:-1]) + (c,)
+            groups.setdefault(k, {"before": [], "after": []})[side].append(e)
+    shown = {v: f"{v} -> {k}" for k, v in renamed.items()}
     rows = []
     for k in sorted(groups, key=lambda k: k[:5] + order(k[5])):
         g = groups[k]
@@ -638,7 +649,8 @@ def compare(o):
             verdict = "better" if c == "<" else "worse" if c == ">" else verdict
         else:
             verdict = "too few runs"
-        rows.append({**dict(zip(key, k)), "before": x, "after": y,
+        rows.append({**dict(zip(key, k)), "after_contender": g["after"][0]["contender"],
+                     "before": x, "after": y,
                      "owd_before": summarize(g["before"], lambda e: e["p1_owd_p99_ms"]),
                      "owd_after": summarize(g["after"], lambda e: e["p1_owd_p99_ms"]),
                      "paired": {"median": stats.median(d), "ci95": stats.median_ci(d),
@@ -660,10 +672,19 @@ def compare(o):
         pd = r["paired"]
         diff = f"{fig(pd['median'], pd['ci95'])} n={pd['n']}" if pd else "-"
         print(f"| {r['scenario']}/{r['impairment']} {r['proto']} {r['scale']:g}x "
-              f"| {r['contender']} "
+              f"| {shown.get(r['contender'], r['contender'])} "
               f"| {fig(r['before']['median'], r['before']['ci95'])} n={r['before']['n']} "
               f"| {fig(r['after']['median'], r['after']['ci95'])} n={r['after']['n']} "
               f"| {diff} | {ms(r['owd_before'])} -> {ms(r['owd_after'])} | {r['verdict']} |")
+
+
+def as_pair(v):
+    """compare's --as AFTER=BEFORE: the two contenders' names"""
+    after, eq, before = v.partition("=")
+    if not eq or not after or not before:
+        raise argparse.ArgumentTypeError(
+            f"{v!r}: AFTER=BEFORE, two contenders (er2bc:loss+queue+w-ini-qdisc=er2bc:loss+queue)")
+    return after, before
 
 
 def main():
@@ -690,6 +711,9 @@ def main():
     c.add_argument("--before", required=True)
     c.add_argument("--after", required=True)
     c.add_argument("--json", default=None)
+    c.add_argument("--as", dest="as_", action="append", default=[], metavar="AFTER=BEFORE",
+                   type=as_pair, help="compare the after code's contender AFTER with the before code's "
+                        "BEFORE (repeatable)")
     o = ap.parse_args()
     if o.cmd == "ingest":
         ingest(o)

@@ -4,6 +4,7 @@
 and W against the ABW (entry()), on hand-computed schedules, TAP output.
 The Debian python3 (matplotlib, which the report imports, comes from
 python3-matplotlib)."""
+import argparse
 import contextlib
 import importlib.util
 import io
@@ -108,11 +109,11 @@ def stored(store, sources, seed, short, contender="er2bc:loss"):
         json.dump(e, f)
 
 
-def compare(store, before, after):
+def compare(store, before, after, as_=()):
     class O:
         pass
     o = O()
-    o.store, o.before, o.after = store, before, after
+    o.store, o.before, o.after, o.as_ = store, before, after, list(as_)
     o.json = os.path.join(store, "cmp.json")
     with contextlib.redirect_stdout(io.StringIO()) as out:
         mr.compare(o)
@@ -135,6 +136,23 @@ with tempfile.TemporaryDirectory() as store:
        f"compare: a point apart, intervals overlapping: not told apart (got {byc['none']['verdict']})")
     ok("| dbhpf/elastic tcp 4x | er2bc:loss |" in text and "better" in text,
        "compare: the table names the cell, the contender and the verdict")
+    # --as: a variant of the after code against the before code's contender
+    for seed in range(1, 7):
+        stored(store, "dddd", seed, 0.40 + 0.01 * seed, "er2bc:loss+w-ini-qdisc")
+        stored(store, "dddd", seed, 0.95, "er2bc:loss")
+    rows, text = compare(store, "aaaa", "dddd", [("er2bc:loss+w-ini-qdisc", "er2bc:loss")])
+    byc = {r["contender"]: r for r in rows}
+    ok(len(rows) == 1 and byc["er2bc:loss"]["after_contender"] == "er2bc:loss+w-ini-qdisc"
+       and abs(byc["er2bc:loss"]["paired"]["median"] + 0.50) < 1e-9
+       and "| er2bc:loss -> er2bc:loss+w-ini-qdisc |" in text,
+       f"compare --as: the variant against the before code's contender, paired -50, the "
+       f"after code's own er2bc:loss left out (got {rows})")
+    ok(mr.as_pair("a:b+c=a:b") == ("a:b+c", "a:b"), "compare --as: AFTER=BEFORE split at the =")
+    try:
+        mr.as_pair("er2bc:loss")
+        ok(False, "compare --as without =: refused")
+    except argparse.ArgumentTypeError as e:
+        ok("AFTER=BEFORE" in str(e), f"compare --as without =: refused, saying how ({e})")
     stored(store, "cccc", 1, 0.2)
     rows, _ = compare(store, "aaaa", "cccc")
     ok(rows[0]["verdict"] == "too few runs", "compare: one run after: too few runs for a call")
