@@ -334,7 +334,8 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0, probes=False
         return
     ctl = f" window {c} history {m} loss-headroom 50kbit" if mode == "er2bc" else ""
     # the rate is the line's, W's ceiling; W itself starts at the paper's
-    # W_ini, 1 Mbit/s, with the first estimate (the sender's --w-ini)
+    # W_ini, 1 Mbit/s, with the first estimate (the sender's --w-ini), or
+    # at this cap with +w-ini-qdisc (rule_w_ini())
     lat = "" if latency is None else \
         f" latency {latency}ms" if latency else " latency unlimited"
     lines = [f"qdisc add dev ga1 root handle 1: er2bc rate {CAPACITY}bit mode {mode} default 50"

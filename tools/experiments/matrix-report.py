@@ -621,16 +621,31 @@ def compare(o):
     # --as AFTER=BEFORE: the after code's contender AFTER (a variant, say
     # +w-ini-qdisc) against the before code's BEFORE, seed by seed; the
     # after code's own BEFORE, if it has one, is left out
-    renamed = dict(getattr(o, "as_", None) or [])
+    pairs = list(getattr(o, "as_", None) or [])
+    renamed = dict(pairs)
+    twice = sorted({v for v in renamed.values() if list(renamed.values()).count(v) > 1})
+    if len(renamed) != len(pairs) or twice:
+        sys.exit(f"matrix-report: compare --as: each AFTER and each BEFORE once "
+                 f"({', '.join(twice) or 'an AFTER given twice'}): two variants against one "
+                 "contender would be pooled")
+    for after, before in pairs:
+        if not any(e["contender"] == after for e in b):
+            sys.exit(f"matrix-report: compare --as {after}={before}: {o.after} has no run of {after}")
+        if not any(e["contender"] == before for e in a):
+            sys.exit(f"matrix-report: compare --as {after}={before}: {o.before} has no run of {before}")
     groups = {}
     for side, recs in (("before", a), ("after", b)):
         for e in recs:
             if e.get("lost") or e["bounds"]:
                 continue
             c = e["contender"]
-            if side == "after" and renamed:
-                if c in renamed.values() and c not in renamed:
-                    continue
+            # (with --as, the after code's BEFORE and the before code's
+            # AFTER are not what is compared: left out)
+            if side == "after" and c in renamed.values() and c not in renamed:
+                continue
+            if side == "before" and c in renamed and c not in renamed.values():
+                continue
+            if side == "after":
                 c = renamed.get(c, c)
             k = tuple(e[x] for x in key[:-1]) + (c,)
             groups.setdefault(k, {"before": [], "after": []})[side].append(e)
@@ -661,8 +676,10 @@ def compare(o):
     if o.json:
         with open(o.json, "w") as f:
             json.dump({"before": o.before, "after": o.after, "rows": rows}, f, indent=1)
-    print(f"Priorities 1-3 short, % (median [95 % interval] n), sources {o.before} -> {o.after}; "
-          "after - before seed by seed; priority 1's p99 one-way delay, ms")
+    print(f"Priorities 1-3 short, % (median [order-statistic interval, 95 %, or the range "
+          f"where n is too small for it: 93.75 % at n = 5] n), sources {o.before} -> {o.after}; "
+          "after - before seed by seed (median [range-type interval]); priority 1's p99 "
+          "one-way delay, ms")
     print()
     print("| cell | contender | before | after | after - before, paired | p1 p99 OWD | verdict |")
     print("|---|---|---|---|---|---|---|")

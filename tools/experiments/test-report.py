@@ -147,6 +147,15 @@ with tempfile.TemporaryDirectory() as store:
        and "| er2bc:loss -> er2bc:loss+w-ini-qdisc |" in text,
        f"compare --as: the variant against the before code's contender, paired -50, the "
        f"after code's own er2bc:loss left out (got {rows})")
+    for bad, why in (([("er2bc:loss+w-ini-qdisc", "er2bc:loss"), ("er2bc:loss", "er2bc:loss")],
+                      "each AFTER and each BEFORE once"),
+                     ([("er2bc:loss+w-ini-qdsic", "er2bc:loss")], "has no run of"),
+                     ([("er2bc:loss+w-ini-qdisc", "er2bc:hybrid")], "has no run of")):
+        try:
+            compare(store, "aaaa", "dddd", bad)
+            ok(False, f"compare --as {bad}: refused")
+        except SystemExit as e:
+            ok(why in str(e), f"compare --as {bad}: refused ({e})")
     ok(mr.as_pair("a:b+c=a:b") == ("a:b+c", "a:b"), "compare --as: AFTER=BEFORE split at the =")
     try:
         mr.as_pair("er2bc:loss")
