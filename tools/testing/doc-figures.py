@@ -29,6 +29,31 @@ CHECKS = [
        f"r['impairment'] == 'elastic' and r['proto'] == 'udp'][0]"
        f"['contenders']['none']['p13']{k}", "{:.1f}")
       for k in ("['median']", "['ci95'][0]", "['ci95'][1]")]),
+    # set 14: W from the qdisc's cap, against the paper's 1 Mbit/s
+    ("Documentation/evaluation.rst",
+     r"elastic UDP (\S+) \[(\S+), (\S+)\] (\S+) \[(\S+), (\S+)\] \S+ \[\S+, \S+\] (\S+) \[(\S+), (\S+)\] (\S+) \[(\S+), (\S+)\] \S+ \[\S+, \S+\] ",
+     "matrix/report-b07fad911f62.json",
+     [(f"100 * [r for r in j['rows'] if r['impairment'] == 'elastic' and r['proto'] == 'udp']"
+       f"[0]['contenders']['{c}']['p13']{k}", "{:.1f}")
+      for c in ("er2bc:loss+queue", "er2bc:loss+queue+w-ini-qdisc",
+                "er2bc:delay+compete+drain+probe", "er2bc:delay+compete+drain+probe+w-ini-qdisc")
+      for k in ("['median']", "['ci95'][0]", "['ci95'][1]")]),
+] + [
+    ("Documentation/evaluation.rst",
+     rf"{cell} {proto.upper()} \S+ \[\S+, \S+\] \S+ \[\S+, \S+\] (\S+) \[(\S+), (\S+)\] \S+ \[\S+, \S+\] \S+ \[\S+, \S+\] (\S+) \[(\S+), (\S+)\] ",
+     "matrix/compare-b07fad911f62-w-ini.json",
+     [(f"100 * [r for r in j['rows'] if r['impairment'] == '{cell}' and r['proto'] == '{proto}' "
+       f"and r['contender'] == '{c}'][0]['paired']{k}", "{:+.1f}")
+      for c in ("er2bc:loss+queue", "er2bc:delay+compete+drain+probe")
+      for k in ("['median']", "['ci95'][0]", "['ci95'][1]")])
+    for cell, proto in (("elastic", "udp"), ("loss1", "tcp"))
+] + [
+    ("Documentation/evaluation.rst",
+     r"pfifo in the same runs: ``elastic`` (\S+) \[(\S+), (\S+)\] and (\S+) \[(\S+), (\S+)\] \(TCP, UDP\)",
+     "matrix/report-b07fad911f62.json",
+     [(f"100 * [r for r in j['rows'] if r['impairment'] == 'elastic' and r['proto'] == '{p}']"
+       f"[0]['contenders']['none']['p13']{k}", "{:.1f}")
+      for p in ("tcp", "udp") for k in ("['median']", "['ci95'][0]", "['ci95'][1]")]),
     ("Documentation/evaluation.rst",
      r"the default's priority 1 tail is\s+(\d+) ms against pfifo's (\d+)",
      "matrix/report-c85e06a27f35.json",
