@@ -30,6 +30,12 @@ CHECKS = [
        f"['contenders']['none']['p13']{k}", "{:.1f}")
       for k in ("['median']", "['ci95'][0]", "['ci95'][1]")]),
     # set 14: W from the qdisc's cap, against the paper's 1 Mbit/s
+    ("Documentation/er2bc-estimator.rst",
+     r"priorities 1-3 short (\S+) % of the time from 1 Mbit/s and (\S+) % from the cap",
+     "matrix/report-b07fad911f62.json",
+     [(f"100 * [r for r in j['rows'] if r['impairment'] == 'elastic' and r['proto'] == 'udp']"
+       f"[0]['contenders']['{c}']['p13']['median']", "{:.1f}")
+      for c in ("er2bc:loss+queue", "er2bc:loss+queue+w-ini-qdisc")]),
     ("Documentation/evaluation.rst",
      r"elastic UDP (\S+) \[(\S+), (\S+)\] (\S+) \[(\S+), (\S+)\] \S+ \[\S+, \S+\] (\S+) \[(\S+), (\S+)\] (\S+) \[(\S+), (\S+)\] \S+ \[\S+, \S+\] ",
      "matrix/report-b07fad911f62.json",
