@@ -328,7 +328,8 @@ def wants_more(cells):
 
 def paired(runs):
     """the default against each other contender, seed by seed (the same
-    cross traffic, the same VM): {contender: {"median", "ci95", "n"}} of
+    cross traffic; the same VM where they ran in one unit, as a full
+    matrix runs them): {contender: {"median", "ci95", "n"}} of
     the default's shortage (p1-3) less the other's, over the seeds both
     have; a negative interval: the default short less often"""
     mine = {e["seed"]: p13(e) for e in runs.get(DEFAULT, [])}
@@ -476,7 +477,7 @@ def write_report(o):
                       + " ".join(f"{x * 100:.1f}" if x is not None else "-"
                                  for x in v["shortage"]) + " |")
     md += ["", f"The default ({cname(DEFAULT)}) against each other contender, seed by seed "
-           "(the same cross traffic, the same VM): the median of the default's shortage "
+           "(the same cross traffic; the same VM where they ran in one unit): the median of the default's shortage "
            "(p1-3) less the other's, points, with its interval and n. Pairing takes out what "
            "a seed does to both, so it tells smaller differences apart than the intervals "
            "above; below zero the default is short less often.", "",
