@@ -60,6 +60,7 @@ from it. The shortage here counts a window short when it falls short of
 the necessary rate by more than one packet (report.shortage()); Table
 5's strict measure is kept beside it (shortage_strict)."""
 import argparse
+import collections
 import datetime
 import glob
 import json
@@ -477,10 +478,10 @@ def write_report(o):
                       + " ".join(f"{x * 100:.1f}" if x is not None else "-"
                                  for x in v["shortage"]) + " |")
     md += ["", f"The default ({cname(DEFAULT)}) against each other contender, seed by seed "
-           "(the same cross traffic; the same VM where they ran in one unit): the median of the default's shortage "
-           "(p1-3) less the other's, points, with its interval and n. Pairing takes out what "
-           "a seed does to both, so it tells smaller differences apart than the intervals "
-           "above; below zero the default is short less often.", "",
+           "(the same cross traffic; the same VM where they ran in one unit): the median of "
+           "the default's shortage (p1-3) less the other's, points, with its interval and n. "
+           "Pairing takes out what a seed does to both, so it tells smaller differences apart "
+           "than the intervals above; below zero the default is short less often.", "",
            "| cell |" + "".join(f" {cname(c)} |" for c in names if c != DEFAULT),
            "|---" * len(names) + "|"]
     for r in rows:
@@ -624,16 +625,16 @@ def compare(o):
     # after code's own BEFORE, if it has one, is left out
     pairs = list(getattr(o, "as_", None) or [])
     renamed = dict(pairs)
-    twice = sorted({v for v in renamed.values() if list(renamed.values()).count(v) > 1})
+    twice = sorted(v for v, n in collections.Counter(renamed.values()).items() if n > 1)
     if len(renamed) != len(pairs) or twice:
         sys.exit(f"matrix-report: compare --as: each AFTER and each BEFORE once "
                  f"({', '.join(twice) or 'an AFTER given twice'}): two variants against one "
                  "contender would be pooled")
     for after, before in pairs:
-        if not any(e["contender"] == after for e in b):
-            sys.exit(f"matrix-report: compare --as {after}={before}: {o.after} has no run of {after}")
-        if not any(e["contender"] == before for e in a):
-            sys.exit(f"matrix-report: compare --as {after}={before}: {o.before} has no run of {before}")
+        for code, recs, name in ((o.after, b, after), (o.before, a, before)):
+            if not any(e["contender"] == name for e in recs):
+                sys.exit(f"matrix-report: compare --as {after}={before}: {code} has no run of "
+                         f"{name}")
     groups = {}
     for side, recs in (("before", a), ("after", b)):
         for e in recs:
@@ -733,8 +734,8 @@ def main():
     c.add_argument("--after", required=True)
     c.add_argument("--json", default=None)
     c.add_argument("--as", dest="as_", action="append", default=[], metavar="AFTER=BEFORE",
-                   type=as_pair, help="compare the after code's contender AFTER with the before code's "
-                        "BEFORE (repeatable)")
+                   type=as_pair, help="compare the after code's contender AFTER with the "
+                   "before code's BEFORE (repeatable)")
     o = ap.parse_args()
     if o.cmd == "ingest":
         ingest(o)
