@@ -156,10 +156,13 @@ with tempfile.TemporaryDirectory() as store:
             ok(False, f"compare --as {bad}: refused")
         except SystemExit as e:
             ok(why in str(e), f"compare --as {bad}: refused ({e})")
+    for seed in range(1, 7):
+        stored(store, "dddd", seed, 0.5, "none")
     rows, _ = compare(store, "dddd", "dddd", [("er2bc:loss+w-ini-qdisc", "er2bc:loss")])
     ok([r["contender"] for r in rows] == ["er2bc:loss"]
        and abs(rows[0]["paired"]["median"] + 0.515) < 1e-9,
-       f"compare --as, one code against itself: the renamed pair alone, paired -51.5 "
+       f"compare --as, one code against itself: the renamed pair alone (not none against "
+       f"itself), paired -51.5 "
        f"(got {rows})")
     ok(mr.as_pair("a:b+c=a:b") == ("a:b+c", "a:b"), "compare --as: AFTER=BEFORE split at the =")
     try:
