@@ -314,7 +314,8 @@ def gateway(mode, proto, c, m, matrix=False, w_ini=W_INI, margin=0, probes=False
     mode, five classes of 400 kbit/s (class_rate()) at priorities 1-5 (flower filters by
     destination port) and a default class with no rate. With MATRIX also
     htb (gateway_htb()) or cake (diffserv4, the flows' DSCP), both at
-    W_INI until the driver moves them, and for er2bc a class for the
+    W_INI (the cap, CAPACITY, for a contender +w-ini-qdisc) until the
+    driver moves them, and for er2bc a class for the
     delay probe at priority 1 and a scavenger class for the bulk backup
     (BULK_PORT). MARGIN: the margin of priorities 1-3, percent (er2bc
     and static). PROBES: the estimator sends delay probes (+probe), which
@@ -546,13 +547,17 @@ def rule_qdisc(rule):
     return (rule[:m.start()], int(m.group(2)) if m.group(1) else 0, lat)
 
 
-def rule_w_ini(rule):
-    """the sender's w-ini for a contender's RULE: the paper's W_ini, 1
-    Mbit/s, as the matrix has always run it; with +w-ini-qdisc, last,
-    "qdisc", the estimator's default as shipped (W starts at the qdisc's
-    cap, the bottleneck's 5 Mbit/s here)"""
+def rule_w_ini(rule, mode="er2bc"):
+    """the sender's w-ini for a contender's RULE in MODE: the paper's
+    W_ini, 1 Mbit/s, as the matrix ran it until sources c85e06a27f35;
+    with +w-ini-qdisc, last, "qdisc", the estimator's default as shipped
+    (W starts at the qdisc's cap, the bottleneck's 5 Mbit/s here), and for
+    htb and cake, whose sender reads no er2bc cap, that rate itself (the
+    rate an operator gives them, where their driver starts them)"""
     m = QDISC_OPTS.search(rule or "")
-    return "qdisc" if m and m.group(5) else f"{W_INI}bit"
+    if not (m and m.group(5)):
+        return f"{W_INI}bit"
+    return f"{CAPACITY}bit" if mode in ("htb", "cake") else "qdisc"
 
 
 def rule_margin(rule):
@@ -607,6 +612,7 @@ def run(a, tb, proto, mode, rule, run_dir):
     flows = cross_flows(a.scenario, a.duration, a.impair, a.seed)
     elastic = IMPAIR[a.impair].get("cross") == "elastic"
     gateway(mode, proto, a.c, a.m, a.matrix, margin=rule_margin(rule)[1],
+            w_ini=CAPACITY if rule_w_ini(rule, mode) == f"{CAPACITY}bit" else W_INI,
             probes="probe" in (rule_margin(rule)[0] or "").split("+"),
             latency=rule_qdisc(rule)[2])
     servers = [spawn("d", "iperf3", "-s", "-1", "-p", str(p), stdout=subprocess.DEVNULL,
@@ -645,7 +651,7 @@ def run(a, tb, proto, mode, rule, run_dir):
             est += ["--apply", "no", "--w-max", f"{CAPACITY}bit"]
         procs.append(spawn(where, ABWD, "sender", "--peer", "10.2.1.2", "--dev", dev,
                            "--port", str(PROBE_PORT), "--interval", f"{round(1000 / k)}ms",
-                           "--plain", "yes", "--w-ini", rule_w_ini(rule), "--status", status, "-v",
+                           "--plain", "yes", "--w-ini", rule_w_ini(rule, mode), "--status", status, "-v",
                            *est, stderr=open(f"{run_dir}/abwd-{tag}.log", "w")))
         if where == "gc":
             driver = Driver(mode, proto, status, dt / 4,
@@ -838,10 +844,13 @@ class Testbed:
 
 
 # the matrix's contenders: configurations an operator could pick, each
-# judged as itself (mode:estimator rule; pfifo has no estimator)
-CONTENDERS = ["none", "htb:loss+queue", "cake:loss+queue", "static:loss+queue",
-              "er2bc:loss+queue", "er2bc:loss", "er2bc:delay",
-              "er2bc:hybrid"]
+# judged as itself (mode:estimator rule; pfifo has no estimator), each as
+# shipped: W from the cap (W_INI_QDISC). Stores before sources
+# c85e06a27f35's end ran them from the paper's W_ini, named without it
+W_INI_QDISC = "+w-ini-qdisc"
+CONTENDERS = ["none"] + [c + W_INI_QDISC for c in (
+    "htb:loss+queue", "cake:loss+queue", "static:loss+queue", "er2bc:loss+queue", "er2bc:loss",
+    "er2bc:delay", "er2bc:hybrid", "er2bc:delay+compete+drain+probe")]
 
 
 def rule_known(rule):
@@ -880,14 +889,13 @@ def main():
         runs = [(m, a.estimator_mode if a.matrix and m != "none" else None) for m in modes]
     bad = [f"{m}:{r}" for m, r in runs
            if m not in BASELINES or not rule_known(r)
-           or (rule_margin(r)[1] or rule_qdisc(r)[2] is not None or rule_w_ini(r) == "qdisc")
-           and m not in ("er2bc", "static")
+           or (rule_margin(r)[1] or rule_qdisc(r)[2] is not None) and m not in ("er2bc", "static")
            or (m == "none") != (r is None) and a.matrix]
     if bad:
         ap.error(f"--contenders: {', '.join(bad)}: MODE one of {', '.join(BASELINES)}, "
                  "RULE loss[+compete][+queue], delay[+compete] or hybrid (none has none), "
                  "and for er2bc and static +marginN (1-100 %: priorities 1-3) "
-                 "and +latencyMS (0: unlimited), then +w-ini-qdisc (W from the cap)")
+                 "and +latencyMS (0: unlimited), then for any +w-ini-qdisc (W from the cap)")
     if not a.matrix and (a.impair != "published" or a.seed
                          or {m for m, _ in runs} - set(MODES["dbhpf"])):
         ap.error("--impair, --seed, htb and cake need --matrix")

@@ -70,7 +70,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
 import stats  # noqa: E402
-from guest import CAPACITY, CONTENDERS, OWD_RATE, PORTS  # noqa: E402
+from guest import CAPACITY, CONTENDERS, OWD_RATE, PORTS, W_INI_QDISC  # noqa: E402
 from owd import LEN as OWD_LEN  # noqa: E402
 
 import matplotlib  # noqa: E402
@@ -242,7 +242,12 @@ KEY = ("sources", "kver", "scale", "duration", "scenario", "impairment", "proto"
 
 
 def order(c):
-    return (CONTENDERS.index(c) if c in CONTENDERS else len(CONTENDERS), c)
+    """a contender's place in the tables: CONTENDERS' order, a contender
+    of the paper's start (no +w-ini-qdisc) at its shipped twin's"""
+    for k in (c, c + W_INI_QDISC):
+        if k in CONTENDERS:
+            return (CONTENDERS.index(k), c)
+    return (len(CONTENDERS), c)
 
 
 def fig(v, ci, fmt="{:.1f}", mul=100):
@@ -269,6 +274,7 @@ def aggregate(recs):
     sound runs' figures, the out-of-bounds and lost runs counted; per row
     the call (who wins, who ties with the best)"""
     rows = {}
+    dflt = default_of({e["contender"] for e in recs})
     for e in recs:
         row = (e["scale"], e["duration"], e["scenario"], e["impairment"], e["proto"])
         c = rows.setdefault(row, {}).setdefault(e["contender"], {"runs": [], "lost": 0,
@@ -299,8 +305,8 @@ def aggregate(recs):
             }
         ideal_runs = [e for c in rows[row].values() for e in c["runs"] if e.get("ideal")]
         best = call(cells)
-        best.update(wants_more(cells))
-        best["paired"] = paired({k: c["runs"] for k, c in rows[row].items()})
+        best.update(wants_more(cells, dflt))
+        best["paired"] = paired({k: c["runs"] for k, c in rows[row].items()}, dflt)
         out.append({"scale": row[0], "duration": row[1], "scenario": row[2],
                     "impairment": row[3], "proto": row[4],
                     "ideal_p13": summarize(ideal_runs, lambda e: sum(e["ideal"][:3]) / 3),
@@ -308,17 +314,27 @@ def aggregate(recs):
     return out
 
 
-# the default configuration, and how close another must come for both to
-# want more runs (issue 38: n >= 10 wherever they are within 5 points)
-DEFAULT, CLOSE, CLOSE_N = "er2bc:loss+queue", 0.05, 10
+# the default configuration as shipped (W from the qdisc's cap) and as
+# stores before it ran it (the paper's W_ini), and how close another must
+# come for both to want more runs (issue 38: n >= 10 wherever they are
+# within 5 points)
+DEFAULT = "er2bc:loss+queue" + W_INI_QDISC
+PAPER_DEFAULT = "er2bc:loss+queue"
+CLOSE, CLOSE_N = 0.05, 10
 
 
-def wants_more(cells):
+def default_of(names):
+    """the default among contenders NAMES: as shipped where the runs have
+    it, else with the paper's start"""
+    return DEFAULT if DEFAULT in names else PAPER_DEFAULT
+
+
+def wants_more(cells, dflt):
     """{"rival": the other contender of the lowest median, "wants_more":
-    whether it and the default are within CLOSE with fewer than CLOSE_N
-    runs of either}"""
-    d = cells.get(DEFAULT)
-    others = {k: v for k, v in cells.items() if k != DEFAULT and v["p13"]}
+    whether it and the default DFLT are within CLOSE with fewer than
+    CLOSE_N runs of either}"""
+    d = cells.get(dflt)
+    others = {k: v for k, v in cells.items() if k != dflt and v["p13"]}
     if not d or not d["p13"] or not others:
         return {"rival": None, "wants_more": False}
     rival = min(others, key=lambda k: others[k]["p13"]["median"])
@@ -327,16 +343,16 @@ def wants_more(cells):
             "wants_more": close and min(d["n"], others[rival]["n"]) < CLOSE_N}
 
 
-def paired(runs):
-    """the default against each other contender, seed by seed (the same
+def paired(runs, dflt):
+    """the default DFLT against each other contender, seed by seed (the same
     cross traffic; the same VM where they ran in one unit, as a full
     matrix runs them): {contender: {"median", "ci95", "n"}} of
     the default's shortage (p1-3) less the other's, over the seeds both
     have; a negative interval: the default short less often"""
-    mine = {e["seed"]: p13(e) for e in runs.get(DEFAULT, [])}
+    mine = {e["seed"]: p13(e) for e in runs.get(dflt, [])}
     out = {}
     for c, rs in runs.items():
-        if c == DEFAULT:
+        if c == dflt:
             continue
         d = [mine[e["seed"]] - p13(e) for e in rs if e["seed"] in mine]
         if d:
@@ -397,6 +413,7 @@ def write_report(o):
     recs = load(o.store, o.sources, o.all)
     rows = aggregate(recs)
     names = sorted({c for r in rows for c in r["contenders"]}, key=order)
+    dflt = default_of(names)
     tot = overall(recs, rows, names)
     commits = sorted({e["commit"] for e in recs})
     kernels = sorted({e["kernel"] for e in recs})
@@ -407,7 +424,8 @@ def write_report(o):
         json.dump({"sources": sorted({e["sources"] for e in recs}), "commits": commits,
                    "kernels": kernels, "command": o.command,
                    "date": datetime.date.today().isoformat(), "runs": len(recs),
-                   "lost": lost, "out_of_bounds": len(oob), "rows": rows, "overall": tot},
+                   "lost": lost, "out_of_bounds": len(oob), "default": dflt, "rows": rows,
+                   "overall": tot},
                   f, indent=1)
         f.write("\n")
 
@@ -477,29 +495,29 @@ def write_report(o):
                       f"{fig(d['median'], d['ci95'], '{:.0f}', 1) if d else '-'} | "
                       + " ".join(f"{x * 100:.1f}" if x is not None else "-"
                                  for x in v["shortage"]) + " |")
-    md += ["", f"The default ({cname(DEFAULT)}) against each other contender, seed by seed "
+    md += ["", f"The default ({cname(dflt)}) against each other contender, seed by seed "
            "(the same cross traffic; the same VM where they ran in one unit): the median of "
            "the default's shortage (p1-3) less the other's, points, with its interval and n. "
            "Pairing takes out what a seed does to both, so it tells smaller differences apart "
            "than the intervals above; below zero the default is short less often.", "",
-           "| cell |" + "".join(f" {cname(c)} |" for c in names if c != DEFAULT),
+           "| cell |" + "".join(f" {cname(c)} |" for c in names if c != dflt),
            "|---" * len(names) + "|"]
     for r in rows:
         line = f"| {r['scenario']} {r['impairment']} {r['proto'].upper()} |"
         for c in names:
-            if c == DEFAULT:
+            if c == dflt:
                 continue
             v = r["paired"].get(c)
             line += (f" {fig(v['median'], v['ci95'], '{:+.1f}')} n={v['n']} |" if v else " |")
         md.append(line)
     more = [r for r in rows if r["wants_more"]]
     if more:
-        md += ["", f"Cells where the default ({cname(DEFAULT)}) and the best other contender "
+        md += ["", f"Cells where the default ({cname(dflt)}) and the best other contender "
                f"are within {CLOSE * 100:g} points with fewer than {CLOSE_N} runs of either "
                "(run more seeds there):", ""]
         md += [f"- {r['scenario']}/{r['impairment']} {r['proto'].upper()}: "
-               f"{cname(DEFAULT)} against {cname(r['rival'])}, n = "
-               f"{r['contenders'][DEFAULT]['n']} and {r['contenders'][r['rival']]['n']}"
+               f"{cname(dflt)} against {cname(r['rival'])}, n = "
+               f"{r['contenders'][dflt]['n']} and {r['contenders'][r['rival']]['n']}"
                for r in more]
     if oob:
         md += ["", "Runs left out, measured beyond what the link carries:", ""]

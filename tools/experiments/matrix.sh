@@ -4,7 +4,8 @@
 # The robustness matrix: seed 000's DBHPF and tracking scenarios under
 # impairments of the bottleneck, each with every contender an operator
 # could pick instead (guest.py's CONTENDERS: pfifo; htb, cake and er2bc
-# static driven by the estimator's default rule; er2bc with each rule),
+# static driven by the estimator's default rule; er2bc with each rule;
+# each as shipped, W from the qdisc's cap: +w-ini-qdisc),
 # repeated with different seeds; each run stored as it comes
 # (matrix-report.py ingest), then the report of the store's runs of this
 # code: medians, 95 % intervals, wins and ties.
@@ -62,7 +63,9 @@ py() { /usr/bin/python3 -c "import sys; sys.path.insert(0, '$here'); import gues
 if [ "$realtime" = 1 ]; then
 	scale=1
 	cells=${CELLS:-dbhpf/loss1 dbhpf/loss3 dbhpf/deep dbhpf/elastic}
-	contenders=${CONTENDERS:-none,cake:loss+queue,static:loss+queue,er2bc:loss+queue}
+	# (as shipped: W from the cap, guest.py's W_INI_QDISC)
+	ship=+w-ini-qdisc
+	contenders=${CONTENDERS:-none,cake:loss+queue$ship,static:loss+queue$ship,er2bc:loss+queue$ship}
 else
 	scale=4
 	cells=${CELLS:-$(for s in dbhpf tracking; do

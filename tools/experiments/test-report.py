@@ -210,6 +210,25 @@ ok(guest.rule_w_ini("loss+queue") == "1000000bit" and guest.rule_w_ini(None) == 
    and not guest.rule_known("loss+w-ini-qdisc+margin20"),
    "contenders: +w-ini-qdisc, last, starts W at the qdisc's cap (the sender's w-ini "
    "qdisc, as shipped), not at the paper's 1 Mbit/s; before a qdisc option it is refused")
+ok(guest.rule_w_ini("loss+queue+w-ini-qdisc", "htb") == "5000000bit"
+   and guest.rule_w_ini("loss+queue+w-ini-qdisc", "cake") == "5000000bit"
+   and guest.rule_w_ini("loss+queue+w-ini-qdisc", "static") == "qdisc"
+   and guest.rule_w_ini("loss+queue", "cake") == "1000000bit",
+   "contenders: htb and cake +w-ini-qdisc start at the cap, 5 Mbit/s (their sender reads "
+   "no er2bc cap), and at the paper's 1 Mbit/s without it")
+ok(guest.CONTENDERS[0] == "none" and len(guest.CONTENDERS) == 9
+   and all(c.endswith("+w-ini-qdisc") for c in guest.CONTENDERS[1:])
+   and all(guest.rule_known(c.split(":")[1]) for c in guest.CONTENDERS[1:]),
+   "contenders: the matrix runs pfifo and eight configurations as shipped, W from the cap")
+ok(mr.default_of({"none", "er2bc:loss+queue+w-ini-qdisc", "er2bc:loss+queue"})
+   == "er2bc:loss+queue+w-ini-qdisc"
+   and mr.default_of({"none", "er2bc:loss+queue", "er2bc:hybrid"}) == "er2bc:loss+queue"
+   and mr.order("er2bc:hybrid") == (guest.CONTENDERS.index("er2bc:hybrid+w-ini-qdisc"),
+                                    "er2bc:hybrid")
+   and mr.order("er2bc:hybrid") < mr.order("er2bc:hybrid+w-ini-qdisc")
+   and mr.order("fancy:loss")[0] == len(guest.CONTENDERS),
+   "report: the default is the shipped one where the runs have it, the paper's start's in "
+   "older stores; a contender of the paper's start sorts at its shipped twin's place")
 ok(guest.estimator_args("delay+drain+probe") == ["--mode", "delay", "--delay-drain", "yes",
                                                 "--probe-interval", "50ms", "--delay-filter", "1"]
    and guest.estimator_args("loss+queue+probe") == ["--mode", "loss", "--loss-queue", "yes",
