@@ -175,6 +175,8 @@ parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not tol
 	ns=rtnlhold-$$
 	info="$n devices: setting up failed"
 	ip netns add "$ns" || return 1
+	# (removed below; listed so that a suite stopped meanwhile removes it)
+	NS_LIST+=("$ns")
 	if ! seq 1 "$n" | sed 's/.*/link add d& group 77 type dummy/' | ip -n "$ns" -batch -; then
 		ip netns del "$ns"
 		return 1

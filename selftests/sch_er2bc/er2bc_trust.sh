@@ -501,8 +501,12 @@ sender_alone() {
 	# --- an idle path: W never above the qdisc's rate, its ceiling. An
 	# hour of estimates at T_c = 1 s, compressed to 11 ms each, without
 	# traffic (W grows by D at every one): the sender's W and the qdisc's
-	# cap stay at most 20 Mbit/s
-	tc -netns "$A" qdisc change dev a0 root handle 1: er2bc rate 20mbit
+	# cap stay at most 20 Mbit/s. W starts under it, at 8 Mbit/s, and
+	# climbs through it, as it did from the bulk flow's cap when the suite
+	# ran as one sequence (an estimate sets the cap; the rate change keeps
+	# a cap below the new rate, and the sender starts from the cap)
+	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 8mbit recv 8mbit &&
+		tc -netns "$A" qdisc change dev a0 root handle 1: er2bc rate 20mbit
 	# (the debug kernel under TCG makes them far more slowly: a tenth
 	# there, W reaches the ceiling within the first twenty)
 	need=3600
