@@ -328,6 +328,7 @@ struct rcvmgr_hs {
 	bool ts;		/* they agreed on timestamps */
 	bool closing;		/* conntrack saw a FIN or a reset */
 	bool kept;		/* not conntrack's: what the gateway kept */
+	u32 carried_kib;	/* (kept) what it carried before, KiB */
 };
 
 /* @c (new, or under its lock) managed from what conntrack saw, or was kept, @hs */
@@ -341,8 +342,19 @@ static void rcvmgr_conn_adopt(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 		c->flags |= RCVMGR_F_RCV_OPENED | RCVMGR_F_PRIO_ACK;
 	if (hs->ts)
 		c->flags |= RCVMGR_F_TS;
-	if (hs->kept)
+	if (hs->kept) {
 		c->flags |= RCVMGR_F_RECALLED;
+		/*
+		 * it goes on from what it carried before it was forgotten: a
+		 * long transfer stays long (the spring policy's classes, and
+		 * what is kept of it next time); not this round's flight. An
+		 * entry a SYN opened no longer counts as opening, as with any
+		 * data (rcvmgr_data_count(), which looks at the bytes).
+		 */
+		c->bytes += (u64)hs->carried_kib << 10;
+		c->round_bytes += (u64)hs->carried_kib << 10;
+		rcvmgr_conn_clear_opening(rn, c);
+	}
 	/* what an entry opened in place timed is no round trip of this one's */
 	c->hs_ns = 0;
 	c->ts_ns = 0;
@@ -876,6 +888,7 @@ static void rcvmgr_kept_hs(const struct rcvmgr_kept *k, struct rcvmgr_hs *hs)
 		.rcv_opened = k->rcv_opened,
 		.ts = k->ts,
 		.kept = true,
+		.carried_kib = k->carried_kib,
 	};
 }
 
@@ -1047,7 +1060,8 @@ static bool rcvmgr_data_count(struct rcvmgr_net *rn, struct rcvmgr_conn *c,
 	if (p->payload && !p->th.syn && !p->th.rst) {
 		unsigned int seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : p->payload;
 
-		if (c->state != TCP_RCVMGR_STATE_UNSCALED && (!c->bytes || rcvmgr_quiet(c, now)))
+		if (c->state != TCP_RCVMGR_STATE_UNSCALED &&
+		    (!c->bytes || !c->data_ns || rcvmgr_quiet(c, now)))
 			kick = true;
 		if (!c->bytes)
 			rcvmgr_conn_clear_opening(rn, c);

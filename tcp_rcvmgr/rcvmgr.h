@@ -219,6 +219,12 @@ struct rcvmgr_kept {
 	u64 ns;				/* when forgotten; 0: a free slot */
 	u32 seq_lo;			/* the sender's data from here */
 	u32 seq_hi;			/* to here (its end) is this connection's */
+	/*
+	 * its sender's data that passed here, KiB (saturating): a full set
+	 * gives up the record that carried least first (table.c), and the
+	 * connection managed again goes on from it
+	 */
+	u32 carried_kib;
 	u8 snd_wscale;
 	u8 rcv_wscale;
 	bool rcv_opened;		/* a download */

@@ -101,6 +101,7 @@ bool rcvmgr_conn_keep(const struct rcvmgr_conn *c, u64 now, struct rcvmgr_kept *
 		.ns = now,
 		.seq_lo = c->snd_nxt - 2 * span,
 		.seq_hi = c->snd_nxt + span,
+		.carried_kib = min_t(u64, c->bytes >> 10, U32_MAX),
 		.snd_wscale = scaled ? c->snd_wscale : 0,
 		.rcv_wscale = scaled ? c->wscale : 0,
 		.rcv_opened = !!(c->flags & RCVMGR_F_RCV_OPENED),
@@ -149,33 +150,50 @@ static struct rcvmgr_kept *rcvmgr_kept_find(struct rcvmgr_net *rn,
 }
 
 /*
+ * whether a full set gives up @a before @b: it carried less, or as much
+ * and was kept earlier. A LAN host that would push its own stalled
+ * download's record out of its set (and the rest of the download out of
+ * the policy) must fill the set with newer connections that each carried
+ * at least as much through the gateway, under the window policy.
+ */
+static bool rcvmgr_kept_before(const struct rcvmgr_kept *a, const struct rcvmgr_kept *b)
+{
+	if (a->carried_kib != b->carried_kib)
+		return a->carried_kib < b->carried_kib;
+	return a->ns < b->ns;
+}
+
+/*
  * @k kept as of @now (rn->lock held): in the slot of its connection, else
- * in a free one of its set, else in place of the set's oldest, unless @k
- * is older still (one put back): the one left out is lost, counted if it
- * was still live. The seed of the sets' hash is random: a host cannot aim
- * connections at another's set. An entry of its connection made while
+ * in a free one of its set (or one too old), else in place of the one
+ * that carried least (rcvmgr_kept_before()), unless @k would go first
+ * itself (one put back, or one that carried less): the one left out is
+ * lost, and counted. The seed of the sets' hash is random: a host cannot
+ * aim connections at another's set. An entry of its connection made while
  * @k was out (data on another CPU) looks here from now on.
  */
 static void __rcvmgr_kept_put(struct rcvmgr_net *rn, const struct rcvmgr_kept *k, u64 now)
 {
 	struct rcvmgr_kept *set, *s, *slot;
-	const struct rcvmgr_kept *lost;
 	struct rcvmgr_conn *c;
 
+	BUILD_BUG_ON(RCVMGR_KEPT_WAYS < 1);
 	if (!rn->kept)
 		return;
 	slot = rcvmgr_kept_find(rn, &k->key, now);
 	if (!slot) {
 		set = rcvmgr_kept_set(rn, &k->key);
-		slot = set;
-		for (s = set + 1; s < set + RCVMGR_KEPT_WAYS; s++)
-			if (s->ns < slot->ns)
+		for (s = set; s < set + RCVMGR_KEPT_WAYS; s++) {
+			if (!rcvmgr_kept_live(s, now)) {
 				slot = s;
-		if (slot->ns) {
-			lost = k->ns < slot->ns ? k : slot;
-			if (rcvmgr_kept_live(lost, now))
-				atomic64_inc(&rn->kept_lost);
-			if (lost == k)
+				break;
+			}
+			if (!slot || rcvmgr_kept_before(s, slot))
+				slot = s;
+		}
+		if (rcvmgr_kept_live(slot, now)) {
+			atomic64_inc(&rn->kept_lost);
+			if (rcvmgr_kept_before(k, slot))
 				return;
 		}
 	}

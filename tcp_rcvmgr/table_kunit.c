@@ -82,6 +82,18 @@ static void kept_keep(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, k.rcv_opened);
 	KUNIT_EXPECT_TRUE(test, k.ts);
 	KUNIT_EXPECT_TRUE(test, rcvmgr_key_equal(&k.key, &c->key));
+	KUNIT_EXPECT_EQ(test, k.carried_kib, 4096U);
+	/* what it carried in KiB, below one rounded down, saturating */
+	c->bytes = 1023;
+	KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+	KUNIT_EXPECT_EQ(test, k.carried_kib, 0U);
+	c->bytes = (u64)U32_MAX << 10;
+	KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+	KUNIT_EXPECT_EQ(test, k.carried_kib, U32_MAX);
+	c->bytes = U64_MAX;
+	KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 5, &k));
+	KUNIT_EXPECT_EQ(test, k.carried_kib, U32_MAX);
+	c->bytes = 4 * SZ_1M;
 
 	/* the receiver's last offer, if larger, is the window */
 	c->advertised = SZ_1M;
@@ -186,8 +198,9 @@ static void kept_take(struct kunit *test)
 }
 
 /*
- * A full set gives up its oldest, counted while younger than 20 minutes;
- * one put back older than all of a full set's is the one lost
+ * Of records that carried as much, a full set gives up its oldest, counted
+ * while younger than 20 minutes; one put back older than all of a full
+ * set's is the one lost
  */
 static void kept_evict(struct kunit *test)
 {
@@ -233,6 +246,93 @@ static void kept_evict(struct kunit *test)
 	for (n = 2; n < ARRAY_SIZE(k); n++)
 		KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[n].key, 100000, 101448,
 						       1001 + KEPT_NS, &out), TAKEN);
+}
+
+/*
+ * A full set gives up the record that carried least, the oldest of
+ * those: a LAN host's stalled download, kept with the 1 MiB it carried,
+ * is not pushed out by any number of its host's newer connections that
+ * carried 64 KiB (the code before gave up the oldest: the download's, at
+ * the fourth); one that carried less than every record kept is the one
+ * lost; one that carried as much pushes the older out
+ */
+static void kept_evict_carried(struct kunit *test)
+{
+	struct rcvmgr_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct rcvmgr_net *rn = kept_net(test, 4096);
+	/* (the download's, sixteen more; on the heap: KASAN's frames are large) */
+	const unsigned int n_k = RCVMGR_KEPT_WAYS + 16;
+	struct rcvmgr_kept *k = kunit_kcalloc(test, n_k, sizeof(*k), GFP_KERNEL);
+	struct rcvmgr_kept big, out;
+	unsigned int n = 0, port;
+	u32 set = 0, h;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	kept_conn(c, 100000, 65536);
+	/* client ports whose keys fall in one set (about 1 in 256 do) */
+	for (port = 1024; port < 65536 && n < n_k + 1; port++) {
+		c->key.dport = htons(port);
+		h = rcvmgr_key_hash(&c->key, sizeof(c->key), rn->kept_seed) & (rn->kept_sets - 1);
+		if (n && h != set)
+			continue;
+		set = h;
+		/* the first, the download: 1 MiB; the others 64 KiB */
+		c->bytes = n ? SZ_64K : SZ_1M;
+		if (n < n_k)
+			KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 1000 + n, &k[n]));
+		else
+			KUNIT_ASSERT_TRUE(test, rcvmgr_conn_keep(c, 1000 + n, &big));
+		n++;
+	}
+	KUNIT_ASSERT_EQ(test, n, n_k + 1);
+
+	for (n = 0; n < RCVMGR_KEPT_WAYS; n++)
+		rcvmgr_kept_put(rn, &k[n], 2000);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 0);
+	/* sixteen more of 64 KiB: each pushes out the oldest of its kind */
+	for (n = RCVMGR_KEPT_WAYS; n < n_k; n++)
+		rcvmgr_kept_put(rn, &k[n], 2000);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 16);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[RCVMGR_KEPT_WAYS].key, 100000, 101448,
+					       2000, &out), NONE);
+	/* the download's is still there, with what it carried */
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[0].key, 100000, 101448, 2000, &out), TAKEN);
+	KUNIT_EXPECT_EQ(test, out.carried_kib, 1024U);
+	rcvmgr_kept_put(rn, &k[0], 2000);
+	/* the last three of 64 KiB are too */
+	for (n = n_k - 3; n < n_k; n++) {
+		KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[n].key, 100000, 101448, 2000, &out),
+				TAKEN);
+		rcvmgr_kept_put(rn, &k[n], 2000);
+	}
+	/* one that carried less than every one kept: itself lost */
+	k[1].carried_kib = 63;
+	k[1].ns = 3000;
+	rcvmgr_kept_put(rn, &k[1], 3000);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 17);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[1].key, 100000, 101448, 3000, &out), NONE);
+	/*
+	 * newer ones that carried 1 MiB: those of 64 KiB go first, the
+	 * download last, as the oldest of those that carried as much
+	 */
+	big.carried_kib = 1024;
+	big.ns = 3000;
+	rcvmgr_kept_put(rn, &big, 3000);
+	for (n = 2; n <= 3; n++) {
+		k[n].carried_kib = 1024;
+		k[n].ns = 3000 + n;
+		rcvmgr_kept_put(rn, &k[n], 3000 + n);
+	}
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 20);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[0].key, 100000, 101448, 3004, &out), TAKEN);
+	rcvmgr_kept_put(rn, &k[0], 3004);
+	k[5].carried_kib = 1024;
+	k[5].ns = 3005;
+	rcvmgr_kept_put(rn, &k[5], 3005);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rn->kept_lost), 21);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[0].key, 100000, 101448, 3005, &out), NONE);
+	KUNIT_EXPECT_EQ(test, rcvmgr_kept_take(rn, &k[5].key, 100000, 101448, 3005, &out), TAKEN);
 }
 
 /* the room by max-conns: a sixteenth, up to a power of two, 256 to 4096 sets */
@@ -281,6 +381,7 @@ static struct kunit_case rcvmgr_kept_cases[] = {
 	KUNIT_CASE(kept_not_kept),
 	KUNIT_CASE(kept_take),
 	KUNIT_CASE(kept_evict),
+	KUNIT_CASE(kept_evict_carried),
 	{}
 };
 

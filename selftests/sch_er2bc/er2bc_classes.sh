@@ -4,7 +4,8 @@
 # er2bc's classes with real packets: guarantees, lending by priority and by
 # weight, ceilings, strict priority, classification (flower, u32,
 # skb->priority, the default class, unclassified packets, IPv6), a grafted
-# fq_codel, and changes while traffic flows.
+# fq_codel, changes while traffic flows, and a class only IPv6 reaches
+# held to its guarantee.
 #
 # Greedy UDP senders (udpflood.py, one socket per class) go out of a dummy
 # device, which takes whatever the qdisc dequeues: what each class gets is
@@ -17,6 +18,7 @@ ALL_TESTS="
 	guarantee_modes
 	classification
 	under_traffic
+	ipv6_rate
 "
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -101,13 +103,15 @@ setup() {
 
 # rate_check WANT: the five classes' rates, each within 3 % of WANT's
 rate_check() { expect "$(rates 5001 5002 5003 5004 5005)" "$1" 3; }
+# rate_test DESC WANT [CHECK]: CHECK (rate_check) WANT, measured twice on a
+# miss, or skipped on a slow machine
 rate_test() {
-	local desc=$1 want=$2 out
+	local desc=$1 want=$2 check=${3:-rate_check} out
 	if [ -n "$slow" ]; then
 		tap_result $ksft_skip "$desc" "$slow"
 		return
 	fi
-	out=$(measure_twice rate_check "$want")
+	out=$(measure_twice "$check" "$want")
 	tap_timing_result $? "$desc" "$out"
 }
 
@@ -275,14 +279,10 @@ classification() {
 	tap_result $? "the default class takes the rest" "1:2 +$(delta "$s0" "$s1" 1:2)"
 
 	# IPv6 needs filters of its own (protocol ipv6, at a priority of their
-	# own, as the shipped batch has them): a class only IPv6 reaches
-	# (dummy_dev turned IPv6 off in the namespace: on for dummy0 alone, now
-	# and without a link-local address, so that no router solicitation
-	# went out during the counts above, nor goes out during this one)
-	ip -n "$NS" link set dummy0 addrgenmode none &&
-		ip netns exec "$NS" sysctl -qw net.ipv6.conf.dummy0.disable_ipv6=0 &&
-		ip -n "$NS" addr add 2001:db8::1/64 dev dummy0 nodad &&
-		ip -n "$NS" neigh add 2001:db8::2 lladdr 02:00:00:00:00:02 dev dummy0 &&
+	# own, as the shipped batch has them): a class only IPv6 reaches (IPv6
+	# on now, so that no router solicitation went out during the counts
+	# above)
+	ipv6_on &&
 		tcq filter add dev dummy0 parent 1: protocol ipv6 prio 3 flower \
 			ip_proto udp dst_port 5004 classid 1:4
 	rc=$?
@@ -291,6 +291,16 @@ classification() {
 	s1=$(stats)
 	[ $rc = 0 ] && [ $(delta "$s0" "$s1" 1:4) = 8 ]
 	tap_result $? "an IPv6 flower filter classifies" "1:4 +$(delta "$s0" "$s1" 1:4)"
+}
+
+# ipv6_on: IPv6 on dummy0 alone (dummy_dev turned it off in the
+# namespace), without a link-local address, so that no router
+# solicitation goes out during a count, and 2001:db8::2 its neighbour
+ipv6_on() {
+	ip -n "$NS" link set dummy0 addrgenmode none &&
+		ip netns exec "$NS" sysctl -qw net.ipv6.conf.dummy0.disable_ipv6=0 &&
+		ip -n "$NS" addr add 2001:db8::1/64 dev dummy0 nodad &&
+		ip -n "$NS" neigh add 2001:db8::2 lladdr 02:00:00:00:00:02 dev dummy0
 }
 
 # floods until killed: the steps below take a time the machine decides
@@ -415,6 +425,30 @@ under_traffic() {
 	kill $flooder
 	# (killed: its status is not the test's)
 	wait $flooder 2>/dev/null || true
+}
+
+# rates_v6: IPv4 floods to ports 5001-5004, IPv6 to 5005 (class 1:5
+# by an IPv6 filter alone: the IPv4 one for 5005 sees none of it)
+rates_v6() {
+	flood $((WINDOW + 4)) 5001 5002 5003 5004 &
+	ip netns exec "$NS" python3 "$here/udpflood.py" 2001:db8::2 $((WINDOW + 4)) 5005 &
+	sleep 2
+	ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 $WINDOW
+	wait
+}
+rate_check_v6() { expect "$(rates_v6)" "$1" 3; }
+
+# ipv6_rate: a class that only IPv6 traffic reaches, at the lowest
+# priority, gets its guarantee beside four greedy IPv4 classes, with the
+# cap just above the sum of the guarantees (as lending's first check)
+ipv6_rate() {
+	setup rates && ipv6_on &&
+		tcq filter add dev dummy0 parent 1: protocol ipv6 prio 3 flower \
+			ip_proto udp dst_port 5005 classid 1:5
+	tap_result $? "a class that only IPv6 reaches (1:5, priority 5)"
+	tcq qdisc change dev dummy0 root er2bc rate 2200kbit
+	rate_test "an IPv6 class at the lowest priority gets its guarantee beside four greedy IPv4 ones" \
+		"1:1=600000 1:2=400000 1:3=400000 1:4=400000 1:5=400000" rate_check_v6
 }
 
 require_cmd tc ip python3

@@ -2,27 +2,37 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What an attacker on the path can do to the estimator
-# (Documentation/er2bc-estimator.rst, "What the estimator trusts"):
-#  - the first request over generic netlink loads sch_er2bc (its family alias)
-#  - an idle path for an hour, compressed: W never above the qdisc's rate,
-#    and an estimate above it caps the qdisc at the rate
-#  - deterministic, at the meter: a request with 40 forged ones right behind
-#    it keeps its snapshot
-#  - the sender restarted after the clock is set back an hour, forward two,
-#    back one: its requests are taken each time (its epoch is kept, not
-#    the clock's)
-#  - an on-path attacker past the bottleneck, in R, answers each real
-#    request with a burst of forged ones behind it and replays it 5 ms
-#    later: the estimates go on at the rate they do without it, with the
-#    quiet phases' R, and the refusals are counted by the responder
-#    and by the meter
-#  - an off-path spoofer past the bottleneck floods B from A's address:
-#    the estimates go on and W stays in its range, under the loss rule
-#    and, by the delay signal, in hybrid mode
+# (Documentation/er2bc-estimator.rst, "What the estimator trusts"). The
+# cases:
+#  - family_alias: the first request over generic netlink loads sch_er2bc
+#    (its family alias)
+#  - on_path_attacker: an on-path attacker past the bottleneck, in R,
+#    answers each real request with a burst of forged ones behind it and
+#    replays it 5 ms later: the estimates go on at the rate they do
+#    without it, with the quiet phases' R, and the refusals are counted by
+#    the responder and by the meter; then the same, deterministic, at the
+#    meter: a request with 40 forged ones right behind it keeps its
+#    snapshot
+#  - spoofed_flood: an off-path spoofer past the bottleneck floods B from
+#    A's address: the estimates go on and W stays in its range, under the
+#    loss rule and, by the delay signal, in hybrid mode
+#  - sender_alone: no traffic but the sender's. Restarted after the clock
+#    is set back an hour, forward two, back one, its requests are taken
+#    each time (its epoch is kept, not the clock's); an idle path for an
+#    hour, compressed: W never above the qdisc's rate, and an estimate
+#    above it caps the qdisc at the rate
+# Each case in a namespace of its own (make check T=er2bc_trust:CASE).
 #
 #   A (er2bc, a0 10.0.1.1) -- (r0) R (r1: bottleneck, attacker) -- (b0 10.0.2.2) B
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/gateways.sh"
+
+ALL_TESTS="
+	family_alias
+	on_path_attacker
+	spoofed_flood
+	sender_alone
+"
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -49,55 +59,82 @@ ATTACK=${ER2BC_TRUST_ATTACK:-20}
 # processes 3 s each), so there it is a quarter as fast: its checks of
 # rates are skips there, its refusals and foreign estimates the same
 if machine_slow; then BN=2; else BN=8; fi
+P_IF=2 P_KEY=6 CMD_METER_GET=7
 
-require_cmd tc ip python3 iperf3
-[ -x "$abwd" ] && [ -x "$ctl" ] || skip_all "er2bc-abwd or er2bcctl is not built (make tools)"
-tap_begin
-work=$(mktemp -d)
+# what a case started, stopped by stop_all at its end: its processes in
+# pids, its work directory (the key, the logs, the sender's epoch)
+work=
 pids=()
-stop_all() { local p; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait "${pids[@]}" 2>/dev/null; rm -rf "$work"; }
-trap 'stop_all; tap_end' EXIT
+stop_all() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	wait "${pids[@]}" 2>/dev/null
+	pids=()
+	[ -z "$work" ] || rm -rf "$work"
+	work=
+}
 
 # --- the family alias: with sch_er2bc unloaded, asking for the family loads it
 unloaded() { modprobe -r sch_er2bc 2>/dev/null; [ ! -e /sys/module/sch_er2bc ]; }
-if busywait 30000 unloaded; then
-	out=$("$ctl" show dev lo handle 1: 2>&1)
-	[ -e /sys/module/sch_er2bc ]
-	tap_result $? "the first request for the er2bc family loads sch_er2bc" "$out"
-else
-	tap_result $ksft_skip "the first request for the er2bc family loads sch_er2bc" \
-		"sch_er2bc cannot be unloaded here: $(lsmod | grep sch_er2bc)"
-fi
+family_alias() {
+	local out
 
-gateways_setup
-tap_result $? "two gateways and a router"
+	if busywait 30000 unloaded; then
+		out=$("$ctl" show dev lo handle 1: 2>&1)
+		[ -e /sys/module/sch_er2bc ]
+		tap_result $? "the first request for the er2bc family loads sch_er2bc" "$out"
+	else
+		tap_result $ksft_skip "the first request for the er2bc family loads sch_er2bc" \
+			"sch_er2bc cannot be unloaded here: $(lsmod | grep sch_er2bc)"
+	fi
+}
 
-# A's er2bc shapes TCP toward B; r1's tbf is the bottleneck, with a queue
-tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
-	probe-port $PORT peer 10.0.2.0/24 &&
-	tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type tcp &&
-	tc -netns "$R" qdisc add dev r1 root tbf rate ${BN}mbit burst 20k limit 100k
-tap_result $? "er2bc on A, a $BN Mbit/s bottleneck on r1"
+# shaping: A's er2bc shapes TCP toward B; r1's tbf is the bottleneck, with
+# a queue
+shaping() {
+	tc -netns "$A" qdisc add dev a0 root handle 1: er2bc rate 100mbit mode er2bc default 1 \
+		probe-port $PORT peer 10.0.2.0/24 &&
+		tc -netns "$A" class add dev a0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit \
+			type tcp &&
+		tc -netns "$R" qdisc add dev r1 root tbf rate ${BN}mbit burst 20k limit 100k
+}
 
-printf 'er2bc-selftest-key-0123456789abcdef' >"$work/key" && chmod 600 "$work/key"
-ip netns exec "$B" "$abwd" responder --dev b0 --peer-prefix 10.0.1.0/24 --port $PORT \
-	--key-file "$work/key" --status "$work/resp.json" 2>"$work/resp.log" &
-pids+=($!)
-busywait 20000 udp_bound "$B" $PORT
-tap_result $? "responder up, its meter on b0 with the key"
+# responder: the case's work directory and the key in it; B's responder,
+# its meter on b0 with the key; the sender's command in A (sender),
+# authenticated, its epoch kept in the work directory
+responder() {
+	work=$(mktemp -d) || return
+	printf 'er2bc-selftest-key-0123456789abcdef' >"$work/key" && chmod 600 "$work/key"
+	ip netns exec "$B" "$abwd" responder --dev b0 --peer-prefix 10.0.1.0/24 --port $PORT \
+		--key-file "$work/key" --status "$work/resp.json" 2>"$work/resp.log" &
+	pids+=($!)
+	sender=(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0
+		--key-file "$work/key" --epoch-file "$work/epoch" --status "$work/send.json" -v)
+	busywait 20000 udp_bound "$B" $PORT
+}
 
-ip netns exec "$B" iperf3 -s -p 5201 >/dev/null 2>&1 &
-pids+=($!)
-busywait 20000 tcp_listening "$B" 5201
-ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 86400 >/dev/null 2>&1 &
-ipf=$!
-pids+=($ipf)
-# the sender in A, authenticated, its epoch kept in the work dir
-sender=(ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0
-	--key-file "$work/key" --epoch-file "$work/epoch" --status "$work/send.json" -v)
-"${sender[@]}" --interval 100ms 2>"$work/send.log" &
-snd=$!
-pids+=($snd)
+# setup: the gateways, shaping and the responder, as on_path_attacker
+# checks them one by one
+setup() { gateways_setup && shaping && responder; }
+
+# flow: a bulk TCP transfer from A to B through the bottleneck, until the
+# case ends (its client's pid in ipf)
+flow() {
+	ip netns exec "$B" iperf3 -s -p 5201 >/dev/null 2>&1 &
+	pids+=($!)
+	busywait 20000 tcp_listening "$B" 5201
+	ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 86400 >/dev/null 2>&1 &
+	ipf=$!
+	pids+=($ipf)
+}
+
+# sender_start [ARGS...]: the sender, an estimate every 100 ms, its log
+# into slog (its pid in snd)
+sender_start() {
+	"${sender[@]}" --interval 100ms "$@" 2>"$slog" &
+	snd=$!
+	pids+=($snd)
+}
 
 # bits(FIELD): awk, the value after FIELD (R or W) in an estimate's line of
 # a sender's -v log, in bit/s
@@ -115,7 +152,6 @@ field_of() {
 	grep "$est_line" "$2" | awk -v f="$1" "$bits_awk"'{ printf "%d\n", bits(f) }'
 }
 # estimates logged so far
-slog=$work/send.log
 logged() { grep -c "$est_line" "$slog"; }
 # stats_of FROM TO: of estimates FROM+1..TO, "MEAN_R MEAN_W LEAST_W MOST_W
 # P10_W P90_W DECREASES QUEUED" (bit/s; W's 10th and 90th percentiles by
@@ -139,11 +175,11 @@ stats_of() {
 			w[int((n + 9) / 10)], w[int((n * 9 + 9) / 10)], dec, fq
 	}' "$slog"
 }
-# let W climb to the bottleneck first. The quiet phases have the attacker
-# as its own control (--decoy): the same packets at the same times, from
-# outside the peer prefix to a port no one listens on, so that all three
-# phases cost the emulated machine's one CPU alike (the attack's CPU, not
-# the attack, moved W: 15.5 against 11.8-14.6 Mbit/s in one 6.12 run)
+# The quiet phases have the attacker as its own control (--decoy): the
+# same packets at the same times, from outside the peer prefix to a port
+# no one listens on, so that all three phases cost the emulated machine's
+# one CPU alike (the attack's CPU, not the attack, moved W: 15.5 against
+# 11.8-14.6 Mbit/s in one 6.12 run)
 forger() { ip netns exec "$R" python3 "$here/forger.py" --dev r1 --port $PORT --burst 40 \
 	--replay-ms 5 "$@"; }
 # phases: quiet (PHASE seconds), attacked (ATTACK), quiet; sets what each had
@@ -163,21 +199,6 @@ phases() {
 	forger=$(cat "$work/forger.json" "$work/forger.err")
 	info="estimates in ${PHASE}s: before $b1, attacked $at (in ${ATTACK}s), after $b2; mean R $r1, $ra, $r2 bit/s; decreases $d1, $da, $d2; mean W $w1, $wa, $w2 bit/s; attacker $forger"
 }
-sleep 10
-phases
-
-# the attacker saw most requests and did what it says
-seen=$(json_get "j['seen']" <"$work/forger.json")
-[ "${seen:-0}" -ge $((ATTACK * 10 / 2)) ]
-# (a Python on the debug kernel under TCG may start too late to see as many)
-tap_timing_result $? "the attacker sent a burst behind each request it saw, and replayed it" "$info"
-
-# estimates at the rate they are without the attacker: at least the fewer
-# of the two quiet phases, less 10 % (per second of each: on a slow
-# machine the attacked phase is the longer)
-lo=$((b1 < b2 ? b1 : b2))
-[ $((at * PHASE)) -ge $((lo * ATTACK * 9 / 10)) ] && [ "$lo" -gt 0 ]
-tap_timing_result $? "under forged bursts and replays, the estimates go on" "$info"
 
 # W follows from each estimate's R and L alone (eq. 8-11), so the attacker
 # moves W only through them. R is the bottleneck's rate (BN Mbit/s)
@@ -188,32 +209,108 @@ tap_timing_result $? "under forged bursts and replays, the estimates go on" "$in
 # phases (11.98 and 14.47 Mbit/s in one 6.12 run); nor is the number of
 # its decreases, 0 to 9 in a quiet phase (W above what TCP sends loses
 # nothing). That forgeries leave the counts alone is checked
-# deterministically below (the meter keeps the real request's snapshot
+# deterministically after it (the meter keeps the real request's snapshot
 # under 40 forgeries).
-# (measure_twice's rule by hand: the phases run once more if R missed;
-# the 6.1 guest beside two others once read the attacked phase 2.1 %
-# low, 7.76 against 7.94 and 7.91 Mbit/s)
 r_kept() {
 	local rq=$(( (r1 + r2) / 2 ))
 	[ "$rq" -gt 0 ] && [ $((ra * 100)) -ge $((rq * 98)) ] && [ $((ra * 100)) -le $((rq * 102)) ]
 }
-r_kept
-rc=$?
-if [ $rc != 0 ] && ! machine_slow; then
-	first=$info
+
+# meter_forgeries: one real request (newer than any the sender made), 40
+# forged ones right behind it, from R past the bottleneck; prints the real
+# one's body and tag, the key the meter keeps its snapshot by
+meter_forgeries() {
+	ip netns exec "$R" env B_MAC="$bmac" python3 - "$work/key" \
+		"$(cat "$work/epoch" 2>/dev/null || echo 1)" $PORT <<'PY'
+import hashlib, hmac, os, socket, struct, sys
+key = open(sys.argv[1], "rb").read()
+epoch, port = int(sys.argv[2]) + 1000, int(sys.argv[3])
+def frame(payload):
+    # r1 -> b0: the MACs the neighbours have, 10.0.1.1 -> 10.0.2.2
+    src = bytes.fromhex(open("/sys/class/net/r1/address").read().strip().replace(":", ""))
+    dst = bytes.fromhex(os.environ["B_MAC"].replace(":", ""))
+    udp = struct.pack("!HHHH", 40000, port, 8 + len(payload), 0) + payload
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 63, 17, 0,
+                     socket.inet_aton("10.0.1.1"), socket.inet_aton("10.0.2.2"))
+    s = sum(struct.unpack("!10H", ip)); s = (s & 0xffff) + (s >> 16); s = (s & 0xffff) + (s >> 16)
+    ip = ip[:10] + struct.pack("!H", ~s & 0xffff) + ip[12:]
+    return dst + src + b"\x08\x00" + ip + udp
+body = struct.pack("!HHQ", 0x8001, 1, epoch)
+# (a request: its body, the meter's key, then 24 zeros)
+real = body + hmac.new(key, body, hashlib.sha256).digest()[:16]
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+s.setsockopt(263, 20, 1)  # SOL_PACKET, PACKET_QDISC_BYPASS
+s.bind(("r1", 0))
+s.send(frame(real + bytes(24)))
+for _ in range(40):
+    s.send(frame(body + os.urandom(16) + bytes(24)))
+print(real.hex())
+PY
+}
+
+# an on-path attacker, then the same deterministic at the meter
+on_path_attacker() {
+	local rc first ipf snd slog bmac ifb lo seen r forged replayed req out d
+	local b1 at b2 r1 ra r2 info
+
+	gateways_setup
+	rc=$?
+	tap_result $rc "two gateways and a router"
+	[ $rc = 0 ] || return
+	shaping
+	rc=$?
+	tap_result $rc "er2bc on A, a $BN Mbit/s bottleneck on r1"
+	[ $rc = 0 ] || return
+	responder
+	rc=$?
+	tap_result $rc "responder up, its meter on b0 with the key"
+	[ $rc = 0 ] || { stop_all; return; }
+	flow
+	slog=$work/send.log
+	sender_start
+	# W at the bottleneck's rate first
+	sleep 10
 	phases
+
+	# the attacker saw most requests and did what it says
+	seen=$(json_get "j['seen']" <"$work/forger.json")
+	[ "${seen:-0}" -ge $((ATTACK * 10 / 2)) ]
+	# (a Python on the debug kernel under TCG may start too late to see as many)
+	tap_timing_result $? \
+		"the attacker sent a burst behind each request it saw, and replayed it" "$info"
+
+	# estimates at the rate they are without the attacker: at least the
+	# fewer of the two quiet phases, less 10 % (per second of each: on a
+	# slow machine the attacked phase is the longer)
+	lo=$((b1 < b2 ? b1 : b2))
+	[ $((at * PHASE)) -ge $((lo * ATTACK * 9 / 10)) ] && [ "$lo" -gt 0 ]
+	tap_timing_result $? "under forged bursts and replays, the estimates go on" "$info"
+
+	# R as the quiet phases had it (r_kept). (measure_twice's rule by hand:
+	# the phases run once more if R missed; the 6.1 guest beside two others
+	# once read the attacked phase 2.1 % low, 7.76 against 7.94 and 7.91
+	# Mbit/s)
 	r_kept
 	rc=$?
-	info="$info; first try missed: $first"
-fi
-tap_timing_result $rc "under forged bursts and replays, R is the quiet phases'" "$info"
+	if [ $rc != 0 ] && ! machine_slow; then
+		first=$info
+		phases
+		r_kept
+		rc=$?
+		info="$info; first try missed: $first"
+	fi
+	tap_timing_result $rc "under forged bursts and replays, R is the quiet phases'" "$info"
 
-# the refusals are counted: the responder's socket took every forgery and
-# replay (no checksum to fail), the meter refused them before
-r=$(json_get "(j['dropped']['unauthenticated'], j['dropped']['replayed'], j['meter_refused']['unauthenticated'], j['meter_refused']['replayed'])" <"$work/resp.json")
-forged=$(json_get "j['forged']" <"$work/forger.json")
-replayed=$(json_get "j['replayed']" <"$work/forger.json")
-python3 - "$r" "$forged" "$replayed" <<'PY'
+	# the refusals are counted: the responder's socket took every forgery
+	# and replay (no checksum to fail), the meter refused them before
+	r=$(json_get "(j['dropped']['unauthenticated'], j['dropped']['replayed'],
+		j['meter_refused']['unauthenticated'], j['meter_refused']['replayed'])" \
+		<"$work/resp.json")
+	forged=$(json_get "j['forged']" <"$work/forger.json")
+	replayed=$(json_get "j['replayed']" <"$work/forger.json")
+	d="responder dropped unauthenticated/replayed, meter refused unauthenticated/replayed"
+	d+=": $r; sent $forged forged, $replayed replayed"
+	python3 - "$r" "$forged" "$replayed" <<'PY'
 import sys
 du, dr, mu, mr = eval(sys.argv[1])
 f, p = int(sys.argv[2]), int(sys.argv[3])
@@ -221,8 +318,25 @@ f, p = int(sys.argv[2]), int(sys.argv[3])
 ok = du >= 0.9 * f and dr >= 0.9 * p and mu >= 0.9 * f and mr >= 0.9 * p
 sys.exit(0 if ok and f > 0 and p > 0 else 1)
 PY
-tap_result $? "forgeries and replays counted: responder and meter" \
-	"responder dropped unauthenticated/replayed, meter refused unauthenticated/replayed: $r; sent $forged forged, $replayed replayed"
+	tap_result $? "forgeries and replays counted: responder and meter" "$d"
+
+	# --- the same, deterministic and at the meter itself, with no traffic
+	# but its own (the sender and the flow stopped): then the responder's
+	# question to the meter, by hand: the snapshot of the real request is
+	# there (the ring keeps 16: before, the forgeries had pushed it out)
+	kill "$snd" "$ipf" 2>/dev/null
+	wait "$snd" "$ipf" 2>/dev/null
+	ifb=$(ip netns exec "$B" cat /sys/class/net/b0/ifindex)
+	bmac=$(ip netns exec "$B" cat /sys/class/net/b0/address)
+	req=$(meter_forgeries)
+	sleep 0.5
+	out=$(ip netns exec "$B" python3 "$here/genlraw.py" send $CMD_METER_GET "$P_IF:u32:$ifb" \
+		"$P_KEY:hex:$req" 2>&1)
+	[ "$out" = ok ]
+	tap_result $? "a request with 40 forged ones behind it: the meter still has its snapshot" \
+		"meter-get: $out"
+	stop_all
+}
 
 # --- an off-path spoofer past the bottleneck (R's r1, its qdisc bypassed)
 # sends B datagrams from A's address, which B's meter counts as A's: more
@@ -234,7 +348,6 @@ tap_result $? "forgeries and replays counted: responder and meter" \
 # estimator trusts"). Phases as above, FLOOD seconds each: the same
 # datagrams from outside the peer prefix (which the meter does not count),
 # the flood, the decoy again.
-bmac=$(ip netns exec "$B" cat /sys/class/net/b0/address)
 spoof() { ip netns exec "$R" python3 "$here/spoofer.py" --dev r1 --dst-mac "$bmac" \
 	--dst 10.0.2.2 --port $PORT --seconds "$FLOOD" "$@"; }
 # flood_phases RATE SIZE STATUS: the decoy, the flood, the decoy; sets the
@@ -300,117 +413,126 @@ flood_kept() {
 # none applied before (the issue's 1,000 a second at T_c = 1 s is about
 # 100 an estimate; at 100 ms it falls within the slack half the time,
 # where it hides losses instead: 63 of 218 estimates foreign in one run)
-# (a miss is measured once more, measure_twice's rule by hand: a Python
-# spoofer descheduled on a busy host sends in bursts, and an estimate
-# with fewer than the slack's worth hides losses instead; four guests on
-# two CPUs once read 79 of 176 foreign, the spoofer at 2,180 a second)
 flood_loss() { flood_phases 3000 28 "$work/send.json"; flood_estimates && flood_kept; }
-twice flood_loss
-flood_estimates
-tap_timing_result $? "a spoofed flood of 3000 small datagrams a second from A's address: estimates go on, foreign" "$info"
-flood_kept
-tap_timing_result $? "... and the loss rule holds W inside the quiet phases' range, R their mean" "$info"
 
 # the delay signal survives: the sender in hybrid mode, a flood of
 # full-size datagrams at the bottleneck's rate (8 Mbit/s, 667 a second:
 # about 67 an estimate, within the slack at times; then they hide losses,
-# but the delay rule keeps W at the queue's target)
-kill $snd; wait $snd 2>/dev/null
-slog=$work/send-hybrid.log
-"${sender[@]}" --interval 100ms --mode hybrid 2>"$slog" &
-snd=$!
-pids+=($snd)
-sleep 10
-# hybrid mode's estimates at the quiet phases' rate, read with a queue,
-# some of them foreign
+# but the delay rule keeps W at the queue's target). Hybrid mode's
+# estimates at the quiet phases' rate, read with a queue, some of them
+# foreign
 flood_delay_ok() {
 	local lo=$((q1 < q2 ? q1 : q2))
 	[ "$lo" -gt 0 ] && [ $((fl * 2)) -ge "$lo" ] && [ $((fq * 2)) -ge "$fl" ] && [ "$fo" -gt 0 ]
 }
-flood_delay() { flood_phases $(((BN * 1000000 + 6000) / 12000)) 1500 "$work/send.json"; flood_delay_ok && flood_kept; }
-twice flood_delay
-flood_delay_ok
-tap_timing_result $? "a spoofed flood of $BN Mbit/s: hybrid mode's estimates go on, by the delay signal" "$info"
-flood_kept
-tap_timing_result $? "... and W stays inside the quiet phases' range, R their mean" "$info"
+flood_delay() {
+	flood_phases $(((BN * 1000000 + 6000) / 12000)) 1500 "$work/send.json"
+	flood_delay_ok && flood_kept
+}
+
+# the spoofed floods: the loss rule's sender, then hybrid mode's
+spoofed_flood() {
+	local ipf snd slog bmac d
+	local q1 fl q2 fo fq rq rf wlo whi flo fhi f10 f90 info
+
+	setup || { setup_failed "the gateways, the shaping or the responder"; stop_all; return; }
+	flow
+	slog=$work/send.log
+	sender_start
+	bmac=$(ip netns exec "$B" cat /sys/class/net/b0/address)
+	# W at the bottleneck's rate first, as on_path_attacker waits for it
+	sleep 10
+	# (a miss is measured once more, measure_twice's rule by hand: a Python
+	# spoofer descheduled on a busy host sends in bursts, and an estimate
+	# with fewer than the slack's worth hides losses instead; four guests on
+	# two CPUs once read 79 of 176 foreign, the spoofer at 2,180 a second)
+	twice flood_loss
+	d="a spoofed flood of 3000 small datagrams a second from A's address"
+	flood_estimates
+	tap_timing_result $? "$d: estimates go on, foreign" "$info"
+	d="... and the loss rule holds W inside the quiet phases' range, R their mean"
+	flood_kept
+	tap_timing_result $? "$d" "$info"
+
+	kill $snd; wait $snd 2>/dev/null
+	slog=$work/send-hybrid.log
+	sender_start --mode hybrid
+	sleep 10
+	twice flood_delay
+	d="a spoofed flood of $BN Mbit/s: hybrid mode's estimates go on, by the delay signal"
+	flood_delay_ok
+	tap_timing_result $? "$d" "$info"
+	flood_kept
+	tap_timing_result $? "... and W stays inside the quiet phases' range, R their mean" "$info"
+	stop_all
+}
 
 # --- restarts across clock steps: the responder and its meter keep the
-# newest epoch they took; the sender's next one is newer whatever the clock
-kill $snd; wait $snd 2>/dev/null
+# newest epoch they took; the sender's next one is newer whatever the
+# clock. clock_back undoes the steps (offset) when the case ends, or the
+# suite if it ends first
 offset=0
 step_clock() { date -s "@$(($(date +%s) + $1))" >/dev/null && offset=$((offset + $1)); }
-trap 'step_clock $((-offset)); stop_all; tap_end' EXIT
-n=0
-for step in -3600 7200 -3600; do
-	n=$((n + 1))
-	step_clock $step
-	timeout 30 "${sender[@]}" --interval 100ms --once 10 2>"$work/clock$n.log"
+clock_back() { [ "$offset" = 0 ] || step_clock $((-offset)); }
+
+# the sender alone: restarted across clock steps, then an idle hour
+sender_alone() {
+	local n step rc need wmax cap out w d
+
+	setup || { setup_failed "the gateways, the shaping or the responder"; stop_all; return; }
+	# an epoch the responder took before the steps, as it had taken the
+	# running senders' when the suite ran as one sequence: each restart's
+	# must be newer than it, whatever the clock says
+	timeout 30 "${sender[@]}" --interval 100ms --once 10 2>"$work/clock0.log" ||
+		{ setup_failed "the sender's first run: exit $?"; stop_all; return; }
+	n=0
+	for step in -3600 7200 -3600; do
+		n=$((n + 1))
+		step_clock $step
+		timeout 30 "${sender[@]}" --interval 100ms --once 10 2>"$work/clock$n.log"
+		rc=$?
+		out="exit $rc, $(grep -c ': sent [0-9]* received' "$work/clock$n.log") estimates"
+		out+="; responder dropped $(json_get "j['dropped']" <"$work/resp.json")"
+		d="the sender restarted after a clock step of ${step}s: its requests are taken"
+		tap_result $rc "$d" "$out"
+	done
+	clock_back
+
+	# --- an idle path: W never above the qdisc's rate, its ceiling. An
+	# hour of estimates at T_c = 1 s, compressed to 11 ms each, without
+	# traffic (W grows by D at every one): the sender's W and the qdisc's
+	# cap stay at most 20 Mbit/s. W starts under it, at 8 Mbit/s, and
+	# climbs through it, as it did from the bulk flow's cap when the suite
+	# ran as one sequence (an estimate sets the cap; the rate change keeps
+	# a cap below the new rate, and the sender starts from the cap)
+	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 8mbit recv 8mbit &&
+		tc -netns "$A" qdisc change dev a0 root handle 1: er2bc rate 20mbit
+	# (the debug kernel under TCG makes them far more slowly: a tenth
+	# there, W reaches the ceiling within the first twenty)
+	need=3600
+	machine_slow && need=360
+	timeout 200 "${sender[@]}" --interval 11ms --once $need 2>"$work/idle.log"
 	rc=$?
-	tap_result $rc "the sender restarted after a clock step of ${step}s: its requests are taken" \
-		"exit $rc, $(grep -c ': sent [0-9]* received' "$work/clock$n.log") estimates; responder dropped $(json_get "j['dropped']" <"$work/resp.json")"
-done
+	wmax=$(field_of W "$work/idle.log" |
+		awk '{ if ($1 > x) x = $1; n++ } END { printf "%d %d\n", x, n }')
+	cap=$(tc -netns "$A" -s -j qdisc show dev a0 |
+		json_get "j[0]['options']['rate'], j[0].get('xstats', {}).get('cap')")
+	out="exit $rc; the largest W and the estimates: $wmax; rate and cap: $cap"
+	out+="; $(grep -m1 'W starts' "$work/idle.log")"
+	[ $rc = 0 ] && [ "${wmax% *}" -le 20000000 ] && [ "${wmax#* }" -ge $need ]
+	tap_result $? "an idle hour, compressed: W never above the qdisc's rate (20 Mbit/s)" "$out"
+	# the kernel holds the cap under the rate whatever the estimate says
+	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 1gbit recv 1mbit
+	out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: 2>&1)
+	w=$(json_get "j['cap_bytes_per_second'], j['cap_ceiling_bytes_per_second']" <<<"$out" 2>&1)
+	[ "$w" = "2500000 2500000" ]
+	tap_result $? "an estimate of 1 Gbit/s caps the qdisc at its rate, 20 Mbit/s" \
+		"cap, ceiling (bytes/s): $w"
+	stop_all
+}
 
-# --- an idle path: W never above the qdisc's rate, its ceiling. An hour of
-# estimates at T_c = 1 s, compressed to 11 ms each, without traffic (W grows
-# by D at every one): the sender's W and the qdisc's cap stay at most 20 Mbit/s
-kill "$ipf" 2>/dev/null
-tc -netns "$A" qdisc change dev a0 root handle 1: er2bc rate 20mbit
-# (the debug kernel under TCG makes them far more slowly: a tenth there,
-# W reaches the ceiling within the first twenty)
-need=3600
-machine_slow && need=360
-timeout 200 "${sender[@]}" --interval 11ms --once $need 2>"$work/idle.log"
-rc=$?
-wmax=$(field_of W "$work/idle.log" | awk '{ if ($1 > x) x = $1; n++ } END { printf "%d %d\n", x, n }')
-cap=$(tc -netns "$A" -s -j qdisc show dev a0 | json_get "j[0]['options']['rate'], j[0].get('xstats', {}).get('cap')")
-[ $rc = 0 ] && [ "${wmax% *}" -le 20000000 ] && [ "${wmax#* }" -ge $need ]
-tap_result $? "an idle hour, compressed: W never above the qdisc's rate (20 Mbit/s)" \
-	"exit $rc; the largest W and the estimates: $wmax; rate and cap: $cap; $(grep -m1 'W starts' "$work/idle.log")"
-# the kernel holds the cap under the rate whatever the estimate says
-ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 1gbit recv 1mbit
-out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: 2>&1)
-w=$(json_get "j['cap_bytes_per_second'], j['cap_ceiling_bytes_per_second']" <<<"$out" 2>&1)
-[ "$w" = "2500000 2500000" ]
-tap_result $? "an estimate of 1 Gbit/s caps the qdisc at its rate, 20 Mbit/s" "cap, ceiling (bytes/s): $w"
-
-# --- the same, deterministic and at the meter itself: one real request
-# (newer than any the sender made), 40 forged ones right behind it, from R
-# past the bottleneck; then the responder's question to the meter, by hand:
-# the snapshot of the real request is there (the ring keeps 16: before,
-# the forgeries had pushed it out)
-P_IF=2 P_KEY=6 CMD_METER_GET=7
-ifb=$(ip netns exec "$B" cat /sys/class/net/b0/ifindex)
-bmac=$(ip netns exec "$B" cat /sys/class/net/b0/address)
-req=$(ip netns exec "$R" env B_MAC="$bmac" python3 - "$work/key" "$(cat "$work/epoch" 2>/dev/null || echo 1)" \
-	$PORT <<'PY'
-import hashlib, hmac, os, socket, struct, sys
-key = open(sys.argv[1], "rb").read()
-epoch, port = int(sys.argv[2]) + 1000, int(sys.argv[3])
-def frame(payload):
-    # r1 -> b0: the MACs the neighbours have, 10.0.1.1 -> 10.0.2.2
-    src = bytes.fromhex(open("/sys/class/net/r1/address").read().strip().replace(":", ""))
-    dst = bytes.fromhex(os.environ["B_MAC"].replace(":", ""))
-    udp = struct.pack("!HHHH", 40000, port, 8 + len(payload), 0) + payload
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 63, 17, 0,
-                     socket.inet_aton("10.0.1.1"), socket.inet_aton("10.0.2.2"))
-    s = sum(struct.unpack("!10H", ip)); s = (s & 0xffff) + (s >> 16); s = (s & 0xffff) + (s >> 16)
-    ip = ip[:10] + struct.pack("!H", ~s & 0xffff) + ip[12:]
-    return dst + src + b"\x08\x00" + ip + udp
-body = struct.pack("!HHQ", 0x8001, 1, epoch)
-# (a request: its body, the meter's key, then 24 zeros)
-real = body + hmac.new(key, body, hashlib.sha256).digest()[:16]
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
-s.setsockopt(263, 20, 1)  # SOL_PACKET, PACKET_QDISC_BYPASS
-s.bind(("r1", 0))
-s.send(frame(real + bytes(24)))
-for _ in range(40):
-    s.send(frame(body + os.urandom(16) + bytes(24)))
-print(real.hex())
-PY
-)
-sleep 0.5
-out=$(ip netns exec "$B" python3 "$here/genlraw.py" send $CMD_METER_GET "$P_IF:u32:$ifb" \
-	"$P_KEY:hex:$req" 2>&1)
-[ "$out" = ok ]
-tap_result $? "a request with 40 forged ones behind it: the meter still has its snapshot" \
-	"meter-get: $out"
+require_cmd tc ip python3 iperf3
+[ -x "$abwd" ] && [ -x "$ctl" ] || skip_all "er2bc-abwd or er2bcctl is not built (make tools)"
+tap_begin
+trap 'rc=$?; clock_back; stop_all; (exit $rc); tap_end' EXIT
+tests_run

@@ -69,6 +69,50 @@ t $? "er2bc-tools: er2bcctl, er2bc-abwd, the tc plugin, the man pages, the user 
 # --- the smoke: the shipped example on a device, packets through classes
 modprobe sch_er2bc && modprobe tcp_rcvmgr
 t $? "modprobe sch_er2bc tcp_rcvmgr"
+
+# --- an upgrade's notice (the postinst's reload-notice): nothing while the
+# modules loaded are those on disk; once sch_er2bc's on disk differs, as
+# DKMS's build of newer sources leaves it (here a copy of it whose
+# srcversion, the sources' checksum, has one digit changed, put in its
+# place for the check and put back), the notice names it, not the other,
+# says how to reload or to reboot, and marks a reboot as required
+notice=/usr/libexec/er2bc-dkms/reload-notice
+note=$("$notice" 2>&1)
+[ -x "$notice" ] && [ -z "$note" ] && grep -q "$notice" /var/lib/dpkg/info/er2bc-dkms.postinst
+t $? "reload-notice, called by the postinst: silent while the loaded modules are the installed ones" \
+	"$note"
+rm -f /run/reboot-required /run/reboot-required.pkgs
+ko=$(modinfo -n sch_er2bc) && cp -p "$ko" /tmp/sch_er2bc.orig &&
+	python3 - "$ko" <<'PY'
+import lzma, re, sys
+path = sys.argv[1]
+raw = open(path, "rb").read()
+xz = path.endswith(".xz")
+if path.endswith((".zst", ".gz")):
+    sys.exit(f"{path}: a compression this check does not rewrite")
+data = lzma.decompress(raw) if xz else raw
+m = re.search(rb"srcversion=([0-9A-F]{24})", data)
+if not m:
+    sys.exit(f"no srcversion to change in {path}")
+d = m.group(1)
+new = (b"0" if d[:1] != b"0" else b"1") + d[1:]
+data = data[:m.start(1)] + new + data[m.end(1):]
+open(path, "wb").write(lzma.compress(data, check=lzma.CHECK_CRC32) if xz else data)
+PY
+rc=$?
+# (the changed copy is what modinfo reads, or the check proves nothing)
+[ $rc = 0 ] && [ "$(modinfo -F srcversion sch_er2bc)" != "$(cat /sys/module/sch_er2bc/srcversion)" ]
+rc=$?
+note=$("$notice" 2>&1)
+[ -f /tmp/sch_er2bc.orig ] && cp -p /tmp/sch_er2bc.orig "$ko" && cmp -s /tmp/sch_er2bc.orig "$ko"
+restored=$?
+[ $rc = 0 ] && [[ $note == *"loaded: sch_er2bc $ver (installed: $ver)."* ]] &&
+	[[ $note == *"modprobe -r tcp_rcvmgr sch_er2bc"* ]] && [[ $note == *reboot* ]] &&
+	[ -f /run/reboot-required ] && grep -qx er2bc-dkms /run/reboot-required.pkgs &&
+	[ $restored = 0 ]
+t $? "reload-notice: a module on disk other than the one loaded is named, with how to reload or reboot; a reboot marked required" \
+	"$note"
+rm -f /run/reboot-required /run/reboot-required.pkgs /tmp/sch_er2bc.orig
 ip link add eth1 type dummy && ip link set eth1 up &&
 	ip addr add 198.51.100.1/24 dev eth1 &&
 	ip neigh add 192.0.2.1 lladdr 02:00:00:00:00:02 dev eth1 &&
@@ -304,7 +348,7 @@ done
 t $? "modprobe -r: neither module loaded"
 log=$(DEBIAN_FRONTEND=noninteractive dpkg --purge er2bc-tools er2bc-dkms 2>&1)
 t $? "dpkg --purge er2bc-tools er2bc-dkms" "$(echo "$log" | tail -n 3)"
-left=$(ls -d /usr/src/er2bc-* /var/lib/dkms/er2bc /usr/sbin/er2bcctl /usr/sbin/er2bc-abwd \
+left=$(ls -d /usr/src/er2bc-* /var/lib/dkms/er2bc /usr/libexec/er2bc-dkms /usr/sbin/er2bcctl /usr/sbin/er2bc-abwd \
 	/usr/lib/systemd/system/er2bc-* /usr/share/doc/er2bc-tools /usr/share/er2bc \
 	/var/lib/prometheus/node-exporter/er2bc.prom 2>/dev/null;
 	find "/lib/modules/$krel" -name 'sch_er2bc.ko*' -o -name 'tcp_rcvmgr.ko*' 2>/dev/null)
