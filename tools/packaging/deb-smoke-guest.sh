@@ -91,7 +91,7 @@ xz = path.endswith(".xz")
 if path.endswith((".zst", ".gz")):
     sys.exit(f"{path}: a compression this check does not rewrite")
 data = lzma.decompress(raw) if xz else raw
-m = re.search(rb"srcversion=([0-9A-F]{24})", data)
+m = re.search(rb"srcversion=([0-9A-F]{16,32})", data)
 if not m:
     sys.exit(f"no srcversion to change in {path}")
 d = m.group(1)
