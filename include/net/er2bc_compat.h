@@ -20,6 +20,17 @@
 #endif
 
 /*
+ * The KUnit suites import the namespace their subjects are exported to.
+ * A namespace is a string literal on newer kernels (7.3 here), a bare
+ * name that MODULE_IMPORT_NS() quoted itself on 6.1 and 6.12.
+ */
+#ifdef ER2BC_HAVE_NS_LITERAL
+#define ER2BC_IMPORT_KUNIT_NS()	MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
+#else
+#define ER2BC_IMPORT_KUNIT_NS()	MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
+#endif
+
+/*
  * A generic netlink multicast group that only CAP_NET_ADMIN in the netns's
  * user namespace may join: since 6.7, and in 6.1.y since 6.1.70. Without
  * it, anyone may listen (Documentation/sch_er2bc.rst says so).
