@@ -20,9 +20,9 @@
 #endif
 
 /*
- * The KUnit suites import the namespace their subjects are exported to.
- * A namespace is a string literal on newer kernels (7.3 here), a bare
- * name that MODULE_IMPORT_NS() quoted itself on 6.1 and 6.12.
+ * The KUnit suites import the namespace their subjects are exported to
+ * (EXPORT_SYMBOL_IF_KUNIT). Since 6.13 a namespace is a string literal;
+ * before, a bare name that MODULE_IMPORT_NS() quoted itself.
  */
 #ifdef ER2BC_HAVE_NS_LITERAL
 #define ER2BC_IMPORT_KUNIT_NS()	MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")

@@ -1432,7 +1432,7 @@ table_test() {
 	# pattern matches; none but the receiver's, where it mattered)
 	local p cmd killed=
 	for p in $(ip netns pids "$RCV"); do
-		cmd=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null) || continue
+		cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline") || continue
 		[[ "$cmd" == *"$here/xfer.py fetch"* ]] && kill "$p" 2>/dev/null && killed=1
 	done
 	[ -z "$killed" ] || sleep 1

@@ -66,6 +66,7 @@ import datetime
 import glob
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -720,11 +721,20 @@ def compare(o):
 
 
 MIN_N = 5
+# the scenario lengths matrix.sh runs (its unit_dur)
+DURATION = {"dbhpf": 120.0, "tracking": 160.0}
 # the real-time cells and contenders (matrix.sh --realtime's): the cells
 # where compression matters, the default against pfifo, cake and static
 REALTIME_CELLS = ("dbhpf/loss1", "dbhpf/loss3", "dbhpf/deep", "dbhpf/elastic")
 REALTIME_CONTENDERS = ("none", "cake:loss+queue" + W_INI_QDISC, "static:loss+queue" + W_INI_QDISC,
                        "er2bc:loss+queue" + W_INI_QDISC)
+
+
+def tree_sources():
+    """the sources hash of this checkout, as matrix.sh stores its runs"""
+    sh = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matrix.sh")
+    return subprocess.run(["bash", sh, "--sources"], capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 def plan(o):
@@ -734,11 +744,20 @@ def plan(o):
     resumes where the store stops), then CLOSE_N for the default and its
     closest rival wherever they are within CLOSE, those two alone and
     the protocol alone; a cell short of MIN_N is planned to MIN_N first,
-    as the medians that decide whether it wants more mean little before"""
-    recs = [e for e in load(o.store, o.sources) if e["kver"] == o.kver]
-    rows = aggregate(recs)
-    # every cell and contender the matrix runs, with the runs each has (a
-    # lost run or one beyond the link was tried: it counts as tried)
+    as the medians that decide whether it wants more mean little before.
+    The code is this checkout's (what make matrix here runs), or
+    --sources, said to need a checkout of its own; the runs are those of
+    the scenario lengths matrix.sh runs by default, on --kver."""
+    tree = tree_sources()
+    sources = o.sources or tree
+    recs = [e for e in load(o.store, every=True)
+            if e["sources"] == sources and e["kver"] == o.kver
+            and e["duration"] == DURATION[e["scenario"]]]
+    lines = [f"# sources {sources} on {o.kver}: {len(recs)} runs stored"]
+    if sources != tree:
+        lines.append(f"# (make matrix in this checkout runs sources {tree}: run these from a "
+                     f"checkout of {sources})")
+    rows = aggregate(recs) if recs else []
     want = {4: ({f"{s}/{i}" for s in ("dbhpf", "tracking") for i in IMPAIR}, set(CONTENDERS)),
             1: (set(REALTIME_CELLS), set(REALTIME_CONTENDERS))}
     if default_of({e["contender"] for e in recs}) == PAPER_DEFAULT:
@@ -750,7 +769,6 @@ def plan(o):
         for name, c in r["contenders"].items():
             tried[(r["scale"], f"{r['scenario']}/{r['impairment']}", r["proto"], name)] = \
                 c["n"] + c["lost"] + c["out_of_bounds"]
-    lines = []
     short = {}
     for scale, (cells, names) in want.items():
         for cell in cells:
@@ -769,8 +787,13 @@ def plan(o):
             continue
         dflt = default_of(r["contenders"])
         pair = [dflt, r["rival"]]
-        have = set.intersection(*(set(r["contenders"][c]["seeds"]) for c in pair))
-        seeds = [s for s in range(1, 100) if s not in have][:CLOSE_N - len(have)]
+        # (a seed tried counts, its run lost or beyond the link: matrix.sh
+        # takes it as stored; new seeds, as many as the fewer runs lack)
+        tried_seeds = {e["seed"] for e in recs if e["contender"] in pair
+                       and (e["scale"], e["scenario"], e["impairment"], e["proto"])
+                       == (r["scale"], r["scenario"], r["impairment"], r["proto"])}
+        lack = CLOSE_N - min(r["contenders"][c]["n"] for c in pair)
+        seeds = [s for s in range(1, 1000) if s not in tried_seeds][:lack]
         env = "REALTIME=1 " if r["scale"] == 1 else ""
         more.append(f'{env}KVER={o.kver} SEEDS="{" ".join(map(str, seeds))}" CELLS="{cell}" '
                     f'PROTOS={r["proto"]} CONTENDERS="{",".join(pair)}" make matrix')
@@ -778,9 +801,9 @@ def plan(o):
         lines.append(f"# to n = {CLOSE_N}: the default and its closest rival within "
                      f"{CLOSE * 100:g} points")
         lines += more
-    if not lines:
-        lines.append(f"# every cell of sources {recs[0]['sources'] if recs else '?'} has n >= "
-                     f"{MIN_N}, and n >= {CLOSE_N} where the default and its rival are close")
+    if len(lines) == 1 + (sources != tree):
+        lines.append(f"# every cell has n >= {MIN_N}, and n >= {CLOSE_N} where the default "
+                     f"and its rival are close: nothing to run")
     print("\n".join(lines))
 
 
