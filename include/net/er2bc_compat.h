@@ -31,6 +31,16 @@
 #endif
 
 /*
+ * The unbound system workqueue is system_dfl_wq on newer kernels, which
+ * warn once that system_unbound_wq is going (7.3: "enqueued on deprecated
+ * workqueue"); 6.1 and 6.12 have only system_unbound_wq.
+ */
+#include <linux/workqueue.h>
+#ifndef ER2BC_HAVE_SYSTEM_DFL_WQ
+#define system_dfl_wq	system_unbound_wq
+#endif
+
+/*
  * A generic netlink multicast group that only CAP_NET_ADMIN in the netns's
  * user namespace may join: since 6.7, and in 6.1.y since 6.1.70. Without
  * it, anyone may listen (Documentation/sch_er2bc.rst says so).
