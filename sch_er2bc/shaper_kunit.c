@@ -7,6 +7,8 @@
 #include <linux/math64.h>
 #include <linux/time64.h>
 
+#include <net/er2bc_compat.h>
+
 #include "shaper.h"
 
 /* exact transmission time of len bytes at bps, in ns, rounded down */
@@ -142,4 +144,4 @@ kunit_test_suite(er2bc_shaper_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the er2bc qdisc's arithmetic and scheduler");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+ER2BC_IMPORT_KUNIT_NS();

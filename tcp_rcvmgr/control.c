@@ -186,7 +186,7 @@ static void rcvmgr_probe_maybe(struct rcvmgr_net *rn, const struct rcvmgr_cfg *c
 	delay = nsecs_to_jiffies(len) + 1;
 	WRITE_ONCE(rn->probe_end, (jiffies + delay) ?: 1);
 	if (!READ_ONCE(rn->exiting))
-		queue_delayed_work(system_unbound_wq, &rn->probe_done, delay);
+		queue_delayed_work(system_dfl_wq, &rn->probe_done, delay);
 	rn->splits = 0;
 	rn->since_probe = 0;
 	rn->probes++;
@@ -250,7 +250,7 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 	if (!shares || !conns) {
 		/* the assignment is not lost: again a little later */
 		if (!READ_ONCE(rn->exiting))
-			queue_delayed_work(system_unbound_wq, &rn->reassign, RCVMGR_NOMEM_RETRY);
+			queue_delayed_work(system_dfl_wq, &rn->reassign, RCVMGR_NOMEM_RETRY);
 		if (!interval_end)
 			goto out;
 		/* the interval's vote and expiry still run, on no memory */
@@ -301,7 +301,7 @@ static void rcvmgr_control(struct rcvmgr_net *rn, bool interval_end)
 		goto out;
 	/* connections that came during the walk beyond the arrays: soon */
 	if (more && !READ_ONCE(rn->exiting))
-		queue_delayed_work(system_unbound_wq, &rn->reassign, RCVMGR_REASSIGN_GAP);
+		queue_delayed_work(system_dfl_wq, &rn->reassign, RCVMGR_REASSIGN_GAP);
 	budget = rn->budget;
 	if (rcvmgr_probing(rn))
 		budget = rcvmgr_probe_budget(budget, cfg->budget_min);
@@ -347,7 +347,7 @@ out:
 	kvfree(shares);
 	kvfree(conns);
 	if (interval_end && !READ_ONCE(rn->exiting))
-		queue_delayed_work(system_unbound_wq, &rn->tick,
+		queue_delayed_work(system_dfl_wq, &rn->tick,
 				   msecs_to_jiffies(cfg->interval_ms));
 	mutex_unlock(&rn->ctl_mutex);
 }
@@ -371,7 +371,7 @@ void rcvmgr_probe_done(struct work_struct *work)
 
 	if (end && time_before(jiffies, end)) {
 		if (!READ_ONCE(rn->exiting))
-			queue_delayed_work(system_unbound_wq, &rn->probe_done, end - jiffies);
+			queue_delayed_work(system_dfl_wq, &rn->probe_done, end - jiffies);
 		return;
 	}
 	rcvmgr_control(rn, false);
@@ -381,5 +381,5 @@ void rcvmgr_control_start(struct rcvmgr_net *rn)
 {
 	const struct rcvmgr_cfg *cfg = rcu_dereference_protected(rn->cfg, true);
 
-	queue_delayed_work(system_unbound_wq, &rn->tick, msecs_to_jiffies(cfg->interval_ms));
+	queue_delayed_work(system_dfl_wq, &rn->tick, msecs_to_jiffies(cfg->interval_ms));
 }

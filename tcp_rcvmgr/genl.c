@@ -227,14 +227,14 @@ int tcp_rcvmgr_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	/* a new B range applies at once */
 	WRITE_ONCE(rn->budget, clamp(rn->budget, cfg->budget_min, cfg->budget_max));
 	if (cfg->interval_ms != old->interval_ms)
-		mod_delayed_work(system_unbound_wq, &rn->tick, msecs_to_jiffies(cfg->interval_ms));
+		mod_delayed_work(system_dfl_wq, &rn->tick, msecs_to_jiffies(cfg->interval_ms));
 	mutex_unlock(&rn->ctl_mutex);
 	rtnl_unlock();
 	if (unhooked)
 		rcvmgr_hooks_gone(rn);
 	mutex_unlock(&rn->cfg_mutex);
 	kfree_rcu(old, rcu);
-	mod_delayed_work(system_unbound_wq, &rn->reassign, 0);
+	mod_delayed_work(system_dfl_wq, &rn->reassign, 0);
 	return 0;
 
 err:

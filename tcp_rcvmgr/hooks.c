@@ -282,7 +282,7 @@ static void rcvmgr_kick(struct rcvmgr_net *rn)
 	unsigned long next = READ_ONCE(rn->reassign_next), now = jiffies;
 
 	if (!READ_ONCE(rn->exiting))
-		queue_delayed_work(system_unbound_wq, &rn->reassign,
+		queue_delayed_work(system_dfl_wq, &rn->reassign,
 				   time_before(now, next) ? next - now : 0);
 }
 

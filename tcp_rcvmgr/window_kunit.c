@@ -4,6 +4,8 @@
  */
 #include <kunit/test.h>
 
+#include <net/er2bc_compat.h>
+
 #include "window.h"
 
 #define MSS 1460
@@ -168,4 +170,4 @@ kunit_test_suite(rcvmgr_window_suite);
 
 MODULE_DESCRIPTION("KUnit tests of tcp_rcvmgr's window arithmetic, budget and assignment");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+ER2BC_IMPORT_KUNIT_NS();

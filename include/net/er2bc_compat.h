@@ -20,6 +20,27 @@
 #endif
 
 /*
+ * The KUnit suites import the namespace their subjects are exported to
+ * (EXPORT_SYMBOL_IF_KUNIT). Since 6.13 a namespace is a string literal;
+ * before, a bare name that MODULE_IMPORT_NS() quoted itself.
+ */
+#ifdef ER2BC_HAVE_NS_LITERAL
+#define ER2BC_IMPORT_KUNIT_NS()	MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
+#else
+#define ER2BC_IMPORT_KUNIT_NS()	MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
+#endif
+
+/*
+ * The unbound system workqueue is system_dfl_wq on newer kernels, which
+ * warn once that system_unbound_wq is going (7.3: "enqueued on deprecated
+ * workqueue"); 6.1 and 6.12 have only system_unbound_wq.
+ */
+#include <linux/workqueue.h>
+#ifndef ER2BC_HAVE_SYSTEM_DFL_WQ
+#define system_dfl_wq	system_unbound_wq
+#endif
+
+/*
  * A generic netlink multicast group that only CAP_NET_ADMIN in the netns's
  * user namespace may join: since 6.7, and in 6.1.y since 6.1.70. Without
  * it, anyone may listen (Documentation/sch_er2bc.rst says so).

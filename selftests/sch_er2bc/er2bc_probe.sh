@@ -151,10 +151,14 @@ requests() {
 	tap_result $? "a dump of meters refuses a key" "$out"
 
 	# --- the meter goes with its device, and meter-del removes it
-	out=$(raw "$B" send $CMD_METER_DEL "$P_IF:u32:$ifb") &&
-		out=$(raw "$B" send $CMD_METER_GET "$P_IF:u32:$ifb")
-	[ $? = 1 ] && [[ "$out" == *"no meter"* ]]
-	tap_result $? "meter-del removes the meter" "$out"
+	# (there is one to remove, and its removal is what succeeds: a
+	# meter-del with nothing to remove answers "no meter" itself)
+	local del
+	out=$(raw "$B" send $CMD_METER_GET "$P_IF:u32:$ifb") &&
+		del=$(raw "$B" send $CMD_METER_DEL "$P_IF:u32:$ifb") &&
+		{ out=$(raw "$B" send $CMD_METER_GET "$P_IF:u32:$ifb"); [ $? = 1 ]; } &&
+		[[ "$out" == *"no meter"* ]]
+	tap_result $? "meter-del removes the meter" "get, del, get: $out${del:+ (del: $del)}"
 	raw "$B" send $CMD_METER_SET "$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" >/dev/null &&
 		ip -n "$B" link del b0 && [ "$(raw "$B" dump $CMD_METER_GET | wc -l)" = 0 ]
 	tap_result $? "a meter goes with its device"

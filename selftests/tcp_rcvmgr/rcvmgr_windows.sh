@@ -1428,7 +1428,14 @@ beside_test() {
 # did, still downloading 70 s later, its process started slowly): what
 # is still running here is no ended connection, and goes first.
 table_test() {
-	ip netns exec "$RCV" pkill -f "$here/xfer.py fetch" && sleep 1
+	# (the receiver's own: its namespace's processes, not every one a
+	# pattern matches; none but the receiver's, where it mattered)
+	local p cmd killed=
+	for p in $(ip netns pids "$RCV"); do
+		cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline") || continue
+		[[ "$cmd" == *"$here/xfer.py fetch"* ]] && kill "$p" 2>/dev/null && killed=1
+	done
+	[ -z "$killed" ] || sleep 1
 	busywait 30000 no_conns
 	rc=$?
 	read_conns

@@ -7,6 +7,7 @@ heat map of a store's runs.
     matrix-report.py ingest --input UNIT... --store STORE --commit C --sources H --kver K
     matrix-report.py report --store STORE --out DIR --command CMD [--sources H|--all]
     matrix-report.py compare --store STORE --before H --after H [--json FILE]
+    matrix-report.py plan --store STORE [--sources H] [--kver K]
 
 ingest writes one JSON per run (and per run lost) of each finished unit
 (a VM of matrix.sh: UNIT/runs.json and UNIT/.done) under
@@ -65,12 +66,13 @@ import datetime
 import glob
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
 import stats  # noqa: E402
-from guest import CAPACITY, CONTENDERS, OWD_RATE, PORTS, W_INI_QDISC  # noqa: E402
+from guest import CAPACITY, CONTENDERS, IMPAIR, OWD_RATE, PORTS, W_INI_QDISC  # noqa: E402
 from owd import LEN as OWD_LEN  # noqa: E402
 
 import matplotlib  # noqa: E402
@@ -718,6 +720,93 @@ def compare(o):
               f"| {diff} | {ms(r['owd_before'])} -> {ms(r['owd_after'])} | {r['verdict']} |")
 
 
+MIN_N = 5
+# the scenario lengths matrix.sh runs (its unit_dur)
+DURATION = {"dbhpf": 120.0, "tracking": 160.0}
+# the real-time cells and contenders (matrix.sh --realtime's): the cells
+# where compression matters, the default against pfifo, cake and static
+REALTIME_CELLS = ("dbhpf/loss1", "dbhpf/loss3", "dbhpf/deep", "dbhpf/elastic")
+REALTIME_CONTENDERS = ("none", "cake:loss+queue" + W_INI_QDISC, "static:loss+queue" + W_INI_QDISC,
+                       "er2bc:loss+queue" + W_INI_QDISC)
+
+
+def tree_sources():
+    """the sources hash of this checkout, as matrix.sh stores its runs"""
+    sh = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matrix.sh")
+    return subprocess.run(["bash", sh, "--sources"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def plan(o):
+    """the matrix.sh commands that take a store's runs of one code to the
+    evaluation's n (issue 38): every cell's contenders to MIN_N, the
+    compressed cells seed by seed as matrix.sh runs them (a run of it
+    resumes where the store stops), then CLOSE_N for the default and its
+    closest rival wherever they are within CLOSE, those two alone and
+    the protocol alone; a cell short of MIN_N is planned to MIN_N first,
+    as the medians that decide whether it wants more mean little before.
+    The code is this checkout's (what make matrix here runs), or
+    --sources, said to need a checkout of its own; the runs are those of
+    the scenario lengths matrix.sh runs by default, on --kver."""
+    tree = tree_sources()
+    sources = o.sources or tree
+    recs = [e for e in load(o.store, every=True)
+            if e["sources"] == sources and e["kver"] == o.kver
+            and e["duration"] == DURATION[e["scenario"]]]
+    lines = [f"# sources {sources} on {o.kver}: {len(recs)} runs stored"]
+    if sources != tree:
+        lines.append(f"# (make matrix in this checkout runs sources {tree}: run these from a "
+                     f"checkout of {sources})")
+    rows = aggregate(recs) if recs else []
+    want = {4: ({f"{s}/{i}" for s in ("dbhpf", "tracking") for i in IMPAIR}, set(CONTENDERS)),
+            1: (set(REALTIME_CELLS), set(REALTIME_CONTENDERS))}
+    if default_of({e["contender"] for e in recs}) == PAPER_DEFAULT:
+        # (a store of the paper's start: its contenders without it)
+        want = {k: (cells, {c.replace(W_INI_QDISC, "") for c in names})
+                for k, (cells, names) in want.items()}
+    tried = collections.Counter()
+    for r in rows:
+        for name, c in r["contenders"].items():
+            tried[(r["scale"], f"{r['scenario']}/{r['impairment']}", r["proto"], name)] = \
+                c["n"] + c["lost"] + c["out_of_bounds"]
+    short = {}
+    for scale, (cells, names) in want.items():
+        for cell in cells:
+            if min(tried[(scale, cell, p, c)] for p in ("tcp", "udp") for c in names) < MIN_N:
+                short.setdefault(scale, set()).add(cell)
+    for scale in sorted(short, reverse=True):
+        cells = " ".join(sorted(short[scale]))
+        env = "REALTIME=1 " if scale == 1 else ""
+        lines.append(f"# to n = {MIN_N}: {len(short[scale])} cells at {scale:g}x")
+        lines.append(f'{env}KVER={o.kver} SEEDS="{" ".join(map(str, range(1, MIN_N + 1)))}" '
+                     f'CELLS="{cells}" make matrix')
+    more = []
+    for r in rows:
+        cell = f"{r['scenario']}/{r['impairment']}"
+        if not r["wants_more"] or cell in short.get(r["scale"], ()):
+            continue
+        dflt = default_of(r["contenders"])
+        pair = [dflt, r["rival"]]
+        # (a seed tried counts, its run lost or beyond the link: matrix.sh
+        # takes it as stored; new seeds, as many as the fewer runs lack)
+        tried_seeds = {e["seed"] for e in recs if e["contender"] in pair
+                       and (e["scale"], e["scenario"], e["impairment"], e["proto"])
+                       == (r["scale"], r["scenario"], r["impairment"], r["proto"])}
+        lack = CLOSE_N - min(r["contenders"][c]["n"] for c in pair)
+        seeds = [s for s in range(1, 1000) if s not in tried_seeds][:lack]
+        env = "REALTIME=1 " if r["scale"] == 1 else ""
+        more.append(f'{env}KVER={o.kver} SEEDS="{" ".join(map(str, seeds))}" CELLS="{cell}" '
+                    f'PROTOS={r["proto"]} CONTENDERS="{",".join(pair)}" make matrix')
+    if more:
+        lines.append(f"# to n = {CLOSE_N}: the default and its closest rival within "
+                     f"{CLOSE * 100:g} points")
+        lines += more
+    if len(lines) == 1 + (sources != tree):
+        lines.append(f"# every cell has n >= {MIN_N}, and n >= {CLOSE_N} where the default "
+                     f"and its rival are close: nothing to run")
+    print("\n".join(lines))
+
+
 def as_pair(v):
     """compare's --as AFTER=BEFORE: the two contenders' names"""
     after, eq, before = v.partition("=")
@@ -754,8 +843,14 @@ def main():
     c.add_argument("--as", dest="as_", action="append", default=[], metavar="AFTER=BEFORE",
                    type=as_pair, help="compare the after code's contender AFTER with the "
                    "before code's BEFORE (repeatable)")
+    p = sub.add_parser("plan")
+    p.add_argument("--store", required=True)
+    p.add_argument("--sources", default=None)
+    p.add_argument("--kver", default="6.12")
     o = ap.parse_args()
-    if o.cmd == "ingest":
+    if o.cmd == "plan":
+        plan(o)
+    elif o.cmd == "ingest":
         ingest(o)
     elif o.cmd == "compare":
         compare(o)

@@ -11,6 +11,7 @@
 # code: medians, 95 % intervals, wins and ties.
 #
 #   matrix.sh [--realtime]
+#   matrix.sh --sources	the hash of the sources, as the store keys them
 #
 # A unit is a cell (a scenario under one of guest.py's IMPAIR) and a seed:
 # one VM runs every contender, TCP and UDP, in the seed's own order. Its
@@ -83,6 +84,8 @@ src_paths=(sch_er2bc include tools/abwd tools/experiments/guest.py tools/experim
 	tools/experiments/owd.py tools/experiments/nftcount.py)
 sources=$(cd "$top" && git ls-files -co --exclude-standard -- "${src_paths[@]}" | sort |
 	xargs sha256sum | sha256sum | cut -c1-12)
+# (matrix.sh --sources: the hash alone, for matrix-report.py plan)
+[ "${1:-}" = --sources ] && { echo "$sources"; exit 0; }
 commit=$(cd "$top" && git rev-parse --short=12 HEAD)
 [ -z "$(cd "$top" && git status --porcelain -- "${src_paths[@]}")" ] || commit+=-dirty
 echo "matrix: commit $commit, sources $sources; ${scale}x; seeds $seeds" >&2

@@ -14,7 +14,8 @@ PKGS=(
 	# kernels the tests boot, and their headers for out-of-tree builds
 	linux-image-amd64 linux-headers-amd64		# Debian 12's 6.1 LTS
 	linux-image-6.12-amd64 linux-headers-6.12-amd64	# 6.12 LTS (security archive)
-	linux-source-6.12 unifdef			# debug kernel, checkpatch, the in-tree series
+	linux-source-6.12 unifdef			# checkpatch, the in-tree series, YNL (the debug
+							# kernel: the newest source, build-debug-kernel.sh)
 	# build; libssl-dev is also er2bc-abwd's libcrypto (HMAC-SHA-256)
 	build-essential bc bison flex libelf-dev libssl-dev dwarves
 	xz-utils zstd pkg-config sparse libmnl-dev python3

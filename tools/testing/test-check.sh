@@ -374,6 +374,33 @@ python3 "$verdict" list --kver a --manifest "$work/like" >"$work/like.out" 2>&1
 [ $? = 1 ] && grep -q "a loop of like lines" "$work/like.out"
 ok $? "like: a loop of like lines is an error"
 
+# --- the debug kernel's source when Debian's archive cannot be asked: the
+# newest fetched before, said so; none, an error that says why
+bdk=$top/tools/testing/vm/build-debug-kernel.sh
+mkdir -p "$work/cache/kernel-source"
+out=$(ER2BC_CACHE=$work/cache ER2BC_DEBIAN_MIRROR=http://127.0.0.1:9/debian \
+	ER2BC_ROOT_WEEK=test "$bdk" --source 2>&1)
+[ $? != 0 ] && [[ "$out" == *"could not be asked"*"none was fetched before"* ]] &&
+	grep -q "Failed to fetch http://127.0.0.1:9/debian/dists/trixie-backports" \
+		"$work/cache/kernel-source/apt/update.log"
+ok $? "debug kernel: no archive and no source fetched before: refused, saying why ($out)"
+for v in 7.2.9-1~bpo13+1 7.2.12-1~bpo13+1; do
+	touch "$work/cache/kernel-source/linux-source-7.2-$v.tar.xz"
+done
+out=$(ER2BC_CACHE=$work/cache ER2BC_DEBIAN_MIRROR=http://127.0.0.1:9/debian \
+	ER2BC_ROOT_WEEK=test "$bdk" --source 2>"$work/err")
+[ "$out" = "7.2.12-1~bpo13+1 $work/cache/kernel-source/linux-source-7.2-7.2.12-1~bpo13+1.tar.xz" ] &&
+	grep -q "could not be asked.*the source fetched before, 7.2.12-1~bpo13+1" "$work/err"
+ok $? "debug kernel: no archive: the newest source fetched before, said so ($out; $(cat "$work/err"))"
+[ ! -e "$work/cache/kernel-source/week-test" ]
+ok $? "debug kernel: no archive: the week's choice is left to the next call that reaches it"
+echo "7.3.4-1~bpo13+1 $work/cache/kernel-source/gone dir/linux-source-7.3-7.3.4-1~bpo13+1.tar.xz" \
+	>"$work/cache/kernel-source/week-test"
+out=$(ER2BC_CACHE=$work/cache ER2BC_DEBIAN_MIRROR=http://127.0.0.1:9/debian \
+	ER2BC_ROOT_WEEK=test "$bdk" --source 2>&1)
+[ "$out" = "7.3.4-1~bpo13+1 $work/cache/kernel-source/gone dir/linux-source-7.3-7.3.4-1~bpo13+1.tar.xz" ]
+ok $? "debug kernel: the week's source stands, its tarball gone or not (a build of it may be done) ($out)"
+
 # --- the real manifest: it parses, and lists what the tree has
 python3 "$verdict" list --kver kcsan >"$work/list.kcsan" 2>"$work/err" &&
 	grep -qx tcp_rcvmgr/rcvmgr_hooks "$work/list.kcsan"

@@ -42,7 +42,10 @@ guest_root() {
 bad_log='(WARNING:|BUG:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|'
 bad_log+='possible recursive locking|possible circular locking|inconsistent lock state|'
 bad_log+='suspicious RCU usage|refcount_t:|rcu: INFO: .* detected stalls|'
-bad_log+='unreferenced object|list_(add|del) corruption|sleeping function called from invalid context)'
+bad_log+='unreferenced object|list_(add|del) corruption|sleeping function called from invalid context|'
+# (and a notice that the modules use what the kernel is removing: 7.3
+# names a work function queued on a deprecated workqueue, once)
+bad_log+='\[(sch_er2bc|tcp_rcvmgr)[a-z_]*\] enqueued on deprecated workqueue)'
 
 # kernel_lines: of a guest's log on stdin, the kernel's lines (timestamped;
 # the tests' own output is not scanned), without the console's CRs

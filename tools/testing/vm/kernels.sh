@@ -29,7 +29,9 @@ own_dir() { "$here/build-debug-kernel.sh" "$1"; }
 krel_of() {
 	local kver=$1 k
 	if own_kernel "$kver"; then
-		cat "$(own_dir "$kver")/include/config/kernel.release"
+		# (each on its own: a failure inside $(...) in an argument is lost)
+		k=$(own_dir "$kver") || exit
+		cat "$k/include/config/kernel.release"
 		return
 	fi
 	local root pat=$kver.[0-9]*
@@ -78,7 +80,8 @@ extract_vmlinux() {
 image_of() {
 	local kver=$1 krel out kroot vmlinuz
 	if own_kernel "$kver"; then
-		echo "$(own_dir "$kver")/vmlinux"
+		out=$(own_dir "$kver") || exit
+		echo "$out/vmlinux"
 		return
 	fi
 	krel=$(krel_of "$kver")
