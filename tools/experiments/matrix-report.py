@@ -764,15 +764,17 @@ def plan(o):
         # (a store of the paper's start: its contenders without it)
         want = {k: (cells, {c.replace(W_INI_QDISC, "") for c in names})
                 for k, (cells, names) in want.items()}
-    tried = collections.Counter()
-    for r in rows:
-        for name, c in r["contenders"].items():
-            tried[(r["scale"], f"{r['scenario']}/{r['impairment']}", r["proto"], name)] = \
-                c["n"] + c["lost"] + c["out_of_bounds"]
+    # the runs tried and their seeds, per (scale, cell, protocol, contender):
+    # a run lost or beyond the link was tried too, and matrix.sh takes its
+    # seed as stored
+    tried = collections.defaultdict(set)
+    for e in recs:
+        tried[(e["scale"], f"{e['scenario']}/{e['impairment']}", e["proto"],
+               e["contender"])].add(e["seed"])
     short = {}
     for scale, (cells, names) in want.items():
         for cell in cells:
-            if min(tried[(scale, cell, p, c)] for p in ("tcp", "udp") for c in names) < MIN_N:
+            if min(len(tried[(scale, cell, p, c)]) for p in ("tcp", "udp") for c in names) < MIN_N:
                 short.setdefault(scale, set()).add(cell)
     for scale in sorted(short, reverse=True):
         cells = " ".join(sorted(short[scale]))
@@ -787,13 +789,10 @@ def plan(o):
             continue
         dflt = default_of(r["contenders"])
         pair = [dflt, r["rival"]]
-        # (a seed tried counts, its run lost or beyond the link: matrix.sh
-        # takes it as stored; new seeds, as many as the fewer runs lack)
-        tried_seeds = {e["seed"] for e in recs if e["contender"] in pair
-                       and (e["scale"], e["scenario"], e["impairment"], e["proto"])
-                       == (r["scale"], r["scenario"], r["impairment"], r["proto"])}
+        # (new seeds, as many as the fewer sound runs lack)
+        seen = set().union(*(tried[(r["scale"], cell, r["proto"], c)] for c in pair))
         lack = CLOSE_N - min(r["contenders"][c]["n"] for c in pair)
-        seeds = [s for s in range(1, 1000) if s not in tried_seeds][:lack]
+        seeds = [s for s in range(1, 1000) if s not in seen][:lack]
         env = "REALTIME=1 " if r["scale"] == 1 else ""
         more.append(f'{env}KVER={o.kver} SEEDS="{" ".join(map(str, seeds))}" CELLS="{cell}" '
                     f'PROTOS={r["proto"]} CONTENDERS="{",".join(pair)}" make matrix')
@@ -801,7 +800,7 @@ def plan(o):
         lines.append(f"# to n = {CLOSE_N}: the default and its closest rival within "
                      f"{CLOSE * 100:g} points")
         lines += more
-    if len(lines) == 1 + (sources != tree):
+    if not short and not more:
         lines.append(f"# every cell has n >= {MIN_N}, and n >= {CLOSE_N} where the default "
                      f"and its rival are close: nothing to run")
     print("\n".join(lines))

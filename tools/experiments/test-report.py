@@ -7,7 +7,6 @@ python3-matplotlib)."""
 import argparse
 import contextlib
 import importlib.util
-import glob
 import io
 import json
 import os
@@ -100,14 +99,18 @@ ok(got == (None, None), f"no fixed ABW: no error, no ratio (got {got})")
 
 
 # compare(): two measured codes from a store, seed by seed
-def stored(store, sources, seed, short, contender="er2bc:loss"):
+def stored(store, sources, seed, short, contender="er2bc:loss", **more):
+    """a run in the store, where ingest() would put it: DBHPF elastic TCP at
+    4x, 120 s, unless MORE says otherwise"""
     e = {"sources": sources, "kver": "6.12", "scale": 4.0, "duration": 120.0,
          "scenario": "dbhpf", "impairment": "elastic", "proto": "tcp", "contender": contender,
          "seed": seed, "commit": "c", "started": f"2026-12-02T0{seed}:00", "bounds": [],
-         "shortage": [short] * 3 + [1.0, 1.0], "p1_owd_p99_ms": 100.0}
-    d = os.path.join(store, sources, "6.12", "4x-120s", "dbhpf-elastic")
+         "shortage": [short] * 3 + [1.0, 1.0], "p1_owd_p99_ms": 100.0, **more}
+    d = os.path.join(store, sources, e["kver"], f"{e['scale']:g}x-{e['duration']:g}s",
+                     f"{e['scenario']}-{e['impairment']}")
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, f"tcp-{contender.replace(':', '-')}-s{seed}.json"), "w") as f:
+    with open(os.path.join(d, f"{e['proto']}-{contender.replace(':', '-')}-s{seed}.json"),
+              "w") as f:
         json.dump(e, f)
 
 
@@ -263,21 +266,15 @@ def plan(store, sources):
     return out.getvalue()
 
 
-def stored_all(store, sources, cell, seed, short):
+def stored_all(store, sources, cell, seed, short, **more):
     """every shipped contender's run of CELL (DBHPF) and SEED, TCP and UDP,
     each short by SHORT[contender] (default 0.5)"""
+    figures = {k: 1.0 for k in ("utilization", "p1_owd_p99_ms", "p1_owd_p50_ms", "w_ratio",
+                                "cross_bps", "bulk_bps")}
     for c in guest.CONTENDERS:
         for proto in ("tcp", "udp"):
-            e = {"sources": sources, "kver": "6.12", "scale": 4.0, "duration": 120.0,
-                 "scenario": "dbhpf", "impairment": cell, "proto": proto, "contender": c,
-                 "seed": seed, "commit": "c", "started": f"2026-12-02T0{seed}:00", "bounds": [],
-                 "shortage": [short.get(c, 0.5) + 0.001 * seed] * 3 + [1.0, 1.0],
-                 **{k: 1.0 for k in ("utilization", "p1_owd_p99_ms", "p1_owd_p50_ms",
-                                     "w_ratio", "cross_bps", "bulk_bps")}}
-            d = os.path.join(store, sources, "6.12", "4x-120s", f"dbhpf-{cell}")
-            os.makedirs(d, exist_ok=True)
-            with open(os.path.join(d, f"{proto}-{c.replace(':', '-')}-s{seed}.json"), "w") as f:
-                json.dump(e, f)
+            stored(store, sources, seed, short.get(c, 0.5) + 0.001 * seed, c, impairment=cell,
+                   proto=proto, **figures, **more)
 
 
 with tempfile.TemporaryDirectory() as store:
@@ -292,22 +289,9 @@ with tempfile.TemporaryDirectory() as store:
     # the default's run of seed 6 in elastic TCP, lost: a seed tried; and
     # deep's seeds 3-5 at another scenario length, which make matrix
     # does not run: not counted
-    lost = {"sources": "cccc", "kver": "6.12", "scale": 4.0, "duration": 120.0,
-            "scenario": "dbhpf", "impairment": "elastic", "proto": "tcp", "contender": dflt,
-            "seed": 6, "commit": "c", "started": "2026-12-02T06:00", "bounds": [], "lost": True}
-    with open(os.path.join(store, "cccc", "6.12", "4x-120s", "dbhpf-elastic",
-                           f"tcp-{dflt.replace(':', '-')}-s6.json"), "w") as f:
-        json.dump(lost, f)
+    stored(store, "cccc", 6, 0.2, dflt, lost=True)
     for seed in range(3, 6):
-        stored_all(store, "cccc", "deep", seed, {})
-    for path in glob.glob(os.path.join(store, "cccc", "6.12", "4x-120s", "dbhpf-deep", "*")):
-        e = json.load(open(path))
-        if e["seed"] >= 3:
-            e["duration"] = 60.0
-            os.makedirs(os.path.join(store, "cccc", "6.12", "4x-60s", "dbhpf-deep"), exist_ok=True)
-            with open(path.replace("4x-120s", "4x-60s"), "w") as f:
-                json.dump(e, f)
-            os.remove(path)
+        stored_all(store, "cccc", "deep", seed, {}, duration=60.0)
     text = plan(store, "cccc")
     lines = text.splitlines()
     first = next((ln for ln in lines if ln.startswith("KVER=6.12 SEEDS=\"1 2 3 4 5\"")), "")

@@ -376,10 +376,13 @@ ok $? "like: a loop of like lines is an error"
 
 # --- the debug kernel's source when Debian's archive cannot be asked: the
 # newest fetched before, said so; none, an error that says why
-bdk=$top/tools/testing/vm/build-debug-kernel.sh
+# bdk_source: the source build-debug-kernel.sh picks, the archive unreachable
+bdk_source() {
+	ER2BC_CACHE=$work/cache ER2BC_DEBIAN_MIRROR=http://127.0.0.1:9/debian ER2BC_ROOT_WEEK=test \
+		"$top/tools/testing/vm/build-debug-kernel.sh" --source
+}
 mkdir -p "$work/cache/kernel-source"
-out=$(ER2BC_CACHE=$work/cache ER2BC_DEBIAN_MIRROR=http://127.0.0.1:9/debian \
-	ER2BC_ROOT_WEEK=test "$bdk" --source 2>&1)
+out=$(bdk_source 2>&1)
 [ $? != 0 ] && [[ "$out" == *"could not be asked"*"none was fetched before"* ]] &&
 	grep -q "Failed to fetch http://127.0.0.1:9/debian/dists/trixie-backports" \
 		"$work/cache/kernel-source/apt/update.log"
@@ -387,8 +390,7 @@ ok $? "debug kernel: no archive and no source fetched before: refused, saying wh
 for v in 7.2.9-1~bpo13+1 7.2.12-1~bpo13+1; do
 	touch "$work/cache/kernel-source/linux-source-7.2-$v.tar.xz"
 done
-out=$(ER2BC_CACHE=$work/cache ER2BC_DEBIAN_MIRROR=http://127.0.0.1:9/debian \
-	ER2BC_ROOT_WEEK=test "$bdk" --source 2>"$work/err")
+out=$(bdk_source 2>"$work/err")
 [ "$out" = "7.2.12-1~bpo13+1 $work/cache/kernel-source/linux-source-7.2-7.2.12-1~bpo13+1.tar.xz" ] &&
 	grep -q "could not be asked.*the source fetched before, 7.2.12-1~bpo13+1" "$work/err"
 ok $? "debug kernel: no archive: the newest source fetched before, said so ($out; $(cat "$work/err"))"
@@ -396,8 +398,7 @@ ok $? "debug kernel: no archive: the newest source fetched before, said so ($out
 ok $? "debug kernel: no archive: the week's choice is left to the next call that reaches it"
 echo "7.3.4-1~bpo13+1 $work/cache/kernel-source/gone dir/linux-source-7.3-7.3.4-1~bpo13+1.tar.xz" \
 	>"$work/cache/kernel-source/week-test"
-out=$(ER2BC_CACHE=$work/cache ER2BC_DEBIAN_MIRROR=http://127.0.0.1:9/debian \
-	ER2BC_ROOT_WEEK=test "$bdk" --source 2>&1)
+out=$(bdk_source 2>&1)
 [ "$out" = "7.3.4-1~bpo13+1 $work/cache/kernel-source/gone dir/linux-source-7.3-7.3.4-1~bpo13+1.tar.xz" ]
 ok $? "debug kernel: the week's source stands, its tarball gone or not (a build of it may be done) ($out)"
 
