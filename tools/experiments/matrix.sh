@@ -96,7 +96,8 @@ ncont=$(echo "$contenders" | tr ',' '\n' | wc -l)
 unit_dur() { echo "${DURATION:-$([ "$1" = dbhpf ] && echo 120 || echo 160)}"; }
 # stored SCEN IMP SEED: whether the store has every run the unit would make
 # (PROTO-CONTENDER-sSEED.json, a lost one too: it was tried twice) for
-# these sources on this kernel
+# these sources on this kernel; a perturbed run (.perturbed.json,
+# matrix-report.py's perturbed()) is not, and its unit runs again
 stored() {
 	local d p c
 	d=$store/$sources/$kver/${scale}x-$(unit_dur "$1")s/$1-$2

@@ -104,13 +104,12 @@ def stored(store, sources, seed, short, contender="er2bc:loss", **more):
     4x, 120 s, unless MORE says otherwise"""
     e = {"sources": sources, "kver": "6.12", "scale": 4.0, "duration": 120.0,
          "scenario": "dbhpf", "impairment": "elastic", "proto": "tcp", "contender": contender,
-         "seed": seed, "commit": "c", "started": f"2026-12-02T0{seed}:00", "bounds": [],
+         "seed": seed, "commit": "c", "kernel": "6.12.0", "started": f"2026-12-02T0{seed}:00",
+         "bounds": [],
          "shortage": [short] * 3 + [1.0, 1.0], "p1_owd_p99_ms": 100.0, **more}
-    d = os.path.join(store, sources, e["kver"], f"{e['scale']:g}x-{e['duration']:g}s",
-                     f"{e['scenario']}-{e['impairment']}")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, f"{e['proto']}-{contender.replace(':', '-')}-s{seed}.json"),
-              "w") as f:
+    path = mr.store_path(store, e)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
         json.dump(e, f)
 
 
@@ -266,15 +265,18 @@ def plan(store, sources):
     return out.getvalue()
 
 
+# the figures a report reads beside the shortage, all 1
+FIGURES = {k: 1.0 for k in ("utilization", "p1_owd_p99_ms", "p1_owd_p50_ms", "w_ratio",
+                            "cross_bps", "bulk_bps")}
+
+
 def stored_all(store, sources, cell, seed, short, **more):
     """every shipped contender's run of CELL (DBHPF) and SEED, TCP and UDP,
     each short by SHORT[contender] (default 0.5)"""
-    figures = {k: 1.0 for k in ("utilization", "p1_owd_p99_ms", "p1_owd_p50_ms", "w_ratio",
-                                "cross_bps", "bulk_bps")}
     for c in guest.CONTENDERS:
         for proto in ("tcp", "udp"):
             stored(store, sources, seed, short.get(c, 0.5) + 0.001 * seed, c, impairment=cell,
-                   proto=proto, **figures, **more)
+                   proto=proto, **FIGURES, **more)
 
 
 with tempfile.TemporaryDirectory() as store:
@@ -309,6 +311,104 @@ with tempfile.TemporaryDirectory() as store:
        f"plan: to n = 10 the default and its rival within 5 points, in each protocol, "
        f"not in the cell 20 points apart; a seed whose run was lost not asked again "
        f"(got {close})")
+
+# perturbed runs (the guest's sampler over LATE_MS late): stored apart,
+# left out of the figures, counted, and run again
+LATE = {"sampler_late_ms": {"p50": 3, "p99": mr.LATE_MS + 1, "max": 400}}
+ON_TIME = {"sampler_late_ms": {"p50": 1, "p99": mr.LATE_MS, "max": 60}}
+
+
+def unit(d, seed, runs):
+    """a unit's runs.json, as guest.py --matrix writes it: RUNS, (mode,
+    lateness) pairs, UDP in DBHPF loss1, 20 samples at 0.5 Mbit/s each flow"""
+    def one(mode, late):
+        t = [float(k) for k in range(21)]
+        return {"proto": "udp", "mode": mode, "estimator_mode": None, "seed": seed,
+                "samples": {"t": t, "bytes": [[k * 62_500] * 5 for k in range(21)],
+                            "abw": [5_000_000] * 21, "w": [None] * 21, "r": [None] * 21},
+                **late}
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "runs.json"), "w") as f:
+        json.dump({"matrix": True, "scenario": "dbhpf", "impair": "loss1", "scale": 1,
+                   "duration": 20, "kernel": "6.12.0", "necessary": 400_000, "seed": seed,
+                   "runs": [one(m, late) for m, late in runs]}, f)
+
+
+def ingest(store, d):
+    class O:
+        pass
+    o = O()
+    o.input, o.store, o.commit, o.sources, o.kver = [d], store, "c", "ffff", "6.12"
+    with contextlib.redirect_stdout(io.StringIO()):
+        mr.ingest(o)
+    return sorted(os.path.relpath(p, store) for p in
+                  __import__("glob").glob(f"{store}/**/*.json", recursive=True))
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    store = os.path.join(tmp, "store")
+    where = "ffff/6.12/1x-20s/dbhpf-loss1/"
+    unit(os.path.join(tmp, "u1"), 1, [("none", LATE), ("htb", ON_TIME)])
+    got = ingest(store, os.path.join(tmp, "u1"))
+    ok(got == [where + "udp-htb-s1.json", where + "udp-none-s1.perturbed.json"],
+       f"ingest: a run over {mr.LATE_MS} ms late stored apart, one at {mr.LATE_MS} as a run "
+       f"(got {got})")
+    # the unit again (matrix.sh: its pfifo run is not stored): pfifo on
+    # time, htb late this time
+    unit(os.path.join(tmp, "u2"), 1, [("none", ON_TIME), ("htb", LATE)])
+    got = ingest(store, os.path.join(tmp, "u2"))
+    ok(got == [where + "udp-htb-s1.json", where + "udp-none-s1.json",
+               where + "udp-none-s1.perturbed.json"],
+       f"ingest: the repeated run stored beside the perturbed one; a perturbed run where "
+       f"a sound one is stored, not (got {got})")
+    recs = mr.load(store, "ffff")
+    row = mr.aggregate(recs)[0]["contenders"]
+    ok(len(recs) == 3 and row["none"]["n"] == 1 and row["none"]["perturbed"] == 1
+       and row["htb"]["n"] == 1 and row["htb"]["perturbed"] == 0,
+       f"load, aggregate: the perturbed run and its repeat are two records; the figures "
+       f"take the sound one and count the other (got {row['none']}, {row['htb']})")
+
+with tempfile.TemporaryDirectory() as store:
+    # the default's TCP run of seed 3 perturbed (its shortage 90 %) and
+    # run again (20 %); seed 5's perturbed and not yet run again
+    for seed in range(1, 6):
+        stored(store, "eeee", seed, 0.2 + 0.001 * seed, dflt, **ON_TIME, **FIGURES)
+        stored(store, "eeee", seed, 0.5 + 0.001 * seed, "none", **FIGURES)
+    for seed in (3, 5):
+        stored(store, "eeee", seed, 0.9, dflt, **LATE, **FIGURES)
+    row = mr.aggregate(mr.load(store, "eeee"))[0]["contenders"][dflt]
+    ok(row["n"] == 5 and row["perturbed"] == 2 and row["p13"]["median"] < 0.21,
+       f"aggregate: perturbed runs left out of n and the median, counted (got n {row['n']}, "
+       f"perturbed {row['perturbed']}, median {row['p13']['median']})")
+    os.remove(mr.store_path(store, {"sources": "eeee", "kver": "6.12", "scale": 4.0,
+                                    "duration": 120.0, "scenario": "dbhpf",
+                                    "impairment": "elastic", "proto": "tcp",
+                                    "contender": dflt, "seed": 5}))
+    text = plan(store, "eeee")
+    ok('SEEDS="1 2 3 4 5"' in text and "dbhpf/elastic" in text.split("REALTIME")[0],
+       f"plan: a cell whose perturbed run was not run again is short of n = 5 (got {text!r})")
+    for seed in range(1, 6):
+        stored(store, "gggg", seed, 0.9, dflt, **FIGURES)
+        stored(store, "gggg", seed, 0.5 + 0.001 * seed, "none", **FIGURES)
+    rows, _ = compare(store, "gggg", "eeee")
+    byc = {r["contender"]: r for r in rows}
+    ok(byc[dflt]["after"]["n"] == 4 and byc[dflt]["paired"]["n"] == 4
+       and byc[dflt]["after"]["median"] < 0.21,
+       f"compare: perturbed runs left out (got {byc[dflt]['after']}, "
+       f"{byc[dflt]['paired']})")
+    with tempfile.TemporaryDirectory() as out:
+        class O:
+            pass
+        o = O()
+        o.store, o.sources, o.all, o.out, o.command = store, "eeee", False, out, "make matrix"
+        with contextlib.redirect_stdout(io.StringIO()) as md:
+            mr.write_report(o)
+        md = md.getvalue()
+        rep = json.load(open(os.path.join(out, "report.json")))
+    ok(rep["perturbed"] == 2 and "2 perturbed" in md and "seed 3: 51" in md
+       and "perturbed 2)" in md,
+       f"report: the perturbed runs counted in the header and the cell, and listed with "
+       f"their lateness (got {rep['perturbed']}, {md[:400]!r})")
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "matrix.sh")) as f:
     sh = f.read()
