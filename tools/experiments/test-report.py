@@ -312,8 +312,9 @@ with tempfile.TemporaryDirectory() as store:
        f"not in the cell 20 points apart; a seed whose run was lost not asked again "
        f"(got {close})")
 
-# perturbed runs (the guest's sampler over LATE_MS late): stored apart,
-# left out of the figures, counted, and run again
+# perturbed units (a quarter or more of their runs with the guest's
+# sampler over LATE_MS late): their runs stored apart, left out of the
+# figures, counted, and the unit run again
 LATE = {"sampler_late_ms": {"p50": 3, "p99": mr.LATE_MS + 1, "max": 400}}
 ON_TIME = {"sampler_late_ms": {"p50": 1, "p99": mr.LATE_MS, "max": 60}}
 
@@ -345,51 +346,71 @@ def ingest(store, d):
                   __import__("glob").glob(f"{store}/**/*.json", recursive=True))
 
 
+MODES = ("none", "htb", "cake", "static")
 with tempfile.TemporaryDirectory() as tmp:
     store = os.path.join(tmp, "store")
     where = "ffff/6.12/1x-20s/dbhpf-loss1/"
-    unit(os.path.join(tmp, "u1"), 1, [("none", LATE), ("htb", ON_TIME)])
+    # seed 1: one run of four late (a quarter): the unit's runs perturbed,
+    # all of them; seed 2: none late
+    unit(os.path.join(tmp, "u1"), 1, [("none", LATE)] + [(m, ON_TIME) for m in MODES[1:]])
+    unit(os.path.join(tmp, "u2"), 2, [(m, ON_TIME) for m in MODES])
     got = ingest(store, os.path.join(tmp, "u1"))
-    ok(got == [where + "udp-htb-s1.json", where + "udp-none-s1.perturbed.json"],
-       f"ingest: a run over {mr.LATE_MS} ms late stored apart, one at {mr.LATE_MS} as a run "
-       f"(got {got})")
-    # the unit again (matrix.sh: its pfifo run is not stored): pfifo on
-    # time, htb late this time
-    unit(os.path.join(tmp, "u2"), 1, [("none", ON_TIME), ("htb", LATE)])
-    got = ingest(store, os.path.join(tmp, "u2"))
-    ok(got == [where + "udp-htb-s1.json", where + "udp-none-s1.json",
-               where + "udp-none-s1.perturbed.json"],
-       f"ingest: the repeated run stored beside the perturbed one; a perturbed run where "
-       f"a sound one is stored, not (got {got})")
+    ingest(store, os.path.join(tmp, "u2"))
+    ok(got == [where + f"udp-{m}-s1.perturbed.json" for m in sorted(MODES)]
+       and all(json.load(open(os.path.join(store, p)))["perturbed"] for p in got),
+       f"ingest: a unit with a quarter of its runs over {mr.LATE_MS} ms late: every run "
+       f"stored apart, marked perturbed (got {got})")
+    # seed 3: one of five late: the unit kept time, the late run too
+    unit(os.path.join(tmp, "u3"), 3, [("none", LATE)] + [(m, ON_TIME) for m in MODES[1:]]
+         + [("er2bc", ON_TIME)])
+    got = [p for p in ingest(store, os.path.join(tmp, "u3")) if "-s3" in p]
+    ok(got == sorted(where + f"udp-{m}-s3.json" for m in MODES + ("er2bc",)),
+       f"ingest: one run of five late, under a quarter: the unit's runs stored as runs, the "
+       f"late one too (got {got})")
+    # seed 1 again (matrix.sh: its runs are not stored): on time, then
+    # perturbed once more
+    unit(os.path.join(tmp, "u1b"), 1, [(m, ON_TIME) for m in MODES])
+    ingest(store, os.path.join(tmp, "u1b"))
+    unit(os.path.join(tmp, "u1c"), 1, [(m, LATE) for m in MODES])
+    got = [p for p in ingest(store, os.path.join(tmp, "u1c")) if "-s1" in p]
+    ok(got == sorted([where + f"udp-{m}-s1.json" for m in MODES]
+                     + [where + f"udp-{m}-s1.perturbed.json" for m in MODES]),
+       f"ingest: the repeated unit's runs stored beside the perturbed ones; a perturbed "
+       f"unit where sound runs are stored, not stored (got {got})")
     recs = mr.load(store, "ffff")
     row = mr.aggregate(recs)[0]["contenders"]
-    ok(len(recs) == 3 and row["none"]["n"] == 1 and row["none"]["perturbed"] == 1
-       and row["htb"]["n"] == 1 and row["htb"]["perturbed"] == 0,
-       f"load, aggregate: the perturbed run and its repeat are two records; the figures "
-       f"take the sound one and count the other (got {row['none']}, {row['htb']})")
+    ok(len(recs) == 17 and all(row[m]["n"] == 3 and row[m]["perturbed"] == 1 for m in MODES),
+       f"load, aggregate: a perturbed run and its repeat are two records; the figures "
+       f"take the sound ones and count the others (got {len(recs)} records, "
+       f"{[(m, row[m]['n'], row[m]['perturbed']) for m in MODES]})")
 
 with tempfile.TemporaryDirectory() as store:
     # the default's TCP run of seed 3 perturbed (its shortage 90 %) and
-    # run again (20 %); seed 5's perturbed and not yet run again
+    # run again (20 %); seed 5's perturbed and not yet run again, and out
+    # of bounds as well; a record from before the verdict was stored, late
+    # by its numbers, taken as it was stored
     for seed in range(1, 6):
         stored(store, "eeee", seed, 0.2 + 0.001 * seed, dflt, **ON_TIME, **FIGURES)
-        stored(store, "eeee", seed, 0.5 + 0.001 * seed, "none", **FIGURES)
-    for seed in (3, 5):
-        stored(store, "eeee", seed, 0.9, dflt, **LATE, **FIGURES)
-    row = mr.aggregate(mr.load(store, "eeee"))[0]["contenders"][dflt]
-    ok(row["n"] == 5 and row["perturbed"] == 2 and row["p13"]["median"] < 0.21,
-       f"aggregate: perturbed runs left out of n and the median, counted (got n {row['n']}, "
-       f"perturbed {row['perturbed']}, median {row['p13']['median']})")
+        stored(store, "eeee", seed, 0.5 + 0.001 * seed, "none",
+               **(LATE if seed == 2 else ON_TIME), **FIGURES)
+    stored(store, "eeee", 3, 0.9, dflt, perturbed=True, **LATE, **FIGURES)
+    stored(store, "eeee", 5, 0.9, dflt, perturbed=True, **LATE, **FIGURES,
+           bounds=["the flows received 9 Mbit/s"])
+    rows = mr.aggregate(mr.load(store, "eeee"))[0]["contenders"]
+    row = rows[dflt]
+    ok(row["n"] == 5 and row["perturbed"] == 2 and row["out_of_bounds"] == 0
+       and row["p13"]["median"] < 0.21 and rows["none"]["n"] == 5,
+       f"aggregate: perturbed runs left out of n and the median and counted, one beyond the "
+       f"link too counted as perturbed; an older record late by its numbers kept (got n "
+       f"{row['n']}, perturbed {row['perturbed']}, bounds {row['out_of_bounds']}, median "
+       f"{row['p13']['median']}, pfifo n {rows['none']['n']})")
+    for seed in range(1, 6):
+        stored(store, "gggg", seed, 0.9, dflt, **FIGURES)
+        stored(store, "gggg", seed, 0.5 + 0.001 * seed, "none", **FIGURES)
     os.remove(mr.store_path(store, {"sources": "eeee", "kver": "6.12", "scale": 4.0,
                                     "duration": 120.0, "scenario": "dbhpf",
                                     "impairment": "elastic", "proto": "tcp",
                                     "contender": dflt, "seed": 5}))
-    text = plan(store, "eeee")
-    ok('SEEDS="1 2 3 4 5"' in text and "dbhpf/elastic" in text.split("REALTIME")[0],
-       f"plan: a cell whose perturbed run was not run again is short of n = 5 (got {text!r})")
-    for seed in range(1, 6):
-        stored(store, "gggg", seed, 0.9, dflt, **FIGURES)
-        stored(store, "gggg", seed, 0.5 + 0.001 * seed, "none", **FIGURES)
     rows, _ = compare(store, "gggg", "eeee")
     byc = {r["contender"]: r for r in rows}
     ok(byc[dflt]["after"]["n"] == 4 and byc[dflt]["paired"]["n"] == 4
@@ -405,10 +426,28 @@ with tempfile.TemporaryDirectory() as store:
             mr.write_report(o)
         md = md.getvalue()
         rep = json.load(open(os.path.join(out, "report.json")))
-    ok(rep["perturbed"] == 2 and "2 perturbed" in md and "seed 3: 51" in md
-       and "perturbed 2)" in md,
+    ok(rep["perturbed"] == 2 and rep["out_of_bounds"] == 0 and "2 runs of units that did not" in md
+       and "seed 3: 51" in md and "perturbed 2)" in md,
        f"report: the perturbed runs counted in the header and the cell, and listed with "
        f"their lateness (got {rep['perturbed']}, {md[:400]!r})")
+
+# plan: every shipped contender's five seeds in DBHPF elastic; the
+# default's TCP run of seed 2 perturbed: the cell short of n = 5 until it
+# is run again
+with tempfile.TemporaryDirectory() as store:
+    for seed in range(1, 6):
+        stored_all(store, "hhhh", "elastic", seed, {})
+    kw = {"sources": "hhhh", "kver": "6.12", "scale": 4.0, "duration": 120.0,
+          "scenario": "dbhpf", "impairment": "elastic", "proto": "tcp", "contender": dflt,
+          "seed": 2}
+    sound_path = mr.store_path(store, kw)
+    os.rename(sound_path, mr.store_path(store, {**kw, "perturbed": True}))
+    first = [ln for ln in plan(store, "hhhh").splitlines() if ln.startswith("KVER=")][0]
+    os.link(mr.store_path(store, {**kw, "perturbed": True}), sound_path)
+    again = [ln for ln in plan(store, "hhhh").splitlines() if ln.startswith("KVER=")][0]
+    ok("dbhpf/elastic " in first and "dbhpf/elastic " not in again,
+       f"plan: a cell whose perturbed run was not run again is short of n = 5, and not once "
+       f"it was (got {first!r}, then {again!r})")
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "matrix.sh")) as f:
     sh = f.read()
