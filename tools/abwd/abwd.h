@@ -36,6 +36,9 @@ void log_pri(int pri, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 #define log_warn(...)	log_pri(LOG_WARNING, __VA_ARGS__)
 #define log_msg(...)	log_pri(LOG_INFO, __VA_ARGS__)
 
+/* the release this daemon is (VERSION), as --version prints it */
+const char *abwd_release(void);
+
 /* CLOCK_MONOTONIC and CLOCK_REALTIME, ns */
 uint64_t mono_ns(void);
 uint64_t real_ns(void);

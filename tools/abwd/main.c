@@ -20,6 +20,11 @@
 #define ABWD_VERSION "unknown"
 #endif
 
+const char *abwd_release(void)
+{
+	return ABWD_VERSION;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,

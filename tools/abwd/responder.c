@@ -55,6 +55,17 @@ struct responder {
 
 	uint64_t requests, responses, no_snapshot, send_errors, rate_limited;
 	uint64_t probes, echoes, unstamped, probes_limited;
+	/*
+	 * The sender's hellos (wire.h): answered with this side's versions,
+	 * at most RL_HELLOS a second from one source; the last one's
+	 * versions, and when it came (unix seconds; 0: none yet, as from a
+	 * sender that speaks protocol 1)
+	 */
+	uint64_t hellos, hellos_limited;
+	uint16_t peer_protocol;
+	char peer_release[WIRE_RELEASE_LEN + 1];
+	uint64_t peer_hello_at;
+	struct rl_source rl_hello[RL_SOURCES];
 	struct rl_source rl_src[RL_SOURCES];
 	/* the probes' own: they do not use up the requests' share */
 	struct rl_source rl_probe[RL_SOURCES];
@@ -215,6 +226,18 @@ static void write_status(struct responder *r)
 	json_u64(&j, "echoed", r->echoes);
 	json_u64(&j, "unstamped", r->unstamped);
 	json_u64(&j, "rate_limited", r->probes_limited);
+	json_obj_close(&j);
+	json_u64(&j, "protocol", WIRE_PROTOCOL);
+	json_str(&j, "release", abwd_release());
+	/* the sender's, from its last hello: none from a sender of protocol 1 */
+	json_obj_open(&j, "peer_versions");
+	json_u64(&j, "hellos", r->hellos);
+	json_u64(&j, "hellos_rate_limited", r->hellos_limited);
+	if (r->peer_hello_at) {
+		json_u64(&j, "protocol", r->peer_protocol);
+		json_str(&j, "release", r->peer_release);
+		json_u64(&j, "unix_time_seconds", r->peer_hello_at);
+	}
 	json_obj_close(&j);
 	json_u64(&j, "rate_limit_per_second", r->c.rate_limit);
 	json_u64(&j, "rate_limited", r->rate_limited);
@@ -385,6 +408,68 @@ static void on_probe(struct responder *r, const uint8_t *buf, ssize_t n,
 	r->echoes++;
 }
 
+/*
+ * A hello (wire.h): this side's versions back, the hello's nonce and
+ * epoch with them. Checked as a request is (the peer prefixes, the tag);
+ * authenticated, a hello of an epoch older than the newest request taken
+ * is a replay (of a sender since restarted, perhaps on another release).
+ * No meter is asked: hello and reply count as data at both gateways.
+ * Every source has RL_HELLOS a second, in both modes: a reply is as large
+ * as its hello, and the sender sends one every HELLO_EVERY_NS.
+ */
+#define RL_HELLOS	1
+
+static void on_hello(struct responder *r, const uint8_t *buf, ssize_t n,
+		     const struct sockaddr *sa, socklen_t from_len, const struct pktinfo *pi)
+{
+	uint8_t out[WIRE_MAX_LEN];
+	char addr[ADDR_STRLEN];
+	struct wire_hello h;
+	enum wire_verdict v;
+	size_t len;
+	int ret;
+
+	v = wire_hello_decode(buf, (size_t)n, WIRE_HELLO, &r->c.key, &h);
+	if (v == WIRE_OK && !from_peer(&r->c, sa))
+		v = WIRE_UNEXPECTED;
+	else if (v == WIRE_OK && r->c.key.len && r->replay.have && h.epoch < r->replay.epoch)
+		v = WIRE_REPLAYED;
+	if (v != WIRE_OK) {
+		r->dropped[v]++;
+		log_limited(&r->rl_drop[v], "dropped a datagram from %s (%s, %zd bytes, a hello)",
+			    fmt_addr(addr, sizeof(addr), sa), wire_verdict_name(v), n);
+		return;
+	}
+	if (!rate_ok_in(r->rl_hello, RL_HELLOS, sa, mono_ns())) {
+		r->hellos_limited++;
+		return;
+	}
+	r->hellos++;
+	if (!r->peer_hello_at || h.protocol != r->peer_protocol ||
+	    strcmp(h.release, r->peer_release))
+		log_msg("the sender at %s runs er2bc %s, protocol %u; this side %s, protocol %u",
+			fmt_addr(addr, sizeof(addr), sa), h.release, h.protocol, abwd_release(),
+			WIRE_PROTOCOL);
+	r->peer_protocol = h.protocol;
+	snprintf(r->peer_release, sizeof(r->peer_release), "%s", h.release);
+	r->peer_hello_at = real_ns() / 1000000000ULL;
+	h = (struct wire_hello){
+		.type = WIRE_HELLO_REPLY,
+		.protocol = WIRE_PROTOCOL,
+		.nonce = h.nonce,
+		.epoch = h.epoch,
+	};
+	snprintf(h.release, sizeof(h.release), "%s", abwd_release());
+	len = wire_hello_encode(out, &h, &r->c.key);
+	ret = sock_send(r->fd, out, len, sa, from_len, pi);
+	if (ret) {
+		r->send_errors++;
+		snprintf(r->last_error, sizeof(r->last_error), "hello reply to %s: %s",
+			 fmt_addr(addr, sizeof(addr), sa), strerror(-ret));
+		log_limited(&r->rl_io, "%s", r->last_error);
+	}
+}
+
 static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 			const struct sockaddr_storage *from, socklen_t from_len,
 			const struct pktinfo *pi)
@@ -403,6 +488,10 @@ static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 	r->dirty = true;
 	if (n <= WIRE_MAX_LEN && wire_type(buf, (size_t)n) == WIRE_PROBE) {
 		on_probe(r, buf, n, sa, from_len, pi);
+		return;
+	}
+	if (n <= WIRE_MAX_LEN && wire_type(buf, (size_t)n) == WIRE_HELLO) {
+		on_hello(r, buf, n, sa, from_len, pi);
 		return;
 	}
 	if (n > WIRE_MAX_LEN)

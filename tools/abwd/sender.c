@@ -110,6 +110,22 @@ struct sender {
 	uint64_t once;			/* --once: stop after this many; 0: never */
 
 	/*
+	 * Hellos (wire.h): the responder's versions, asked with the first
+	 * request and every HELLO_EVERY requests after, every HELLO_RETRY
+	 * while not known or protocol 1 (it may be upgraded any time). A
+	 * responder that answered requests but not HELLO_UNANSWERED hellos
+	 * in a row speaks protocol 1.
+	 */
+	uint32_t hello_nonce;		/* the hello awaited's */
+	bool hello_waiting;		/* one is awaited */
+	uint64_t hello_responses;	/* responses when it was sent */
+	uint64_t hello_next;		/* requests sent when the next goes; 0: with the next */
+	uint32_t hello_unanswered;	/* in a row, responses coming meanwhile */
+	uint64_t hellos_sent, hellos_answered;
+	uint16_t peer_protocol;		/* 0: not known yet */
+	char peer_release[WIRE_RELEASE_LEN + 1];	/* "": not known (protocol 1 says none) */
+
+	/*
 	 * Not attached: the device or its qdisc is not there (yet), or not
 	 * as the configuration says. No request is sent; the sender looks
 	 * again at retry, after a back-off that doubles up to 30 s.
@@ -336,6 +352,12 @@ static void restart(struct sender *s)
 	s->npend = 0;
 	s->quiet_misses = 0;
 	s->decayed_at = 0;
+	/* (a new peer, perhaps: its versions asked again) */
+	s->hello_waiting = false;
+	s->hello_next = 0;
+	s->hello_unanswered = 0;
+	s->peer_protocol = 0;
+	s->peer_release[0] = '\0';
 }
 
 static void set_error(struct sender *s, const char *fmt, ...)
@@ -464,6 +486,15 @@ static void write_status(struct sender *s)
 								     s->c.key.len));
 		json_obj_close(&j);
 	}
+	json_u64(&j, "protocol", WIRE_PROTOCOL);
+	json_str(&j, "release", abwd_release());
+	/* the responder's, from its hellos' replies (protocol 0: not known yet) */
+	json_obj_open(&j, "peer_versions");
+	json_u64(&j, "hellos", s->hellos_sent);
+	json_u64(&j, "answered", s->hellos_answered);
+	json_u64(&j, "protocol", s->peer_protocol);
+	json_str(&j, "release", s->peer_release);
+	json_obj_close(&j);
 	json_u64(&j, "bytes_per_estimate",
 		 wire_bytes_per_estimate(s->c.peer.ss_family == AF_INET6, s->c.key.len));
 	json_str(&j, "last_error", s->last_error);
@@ -514,6 +545,68 @@ static void renew_epoch(struct sender *s)
 	s->npend = 0;
 }
 
+#define HELLO_EVERY		60
+#define HELLO_RETRY		10
+#define HELLO_UNANSWERED	3
+
+/*
+ * A hello, with a nonce of its own; the one before unanswered while
+ * responses came (on a path that lost none of them: one in a hundred at
+ * 1 % loss, three in a row one in a million) counts toward protocol 1
+ */
+static void send_hello(struct sender *s)
+{
+	uint8_t buf[WIRE_MAX_LEN];
+	struct wire_hello h;
+	size_t len;
+	int ret;
+
+	if (s->hello_waiting && s->responses > s->hello_responses &&
+	    ++s->hello_unanswered >= HELLO_UNANSWERED && s->peer_protocol != 1) {
+		log_warn("%s answers requests but not %u hellos: it speaks protocol 1, this "
+			 "side %u (er2bc %s): upgrade it (er2bc-abwd(8), UPGRADES)",
+			 s->c.peer_str, s->hello_unanswered, WIRE_PROTOCOL, abwd_release());
+		s->peer_protocol = 1;
+		s->peer_release[0] = '\0';
+	}
+	if (getrandom(&s->hello_nonce, sizeof(s->hello_nonce), GRND_NONBLOCK) !=
+	    sizeof(s->hello_nonce))
+		s->hello_nonce = (uint32_t)(mono_ns() ^ ((uint64_t)getpid() << 16) ^ s->hellos_sent);
+	h = (struct wire_hello){
+		.type = WIRE_HELLO,
+		.protocol = WIRE_PROTOCOL,
+		.nonce = s->hello_nonce,
+		.epoch = s->epoch,
+	};
+	snprintf(h.release, sizeof(h.release), "%s", abwd_release());
+	len = wire_hello_encode(buf, &h, &s->c.key);
+	s->hello_waiting = true;
+	s->hello_responses = s->responses;
+	s->hello_next = s->requests + (s->peer_protocol >= 2 ? HELLO_EVERY : HELLO_RETRY);
+	s->hellos_sent++;
+	ret = sock_send(s->fd, buf, len, (struct sockaddr *)&s->peer, s->c.peer_len, NULL);
+	if (ret) {
+		set_error(s, "sending a hello to %s: %s", s->c.peer_str, strerror(-ret));
+		log_limited(&s->rl_io, "%s", s->last_error);
+	}
+}
+
+/* the reply to the hello awaited: the responder's versions */
+static void on_hello_reply(struct sender *s, const struct wire_hello *h)
+{
+	if (h->protocol != s->peer_protocol || strcmp(h->release, s->peer_release))
+		log_msg("%s runs er2bc %s, protocol %u; this side %s, protocol %u%s",
+			s->c.peer_str, h->release, h->protocol, abwd_release(), WIRE_PROTOCOL,
+			h->protocol != WIRE_PROTOCOL ? ": upgrade the older side "
+			"(er2bc-abwd(8), UPGRADES)" : "");
+	s->hello_waiting = false;
+	s->hello_unanswered = 0;
+	s->hellos_answered++;
+	s->peer_protocol = h->protocol;
+	snprintf(s->peer_release, sizeof(s->peer_release), "%s", h->release);
+	s->hello_next = s->requests + HELLO_EVERY;
+}
+
 static void send_request(struct sender *s, uint64_t now)
 {
 	struct wire_req r;
@@ -539,6 +632,9 @@ static void send_request(struct sender *s, uint64_t now)
 			  strerror(-ret));
 		log_limited(&s->rl_io, "%s", s->last_error);
 	}
+	/* (behind the request: its snapshot's count holds the hello or not, alike at both ends) */
+	if (s->requests >= s->hello_next)
+		send_hello(s);
 }
 
 static void probes_close(struct sender *s)
@@ -1328,8 +1424,28 @@ static void on_datagram(struct sender *s, const uint8_t *buf, ssize_t n,
 {
 	enum wire_verdict v;
 	struct wire_resp r;
+	struct wire_hello h;
 	char addr[ADDR_STRLEN];
 
+	if (n <= WIRE_MAX_LEN && wire_type(buf, (size_t)n) == WIRE_HELLO_REPLY) {
+		v = wire_hello_decode(buf, (size_t)n, WIRE_HELLO_REPLY, &s->c.key, &h);
+		if (v == WIRE_OK && !sock_same((struct sockaddr *)from,
+					       (struct sockaddr *)&s->peer))
+			v = WIRE_UNEXPECTED;
+		else if (v == WIRE_OK && (!s->hello_waiting || h.nonce != s->hello_nonce))
+			v = WIRE_UNEXPECTED;	/* not the hello awaited's */
+		else if (v == WIRE_OK && s->c.key.len && h.epoch != s->epoch)
+			v = WIRE_REPLAYED;
+		if (v == WIRE_OK) {
+			on_hello_reply(s, &h);
+			return;
+		}
+		s->dropped[v]++;
+		log_limited(&s->rl_drop[v], "dropped a datagram from %s (%s, %zd bytes, a hello "
+			    "reply)", fmt_addr(addr, sizeof(addr), (const struct sockaddr *)from),
+			    wire_verdict_name(v), n);
+		return;
+	}
 	if (n > WIRE_MAX_LEN)
 		v = WIRE_MALFORMED;
 	else

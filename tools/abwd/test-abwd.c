@@ -3543,6 +3543,93 @@ static void test_wire_probe(void)
 	ok(wire_type(buf, 1) == 0, "wire: a one-byte datagram has no type");
 }
 
+static enum wire_verdict dec_hello_reply(const uint8_t *b, size_t n, const struct wire_key *k)
+{
+	struct wire_hello r;
+
+	return wire_hello_decode(b, n, WIRE_HELLO_REPLY, k, &r);
+}
+
+static void test_wire_hello(void)
+{
+	struct wire_key none = { .len = 0 }, key, other;
+	struct wire_hello h = { .type = WIRE_HELLO, .protocol = 2, .nonce = 0x01020304,
+				.release = "0.2.0", .epoch = 0x1122334455667788ULL }, h2;
+	uint8_t buf[WIRE_MAX_LEN], tag[WIRE_TAG_LEN];
+	struct wire_probe pr;
+	struct wire_req rq;
+	size_t len;
+
+	set_key(&key, "0123456789abcdef0123", 20);
+	set_key(&other, "0123456789abcdef0124", 20);
+
+	memset(buf, 0xff, sizeof(buf));
+	len = wire_hello_encode(buf, &h, &none);
+	ok(len == 24 && buf[0] == 0 && buf[1] == 5 && buf[2] == 0 && buf[3] == 2 && buf[4] == 1 &&
+	   buf[7] == 4 && !memcmp(buf + 8, "0.2.0\0\0\0\0\0\0\0\0\0\0\0", 16),
+	   "wire: plain hello: type 5, protocol, nonce, release zero-padded (24 bytes)");
+	ok(wire_hello_decode(buf, len, WIRE_HELLO, &none, &h2) == WIRE_OK && h2.protocol == 2 &&
+	   h2.nonce == h.nonce && !strcmp(h2.release, "0.2.0") && h2.type == WIRE_HELLO,
+	   "wire: plain hello round trip");
+	ok(wire_type(buf, len) == WIRE_HELLO, "wire: a hello's type");
+	ok(wire_hello_decode(buf, len, WIRE_HELLO_REPLY, &none, &h2) == WIRE_MALFORMED,
+	   "wire: a hello is no hello reply");
+	ok(wire_req_decode(buf, len, &none, &rq) == WIRE_MALFORMED &&
+	   wire_probe_decode(buf, len, &none, &pr) == WIRE_MALFORMED,
+	   "wire: a hello is no request and no probe");
+	buf[3] = 1;
+	ok(wire_hello_decode(buf, len, WIRE_HELLO, &none, &h2) == WIRE_MALFORMED,
+	   "wire: a hello of protocol 1 (which has none): malformed");
+	buf[3] = 2;
+	buf[10] = 0;
+	ok(wire_hello_decode(buf, len, WIRE_HELLO, &none, &h2) == WIRE_MALFORMED,
+	   "wire: a release with a byte after its end: malformed");
+	buf[10] = '\n';
+	ok(wire_hello_decode(buf, len, WIRE_HELLO, &none, &h2) == WIRE_MALFORMED,
+	   "wire: a release not printable: malformed");
+	memset(buf + 8, 0, 16);
+	ok(wire_hello_decode(buf, len, WIRE_HELLO, &none, &h2) == WIRE_MALFORMED,
+	   "wire: an empty release: malformed");
+	memset(buf + 8, 'x', 16);
+	ok(wire_hello_decode(buf, len, WIRE_HELLO, &none, &h2) == WIRE_OK &&
+	   strlen(h2.release) == 16, "wire: a release of 16 bytes, no zero: taken whole");
+	ok(wire_hello_decode(buf, len - 1, WIRE_HELLO, &none, &h2) == WIRE_MALFORMED,
+	   "wire: a hello a byte short: malformed");
+	ok(wire_hello_decode(buf, len, WIRE_HELLO, &key, &h2) == WIRE_UNAUTH,
+	   "wire: a plain hello, authenticated mode: unauthenticated");
+
+	/* what encodes: a space or control as '?', none as "unknown" */
+	snprintf(h.release, sizeof(h.release), "0.2.0 beta\t12345");
+	len = wire_hello_encode(buf, &h, &none);
+	ok(wire_hello_decode(buf, len, WIRE_HELLO, &none, &h2) == WIRE_OK &&
+	   !strcmp(h2.release, "0.2.0?beta?12345"),
+	   "wire: a release is sent printable");
+	h.release[0] = '\0';
+	len = wire_hello_encode(buf, &h, &none);
+	ok(wire_hello_decode(buf, len, WIRE_HELLO, &none, &h2) == WIRE_OK &&
+	   !strcmp(h2.release, "unknown"), "wire: no release is sent as \"unknown\"");
+
+	snprintf(h.release, sizeof(h.release), "0.3.0");
+	h.type = WIRE_HELLO_REPLY;
+	len = wire_hello_encode(buf, &h, &key);
+	ok(len == 48 && buf[0] == 0x80 && buf[1] == 6 && buf[24] == 0x11 && buf[31] == 0x88,
+	   "wire: authenticated hello reply: type 0x8006, protocol, nonce, release, epoch, tag "
+	   "(48 bytes)");
+	wire_tag(&key, buf, 32, tag);
+	ok(!memcmp(tag, buf + 32, 16), "wire: hello tag = HMAC-SHA-256 of the 32 bytes before it");
+	ok(wire_hello_decode(buf, len, WIRE_HELLO_REPLY, &key, &h2) == WIRE_OK &&
+	   h2.epoch == h.epoch && h2.nonce == h.nonce && !strcmp(h2.release, "0.3.0"),
+	   "wire: authenticated hello reply round trip");
+	ok(wire_hello_decode(buf, len, WIRE_HELLO_REPLY, &other, &h2) == WIRE_UNAUTH,
+	   "wire: authenticated hello reply, another key: unauthenticated");
+	ok(flips_refused(buf, len, &key, dec_hello_reply),
+	   "wire: authenticated hello reply with any one bit flipped: refused");
+	ok(wire_hello_len(true) <= WIRE_MAX_LEN && wire_hello_len(false) != wire_req_len(false) &&
+	   wire_hello_len(true) != wire_req_len(true),
+	   "wire: a hello fits WIRE_MAX_LEN, and is not of a request's length: no qdisc or meter "
+	   "takes it for one");
+}
+
 static void test_replay32(void)
 {
 	struct replay32 w = { 0 };
@@ -4207,6 +4294,7 @@ int main(void)
 	test_hmac();
 	test_replay();
 	test_wire_probe();
+	test_wire_hello();
 	test_replay32();
 	test_dense();
 	test_parsers();

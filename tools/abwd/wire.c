@@ -7,6 +7,8 @@
 
 #include "wire.h"
 
+_Static_assert(WIRE_AHELLO_LEN <= WIRE_MAX_LEN, "a hello fits WIRE_MAX_LEN");
+
 static const char *const verdict_names[WIRE_NVERDICTS] = {
 	[WIRE_OK]		= "ok",
 	[WIRE_MALFORMED]	= "malformed",
@@ -306,6 +308,60 @@ enum wire_verdict wire_echo_decode(const uint8_t *buf, size_t len,
 	e->time = get64(buf + 8);
 	if (key->len)
 		e->epoch = get64(buf + 16);
+	return WIRE_OK;
+}
+
+size_t wire_hello_len(bool auth)
+{
+	return auth ? WIRE_AHELLO_LEN : WIRE_HELLO_LEN;
+}
+
+size_t wire_hello_encode(uint8_t *buf, const struct wire_hello *h,
+			 const struct wire_key *key)
+{
+	bool auth = key->len;
+	size_t len = wire_hello_len(auth), i;
+	const char *rel = h->release[0] ? h->release : "unknown";
+
+	memset(buf, 0, len);
+	put16(buf, h->type | (auth ? WIRE_AUTH : 0));
+	put16(buf + 2, h->protocol);
+	put32(buf + 4, h->nonce);
+	for (i = 0; i < WIRE_RELEASE_LEN && rel[i]; i++)
+		buf[8 + i] = rel[i] > ' ' && rel[i] <= '~' ? (uint8_t)rel[i] : '?';
+	if (auth) {
+		put64(buf + 24, h->epoch);
+		sign(key, buf, len);
+	}
+	return len;
+}
+
+enum wire_verdict wire_hello_decode(const uint8_t *buf, size_t len, uint16_t type,
+				    const struct wire_key *key, struct wire_hello *h)
+{
+	enum wire_verdict v;
+	size_t i, n;
+
+	v = check(buf, len, type, WIRE_HELLO_LEN, WIRE_AHELLO_LEN, wire_hello_len(key->len),
+		  key);
+	if (v != WIRE_OK)
+		return v;
+	/* printable, then zeros only; not empty */
+	for (n = 0; n < WIRE_RELEASE_LEN && buf[8 + n]; n++)
+		if (buf[8 + n] <= ' ' || buf[8 + n] > '~')
+			return WIRE_MALFORMED;
+	for (i = n; i < WIRE_RELEASE_LEN; i++)
+		if (buf[8 + i])
+			return WIRE_MALFORMED;
+	if (!n || get16(buf + 2) < 2)
+		return WIRE_MALFORMED;
+	memset(h, 0, sizeof(*h));
+	h->type = type;
+	h->protocol = get16(buf + 2);
+	h->nonce = get32(buf + 4);
+	memcpy(h->release, buf + 8, n);
+	if (key->len)
+		h->epoch = get64(buf + 24);
 	return WIRE_OK;
 }
 

@@ -16,6 +16,8 @@
 #define WIRE_RESPONSE		2
 #define WIRE_PROBE		3	/* a delay probe (probe-interval) */
 #define WIRE_ECHO		4	/* its echo */
+#define WIRE_HELLO		5	/* the sender's versions */
+#define WIRE_HELLO_REPLY	6	/* the responder's, in answer */
 #define WIRE_AUTH		0x8000	/* flag: an authenticated message */
 
 #define WIRE_TAG_LEN		16
@@ -44,6 +46,19 @@
 #define WIRE_AECHO_LEN		40	/* type, 0, seq, time, epoch, tag */
 #define WIRE_PROBE_LEN		WIRE_ECHO_LEN
 #define WIRE_APROBE_LEN		WIRE_AECHO_LEN
+
+/*
+ * The protocol the daemons speak: 1, requests and responses, delay probes
+ * and their echoes; 2, and hellos. A peer that answers requests but no
+ * hello speaks 1. A hello and its reply: type, protocol, nonce (the
+ * reply's is the hello's), release (the software's version, printable
+ * ASCII, zeros after it); epoch (the sender's, the reply's the hello's)
+ * and tag authenticated. A reply is as large as its hello.
+ */
+#define WIRE_PROTOCOL		2
+#define WIRE_RELEASE_LEN	16
+#define WIRE_HELLO_LEN		24	/* type, protocol, nonce, release */
+#define WIRE_AHELLO_LEN		48	/* type, protocol, nonce, release, epoch, tag */
 
 /* IP and UDP headers a message carries on the wire */
 #define WIRE_IPV4_HDR		(20 + 8)
@@ -80,6 +95,14 @@ struct wire_echo {
 	uint32_t seq;		/* the probe's */
 	uint64_t time;		/* ns, the responder's CLOCK_MONOTONIC at its receipt */
 	uint64_t epoch;		/* authenticated mode only: the probe's */
+};
+
+struct wire_hello {
+	uint16_t type;		/* WIRE_HELLO or WIRE_HELLO_REPLY */
+	uint16_t protocol;	/* the side's WIRE_PROTOCOL, 2 or more */
+	uint32_t nonce;		/* the hello's, chosen at random */
+	char release[WIRE_RELEASE_LEN + 1];	/* NUL-terminated */
+	uint64_t epoch;		/* authenticated mode only: the hello's */
 };
 
 /* why a datagram was dropped; WIRE_OK: it was not */
@@ -144,6 +167,21 @@ enum wire_verdict wire_probe_decode(const uint8_t *buf, size_t len,
 				    const struct wire_key *key, struct wire_probe *p);
 enum wire_verdict wire_echo_decode(const uint8_t *buf, size_t len,
 				   const struct wire_key *key, struct wire_echo *e);
+
+/* a hello's length (its reply's too), plain (!@auth) or not */
+size_t wire_hello_len(bool auth);
+
+/*
+ * A hello or its reply (@h->type). The release is cut at WIRE_RELEASE_LEN
+ * bytes and what is not printable ASCII written as '?'; an empty one as
+ * "unknown". The decoder refuses a protocol below 2 and a release that is
+ * empty, not printable or not zero-padded (malformed), and a type other
+ * than @type.
+ */
+size_t wire_hello_encode(uint8_t *buf, const struct wire_hello *h,
+			 const struct wire_key *key);
+enum wire_verdict wire_hello_decode(const uint8_t *buf, size_t len, uint16_t type,
+				    const struct wire_key *key, struct wire_hello *h);
 
 /* HMAC-SHA-256(@key, @data) truncated to WIRE_TAG_LEN bytes */
 void wire_tag(const struct wire_key *key, const uint8_t *data, size_t len,

@@ -34,6 +34,12 @@
 #define RESPONDER_QUIET_US	(30 * 1000000ULL)
 /* missed intervals in a row that make the peer unreachable */
 #define SENDER_MISSES		3
+/*
+ * requests a responder takes without a hello before it says the sender
+ * speaks protocol 1: two of a sender's hello periods (sender.c's
+ * HELLO_EVERY), so that a responder started between two hellos does not
+ */
+#define HELLO_QUIET_REQUESTS	120
 
 static void add_problem(struct status_daemon *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -79,6 +85,46 @@ static uint64_t age_us(const struct status_daemon *d, uint64_t now_unix_us)
 	return now_unix_us > t ? now_unix_us - t : 0;
 }
 
+/*
+ * The two daemons' protocols (their hellos: er2bc-abwd(8), UPGRADES) as
+ * this side's file says them, if it does (a release before hellos says
+ * nothing): another protocol at the other end is an upgrade not finished
+ */
+static void judge_versions(struct status_daemon *d, bool sender)
+{
+	uint64_t own, peer;
+	const char *rel;
+	char who[300];
+
+	if (!jr_u64(&d->doc, "protocol", &own))
+		return;
+	if (!jr_u64(&d->doc, "peer_versions.protocol", &peer) || !peer) {
+		/* a sender that never said hello, though it asks */
+		if (!sender && get(d, "requests") >= HELLO_QUIET_REQUESTS &&
+		    !get(d, "peer_versions.hellos"))
+			add_problem(d, "%" PRIu64 " requests and no hello: the sender speaks "
+				    "protocol 1 (a release without hellos), this side %" PRIu64
+				    " (er2bc %s): upgrade it (er2bc-abwd(8), UPGRADES)",
+				    get(d, "requests"), own, str(d, "release"));
+		return;
+	}
+	if (peer == own)
+		return;
+	rel = jr_str(&d->doc, "peer_versions.release");
+	if (sender)
+		snprintf(who, sizeof(who), "the responder %s", str(d, "peer"));
+	else
+		snprintf(who, sizeof(who), "the sender");
+	if (peer == 1)
+		add_problem(d, "%s speaks protocol 1 (a release without hellos), this side %"
+			    PRIu64 " (er2bc %s): upgrade it (er2bc-abwd(8), UPGRADES)", who, own,
+			    str(d, "release"));
+	else
+		add_problem(d, "%s speaks protocol %" PRIu64 " (er2bc %s), this side %" PRIu64
+			    " (er2bc %s): upgrade the older side (er2bc-abwd(8), UPGRADES)", who,
+			    peer, rel && *rel ? rel : "?", own, str(d, "release"));
+}
+
 void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mono_ns)
 {
 	uint64_t age = age_us(d, now_unix_us), interval = get(d, "interval_us"), v;
@@ -110,8 +156,10 @@ void status_judge(struct status_daemon *d, uint64_t now_unix_us, uint64_t now_mo
 			add_problem(d,
 				    "no request from the peer for %s: is its sender running, and is port %" PRIu64 " open here?",
 				    fmt_secs(a, age), get(d, "port"));
+		judge_versions(d, false);
 		return;
 	}
+	judge_versions(d, true);
 
 	/* a sender writes its file at each interval */
 	if (interval && age > 3 * interval + 2000000)
@@ -164,6 +212,29 @@ static void print_last_error(FILE *f, const struct status_daemon *d)
 		fprintf(f, "  last error: %s\n", err);
 }
 
+/*
+ * this side's release and protocol, and the other side's (@who) as its
+ * hellos said them; nothing from a release before hellos
+ */
+static void text_versions(FILE *f, const struct status_daemon *d, const char *who)
+{
+	struct line l;
+	uint64_t own, peer;
+	const char *rel = jr_str(&d->doc, "peer_versions.release");
+
+	if (!jr_u64(&d->doc, "protocol", &own))
+		return;
+	line_init(&l, "  ");
+	line_add(&l, "er2bc %s protocol %" PRIu64, str(d, "release"), own);
+	if (!jr_u64(&d->doc, "peer_versions.protocol", &peer) || !peer)
+		line_add(&l, "%s versions not known yet", who);
+	else if (peer == 1)
+		line_add(&l, "%s protocol 1 (no hellos)", who);
+	else
+		line_add(&l, "%s er2bc %s protocol %" PRIu64, who, rel && *rel ? rel : "?", peer);
+	line_print(f, &l, "  ");
+}
+
 static void text_sender(FILE *f, const struct status_daemon *d, uint64_t now_mono_ns)
 {
 	const struct qdisc_info *q = &d->q;
@@ -200,6 +271,7 @@ static void text_sender(FILE *f, const struct status_daemon *d, uint64_t now_mon
 			line_add(&l, "qdisc-wait-max %s", fmt_time(b, v));
 		line_print(f, &l, "  ");
 	}
+	text_versions(f, d, "responder");
 	print_last_error(f, d);
 	if (!d->have_q)
 		return;
@@ -242,6 +314,7 @@ static void text_responder(FILE *f, const struct status_daemon *d)
 	line_add(&l, "meter refused unauthenticated %" PRIu64 " replayed %" PRIu64,
 		 get(d, "meter_refused.unauthenticated"), get(d, "meter_refused.replayed"));
 	line_print(f, &l, "  ");
+	text_versions(f, d, "sender");
 	print_last_error(f, d);
 }
 

@@ -20,7 +20,7 @@
 struct status_daemon {
 	char file[PATH_MAX];
 	char error[256];		/* the file could not be read: why */
-	struct jr_pair pair[96];
+	struct jr_pair pair[128];	/* a sender's file has about 80 */
 	struct jr_doc doc;
 	struct qdisc_info q;		/* a sender's qdisc (ctrl-get) */
 	bool have_q;

@@ -1107,6 +1107,66 @@ else
 	not_ok "status: probes configured but not sent are a problem" "exit $rc" "$out"
 fi
 
+# the daemons' versions (hellos): both sides' said, the same protocol; a
+# peer of protocol 1 or of a newer one, and a sender that sends no hello,
+# are an upgrade not finished
+ver=$(cat ../../VERSION)
+sed "s/\"last_error\": \"\"/\"protocol\": 2, \"release\": \"$ver\", \"peer_versions\": {\"hellos\": 3, \"answered\": 3, \"protocol\": 2, \"release\": \"0.1.9\"}, \"last_error\": \"\"/" \
+	"$tmp/sender.json" >"$tmp/sender-v2.json"
+sed "s/\"last_error\": \"\"/\"protocol\": 2, \"release\": \"$ver\", \"peer_versions\": {\"hellos\": 22, \"hellos_rate_limited\": 0, \"protocol\": 2, \"release\": \"$ver\", \"unix_time_seconds\": $((now - 30))}, \"last_error\": \"\"/" \
+	"$tmp/responder.json" >"$tmp/responder-v2.json"
+cat >"$tmp/status-v2.txt" <<END
+sender $tmp/sender-v2.json (written 1s ago)
+  peer 192.0.2.1 port 4950  dev lo handle 1:  mode loss  interval 1s
+  estimates 20  abw 2.898Mbit  recv-rate 2.998Mbit  responses 20 of 21  timeouts 1  rtt-min 20.5ms
+  er2bc $ver protocol 2  responder er2bc 0.1.9 protocol 2
+  qdisc 1: dev lo  mode er2bc  cap 10Mbit  last estimate 400ms ago  stale no  guaranteed 9Mbit  classes 3
+responder $tmp/responder-v2.json (written 2s ago)
+  listen :: port 4950  dev eth0  peer prefixes 1
+  requests 1300  responses 1299  rate-limited 1  dropped unauthenticated 0 replayed 0 malformed 0  meter refused unauthenticated 2 replayed 0
+  er2bc $ver protocol 2  sender er2bc $ver protocol 2
+ok
+END
+check_file "status: both daemons' versions, one protocol (another release is no problem)" \
+	"$tmp/status-v2.txt" "$RENDER" status text "$tmp/sender-v2.json" "$tmp/responder-v2.json"
+sed 's/"answered": 3, "protocol": 2, "release": "0.1.9"/"answered": 0, "protocol": 1, "release": ""/' \
+	"$tmp/sender-v2.json" >"$tmp/sender-v1.json"
+out=$("$RENDER" status text "$tmp/sender-v1.json")
+rc=$?
+if [[ $rc == 1 && $out == *"responder protocol 1 (no hellos)"* &&
+      $out == *"sender-v1.json: the responder 192.0.2.1 speaks protocol 1 (a release without hellos), this side 2 (er2bc $ver): upgrade it (er2bc-abwd(8), UPGRADES)"* ]]; then
+	ok "status: a responder of protocol 1 is a problem, named"
+else
+	not_ok "status: a responder of protocol 1 is a problem, named" "exit $rc" "$out"
+fi
+sed 's/"protocol": 2, "release": "0.1.9"/"protocol": 3, "release": "0.4.0"/' \
+	"$tmp/sender-v2.json" >"$tmp/sender-v3.json"
+out=$("$RENDER" status text "$tmp/sender-v3.json")
+rc=$?
+if [[ $rc == 1 && $out == *"sender-v3.json: the responder 192.0.2.1 speaks protocol 3 (er2bc 0.4.0), this side 2 (er2bc $ver): upgrade the older side (er2bc-abwd(8), UPGRADES)"* ]]; then
+	ok "status: a responder of a newer protocol is a problem, named"
+else
+	not_ok "status: a responder of a newer protocol is a problem, named" "exit $rc" "$out"
+fi
+sed 's/"peer_versions": {[^}]*}/"peer_versions": {"hellos": 0, "hellos_rate_limited": 0}/' \
+	"$tmp/responder-v2.json" >"$tmp/responder-v1.json"
+out=$("$RENDER" status text "$tmp/responder-v1.json")
+rc=$?
+if [[ $rc == 1 && $out == *"sender versions not known yet"* &&
+      $out == *"responder-v1.json: 1300 requests and no hello: the sender speaks protocol 1 (a release without hellos), this side 2 (er2bc $ver): upgrade it (er2bc-abwd(8), UPGRADES)"* ]]; then
+	ok "status: a sender that asks but sends no hello is a problem, named"
+else
+	not_ok "status: a sender that asks but sends no hello is a problem, named" "exit $rc" "$out"
+fi
+sed 's/"requests": 1300/"requests": 119/' "$tmp/responder-v1.json" >"$tmp/responder-new.json"
+out=$("$RENDER" status text "$tmp/responder-new.json")
+rc=$?
+if [[ $rc == 0 ]]; then
+	ok "status: 119 requests without a hello (a responder started between two hellos): no problem yet"
+else
+	not_ok "status: 119 requests without a hello: no problem yet" "exit $rc" "$out"
+fi
+
 # the module loaded is of another version than the tools: an upgrade not
 # finished; the same version is no problem
 out=$(TEST_MODULE_VERSION=0.1.9 "$RENDER" status text "$tmp/sender.json" "$tmp/responder.json")

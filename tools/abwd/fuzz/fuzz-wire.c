@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: the estimator's wire parser (wire.c) on any datagram.
  * The first byte chooses plain or authenticated mode; the rest is the
- * datagram, decoded as a request, a response, a probe and an echo. What decodes must
+ * datagram, decoded as a request, a response, a probe, an echo, a hello and its
+ * reply. What decodes must
  * encode back to the same bytes, and its (epoch, seq) go through a fresh
  * replay window (each input on its own: a crash replays from its input). ASan and UBSan catch the rest.
  */
@@ -25,6 +26,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct replay32 w32 = { 0 };
 	struct wire_probe probe;
 	struct wire_echo echo;
+	struct wire_hello hello;
+	uint16_t t;
 	const struct wire_key *key;
 	uint8_t out[WIRE_MAX_LEN];
 	struct wire_resp resp;
@@ -58,6 +61,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	}
 	if (wire_echo_decode(data, size, key, &echo) == WIRE_OK) {
 		n = wire_echo_encode(out, &echo, key);
+		if (n != size || memcmp(out, data, n))
+			abort();
+	}
+	for (t = WIRE_HELLO; t <= WIRE_HELLO_REPLY; t++) {
+		if (wire_hello_decode(data, size, t, key, &hello) != WIRE_OK)
+			continue;
+		n = wire_hello_encode(out, &hello, key);
 		if (n != size || memcmp(out, data, n))
 			abort();
 	}
