@@ -57,14 +57,16 @@ struct responder {
 	uint64_t probes, echoes, unstamped, probes_limited;
 	/*
 	 * The sender's hellos (wire.h): answered with this side's versions,
-	 * at most RL_HELLOS a second from one source; the last one's
-	 * versions, and when it came (unix seconds; 0: none yet, as from a
-	 * sender that speaks protocol 1)
+	 * RL_HELLOS a second from one source; the last one's versions, when
+	 * it came (unix seconds; 0: none yet, as from a sender that speaks
+	 * protocol 1) and the requests taken by then
 	 */
 	uint64_t hellos, hellos_limited;
 	uint16_t peer_protocol;
 	char peer_release[WIRE_RELEASE_LEN + 1];
-	uint64_t peer_hello_at;
+	uint64_t peer_hello_at, hello_requests;
+	uint64_t started_at;		/* unix seconds */
+	struct replay32 hello_replay;	/* authenticated mode only */
 	struct rl_source rl_hello[RL_SOURCES];
 	struct rl_source rl_src[RL_SOURCES];
 	/* the probes' own: they do not use up the requests' share */
@@ -192,6 +194,7 @@ static void write_status(struct responder *r)
 
 	struct probe_state st;
 	struct nl_err err;
+	uint64_t now_s, since;
 
 	r->dirty = false;
 	r->status_at = mono_ns();
@@ -229,10 +232,18 @@ static void write_status(struct responder *r)
 	json_obj_close(&j);
 	json_u64(&j, "protocol", WIRE_PROTOCOL);
 	json_str(&j, "release", abwd_release());
-	/* the sender's, from its last hello: none from a sender of protocol 1 */
+	/*
+	 * the sender's, from its last hello (none from a sender of protocol
+	 * 1), and the requests and seconds since it (since the start, before
+	 * one): er2bcctl status judges a sender that stopped saying hello
+	 */
 	json_obj_open(&j, "peer_versions");
 	json_u64(&j, "hellos", r->hellos);
 	json_u64(&j, "hellos_rate_limited", r->hellos_limited);
+	json_u64(&j, "requests_since", r->requests - r->hello_requests);
+	now_s = real_ns() / 1000000000ULL;
+	since = r->peer_hello_at ? r->peer_hello_at : r->started_at;
+	json_u64(&j, "seconds_since", now_s > since ? now_s - since : 0);
 	if (r->peer_hello_at) {
 		json_u64(&j, "protocol", r->peer_protocol);
 		json_str(&j, "release", r->peer_release);
@@ -409,13 +420,16 @@ static void on_probe(struct responder *r, const uint8_t *buf, ssize_t n,
 }
 
 /*
- * A hello (wire.h): this side's versions back, the hello's nonce and
- * epoch with them. Checked as a request is (the peer prefixes, the tag);
- * authenticated, a hello of an epoch older than the newest request taken
- * is a replay (of a sender since restarted, perhaps on another release).
- * No meter is asked: hello and reply count as data at both gateways.
- * Every source has RL_HELLOS a second, in both modes: a reply is as large
- * as its hello, and the sender sends one every HELLO_EVERY_NS.
+ * A hello (wire.h): this side's versions back, the hello's seq and epoch
+ * with them. Checked as a request is (the peer prefixes; authenticated,
+ * the tag and a replay window of its own, and no epoch older than the
+ * newest request's: a sender since restarted, perhaps on another
+ * release). No meter is asked: hello and reply count as data at both
+ * gateways. Every source has RL_HELLOS a second (a burst of RL_BURST), in
+ * both modes, for the hellos that passed those checks: a reply is as
+ * large as its hello, and the sender sends one a second at most. In
+ * plain mode, as for everything, anyone who can send from the peer's
+ * addresses can say any version.
  */
 #define RL_HELLOS	1
 
@@ -432,7 +446,8 @@ static void on_hello(struct responder *r, const uint8_t *buf, ssize_t n,
 	v = wire_hello_decode(buf, (size_t)n, WIRE_HELLO, &r->c.key, &h);
 	if (v == WIRE_OK && !from_peer(&r->c, sa))
 		v = WIRE_UNEXPECTED;
-	else if (v == WIRE_OK && r->c.key.len && r->replay.have && h.epoch < r->replay.epoch)
+	else if (v == WIRE_OK && r->c.key.len && ((r->replay.have && h.epoch < r->replay.epoch) ||
+						   !replay32_newer(&r->hello_replay, h.epoch, h.seq)))
 		v = WIRE_REPLAYED;
 	if (v != WIRE_OK) {
 		r->dropped[v]++;
@@ -440,11 +455,14 @@ static void on_hello(struct responder *r, const uint8_t *buf, ssize_t n,
 			    fmt_addr(addr, sizeof(addr), sa), wire_verdict_name(v), n);
 		return;
 	}
+	if (r->c.key.len)
+		replay32_accept(&r->hello_replay, h.epoch, h.seq);
 	if (!rate_ok_in(r->rl_hello, RL_HELLOS, sa, mono_ns())) {
 		r->hellos_limited++;
 		return;
 	}
 	r->hellos++;
+	r->hello_requests = r->requests;
 	if (!r->peer_hello_at || h.protocol != r->peer_protocol ||
 	    strcmp(h.release, r->peer_release))
 		log_msg("the sender at %s runs er2bc %s, protocol %u; this side %s, protocol %u",
@@ -456,7 +474,7 @@ static void on_hello(struct responder *r, const uint8_t *buf, ssize_t n,
 	h = (struct wire_hello){
 		.type = WIRE_HELLO_REPLY,
 		.protocol = WIRE_PROTOCOL,
-		.nonce = h.nonce,
+		.seq = h.seq,
 		.epoch = h.epoch,
 	};
 	snprintf(h.release, sizeof(h.release), "%s", abwd_release());
@@ -649,6 +667,7 @@ int run_responder(const struct daemon *d, struct config *c)
 	}
 	r->c = *c;
 	r->fd = -1;
+	r->started_at = real_ns() / 1000000000ULL;
 	if (daemon_kern_open(&r->nl)) {
 		free(r);
 		return EXIT_FAIL;

@@ -111,16 +111,19 @@ struct sender {
 
 	/*
 	 * Hellos (wire.h): the responder's versions, asked with the first
-	 * request and every HELLO_EVERY requests after, every HELLO_RETRY
-	 * while not known or protocol 1 (it may be upgraded any time). A
+	 * request, then after HELLO_RETRY requests and HELLO_RETRY_NS while
+	 * they are not known, after HELLO_EVERY and HELLO_EVERY_NS once
+	 * they are (protocol 1 too: it may be upgraded any time). A
 	 * responder that answered requests but not HELLO_UNANSWERED hellos
-	 * in a row speaks protocol 1.
+	 * in a row, and never one in this run, speaks protocol 1.
 	 */
-	uint32_t hello_nonce;		/* the hello awaited's */
+	uint32_t hello_seq;		/* the hello awaited's; the next is one more */
 	bool hello_waiting;		/* one is awaited */
 	uint64_t hello_responses;	/* responses when it was sent */
-	uint64_t hello_next;		/* requests sent when the next goes; 0: with the next */
+	uint64_t hello_next;		/* requests sent when the next may go; 0: with the next */
+	uint64_t hello_next_ns;		/* mono ns, and not before */
 	uint32_t hello_unanswered;	/* in a row, responses coming meanwhile */
+	bool hello_answered;		/* one was, in this run (with this peer) */
 	uint64_t hellos_sent, hellos_answered;
 	uint16_t peer_protocol;		/* 0: not known yet */
 	char peer_release[WIRE_RELEASE_LEN + 1];	/* "": not known (protocol 1 says none) */
@@ -355,7 +358,9 @@ static void restart(struct sender *s)
 	/* (a new peer, perhaps: its versions asked again) */
 	s->hello_waiting = false;
 	s->hello_next = 0;
+	s->hello_next_ns = 0;
 	s->hello_unanswered = 0;
+	s->hello_answered = false;
 	s->peer_protocol = 0;
 	s->peer_release[0] = '\0';
 }
@@ -492,6 +497,7 @@ static void write_status(struct sender *s)
 	json_obj_open(&j, "peer_versions");
 	json_u64(&j, "hellos", s->hellos_sent);
 	json_u64(&j, "answered", s->hellos_answered);
+	json_u64(&j, "unanswered", s->hello_unanswered);
 	json_u64(&j, "protocol", s->peer_protocol);
 	json_str(&j, "release", s->peer_release);
 	json_obj_close(&j);
@@ -546,15 +552,19 @@ static void renew_epoch(struct sender *s)
 }
 
 #define HELLO_EVERY		60
+#define HELLO_EVERY_NS		10000000000ULL
 #define HELLO_RETRY		10
+#define HELLO_RETRY_NS		1000000000ULL
 #define HELLO_UNANSWERED	3
 
 /*
- * A hello, with a nonce of its own; the one before unanswered while
- * responses came (on a path that lost none of them: one in a hundred at
- * 1 % loss, three in a row one in a million) counts toward protocol 1
+ * A hello, the next seq; the one before unanswered while responses came
+ * counts toward protocol 1. Not proof: a hello is data in the qdisc's
+ * classes, where the requests are not, and a full class can lose it
+ * where the requests get through. So the verdict needs three in a row,
+ * and a responder that answered one in this run keeps its versions.
  */
-static void send_hello(struct sender *s)
+static void send_hello(struct sender *s, uint64_t now)
 {
 	uint8_t buf[WIRE_MAX_LEN];
 	struct wire_hello h;
@@ -562,27 +572,31 @@ static void send_hello(struct sender *s)
 	int ret;
 
 	if (s->hello_waiting && s->responses > s->hello_responses &&
-	    ++s->hello_unanswered >= HELLO_UNANSWERED && s->peer_protocol != 1) {
-		log_warn("%s answers requests but not %u hellos: it speaks protocol 1, this "
-			 "side %u (er2bc %s): upgrade it (er2bc-abwd(8), UPGRADES)",
-			 s->c.peer_str, s->hello_unanswered, WIRE_PROTOCOL, abwd_release());
+	    ++s->hello_unanswered >= HELLO_UNANSWERED && !s->hello_answered &&
+	    s->peer_protocol != 1) {
+		log_warn("%s answers requests but none of %u hellos: it speaks protocol 1, or "
+			 "they are lost on the way; this side %u (er2bc %s): upgrade it "
+			 "(er2bc-abwd(8), UPGRADES)", s->c.peer_str, s->hello_unanswered,
+			 WIRE_PROTOCOL, abwd_release());
 		s->peer_protocol = 1;
 		s->peer_release[0] = '\0';
 	}
-	if (getrandom(&s->hello_nonce, sizeof(s->hello_nonce), GRND_NONBLOCK) !=
-	    sizeof(s->hello_nonce))
-		s->hello_nonce = (uint32_t)(mono_ns() ^ ((uint64_t)getpid() << 16) ^ s->hellos_sent);
+	/* (the first from a random start: a new run's are no replay of the last's) */
+	if (!s->hellos_sent &&
+	    getrandom(&s->hello_seq, sizeof(s->hello_seq), GRND_NONBLOCK) != sizeof(s->hello_seq))
+		s->hello_seq = (uint32_t)(mono_ns() ^ ((uint64_t)getpid() << 16));
 	h = (struct wire_hello){
 		.type = WIRE_HELLO,
 		.protocol = WIRE_PROTOCOL,
-		.nonce = s->hello_nonce,
+		.seq = ++s->hello_seq,
 		.epoch = s->epoch,
 	};
 	snprintf(h.release, sizeof(h.release), "%s", abwd_release());
 	len = wire_hello_encode(buf, &h, &s->c.key);
 	s->hello_waiting = true;
 	s->hello_responses = s->responses;
-	s->hello_next = s->requests + (s->peer_protocol >= 2 ? HELLO_EVERY : HELLO_RETRY);
+	s->hello_next = s->requests + (s->peer_protocol ? HELLO_EVERY : HELLO_RETRY);
+	s->hello_next_ns = now + (s->peer_protocol ? HELLO_EVERY_NS : HELLO_RETRY_NS);
 	s->hellos_sent++;
 	ret = sock_send(s->fd, buf, len, (struct sockaddr *)&s->peer, s->c.peer_len, NULL);
 	if (ret) {
@@ -601,10 +615,12 @@ static void on_hello_reply(struct sender *s, const struct wire_hello *h)
 			"(er2bc-abwd(8), UPGRADES)" : "");
 	s->hello_waiting = false;
 	s->hello_unanswered = 0;
+	s->hello_answered = true;
 	s->hellos_answered++;
 	s->peer_protocol = h->protocol;
 	snprintf(s->peer_release, sizeof(s->peer_release), "%s", h->release);
 	s->hello_next = s->requests + HELLO_EVERY;
+	s->hello_next_ns = mono_ns() + HELLO_EVERY_NS;
 }
 
 static void send_request(struct sender *s, uint64_t now)
@@ -633,8 +649,8 @@ static void send_request(struct sender *s, uint64_t now)
 		log_limited(&s->rl_io, "%s", s->last_error);
 	}
 	/* (behind the request: its snapshot's count holds the hello or not, alike at both ends) */
-	if (s->requests >= s->hello_next)
-		send_hello(s);
+	if (s->requests >= s->hello_next && now >= s->hello_next_ns)
+		send_hello(s, now);
 }
 
 static void probes_close(struct sender *s)
@@ -1432,7 +1448,7 @@ static void on_datagram(struct sender *s, const uint8_t *buf, ssize_t n,
 		if (v == WIRE_OK && !sock_same((struct sockaddr *)from,
 					       (struct sockaddr *)&s->peer))
 			v = WIRE_UNEXPECTED;
-		else if (v == WIRE_OK && (!s->hello_waiting || h.nonce != s->hello_nonce))
+		else if (v == WIRE_OK && (!s->hello_waiting || h.seq != s->hello_seq))
 			v = WIRE_UNEXPECTED;	/* not the hello awaited's */
 		else if (v == WIRE_OK && s->c.key.len && h.epoch != s->epoch)
 			v = WIRE_REPLAYED;

@@ -3553,7 +3553,7 @@ static enum wire_verdict dec_hello_reply(const uint8_t *b, size_t n, const struc
 static void test_wire_hello(void)
 {
 	struct wire_key none = { .len = 0 }, key, other;
-	struct wire_hello h = { .type = WIRE_HELLO, .protocol = 2, .nonce = 0x01020304,
+	struct wire_hello h = { .type = WIRE_HELLO, .protocol = 2, .seq = 0x01020304,
 				.release = "0.2.0", .epoch = 0x1122334455667788ULL }, h2;
 	uint8_t buf[WIRE_MAX_LEN], tag[WIRE_TAG_LEN];
 	struct wire_probe pr;
@@ -3567,9 +3567,9 @@ static void test_wire_hello(void)
 	len = wire_hello_encode(buf, &h, &none);
 	ok(len == 24 && buf[0] == 0 && buf[1] == 5 && buf[2] == 0 && buf[3] == 2 && buf[4] == 1 &&
 	   buf[7] == 4 && !memcmp(buf + 8, "0.2.0\0\0\0\0\0\0\0\0\0\0\0", 16),
-	   "wire: plain hello: type 5, protocol, nonce, release zero-padded (24 bytes)");
+	   "wire: plain hello: type 5, protocol, seq, release zero-padded (24 bytes)");
 	ok(wire_hello_decode(buf, len, WIRE_HELLO, &none, &h2) == WIRE_OK && h2.protocol == 2 &&
-	   h2.nonce == h.nonce && !strcmp(h2.release, "0.2.0") && h2.type == WIRE_HELLO,
+	   h2.seq == h.seq && !strcmp(h2.release, "0.2.0") && h2.type == WIRE_HELLO,
 	   "wire: plain hello round trip");
 	ok(wire_type(buf, len) == WIRE_HELLO, "wire: a hello's type");
 	ok(wire_hello_decode(buf, len, WIRE_HELLO_REPLY, &none, &h2) == WIRE_MALFORMED,
@@ -3613,12 +3613,12 @@ static void test_wire_hello(void)
 	h.type = WIRE_HELLO_REPLY;
 	len = wire_hello_encode(buf, &h, &key);
 	ok(len == 48 && buf[0] == 0x80 && buf[1] == 6 && buf[24] == 0x11 && buf[31] == 0x88,
-	   "wire: authenticated hello reply: type 0x8006, protocol, nonce, release, epoch, tag "
+	   "wire: authenticated hello reply: type 0x8006, protocol, seq, release, epoch, tag "
 	   "(48 bytes)");
 	wire_tag(&key, buf, 32, tag);
 	ok(!memcmp(tag, buf + 32, 16), "wire: hello tag = HMAC-SHA-256 of the 32 bytes before it");
 	ok(wire_hello_decode(buf, len, WIRE_HELLO_REPLY, &key, &h2) == WIRE_OK &&
-	   h2.epoch == h.epoch && h2.nonce == h.nonce && !strcmp(h2.release, "0.3.0"),
+	   h2.epoch == h.epoch && h2.seq == h.seq && !strcmp(h2.release, "0.3.0"),
 	   "wire: authenticated hello reply round trip");
 	ok(wire_hello_decode(buf, len, WIRE_HELLO_REPLY, &other, &h2) == WIRE_UNAUTH,
 	   "wire: authenticated hello reply, another key: unauthenticated");

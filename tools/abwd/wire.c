@@ -326,7 +326,7 @@ size_t wire_hello_encode(uint8_t *buf, const struct wire_hello *h,
 	memset(buf, 0, len);
 	put16(buf, h->type | (auth ? WIRE_AUTH : 0));
 	put16(buf + 2, h->protocol);
-	put32(buf + 4, h->nonce);
+	put32(buf + 4, h->seq);
 	for (i = 0; i < WIRE_RELEASE_LEN && rel[i]; i++)
 		buf[8 + i] = rel[i] > ' ' && rel[i] <= '~' ? (uint8_t)rel[i] : '?';
 	if (auth) {
@@ -358,7 +358,7 @@ enum wire_verdict wire_hello_decode(const uint8_t *buf, size_t len, uint16_t typ
 	memset(h, 0, sizeof(*h));
 	h->type = type;
 	h->protocol = get16(buf + 2);
-	h->nonce = get32(buf + 4);
+	h->seq = get32(buf + 4);
 	memcpy(h->release, buf + 8, n);
 	if (key->len)
 		h->epoch = get64(buf + 24);

@@ -50,15 +50,16 @@
 /*
  * The protocol the daemons speak: 1, requests and responses, delay probes
  * and their echoes; 2, and hellos. A peer that answers requests but no
- * hello speaks 1. A hello and its reply: type, protocol, nonce (the
- * reply's is the hello's), release (the software's version, printable
+ * hello speaks 1. A hello and its reply: type, protocol, seq (the
+ * sender's hello counter from a random start; the reply's is the
+ * hello's), release (the software's version, printable
  * ASCII, zeros after it); epoch (the sender's, the reply's the hello's)
  * and tag authenticated. A reply is as large as its hello.
  */
 #define WIRE_PROTOCOL		2
 #define WIRE_RELEASE_LEN	16
-#define WIRE_HELLO_LEN		24	/* type, protocol, nonce, release */
-#define WIRE_AHELLO_LEN		48	/* type, protocol, nonce, release, epoch, tag */
+#define WIRE_HELLO_LEN		24	/* type, protocol, seq, release */
+#define WIRE_AHELLO_LEN		48	/* type, protocol, seq, release, epoch, tag */
 
 /* IP and UDP headers a message carries on the wire */
 #define WIRE_IPV4_HDR		(20 + 8)
@@ -100,7 +101,7 @@ struct wire_echo {
 struct wire_hello {
 	uint16_t type;		/* WIRE_HELLO or WIRE_HELLO_REPLY */
 	uint16_t protocol;	/* the side's WIRE_PROTOCOL, 2 or more */
-	uint32_t nonce;		/* the hello's, chosen at random */
+	uint32_t seq;		/* the hello's: the sender's counter */
 	char release[WIRE_RELEASE_LEN + 1];	/* NUL-terminated */
 	uint64_t epoch;		/* authenticated mode only: the hello's */
 };

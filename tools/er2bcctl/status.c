@@ -35,11 +35,13 @@
 /* missed intervals in a row that make the peer unreachable */
 #define SENDER_MISSES		3
 /*
- * requests a responder takes without a hello before it says the sender
- * speaks protocol 1: two of a sender's hello periods (sender.c's
- * HELLO_EVERY), so that a responder started between two hellos does not
+ * requests and seconds a responder goes without a hello, while requests
+ * come, before status says the sender speaks protocol 1 (or its hellos are
+ * lost): three of the sender's hello periods, the later of 60 requests and
+ * 10 s (sender.c's HELLO_EVERY, HELLO_EVERY_NS)
  */
-#define HELLO_QUIET_REQUESTS	120
+#define HELLO_QUIET_REQUESTS	180
+#define HELLO_QUIET_SECONDS	30
 
 static void add_problem(struct status_daemon *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -98,16 +100,18 @@ static void judge_versions(struct status_daemon *d, bool sender)
 
 	if (!jr_u64(&d->doc, "protocol", &own))
 		return;
-	if (!jr_u64(&d->doc, "peer_versions.protocol", &peer) || !peer) {
-		/* a sender that never said hello, though it asks */
-		if (!sender && get(d, "requests") >= HELLO_QUIET_REQUESTS &&
-		    !get(d, "peer_versions.hellos"))
-			add_problem(d, "%" PRIu64 " requests and no hello: the sender speaks "
-				    "protocol 1 (a release without hellos), this side %" PRIu64
-				    " (er2bc %s): upgrade it (er2bc-abwd(8), UPGRADES)",
-				    get(d, "requests"), own, str(d, "release"));
+	/* a sender that asks and says no hello, or no more */
+	if (!sender && get(d, "peer_versions.requests_since") >= HELLO_QUIET_REQUESTS &&
+	    get(d, "peer_versions.seconds_since") >= HELLO_QUIET_SECONDS) {
+		add_problem(d, "%" PRIu64 " requests and no hello in %" PRIu64 "s: the sender "
+			    "speaks protocol 1 (a release without hellos), or its hellos are lost "
+			    "on the way; this side %" PRIu64 " (er2bc %s): upgrade it "
+			    "(er2bc-abwd(8), UPGRADES)", get(d, "peer_versions.requests_since"),
+			    get(d, "peer_versions.seconds_since"), own, str(d, "release"));
 		return;
 	}
+	if (!jr_u64(&d->doc, "peer_versions.protocol", &peer) || !peer)
+		return;
 	if (peer == own)
 		return;
 	rel = jr_str(&d->doc, "peer_versions.release");
@@ -116,9 +120,9 @@ static void judge_versions(struct status_daemon *d, bool sender)
 	else
 		snprintf(who, sizeof(who), "the sender");
 	if (peer == 1)
-		add_problem(d, "%s speaks protocol 1 (a release without hellos), this side %"
-			    PRIu64 " (er2bc %s): upgrade it (er2bc-abwd(8), UPGRADES)", who, own,
-			    str(d, "release"));
+		add_problem(d, "%s answers no hello: it speaks protocol 1 (a release without "
+			    "hellos), or they are lost on the way; this side %" PRIu64 " (er2bc %s): "
+			    "upgrade it (er2bc-abwd(8), UPGRADES)", who, own, str(d, "release"));
 	else
 		add_problem(d, "%s speaks protocol %" PRIu64 " (er2bc %s), this side %" PRIu64
 			    " (er2bc %s): upgrade the older side (er2bc-abwd(8), UPGRADES)", who,

@@ -1113,7 +1113,7 @@ fi
 ver=$(cat ../../VERSION)
 sed "s/\"last_error\": \"\"/\"protocol\": 2, \"release\": \"$ver\", \"peer_versions\": {\"hellos\": 3, \"answered\": 3, \"protocol\": 2, \"release\": \"0.1.9\"}, \"last_error\": \"\"/" \
 	"$tmp/sender.json" >"$tmp/sender-v2.json"
-sed "s/\"last_error\": \"\"/\"protocol\": 2, \"release\": \"$ver\", \"peer_versions\": {\"hellos\": 22, \"hellos_rate_limited\": 0, \"protocol\": 2, \"release\": \"$ver\", \"unix_time_seconds\": $((now - 30))}, \"last_error\": \"\"/" \
+sed "s/\"last_error\": \"\"/\"protocol\": 2, \"release\": \"$ver\", \"peer_versions\": {\"hellos\": 22, \"hellos_rate_limited\": 0, \"requests_since\": 40, \"seconds_since\": 40, \"protocol\": 2, \"release\": \"$ver\", \"unix_time_seconds\": $((now - 30))}, \"last_error\": \"\"/" \
 	"$tmp/responder.json" >"$tmp/responder-v2.json"
 cat >"$tmp/status-v2.txt" <<END
 sender $tmp/sender-v2.json (written 1s ago)
@@ -1134,7 +1134,7 @@ sed 's/"answered": 3, "protocol": 2, "release": "0.1.9"/"answered": 0, "protocol
 out=$("$RENDER" status text "$tmp/sender-v1.json")
 rc=$?
 if [[ $rc == 1 && $out == *"responder protocol 1 (no hellos)"* &&
-      $out == *"sender-v1.json: the responder 192.0.2.1 speaks protocol 1 (a release without hellos), this side 2 (er2bc $ver): upgrade it (er2bc-abwd(8), UPGRADES)"* ]]; then
+      $out == *"sender-v1.json: the responder 192.0.2.1 answers no hello: it speaks protocol 1 (a release without hellos), or they are lost on the way; this side 2 (er2bc $ver): upgrade it (er2bc-abwd(8), UPGRADES)"* ]]; then
 	ok "status: a responder of protocol 1 is a problem, named"
 else
 	not_ok "status: a responder of protocol 1 is a problem, named" "exit $rc" "$out"
@@ -1148,24 +1148,39 @@ if [[ $rc == 1 && $out == *"sender-v3.json: the responder 192.0.2.1 speaks proto
 else
 	not_ok "status: a responder of a newer protocol is a problem, named" "exit $rc" "$out"
 fi
-sed 's/"peer_versions": {[^}]*}/"peer_versions": {"hellos": 0, "hellos_rate_limited": 0}/' \
+sed 's/"peer_versions": {[^}]*}/"peer_versions": {"hellos": 0, "hellos_rate_limited": 0, "requests_since": 1300, "seconds_since": 1300}/' \
 	"$tmp/responder-v2.json" >"$tmp/responder-v1.json"
 out=$("$RENDER" status text "$tmp/responder-v1.json")
 rc=$?
 if [[ $rc == 1 && $out == *"sender versions not known yet"* &&
-      $out == *"responder-v1.json: 1300 requests and no hello: the sender speaks protocol 1 (a release without hellos), this side 2 (er2bc $ver): upgrade it (er2bc-abwd(8), UPGRADES)"* ]]; then
+      $out == *"responder-v1.json: 1300 requests and no hello in 1300s: the sender speaks protocol 1 (a release without hellos), or its hellos are lost on the way; this side 2 (er2bc $ver): upgrade it (er2bc-abwd(8), UPGRADES)"* ]]; then
 	ok "status: a sender that asks but sends no hello is a problem, named"
 else
 	not_ok "status: a sender that asks but sends no hello is a problem, named" "exit $rc" "$out"
 fi
-sed 's/"requests": 1300/"requests": 119/' "$tmp/responder-v1.json" >"$tmp/responder-new.json"
-out=$("$RENDER" status text "$tmp/responder-new.json")
+# a sender that said hello once, then no more (rolled back to protocol 1)
+sed 's/"requests_since": 40, "seconds_since": 40/"requests_since": 400, "seconds_since": 400/' \
+	"$tmp/responder-v2.json" >"$tmp/responder-back.json"
+out=$("$RENDER" status text "$tmp/responder-back.json")
 rc=$?
-if [[ $rc == 0 ]]; then
-	ok "status: 119 requests without a hello (a responder started between two hellos): no problem yet"
+if [[ $rc == 1 && $out == *"responder-back.json: 400 requests and no hello in 400s"* ]]; then
+	ok "status: a sender that stopped saying hello is a problem, whatever its last hello said"
 else
-	not_ok "status: 119 requests without a hello: no problem yet" "exit $rc" "$out"
+	not_ok "status: a sender that stopped saying hello is a problem" "exit $rc" "$out"
 fi
+# 179 requests, or 29 s, without a hello (a responder started between two
+# hellos, or one hello lost): no problem yet
+for q in '"requests_since": 179, "seconds_since": 1300' '"requests_since": 1300, "seconds_since": 29'; do
+	sed "s/\"requests_since\": 1300, \"seconds_since\": 1300/$q/" "$tmp/responder-v1.json" \
+		>"$tmp/responder-new.json"
+	out=$("$RENDER" status text "$tmp/responder-new.json")
+	rc=$?
+	if [[ $rc == 0 ]]; then
+		ok "status: no hello for $q: no problem yet"
+	else
+		not_ok "status: no hello for $q: no problem yet" "exit $rc" "$out"
+	fi
+done
 
 # the module loaded is of another version than the tools: an upgrade not
 # finished; the same version is no problem
