@@ -16,15 +16,6 @@
 #include "daemon.h"
 #include "parse.h"
 
-#ifndef ABWD_VERSION
-#define ABWD_VERSION "unknown"
-#endif
-
-const char *abwd_release(void)
-{
-	return ABWD_VERSION;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -163,7 +154,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf(PROG " %s\n", ABWD_VERSION);
+		printf(PROG " %s\n", abwd_release());
 		return 0;
 	}
 	if (!strcmp(argv[1], "sender")) {

@@ -12,6 +12,15 @@
 
 #include "abwd.h"
 
+#ifndef ABWD_VERSION
+#define ABWD_VERSION "unknown"
+#endif
+
+const char *abwd_release(void)
+{
+	return ABWD_VERSION;
+}
+
 bool verbose;
 
 /*
