@@ -190,16 +190,30 @@ cleanup_all_ns() {
 }
 
 # busywait TIMEOUT_MS COMMAND...: retry until the command succeeds (bash's
-# clock and sleep below: each round forks only what COMMAND forks)
+# clock and sleep below: each round forks only what COMMAND forks).
+# Between tries it waits 100 ms, or as long as the last try took if that
+# was longer, never past the deadline: a COMMAND that forks costs up to a
+# second of CPU on the debug kernel under TCG, where trying it every 100
+# ms kept the guest's CPU busy for the whole wait, taken from the guests
+# beside it. A COMMAND that turns true before the deadline is found true
+# by then, as before; one that turns true between tries is found up to one
+# try's time later.
 busywait() {
-	local timeout_ms=$1 start now
+	# (names of its own: COMMAND sees these locals, bash scoping dynamically)
+	local timeout_ms=$1 start now _bw_try _bw_wait _bw_frac
 	shift
 	now_ms_to start
 	while true; do
+		now_ms_to _bw_try
 		"$@" && return 0
 		now_ms_to now
 		[ $((now - start)) -ge "$timeout_ms" ] && return 1
-		sleep 0.1
+		_bw_wait=$((now - _bw_try))
+		[ "$_bw_wait" -ge 100 ] || _bw_wait=100
+		[ $((now + _bw_wait)) -le $((start + timeout_ms)) ] ||
+			_bw_wait=$((start + timeout_ms - now))
+		printf -v _bw_frac %03d $((_bw_wait % 1000))
+		sleep "$((_bw_wait / 1000)).$_bw_frac"
 	done
 }
 

@@ -327,6 +327,30 @@ EOF
 out=$(bash "$work/sleeps.sh")
 ok $? "lib.sh's sleep sleeps and leaves the shell's signal mask as it was: $out"
 
+# --- selftests/lib.sh's busywait: a slow COMMAND is tried no more often
+# than it takes, never past the deadline, and one that turns true before
+# the deadline is found true
+cat >"$work/waits.sh" <<EOF
+#!/bin/bash
+source "$top/selftests/lib.sh"
+EOF
+cat >>"$work/waits.sh" <<'EOF'
+n=0
+slow() { n=$((n + 1)); /bin/sleep 0.3; false; }
+now_ms_to a; busywait 2000 slow; rc=$?; now_ms_to b
+# (0.3 s a try and 0.3 s between: about 4 tries in 2 s, where 0.1 s
+# between made 5; none after the deadline)
+echo "slow: exit $rc, $n tries in $((b - a)) ms"
+[ $rc = 1 ] && [ $n -le 4 ] && [ $((b - a)) -ge 2000 ] && [ $((b - a)) -lt 3000 ] || exit 1
+now_ms_to t0
+late() { local now; now_ms_to now; [ $((now - t0)) -ge 900 ]; }
+busywait 1000 late; rc=$?; now_ms_to b
+echo "true at 0.9 s of 1 s: exit $rc after $((b - t0)) ms"
+[ $rc = 0 ]
+EOF
+out=$(bash "$work/waits.sh" | paste -sd';' -)
+ok $? "lib.sh's busywait: $out"
+
 # --- the generated netlink code (make lint): a committed table or policy
 # that its spec would not generate fails ynl-gen.sh --check
 g=$work/ynl
