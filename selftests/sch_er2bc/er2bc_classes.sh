@@ -27,10 +27,21 @@ stats() { class_stats "$NS" dummy0; }
 flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
 WINDOW=10
 
-# rates PORTS...: flood those ports; print {classid: bit/s} over the
-# window, which starts after 2 s to let the queues fill
+# rates PORTS...: flood those ports, over IPv6 those written 6:PORT;
+# print {classid: bit/s} over the window, which starts after 2 s to let
+# the queues fill
 rates() {
-	flood $((WINDOW + 4)) "$@" &
+	local p v4=() v6=()
+
+	for p; do
+		case $p in
+		6:*) v6+=("${p#6:}") ;;
+		*) v4+=("$p") ;;
+		esac
+	done
+	[ ${#v4[@]} = 0 ] || flood $((WINDOW + 4)) "${v4[@]}" &
+	[ ${#v6[@]} = 0 ] ||
+		ip netns exec "$NS" python3 "$here/udpflood.py" 2001:db8::2 $((WINDOW + 4)) "${v6[@]}" &
 	sleep 2
 	ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 $WINDOW
 	wait
@@ -427,16 +438,9 @@ under_traffic() {
 	wait $flooder 2>/dev/null || true
 }
 
-# rates_v6: IPv4 floods to ports 5001-5004, IPv6 to 5005 (class 1:5
+# rate_check_v6 WANT: as rate_check, but port 5005 over IPv6 (class 1:5
 # by an IPv6 filter alone: the IPv4 one for 5005 sees none of it)
-rates_v6() {
-	flood $((WINDOW + 4)) 5001 5002 5003 5004 &
-	ip netns exec "$NS" python3 "$here/udpflood.py" 2001:db8::2 $((WINDOW + 4)) 5005 &
-	sleep 2
-	ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 $WINDOW
-	wait
-}
-rate_check_v6() { expect "$(rates_v6)" "$1" 3; }
+rate_check_v6() { expect "$(rates 5001 5002 5003 5004 6:5005)" "$1" 3; }
 
 # ipv6_rate: a class that only IPv6 traffic reaches, at the lowest
 # priority, gets its guarantee beside four greedy IPv4 classes, with the

@@ -472,7 +472,13 @@ spoofed_flood() {
 # clock. clock_back undoes the steps (offset) when the case ends, or the
 # suite if it ends first
 offset=0
-step_clock() { date -s "@$(($(date +%s) + $1))" >/dev/null && offset=$((offset + $1)); }
+# (from EPOCHREALTIME, its fraction kept: whole seconds from date +%s
+# lost up to one a step, and clock_back did not give them back)
+step_clock() {
+	local now=$EPOCHREALTIME
+
+	date -s "@$((${now%[.,]*} + $1)).${now#*[.,]}" >/dev/null && offset=$((offset + $1))
+}
 clock_back() { [ "$offset" = 0 ] || step_clock $((-offset)); }
 
 # the sender alone: restarted across clock steps, then an idle hour
