@@ -197,7 +197,7 @@ cleanup_all_ns() {
 # ms kept the guest's CPU busy for the whole wait, taken from the guests
 # beside it. A COMMAND that turns true before the deadline is found true
 # by then, as before; one that turns true between tries is found up to one
-# try's time later.
+# try's time later (busywait_fixed, for a check that times the wait).
 busywait() {
 	# (names of its own: COMMAND sees these locals, bash scoping dynamically)
 	local timeout_ms=$1 start now _bw_try _bw_wait _bw_frac
@@ -209,13 +209,18 @@ busywait() {
 		now_ms_to now
 		[ $((now - start)) -ge "$timeout_ms" ] && return 1
 		_bw_wait=$((now - _bw_try))
-		[ "$_bw_wait" -ge 100 ] || _bw_wait=100
+		[ "$_bw_wait" -ge 100 ] && [ -z "${_bw_fixed:-}" ] || _bw_wait=100
 		[ $((now + _bw_wait)) -le $((start + timeout_ms)) ] ||
 			_bw_wait=$((start + timeout_ms - now))
 		printf -v _bw_frac %03d $((_bw_wait % 1000))
 		sleep "$((_bw_wait / 1000)).$_bw_frac"
 	done
 }
+
+# busywait_fixed TIMEOUT_MS COMMAND...: busywait, a try every 100 ms after
+# the last ended whatever it costs, as busywait was: for a check that
+# asserts how long the wait took
+busywait_fixed() { _bw_fixed=1 busywait "$@"; }
 
 # sleep SECONDS: bash's loadable sleep (package bash-builtins), not
 # /bin/sleep: a fork and an exec cost up to seconds on the debug kernel,

@@ -472,13 +472,10 @@ spoofed_flood() {
 # clock. clock_back undoes the steps (offset) when the case ends, or the
 # suite if it ends first
 offset=0
-# (from EPOCHREALTIME, its fraction kept: whole seconds from date +%s
-# lost up to one a step, and clock_back did not give them back)
-step_clock() {
-	local now=$EPOCHREALTIME
-
-	date -s "@$((${now%[.,]*} + $1)).${now#*[.,]}" >/dev/null && offset=$((offset + $1))
-}
+# (date reads the clock itself: a step from date +%s lost the fraction,
+# and one from a time read before date's fork the fork's time, up to a
+# second a step on the debug kernel, which clock_back did not give back)
+step_clock() { date -s "$1 seconds" >/dev/null && offset=$((offset + $1)); }
 clock_back() { [ "$offset" = 0 ] || step_clock $((-offset)); }
 
 # the sender alone: restarted across clock steps, then an idle hour

@@ -342,6 +342,11 @@ now_ms_to a; busywait 2000 slow; rc=$?; now_ms_to b
 # between made 5; none after the deadline)
 echo "slow: exit $rc, $n tries in $((b - a)) ms"
 [ $rc = 1 ] && [ $n -le 4 ] && [ $((b - a)) -ge 2000 ] && [ $((b - a)) -lt 3000 ] || exit 1
+# busywait_fixed: 100 ms between tries whatever they cost (5 or more)
+n=0
+busywait_fixed 2000 slow
+echo "fixed: $n tries"
+[ $n -ge 5 ] || exit 1
 now_ms_to t0
 late() { local now; now_ms_to now; [ $((now - t0)) -ge 900 ]; }
 busywait 1000 late; rc=$?; now_ms_to b
