@@ -333,6 +333,17 @@ static bool probe_rate_ok(struct responder *r, const struct sockaddr *from, uint
 			  r->c.rate_limit : RL_PROBES, from, now);
 }
 
+/* a datagram dropped (@v), counted and logged; @what names its kind */
+static void drop(struct responder *r, enum wire_verdict v, const struct sockaddr *sa,
+		 ssize_t n, const char *what)
+{
+	char addr[ADDR_STRLEN];
+
+	r->dropped[v]++;
+	log_limited(&r->rl_drop[v], "dropped a datagram from %s (%s, %zd bytes%s)",
+		    fmt_addr(addr, sizeof(addr), sa), wire_verdict_name(v), n, what);
+}
+
 /*
  * The meter is gone: its device deleted (a tunnel brought down; one may
  * come back under the name) or the meter deleted. The main loop sets it
@@ -373,9 +384,7 @@ static void on_probe(struct responder *r, const uint8_t *buf, ssize_t n,
 	else if (v == WIRE_OK && r->c.key.len && !replay32_newer(&r->probe_replay, p.epoch, p.seq))
 		v = WIRE_REPLAYED;
 	if (v != WIRE_OK) {
-		r->dropped[v]++;
-		log_limited(&r->rl_drop[v], "dropped a datagram from %s (%s, %zd bytes, a probe)",
-			    fmt_addr(addr, sizeof(addr), sa), wire_verdict_name(v), n);
+		drop(r, v, sa, n, ", a probe");
 		return;
 	}
 	if (r->c.key.len)
@@ -450,9 +459,7 @@ static void on_hello(struct responder *r, const uint8_t *buf, ssize_t n,
 						   !replay32_newer(&r->hello_replay, h.epoch, h.seq)))
 		v = WIRE_REPLAYED;
 	if (v != WIRE_OK) {
-		r->dropped[v]++;
-		log_limited(&r->rl_drop[v], "dropped a datagram from %s (%s, %zd bytes, a hello)",
-			    fmt_addr(addr, sizeof(addr), sa), wire_verdict_name(v), n);
+		drop(r, v, sa, n, ", a hello");
 		return;
 	}
 	if (r->c.key.len)
@@ -521,9 +528,7 @@ static void on_datagram(struct responder *r, const uint8_t *buf, ssize_t n,
 	else if (v == WIRE_OK && r->c.key.len && !replay_newer(&r->replay, req.epoch, req.seq))
 		v = WIRE_REPLAYED;
 	if (v != WIRE_OK) {
-		r->dropped[v]++;
-		log_limited(&r->rl_drop[v], "dropped a datagram from %s (%s, %zd bytes)",
-			    fmt_addr(addr, sizeof(addr), sa), wire_verdict_name(v), n);
+		drop(r, v, sa, n, "");
 		return;
 	}
 	if (r->c.key.len)
