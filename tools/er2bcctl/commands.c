@@ -13,8 +13,8 @@
 void print_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: " PROG " [ -j | -p ] COMMAND [ ARGS ]\n"
-		"       " PROG " [ -j | -p ] [ -force ] [ -stats ] -batch FILE\n"
+		"Usage: " PROG " [ -j | -p ] [ -n NETNS ] COMMAND [ ARGS ]\n"
+		"       " PROG " [ -j | -p ] [ -n NETNS ] [ -force ] [ -stats ] -batch FILE\n"
 		"\n"
 		"  " PROG " abw-set { dev IFNAME | ifindex N } handle MAJ: abw RATE recv RATE\n"
 		"                   [ sent N ] [ lost N ] [ seq N ] [ span TIME ]\n"
@@ -93,7 +93,7 @@ void print_usage(FILE *f)
 		"      tcp_rcvmgr's counters and its budget B.\n"
 		"\n"
 		"      The rcvmgr commands are about the network namespace " PROG " runs in\n"
-		"      (ip netns exec NAME " PROG " rcvmgr ...).\n"
+		"      (-n NETNS, or ip netns exec NETNS " PROG " rcvmgr ...).\n"
 		"\n"
 		"Options:\n"
 		"  -j, --json      JSON, each key naming its unit: rates in bytes/s as\n"
@@ -101,6 +101,10 @@ void print_usage(FILE *f)
 		"                  or _ns, sizes _bytes, ratios _ppm or _percent; rcvmgr's\n"
 		"                  keys are the spec's names with their unit added\n"
 		"  -p, --pretty    indented JSON (implies -j)\n"
+		"  -n, -netns NETNS\n"
+		"                  run in the network namespace NETNS that ip netns made\n"
+		"                  (/run/netns/NETNS), as ip -n and tc -n do: every command\n"
+		"                  is then about its devices, qdiscs and tcp_rcvmgr\n"
 		"  -batch FILE     run the commands of FILE (- for stdin), one a line, as\n"
 		"                  they would follow " PROG " on the command line (options\n"
 		"                  not included; # starts a comment), in order, over one\n"

@@ -5,10 +5,15 @@
  * state, follow their updates; and for tcp_rcvmgr, over the family
  * tcp_rcvmgr (the rcvmgr commands): its configuration, connections, counters.
  */
+#define _GNU_SOURCE	/* setns */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "er2bcctl.h"
 #include "parse.h"
@@ -33,7 +38,11 @@ enum {
 	OPT_BATCH,
 	OPT_FORCE,
 	OPT_STATS,
+	OPT_NETNS,
 };
+
+/* where ip netns keeps its named network namespaces */
+#define NETNS_RUN_DIR "/run/netns"
 
 static int debug_switch(int opt, const char *arg)
 {
@@ -111,9 +120,46 @@ static int bad_option(int opt, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* -batch, -force, -stats as words of their own, as tc takes them: OPT_*, or 0 */
+/*
+ * -n NAME: into the network namespace NAME that ip netns made, before any
+ * socket is opened, as ip -n and tc -n go: every command then is about
+ * that namespace (its devices, qdiscs, tcp_rcvmgr), as under ip netns exec
+ * NAME, without another program started. 0, or the exit status after the
+ * message.
+ */
+static int netns_enter(const char *name)
+{
+	char path[sizeof(NETNS_RUN_DIR) + 256];
+	int fd, err;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..") ||
+	    strlen(name) > 255) {
+		err_msg("-n \"%s\": not a network namespace's name (ip netns list names them)",
+			name);
+		return EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		err_msg("-n \"%s\": cannot open %s: %s%s", name, path, strerror(err),
+			err == ENOENT ? " (ip netns list names them)" : "");
+		return EXIT_FAIL;
+	}
+	err = setns(fd, CLONE_NEWNET) ? errno : 0;
+	close(fd);
+	if (err) {
+		err_msg("-n \"%s\": cannot enter the network namespace: %s", name, strerror(err));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* -batch, -force, -stats, -netns as words of their own, as tc takes them: OPT_*, or 0 */
 static int batch_word(const char *arg)
 {
+	if (!strcmp(arg, "-netns"))
+		return OPT_NETNS;
 	if (!strcmp(arg, "-batch"))
 		return OPT_BATCH;
 	if (!strcmp(arg, "-force"))
@@ -133,6 +179,7 @@ int main(int argc, char **argv)
 		{ "batch",		required_argument,	NULL, OPT_BATCH },
 		{ "force",		no_argument,		NULL, OPT_FORCE },
 		{ "stats",		no_argument,		NULL, OPT_STATS },
+		{ "netns",		required_argument,	NULL, OPT_NETNS },
 		{ "parse-rate",		required_argument,	NULL, OPT_PARSE_RATE },
 		{ "parse-time",		required_argument,	NULL, OPT_PARSE_TIME },
 		{ "parse-handle",	required_argument,	NULL, OPT_PARSE_HANDLE },
@@ -145,9 +192,9 @@ int main(int argc, char **argv)
 		{ "format-size-exact",	required_argument,	NULL, OPT_FORMAT_SIZE_EXACT },
 		{ NULL,			0,			NULL, 0 }
 	};
-	const char *batch = NULL;
+	const char *batch = NULL, *netns = NULL;
 	bool force = false, stats = false;
-	int opt;
+	int opt, err;
 
 	opterr = 0;
 	for (;;) {
@@ -160,13 +207,13 @@ int main(int argc, char **argv)
 		opt = optind < argc ? batch_word(argv[optind]) : 0;
 		if (opt) {
 			optind++;
-			if (opt == OPT_BATCH) {
+			if (opt == OPT_BATCH || opt == OPT_NETNS) {
 				if (optind >= argc)
-					return bad_option(OPT_BATCH, argv[optind - 1]);
+					return bad_option(opt, argv[optind - 1]);
 				optarg = argv[optind++];
 			}
 		} else {
-			opt = getopt_long(argc, argv, "+jpVh", opts, NULL);
+			opt = getopt_long(argc, argv, "+:jpVhn:", opts, NULL);
 			if (opt == -1)
 				break;
 		}
@@ -193,6 +240,17 @@ int main(int argc, char **argv)
 		case OPT_STATS:
 			stats = true;
 			break;
+		case 'n':
+		case OPT_NETNS:
+			netns = optarg;
+			break;
+		case ':':
+			/* (one without its value: its name, not an unknown letter) */
+			if (optopt && optopt < 256) {
+				err_msg("option \"-%c\" needs a value", optopt);
+				return EXIT_USAGE;
+			}
+			return bad_option(optopt, argv[optind - 1]);
 		case '?':
 			return bad_option(optopt, argv[optind - 1]);
 		default:
@@ -201,6 +259,11 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (netns) {
+		err = netns_enter(netns);
+		if (err)
+			return err;
+	}
 	if (batch) {
 		if (argc) {
 			err_msg("\"%s\" after -batch FILE: the commands are in FILE "

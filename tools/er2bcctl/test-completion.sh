@@ -56,7 +56,7 @@ END
 }
 
 t "the commands and the options" \
-	"--help --json --pretty --version -V -batch -force -h -j -p -stats abw-set metrics monitor rcvmgr show status" \
+	"--help --json --netns --pretty --version -V -batch -force -h -j -n -p -stats abw-set metrics monitor rcvmgr show status" \
 	er2bcctl ""
 t "a command's start" "show" er2bcctl sh
 t "after -j, the commands still" "abw-set" er2bcctl -j ab
@@ -77,6 +77,21 @@ t "rcvmgr set lan: none, else a prefix" "none" er2bcctl rcvmgr set lan ""
 t "the policies" "azuma equal off spring" er2bcctl rcvmgr set policy ""
 t "handle: the er2bc qdiscs of the dev given" "10: 1:" er2bcctl show dev lo handle ""
 t "handle without a dev: nothing" "" er2bcctl show handle ""
+# -n NETNS: ip netns's names (ip a shell function here too), then the
+# namespace's devices and its qdiscs' handles (tc asked with -n)
+ip() {
+	case "$*" in
+	"netns list") printf '%s\n' "gw (id: 0)" "lan" ;;
+	"-n gw -o link show") printf '%s\n' "1: lo: <LOOPBACK> mtu 65536" "5: wan0@if4: <UP> mtu 1500" ;;
+	esac
+}
+t "-n: the network namespaces" "gw lan" er2bcctl -n ""
+t "-netns: the network namespaces" "gw" er2bcctl -netns g
+t "after -n NETNS, the commands" "show status" er2bcctl -n gw s
+t "dev after -n: the namespace's devices" "lo wan0" er2bcctl -n gw show dev ""
+tc() { [ "$1 $2" = "-n gw" ] && echo "qdisc er2bc 7: root refcnt 2"; }
+t "handle after -n: the namespace's qdiscs" "7:" er2bcctl -n gw show dev wan0 handle ""
+unset -f ip
 t "a value to type: nothing offered" "" er2bcctl abw-set dev lo abw ""
 has "rcvmgr set: wan repeats" wan er2bcctl rcvmgr set wan lo ""
 t "rcvmgr set: policy once" "" er2bcctl rcvmgr set policy off pol

@@ -332,6 +332,24 @@ A=(dev lo handle 1:)
 usage "unknown command" 'unknown command "frob" (try er2bcctl -h)' frob
 usage "unknown option" 'unknown option "-x" (try er2bcctl -h)' -x show
 usage "unknown long option" 'unknown option "--frob" (try er2bcctl -h)' --frob show
+# -n NETNS, as ip -n and tc -n: a name that cannot be ip netns's is misuse
+# (exit 2); one that is not there, a failure (exit 1, what to run to see
+# the names); without a value, its name. Nothing is sent in any.
+usage "-n: value missing" 'option "-n" needs a value' -n
+usage "-netns: value missing" 'option "-netns" needs a value' -netns
+usage "--netns: value missing" 'option "--netns" needs a value' --netns
+usage "-n: a path, not a name" '-n "../x": not a network namespace'"'"'s name (ip netns list names them)' \
+	-n ../x show "${A[@]}"
+usage "-n: empty" '-n "": not a network namespace'"'"'s name (ip netns list names them)' \
+	-n "" show "${A[@]}"
+usage "-n: dot-dot" '-n "..": not a network namespace'"'"'s name (ip netns list names them)' \
+	-netns .. show "${A[@]}"
+check "-n: no such namespace, exit 1" 1 "" \
+	'er2bcctl: -n "er2bc-none-such": cannot open /run/netns/er2bc-none-such: No such file or directory (ip netns list names them)' \
+	"$BIN" -n er2bc-none-such show "${A[@]}"
+check "-n before -batch: no such namespace, exit 1, nothing read" 1 "" \
+	'er2bcctl: -n "er2bc-none-such": cannot open /run/netns/er2bc-none-such: No such file or directory (ip netns list names them)' \
+	"$BIN" -n er2bc-none-such -batch /nonexistent
 usage "abw-set: unknown argument" 'abw-set: unknown argument "colour" (try er2bcctl -h)' \
 	abw-set "${A[@]}" abw 5mbit recv 4mbit colour red
 usage "abw-set: value missing" 'abw-set: "recv" needs a value' \
