@@ -170,34 +170,47 @@ setup_failed() { tap_result $ksft_fail "${FUNCNAME[1]}: setup" "$*"; }
 
 # setup_ns NAME...: create namespaces with unique names, stored in $NAME
 setup_ns() {
-	local name ns
+	local name ns r add=()
+	# (names by bash alone, added in one ip: every program started costs
+	# a tenth of a second or more under TCG, and this runs for each case)
 	for name in "$@"; do
-		ns="$name-$(mktemp -u XXXXXX)"
-		ip netns add "$ns" || return 1
-		ip -n "$ns" link set lo up
+		printf -v r '%04x%02x' $RANDOM $((RANDOM & 255))
+		ns="$name-$r"
+		add+=("netns add $ns")
 		NS_LIST+=("$ns")
 		eval "$name=$ns"
+	done
+	printf '%s\n' "${add[@]}" | ip -batch - || return 1
+	for name in "$@"; do
+		ip -n "${!name}" link set lo up || return 1
 	done
 }
 
 cleanup_all_ns() {
-	local ns
+	local ns pids del=()
 	for ns in "${NS_LIST[@]}"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-		ip netns del "$ns" 2>/dev/null
+		pids=$(ip netns pids "$ns" 2>/dev/null)
+		# shellcheck disable=SC2086 # (one pid a word)
+		[ -z "$pids" ] || kill $pids 2>/dev/null
+		del+=("netns del $ns")
 	done
+	# (-force: past one already gone, or never made)
+	[ ${#del[@]} = 0 ] || printf '%s\n' "${del[@]}" | ip -force -batch - >/dev/null 2>&1
 	NS_LIST=()
 }
 
 # busywait TIMEOUT_MS COMMAND...: retry until the command succeeds (bash's
 # clock and sleep below: each round forks only what COMMAND forks).
-# Between tries it waits 100 ms, or as long as the last try took if that
+# Between tries it waits 200 ms, or as long as the last try took if that
 # was longer, never past the deadline: a COMMAND that forks costs up to a
 # second of CPU on the debug kernel under TCG, where trying it every 100
 # ms kept the guest's CPU busy for the whole wait, taken from the guests
-# beside it. A COMMAND that turns true before the deadline is found true
-# by then, as before; one that turns true between tries is found up to one
-# try's time later (busywait_fixed, for a check that times the wait).
+# beside it (and make check is bound by its two CPUs: at 100 ms, once
+# er2bcctl ran without ip netns exec, rcvmgr_windows polled it a third
+# more often for the same waits, 597 runs against 447). A COMMAND that
+# turns true before the deadline is found true by then, as before; one
+# that turns true between tries is found up to one try's time later
+# (busywait_fixed, a try every 100 ms, for a check that times the wait).
 busywait() {
 	# (names of its own: COMMAND sees these locals, bash scoping dynamically)
 	local timeout_ms=$1 start now _bw_try _bw_wait _bw_frac
@@ -209,7 +222,11 @@ busywait() {
 		now_ms_to now
 		[ $((now - start)) -ge "$timeout_ms" ] && return 1
 		_bw_wait=$((now - _bw_try))
-		[ "$_bw_wait" -ge 100 ] && [ -z "${_bw_fixed:-}" ] || _bw_wait=100
+		if [ -n "${_bw_fixed:-}" ]; then
+			_bw_wait=100
+		elif [ "$_bw_wait" -lt 200 ]; then
+			_bw_wait=200
+		fi
 		[ $((now + _bw_wait)) -le $((start + timeout_ms)) ] ||
 			_bw_wait=$((start + timeout_ms - now))
 		printf -v _bw_frac %03d $((_bw_wait % 1000))
@@ -247,18 +264,16 @@ sleep() {
 # dummy_dev NS: dummy0 in NS, up, and IPv6 off in NS, so that only the
 # test's own packets cross it (no neighbour discovery or MLD reports)
 dummy_dev() {
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-	ip -n "$1" link add dummy0 type dummy && ip -n "$1" link set dummy0 up
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
+	printf '%s\n' "link add dummy0 type dummy" "link set dummy0 up" | ip -n "$1" -batch -
 }
 
 # veth_pair NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: link two namespaces (v4 /24, v6 /64)
 veth_pair() {
 	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" || return 1
-	ip -n "$1" addr add "$3" dev "$2"
-	ip -n "$4" addr add "$6" dev "$5"
-	ip -n "$1" link set "$2" up
-	ip -n "$4" link set "$5" up
+	printf '%s\n' "addr add $3 dev $2" "link set $2 up" | ip -n "$1" -batch - &&
+		printf '%s\n' "addr add $6 dev $5" "link set $5 up" | ip -n "$4" -batch -
 }
 
 tcp_listening() { ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q .; }
@@ -328,17 +343,20 @@ within() {
 		awk "BEGIN { exit !(($2) <= $1 && $1 <= ($3)) }" </dev/null
 }
 
-# class_stats NS DEV: DEV's classes as JSON keyed by classid (tc_class_stats.py)
+# class_stats NS DEV [EXPR]: DEV's classes as JSON keyed by classid
+# (tc_class_stats.py); with EXPR, what EXPR is with them as j, as
+# json_get prints it (one Python, not two)
+lib_dir=${BASH_SOURCE[0]%/*}
 class_stats() {
 	tc -netns "$1" -s class show dev "$2" |
-		python3 "$(dirname "${BASH_SOURCE[0]}")/tc_class_stats.py"
+		python3 -S "$lib_dir/tc_class_stats.py" ${3:+"$3"}
 }
 
 # dev_rate NS DEV rx|tx SECS: bit/s that DEV in NS received or sent over
 # SECS, counted by the device (frames, as the qdiscs count them), sampled
 # by one process so that no fork falls inside the window
 dev_rate() {
-	ip netns exec "$1" python3 - "$2" "$3" "$4" <<'EOF'
+	ip netns exec "$1" python3 -S - "$2" "$3" "$4" <<'EOF'
 import sys, time
 path = f"/sys/class/net/{sys.argv[1]}/statistics/{sys.argv[2]}_bytes"
 def read():

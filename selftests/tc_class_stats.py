@@ -6,7 +6,8 @@ on stdin; print the classes as JSON: {"1:10": {"bytes": .., "packets": ..,
 "state": .., "bytes_guaranteed": .., "bytes_borrowed": .., "shortage_ns": ..
 (to tc's precision: whole ms, or tenths of a second), "service_rate": bps
 (0: not measured), "backlog_limit": bytes (0: unbounded), "latency_drops":
-.., "leaf": "8001" or None, "options": "prio 1 rate ..."}}.
+.., "leaf": "8001" or None, "options": "prio 1 rate ..."}}; or, given an
+expression, what it is with those classes as j.
 """
 import json
 import re
@@ -74,4 +75,10 @@ def parse(lines):
 
 
 if __name__ == "__main__":
-    json.dump(parse(sys.stdin)[0], sys.stdout)
+    # an expression: printed with the classes as j (selftests/lib.sh's
+    # class_stats NS DEV EXPR, as json_get prints it)
+    if len(sys.argv) > 1:
+        j = parse(sys.stdin)[0]
+        print(eval(sys.argv[1]))
+    else:
+        json.dump(parse(sys.stdin)[0], sys.stdout)

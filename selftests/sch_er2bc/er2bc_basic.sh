@@ -27,7 +27,7 @@ tcq() { tc -netns "$NS" "$@"; }
 # (tc's JSON: rates in bytes/s, as it prints htb's; class_stats reads the text)
 opts() { tcq -j qdisc show dev dummy0 | json_get "j[0].get('options', {})$1"; }
 xstat() { tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['$1']"; }
-cls() { class_stats "$NS" dummy0 | json_get "j['$1']$2"; }
+cls() { class_stats "$NS" dummy0 "j['$1']$2"; }
 
 # options and classes through tc: stored and dumped as set, changed in
 # place, deleted
@@ -146,7 +146,7 @@ child_qdisc() {
 	tcq class change dev dummy0 classid 10:1 er2bc rate 8bit ceil 8bit burst 1 cburst 1 &&
 		tcq qdisc change dev dummy0 parent 1:1 handle 10: er2bc rate 8bit burst 1 \
 			latency unlimited
-	ip netns exec "$NS" python3 -c "
+	ip netns exec "$NS" python3 -S -c "
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for _ in range(20):
@@ -176,7 +176,7 @@ shortage() {
 		done
 	tap_result $? "a 200 kbit/s cap, 1:1 needing 100 kbit/s, 1:2 needing 1 Mbit/s"
 	sh0=$(cls 1:2 "['shortage_ns']")
-	ip netns exec "$NS" python3 "$(dirname "$0")/udpflood.py" 192.0.2.2 4 5001@400000 5002@2000000
+	ip netns exec "$NS" python3 -S "$(dirname "$0")/udpflood.py" 192.0.2.2 4 5001@400000 5002@2000000
 	s1=$(cls 1:1 "['shortage_ns']") s2=$(cls 1:2 "['shortage_ns']")
 	[ "$sh0" = 0 ] && [ "${s1:-1}" = 0 ] && [ "${s2:-0}" -ge 3000000000 ]
 	tap_result $? "after 4 s: 1:2 short for as long as it waited, 1:1 not at all" \

@@ -24,7 +24,7 @@ ALL_TESTS="
 here=$(cd "$(dirname "$0")" && pwd)
 tcq() { tc -netns "$NS" "$@"; }
 stats() { class_stats "$NS" dummy0; }
-flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
+flood() { ip netns exec "$NS" python3 -S "$here/udpflood.py" 192.0.2.2 "$@"; }
 WINDOW=10
 
 # rates PORTS...: flood those ports, over IPv6 those written 6:PORT;
@@ -41,15 +41,15 @@ rates() {
 	done
 	[ ${#v4[@]} = 0 ] || flood $((WINDOW + 4)) "${v4[@]}" &
 	[ ${#v6[@]} = 0 ] ||
-		ip netns exec "$NS" python3 "$here/udpflood.py" 2001:db8::2 $((WINDOW + 4)) "${v6[@]}" &
+		ip netns exec "$NS" python3 -S "$here/udpflood.py" 2001:db8::2 $((WINDOW + 4)) "${v6[@]}" &
 	sleep 2
-	ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 $WINDOW
+	ip netns exec "$NS" python3 -S "$here/class_rates.py" dummy0 $WINDOW
 	wait
 }
 
 # expect RATES "1:1=400000 1:2=..." TOL_PCT: each class within TOL_PCT
 expect() {
-	python3 - "$1" "$2" "$3" <<'EOF'
+	python3 -S - "$1" "$2" "$3" <<'EOF'
 import json, sys
 got, tol = json.loads(sys.argv[1]), float(sys.argv[3]) / 100
 bad = []
@@ -100,16 +100,18 @@ setup() {
 	local i
 
 	setup_ns NS && dummy_dev "$NS" &&
-		ip -n "$NS" addr add 192.0.2.1/24 dev dummy0 &&
-		ip -n "$NS" neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0 || return 1
+		printf '%s\n' "addr add 192.0.2.1/24 dev dummy0" \
+			"neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev dummy0" |
+		ip -n "$NS" -batch - || return 1
 	[ "${1:-}" != rates ] || calibrate
-	tcq qdisc add dev dummy0 root handle 1: er2bc rate unlimited burst 16k \
-		latency unlimited || return 1
-	for i in 1 2 3 4 5; do
-		tcq class add dev dummy0 parent 1: classid 1:$i er2bc prio $i rate 400kbit || return 1
-		tcq filter add dev dummy0 parent 1: protocol ip prio 1 flower \
-			ip_proto udp dst_port 500$i classid 1:$i || return 1
-	done
+	# (one tc: each program started costs under TCG)
+	{
+		echo "qdisc add dev dummy0 root handle 1: er2bc rate unlimited burst 16k latency unlimited"
+		for i in 1 2 3 4 5; do
+			echo "class add dev dummy0 parent 1: classid 1:$i er2bc prio $i rate 400kbit"
+			echo "filter add dev dummy0 parent 1: protocol ip prio 1 flower ip_proto udp dst_port 500$i classid 1:$i"
+		done
+	} | tcq -batch -
 }
 
 # rate_check WANT: the five classes' rates, each within 3 % of WANT's
@@ -195,7 +197,7 @@ guarantee_modes() {
 	ctl=$here/../../tools/er2bcctl/er2bcctl
 	ctlm="[25, 0]"
 	[ -x "$ctl" ] || echo "# er2bcctl is not built (make tools): its margin not read"
-	[ -x "$ctl" ] && ctlm=$(ip netns exec "$NS" "$ctl" -j show dev dummy0 handle 1: |
+	[ -x "$ctl" ] && ctlm=$("$ctl" -n "$NS" -j show dev dummy0 handle 1: |
 		json_get "[c.get('margin_percent') for c in j['classes']][:2]")
 	[ "$g" = "500 400 0 0 0" ] && [ "$m" = "margin 25%" ] && [ "$ctlm" = "[25, 0]" ]
 	tap_result $? "static mode: the margin on the rate, while it fits; tc and er2bcctl show it" \
@@ -221,7 +223,7 @@ guarantee_modes() {
 # classification, counted packet by packet (no cap)
 # send N PORT [SO_PRIORITY]
 send() {
-	ip netns exec "$NS" python3 -c "
+	ip netns exec "$NS" python3 -S -c "
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 if len(sys.argv) > 3:
@@ -231,7 +233,7 @@ for _ in range(int(sys.argv[1])):
 }
 # send6 N PORT: N datagrams to 2001:db8::2
 send6() {
-	ip netns exec "$NS" python3 -c "
+	ip netns exec "$NS" python3 -S -c "
 import socket, sys
 s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 for _ in range(int(sys.argv[1])):
@@ -319,7 +321,7 @@ ipv6_on() {
 # draining their queues, which no rate below describes. (Started without
 # flood(), so that $! is the flooder itself.)
 flood_until_killed() {
-	ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 3600 "$@" &
+	ip netns exec "$NS" python3 -S "$here/udpflood.py" 192.0.2.2 3600 "$@" &
 	flooder=$!
 }
 flooding() { kill -0 $flooder 2>/dev/null; }
@@ -348,7 +350,7 @@ order_test() {
 	local got rc
 	moves "$1" "$2" || { tap_result 1 "$3" "tc -batch failed"; return; }
 	sleep 1
-	got=$(ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 5)
+	got=$(ip netns exec "$NS" python3 -S "$here/class_rates.py" dummy0 5)
 	echo "$got" | json_get "$4" | grep -qx True
 	rc=$?
 	if ! flooding; then
@@ -415,8 +417,8 @@ under_traffic() {
 	lent=$(tcq -s -j qdisc show dev dummy0 |
 		json_get "[q for q in j if q['kind'] == 'er2bc'][0]['lend_turns']")
 	# (the fq_codel grafted under 1:3 shows its flows as classes of its own)
-	borrowed=$(class_stats "$NS" dummy0 |
-		json_get "sum(c['bytes_borrowed'] for c in j.values() if c['kind'] == 'er2bc')")
+	borrowed=$(class_stats "$NS" dummy0 \
+		"sum(c['bytes_borrowed'] for c in j.values() if c['kind'] == 'er2bc')")
 	[ "${lent:-0}" -gt 0 ] && [ "${borrowed:-0}" -gt 0 ]
 	tap_result $? "the lending counted: quanta handed out, bytes borrowed" \
 		"lend_turns=$lent bytes_borrowed=$borrowed"

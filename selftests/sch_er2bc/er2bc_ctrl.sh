@@ -36,22 +36,22 @@ ctl=$top/tools/er2bcctl/er2bcctl
 spec=$top/Documentation/netlink/specs/er2bc.yaml
 
 tcq() { tc -netns "$NS" "$@"; }
-ctl() { ip netns exec "$NS" "$ctl" "$@"; }
-raw() { ip netns exec "$NS" python3 "$here/genlraw.py" "$@"; }
+ctl() { "$ctl" -n "$NS" "$@"; }
+raw() { ip netns exec "$NS" python3 -S "$here/genlraw.py" "$@"; }
 # guarantees of classes 1:1 1:2 1:3: from show's JSON in bytes/s, and
 # from tc's text in bit/s (to its four digits)
 g_ctl() { ctl -j show dev dummy0 handle 1: |
 	json_get "' '.join(str({c['classid']: c['guarantee_bytes_per_second'] for c in j['classes']}[k]) for k in ('1:1', '1:2', '1:3'))"; }
-g_tc() { class_stats "$NS" dummy0 |
-	json_get "' '.join(str(j[k]['guarantee']) for k in ('1:1', '1:2', '1:3'))"; }
+g_tc() { class_stats "$NS" dummy0 \
+	"' '.join(str(j[k]['guarantee']) for k in ('1:1', '1:2', '1:3'))"; }
 sd_ctl() { ctl -j show dev dummy0 handle 1: |
 	json_get "' '.join(str({c['classid']: c['demand_bytes_per_second'] for c in j['classes']}[k]) for k in ('1:1', '1:2', '1:3'))"; }
 # bytes RATES: bit/s rates in bytes/s, as JSON has them (rounded down)
 bytes() { local x o=; for x in $1; do o+="${o:+ }$((x / 8))"; done; echo "$o"; }
 updates() { ctl -j show dev dummy0 handle 1: | json_get "j['updates']"; }
 # the kernel's shortage of classes 1:1 1:2 1:3, ns (tc -s, to its precision)
-shortages() { class_stats "$NS" dummy0 |
-	json_get "' '.join(str(j[k]['shortage_ns']) for k in ('1:1', '1:2', '1:3'))"; }
+shortages() { class_stats "$NS" dummy0 \
+	"' '.join(str(j[k]['shortage_ns']) for k in ('1:1', '1:2', '1:3'))"; }
 
 # setup: a namespace of the case's own, dummy0 in it sending to 192.0.2.2
 setup() {
@@ -173,7 +173,7 @@ family() {
 #    1:1 S_d 2.05M; 1:2 2222222; 1:3 R_e 0, S_d 3.05M. G: 2.05M 2222222 3.05M.
 # tc prints rates to four digits (2.222Mbit): its figures agree to 0.05 %
 same_rates() {
-	python3 -c "import sys; a, b = sys.argv[1].split(), sys.argv[2].split()
+	python3 -S -c "import sys; a, b = sys.argv[1].split(), sys.argv[2].split()
 sys.exit(0 if len(a) == len(b) and all(abs(int(x) - int(y)) <= int(y) / 2000 for x, y in zip(a, b)) else 1)" "$1" "$2"
 }
 seq_step() {
@@ -245,7 +245,7 @@ estimates() {
 			"ynl CLI: abw-set done from the spec" \
 			"ynl CLI: a refused abw-set prints the kernel's message"
 	else
-		got=$(echo "$ynl_out" | python3 -c "
+		got=$(echo "$ynl_out" | python3 -S -c "
 import json, sys
 msgs = json.load(sys.stdin)
 q = msgs[0]
@@ -284,7 +284,7 @@ print(q['abw'], q['updates'], q['mode'], g.get(0x10001), g.get(0x10002), g.get(0
 	ctl abw-set dev dummy0 handle 1: abw 6mbit recv 6mbit seq 10 &&
 		ctl abw-set dev dummy0 handle 1: abw 7mbit recv 6mbit seq 11
 	wait $monitor
-	python3 - "$mon" <<-'EOF'
+	python3 -S - "$mon" <<-'EOF'
 	import json, sys
 	import time
 	ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -317,7 +317,7 @@ print(q['abw'], q['updates'], q['mode'], g.get(0x10001), g.get(0x10002), g.get(0
 	done >>"$batch"
 	out=$(tcq -batch "$batch" &&
 		ctl abw-set dev dummy1 handle 1: abw 100mbit recv 100mbit seq 1 &&
-		ctl -j show dev dummy1 handle 1: | python3 -c "
+		ctl -j show dev dummy1 handle 1: | python3 -S -c "
 import json, sys
 j = json.load(sys.stdin)
 c = j['classes']
@@ -386,12 +386,12 @@ parameters() {
 }
 
 # --- with real packets: W drops, priority 1 keeps its S_d
-flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
+flood() { ip netns exec "$NS" python3 -S "$here/udpflood.py" 192.0.2.2 "$@"; }
 rates() {
 	flood 9 5001 5002 5003 &
 	local f=$!
 	sleep 2
-	ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 4
+	ip netns exec "$NS" python3 -S "$here/class_rates.py" dummy0 4
 	wait $f
 }
 
@@ -412,7 +412,7 @@ calibrate() {
 		ip -n "$NS" addr add 192.0.2.65/26 dev dummy1 &&
 		ip -n "$NS" neigh add 192.0.2.66 lladdr 02:00:00:00:00:02 dev dummy1 &&
 		tcq qdisc replace dev dummy1 root tbf rate 10mbit burst 16k limit 200k
-	ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.66 9 5001 5002 5003 &
+	ip netns exec "$NS" python3 -S "$here/udpflood.py" 192.0.2.66 9 5001 5002 5003 &
 	sleep 2
 	capacity=$(dev_rate "$NS" dummy1 tx 4)
 	wait $!
@@ -460,7 +460,7 @@ w_falls() {
 	sh0=$(shortages)
 	after=$(rates)
 	sh1=$(shortages)
-	python3 - "$before" "$after" <<-'EOF'
+	python3 -S - "$before" "$after" <<-'EOF'
 	import json, sys
 	b, a = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 	# before: each class about its guarantee (a class whose Python sender
@@ -477,7 +477,7 @@ w_falls() {
 	# at W 3 Mbit/s, 1:2 and 1:3 were backlogged and served below their 2
 	# Mbit/s; 1:1 got it, exactly its R_f (three windows of slack: a late
 	# watchdog under TCG costs a window its 3 %)
-	python3 - "$sh0" "$sh1" <<-'EOF'
+	python3 -S - "$sh0" "$sh1" <<-'EOF'
 	import sys
 	b, a = ([int(x) for x in v.split()] for v in sys.argv[1:3])
 	d = [y - x for x, y in zip(b, a)]
@@ -515,7 +515,7 @@ estimate_storm() {
 	flood 12 5001 5002 5003 &
 	f=$!
 	sleep 2
-	ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 6 >"$batch.rates" &
+	ip netns exec "$NS" python3 -S "$here/class_rates.py" dummy0 6 >"$batch.rates" &
 	r=$!
 	sent=0 t0=$(now)
 	while kill -0 $r 2>/dev/null; do
@@ -527,7 +527,7 @@ estimate_storm() {
 	u1=$(updates)
 	per_s=$(echo "$sent / ($t1 - $t0)" | bc)
 	during=$(cat "$batch.rates")
-	python3 - "$during" <<-'EOF'
+	python3 -S - "$during" <<-'EOF'
 	import json, sys
 	a = json.loads(sys.argv[1])
 	sys.exit(0 if a["1:1"] >= 0.97 * 2e6 and a["1:3"] < 0.1e6 else 1)
@@ -545,7 +545,7 @@ estimate_storm() {
 	state=$(ctl -j show dev dummy0 handle 1: |
 		json_get "(j['cap_bytes_per_second'], j['seq'], {c['classid']: c['guarantee_bytes_per_second'] for c in j['classes']})")
 	after=$(rates)
-	python3 - "$after" <<-'EOF'
+	python3 -S - "$after" <<-'EOF'
 	import json, sys
 	a = json.loads(sys.argv[1])
 	sys.exit(0 if abs(sum(a.values()) - 3e6) < 0.05 * 3e6 and a["1:1"] >= 0.97 * 2666666 else 1)

@@ -132,7 +132,7 @@ p1_bytes() {
 # a_flows SECONDS: A's flows, priority 1 paced at its rate and a greedy
 # backup, their pids added to the caller's run and to pids
 a_flows() {
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 "$1" 9@1000000 >/dev/null &
+	ip netns exec "$A" python3 -S "$here/udpflood.py" 10.0.2.2 "$1" 9@1000000 >/dev/null &
 	run+=($!)
 	pids+=($!)
 	ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5203 -t "$1" -C cubic >/dev/null 2>&1 &
@@ -167,7 +167,7 @@ elastic_run() {
 		a0=$(p1_bytes "$A") b0=$(p1_bytes "$B") t0=$(now)
 		sleep $MEASURE
 		a1=$(p1_bytes "$A") b1=$(p1_bytes "$B") t1=$(now)
-		python3 -c "print(round(($b1 - $b0) * 8 / ($t1 - $t0)), round(($a1 - $a0) * 8 / ($t1 - $t0)))"
+		python3 -S -c "print(round(($b1 - $b0) * 8 / ($t1 - $t0)), round(($a1 - $a0) * 8 / ($t1 - $t0)))"
 	) >"$work/p1.rate" &
 	meas=$!
 	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 250ms --compete yes \

@@ -57,7 +57,7 @@ refused() {
 		tap_result 1 "$desc" "exit $rc: ${out%%$'\n'*}"
 	fi
 }
-raw() { ip netns exec "$NS" python3 "$here/nlraw.py" "$@"; }
+raw() { ip netns exec "$NS" python3 -S "$here/nlraw.py" "$@"; }
 
 qdisc_options() {
 	setup || return
@@ -179,7 +179,7 @@ wide_values() {
 	tcq qdisc change dev dummy0 root er2bc rate 18446744073709551615bit &&
 		tcq class change dev dummy0 classid 1:50 er2bc rate 1.5mbit ceil 18446744073709551615bit
 	out=$(tcq -j qdisc show dev dummy0 | json_get "j[0]['options']['rate']"
-		class_stats "$NS" dummy0 | json_get "j['1:50']['options']")
+		class_stats "$NS" dummy0 "j['1:50']['options']")
 	# (tc's JSON in bytes/s, as it prints htb's: 2^64 - 1 bit/s over 8)
 	[[ "$out" == $'2305843009213693951\nprio 64 rate 1500Kbit ceil '* ]]
 	tap_result $? "a rate of 2^64 - 1 bit/s, and 1.5mbit, are taken as written" "$(echo "$out" | tr '\n' ' ')"

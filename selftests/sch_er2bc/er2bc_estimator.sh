@@ -126,7 +126,12 @@ busy_ok() { within "$1" 0.95 1.05 && [ "$3" -gt 50000 ]; }
 tcp_closed() { # NS: no TCP connection in NS but in TIME_WAIT
 	[ -z "$(ip netns exec "$1" ss -Htn exclude time-wait exclude listening)" ]
 }
-r1_count() { tc -netns "$R" -s -j qdisc show dev r1 | json_get "j[0]['packets'] + j[0]['drops']"; }
+# r1_count: what reached r1's qdisc, sent or dropped (its first "Sent"
+# line, read by bash: a poll, and a Python costs under TCG)
+r1_count() {
+	[[ $(tc -netns "$R" -s qdisc show dev r1) =~ Sent\ [0-9]+\ bytes\ ([0-9]+)\ pkt\ \(dropped\ ([0-9]+) ]] &&
+		echo $((BASH_REMATCH[1] + BASH_REMATCH[2]))
+}
 r1_quiet() { # nothing reached r1's qdisc in the last second
 	local c0
 	c0=$(r1_count)
@@ -134,7 +139,7 @@ r1_quiet() { # nothing reached r1's qdisc in the last second
 	[ "$(r1_count)" = "$c0" ]
 }
 # er2bcctl status of the sender's and the responder's files, and the qdisc
-status() { ip netns exec "$A" "$ctl" status file "$work/send.json" file "$work/resp.json" 2>&1; }
+status() { "$ctl" -n "$A" status file "$work/send.json" file "$work/resp.json" 2>&1; }
 
 # The estimates' losses: none under a standing queue, netem's drops to the
 # packet. The netem part comes after the standing queue, on the same
@@ -171,7 +176,7 @@ loss_counts() {
 	t0=$(now)
 	sender "$work/q.log" --interval 100ms --once 300 --w-ini 8mbit
 	rc=$?
-	took=$(python3 -c "print(round($(now) - $t0, 1))")
+	took=$(python3 -S -c "print(round($(now) - $t0, 1))")
 	wait $meas
 	read -r util util_r1 backlog <"$work/busy"
 	n=$(losses "$work/q.log" | wc -l)
@@ -235,7 +240,7 @@ loss_counts() {
 		2>"$work/l.log" &
 	snd=$!
 	busywait 20000 estimates_at_least 3
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 3 9 >/dev/null
+	ip netns exec "$A" python3 -S "$here/udpflood.py" 10.0.2.2 3 9 >/dev/null
 	busywait 20000 estimates_at_least $(($(sn estimates) + 10))
 	# er2bcctl status, while both daemons work: their files and the qdisc fed
 	stat_out=$(status)
@@ -254,7 +259,7 @@ loss_counts() {
 	tap_result $? "er2bcctl status: sender, responder and the qdisc well, exit 0" \
 		"exit $stat_rc: $(echo "$stat_out" | tr '\n' '|')"
 	# the sender stopped: its file, written each 100 ms, goes old (2.3 s)
-	busywait 6000 sh -c "! ip netns exec $A $ctl status file $work/send.json >/dev/null 2>&1"
+	busywait 6000 sh -c "! $ctl -n $A status file $work/send.json >/dev/null 2>&1"
 	stat_out=$(status)
 	stat_rc=$?
 	[ $stat_rc = 1 ] &&
@@ -273,8 +278,8 @@ loss_counts() {
 steps_run() {
 	local flood steps start res
 	tc -netns "$R" qdisc change dev r1 root tbf rate 2mbit burst 4k limit 30k
-	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 42 9 >/dev/null &
+	"$ctl" -n "$A" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	ip netns exec "$A" python3 -S "$here/udpflood.py" 10.0.2.2 42 9 >/dev/null &
 	flood=$!
 	sleep 1
 	start=$(now)
@@ -287,7 +292,7 @@ steps_run() {
 		--once 35 --plain yes --status "$work/send.json" -v 2>&1 >/dev/null |
 		while IFS= read -r line; do echo "$EPOCHREALTIME $line"; done >"$work/t.log"
 	wait $steps $flood
-	res=$(python3 - "$work/t.log" "$start" <<'PY'
+	res=$(python3 -S - "$work/t.log" "$start" <<'PY'
 import re, sys
 units = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9}
 pts = []
@@ -323,8 +328,8 @@ PY
 # mean_w MODE: that mean, bit/s
 mean_w() {
 	local flood
-	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 24 9 >/dev/null &
+	"$ctl" -n "$A" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	ip netns exec "$A" python3 -S "$here/udpflood.py" 10.0.2.2 24 9 >/dev/null &
 	flood=$!
 	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --w-ini 1mbit \
 		--once 20 --mode "$1" $([ "$1" = loss ] && echo --loss-queue no) --plain yes \
@@ -349,8 +354,8 @@ rate_log() {
 # check, once: W 743 kbit/s, 12 of 12 cap-bound)
 ratchet_run() {
 	local flood meas offered rc w_mean s_mean bound cut held lossy
-	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 27 9@1000000 >/dev/null &
+	"$ctl" -n "$A" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	ip netns exec "$A" python3 -S "$here/udpflood.py" 10.0.2.2 27 9@1000000 >/dev/null &
 	flood=$!
 	sleep 0.5
 	offered=$(printf %.0f "$(dev_rate "$A" a0 tx 2)")
@@ -395,7 +400,7 @@ ratchet_run() {
 # on Debian's kernels under TCG, so 16 s had about 57 samples, not 160; a
 # read that finds no qdisc is an error, not an empty queue)
 r1_queue_time() {
-	PYTHONPATH="$here/.." ip netns exec "$R" python3 - "$1" <<'PY'
+	PYTHONPATH="$here/.." ip netns exec "$R" python3 -S - "$1" <<'PY'
 import socket, sys, time
 from nlmsg import qdisc_backlog
 sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
@@ -417,9 +422,9 @@ PY
 drain_run() {
 	local flood step
 	tc -netns "$R" qdisc replace dev r1 root tbf rate 4mbit burst 8k limit 250k || return 1
-	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	"$ctl" -n "$A" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
 	# (the flood outlasts the sender, however long its estimates take)
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 120 9 >/dev/null &
+	ip netns exec "$A" python3 -S "$here/udpflood.py" 10.0.2.2 120 9 >/dev/null &
 	flood=$!
 	(sleep 4; tc -netns "$R" qdisc change dev r1 root tbf rate 1mbit burst 8k limit 250k &&
 		r1_queue_time 16 >"$work/drain-$1.time") &
@@ -442,7 +447,7 @@ drain_both() {
 	# (and without the drain the queue stood: else the comparison is empty)
 	[ "${n_yes:-0}" = 40 ] && [ "${n_no:-0}" = 40 ] && [ "${drains_yes:-0}" -ge 1 ] &&
 		[ "${failed_yes:-1}" = 0 ] &&
-		python3 -c "import sys; sys.exit(not (0 < $time_no and $time_yes <= 0.95 * $time_no))"
+		python3 -S -c "import sys; sys.exit(not (0 < $time_no and $time_yes <= 0.95 * $time_no))"
 }
 
 # --- delay probes (probe-interval): each stamped by the kernel as it leaves
@@ -459,7 +464,7 @@ drain_both() {
 probes_run() {
 	tc -netns "$R" qdisc replace dev r1 root netem delay 10ms limit 10000 || return 1
 	tc -netns "$A" qdisc change dev a0 root er2bc latency unlimited || return 1
-	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 2mbit recv 2mbit >/dev/null ||
+	"$ctl" -n "$A" abw-set dev a0 handle 1: abw 2mbit recv 2mbit >/dev/null ||
 		return 1
 	rm -f "$work/send.json"
 	# (the phases' times, wall clock, for the trace: the flood's start and
@@ -472,7 +477,7 @@ probes_run() {
 	# (stopped with the case if a step below fails and returns without them)
 	pids+=($snd)
 	# the status every 100 ms: time, queue read (us), the last probe's wait in the qdisc (us)
-	python3 - "$work/send.json" "$snd" >"$work/probes.trace" <<'PY' &
+	python3 -S - "$work/send.json" "$snd" >"$work/probes.trace" <<'PY' &
 import json, os, sys, time
 while True:
     try:
@@ -505,7 +510,7 @@ PY
 	ip netns exec "$A" nft delete table ip probes || return 1
 	sleep 1
 	date +%s.%N >>"$work/probes.times"
-	ip netns exec "$A" timeout 5 python3 "$here/udpflood.py" 10.0.2.2 4 9 >/dev/null
+	ip netns exec "$A" timeout 5 python3 -S "$here/udpflood.py" 10.0.2.2 4 9 >/dev/null
 	date +%s.%N >>"$work/probes.times"
 	sleep 1
 	tc -netns "$R" qdisc change dev r1 root netem delay 50ms limit 10000
@@ -513,7 +518,7 @@ PY
 	wait $snd
 	local rc=$?
 	wait $trace
-	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	"$ctl" -n "$A" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
 	return $rc
 }
 
@@ -535,8 +540,8 @@ path_changes() {
 	# first with W far above the ABW: the flood must fill the 2 Mbit/s
 	# bottleneck, measured by the router, apart from the estimator
 	# (a change of the rate no longer moves W once estimates come: an estimate does)
-	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 5 9 >/dev/null &
+	"$ctl" -n "$A" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null
+	ip netns exec "$A" python3 -S "$here/udpflood.py" 10.0.2.2 5 9 >/dev/null &
 	flood=$!
 	sleep 1
 	filled=$(dev_rate "$R" r1 tx 3)
@@ -554,7 +559,7 @@ path_changes() {
 
 	# the qdisc holds what the sender computed (W in bytes/s in both)
 	w=$(sn abw_bytes_per_second) seq=$(sn seq)
-	out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: |
+	out=$("$ctl" -n "$A" -j show dev a0 handle 1: |
 		json_get "j['cap_bytes_per_second'], j['seq'], j['updates']")
 	[[ "$out" == "$w $seq "* ]]
 	tap_result $? "ctrl-get shows the last estimate (W $w bytes/s, seq $seq)" "$out"
@@ -648,7 +653,7 @@ path_changes() {
 	rc=$?
 	tap_result $rc "delay probes: 36 estimates with probes every 20 ms" \
 		"$(tail -3 "$work/probes.log")"
-	out=$(python3 - "$work/send.json" "$work/probes.trace" "$work/probes.times" <<'PY'
+	out=$(python3 -S - "$work/send.json" "$work/probes.trace" "$work/probes.times" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 p = j["probes"]
@@ -736,7 +741,7 @@ daemons() {
 	busywait 20000 estimates_at_least 5
 	# from A, to the responder: garbage, a request with a bad tag, a request
 	# tagged right but from an old epoch, a plain request
-	ip netns exec "$A" python3 - "$work/key" $PORT <<'PY'
+	ip netns exec "$A" python3 -S - "$work/key" $PORT <<'PY'
 import hashlib, hmac, socket, struct, sys
 key = open(sys.argv[1], "rb").read()
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -755,7 +760,7 @@ PY
 	# response, and an authenticated one with a forged tag
 	sport=$(ip netns exec "$A" ss -Huanp |
 		awk '/er2bc-abwd/ { n = split($4, a, ":"); print a[n]; exit }')
-	ip netns exec "$B" python3 - "$sport" $PORT <<'PY'
+	ip netns exec "$B" python3 -S - "$sport" $PORT <<'PY'
 import socket, struct, sys
 dport, sport = int(sys.argv[1]), int(sys.argv[2])
 s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
@@ -821,13 +826,13 @@ PY
 	probe_netem "$R" r1 dport loss 10% &&
 		probe_netem "$R" r0 sport loss 10% delay 150ms reorder 33%
 	tap_result $? "faults: netem on the estimator's packets, both ways"
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 600 9@4000000 >/dev/null &
+	ip netns exec "$A" python3 -S "$here/udpflood.py" 10.0.2.2 600 9@4000000 >/dev/null &
 	flood=$!
 	sender "$work/f.log" --interval 100ms --once 100 --key-file "$work/key" --w-ini 2mbit
 	rc=$?
 	kill $flood 2>/dev/null
 	wait $flood 2>/dev/null
-	res=$(python3 - "$work/f.log" <<'PY'
+	res=$(python3 -S - "$work/f.log" <<'PY'
 import re, sys
 units = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9}
 ls, ws = [], []
@@ -877,7 +882,7 @@ PY
 		"waits logged $rc1, sender exit $rc: $(grep -h "waiting for it\|there" "$work/w.log" "$work/resp.log" | tr '\n' ' ')"
 	# (paced data crossing, so that there are counts to go back; the sender
 	# runs until the responder has followed the device and estimates go on)
-	ip netns exec "$A" python3 "$here/udpflood.py" 10.0.2.2 600 9@1000000 >/dev/null &
+	ip netns exec "$A" python3 -S "$here/udpflood.py" 10.0.2.2 600 9@1000000 >/dev/null &
 	flood=$!
 	rm -f "$work/send.json"
 	ip netns exec "$A" "$abwd" sender --peer 10.0.2.2 --port $PORT --dev a0 --interval 100ms \

@@ -75,7 +75,7 @@ setup() {
 flood() {
 	local bps=${2:-2000000}
 
-	ip netns exec "$SND" python3 "$here/udpflood.py" "${1:-10.0.0.2}" 60 \
+	ip netns exec "$SND" python3 -S "$here/udpflood.py" "${1:-10.0.0.2}" 60 \
 		"9@$bps" "10@$bps" &
 	flood_pid=$!
 }
@@ -104,8 +104,8 @@ bound_stats() {
 	for k in "$@"; do
 		keys+=", '$k'"
 	done
-	class_stats "$SND" veth0 |
-		json_get "' '.join(str(j['1:1'].get(k, '-')) for k in ($keys))"
+	class_stats "$SND" veth0 \
+		"' '.join(str(j['1:1'].get(k, '-')) for k in ($keys))"
 }
 
 # bounded RTTS LIMIT_MS PKT_MS: the longest ping waited at least half the
@@ -340,7 +340,7 @@ neighbours_through() {
 # a packet socket on veth0, in the background, until flood_stop: what a
 # program with CAP_NET_RAW (a container's, by default) can send
 raw_flood() {
-	ip netns exec "$SND" python3 -c '
+	ip netns exec "$SND" python3 -S -c '
 import socket, time
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0806))
 s.bind(("veth0", 0x0806))
@@ -381,7 +381,7 @@ raw_arp() {
 		sleep 0.2
 	done
 	flood_stop
-	read -r most top drops <<<"$(python3 -c '
+	read -r most top drops <<<"$(python3 -S -c '
 import sys
 sys.path.insert(0, sys.argv[1])
 from tc_class_stats import parse
@@ -407,7 +407,7 @@ other_child() {
 		tcq class add dev veth0 parent 1: classid 1:1 er2bc prio 1 &&
 		tcq qdisc add dev veth0 parent 1:1 handle 10: netem delay 200ms limit 10000 ||
 		{ setup_failed "a class with netem under it"; return; }
-	ip netns exec "$SND" python3 "$here/udpflood.py" 10.0.0.2 4 9@1000000 &
+	ip netns exec "$SND" python3 -S "$here/udpflood.py" 10.0.0.2 4 9@1000000 &
 	flood_pid=$!
 	sleep 2.5
 	read -r rate limit drops <<<"$(bound_stats)"

@@ -35,7 +35,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 ctl=$here/../../tools/er2bcctl/er2bcctl
 PORT=4950
 
-raw() { ip netns exec "$1" python3 "$here/genlraw.py" "${@:2}"; }
+raw() { ip netns exec "$1" python3 -S "$here/genlraw.py" "${@:2}"; }
 P_IF=2 P_H=3 P_PORT=4 P_PEER=5 P_KEY=6 P_AUTH_KEY=13
 CMD_PROBE_GET=4 CMD_METER_SET=5 CMD_METER_DEL=6 CMD_METER_GET=7
 
@@ -122,7 +122,7 @@ requests() {
 		"$P_PORT:u16:$PORT" "$P_AUTH_KEY:hex:$(printf '%02050x' 1)"
 	refused "a peer address of 5 bytes" "4 or 16 bytes" "$P_IF:u32:$ifb" \
 		"$P_PORT:u16:$PORT" "$P_PEER:nest:1:hex:0a00010000,2:u8:24"
-	out=$(ip netns exec "$B" unshare -U python3 "$here/genlraw.py" send $CMD_METER_SET \
+	out=$(ip netns exec "$B" unshare -U python3 -S "$here/genlraw.py" send $CMD_METER_SET \
 		"$P_IF:u32:$ifb" "$P_PORT:u16:$PORT" 2>&1)
 	[ $? = 1 ] && [[ "$out" == *"ermitted"* ]]
 	tap_result $? "meter-set from an unprivileged user namespace is refused" "$out"
@@ -185,7 +185,7 @@ parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not tol
 		ip netns del "$ns"
 		return 1
 	fi
-	coproc MG { ip netns exec "$B" python3 "$here/genlraw.py" wait $CMD_METER_GET "$P_IF:u32:$ifb" 2>&1; }
+	coproc MG { ip netns exec "$B" python3 -S "$here/genlraw.py" wait $CMD_METER_GET "$P_IF:u32:$ifb" 2>&1; }
 	# (bash forgets a coproc's descriptors once it exits: copies of them)
 	exec {mgr}<&"${MG[0]}" {mgw}>&"${MG[1]}"
 	mgp=$MG_PID
@@ -200,7 +200,7 @@ parallel_try() { # DEVICES: 0 it answered under the hold, 1 it failed, 2 not tol
 	ip -n "$ns" link del group 77 &
 	hold=$!
 	sleep 0.2
-	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null &
+	"$ctl" -n "$A" abw-set dev a0 handle 1: abw 100mbit recv 100mbit >/dev/null &
 	abw=$!
 	# queued: asleep in the kernel for RTNL (in er2bc_nl_abw_set_doit:
 	# wchan skips the mutex functions and rtnl_lock's are inlined; before,
@@ -285,7 +285,7 @@ parallel_requests() {
 
 # check DESC JSON-EXPR: probecheck's result, checked in Python
 check() {
-	python3 -c "import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if ($2) else 1)" "$res"
+	python3 -S -c "import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if ($2) else 1)" "$res"
 	tap_result $? "$1" \
 		"$(echo "$res" | json_get "{k: v for k, v in j.items() if k != 'per_interval'}")"
 }
@@ -325,12 +325,12 @@ probe_run() {
 	shift 2
 	[ $# -gt 0 ] || set -- 10.0.2.2 "$secs" 9
 	tmp=$(mktemp)
-	python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
+	python3 -S "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
 		--to 10.0.2.2 --port $PORT --count "$n" --gap 0.1 \
 		--ready "$tmp.ready" --until "$tmp.stop" >"$tmp" &
 	pc=$!
 	busywait 60000 test -e "$tmp.ready"
-	ip netns exec "$A" python3 "$here/udpflood.py" "$@" >/dev/null
+	ip netns exec "$A" python3 -S "$here/udpflood.py" "$@" >/dev/null
 	busywait 20000 a0_empty
 	touch "$tmp.stop"
 	wait $pc
@@ -371,7 +371,7 @@ exact_counts() {
 	ip netns exec "$A" iperf3 -c 10.0.2.2 -p 5201 -t 300 -w 400K >/dev/null 2>&1 &
 	ipf=$!
 	busywait 20000 tcp_flowing
-	res=$(python3 "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
+	res=$(python3 -S "$here/probecheck.py" --ns-a "$A" --dev-a a0 --ns-b "$B" --dev-b b0 \
 		--to 10.0.2.2 --port $PORT --count 100 --gap 0.1)
 	kill $ipf 2>/dev/null
 	wait
@@ -383,7 +383,7 @@ exact_counts() {
 		"r['intervals'] == 100 and $exact and r['sent'] > 0"
 	# how much it counted depends on how fast the emulated sender is (the
 	# debug kernel once sent 829 packets in the 10 s)
-	python3 -c "import json,sys; sys.exit(0 if json.loads(sys.argv[1])['sent'] > 1000 else 1)" \
+	python3 -S -c "import json,sys; sys.exit(0 if json.loads(sys.argv[1])['sent'] > 1000 else 1)" \
 		"$res"
 	tap_timing_result $? "TCP at a bottleneck: over 1000 packets counted in 10 s" \
 		"$(echo "$res" | json_get "j['sent']") packets"

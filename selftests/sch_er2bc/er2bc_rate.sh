@@ -194,7 +194,7 @@ fq_codel() {
 # T_AFTER: the rate before, the rate from 100 ms after, the longest gap,
 # and whether they are the rates within 5 % and the gap under 50 ms
 check_step() {
-	python3 - "$@" <<'EOF'
+	python3 -S - "$@" <<'EOF'
 import sys
 stamps = [tuple(map(float, l.split())) for l in open(sys.argv[1])]
 t_before, t_after, old, new = map(float, sys.argv[2:6])
@@ -213,7 +213,7 @@ EOF
 step_run() {
 	local stamps receiver flooder t1 t2 t3 t4
 	stamps=$(mktemp)
-	ip netns exec "$RCV" python3 -c "
+	ip netns exec "$RCV" python3 -S -c "
 import socket, struct, sys
 # stamped by the kernel as each datagram arrives, and a buffer no pause of
 # this process can fill: the times are the shaper's, not the reader's
@@ -238,7 +238,7 @@ with open(sys.argv[1], 'w') as f:
 	receiver=$!
 	busywait 5000 udp_bound "$RCV" 7000
 	tcq qdisc change dev veth0 root er2bc rate 5mbit
-	ip netns exec "$SND" python3 "$here/udpflood.py" 10.0.0.2 9 7000 &
+	ip netns exec "$SND" python3 -S "$here/udpflood.py" 10.0.0.2 9 7000 &
 	flooder=$!
 	sleep 3
 	t1=$(now); tcq qdisc change dev veth0 root er2bc rate 1mbit; t2=$(now)

@@ -46,7 +46,7 @@ ctl=$(cd "$here/../.." && pwd)/tools/er2bcctl/er2bcctl
 PORT=4950
 
 tcq() { tc -netns "$NS" "$@"; }
-flood() { ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 "$@"; }
+flood() { ip netns exec "$NS" python3 -S "$here/udpflood.py" 192.0.2.2 "$@"; }
 
 # setup [send]: the case's namespace NS with dummy0 up, IPv6 off in NS
 # (only the test's packets cross dummy0); with send, dummy0 sends to
@@ -76,7 +76,7 @@ requests() {
 	local as=()
 
 	[ "${REQ_USER:-}" = nobody ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	ip netns exec "$NS" "${as[@]}" python3 -c "
+	ip netns exec "$NS" "${as[@]}" python3 -S -c "
 import socket, struct, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 if int(sys.argv[3], 0):
@@ -116,7 +116,7 @@ held_once() {
 	local got
 	flood 12 "$1" 5002 &
 	sleep 2
-	got=$(ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 8)
+	got=$(ip netns exec "$NS" python3 -S "$here/class_rates.py" dummy0 8)
 	wait
 	echo "$got" | json_get "'1:1 %.0fk 1:2 %.0fk' % (j.get('1:1', 0) / 1e3, j.get('1:2', 0) / 1e3)"
 	echo "$got" | json_get "j['1:2'] >= 0.9 * (5e6 - 1e5) and j['1:1'] > 0" | grep -qx True
@@ -205,9 +205,9 @@ estimator_port() {
 		tcq qdisc add dev dummy0 root handle 1: er2bc rate 5mbit burst 16k \
 			probe-port $PORT peer 192.0.2.0/24
 	tap_result $? "a LAN host H behind the gateway; er2bc W = 5 Mbit/s, probe-port $PORT"
-	ip netns exec "$H" python3 "$here/udpflood.py" --head 0001 192.0.2.2 14 $PORT $PORT &
+	ip netns exec "$H" python3 -S "$here/udpflood.py" --head 0001 192.0.2.2 14 $PORT $PORT &
 	hflood=$!
-	ip netns exec "$H" python3 "$here/udpflood.py" --head "$request" --len 28 192.0.2.2 14 \
+	ip netns exec "$H" python3 -S "$here/udpflood.py" --head "$request" --len 28 192.0.2.2 14 \
 		$PORT@300000 &
 	hflood4=$!
 	sleep 2
@@ -233,7 +233,7 @@ estimator_port() {
 	# millisecond (2000 in the 2 s, 100 ms of slack); the rest go through
 	# the classes, uncut. (Before the limit, every one of them was cut.)
 	txp0=$(ip netns exec "$NS" cat /sys/class/net/dummy0/statistics/tx_packets)
-	ip netns exec "$NS" python3 "$here/udpflood.py" --head "$request" --len 28 192.0.2.2 2 $PORT
+	ip netns exec "$NS" python3 -S "$here/udpflood.py" --head "$request" --len 28 192.0.2.2 2 $PORT
 	sleep 0.5
 	p2=$(qdisc er2bc probes)
 	txp1=$(ip netns exec "$NS" cat /sys/class/net/dummy0/statistics/tx_packets)
@@ -272,7 +272,7 @@ estimator_port() {
 	# a bulk flood keeps W full, so that requests past the cap would show
 	flood 8 9 &
 	bulk=$!
-	ip netns exec "$NS" python3 "$here/udpflood.py" --head "$request" --len 28 192.0.2.2 8 \
+	ip netns exec "$NS" python3 -S "$here/udpflood.py" --head "$request" --len 28 192.0.2.2 8 \
 		$PORT &
 	gflood=$!
 	sleep 1
@@ -316,7 +316,7 @@ no_class() {
 			ip_proto udp dst_port 6001 classid 1:1
 	flood 12 6001 6002 &
 	sleep 2
-	got=$(ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 8)
+	got=$(ip netns exec "$NS" python3 -S "$here/class_rates.py" dummy0 8)
 	wait $!
 	echo "$got" | json_get "j['1:1'] >= 0.9 * 2e6" | grep -qx True
 	tap_timing_result $? "a class of prio 63 goes before unclassified traffic" \
@@ -337,8 +337,8 @@ best_effort_tcp() {
 	tcq qdisc add dev dummy0 root handle 1: er2bc rate 10mbit mode er2bc &&
 		tcq class add dev dummy0 parent 1: classid 1:1 er2bc prio 1 rate 1mbit type tcp &&
 		tcq class add dev dummy0 parent 1: classid 1:2 er2bc prio 2 type tcp &&
-		ip netns exec "$NS" "$ctl" abw-set dev dummy0 handle 1: abw 10mbit recv 10mbit seq 1
-	sd=$(ip netns exec "$NS" "$ctl" -j show dev dummy0 handle 1: |
+		"$ctl" -n "$NS" abw-set dev dummy0 handle 1: abw 10mbit recv 10mbit seq 1
+	sd=$("$ctl" -n "$NS" -j show dev dummy0 handle 1: |
 		json_get "' '.join(str(c['demand_bytes_per_second']) for c in j['classes'])")
 	[ "$sd" = "125000 0" ]
 	tap_result $? "a best-effort TCP class is not in F_r: a lossless estimate leaves S_d = R_f" \
@@ -356,13 +356,13 @@ netlink_access() {
 
 	setup || { setup_failed; return; }
 	ifindex=$(ip netns exec "$NS" cat /sys/class/net/dummy0/ifindex)
-	out=$(GENL_RESERVED=1 ip netns exec "$NS" python3 "$here/genlraw.py" send 1 \
+	out=$(GENL_RESERVED=1 ip netns exec "$NS" python3 -S "$here/genlraw.py" send 1 \
 		"2:u32:$ifindex")
 	[ $? = 1 ] && [[ "$out" == "Invalid argument"*"reserved"* ]]
 	tap_result $? "er2bc: a request with the genl header's reserved field set is refused" "$out"
 	if modprobe tcp_rcvmgr 2>/dev/null; then
 		out=$(GENL_RESERVED=1 GENL_FAMILY=tcp_rcvmgr ip netns exec "$NS" \
-			python3 "$here/genlraw.py" send 4)
+			python3 -S "$here/genlraw.py" send 4)
 		[ $? = 1 ] && [[ "$out" == "Invalid argument"*"reserved"* ]]
 		tap_result $? "tcp_rcvmgr: a request with the genl header's reserved field set is refused" \
 			"$out"
@@ -375,10 +375,10 @@ netlink_access() {
 		ifi=$(ip -o link show d0 | cut -d: -f1)
 		tc qdisc add dev d0 root handle 1: er2bc rate 5mbit || exit 1
 		"$1" abw-set dev d0 handle 1: abw 4mbit recv 4mbit seq 1 &&
-			echo "abw-set: $("$1" -j show dev d0 handle 1: | python3 -c "import json,sys; print(json.load(sys.stdin)[\"cap_bytes_per_second\"])")"
-		echo "meter-set: $(python3 "$2" send 5 2:u32:$ifi 4:u16:4950)"
-		echo "meter-del: $(python3 "$2" send 6 2:u32:$ifi)"
-		echo "config-set: $(GENL_FAMILY=tcp_rcvmgr python3 "$2" send 2 7:u32:500)"
+			echo "abw-set: $("$1" -j show dev d0 handle 1: | python3 -S -c "import json,sys; print(json.load(sys.stdin)[\"cap_bytes_per_second\"])")"
+		echo "meter-set: $(python3 -S "$2" send 5 2:u32:$ifi 4:u16:4950)"
+		echo "meter-del: $(python3 -S "$2" send 6 2:u32:$ifi)"
+		echo "config-set: $(GENL_FAMILY=tcp_rcvmgr python3 -S "$2" send 2 7:u32:500)"
 	' - "$ctl" "$here/genlraw.py" 2>&1)
 	want=$'abw-set: 500000\nmeter-set: ok\nmeter-del: ok\nconfig-set: Operation not permitted: '
 	[ "$out" = "$want" ]
@@ -410,7 +410,7 @@ class_dump() {
 	done >"$batch"
 	(while :; do tcq -batch "$batch" >/dev/null 2>&1; done) &
 	pids+=($!)
-	out=$(ip netns exec "$NS" python3 - "$here" "$ifindex" <<'PY'
+	out=$(ip netns exec "$NS" python3 -S - "$here" "$ifindex" <<'PY'
 import struct, sys
 sys.path.insert(0, sys.argv[1])
 import genlraw
@@ -452,7 +452,7 @@ meter_dump() {
 	setup_ns M || { setup_failed; return; }
 	for i in $(seq 1 600); do echo "link add m$i type dummy"; done >"$tmp/links"
 	ip -n "$M" -batch "$tmp/links"
-	out=$(ip netns exec "$M" python3 - "$here" <<'PY'
+	out=$(ip netns exec "$M" python3 -S - "$here" <<'PY'
 import os, socket, struct, sys
 sys.path.insert(0, sys.argv[1])
 import genlraw

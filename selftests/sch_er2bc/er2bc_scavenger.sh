@@ -28,15 +28,15 @@ top=$(cd "$here/../.." && pwd)
 ctl=$top/tools/er2bcctl/er2bcctl
 
 tcq() { tc -netns "$NS" "$@"; }
-ctl() { ip netns exec "$NS" "$ctl" "$@"; }
+ctl() { "$ctl" -n "$NS" "$@"; }
 WINDOW=5
 
 # rates PORTS...: flood those ports; {classid: bit/s} over the window,
 # after 2 s for the queues to fill
 rates() {
-	ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 $((WINDOW + 4)) "$@" &
+	ip netns exec "$NS" python3 -S "$here/udpflood.py" 192.0.2.2 $((WINDOW + 4)) "$@" &
 	sleep 2
-	ip netns exec "$NS" python3 "$here/class_rates.py" dummy0 $WINDOW
+	ip netns exec "$NS" python3 -S "$here/class_rates.py" dummy0 $WINDOW
 	wait
 }
 
@@ -50,7 +50,7 @@ calibrate() {
 	[ -z "$probed" ] || return 0
 	probed=1
 	tcq qdisc add dev dummy0 root tbf rate 4mbit burst 16k limit 200k
-	ip netns exec "$NS" python3 "$here/udpflood.py" 192.0.2.2 $((WINDOW + 4)) 5001 5002 &
+	ip netns exec "$NS" python3 -S "$here/udpflood.py" 192.0.2.2 $((WINDOW + 4)) 5001 5002 &
 	sleep 2
 	cap=$(dev_rate "$NS" dummy0 tx $WINDOW)
 	wait $!
@@ -86,7 +86,7 @@ rate_check() {
 	local got
 
 	got=$(rates 5001 5002)
-	python3 - "$got" "$1" <<'EOF'
+	python3 -S - "$got" "$1" <<'EOF'
 import json, sys
 got = json.loads(sys.argv[1])
 print(" ".join(f"{c}={v / 1e3:.0f}k" for c, v in sorted(got.items())))
@@ -134,7 +134,7 @@ refused() {
 }
 
 yielded() { tcq -s -j qdisc show dev dummy0 | json_get "[q for q in j if q['kind'] == 'er2bc'][0]['yielded']"; }
-cls2() { class_stats "$NS" dummy0 | json_get "'%d %d' % (j['1:2']['packets'], j['1:2']['qlen'])"; }
+cls2() { class_stats "$NS" dummy0 "'%d %d' % (j['1:2']['packets'], j['1:2']['qlen'])"; }
 
 # the estimator's hold with no other traffic: a burst to the scavenger
 # waits behind it (and tc -s counts the dequeues it turned away); then the
@@ -152,7 +152,7 @@ hold_burst() {
 	read -r p0 _ <<<"$(cls2)"
 	y0=$(yielded)
 	ctl abw-set dev dummy0 handle 1: abw 2mbit recv 2mbit seq 1 scavenger-hold 60s
-	ip netns exec "$NS" python3 -c "
+	ip netns exec "$NS" python3 -S -c "
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for _ in range(40):
@@ -206,7 +206,7 @@ er2bc_mode() {
 	tcq qdisc change dev dummy0 root er2bc mode er2bc &&
 		ctl abw-set dev dummy0 handle 1: abw 2mbit recv 0 seq 13 &&
 		ctl abw-set dev dummy0 handle 1: abw 2mbit recv 0 seq 14
-	g=$(class_stats "$NS" dummy0 | json_get "j['1:2']['guarantee']")
+	g=$(class_stats "$NS" dummy0 "j['1:2']['guarantee']")
 	[ "$g" = 0 ]
 	tap_result $? "mode er2bc, two estimates with nothing received: the scavenger has no guarantee" \
 		"guarantee $g"

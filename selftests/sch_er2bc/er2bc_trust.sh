@@ -180,7 +180,7 @@ stats_of() {
 # no one listens on, so that all three phases cost the emulated machine's
 # one CPU alike (the attack's CPU, not the attack, moved W: 15.5 against
 # 11.8-14.6 Mbit/s in one 6.12 run)
-forger() { ip netns exec "$R" python3 "$here/forger.py" --dev r1 --port $PORT --burst 40 \
+forger() { ip netns exec "$R" python3 -S "$here/forger.py" --dev r1 --port $PORT --burst 40 \
 	--replay-ms 5 "$@"; }
 # phases: quiet (PHASE seconds), attacked (ATTACK), quiet; sets what each had
 phases() {
@@ -220,7 +220,7 @@ r_kept() {
 # forged ones right behind it, from R past the bottleneck; prints the real
 # one's body and tag, the key the meter keeps its snapshot by
 meter_forgeries() {
-	ip netns exec "$R" env B_MAC="$bmac" python3 - "$work/key" \
+	ip netns exec "$R" env B_MAC="$bmac" python3 -S - "$work/key" \
 		"$(cat "$work/epoch" 2>/dev/null || echo 1)" $PORT <<'PY'
 import hashlib, hmac, os, socket, struct, sys
 key = open(sys.argv[1], "rb").read()
@@ -310,7 +310,7 @@ on_path_attacker() {
 	replayed=$(json_get "j['replayed']" <"$work/forger.json")
 	d="responder dropped unauthenticated/replayed, meter refused unauthenticated/replayed"
 	d+=": $r; sent $forged forged, $replayed replayed"
-	python3 - "$r" "$forged" "$replayed" <<'PY'
+	python3 -S - "$r" "$forged" "$replayed" <<'PY'
 import sys
 du, dr, mu, mr = eval(sys.argv[1])
 f, p = int(sys.argv[2]), int(sys.argv[3])
@@ -330,7 +330,7 @@ PY
 	bmac=$(ip netns exec "$B" cat /sys/class/net/b0/address)
 	req=$(meter_forgeries)
 	sleep 0.5
-	out=$(ip netns exec "$B" python3 "$here/genlraw.py" send $CMD_METER_GET "$P_IF:u32:$ifb" \
+	out=$(ip netns exec "$B" python3 -S "$here/genlraw.py" send $CMD_METER_GET "$P_IF:u32:$ifb" \
 		"$P_KEY:hex:$req" 2>&1)
 	[ "$out" = ok ]
 	tap_result $? "a request with 40 forged ones behind it: the meter still has its snapshot" \
@@ -348,7 +348,7 @@ PY
 # estimator trusts"). Phases as above, FLOOD seconds each: the same
 # datagrams from outside the peer prefix (which the meter does not count),
 # the flood, the decoy again.
-spoof() { ip netns exec "$R" python3 "$here/spoofer.py" --dev r1 --dst-mac "$bmac" \
+spoof() { ip netns exec "$R" python3 -S "$here/spoofer.py" --dev r1 --dst-mac "$bmac" \
 	--dst 10.0.2.2 --port $PORT --seconds "$FLOOD" "$@"; }
 # flood_phases RATE SIZE STATUS: the decoy, the flood, the decoy; sets the
 # estimates of each (q1 fl q2), W's range over the quiet two (wlo whi) and
@@ -526,8 +526,8 @@ sender_alone() {
 	[ $rc = 0 ] && [ "${wmax% *}" -le 20000000 ] && [ "${wmax#* }" -ge $need ]
 	tap_result $? "an idle hour, compressed: W never above the qdisc's rate (20 Mbit/s)" "$out"
 	# the kernel holds the cap under the rate whatever the estimate says
-	ip netns exec "$A" "$ctl" abw-set dev a0 handle 1: abw 1gbit recv 1mbit
-	out=$(ip netns exec "$A" "$ctl" -j show dev a0 handle 1: 2>&1)
+	"$ctl" -n "$A" abw-set dev a0 handle 1: abw 1gbit recv 1mbit
+	out=$("$ctl" -n "$A" -j show dev a0 handle 1: 2>&1)
 	w=$(json_get "j['cap_bytes_per_second'], j['cap_ceiling_bytes_per_second']" <<<"$out" 2>&1)
 	[ "$w" = "2500000 2500000" ]
 	tap_result $? "an estimate of 1 Gbit/s caps the qdisc at its rate, 20 Mbit/s" \

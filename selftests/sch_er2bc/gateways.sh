@@ -23,13 +23,19 @@ fifo_link() {
 	ip netns exec "$1" sh -c "echo 1 >/sys/class/net/$2/queues/rx-0/rps_cpus"
 }
 
+# mac_of NS DEV: DEV's link-layer address, read by bash from ip's line (a
+# program less than through JSON: each costs under TCG)
+mac_of() {
+	[[ $(ip -n "$1" -o link show "$2") =~ link/ether\ ([0-9a-f:]+) ]] && echo "${BASH_REMATCH[1]}"
+}
+
 # gateways_setup: the three namespaces ($A, $R, $B) and their links
 gateways_setup() {
 	setup_ns A R B
 	veth_pair "$A" a0 10.0.1.1/24 "$R" r0 10.0.1.2/24 &&
 		ip -n "$A" route add 10.0.2.0/24 via 10.0.1.2 &&
-		ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 &&
-		ip netns exec "$R" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 &&
+		ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 \
+			net.ipv6.conf.all.disable_ipv6=1 &&
 		fifo_link "$R" r0 && fifo_link "$A" a0 && gateways_link_rb
 }
 
@@ -40,9 +46,9 @@ gateways_link_rb() {
 		ip -n "$B" route add 10.0.1.0/24 via 10.0.2.1 &&
 		fifo_link "$B" b0 || return 1
 	ip -n "$R" neigh replace 10.0.2.2 dev r1 nud permanent \
-		lladdr "$(ip -n "$B" -j link show b0 | json_get "j[0]['address']")" &&
+		lladdr "$(mac_of "$B" b0)" &&
 		ip -n "$B" neigh replace 10.0.2.1 dev b0 nud permanent \
-			lladdr "$(ip -n "$R" -j link show r1 | json_get "j[0]['address']")"
+			lladdr "$(mac_of "$R" r1)"
 }
 
 # gateways_setup6: the same over IPv6 only, in namespaces of its own ($A6,
@@ -56,15 +62,15 @@ gateways_setup6() {
 	for ns in "$A6:a0:2001:db8:1::1" "$R6:r0:2001:db8:1::2" "$R6:r1:2001:db8:2::1" \
 		  "$B6:b0:2001:db8:2::2"; do
 		dev=${ns#*:}
-		ip -n "${ns%%:*}" addr add "${dev#*:}/64" dev "${dev%%:*}" nodad &&
-			ip -n "${ns%%:*}" link set "${dev%%:*}" up || return 1
+		printf '%s\n' "addr add ${dev#*:}/64 dev ${dev%%:*} nodad" \
+			"link set ${dev%%:*} up" | ip -n "${ns%%:*}" -batch - || return 1
 	done
 	ip -n "$A6" route add 2001:db8:2::/64 via 2001:db8:1::2 &&
 		ip -n "$B6" route add 2001:db8:1::/64 via 2001:db8:2::1 &&
 		ip netns exec "$R6" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
 		fifo_link "$R6" r0 && fifo_link "$B6" b0 && fifo_link "$A6" a0 || return 1
 	ip -n "$R6" neigh replace 2001:db8:2::2 dev r1 nud permanent \
-		lladdr "$(ip -n "$B6" -j link show b0 | json_get "j[0]['address']")" &&
+		lladdr "$(mac_of "$B6" b0)" &&
 		ip -n "$B6" neigh replace 2001:db8:2::1 dev b0 nud permanent \
-			lladdr "$(ip -n "$R6" -j link show r1 | json_get "j[0]['address']")"
+			lladdr "$(mac_of "$R6" r1)"
 }

@@ -20,7 +20,7 @@ require_cmd nft ip iperf3 tcpdump python3 ss
 modinfo tcp_rcvmgr >/dev/null 2>&1 || skip_all "tcp_rcvmgr is not installed"
 ctl=$(cd "$(dirname "$0")/../.." && pwd)/tools/er2bcctl/er2bcctl
 [ -x "$ctl" ] || skip_all "er2bcctl is not built (make tools)"
-ctl() { ip netns exec "$RTR" "$ctl" "$@"; }
+ctl() { "$ctl" -n "$RTR" "$@"; }
 tap_begin
 
 # each case's topology
@@ -119,7 +119,7 @@ ynl_config() {
 			"ynl CLI: stats-get and a conn-get dump from the spec"
 	else
 		eth1=$(ip netns exec "$RTR" cat /sys/class/net/eth1/ifindex)
-		got=$(echo "$cfg" | python3 -c "
+		got=$(echo "$cfg" | python3 -S -c "
 import json, sys
 c = json.load(sys.stdin)
 w = c.get('wan-dev')
@@ -131,8 +131,8 @@ print(w if isinstance(w, int) else (w or [None])[0], c.get('policy'), len(c.get(
 		tap_result $? "ynl CLI: config-set from the spec" "$(ctl rcvmgr show | head -n 1)"
 		ctl rcvmgr set policy azuma
 		st=$(ynl --do stats-get 2>&1) && conns=$(ynl --dump conn-get 2>&1) &&
-			echo "$st" | python3 -c "import json, sys; sys.exit(0 if 'conns' in json.load(sys.stdin) else 1)" &&
-			echo "$conns" | python3 -c "import json, sys; sys.exit(0 if isinstance(json.load(sys.stdin), list) else 1)"
+			echo "$st" | python3 -S -c "import json, sys; sys.exit(0 if 'conns' in json.load(sys.stdin) else 1)" &&
+			echo "$conns" | python3 -S -c "import json, sys; sys.exit(0 if isinstance(json.load(sys.stdin), list) else 1)"
 		tap_result $? "ynl CLI: stats-get and a conn-get dump from the spec" "$(echo "$st" | head -c 120)"
 	fi
 }

@@ -41,9 +41,9 @@ ALL_TESTS="
 
 source "$here/topology.sh"
 
-ctl() { ip netns exec "$GW" "$ctl" "$@"; }
+ctl() { "$ctl" -n "$GW" "$@"; }
 rset() { ctl rcvmgr set wan eth0 lan 10.3.0.0/24 interval 1s "$@"; }
-fetch() { ip netns exec "$RCV" python3 "$here/xfer.py" fetch "$@"; }
+fetch() { ip netns exec "$RCV" python3 -S "$here/xfer.py" fetch "$@"; }
 stat_of() { ctl -j rcvmgr stats >"$tmp/stats" && json_num "$tmp/stats" "$1"; }
 tmp=$(mktemp -d)
 
@@ -65,7 +65,7 @@ tap_result $? "module loads"
 # ends (tests_run)
 setup() {
 	rcvmgr_topology 20mbit 256k || return
-	ip netns exec "$SND" python3 "$here/xfer.py" serve 5001 $bytes 5002 100000000 \
+	ip netns exec "$SND" python3 -S "$here/xfer.py" serve 5001 $bytes 5002 100000000 \
 		5004 8000000 5003 10000:hold &
 	pids+=" $!"
 	busywait 30000 tcp_listening "$SND" 5003
@@ -91,7 +91,7 @@ idle_conns()
 {
 	setup || { setup_failed "the gateway and its sender"; return; }
 	rset policy equal budget-init 64k budget-min 64k budget-max 64k idle-timeout 1800s
-	ip netns exec "$RCV" python3 "$here/xfer.py" idle 10.1.0.2 5003 30 10000 600 >"$tmp/idle" &
+	ip netns exec "$RCV" python3 -S "$here/xfer.py" idle 10.1.0.2 5003 30 10000 600 >"$tmp/idle" &
 	idle_pid=$!
 	pids+=" $idle_pid"
 	busywait 120000 grep -q open "$tmp/idle"
@@ -303,7 +303,7 @@ asymmetric()
 	# a download held to a 32 KB share, its data then rerouted
 	rset policy equal budget-init 32k budget-min 32k budget-max 32k
 	# (python itself, not a subshell: killed below, it stops)
-	ip netns exec "$RCV" python3 "$here/xfer.py" fetch 10.1.0.2 5002 --sport 40002 \
+	ip netns exec "$RCV" python3 -S "$here/xfer.py" fetch 10.1.0.2 5002 --sport 40002 \
 		--abort-after 600 >/dev/null 2>&1 &
 	f=$!
 	pids+=" $f"

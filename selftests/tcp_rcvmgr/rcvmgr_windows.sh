@@ -64,19 +64,19 @@ tap_begin
 
 source "$here/topology.sh"
 
-ctl() { ip netns exec "$GW" "$ctl" "$@"; }
+ctl() { "$ctl" -n "$GW" "$@"; }
 rset() { ctl rcvmgr set "$@"; }
-raw() { ip netns exec "$GW" env GENL_FAMILY=tcp_rcvmgr python3 "$genlraw" "$@"; }
+raw() { ip netns exec "$GW" env GENL_FAMILY=tcp_rcvmgr python3 -S "$genlraw" "$@"; }
 stat_of() { ctl -j rcvmgr stats >"$tmp/stats" && json_num "$tmp/stats" "$1"; }
 # no_conns: the table holds no connection
 no_conns() { [ "$(stat_of conns)" = 0 ]; }
-fetch() { ip netns exec "$RCV" python3 "$here/xfer.py" fetch "$@"; }
+fetch() { ip netns exec "$RCV" python3 -S "$here/xfer.py" fetch "$@"; }
 
 pids=
 # serve PORT BYTES [PORT BYTES]...: the sender, one process for every
 # port, until the case ends (stop); once the last port listens, all do
 serve() {
-	ip netns exec "$SND" python3 "$here/xfer.py" serve "$@" &
+	ip netns exec "$SND" python3 -S "$here/xfer.py" serve "$@" &
 	pids+=" $!"
 	busywait 30000 tcp_listening "$SND" "${@: -2:1}"
 }
@@ -268,7 +268,7 @@ windows_check() {
 	out=$(fetch "$addr" 5001 --limit 60)
 	rc=$?
 	stop_capture
-	res=$(python3 "$here/wincheck.py" "$tmp/w.pcap" 5001 --limit 32768)
+	res=$(python3 -S "$here/wincheck.py" "$tmp/w.pcap" 5001 --limit 32768)
 	rewritten=$(($(stat_of rewritten) - rewritten))
 	echo "$res" | json_get "j['wscale'] == [$ws] and j['acks'] > 50 and j['over'] == 0 and \
 		j['shrinks'] == 0 and j['stale'] * 20 <= j['acks'] and \
@@ -285,7 +285,7 @@ machine_slow && conns_wait=180000
 # only: its subshell becomes the download, which kill stops); the timeout
 # bounds one a failing check leaves behind, and outlasts the longest wait
 # with the checks after it (the resets')
-long() { exec ip netns exec "$RCV" timeout $((conns_wait / 1000 + 300)) python3 "$here/xfer.py" fetch 10.1.0.2 "$@" >/dev/null 2>&1; }
+long() { exec ip netns exec "$RCV" timeout $((conns_wait / 1000 + 300)) python3 -S "$here/xfer.py" fetch 10.1.0.2 "$@" >/dev/null 2>&1; }
 
 # read_conns: the connection dump, in $tmp/conns and in $dump, to be read
 # by bash (json_num's reason): under the downloads a process costs the
@@ -326,7 +326,7 @@ floor_test() {
 	stop_capture
 	rcv_defaults
 	rset budget-init 32k budget-min 32k budget-max 32k
-	res=$(python3 - "$tmp/f.pcap" "$here/wincheck.py" "$tmp"/floor.* <<-'PY'
+	res=$(python3 -S - "$tmp/f.pcap" "$here/wincheck.py" "$tmp"/floor.* <<-'PY'
 	import json, subprocess, sys
 	w = json.loads(subprocess.run([sys.executable, sys.argv[2], sys.argv[1], "5004"],
 	                              capture_output=True, text=True, check=True).stdout)
@@ -360,7 +360,7 @@ upload() {
 		fo=$(ip netns exec "$RCV" nstat -az TcpExtTCPFastOpenPassive | awk '/TcpExt/ { print $2 }')
 	fi
 	capture eth0 "$tmp/u.pcap"
-	out=$(ip netns exec "$SND" python3 "$here/xfer.py" push 10.3.0.2 5010 1000000 --limit 60 $tfo)
+	out=$(ip netns exec "$SND" python3 -S "$here/xfer.py" push 10.3.0.2 5010 1000000 --limit 60 $tfo)
 	rc=$?
 	stop_capture
 	if [ "$tfo" ]; then
@@ -369,7 +369,7 @@ upload() {
 		rcv_sysctl net.ipv4.tcp_fastopen=1
 		[ $fo -ge 1 ] || rc=1
 	fi
-	res=$(python3 "$here/wincheck.py" "$tmp/u.pcap" 5010 --upload)
+	res=$(python3 -S "$here/wincheck.py" "$tmp/u.pcap" 5010 --upload)
 	echo "$res" | json_get "j['acks'] > 50 and j['shrinks'] == 0 and j['stale'] * 20 <= j['acks'] and \
 		j['per_conn'][0]['min_window'] <= 32768" | grep -q True && [ $rc = 0 ]
 	tap_result $? "an upload to a LAN server$what: the SYN-ACK's window is kept, then the assignment, never shrinking" \
@@ -458,11 +458,11 @@ outside_test() {
 	f1=$!
 	busywait $conns_wait client_with $rport
 	age=$(json_get "[c['age_us'] for c in j if c['dport'] == $rport][0]" <"$tmp/conns")
-	out=$(ip netns exec "$SND" python3 "$here/rst.py" eth0 10.1.0.2 5007 10.3.0.2 "$rport" \
+	out=$(ip netns exec "$SND" python3 -S "$here/rst.py" eth0 10.1.0.2 5007 10.3.0.2 "$rport" \
 		--offset $((1 << 30)) 2>&1 &&
-		ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 \
+		ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 \
 			--offset $((1 << 30)) 2>&1 &&
-		ip netns exec "$SND" python3 "$here/rst.py" eth0 10.1.0.2 5007 10.3.0.2 "$rport" \
+		ip netns exec "$SND" python3 -S "$here/rst.py" eth0 10.1.0.2 5007 10.3.0.2 "$rport" \
 			--offset $((1 << 30)) --fin 2>&1)
 	rc=$?
 	crossed=$(rst_crossed)
@@ -476,7 +476,7 @@ outside_test() {
 	freed=$(stat_of freed)
 	resets=$(stat_of resets)
 	resumed=$(stat_of resumed)
-	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 2>&1)
+	out=$(ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$rport" 10.1.0.2 5007 2>&1)
 	rc=$?
 	busywait $gone_wait gone $rport
 	left=$?
@@ -539,7 +539,7 @@ kept_test() {
 	download_begin $port "${extra[@]}"
 	resets=$(stat_of resets)
 	resumed=$(stat_of resumed)
-	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
+	out=$(ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 		--offset "$offset" 2>&1)
 	rc=$?
 	# (resumed within a round trip and a window of data: at once, here)
@@ -588,7 +588,7 @@ quiet_test() {
 	unscaled=$(stat_of unscaled)
 	rcv_hush rcvmgr_quiet $port rst
 	# (its own segments dropped: the reset's number from the sender's ACKs)
-	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
+	out=$(ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 		--answer --offset 1000 2>&1)
 	rc=$?
 	t0s=$EPOCHSECONDS
@@ -637,7 +637,7 @@ stall_test() {
 	unscaled=$(stat_of unscaled)
 	rcv_hush rcvmgr_stall $port rst
 	sleep 20
-	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
+	out=$(ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 		--answer --offset 1000 --timeout 60 2>&1)
 	rc=$?
 	busywait $gone_wait gone $port && forgotten=yes
@@ -673,7 +673,7 @@ syn_test() {
 	rcv_hush rcvmgr_syn $port "rst | syn"
 	# (gaps of a second and more from about 2 s on: the next 2-4 s)
 	sleep 2
-	out=$(ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
+	out=$(ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 		--answer --syn --offset 5000 --delay 1.5 --timeout 30 2>&1)
 	rc=$?
 	t_syn=$(now)
@@ -682,7 +682,7 @@ syn_test() {
 	ip netns exec "$RCV" nft delete table inet rcvmgr_syn
 	busywait 60000 managed_again $port 0 0 && back=yes
 	# (the SYN's entry managed in place: about as old as the SYN)
-	age_min=$(python3 -c "print(int(($(now) - $t_syn - 1) * 1e6))")
+	age_min=$(python3 -S -c "print(int(($(now) - $t_syn - 1) * 1e6))")
 	managed_again $port "$age_min" 0 && inplace=yes
 	scale_after=$(json_get "[c['wscale'] for c in j if c['dport'] == $port]" <"$tmp/conns")
 	recalled=$(($(stat_of recalled) - recalled))
@@ -717,14 +717,14 @@ fin_rst_test() {
 	# (it times the wait: looks every 100 ms, however long one takes)
 	busywait_fixed 30000 gone 47011
 	left=$?
-	took=$(python3 -c "print(round($(now) - $t0, 1))")
+	took=$(python3 -S -c "print(round($(now) - $t0, 1))")
 	freed=$(($(stat_of freed) - freed))
 	resets=$(($(stat_of resets) - resets))
 	crossed=$(nft_packets "$GW" rcvmgr_fin_rst)
 	ip netns exec "$GW" nft delete table inet rcvmgr_fin_rst
 	[ $rc = 0 ] && [ $left = 0 ] && [ "$crossed" -ge 1 ] && [ $freed -ge 1 ] &&
 		[ $resets = 0 ] &&
-		if machine_slow; then python3 -c "import sys; sys.exit(not $took < 8)"
+		if machine_slow; then python3 -S -c "import sys; sys.exit(not $took < 8)"
 		else [ $first = 0 ]; fi
 	tap_result $? "a receiver's reset behind the sender's FIN: forgotten at once, not counted" \
 		"gone at the first look: $([ $first = 0 ] && echo yes || echo no), ${took}s after the download ended; $crossed resets crossed, $freed forgotten, $resets resets; $out"
@@ -852,7 +852,7 @@ early_test() {
 	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
 	resets=$(stat_of resets)
 	resumed=$(stat_of resumed)
-	ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
+	ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 		$args --ready --timeout $((conns_wait / 1000)) >"$tmp/rst.out" 2>"$tmp/rst.err" &
 	rst=$!
 	busywait $conns_wait grep -q listening "$tmp/rst.err"
@@ -930,7 +930,7 @@ fake_syn_test() {
 	rc=0
 	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
 	hold_synacks || rc=1
-	ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 47015 10.1.0.2 5007 \
+	ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 47015 10.1.0.2 5007 \
 		--syn --offset 12345 --ready --timeout $((conns_wait / 1000)) >"$tmp/rst.out" 2>"$tmp/rst.err" &
 	rst=$!
 	busywait $conns_wait grep -q listening "$tmp/rst.err"
@@ -1017,7 +1017,7 @@ reconnect_once() {
 		EOF
 		order_table $port
 		if machine_slow; then hold_synacks || rc=1; else hold_synacks 500ms || rc=1; fi
-		ip netns exec "$RCV" python3 "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
+		ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 			--second-syn --offset 12345 --ready --timeout $((conns_wait / 1000)) \
 			>"$tmp/rst.out" 2>"$tmp/rst.err" &
 		rst=$!
@@ -1092,7 +1092,7 @@ frag_acks_test() {
 	f1=$!
 	busywait $conns_wait client_with 47016 7
 	rc=$?
-	out=$(ip netns exec "$RCV" python3 "$here/fragack.py" eth0 10.3.0.2 47016 10.1.0.2 \
+	out=$(ip netns exec "$RCV" python3 -S "$here/fragack.py" eth0 10.3.0.2 47016 10.1.0.2 \
 		5007 2>&1) || rc=1
 	sleep 1
 	read -r frags copies wide <<<"$(nft_counters "$SND" rcvmgr_frag fragments copies wide)"
@@ -1196,7 +1196,7 @@ lossy() {
 	stop_capture
 	after=$(ip netns exec "$SND" nstat -az TcpInCsumErrors | awk '/TcpInCsumErrors/ { print $2 }')
 	drops=$(($(tc -n "$SND" -s qdisc show dev eth0 | awk '/dropped/ { sub(",", "", $7); print $7; exit }') - drops))
-	res=$(python3 "$here/wincheck.py" "$tmp/l.pcap" 5001 --limit 32768)
+	res=$(python3 -S "$here/wincheck.py" "$tmp/l.pcap" 5001 --limit 32768)
 	echo "$res" | json_get "j['sack_acks'] > 0 and j['over'] == 0 and j['shrinks'] == 0 and \
 		j['stale'] * 20 <= j['acks'] and j['retransmits'] <= 3 * $drops + 10" | grep -q True &&
 		[ $rc = 0 ] && [ "$((after - before))" = 0 ] && [ "$drops" -gt 0 ]
@@ -1285,7 +1285,7 @@ bulk_start() {
 
 	bulk=
 	for p in 1 2 3; do
-		ip netns exec "$RCV" timeout "$1" python3 "$here/xfer.py" fetch 10.1.0.2 5007 \
+		ip netns exec "$RCV" timeout "$1" python3 -S "$here/xfer.py" fetch 10.1.0.2 5007 \
 			--limit 30 >/dev/null 2>&1 &
 		bulk+=" $!"
 	done
@@ -1306,7 +1306,7 @@ greedy_test() {
 	kill $bulk 2>/dev/null
 	wait $bulk 2>/dev/null
 	# (window / threshold) of each bulk connection in each dump; most at 3/4 or more
-	res=$(python3 - "$tmp/share" <<-'PY'
+	res=$(python3 -S - "$tmp/share" <<-'PY'
 	import json, sys
 	text, dec, i, r = open(sys.argv[1]).read(), json.JSONDecoder(), 0, []
 	while True:
@@ -1351,7 +1351,7 @@ late_test() {
 	ctl -j rcvmgr stats >"$tmp/late.before"
 	late=
 	for n in 1 2; do
-		ip netns exec "$RCV" timeout 60 python3 "$here/xfer.py" fetch 10.1.0.2 5007 \
+		ip netns exec "$RCV" timeout 60 python3 -S "$here/xfer.py" fetch 10.1.0.2 5007 \
 			--limit 30 >/dev/null 2>&1 &
 		late+=" $!"
 		busywait 20000 downloads $n
@@ -1363,7 +1363,7 @@ late_test() {
 	ctl -j rcvmgr stats >"$tmp/late.after"
 	kill $late 2>/dev/null
 	wait $late 2>/dev/null
-	res=$(python3 - "$tmp/late.conns" "$tmp/late.before" "$tmp/late.after" <<-'PY'
+	res=$(python3 -S - "$tmp/late.conns" "$tmp/late.before" "$tmp/late.after" <<-'PY'
 	import json, sys
 	conns = [c for c in json.load(open(sys.argv[1])) if c.get("sport") == 5007]
 	b, a = (json.load(open(f)) for f in sys.argv[2:4])
@@ -1402,7 +1402,7 @@ beside() {
 	ctl -j rcvmgr stats >"$tmp/stats.$1"
 	kill $bulk 2>/dev/null
 	wait $bulk 2>/dev/null
-	python3 -c "import json,statistics,sys; t=[json.loads(l)['transfer_s'] for l in open(sys.argv[1])]; print('%.3f' % statistics.median(t) if len(t) == 8 else 'none')" "$tmp/short.$1"
+	python3 -S -c "import json,statistics,sys; t=[json.loads(l)['transfer_s'] for l in open(sys.argv[1])]; print('%.3f' % statistics.median(t) if len(t) == 8 else 'none')" "$tmp/short.$1"
 }
 beside_test() {
 	if machine_slow; then
@@ -1439,7 +1439,7 @@ beside_test() {
 	# above the RTT tolerance (20 % of 40 ms: about 4 KB of queue). Each
 	# interval with the RTTs up cuts B by 10 %: reaching 24 KB takes three
 	# cuts, and B ends below where it started. Counted over this run alone.
-	got=$(python3 - "$tmp/stats.before" "$tmp/stats.azuma" <<-'EOF'
+	got=$(python3 -S - "$tmp/stats.before" "$tmp/stats.azuma" <<-'EOF'
 	import json, sys
 	b, a = (json.load(open(f)) for f in sys.argv[1:3])
 	d = {k: a[k] - b[k] for k in ("intervals", "budget_up", "budget_down")}
@@ -1518,10 +1518,10 @@ local_test() {
 	rset lan none
 	busywait 20000 no_conns
 	capture eth0 "$tmp/g.pcap"
-	ip netns exec "$GW" python3 "$here/xfer.py" fetch 10.1.0.2 5001 --limit 60 >/dev/null
+	ip netns exec "$GW" python3 -S "$here/xfer.py" fetch 10.1.0.2 5001 --limit 60 >/dev/null
 	rc=$?
 	stop_capture
-	res=$(python3 "$here/wincheck.py" "$tmp/g.pcap" 5001 --limit 32768)
+	res=$(python3 -S "$here/wincheck.py" "$tmp/g.pcap" 5001 --limit 32768)
 	# (stale: older ACKs the sender ignores, at most one in twenty)
 	echo "$res" | json_get "j['acks'] > 50 and j['over'] == 0 and j['shrinks'] == 0 and \
 		j['stale'] * 20 <= j['acks'] and j['max_window'] >= 32768 - 128" | grep -q True && [ $rc = 0 ]
@@ -1568,7 +1568,7 @@ windows() {
 	fi
 	floor_test
 	# the uploads' server
-	ip netns exec "$RCV" python3 "$here/xfer.py" sink 5010 &
+	ip netns exec "$RCV" python3 -S "$here/xfer.py" sink 5010 &
 	pids+=" $!"
 	busywait 10000 tcp_listening "$RCV" 5010
 	upload ""

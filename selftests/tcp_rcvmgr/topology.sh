@@ -15,20 +15,19 @@ rcvmgr_topology() {
 	veth_pair "$SND" eth0 10.1.0.2/24 "$WAN" eth0 10.1.0.1/24
 	veth_pair "$WAN" eth1 10.2.0.1/24 "$GW" eth0 10.2.0.2/24
 	veth_pair "$GW" eth1 10.3.0.1/24 "$RCV" eth0 10.3.0.2/24
-	ip -n "$SND" -6 addr add fd00:1::2/64 dev eth0 nodad
-	ip -n "$WAN" -6 addr add fd00:1::1/64 dev eth0 nodad
-	ip -n "$WAN" -6 addr add fd00:2::1/64 dev eth1 nodad
-	ip -n "$GW" -6 addr add fd00:2::2/64 dev eth0 nodad
-	ip -n "$GW" -6 addr add fd00:3::1/64 dev eth1 nodad
-	ip -n "$RCV" -6 addr add fd00:3::2/64 dev eth0 nodad
-	ip -n "$SND" route add default via 10.1.0.1
-	ip -n "$SND" -6 route add default via fd00:1::1
-	ip -n "$WAN" route add 10.3.0.0/24 via 10.2.0.2
-	ip -n "$WAN" -6 route add fd00:3::/64 via fd00:2::2
-	ip -n "$GW" route add default via 10.2.0.1
-	ip -n "$GW" -6 route add default via fd00:2::1
-	ip -n "$RCV" route add default via 10.3.0.1
-	ip -n "$RCV" -6 route add default via fd00:3::1
+	# (one ip a namespace: each program started costs under TCG)
+	printf '%s\n' "addr add fd00:1::2/64 dev eth0 nodad" \
+		"route add default via 10.1.0.1" "route add ::/0 via fd00:1::1" |
+		ip -n "$SND" -batch -
+	printf '%s\n' "addr add fd00:1::1/64 dev eth0 nodad" \
+		"addr add fd00:2::1/64 dev eth1 nodad" "route add 10.3.0.0/24 via 10.2.0.2" \
+		"route add fd00:3::/64 via fd00:2::2" | ip -n "$WAN" -batch -
+	printf '%s\n' "addr add fd00:2::2/64 dev eth0 nodad" \
+		"addr add fd00:3::1/64 dev eth1 nodad" "route add default via 10.2.0.1" \
+		"route add ::/0 via fd00:2::1" | ip -n "$GW" -batch -
+	printf '%s\n' "addr add fd00:3::2/64 dev eth0 nodad" \
+		"route add default via 10.3.0.1" "route add ::/0 via fd00:3::1" |
+		ip -n "$RCV" -batch -
 	local ns
 	for ns in "$WAN" "$GW"; do
 		ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1

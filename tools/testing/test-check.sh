@@ -328,8 +328,8 @@ out=$(bash "$work/sleeps.sh")
 ok $? "lib.sh's sleep sleeps and leaves the shell's signal mask as it was: $out"
 
 # --- selftests/lib.sh's busywait: a slow COMMAND is tried no more often
-# than it takes, never past the deadline, and one that turns true before
-# the deadline is found true
+# than it takes, a quick one every 200 ms, never past the deadline, and
+# one that turns true before the deadline is found true
 cat >"$work/waits.sh" <<EOF
 #!/bin/bash
 source "$top/selftests/lib.sh"
@@ -342,6 +342,13 @@ now_ms_to a; busywait 2000 slow; rc=$?; now_ms_to b
 # between made 5; none after the deadline)
 echo "slow: exit $rc, $n tries in $((b - a)) ms"
 [ $rc = 1 ] && [ $n -le 4 ] && [ $((b - a)) -ge 2000 ] && [ $((b - a)) -lt 3000 ] || exit 1
+# a quick COMMAND: 200 ms between tries (6 in 1 s, the last at the
+# deadline; 100 ms made 10)
+n=0
+quick() { n=$((n + 1)); false; }
+busywait 1000 quick
+echo "quick: $n tries"
+[ $n -ge 4 ] && [ $n -le 7 ] || exit 1
 # busywait_fixed: 100 ms between tries whatever they cost (5 or more)
 n=0
 busywait_fixed 2000 slow
