@@ -174,8 +174,13 @@ setup_ns() {
 	# (names by bash alone, added in one ip: every program started costs
 	# a tenth of a second or more under TCG, and this runs for each case)
 	for name in "$@"; do
-		printf -v r '%04x%02x' $RANDOM $((RANDOM & 255))
-		ns="$name-$r"
+		# (one that is there already drawn again: NS_LIST is deleted
+		# whole by cleanup_all_ns)
+		while :; do
+			printf -v r '%04x%02x' $RANDOM $((RANDOM & 255))
+			ns="$name-$r"
+			[ -e "/run/netns/$ns" ] || [[ " ${add[*]} " == *" netns add $ns "* ]] || break
+		done
 		add+=("netns add $ns")
 		NS_LIST+=("$ns")
 		eval "$name=$ns"

@@ -777,23 +777,26 @@ hold_synacks() {
 }
 unhold_synacks() { tc -n "$SND" qdisc replace dev eth0 root netem delay 20ms limit 10000; }
 # order_table PORT: the gateway counts the SYN-ACKs to client port PORT,
-# and RCV's plain ACKs from it; and, as they cross, the SYN-ACKs that
-# come after a SYN with options from PORT (one with scaling, the real
-# client's) but before a SYN without (rst.py's): "between", the order
-# in the kernel, whenever it is read (renewed is emptied by
-# order_renew, after the first connection's handshake)
+# and RCV's plain ACKs from it; and, in the kernel as they cross, the
+# SYN-ACKs that come after a new connection's SYN (one with options from
+# PORT behind a reset from PORT: the old connection ended) but before a
+# SYN without options (rst.py's): "between". Nothing the host times
+# decides what is counted.
 order_table() {
 	ip netns exec "$GW" nft -f - <<-EOF
 		table inet rcvmgr_order {
+			set ended { type ipv4_addr; flags dynamic; }
 			set renewed { type ipv4_addr; flags dynamic; }
 			set faked { type ipv4_addr; flags dynamic; }
 			counter synacks { }
 			counter acks { }
+			counter renewals { }
 			counter between { }
 			chain seen {
 				type filter hook forward priority 0;
+				tcp sport $1 tcp flags & rst == rst add @ended { ip saddr }
 				tcp sport $1 tcp flags & (syn | ack) == syn tcp doff 5 add @faked { ip saddr }
-				tcp sport $1 tcp flags & (syn | ack) == syn tcp doff > 5 add @renewed { ip saddr }
+				tcp sport $1 tcp flags & (syn | ack) == syn tcp doff > 5 ip saddr @ended add @renewed { ip saddr } counter name renewals
 				tcp dport $1 tcp flags & (syn | ack) == syn | ack ip daddr @renewed ip daddr != @faked counter name between
 				tcp dport $1 tcp flags & (syn | ack) == syn | ack counter name synacks
 				tcp sport $1 tcp flags & (syn | rst | ack) == ack counter name acks
@@ -801,16 +804,6 @@ order_table() {
 		}
 	EOF
 }
-# order_renew: a SYN with options seen so far is forgotten, the next is a
-# new connection's, and "between" counts from 0 (the first handshake's
-# SYN-ACK came after its SYN)
-order_renew() {
-	printf '%s\n' "flush set inet rcvmgr_order renewed" \
-		"reset counter inet rcvmgr_order between" |
-		ip netns exec "$GW" nft -f - >/dev/null
-}
-# acks_crossed: RCV's first plain ACK crossed (its handshake done)
-acks_crossed() { local s a; read -r s a <<<"$(crossed)"; [ "$a" != "?" ] && [ "$a" -ge 1 ]; }
 # what crossed the gateway so far: "SYNACKS ACKS" ("?" for one unread)
 crossed() { nft_counters "$GW" rcvmgr_order synacks acks; }
 early_test() {
@@ -967,7 +960,7 @@ fake_syn_test() {
 # $hold_s from the start, the old connection's too, and its data flowing
 # on unheld until the reconnection, so that the old entry is never quiet
 # a second; the gateway counting, as they cross, the SYN-ACKs between
-# the new SYN and the fake one: none): the SYN-ACK answers the first, and the
+# the new SYN, after the old one's reset, and the fake one: none): the SYN-ACK answers the first, and the
 # entry keeps the larger scale offered. The hold is 500 ms, under the
 # second after which the client sends its SYN again (which, quiet a
 # second after the first, reopens the entry the ordinary way: with that,
@@ -999,7 +992,7 @@ reconnect_test() {
 		"$out"
 }
 reconnect_once() {
-	local port=$1 fake=${3:-} rc=0 order=0 resets out= synacks acks rst n0 abort=1 rst_rc=0 between
+	local port=$1 fake=${3:-} rc=0 order=0 resets out= synacks acks rst abort=1 rst_rc=0 renewals between
 	# (the second try, in a subshell of its own as the first: ports of
 	# its own, the first's connections gone)
 	[ -e "$tmp/reconnect.$1" ] && port=$(($1 + 1000))
@@ -1030,17 +1023,13 @@ reconnect_once() {
 	long 5007 --count 2 --sport $port --clamp 65535,1073741824 --abort-after $abort,0 &
 	f1=$!
 	if [ "$fake" ]; then
-		# the old connection's handshake done, the next SYN with
-		# options is the new connection's
-		busywait $conns_wait acks_crossed
-		order_renew
-		read -r n0 acks <<<"$(crossed)"
 		wait $rst || { rst_rc=$?; rc=1; }
-		# no SYN-ACK between the new SYN and the fake one
-		between=$(nft_counters "$GW" rcvmgr_order between)
+		# a new SYN seen after the reset, and no SYN-ACK between it
+		# and the fake one
+		read -r renewals between <<<"$(nft_counters "$GW" rcvmgr_order renewals between)"
 		read -r synacks acks <<<"$(crossed)"
-		[ "$between" = 0 ] || order=1
-		out="; $(cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening), $between SYN-ACKs between the new SYN and it, $synacks in all ($n0 in the first handshake), rst.py exit $rst_rc"
+		[ "$between" = 0 ] && [ "$renewals" != "?" ] && [ "$renewals" -ge 1 ] || order=1
+		out="; $(cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening), $between SYN-ACKs between the new SYN and it ($renewals new SYNs after the reset), $synacks in all, rst.py exit $rst_rc"
 		sleep $((hold_s + 1))
 		unhold_synacks
 	fi

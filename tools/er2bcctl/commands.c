@@ -101,7 +101,7 @@ void print_usage(FILE *f)
 		"                  or _ns, sizes _bytes, ratios _ppm or _percent; rcvmgr's\n"
 		"                  keys are the spec's names with their unit added\n"
 		"  -p, --pretty    indented JSON (implies -j)\n"
-		"  -n, -netns NETNS\n"
+		"  -n, -netns, --netns NETNS\n"
 		"                  run in the network namespace NETNS that ip netns made\n"
 		"                  (/run/netns/NETNS), as ip -n and tc -n do: every command\n"
 		"                  is then about its devices, qdiscs and tcp_rcvmgr\n"

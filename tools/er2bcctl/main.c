@@ -39,6 +39,7 @@ enum {
 	OPT_FORCE,
 	OPT_STATS,
 	OPT_NETNS,
+	OPT_UNKNOWN,
 };
 
 /* where ip netns keeps its named network namespaces */
@@ -160,6 +161,9 @@ static int batch_word(const char *arg)
 {
 	if (!strcmp(arg, "-netns"))
 		return OPT_NETNS;
+	/* (-netns=NAME or -netnsNAME: not -n with "etns..." as getopt reads it) */
+	if (!strncmp(arg, "-netns", 6))
+		return OPT_UNKNOWN;
 	if (!strcmp(arg, "-batch"))
 		return OPT_BATCH;
 	if (!strcmp(arg, "-force"))
@@ -205,6 +209,8 @@ int main(int argc, char **argv)
 		 * word is argv[optind], and it is none of these).
 		 */
 		opt = optind < argc ? batch_word(argv[optind]) : 0;
+		if (opt == OPT_UNKNOWN)
+			return bad_option(0, argv[optind]);
 		if (opt) {
 			optind++;
 			if (opt == OPT_BATCH || opt == OPT_NETNS) {
@@ -259,26 +265,26 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (batch && argc) {
+		err_msg("\"%s\" after -batch FILE: the commands are in FILE "
+			"(try " PROG " -h)", argv[0]);
+		return EXIT_USAGE;
+	}
+	if (!batch && (force || stats)) {
+		err_msg("%s goes with -batch (try " PROG " -h)", force ? "-force" : "-stats");
+		return EXIT_USAGE;
+	}
+	if (!batch && !argc) {
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	/* (after the misuse above, which stays exit 2 whatever the name) */
 	if (netns) {
 		err = netns_enter(netns);
 		if (err)
 			return err;
 	}
-	if (batch) {
-		if (argc) {
-			err_msg("\"%s\" after -batch FILE: the commands are in FILE "
-				"(try " PROG " -h)", argv[0]);
-			return EXIT_USAGE;
-		}
+	if (batch)
 		return run_batch(batch, force, stats);
-	}
-	if (force || stats) {
-		err_msg("%s goes with -batch (try " PROG " -h)", force ? "-force" : "-stats");
-		return EXIT_USAGE;
-	}
-	if (!argc) {
-		print_usage(stderr);
-		return EXIT_USAGE;
-	}
 	return run_command(argc, argv);
 }

@@ -347,6 +347,13 @@ usage "-n: dot-dot" '-n "..": not a network namespace'"'"'s name (ip netns list 
 check "-n: no such namespace, exit 1" 1 "" \
 	'er2bcctl: -n "er2bc-none-such": cannot open /run/netns/er2bc-none-such: No such file or directory (ip netns list names them)' \
 	"$BIN" -n er2bc-none-such show "${A[@]}"
+usage "-netns=NAME: not taken as -n" 'unknown option "-netns=gw" (try er2bcctl -h)' \
+	-netns=gw show "${A[@]}"
+usage "-n and misuse: misuse first, exit 2" '-force goes with -batch (try er2bcctl -h)' \
+	-n er2bc-none-such -force show "${A[@]}"
+usage "-n and a command after -batch FILE: misuse, exit 2" \
+	'"show" after -batch FILE: the commands are in FILE (try er2bcctl -h)' \
+	-n er2bc-none-such -batch /nonexistent show
 check "-n before -batch: no such namespace, exit 1, nothing read" 1 "" \
 	'er2bcctl: -n "er2bc-none-such": cannot open /run/netns/er2bc-none-such: No such file or directory (ip netns list names them)' \
 	"$BIN" -n er2bc-none-such -batch /nonexistent
