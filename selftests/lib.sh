@@ -351,7 +351,7 @@ within() {
 # class_stats NS DEV [EXPR]: DEV's classes as JSON keyed by classid
 # (tc_class_stats.py); with EXPR, what EXPR is with them as j, as
 # json_get prints it (one Python, not two)
-lib_dir=${BASH_SOURCE[0]%/*}
+lib_dir=$(cd "${BASH_SOURCE[0]%/*}" && pwd)
 class_stats() {
 	tc -netns "$1" -s class show dev "$2" |
 		python3 -S "$lib_dir/tc_class_stats.py" ${3:+"$3"}

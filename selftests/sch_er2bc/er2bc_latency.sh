@@ -376,7 +376,7 @@ raw_arp() {
 	out=$(mktemp)
 	raw_flood
 	sleep 1.5
-	for i in $(seq 15); do
+	for ((i = 0; i < 15; i++)); do
 		tcq -s class show dev veth0 >>"$out"
 		sleep 0.2
 	done
@@ -388,7 +388,7 @@ from tc_class_stats import parse
 reads = [d["1:1"] for d in parse(open(sys.argv[2])) if "1:1" in d]
 print(max(r.get("backlog", 0) for r in reads), max(r.get("backlog_limit", 0) for r in reads),
       reads[-1].get("latency_drops", "-"))
-' "$here/.." "$out")"
+' "$lib_dir" "$out")"
 	rm -f "$out"
 	within "$drops" 1 1e12 && within "$top" 20000 26250 && within "$most" 0 "$top + 1442"
 	tap_result $? "frames typed ARP from a packet socket are held to the bound" \

@@ -763,7 +763,6 @@ snd_dropped() {
 }
 snd_dropped_one() { [ "$(snd_dropped)" -ge 1 ]; }
 resumed_since() { [ "$(stat_of resumed)" -gt "$1" ]; }
-synacks_crossed() { local s a; read -r s a <<<"$(crossed)"; [ "$s" != "?" ] && [ "$s" -ge 1 ]; }
 # hold_synacks [DELAY]: SND's SYN-ACKs (from port 5007) wait DELAY
 # [${hold_s}s], the rest its 20 ms as before; unhold_synacks: as it was
 hold_synacks() {
@@ -1016,7 +1015,8 @@ reconnect_once() {
 		rst=$!
 		busywait $conns_wait grep -q listening "$tmp/rst.err"
 		# (time for the old connection's SYN-ACKs, the first and the one
-		# its SYN sent again brought, to cross before it is counted)
+		# its SYN sent again brought, to cross before its reset: one
+		# after it would count as "between")
 		abort=4
 		machine_slow && abort=$((3 * hold_s + 2))
 	fi
@@ -1026,8 +1026,8 @@ reconnect_once() {
 		wait $rst || { rst_rc=$?; rc=1; }
 		# a new SYN seen after the reset, and no SYN-ACK between it
 		# and the fake one
-		read -r renewals between <<<"$(nft_counters "$GW" rcvmgr_order renewals between)"
-		read -r synacks acks <<<"$(crossed)"
+		read -r renewals between synacks \
+			<<<"$(nft_counters "$GW" rcvmgr_order renewals between synacks)"
 		[ "$between" = 0 ] && [ "$renewals" != "?" ] && [ "$renewals" -ge 1 ] || order=1
 		out="; $(cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening), $between SYN-ACKs between the new SYN and it ($renewals new SYNs after the reset), $synacks in all, rst.py exit $rst_rc"
 		sleep $((hold_s + 1))
