@@ -59,17 +59,29 @@ setup() {
 		tcq qdisc add dev veth0 parent 1:1 handle 10: pfifo limit 50
 }
 
-# unlimited, er2bc carries what pfifo did, within what TCG's noise allows
-unlimited() {
+# measure_unlimited: TCP's goodput through the unlimited qdisc, at least
+# 40 Mbit/s (four times the highest cap a later case shapes to, far below
+# what the slowest kernel carries through pfifo)
+measure_unlimited() {
 	local bps
+	bps=$(iperf3_run "$SND" "$RCV" 10.0.0.2 -t 3 -O 1 |
+		json_get "j['end']['sum_received']['bits_per_second']") || bps=0
+	echo "TCP goodput $(printf %.0f "$bps") bit/s, $(printf %.0f "$cap_tcp") through pfifo"
+	within "$bps" 40000000 1e12
+}
+
+# unlimited, er2bc carries what pfifo did, within what TCG's noise allows.
+# A rate on the wall clock, as the capped ones below: the debug kernel once
+# read 29 Mbit/s after pfifo's 164 in a make check with five guests on the
+# host's two CPUs (measured again once, and a slow machine's miss skipped)
+unlimited() {
+	local out rc
 
 	setup rates
 	tap_result $? "one class, a pfifo grafted under it"
-	bps=$(iperf3_run "$SND" "$RCV" 10.0.0.2 -t 3 -O 1 |
-		json_get "j['end']['sum_received']['bits_per_second']") || bps=0
-	within "$bps" 40000000 1e12
-	tap_result $? "rate unlimited does not shape" \
-		"TCP goodput $(printf %.0f "$bps") bit/s, $(printf %.0f "$cap_tcp") through pfifo"
+	out=$(measure_twice measure_unlimited)
+	rc=$?
+	tap_timing_result $rc "rate unlimited does not shape" "$out"
 }
 enough() { within "$1" "$2" 1e12; }
 
