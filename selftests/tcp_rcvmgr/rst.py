@@ -4,6 +4,7 @@
 
   rst.py IFACE SRC SPORT DST DPORT [--offset N] [--answer] [--fin] [--syn]
          [--second-syn] [--ready] [--timeout SECONDS] [--delay SECONDS]
+         [--gap SECONDS]
 
 Waits for a TCP segment from SRC:SPORT to DST:DPORT on IFACE (one the
 namespace sends or receives), then sends, from a raw socket, a RST from
@@ -20,6 +21,9 @@ SYN, no options (so no window scaling). --second-syn sends that SYN
 once SRC sent a second SYN with another number than its first (a
 reconnection), at that one's number plus N. --delay waits that long
 after the segment before sending (the connection quiet meanwhile).
+--gap takes only a segment that came at least that long after the one
+before it from the same end (a sender backing off), both as the kernel
+stamped their arrival, not as this process read them.
 """
 import argparse
 import socket
@@ -28,6 +32,17 @@ import sys
 import time
 
 from pkt import ETH_P_ALL, ETH_P_IP, conn_args, csum
+
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+
+
+def arrival(anc):
+    """the arrival time, in seconds, that SO_TIMESTAMPNS put in @anc"""
+    for level, kind, data in anc:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+            sec, nsec = struct.unpack("qq", data[:16])
+            return sec + nsec / 1e9
+    return time.time()
 
 
 def main():
@@ -41,6 +56,7 @@ def main():
     ap.add_argument("--second-syn", action="store_true")
     ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--delay", type=float, default=0.0)
+    ap.add_argument("--gap", type=float, default=0.0)
     args = ap.parse_args()
     src, dst = socket.inet_aton(args.src), socket.inet_aton(args.dst)
 
@@ -48,6 +64,9 @@ def main():
     sniff = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_ALL))
     sniff.bind((args.iface, ETH_P_ALL))
     sniff.settimeout(args.timeout)
+    # (the kernel's time of arrival: a process that falls behind a download
+    # reads its segments late, and their gaps shrunk or stretched)
+    sniff.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
     # (made before: the reset follows the segment as soon as it can)
     raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP)
     raw.bind((args.src, 0))
@@ -57,10 +76,10 @@ def main():
     want = (dst, src, args.dport, args.sport) if args.answer else \
         (src, dst, args.sport, args.dport)
     end = time.monotonic() + args.timeout
-    seq = first = None
+    seq = first = last = gap = None
     while seq is None and time.monotonic() < end:
         try:
-            ip, addr = sniff.recvfrom(256)
+            ip, anc, _, addr = sniff.recvmsg(256, socket.CMSG_SPACE(16))
         except socket.timeout:
             break
         if addr[1] != ETH_P_IP or len(ip) < 40 or ip[9] != 6 or \
@@ -70,6 +89,11 @@ def main():
         sport, dport, s, a = struct.unpack("!HHII", tcp[:12])
         if (sport, dport) != want[2:]:
             continue
+        if args.gap:
+            at = arrival(anc)
+            gap, last = (None if last is None else at - last), at
+            if gap is None or gap < args.gap:
+                continue
         if args.second_syn:
             if not tcp[13] & 0x02 or s == first:
                 continue
@@ -94,7 +118,8 @@ def main():
     hdr = hdr[:16] + struct.pack("!H", csum(pseudo + hdr)) + hdr[18:]
     time.sleep(args.delay)
     raw.sendto(hdr, (args.dst, 0))
-    print("segment seq %d, %s seq %d" % (seq, what, rseq))
+    print("segment seq %d%s, %s seq %d" %
+          (seq, "" if gap is None else " after %.2f s" % gap, what, rseq))
     return 0
 
 
