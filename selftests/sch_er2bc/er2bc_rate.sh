@@ -60,8 +60,8 @@ setup() {
 }
 
 # measure_unlimited: TCP's goodput through the unlimited qdisc, at least
-# 40 Mbit/s (four times the highest cap a later case shapes to, far below
-# what the slowest kernel carries through pfifo)
+# 40 Mbit/s (far below what the slowest kernel carries through pfifo: the
+# debug kernel 164-334 Mbit/s)
 measure_unlimited() {
 	local bps
 	bps=$(iperf3_run "$SND" "$RCV" 10.0.0.2 -t 3 -O 1 |
@@ -72,8 +72,9 @@ measure_unlimited() {
 
 # unlimited, er2bc carries what pfifo did, within what TCG's noise allows.
 # A rate on the wall clock, as the capped ones below: the debug kernel once
-# read 29 Mbit/s after pfifo's 164 in a make check with five guests on the
-# host's two CPUs (measured again once, and a slow machine's miss skipped)
+# read 29 Mbit/s after pfifo's 164 in CI (stop 68), five guests on the
+# host's two CPUs (measured again once, and a slow machine's miss skipped).
+# Nothing carried is no slowness: it fails everywhere.
 unlimited() {
 	local out rc
 
@@ -81,7 +82,11 @@ unlimited() {
 	tap_result $? "one class, a pfifo grafted under it"
 	out=$(measure_twice measure_unlimited)
 	rc=$?
-	tap_timing_result $rc "rate unlimited does not shape" "$out"
+	if [[ $out == "TCP goodput 0 bit/s"* ]]; then
+		tap_result 1 "rate unlimited does not shape" "nothing carried: $out"
+	else
+		tap_timing_result $rc "rate unlimited does not shape" "$out"
+	fi
 }
 enough() { within "$1" "$2" 1e12; }
 

@@ -287,6 +287,10 @@ machine_slow && conns_wait=180000
 # with the checks after it (the resets')
 long() { exec ip netns exec "$RCV" timeout $((conns_wait / 1000 + 300)) python3 -S "$here/xfer.py" fetch 10.1.0.2 "$@" >/dev/null 2>&1; }
 
+# rst_ready PID: rst.py (PID, its stderr in $tmp/rst.err) listens, or is
+# gone (its wait then says how it ended)
+rst_ready() { grep -q listening "$tmp/rst.err" 2>/dev/null || ! kill -0 "$1" 2>/dev/null; }
+
 # read_conns: the connection dump, in $tmp/conns and in $dump, to be read
 # by bash (json_num's reason): under the downloads a process costs the
 # debug kernel seconds
@@ -666,23 +670,28 @@ stall_test() {
 # was kept: the sender's next data, on the new entry (within the 5 s an
 # unanswered SYN's entry lives), manages it again from that, at scale 14.
 # The SYN goes 1.5 s after the first retransmission that came a second or
-# more after the one before it (rst.py --gap, by the kernel's arrival
-# times): its gap under 2 s, as the sender doubles them, the next comes
-# within 2.5 s of the SYN. rst.py listens before the receiver hushes: one
-# that starts late (a Python start costs the loaded debug kernel seconds)
-# once took the one after a 4 s gap, and the sender's next data came when
-# the SYN's entry had gone (in place: no: the entry made 2.75 s after
-# rst.py ended).
+# more after the one before it, nothing from the receiver between them
+# (rst.py --gap, by the kernel's arrival stamps, the delay counted from
+# that one's): as the sender doubles its gaps, that one's, G, is under
+# 2 s unless its first retransmission came a second or more after the
+# last ACK, and the next comes 2G - 1.5 s after the SYN: within 2.5 s,
+# where the SYN's entry lives 5 s. rst.py listens before the
+# receiver hushes: one started after a 2 s sleep (a Python start costs
+# the loaded debug kernel seconds) once took the one after a 4 s gap, the
+# sender's next data came when the SYN's entry had gone, and the download
+# was recalled into a new entry (in place: no: the entry made 2.75 s after
+# rst.py ended; so too with the sleep made 5 s, on 6.1).
 syn_test() {
 	local port=47022 out rc=0 recalled back=no inplace=no scale_after t_syn age_min rst
 	download_begin $port --limit 300
 	busywait $conns_wait carried $port 65536
 	recalled=$(stat_of recalled)
+	rm -f "$tmp/rst.out" "$tmp/rst.err"
 	ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 		--answer --syn --offset 5000 --gap 1 --delay 1.5 --ready --timeout 30 \
 		>"$tmp/rst.out" 2>"$tmp/rst.err" &
 	rst=$!
-	busywait $conns_wait grep -q listening "$tmp/rst.err"
+	busywait $conns_wait rst_ready $rst
 	rcv_hush rcvmgr_syn $port "rst | syn"
 	wait $rst || rc=1
 	t_syn=$(now)
@@ -854,10 +863,11 @@ early_test() {
 	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
 	resets=$(stat_of resets)
 	resumed=$(stat_of resumed)
+	rm -f "$tmp/rst.out" "$tmp/rst.err"
 	ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 		$args --ready --timeout $((conns_wait / 1000)) >"$tmp/rst.out" 2>"$tmp/rst.err" &
 	rst=$!
-	busywait $conns_wait grep -q listening "$tmp/rst.err"
+	busywait $conns_wait rst_ready $rst
 	long 5007 --sport $port --clamp 1073741824 $tfo &
 	f1=$!
 	wait $rst || rc=1
@@ -932,10 +942,11 @@ fake_syn_test() {
 	rc=0
 	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
 	hold_synacks || rc=1
+	rm -f "$tmp/rst.out" "$tmp/rst.err"
 	ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 47015 10.1.0.2 5007 \
 		--syn --offset 12345 --ready --timeout $((conns_wait / 1000)) >"$tmp/rst.out" 2>"$tmp/rst.err" &
 	rst=$!
-	busywait $conns_wait grep -q listening "$tmp/rst.err"
+	busywait $conns_wait rst_ready $rst
 	long 5007 --sport 47015 --clamp 1073741824 &
 	f1=$!
 	wait $rst || rc=1
@@ -1019,11 +1030,12 @@ reconnect_once() {
 		EOF
 		order_table $port
 		if machine_slow; then hold_synacks || rc=1; else hold_synacks 500ms || rc=1; fi
+		rm -f "$tmp/rst.out" "$tmp/rst.err"
 		ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
 			--second-syn --offset 12345 --ready --timeout $((conns_wait / 1000)) \
 			>"$tmp/rst.out" 2>"$tmp/rst.err" &
 		rst=$!
-		busywait $conns_wait grep -q listening "$tmp/rst.err"
+		busywait $conns_wait rst_ready $rst
 		# (time for the old connection's SYN-ACKs, the first and the one
 		# its SYN sent again brought, to cross before its reset: one
 		# after it would count as "between")

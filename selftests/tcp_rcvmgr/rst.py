@@ -22,8 +22,10 @@ once SRC sent a second SYN with another number than its first (a
 reconnection), at that one's number plus N. --delay waits that long
 after the segment before sending (the connection quiet meanwhile).
 --gap takes only a segment that came at least that long after the one
-before it from the same end (a sender backing off), both as the kernel
-stamped their arrival, not as this process read them.
+before it from the same end with nothing from the other end between them
+(a sender backing off from a receiver gone quiet, not a pause in a flow),
+as the kernel stamped their arrival, not as this process read them; its
+--delay then counts from that stamp.
 """
 import argparse
 import socket
@@ -42,7 +44,7 @@ def arrival(anc):
         if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
             sec, nsec = struct.unpack("qq", data[:16])
             return sec + nsec / 1e9
-    return time.time()
+    raise RuntimeError("a packet without its SO_TIMESTAMPNS stamp")
 
 
 def main():
@@ -76,22 +78,28 @@ def main():
     want = (dst, src, args.dport, args.sport) if args.answer else \
         (src, dst, args.sport, args.dport)
     end = time.monotonic() + args.timeout
-    seq = first = last = gap = None
+    other = (want[1], want[0], want[3], want[2])
+    seq = first = last = heard = gap = at = None
+    widest = 0.0
     while seq is None and time.monotonic() < end:
         try:
             ip, anc, _, addr = sniff.recvmsg(256, socket.CMSG_SPACE(16))
         except socket.timeout:
             break
-        if addr[1] != ETH_P_IP or len(ip) < 40 or ip[9] != 6 or \
-                (ip[12:16], ip[16:20]) != want[:2]:
+        if addr[1] != ETH_P_IP or len(ip) < 40 or ip[9] != 6:
             continue
         tcp = ip[(ip[0] & 0xF) * 4:]
         sport, dport, s, a = struct.unpack("!HHII", tcp[:12])
-        if (sport, dport) != want[2:]:
+        seg = (ip[12:16], ip[16:20], sport, dport)
+        if args.gap and seg == other:
+            heard = arrival(anc)
+        if seg != want:
             continue
         if args.gap:
             at = arrival(anc)
-            gap, last = (None if last is None else at - last), at
+            quiet = last is not None and (heard is None or heard < last)
+            gap, last = (at - last if quiet else None), at
+            widest = max(widest, gap or 0.0)
             if gap is None or gap < args.gap:
                 continue
         if args.second_syn:
@@ -104,7 +112,10 @@ def main():
     if seq is None:
         ends = ((args.dst, args.dport, args.src, args.sport) if args.answer else
                 (args.src, args.sport, args.dst, args.dport))
-        print("rst.py: no segment from %s:%d to %s:%d on %s" % (ends + (args.iface,)),
+        print("rst.py: no segment from %s:%d to %s:%d on %s%s" %
+              (ends + (args.iface,) +
+               ((" %.2f s or more after the one before, the other end quiet"
+                 " (the widest such gap: %.2f s)" % (args.gap, widest)) if args.gap else "",)),
               file=sys.stderr)
         return 1
     rseq = (seq + args.offset) & 0xFFFFFFFF
@@ -116,10 +127,16 @@ def main():
                       0 if flags == 0x04 else 1024, 0, 0)
     pseudo = src + dst + struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(hdr))
     hdr = hdr[:16] + struct.pack("!H", csum(pseudo + hdr)) + hdr[18:]
-    time.sleep(args.delay)
+    late = 0.0
+    if at is None:
+        time.sleep(args.delay)
+    else:
+        late = time.time() - at
+        time.sleep(max(0.0, args.delay - late))
     raw.sendto(hdr, (args.dst, 0))
     print("segment seq %d%s, %s seq %d" %
-          (seq, "" if gap is None else " after %.2f s" % gap, what, rseq))
+          (seq, "" if at is None else
+           " after %.2f s (read %.2f s after it came)" % (gap, late), what, rseq))
     return 0
 
 
