@@ -287,9 +287,20 @@ machine_slow && conns_wait=180000
 # with the checks after it (the resets')
 long() { exec ip netns exec "$RCV" timeout $((conns_wait / 1000 + 300)) python3 -S "$here/xfer.py" fetch 10.1.0.2 "$@" >/dev/null 2>&1; }
 
-# rst_ready PID: rst.py (PID, its stderr in $tmp/rst.err) listens, or is
-# gone (its wait then says how it ended)
+# rst_begin PORT ARG...: rst.py (ARG... its options) on the receiver's
+# side of the download from client port PORT, in the background as $rst,
+# once it listens or is gone (its wait then says how it ended); its output
+# in $tmp/rst.out and rst.err, an earlier one's removed first. rst_said:
+# what it printed, but "listening"
 rst_ready() { grep -q listening "$tmp/rst.err" 2>/dev/null || ! kill -0 "$1" 2>/dev/null; }
+rst_begin() {
+	rm -f "$tmp/rst.out" "$tmp/rst.err"
+	ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$1" 10.1.0.2 5007 \
+		"${@:2}" --ready >"$tmp/rst.out" 2>"$tmp/rst.err" &
+	rst=$!
+	busywait $conns_wait rst_ready $rst
+}
+rst_said() { cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening; }
 
 # read_conns: the connection dump, in $tmp/conns and in $dump, to be read
 # by bash (json_num's reason): under the downloads a process costs the
@@ -686,16 +697,11 @@ syn_test() {
 	download_begin $port --limit 300
 	busywait $conns_wait carried $port 65536
 	recalled=$(stat_of recalled)
-	rm -f "$tmp/rst.out" "$tmp/rst.err"
-	ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
-		--answer --syn --offset 5000 --gap 1 --delay 1.5 --ready --timeout 30 \
-		>"$tmp/rst.out" 2>"$tmp/rst.err" &
-	rst=$!
-	busywait $conns_wait rst_ready $rst
+	rst_begin $port --answer --syn --offset 5000 --gap 1 --delay 1.5 --timeout 30
 	rcv_hush rcvmgr_syn $port "rst | syn"
 	wait $rst || rc=1
 	t_syn=$(now)
-	out=$(cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening)
+	out=$(rst_said)
 	# (the SYN passed the gateway: its entry is the new one)
 	sleep 1
 	ip netns exec "$RCV" nft delete table inet rcvmgr_syn
@@ -863,17 +869,13 @@ early_test() {
 	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
 	resets=$(stat_of resets)
 	resumed=$(stat_of resumed)
-	rm -f "$tmp/rst.out" "$tmp/rst.err"
-	ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
-		$args --ready --timeout $((conns_wait / 1000)) >"$tmp/rst.out" 2>"$tmp/rst.err" &
-	rst=$!
-	busywait $conns_wait rst_ready $rst
+	rst_begin $port $args --timeout $((conns_wait / 1000))
 	long 5007 --sport $port --clamp 1073741824 $tfo &
 	f1=$!
 	wait $rst || rc=1
 	# what crossed the gateway before the reset: nothing that was held
 	read -r synacks acks <<<"$(crossed)"
-	out="$(cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening); before it $synacks SYN-ACKs, $acks ACKs"
+	out="$(rst_said); before it $synacks SYN-ACKs, $acks ACKs"
 	if [ "$when" = syn ]; then [ "$synacks" = 0 ] || rc=1; else [ "$acks" = 0 ] || rc=1; fi
 	busywait 10000 snd_dropped_one
 	dropped=$(snd_dropped)
@@ -942,11 +944,7 @@ fake_syn_test() {
 	rc=0
 	rcv_sysctl "net.ipv4.tcp_rmem=4096 131072 1073741824"
 	hold_synacks || rc=1
-	rm -f "$tmp/rst.out" "$tmp/rst.err"
-	ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 47015 10.1.0.2 5007 \
-		--syn --offset 12345 --ready --timeout $((conns_wait / 1000)) >"$tmp/rst.out" 2>"$tmp/rst.err" &
-	rst=$!
-	busywait $conns_wait rst_ready $rst
+	rst_begin 47015 --syn --offset 12345 --timeout $((conns_wait / 1000))
 	long 5007 --sport 47015 --clamp 1073741824 &
 	f1=$!
 	wait $rst || rc=1
@@ -964,7 +962,7 @@ fake_syn_test() {
 	ip netns exec "$GW" nft delete table inet rcvmgr_order
 	[ $rc = 0 ] && [ "$dropped" -ge 1 ]
 	tap_result $? "a SYN with another number and no scaling behind the receiver's own, before the answer: the first SYN's scale kept" \
-		"$(json_get "[(c['state'], c['wscale']) for c in j if c['dport'] == 47015]" <"$tmp/conns"); $(cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening), before it $synacks SYN-ACKs; $dropped dropped at SND"
+		"$(json_get "[(c['state'], c['wscale']) for c in j if c['dport'] == 47015]" <"$tmp/conns"); $(rst_said), before it $synacks SYN-ACKs; $dropped dropped at SND"
 }
 
 # --- a new connection on the same addresses and ports right after an
@@ -1030,12 +1028,7 @@ reconnect_once() {
 		EOF
 		order_table $port
 		if machine_slow; then hold_synacks || rc=1; else hold_synacks 500ms || rc=1; fi
-		rm -f "$tmp/rst.out" "$tmp/rst.err"
-		ip netns exec "$RCV" python3 -S "$here/rst.py" eth0 10.3.0.2 "$port" 10.1.0.2 5007 \
-			--second-syn --offset 12345 --ready --timeout $((conns_wait / 1000)) \
-			>"$tmp/rst.out" 2>"$tmp/rst.err" &
-		rst=$!
-		busywait $conns_wait rst_ready $rst
+		rst_begin $port --second-syn --offset 12345 --timeout $((conns_wait / 1000))
 		# (time for the old connection's SYN-ACKs, the first and the one
 		# its SYN sent again brought, to cross before its reset: one
 		# after it would count as "between")
@@ -1051,7 +1044,7 @@ reconnect_once() {
 		read -r renewals between synacks \
 			<<<"$(nft_counters "$GW" rcvmgr_order renewals between synacks)"
 		[ "$between" = 0 ] && [ "$renewals" != "?" ] && [ "$renewals" -ge 1 ] || order=1
-		out="; $(cat "$tmp/rst.out" "$tmp/rst.err" | grep -v listening), $between SYN-ACKs between the new SYN and it ($renewals new SYNs after the reset), $synacks in all, rst.py exit $rst_rc"
+		out="; $(rst_said), $between SYN-ACKs between the new SYN and it ($renewals new SYNs after the reset), $synacks in all, rst.py exit $rst_rc"
 		sleep $((hold_s + 1))
 		unhold_synacks
 	fi
